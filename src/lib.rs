@@ -3,3 +3,12 @@
 //! The library never prints; the CLI (`src/cli`) renders what it returns.
 //! Modules follow the data: source files → YAML with positions → schema →
 //! card model → rules → diagnostics → output.
+
+pub mod compile;
+pub mod diagnostics;
+pub mod model;
+pub mod output;
+pub mod pool;
+pub mod schema;
+pub mod suggest;
+pub mod yaml;

@@ -1,3 +1,7 @@
-fn main() {
-    println!("blades");
+//! The `blades` command line: a thin layer over the `blades` library.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::run()
 }

@@ -1,0 +1,114 @@
+//! Command-line interface: argument parsing and one module per command.
+//! Commands call the library and decide what to print and the exit code.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use blades::diagnostics::{Diagnostic, Sources};
+use blades::output::{self, Format, Style};
+use blades::pool::Pool;
+
+mod build;
+mod schema;
+
+/// Exit codes shared by every command.
+pub mod exit {
+    /// Success: built, or legal.
+    pub const OK: u8 = 0;
+    /// The input has problems (card data errors, rule violations).
+    pub const PROBLEMS: u8 = 1;
+    /// Could not run: bad arguments, unreadable input.
+    pub const CANNOT_RUN: u8 = 2;
+}
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "blades",
+    version,
+    about = "Card-data toolchain for Millennium Blades"
+)]
+pub struct Cli {
+    /// Card pool folder (every *.yaml set file under it); default: the built-in pool.
+    #[arg(long, global = true, value_name = "DIR")]
+    cards: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Compile the card pool into one validated database.
+    Build(build::Args),
+    /// Print or write the JSON Schemas.
+    Schema(schema::Args),
+}
+
+/// What every command gets: the global options.
+pub struct Context {
+    pub cards: Option<PathBuf>,
+    pub format: Format,
+}
+
+impl Context {
+    /// Style for human output on stderr: colour only on a terminal.
+    pub fn stderr_style() -> Style {
+        Style {
+            color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            width: 100,
+        }
+    }
+
+    /// The pool named by `--cards`, or the built-in one.
+    pub fn pool(&self) -> Result<Pool, ExitCode> {
+        match &self.cards {
+            None => Ok(Pool::builtin()),
+            Some(dir) => Pool::from_dir(dir).map_err(|e| {
+                eprintln!("error: {e}");
+                ExitCode::from(exit::CANNOT_RUN)
+            }),
+        }
+    }
+
+    /// Prints diagnostics to stderr (human) or stdout (JSON).
+    pub fn report(&self, diagnostics: &[Diagnostic], sources: &Sources) {
+        match self.format {
+            Format::Human => {
+                if !diagnostics.is_empty() {
+                    eprint!(
+                        "{}",
+                        output::render_human(diagnostics, sources, Self::stderr_style())
+                    );
+                }
+            }
+            Format::Json => print!("{}", output::render_json(diagnostics, sources)),
+        }
+    }
+}
+
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                exit::CANNOT_RUN
+            } else {
+                exit::OK
+            });
+        }
+    };
+    let context = Context {
+        cards: cli.cards,
+        format: cli.format,
+    };
+    match cli.command {
+        Command::Build(args) => build::run(&context, args),
+        Command::Schema(args) => schema::run(&context, args),
+    }
+}

@@ -1,0 +1,328 @@
+//! Findings as data: every problem is a [`Diagnostic`] located in a source
+//! file, with a stable [`Code`]. The library collects them; `output` renders
+//! them (miette for people, JSON for editors and CI).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+/// Stable diagnostic codes. Never rename one: editors and CI scripts match
+/// on them (a test snapshots the whole list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Code {
+    // Reading files.
+    Unreadable,
+    NotUtf8,
+    FileTooLarge,
+    NoSets,
+    // YAML.
+    YamlSyntax,
+    DuplicateKey,
+    TooDeep,
+    AliasBomb,
+    UnsupportedKey,
+    MultipleDocuments,
+    // Schema.
+    UnknownField,
+    MissingField,
+    WrongType,
+    InvalidValue,
+    OutOfRange,
+    InvalidId,
+    EmptyText,
+    Schema,
+    // Card semantics.
+    DuplicateSetId,
+    DuplicateCardId,
+    DuplicateCardName,
+    UnknownType,
+    DuplicateSymbol,
+    SetSize,
+    CopiesMismatch,
+    MissingCopies,
+    MissingCost,
+    UnexpectedCost,
+    ExtraTypesOutsideProPlayer,
+    /// A finding of the effect language; its own code names the kind.
+    Effect(&'static str),
+}
+
+/// Every code of the card-data layer with what it means (`Effect` codes are
+/// listed by the effect module).
+pub const CODES: &[(Code, &str)] = &[
+    (Code::Unreadable, "a file or folder could not be read"),
+    (Code::NotUtf8, "a file is not valid UTF-8 text"),
+    (Code::FileTooLarge, "a file is larger than the size limit"),
+    (Code::NoSets, "the card folder holds no set files"),
+    (Code::YamlSyntax, "the file is not valid YAML"),
+    (Code::DuplicateKey, "a mapping has the same key twice"),
+    (Code::TooDeep, "the YAML nests deeper than the limit"),
+    (
+        Code::AliasBomb,
+        "YAML aliases expand beyond the node budget",
+    ),
+    (Code::UnsupportedKey, "a mapping key is a list or a mapping"),
+    (
+        Code::MultipleDocuments,
+        "a file holds more than one YAML document",
+    ),
+    (
+        Code::UnknownField,
+        "a mapping has a field the schema does not know",
+    ),
+    (Code::MissingField, "a required field is missing"),
+    (
+        Code::WrongType,
+        "a value has the wrong type (text for a number, …)",
+    ),
+    (
+        Code::InvalidValue,
+        "a value is not one of the allowed words",
+    ),
+    (Code::OutOfRange, "a number is outside its allowed range"),
+    (Code::InvalidId, "an id is not kebab-case"),
+    (Code::EmptyText, "a text field is empty"),
+    (Code::Schema, "any other mismatch with the JSON Schema"),
+    (Code::DuplicateSetId, "two sets share an id"),
+    (Code::DuplicateCardId, "two cards share an id"),
+    (
+        Code::DuplicateCardName,
+        "two cards share a name (ignoring case)",
+    ),
+    (
+        Code::UnknownType,
+        "a card type is neither a base type nor declared",
+    ),
+    (
+        Code::DuplicateSymbol,
+        "a card lists the same element or type twice",
+    ),
+    (Code::SetSize, "a set's physical size does not fit its kind"),
+    (
+        Code::CopiesMismatch,
+        "a stated copy count disagrees with the copy rule",
+    ),
+    (
+        Code::MissingCopies,
+        "a core set card does not state its copies",
+    ),
+    (Code::MissingCost, "a store set has no buy cost"),
+    (
+        Code::UnexpectedCost,
+        "a set outside the store states a buy cost",
+    ),
+    (
+        Code::ExtraTypesOutsideProPlayer,
+        "only Pro Player sets declare extra types",
+    ),
+];
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Unreadable => "unreadable",
+            Code::NotUtf8 => "not-utf8",
+            Code::FileTooLarge => "file-too-large",
+            Code::NoSets => "no-sets",
+            Code::YamlSyntax => "yaml-syntax",
+            Code::DuplicateKey => "duplicate-key",
+            Code::TooDeep => "too-deep",
+            Code::AliasBomb => "alias-bomb",
+            Code::UnsupportedKey => "unsupported-key",
+            Code::MultipleDocuments => "multiple-documents",
+            Code::UnknownField => "unknown-field",
+            Code::MissingField => "missing-field",
+            Code::WrongType => "wrong-type",
+            Code::InvalidValue => "invalid-value",
+            Code::OutOfRange => "out-of-range",
+            Code::InvalidId => "invalid-id",
+            Code::EmptyText => "empty-text",
+            Code::Schema => "schema",
+            Code::DuplicateSetId => "duplicate-set-id",
+            Code::DuplicateCardId => "duplicate-card-id",
+            Code::DuplicateCardName => "duplicate-card-name",
+            Code::UnknownType => "unknown-type",
+            Code::DuplicateSymbol => "duplicate-symbol",
+            Code::SetSize => "set-size",
+            Code::CopiesMismatch => "copies-mismatch",
+            Code::MissingCopies => "missing-copies",
+            Code::MissingCost => "missing-cost",
+            Code::UnexpectedCost => "unexpected-cost",
+            Code::ExtraTypesOutsideProPlayer => "extra-types-outside-pro-player",
+            Code::Effect(code) => code,
+        }
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A second place that matters ("first defined here").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Related {
+    pub path: Arc<str>,
+    pub span: Range<usize>,
+    pub label: String,
+}
+
+/// One finding, located in a source file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    /// The file as the user named it (or `cards/<file>` for the built-in pool).
+    pub path: Arc<str>,
+    /// Byte range in the file (empty for a finding about the whole file).
+    pub span: Range<usize>,
+    pub message: String,
+    pub label: String,
+    pub help: Option<String>,
+    pub related: Vec<Related>,
+}
+
+impl Diagnostic {
+    pub fn error(
+        code: Code,
+        path: &Arc<str>,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            path: path.clone(),
+            span,
+            message: message.into(),
+            label: String::new(),
+            help: None,
+            related: Vec::new(),
+        }
+    }
+
+    pub fn warning(
+        code: Code,
+        path: &Arc<str>,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, path, span, message)
+        }
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_related(
+        mut self,
+        path: &Arc<str>,
+        span: Range<usize>,
+        label: impl Into<String>,
+    ) -> Self {
+        self.related.push(Related {
+            path: path.clone(),
+            span,
+            label: label.into(),
+        });
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// The text of every file diagnostics may point into, by path.
+#[derive(Debug, Default, Clone)]
+pub struct Sources {
+    files: BTreeMap<Arc<str>, Arc<str>>,
+}
+
+impl Sources {
+    pub fn insert(&mut self, path: Arc<str>, text: Arc<str>) {
+        self.files.insert(path, text);
+    }
+
+    pub fn get(&self, path: &str) -> Option<&Arc<str>> {
+        self.files.get(path)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, path: &str, offset: usize) -> (usize, usize) {
+        match self.get(path) {
+            Some(text) => line_col(text, offset),
+            None => (1, 1),
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset in `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before[line_start..].chars().count() + 1;
+    (line, col)
+}
+
+/// Sorts diagnostics by file, then position, then code, so output is stable.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (&a.path, a.span.start, a.code, &a.message).cmp(&(
+            &b.path,
+            b.span.start,
+            b.code,
+            &b.message,
+        ))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters() {
+        let text = "ab\n峡谷x\n";
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col(text, 3), (2, 1));
+        assert_eq!(line_col(text, 9), (2, 3));
+    }
+
+    #[test]
+    fn every_code_is_listed_once_with_a_distinct_name() {
+        let mut names: Vec<&str> = CODES.iter().map(|(c, _)| c.as_str()).collect();
+        let count = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), count);
+        assert!(names.iter().all(|n| {
+            n.chars()
+                .all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit())
+        }));
+    }
+}

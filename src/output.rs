@@ -1,0 +1,294 @@
+//! Rendering findings and writing results: miette reports for people, JSON
+//! for editors and CI, and atomic file writes (temp file + rename).
+
+use std::fmt;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use serde::Serialize;
+
+use crate::diagnostics::{Diagnostic, Severity, Sources};
+
+/// How findings are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    #[default]
+    Human,
+    Json,
+}
+
+/// Options for human output.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub color: bool,
+    pub width: usize,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            color: false,
+            width: 100,
+        }
+    }
+}
+
+/// Renders diagnostics as miette reports, then a count line.
+pub fn render_human(diagnostics: &[Diagnostic], sources: &Sources, style: Style) -> String {
+    let theme = if style.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(style.width)
+        .with_links(false);
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        let report = MietteDiagnostic::new(diagnostic, sources);
+        if handler.render_report(&mut out, &report).is_err() {
+            out.push_str(&format!("{}: {}\n", diagnostic.path, diagnostic.message));
+        }
+        out.push('\n');
+    }
+    out.push_str(&summary(diagnostics));
+    out.push('\n');
+    out
+}
+
+/// "3 errors, 1 warning" (or "no problems").
+pub fn summary(diagnostics: &[Diagnostic]) -> String {
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    let warnings = diagnostics.len() - errors;
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    match (errors, warnings) {
+        (0, 0) => "no problems found".to_string(),
+        (e, 0) => plural(e, "error"),
+        (0, w) => plural(w, "warning"),
+        (e, w) => format!("{}, {}", plural(e, "error"), plural(w, "warning")),
+    }
+}
+
+/// One diagnostic in the JSON output.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct JsonDiagnostic {
+    pub code: String,
+    pub severity: String,
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    /// Byte offsets into the file.
+    pub start: usize,
+    pub end: usize,
+    pub message: String,
+    pub label: String,
+    pub help: Option<String>,
+    pub related: Vec<JsonRelated>,
+}
+
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct JsonRelated {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub label: String,
+}
+
+/// The JSON report: every diagnostic and the counts.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct JsonReport {
+    pub diagnostics: Vec<JsonDiagnostic>,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+pub fn json_report(diagnostics: &[Diagnostic], sources: &Sources) -> JsonReport {
+    let items = diagnostics
+        .iter()
+        .map(|d| {
+            let (line, column) = sources.line_col(&d.path, d.span.start);
+            let (end_line, end_column) = sources.line_col(&d.path, d.span.end);
+            JsonDiagnostic {
+                code: d.code.as_str().to_string(),
+                severity: match d.severity {
+                    Severity::Error => "error".into(),
+                    Severity::Warning => "warning".into(),
+                },
+                file: d.path.to_string(),
+                line,
+                column,
+                end_line,
+                end_column,
+                start: d.span.start,
+                end: d.span.end,
+                message: d.message.clone(),
+                label: d.label.clone(),
+                help: d.help.clone(),
+                related: d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        let (line, column) = sources.line_col(&r.path, r.span.start);
+                        JsonRelated {
+                            file: r.path.to_string(),
+                            line,
+                            column,
+                            label: r.label.clone(),
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    JsonReport {
+        diagnostics: items,
+        errors,
+        warnings: diagnostics.len() - errors,
+    }
+}
+
+pub fn render_json(diagnostics: &[Diagnostic], sources: &Sources) -> String {
+    let mut text =
+        serde_json::to_string_pretty(&json_report(diagnostics, sources)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Adapter from our diagnostic to miette's trait.
+struct MietteDiagnostic {
+    message: String,
+    code: &'static str,
+    severity: miette::Severity,
+    help: Option<String>,
+    source: Option<NamedSource<Arc<str>>>,
+    labels: Vec<LabeledSpan>,
+    related: Vec<MietteDiagnostic>,
+}
+
+impl MietteDiagnostic {
+    fn new(d: &Diagnostic, sources: &Sources) -> Self {
+        let source = sources
+            .get(&d.path)
+            .map(|text| NamedSource::new(&*d.path, text.clone()));
+        let mut labels = Vec::new();
+        let mut related = Vec::new();
+        if source.is_some() {
+            labels.push(LabeledSpan::new_primary_with_span(
+                (!d.label.is_empty()).then(|| d.label.clone()),
+                span(&d.span),
+            ));
+        }
+        for r in &d.related {
+            if r.path == d.path && source.is_some() {
+                labels.push(LabeledSpan::new_with_span(
+                    Some(r.label.clone()),
+                    span(&r.span),
+                ));
+            } else {
+                related.push(MietteDiagnostic {
+                    message: r.label.clone(),
+                    code: "",
+                    severity: miette::Severity::Advice,
+                    help: None,
+                    source: sources
+                        .get(&r.path)
+                        .map(|t| NamedSource::new(&*r.path, t.clone())),
+                    labels: vec![LabeledSpan::new_primary_with_span(
+                        Some(r.label.clone()),
+                        span(&r.span),
+                    )],
+                    related: Vec::new(),
+                });
+            }
+        }
+        let message = if source.is_none() {
+            // No text to show (unreadable file): name the file in the message.
+            format!("{}: {}", d.path, d.message)
+        } else {
+            d.message.clone()
+        };
+        MietteDiagnostic {
+            message,
+            code: d.code.as_str(),
+            severity: match d.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+            },
+            help: d.help.clone(),
+            source,
+            labels,
+            related,
+        }
+    }
+}
+
+fn span(range: &std::ops::Range<usize>) -> SourceSpan {
+    SourceSpan::new(range.start.into(), range.end - range.start)
+}
+
+impl fmt::Debug for MietteDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for MietteDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MietteDiagnostic {}
+
+impl miette::Diagnostic for MietteDiagnostic {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        (!self.code.is_empty())
+            .then(|| Box::new(format!("blades::{}", self.code)) as Box<dyn fmt::Display>)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        (!self.labels.is_empty())
+            .then(|| Box::new(self.labels.iter().cloned()) as Box<dyn Iterator<Item = LabeledSpan>>)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        (!self.related.is_empty()).then(|| {
+            Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic))
+                as Box<dyn Iterator<Item = &'a dyn miette::Diagnostic>>
+        })
+    }
+}
+
+/// Writes a file atomically: a temp file beside it, then a rename, so a
+/// failure leaves any existing file as it was.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir)?;
+    let mut temp = tempfile::NamedTempFile::new_in(dir)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

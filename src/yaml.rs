@@ -1,0 +1,589 @@
+//! YAML with positions: a document tree in which every node, and every mapping
+//! key, knows its byte span in the source.
+//!
+//! Built on `saphyr-parser`'s event stream rather than on a serde
+//! deserializer, so that the tree can be validated against a JSON Schema and
+//! any JSON pointer can be walked back to the node it names (see
+//! `docs/decisions.md`). The builder is iterative and budgeted: duplicate
+//! keys, alias bombs and deep nesting are errors, never panics.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span};
+use serde_json::{Map, Number, Value};
+
+/// Nesting deeper than this is rejected (card files need about 5 levels).
+pub const MAX_DEPTH: usize = 64;
+/// An alias expansion that makes the tree larger than this many nodes is
+/// rejected: the classic "billion laughs" document stops here.
+pub const MAX_NODES: usize = 2_000_000;
+
+/// A node of the document with its byte span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub value: NodeValue,
+    pub span: Range<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeValue {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    /// A string, with its scalar style (quoted and block scalars need it to
+    /// map offsets inside the string back to the file).
+    Str(String, ScalarStyle),
+    Seq(Vec<Node>),
+    Map(Vec<Entry>),
+}
+
+/// One `key: value` pair of a mapping.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub key: Node,
+    pub value: Node,
+}
+
+/// Why a document could not be read as YAML.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    pub kind: YamlErrorKind,
+    pub span: Range<usize>,
+    pub message: String,
+    /// For a duplicate key: where the key was first defined.
+    pub first: Option<Range<usize>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum YamlErrorKind {
+    Syntax,
+    DuplicateKey,
+    TooDeep,
+    AliasBomb,
+    UnsupportedKey,
+    MultipleDocuments,
+}
+
+impl Node {
+    /// The mapping value under `key`, if this is a mapping holding it.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entry(key).map(|e| &e.value)
+    }
+
+    /// The whole entry under `key` (for the key's own span).
+    pub fn entry(&self, key: &str) -> Option<&Entry> {
+        match &self.value {
+            NodeValue::Map(entries) => entries.iter().find(|e| e.key.as_str() == Some(key)),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            NodeValue::Str(s, _) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.value {
+            NodeValue::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The node a JSON pointer (RFC 6901) names, and the key span when the
+    /// last step is a mapping key. Returns the deepest node reached when the
+    /// pointer runs past the tree (e.g. it names a missing property).
+    pub fn locate(&self, pointer: &str) -> Located<'_> {
+        let mut node = self;
+        let mut key = None;
+        for raw in pointer.split('/').skip(1) {
+            let step = raw.replace("~1", "/").replace("~0", "~");
+            let next = match &node.value {
+                NodeValue::Map(entries) => entries
+                    .iter()
+                    .find(|e| e.key.as_str() == Some(step.as_str()))
+                    .map(|e| (&e.value, Some(e.key.span.clone()))),
+                NodeValue::Seq(items) => step
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| items.get(i))
+                    .map(|n| (n, None)),
+                _ => None,
+            };
+            match next {
+                Some((n, k)) => {
+                    node = n;
+                    key = k;
+                }
+                None => break,
+            }
+        }
+        Located { node, key }
+    }
+
+    /// The same data as JSON, for schema validation and typed deserializing.
+    pub fn to_json(&self) -> Value {
+        match &self.value {
+            NodeValue::Null => Value::Null,
+            NodeValue::Bool(b) => Value::Bool(*b),
+            NodeValue::Int(i) => Value::Number((*i).into()),
+            NodeValue::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            NodeValue::Str(s, _) => Value::String(s.clone()),
+            NodeValue::Seq(items) => Value::Array(items.iter().map(Node::to_json).collect()),
+            NodeValue::Map(entries) => {
+                let mut map = Map::new();
+                for e in entries {
+                    map.insert(e.key.key_text(), e.value.to_json());
+                }
+                Value::Object(map)
+            }
+        }
+    }
+
+    /// A mapping key as text (JSON keys are strings).
+    fn key_text(&self) -> String {
+        match &self.value {
+            NodeValue::Str(s, _) => s.clone(),
+            NodeValue::Null => "null".into(),
+            NodeValue::Bool(b) => b.to_string(),
+            NodeValue::Int(i) => i.to_string(),
+            NodeValue::Float(f) => f.to_string(),
+            NodeValue::Seq(_) | NodeValue::Map(_) => String::new(),
+        }
+    }
+}
+
+/// Result of [`Node::locate`].
+pub struct Located<'a> {
+    pub node: &'a Node,
+    pub key: Option<Range<usize>>,
+}
+
+/// Parses one YAML document. An empty file is a `Null` document.
+pub fn parse(src: &str) -> Result<Node, YamlError> {
+    let offsets = CharOffsets::new(src);
+    let mut builder = Builder::new(&offsets);
+    let mut parser = Parser::new_from_str(src);
+    while let Some(event) = parser.next_event() {
+        match event {
+            Ok((event, span)) => {
+                if builder.event(event, span)? {
+                    break;
+                }
+            }
+            Err(e) => {
+                let at = offsets.byte(e.marker().index());
+                return Err(YamlError {
+                    kind: YamlErrorKind::Syntax,
+                    span: at..at,
+                    message: e.info().to_string(),
+                    first: None,
+                });
+            }
+        }
+    }
+    Ok(builder.root.unwrap_or(Node {
+        value: NodeValue::Null,
+        span: 0..0,
+    }))
+}
+
+/// saphyr reports positions in characters; miette and Rust strings want bytes.
+struct CharOffsets {
+    /// Byte offset of each character, or empty when the text is ASCII.
+    bytes: Vec<usize>,
+    len: usize,
+}
+
+impl CharOffsets {
+    fn new(src: &str) -> Self {
+        let bytes = if src.is_ascii() {
+            Vec::new()
+        } else {
+            src.char_indices().map(|(i, _)| i).collect()
+        };
+        CharOffsets {
+            bytes,
+            len: src.len(),
+        }
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        if self.bytes.is_empty() {
+            char_index.min(self.len)
+        } else {
+            self.bytes.get(char_index).copied().unwrap_or(self.len)
+        }
+    }
+
+    fn range(&self, span: Span) -> Range<usize> {
+        self.byte(span.start.index())..self.byte(span.end.index())
+    }
+}
+
+/// A collection under construction.
+enum Open {
+    Seq {
+        start: usize,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Map {
+        start: usize,
+        anchor: usize,
+        entries: Vec<Entry>,
+        pending_key: Option<Node>,
+        seen: HashMap<String, Range<usize>>,
+    },
+}
+
+struct Builder<'a> {
+    offsets: &'a CharOffsets,
+    stack: Vec<Open>,
+    anchors: HashMap<usize, Node>,
+    nodes: usize,
+    root: Option<Node>,
+    documents: usize,
+}
+
+impl<'a> Builder<'a> {
+    fn new(offsets: &'a CharOffsets) -> Self {
+        Builder {
+            offsets,
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            nodes: 0,
+            root: None,
+            documents: 0,
+        }
+    }
+
+    /// Feeds one event; returns true at the end of the stream.
+    fn event(&mut self, event: Event<'_>, span: Span) -> Result<bool, YamlError> {
+        let range = self.offsets.range(span);
+        match event {
+            Event::StreamEnd => return Ok(true),
+            Event::DocumentStart(_) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    return Err(YamlError {
+                        kind: YamlErrorKind::MultipleDocuments,
+                        span: range,
+                        message: "a card file holds one YAML document; found a second `---`".into(),
+                        first: None,
+                    });
+                }
+            }
+            Event::Scalar(text, style, anchor, _tag) => {
+                let node = Node {
+                    value: resolve_scalar(&text, style),
+                    span: range,
+                };
+                self.count(1, &node.span)?;
+                self.push(node, anchor)?;
+            }
+            Event::Alias(id) => {
+                let Some(target) = self.anchors.get(&id) else {
+                    return Err(YamlError {
+                        kind: YamlErrorKind::Syntax,
+                        span: range,
+                        message: "alias to an unknown anchor".into(),
+                        first: None,
+                    });
+                };
+                let mut copy = target.clone();
+                let size = count_nodes(&copy);
+                self.count(size, &range)?;
+                copy.span = range;
+                self.push(copy, 0)?;
+            }
+            Event::SequenceStart(anchor, _) => {
+                self.open(
+                    Open::Seq {
+                        start: range.start,
+                        anchor,
+                        items: Vec::new(),
+                    },
+                    &range,
+                )?;
+            }
+            Event::MappingStart(anchor, _) => {
+                self.open(
+                    Open::Map {
+                        start: range.start,
+                        anchor,
+                        entries: Vec::new(),
+                        pending_key: None,
+                        seen: HashMap::new(),
+                    },
+                    &range,
+                )?;
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let end = range.end;
+                let (node, anchor) = match self.stack.pop() {
+                    Some(Open::Seq {
+                        start,
+                        anchor,
+                        items,
+                    }) => (
+                        Node {
+                            span: start..end.max(items.last().map_or(start, |n| n.span.end)),
+                            value: NodeValue::Seq(items),
+                        },
+                        anchor,
+                    ),
+                    Some(Open::Map {
+                        start,
+                        anchor,
+                        entries,
+                        ..
+                    }) => (
+                        Node {
+                            span: start
+                                ..end.max(entries.last().map_or(start, |e| e.value.span.end)),
+                            value: NodeValue::Map(entries),
+                        },
+                        anchor,
+                    ),
+                    None => return Ok(false),
+                };
+                self.push(node, anchor)?;
+            }
+            Event::Nothing | Event::StreamStart | Event::DocumentEnd => {}
+        }
+        Ok(false)
+    }
+
+    fn count(&mut self, n: usize, span: &Range<usize>) -> Result<(), YamlError> {
+        self.nodes = self.nodes.saturating_add(n);
+        if self.nodes > MAX_NODES {
+            return Err(YamlError {
+                kind: YamlErrorKind::AliasBomb,
+                span: span.clone(),
+                message: format!(
+                    "the document expands to more than {MAX_NODES} nodes (aliases repeated inside aliases?)"
+                ),
+                first: None,
+            });
+        }
+        Ok(())
+    }
+
+    fn open(&mut self, open: Open, span: &Range<usize>) -> Result<(), YamlError> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(YamlError {
+                kind: YamlErrorKind::TooDeep,
+                span: span.clone(),
+                message: format!("nesting deeper than {MAX_DEPTH} levels"),
+                first: None,
+            });
+        }
+        self.count(1, span)?;
+        self.stack.push(open);
+        Ok(())
+    }
+
+    /// Places a finished node into the open collection (or as the root).
+    fn push(&mut self, node: Node, anchor: usize) -> Result<(), YamlError> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+        match self.stack.last_mut() {
+            None => self.root = Some(node),
+            Some(Open::Seq { items, .. }) => items.push(node),
+            Some(Open::Map {
+                entries,
+                pending_key,
+                seen,
+                ..
+            }) => match pending_key.take() {
+                None => {
+                    if matches!(node.value, NodeValue::Seq(_) | NodeValue::Map(_)) {
+                        return Err(YamlError {
+                            kind: YamlErrorKind::UnsupportedKey,
+                            span: node.span,
+                            message: "a mapping key must be a plain value, not a list or mapping"
+                                .into(),
+                            first: None,
+                        });
+                    }
+                    let text = node.key_text();
+                    if let Some(first) = seen.get(&text) {
+                        return Err(YamlError {
+                            kind: YamlErrorKind::DuplicateKey,
+                            span: node.span,
+                            message: format!("duplicate key `{text}`"),
+                            first: Some(first.clone()),
+                        });
+                    }
+                    seen.insert(text, node.span.clone());
+                    *pending_key = Some(node);
+                }
+                Some(key) => entries.push(Entry { key, value: node }),
+            },
+        }
+        Ok(())
+    }
+}
+
+fn count_nodes(node: &Node) -> usize {
+    let mut total = 0usize;
+    let mut todo = vec![node];
+    while let Some(n) = todo.pop() {
+        total += 1;
+        match &n.value {
+            NodeValue::Seq(items) => todo.extend(items),
+            NodeValue::Map(entries) => {
+                for e in entries {
+                    todo.push(&e.key);
+                    todo.push(&e.value);
+                }
+            }
+            _ => {}
+        }
+    }
+    total
+}
+
+/// YAML 1.2 core schema resolution of a scalar; quoted and block scalars are
+/// always strings.
+fn resolve_scalar(text: &str, style: ScalarStyle) -> NodeValue {
+    if style != ScalarStyle::Plain {
+        return NodeValue::Str(text.to_string(), style);
+    }
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return NodeValue::Null,
+        "true" | "True" | "TRUE" => return NodeValue::Bool(true),
+        "false" | "False" | "FALSE" => return NodeValue::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return NodeValue::Float(f64::INFINITY);
+        }
+        "-.inf" | "-.Inf" | "-.INF" => return NodeValue::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return NodeValue::Float(f64::NAN),
+        _ => {}
+    }
+    if let Some(int) = parse_int(text) {
+        return NodeValue::Int(int);
+    }
+    if looks_like_float(text)
+        && let Ok(f) = text.parse::<f64>()
+    {
+        return NodeValue::Float(f);
+    }
+    NodeValue::Str(text.to_string(), style)
+}
+
+fn parse_int(text: &str) -> Option<i64> {
+    let (sign, digits) = match text.as_bytes().first()? {
+        b'-' => (-1, &text[1..]),
+        b'+' => (1, &text[1..]),
+        _ => (1, text),
+    };
+    let value = if let Some(hex) = digits.strip_prefix("0x") {
+        i64::from_str_radix(hex, 16).ok()?
+    } else if let Some(oct) = digits.strip_prefix("0o") {
+        i64::from_str_radix(oct, 8).ok()?
+    } else if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        digits.parse::<i64>().ok()?
+    } else {
+        return None;
+    };
+    Some(sign * value)
+}
+
+fn looks_like_float(text: &str) -> bool {
+    let t = text.trim_start_matches(['+', '-']);
+    !t.is_empty()
+        && t.bytes().any(|b| b.is_ascii_digit())
+        && t.bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text_at<'a>(src: &'a str, r: &Range<usize>) -> &'a str {
+        &src[r.clone()]
+    }
+
+    #[test]
+    fn spans_point_at_keys_and_values() {
+        let src = "id: gulch\ncards:\n  - {id: wyrm, stars: 5}\n  - id: owl\n    stars: 2\n";
+        let doc = parse(src).unwrap();
+        let stars = doc.locate("/cards/1/stars");
+        assert_eq!(text_at(src, &stars.node.span), "2");
+        assert_eq!(text_at(src, stars.key.as_ref().unwrap()), "stars");
+        let flow = doc.locate("/cards/0/id");
+        assert_eq!(text_at(src, &flow.node.span), "wyrm");
+    }
+
+    #[test]
+    fn spans_are_bytes_in_non_ascii_text() {
+        let src = "name: 峡谷の竜\nstars: 5\n";
+        let doc = parse(src).unwrap();
+        let stars = doc.locate("/stars");
+        assert_eq!(text_at(src, &stars.node.span), "5");
+    }
+
+    #[test]
+    fn scalars_resolve_by_core_schema() {
+        let doc = parse("a: 5\nb: '5'\nc: true\nd: ~\ne: 1.5\nf: -3\ng: x").unwrap();
+        let j = doc.to_json();
+        assert_eq!(j["a"], 5);
+        assert_eq!(j["b"], "5");
+        assert_eq!(j["c"], true);
+        assert!(j["d"].is_null());
+        assert_eq!(j["e"], 1.5);
+        assert_eq!(j["f"], -3);
+        assert_eq!(j["g"], "x");
+    }
+
+    #[test]
+    fn duplicate_keys_name_both_places() {
+        let src = "id: a\nname: b\nid: c\n";
+        let err = parse(src).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::DuplicateKey);
+        assert_eq!(err.span, 14..16);
+        assert_eq!(err.first, Some(0..2));
+    }
+
+    #[test]
+    fn alias_bombs_are_refused() {
+        let mut src = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..9 {
+            let p = i - 1;
+            src.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        let err = parse(&src).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::AliasBomb);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let src = "[".repeat(10_000) + &"]".repeat(10_000);
+        let err = parse(&src).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::TooDeep);
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        let src = "id: a\nname: [unclosed\n";
+        let err = parse(src).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::Syntax);
+        assert!(err.span.start > 5);
+    }
+
+    #[test]
+    fn small_aliases_expand() {
+        let doc = parse("base: &b [fire]\nx: *b\n").unwrap();
+        assert_eq!(doc.to_json()["x"][0], "fire");
+    }
+}
