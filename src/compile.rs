@@ -60,6 +60,9 @@ impl Compiled {
 pub fn compile(pool: &Pool) -> Compiled {
     let mut sources = Sources::default();
     let mut diagnostics = pool.problems.clone();
+    for file in &pool.lossy {
+        sources.insert(file.path.clone(), file.text.clone());
+    }
     let mut loaded = Vec::new();
     for file in &pool.sets {
         sources.insert(file.path.clone(), file.text.clone());
@@ -468,7 +471,7 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
                         &set.path,
                         set.span(&format!("/cards/{index}/copies")),
                         format!(
-                            "`{}` states {stated} copies, but the copy rule gives {derived}",
+                            "`{}` states `copies: {stated}`, but the copy rule gives {derived}",
                             card.name
                         ),
                     )

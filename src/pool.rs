@@ -40,6 +40,9 @@ pub struct Pool {
     pub data: Vec<SourceFile>,
     /// Files that could not be read as text (located diagnostics).
     pub problems: Vec<Diagnostic>,
+    /// Best-effort text of files that are not valid UTF-8, so their
+    /// diagnostics can still show the lines before the bad byte.
+    pub lossy: Vec<SourceFile>,
 }
 
 /// Why a pool could not be read at all (exit code 2).
@@ -117,7 +120,18 @@ impl Pool {
                     relative,
                     text,
                 }),
-                Err(diagnostic) => pool.problems.push(*diagnostic),
+                Err(diagnostic) => {
+                    if let Ok(bytes) = fs::read(&path).map(|b| String::from_utf8_lossy(&b).into_owned())
+                        && diagnostic.code == Code::NotUtf8
+                    {
+                        pool.lossy.push(SourceFile {
+                            path: shown.clone(),
+                            relative,
+                            text: Arc::from(bytes),
+                        });
+                    }
+                    pool.problems.push(*diagnostic);
+                }
             }
         }
         if pool.sets.is_empty() && pool.problems.is_empty() {

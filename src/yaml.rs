@@ -177,10 +177,16 @@ pub fn parse(src: &str) -> Result<Node, YamlError> {
             }
             Err(e) => {
                 let at = offsets.byte(e.marker().index());
+                // The scanner has its own nesting limit (flow levels).
+                let (kind, message) = if e.info() == "recursion limit exceeded" {
+                    (YamlErrorKind::TooDeep, format!("nesting deeper than {MAX_DEPTH} levels"))
+                } else {
+                    (YamlErrorKind::Syntax, e.info().to_string())
+                };
                 return Err(YamlError {
-                    kind: YamlErrorKind::Syntax,
+                    kind,
                     span: at..at,
-                    message: e.info().to_string(),
+                    message,
                     first: None,
                 });
             }
@@ -287,7 +293,7 @@ impl<'a> Builder<'a> {
                 self.push(node, anchor)?;
             }
             Event::Alias(id) => {
-                let Some(target) = self.anchors.get(&id) else {
+                let Some(size) = self.anchors.get(&id).map(count_nodes) else {
                     return Err(YamlError {
                         kind: YamlErrorKind::Syntax,
                         span: range,
@@ -295,9 +301,9 @@ impl<'a> Builder<'a> {
                         first: None,
                     });
                 };
-                let mut copy = target.clone();
-                let size = count_nodes(&copy);
+                // Count before cloning, so a bomb is refused before it is built.
                 self.count(size, &range)?;
+                let mut copy = self.anchors[&id].clone();
                 copy.span = range;
                 self.push(copy, 0)?;
             }
