@@ -11,4 +11,5 @@ pub mod output;
 pub mod pool;
 pub mod schema;
 pub mod suggest;
+pub mod synth;
 pub mod yaml;

@@ -121,7 +121,8 @@ impl Pool {
                     text,
                 }),
                 Err(diagnostic) => {
-                    if let Ok(bytes) = fs::read(&path).map(|b| String::from_utf8_lossy(&b).into_owned())
+                    if let Ok(bytes) =
+                        fs::read(&path).map(|b| String::from_utf8_lossy(&b).into_owned())
                         && diagnostic.code == Code::NotUtf8
                     {
                         pool.lossy.push(SourceFile {

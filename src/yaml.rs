@@ -179,7 +179,10 @@ pub fn parse(src: &str) -> Result<Node, YamlError> {
                 let at = offsets.byte(e.marker().index());
                 // The scanner has its own nesting limit (flow levels).
                 let (kind, message) = if e.info() == "recursion limit exceeded" {
-                    (YamlErrorKind::TooDeep, format!("nesting deeper than {MAX_DEPTH} levels"))
+                    (
+                        YamlErrorKind::TooDeep,
+                        format!("nesting deeper than {MAX_DEPTH} levels"),
+                    )
                 } else {
                     (YamlErrorKind::Syntax, e.info().to_string())
                 };

@@ -57,14 +57,29 @@ fn a_valid_pool_builds_a_database_with_derived_fields() {
     let db_path = out.path().join("db/cards.json");
     let run = blades(
         &fixtures(),
-        &["build", "--cards", "valid", "--out", db_path.to_str().unwrap()],
+        &[
+            "build",
+            "--cards",
+            "valid",
+            "--out",
+            db_path.to_str().unwrap(),
+        ],
     );
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
-    assert!(run.stderr.contains("built 4 sets, 19 cards"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("built 4 sets, 19 cards"),
+        "{}",
+        run.stderr
+    );
     let db: Value = serde_json::from_str(&std::fs::read_to_string(&db_path).unwrap()).unwrap();
 
     // Data files (keywords, locales) are not sets.
-    let sets: Vec<&str> = db["sets"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    let sets: Vec<&str> = db["sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
     assert_eq!(sets, ["champion-kai", "first-light", "basics", "tin-town"]);
 
     let card = |id: &str| {
@@ -82,14 +97,25 @@ fn a_valid_pool_builds_a_database_with_derived_fields() {
     assert_eq!(card("steam-sage")["rarity"], "expansion");
     assert_eq!(card("dawn-herald")["rarity"], "gold-promo");
     assert_eq!(card("dawn-herald")["copies"], 1);
-    assert_eq!(card("town-guard")["copies"], 3, "core cards keep their stated copies");
-    assert_eq!(card("kai-gambit")["types"], serde_json::json!(["duelist", "soldier"]));
+    assert_eq!(
+        card("town-guard")["copies"],
+        3,
+        "core cards keep their stated copies"
+    );
+    assert_eq!(
+        card("kai-gambit")["types"],
+        serde_json::json!(["duelist", "soldier"])
+    );
     assert_eq!(card("brass-owl")["set"], "tin-town");
 
     // The database matches its published schema.
-    let schema: Value =
-        serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/database.schema.json")).unwrap())
-            .unwrap();
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/database.schema.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     let errors: Vec<String> = validator.iter_errors(&db).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "{errors:?}");
@@ -97,18 +123,43 @@ fn a_valid_pool_builds_a_database_with_derived_fields() {
 
 #[test]
 fn every_problem_of_a_broken_pool_is_located_in_one_run() {
-    let run = blades(&fixtures(), &["build", "--cards", "invalid", "--format", "json", "--out", "/nonexistent/never.json"]);
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "invalid",
+            "--format",
+            "json",
+            "--out",
+            "/nonexistent/never.json",
+        ],
+    );
     assert_eq!(run.code, 1);
     insta::assert_snapshot!("invalid_pool", located(&run.stdout).join("\n"));
 }
 
 #[test]
 fn human_diagnostics_show_path_line_column_label_and_help() {
-    let run = blades(&fixtures(), &["build", "--cards", "invalid", "--out", "/nonexistent/never.json"]);
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "invalid",
+            "--out",
+            "/nonexistent/never.json",
+        ],
+    );
     assert_eq!(run.code, 1);
     assert!(run.stderr.ends_with("21 errors\n"), "{}", run.stderr);
     // One full rendering is pinned; the rest are covered by the JSON snapshot.
-    let first = run.stderr.split("\n\n").take(2).collect::<Vec<_>>().join("\n\n");
+    let first = run
+        .stderr
+        .split("\n\n")
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n\n");
     insta::assert_snapshot!("invalid_pool_rendered", first);
     assert!(run.stderr.contains("invalid/sunset-gulch.yaml:10:23"));
     assert!(run.stderr.contains("help: did you mean `fire`?"));
@@ -119,16 +170,39 @@ fn a_failed_build_leaves_the_existing_output_untouched() {
     let out = tempfile::tempdir().unwrap();
     let db_path = out.path().join("cards.json");
     std::fs::write(&db_path, "previous database").unwrap();
-    let run = blades(&fixtures(), &["build", "--cards", "invalid", "--out", db_path.to_str().unwrap()]);
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "invalid",
+            "--out",
+            db_path.to_str().unwrap(),
+        ],
+    );
     assert_eq!(run.code, 1);
-    assert_eq!(std::fs::read_to_string(&db_path).unwrap(), "previous database");
+    assert_eq!(
+        std::fs::read_to_string(&db_path).unwrap(),
+        "previous database"
+    );
     let leftovers = std::fs::read_dir(out.path()).unwrap().count();
     assert_eq!(leftovers, 1, "no temp file is left behind");
 }
 
 #[test]
 fn yaml_errors_are_located_and_other_files_still_checked() {
-    let run = blades(&fixtures(), &["build", "--cards", "yaml-errors", "--format", "json", "--out", "/nonexistent/x.json"]);
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "yaml-errors",
+            "--format",
+            "json",
+            "--out",
+            "/nonexistent/x.json",
+        ],
+    );
     assert_eq!(run.code, 1);
     insta::assert_snapshot!("yaml_errors", located(&run.stdout).join("\n"));
 }
@@ -143,8 +217,16 @@ fn non_utf8_and_oversized_files_are_reported_not_fatal() {
     assert_eq!(run.code, 1);
     let lines = located(&run.stdout);
     assert_eq!(lines.len(), 2, "{lines:?}");
-    assert!(lines.iter().any(|l| l.contains("huge.yaml:1:1 file-too-large")), "{lines:?}");
-    assert!(lines.iter().any(|l| l.contains("latin1.yaml:1:8 not-utf8")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("huge.yaml:1:1 file-too-large")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("latin1.yaml:1:8 not-utf8")),
+        "{lines:?}"
+    );
     assert!(!dir.path().join("dist").exists(), "nothing is written");
 }
 
@@ -167,11 +249,24 @@ fn the_builtin_pool_builds_from_any_folder() {
     let dir = tempfile::tempdir().unwrap();
     let run = blades(dir.path(), &["build"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let db: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("dist/cards.json")).unwrap()).unwrap();
-    let kinds: std::collections::BTreeSet<&str> =
-        db["sets"].as_array().unwrap().iter().map(|s| s["kind"].as_str().unwrap()).collect();
+    let db: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("dist/cards.json")).unwrap())
+            .unwrap();
+    let kinds: std::collections::BTreeSet<&str> = db["sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["kind"].as_str().unwrap())
+        .collect();
     for kind in [
-        "starter", "core", "expansion", "premium", "master", "bronze-promo", "silver-promo", "gold-promo",
+        "starter",
+        "core",
+        "expansion",
+        "premium",
+        "master",
+        "bronze-promo",
+        "silver-promo",
+        "gold-promo",
     ] {
         assert!(kinds.contains(kind), "the built-in pool has a {kind} set");
     }

@@ -26,6 +26,9 @@ fn checked_in_schemas_are_up_to_date() {
 
 #[test]
 fn diagnostic_codes_are_stable() {
-    let listing: Vec<String> = CODES.iter().map(|(code, what)| format!("{}: {what}", code.as_str())).collect();
+    let listing: Vec<String> = CODES
+        .iter()
+        .map(|(code, what)| format!("{}: {what}", code.as_str()))
+        .collect();
     insta::assert_snapshot!("codes", listing.join("\n"));
 }

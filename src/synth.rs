@@ -1,0 +1,81 @@
+//! Synthetic card pools for benchmarks and stress tests: valid sets of every
+//! kind, deterministic for a seed.
+
+use std::fmt::Write;
+
+use crate::model::{BASE_TYPES, Element};
+
+/// A small deterministic generator (SplitMix64), so pools are reproducible
+/// without a dependency.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Set kinds cycled through, with how many distinct cards each holds.
+const KINDS: [(&str, usize, Option<u32>); 5] = [
+    ("expansion", 6, Some(5)),
+    ("premium", 6, Some(8)),
+    ("master", 6, Some(10)),
+    ("gold-promo", 6, None),
+    ("starter", 9, None),
+];
+
+/// Generates about `cards` distinct cards as set files: `(file name, YAML)`.
+pub fn pool(cards: usize, seed: u64) -> Vec<(String, String)> {
+    let mut rng = Rng::new(seed);
+    let mut files = Vec::new();
+    let mut made = 0;
+    let mut set = 0;
+    while made < cards {
+        let (kind, size, cost) = KINDS[set % KINDS.len()];
+        let id = format!("synth-set-{set}");
+        let mut text = format!("id: {id}\nname: Synthetic Set {set}\nkind: {kind}\n");
+        if let Some(cost) = cost {
+            let _ = writeln!(text, "cost: {cost}");
+        }
+        text.push_str("cards:\n");
+        for i in 0..size {
+            let stars = if size == 6 { i + 1 } else { 1 + i % 3 };
+            let card_kind = match i {
+                2 => "deck-box",
+                4 => "accessory",
+                _ => "single",
+            };
+            let _ = write!(
+                text,
+                "  - id: {id}-card-{i}\n    name: Synthetic Card {set} {i}\n    kind: {card_kind}\n    stars: {stars}\n"
+            );
+            if card_kind == "single" {
+                let element = Element::ALL[rng.below(Element::ALL.len())].as_str();
+                let ty = BASE_TYPES[rng.below(BASE_TYPES.len())];
+                let _ = write!(text, "    elements: [{element}]\n    types: [{ty}]\n");
+                let _ = writeln!(text, "    effect: \"Play: Gain {} RP.\"", 1 + rng.below(5));
+            }
+            let _ = writeln!(
+                text,
+                "    flavor: \"Generated card number {made} for load testing.\""
+            );
+            made += 1;
+        }
+        files.push((format!("{id}.yaml"), text));
+        set += 1;
+    }
+    files
+}
