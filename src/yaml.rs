@@ -513,6 +513,99 @@ fn looks_like_float(text: &str) -> bool {
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
 }
 
+/// Maps byte offsets inside a string scalar's value back to byte offsets in
+/// the file, through quotes, escapes, line folding and block indentation:
+/// `map[i]` is where byte `i` of the value came from (`map[len]` is the end).
+/// Used to locate errors found inside a value (an effect's parse error).
+pub fn scalar_offsets(file_text: &str, node: &Node) -> Vec<usize> {
+    let NodeValue::Str(value, style) = &node.value else {
+        return vec![node.span.start];
+    };
+    let source = file_text.get(node.span.start..).unwrap_or_default();
+    // Skip the opening quote or the block header line.
+    let mut pos = match style {
+        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => 1,
+        // saphyr starts a block scalar's span at its content; skip a header
+        // line only if the span includes one.
+        ScalarStyle::Literal | ScalarStyle::Folded if source.starts_with(['|', '>']) => {
+            source.find('\n').map_or(source.len(), |i| i + 1)
+        }
+        _ => 0,
+    };
+    let bytes = source.as_bytes();
+    let mut map = vec![node.span.start; value.len() + 1];
+    for (i, c) in value.char_indices() {
+        let found = loop {
+            let Some(sc) = source.get(pos..).and_then(|rest| rest.chars().next()) else {
+                break None;
+            };
+            if *style == ScalarStyle::DoubleQuoted && sc == '\\' {
+                let (decoded, len) = decode_escape(&source[pos..]);
+                if decoded == Some(c) {
+                    break Some((pos, len));
+                }
+                pos += len;
+                continue;
+            }
+            if *style == ScalarStyle::SingleQuoted
+                && sc == '\''
+                && bytes.get(pos + 1) == Some(&b'\'')
+            {
+                if c == '\'' {
+                    break Some((pos, 2));
+                }
+                pos += 2;
+                continue;
+            }
+            if sc == c || (sc == '\n' && (c == ' ' || c == '\n')) {
+                break Some((pos, sc.len_utf8()));
+            }
+            pos += sc.len_utf8();
+        };
+        let Some((at, len)) = found else {
+            // Should not happen; stay at the last known place.
+            let last = map[i];
+            map[i..].fill(last);
+            return map;
+        };
+        for b in 0..c.len_utf8() {
+            map[i + b] = node.span.start + at;
+        }
+        pos = at + len;
+        map[i + c.len_utf8()] = node.span.start + pos;
+    }
+    map
+}
+
+/// The character a double-quoted escape stands for, and its length.
+fn decode_escape(text: &str) -> (Option<char>, usize) {
+    let mut chars = text.chars().skip(1);
+    let Some(kind) = chars.next() else {
+        return (None, 1);
+    };
+    let hex = |n: usize| {
+        text.get(2..2 + n)
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .and_then(char::from_u32)
+    };
+    match kind {
+        'n' => (Some('\n'), 2),
+        't' | '\t' => (Some('\t'), 2),
+        'r' => (Some('\r'), 2),
+        '0' => (Some('\0'), 2),
+        ' ' => (Some(' '), 2),
+        '"' => (Some('"'), 2),
+        '/' => (Some('/'), 2),
+        '\\' => (Some('\\'), 2),
+        'x' => (hex(2), 4),
+        'u' => (hex(4), 6),
+        'U' => (hex(8), 10),
+        // An escaped line break joins lines without a space.
+        '\n' => (None, 2),
+        other => (Some(other), 1 + other.len_utf8()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -588,6 +681,50 @@ mod tests {
         let err = parse(src).unwrap_err();
         assert_eq!(err.kind, YamlErrorKind::Syntax);
         assert!(err.span.start > 5);
+    }
+
+    /// Where each character of a scalar's value sits in the file.
+    fn check_offsets(src: &str, key: &str) {
+        let doc = parse(src).unwrap();
+        let node = doc.get(key).unwrap();
+        let value = node.as_str().unwrap();
+        let map = scalar_offsets(src, node);
+        for (i, c) in value.char_indices() {
+            let at = map[i];
+            let in_file = src[at..].chars().next().unwrap();
+            let ok = in_file == c
+                || (in_file == '\n' && c == ' ')
+                || in_file == '\\'
+                || (in_file == '\'' && c == '\'');
+            assert!(
+                ok,
+                "{key}: value char {c:?} at {i} maps to {in_file:?} at {at}"
+            );
+        }
+    }
+
+    #[test]
+    fn scalar_offsets_follow_every_style() {
+        let src = concat!(
+            "plain: Gain 2 RP.\n",
+            "single: 'It''s Play: Gain 2 RP.'\n",
+            "double: \"Tab\\there \\\"quoted\\\" \\u00e9 end\"\n",
+            "literal: |\n  Play: Gain 2 RP.\n  Top: Flip this card.\n",
+            "folded: >\n  Play: Gain\n  2 RP.\n",
+            "multi: Gain\n  2 RP now.\n",
+            "ja: \"プレイ：2RPを得る。\"\n",
+        );
+        for key in [
+            "plain", "single", "double", "literal", "folded", "multi", "ja",
+        ] {
+            check_offsets(src, key);
+        }
+        let doc = parse(src).unwrap();
+        let node = doc.get("literal").unwrap();
+        let map = scalar_offsets(src, node);
+        let value = node.as_str().unwrap();
+        let top = value.find("Top").unwrap();
+        assert_eq!(&src[map[top]..map[top] + 3], "Top");
     }
 
     #[test]
