@@ -9,6 +9,8 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::model::{
     BASE_TYPES, Card, CardSource, DATABASE_FORMAT, Database, Id, Set, SetKind, SetSource,
@@ -63,12 +65,23 @@ pub fn compile(pool: &Pool) -> Compiled {
     for file in &pool.lossy {
         sources.insert(file.path.clone(), file.text.clone());
     }
-    let mut loaded = Vec::new();
     for file in &pool.sets {
         sources.insert(file.path.clone(), file.text.clone());
-        if let Some(set) = load_set(file, &mut diagnostics) {
-            loaded.push(set);
-        }
+    }
+    // Files are independent until the pool-wide checks: parse them in parallel.
+    let per_file: Vec<(Option<LoadedSet>, Vec<Diagnostic>)> = pool
+        .sets
+        .par_iter()
+        .map(|file| {
+            let mut found = Vec::new();
+            let set = load_set(file, &mut found);
+            (set, found)
+        })
+        .collect();
+    let mut loaded = Vec::with_capacity(per_file.len());
+    for (set, found) in per_file {
+        diagnostics.extend(found);
+        loaded.extend(set);
     }
     let derived = check_pool(&loaded, &mut diagnostics);
     diagnostics::sort(&mut diagnostics);

@@ -79,3 +79,67 @@ pub fn pool(cards: usize, seed: u64) -> Vec<(String, String)> {
     }
     files
 }
+
+/// Plants `count` faults, one per file, spread evenly over the files; each
+/// fault produces exactly one error diagnostic. Returns how many were planted.
+pub fn plant_faults(files: &mut [(String, String)], count: usize, seed: u64) -> usize {
+    let mut rng = Rng::new(seed ^ 0xFA17);
+    let count = count.min(files.len());
+    if count == 0 {
+        return 0;
+    }
+    let step = files.len() / count;
+    for n in 0..count {
+        let (_, text) = &mut files[n * step];
+        let fault = match rng.below(4) {
+            0 => ("stars: 1\n", "stars: 11\n"),
+            1 => ("kind: single\n", "kind: singel\n"),
+            2 => ("    flavor:", "    flavour:"),
+            _ => ("types: [", "types: [wizard, "),
+        };
+        *text = text.replacen(fault.0, fault.1, 1);
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compile;
+    use crate::pool::{Pool, SourceFile};
+    use std::sync::Arc;
+
+    fn as_pool(files: &[(String, String)]) -> Pool {
+        let mut pool = Pool::default();
+        for (name, text) in files {
+            pool.sets.push(SourceFile {
+                path: Arc::from(name.as_str()),
+                relative: name.clone(),
+                text: Arc::from(text.as_str()),
+            });
+        }
+        pool
+    }
+
+    #[test]
+    fn synthetic_pools_are_valid_and_deterministic() {
+        let files = pool(500, 3);
+        assert_eq!(files, pool(500, 3));
+        let compiled = compile(&as_pool(&files));
+        assert!(
+            compiled.diagnostics.is_empty(),
+            "{:?}",
+            compiled.diagnostics.first()
+        );
+        assert!(compiled.database.unwrap().cards.len() >= 500);
+    }
+
+    #[test]
+    fn planted_faults_are_each_found_once() {
+        let mut files = pool(600, 5);
+        let planted = plant_faults(&mut files, 20, 5);
+        assert_eq!(planted, 20);
+        let compiled = compile(&as_pool(&files));
+        assert_eq!(compiled.error_count(), 20, "{:#?}", compiled.diagnostics);
+    }
+}

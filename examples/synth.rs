@@ -1,0 +1,51 @@
+//! Writes a synthetic card pool: `cargo run --release --example synth -- --cards N --out DIR
+//! [--seed S] [--faults K]`. With `--faults K`, K known faults are spread over the files
+//! (see `blades::synth::Fault`), for testing and benchmarking the error path.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let mut cards = 1_000usize;
+    let mut out = PathBuf::from("synth-pool");
+    let mut seed = 1u64;
+    let mut faults = 0usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let value = args.next();
+        let parsed = match (arg.as_str(), value) {
+            ("--cards", Some(v)) => v.parse().map(|v| cards = v).is_ok(),
+            ("--out", Some(v)) => {
+                out = PathBuf::from(v);
+                true
+            }
+            ("--seed", Some(v)) => v.parse().map(|v| seed = v).is_ok(),
+            ("--faults", Some(v)) => v.parse().map(|v| faults = v).is_ok(),
+            _ => false,
+        };
+        if !parsed {
+            eprintln!("usage: synth --cards N --out DIR [--seed S] [--faults K]");
+            return ExitCode::from(2);
+        }
+    }
+    let mut files = blades::synth::pool(cards, seed);
+    let planted = blades::synth::plant_faults(&mut files, faults, seed);
+    if let Err(e) = std::fs::create_dir_all(&out) {
+        eprintln!("error: cannot create {}: {e}", out.display());
+        return ExitCode::from(2);
+    }
+    for (name, text) in &files {
+        if let Err(e) = std::fs::write(out.join(name), text) {
+            eprintln!("error: cannot write {name}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
+    eprintln!(
+        "wrote {} files, {cards} cards, {:.1} MB, {planted} faults into {}",
+        files.len(),
+        bytes as f64 / 1e6,
+        out.display()
+    );
+    ExitCode::SUCCESS
+}
