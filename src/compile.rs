@@ -10,6 +10,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::model::{
@@ -20,25 +21,95 @@ use crate::schema::SetValidator;
 use crate::suggest::closest;
 use crate::yaml::{self, Node, NodeValue, YamlError, YamlErrorKind};
 
-/// A set file that parsed and whose header matches the schema.
+/// A set file that parsed and whose header matches the schema: what the
+/// pool-wide checks need, with the spans they report at (no document tree,
+/// so a file's result is small and can be cached).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LoadedSet {
     pub path: Arc<str>,
-    pub doc: Node,
+    /// The set's header (its `cards` list is empty; see `cards`).
     pub set: SetSource,
-    /// Cards that match the schema, with their index in the file's `cards`.
-    pub cards: Vec<(usize, CardSource)>,
+    pub spans: SetSpans,
+    /// Cards that match the schema.
+    pub cards: Vec<LoadedCard>,
+    /// How many cards the file lists, readable or not.
+    pub listed_cards: usize,
 }
 
-impl LoadedSet {
-    /// Span of the node a JSON pointer names (the value).
-    pub fn span(&self, pointer: &str) -> Range<usize> {
-        self.doc.locate(pointer).node.span.clone()
+/// One readable card with its place in the file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LoadedCard {
+    /// Index in the file's `cards` list.
+    pub index: usize,
+    pub card: CardSource,
+    pub spans: CardSpans,
+}
+
+/// Where the header's parts are (keys for whole-entry findings).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct SetSpans {
+    pub id: Range<usize>,
+    pub kind_key: Range<usize>,
+    pub cost_key: Range<usize>,
+    pub extra_types_key: Range<usize>,
+    pub cards_key: Range<usize>,
+}
+
+/// Where a card's parts are.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct CardSpans {
+    pub id: Range<usize>,
+    pub id_key: Range<usize>,
+    pub name: Range<usize>,
+    pub copies: Range<usize>,
+    pub elements: Vec<Range<usize>>,
+    pub types: Vec<Range<usize>>,
+}
+
+fn value_span(doc: &Node, pointer: &str) -> Range<usize> {
+    doc.locate(pointer).node.span.clone()
+}
+
+fn key_span(doc: &Node, pointer: &str) -> Range<usize> {
+    let located = doc.locate(pointer);
+    located.key.unwrap_or_else(|| located.node.span.clone())
+}
+
+fn item_spans(doc: &Node, pointer: &str) -> Vec<Range<usize>> {
+    doc.locate(pointer)
+        .node
+        .as_seq()
+        .map(|items| items.iter().map(|n| n.span.clone()).collect())
+        .unwrap_or_default()
+}
+
+impl SetSpans {
+    fn of(doc: &Node) -> Self {
+        SetSpans {
+            id: value_span(doc, "/id"),
+            kind_key: key_span(doc, "/kind"),
+            cost_key: key_span(doc, "/cost"),
+            extra_types_key: key_span(doc, "/extra-types"),
+            cards_key: key_span(doc, "/cards"),
+        }
+    }
+}
+
+impl CardSpans {
+    fn of(doc: &Node, index: usize) -> Self {
+        let at = |field: &str| format!("/cards/{index}/{field}");
+        CardSpans {
+            id: value_span(doc, &at("id")),
+            id_key: key_span(doc, &at("id")),
+            name: value_span(doc, &at("name")),
+            copies: value_span(doc, &at("copies")),
+            elements: item_spans(doc, &at("elements")),
+            types: item_spans(doc, &at("types")),
+        }
     }
 
-    /// Span of the key a JSON pointer ends in, or the value without one.
-    pub fn key_span(&self, pointer: &str) -> Range<usize> {
-        let located = self.doc.locate(pointer);
-        located.key.unwrap_or_else(|| located.node.span.clone())
+    fn item(list: &[Range<usize>], i: usize) -> Range<usize> {
+        list.get(i).cloned().unwrap_or_default()
     }
 }
 
@@ -133,14 +204,24 @@ pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<
                             }
                         }
                     }
-                    serde_json::from_value::<CardSource>(v).ok().map(|c| (i, c))
+                    serde_json::from_value::<CardSource>(v)
+                        .ok()
+                        .map(|card| LoadedCard {
+                            index: i,
+                            card,
+                            spans: CardSpans::of(&doc, i),
+                        })
                 })
                 .collect()
         })
         .unwrap_or_default();
     Some(LoadedSet {
         path: file.path.clone(),
-        doc,
+        spans: SetSpans::of(&doc),
+        listed_cards: doc
+            .get("cards")
+            .and_then(Node::as_seq)
+            .map_or(0, <[Node]>::len),
         set,
         cards,
     })
@@ -228,8 +309,8 @@ fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
     let mut derived = Derived::new();
     for (set_index, set) in sets.iter().enumerate() {
         check_set_header(set, out);
-        for (index, card) in &set.cards {
-            check_card_symbols(set, *index, card, &declared_types, out);
+        for card in &set.cards {
+            check_card_symbols(set, card, &declared_types, out);
         }
         for (index, copies) in check_copies(set, out) {
             derived.insert((set_index, index), copies);
@@ -246,11 +327,11 @@ fn check_unique_sets(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
                 Diagnostic::error(
                     Code::DuplicateSetId,
                     &set.path,
-                    set.span("/id"),
+                    set.spans.id.clone(),
                     format!("set id `{}` is already used by {}", set.set.id, first.path),
                 )
                 .with_label("used again here")
-                .with_related(&first.path, first.span("/id"), "first used here")
+                .with_related(&first.path, first.spans.id.clone(), "first used here")
                 .with_help("give each set its own id"),
             ),
             None => {
@@ -261,52 +342,49 @@ fn check_unique_sets(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
 }
 
 fn check_unique_cards(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
-    let mut ids: HashMap<&str, (&LoadedSet, usize)> = HashMap::new();
-    let mut names: HashMap<String, (&LoadedSet, usize, &str)> = HashMap::new();
+    let mut ids: HashMap<&str, (&LoadedSet, &LoadedCard)> = HashMap::new();
+    let mut names: HashMap<String, (&LoadedSet, &LoadedCard)> = HashMap::new();
     for set in sets {
-        for (index, card) in &set.cards {
+        for loaded in &set.cards {
+            let card = &loaded.card;
             match ids.get(card.id.0.as_str()) {
-                Some((first, first_index)) => out.push(
+                Some((first, first_card)) => out.push(
                     Diagnostic::error(
                         Code::DuplicateCardId,
                         &set.path,
-                        set.span(&format!("/cards/{index}/id")),
+                        loaded.spans.id.clone(),
                         format!("card id `{}` is already used in {}", card.id, first.path),
                     )
                     .with_label("used again here")
-                    .with_related(
-                        &first.path,
-                        first.span(&format!("/cards/{first_index}/id")),
-                        "first used here",
-                    )
+                    .with_related(&first.path, first_card.spans.id.clone(), "first used here")
                     .with_help("card ids are unique across the whole pool; rename one of them"),
                 ),
                 None => {
-                    ids.insert(&card.id.0, (set, *index));
+                    ids.insert(&card.id.0, (set, loaded));
                 }
             }
             let folded = card.name.to_lowercase();
             match names.get(&folded) {
-                Some((first, first_index, first_name)) => out.push(
+                Some((first, first_card)) => out.push(
                     Diagnostic::error(
                         Code::DuplicateCardName,
                         &set.path,
-                        set.span(&format!("/cards/{index}/name")),
+                        loaded.spans.name.clone(),
                         format!(
-                            "card name `{}` is already used by `{first_name}` in {}",
-                            card.name, first.path
+                            "card name `{}` is already used by `{}` in {}",
+                            card.name, first_card.card.name, first.path
                         ),
                     )
                     .with_label("used again here")
                     .with_related(
                         &first.path,
-                        first.span(&format!("/cards/{first_index}/name")),
+                        first_card.spans.name.clone(),
                         "first used here",
                     )
                     .with_help("card names are unique across the pool, ignoring case"),
                 ),
                 None => {
-                    names.insert(folded, (set, *index, &card.name));
+                    names.insert(folded, (set, loaded));
                 }
             }
         }
@@ -320,7 +398,7 @@ fn check_set_header(set: &LoadedSet, out: &mut Vec<Diagnostic>) {
             Diagnostic::error(
                 Code::MissingCost,
                 &set.path,
-                set.key_span("/kind"),
+                set.spans.kind_key.clone(),
                 format!(
                     "a {} set is sold in the Store and needs a buy cost",
                     kind.as_str()
@@ -333,7 +411,7 @@ fn check_set_header(set: &LoadedSet, out: &mut Vec<Diagnostic>) {
             Diagnostic::error(
                 Code::UnexpectedCost,
                 &set.path,
-                set.key_span("/cost"),
+                set.spans.cost_key.clone(),
                 format!(
                     "a {} set is not sold in the Store, so it has no buy cost",
                     kind.as_str()
@@ -349,7 +427,7 @@ fn check_set_header(set: &LoadedSet, out: &mut Vec<Diagnostic>) {
             Diagnostic::error(
                 Code::ExtraTypesOutsideProPlayer,
                 &set.path,
-                set.key_span("/extra-types"),
+                set.spans.extra_types_key.clone(),
                 "only Pro Player sets declare extra types",
             )
             .with_label("extra types here")
@@ -360,11 +438,11 @@ fn check_set_header(set: &LoadedSet, out: &mut Vec<Diagnostic>) {
 
 fn check_card_symbols(
     set: &LoadedSet,
-    index: usize,
-    card: &CardSource,
+    loaded: &LoadedCard,
     declared: &HashSet<&str>,
     out: &mut Vec<Diagnostic>,
 ) {
+    let card = &loaded.card;
     for (i, ty) in card.types.iter().enumerate() {
         if !declared.contains(ty.0.as_str()) {
             let mut known: Vec<&str> = declared.iter().copied().collect();
@@ -380,7 +458,7 @@ fn check_card_symbols(
                 Diagnostic::error(
                     Code::UnknownType,
                     &set.path,
-                    set.span(&format!("/cards/{index}/types/{i}")),
+                    CardSpans::item(&loaded.spans.types, i),
                     format!("unknown type `{ty}` on `{}`", card.name),
                 )
                 .with_label("unknown type")
@@ -391,33 +469,23 @@ fn check_card_symbols(
     let mut seen = HashSet::new();
     for (i, element) in card.elements.iter().enumerate() {
         if !seen.insert(element.as_str()) {
-            out.push(duplicate_symbol(
-                set,
-                index,
-                "elements",
-                i,
-                element.as_str(),
-            ));
+            let span = CardSpans::item(&loaded.spans.elements, i);
+            out.push(duplicate_symbol(set, span, element.as_str()));
         }
     }
     for (i, ty) in card.types.iter().enumerate() {
         if !seen.insert(ty.0.as_str()) {
-            out.push(duplicate_symbol(set, index, "types", i, &ty.0));
+            let span = CardSpans::item(&loaded.spans.types, i);
+            out.push(duplicate_symbol(set, span, &ty.0));
         }
     }
 }
 
-fn duplicate_symbol(
-    set: &LoadedSet,
-    index: usize,
-    list: &str,
-    i: usize,
-    symbol: &str,
-) -> Diagnostic {
+fn duplicate_symbol(set: &LoadedSet, span: Range<usize>, symbol: &str) -> Diagnostic {
     Diagnostic::error(
         Code::DuplicateSymbol,
         &set.path,
-        set.span(&format!("/cards/{index}/{list}/{i}")),
+        span,
         format!("`{symbol}` is listed twice"),
     )
     .with_label("listed again here")
@@ -457,10 +525,11 @@ pub fn derive_copies(kind: SetKind, stars: &[u8]) -> Vec<Option<u8>> {
 /// Applies the copy rule and the physical set size; returns each card's copies.
 fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> {
     let kind = set.set.kind;
-    let stars: Vec<u8> = set.cards.iter().map(|(_, c)| c.stars).collect();
+    let stars: Vec<u8> = set.cards.iter().map(|c| c.card.stars).collect();
     let rule = derive_copies(kind, &stars);
     let mut result = Vec::new();
-    for ((index, card), derived) in set.cards.iter().zip(rule) {
+    for (loaded, derived) in set.cards.iter().zip(rule) {
+        let card = &loaded.card;
         let copies = match (derived, card.copies) {
             (None, Some(stated)) => stated,
             (None, None) => {
@@ -468,7 +537,7 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
                     Diagnostic::error(
                         Code::MissingCopies,
                         &set.path,
-                        set.key_span(&format!("/cards/{index}/id")),
+                        loaded.spans.id_key.clone(),
                         format!("core set card `{}` must state its copies", card.name),
                     )
                     .with_label("no `copies`")
@@ -483,7 +552,7 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
                     Diagnostic::error(
                         Code::CopiesMismatch,
                         &set.path,
-                        set.span(&format!("/cards/{index}/copies")),
+                        loaded.spans.copies.clone(),
                         format!(
                             "`{}` states `copies: {stated}`, but the copy rule gives {derived}",
                             card.name
@@ -496,23 +565,17 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
             }
             (Some(derived), _) => derived,
         };
-        result.push((*index, copies));
+        result.push((loaded.index, copies));
     }
     if let Some(expected) = kind.physical_size() {
         let physical: u32 = result.iter().map(|(_, c)| u32::from(*c)).sum();
-        if physical != expected
-            && set.cards.len()
-                == set
-                    .doc
-                    .get("cards")
-                    .and_then(Node::as_seq)
-                    .map_or(0, <[Node]>::len)
-        {
+        // Skipped when a card could not be read: its copies are unknown.
+        if physical != expected && set.cards.len() == set.listed_cards {
             out.push(
                 Diagnostic::error(
                     Code::SetSize,
                     &set.path,
-                    set.key_span("/cards"),
+                    set.spans.cards_key.clone(),
                     format!(
                         "a {} set has {expected} physical cards; these cards make {physical}",
                         kind.as_str()
@@ -557,7 +620,7 @@ fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
     for (set_index, loaded) in sets.iter().enumerate() {
         let set = &loaded.set;
         let mut physical = 0u32;
-        for (index, card) in &loaded.cards {
+        for LoadedCard { index, card, .. } in &loaded.cards {
             let copies = derived.get(&(set_index, *index)).copied().unwrap_or(1);
             physical += u32::from(copies);
             database.cards.push(Card {
