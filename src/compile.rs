@@ -8,10 +8,12 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::cache::{Cache, content_hash};
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::model::{
     BASE_TYPES, Card, CardSource, DATABASE_FORMAT, Database, Id, Set, SetKind, SetSource,
@@ -121,6 +123,8 @@ pub struct Compiled {
     pub diagnostics: Vec<Diagnostic>,
     /// The text of every file, for rendering the findings.
     pub sources: Sources,
+    /// Set files whose result came from the cache.
+    pub reused_files: usize,
 }
 
 impl Compiled {
@@ -129,38 +133,89 @@ impl Compiled {
     }
 }
 
+/// One set file's own result: what the pool-wide checks need and the
+/// file's own findings. Depends only on the file's text (so it is cached).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FileResult {
+    pub set: Option<LoadedSet>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// How to build.
+#[derive(Default)]
+pub struct Options<'a> {
+    /// Reuse and record per-file results.
+    pub cache: Option<&'a mut Cache>,
+    /// Stop after YAML and the JSON Schema: no pool-wide checks, no database.
+    pub schema_only: bool,
+    /// Counts files as they are done (for a progress display).
+    pub progress: Option<&'a AtomicUsize>,
+}
+
 /// Builds the database from a pool, collecting every problem.
 pub fn compile(pool: &Pool) -> Compiled {
+    compile_with(pool, Options::default())
+}
+
+/// [`compile`] with a cache, a progress counter or schema-only checking.
+pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let mut sources = Sources::default();
     let mut diagnostics = pool.problems.clone();
-    for file in &pool.lossy {
+    for file in pool.lossy.iter().chain(&pool.sets) {
         sources.insert(file.path.clone(), file.text.clone());
     }
-    for file in &pool.sets {
-        sources.insert(file.path.clone(), file.text.clone());
-    }
+    let cache = options.cache;
+    let schema_only = options.schema_only;
     // Files are independent until the pool-wide checks: parse them in parallel.
-    let per_file: Vec<(Option<LoadedSet>, Vec<Diagnostic>)> = pool
+    let per_file: Vec<(u64, bool, FileResult)> = pool
         .sets
         .par_iter()
         .map(|file| {
-            let mut found = Vec::new();
-            let set = load_set(file, &mut found);
-            (set, found)
+            let hash = content_hash(&file.text);
+            let cached = cache
+                .as_ref()
+                .and_then(|c| c.get(&file.path, hash))
+                .cloned();
+            let hit = cached.is_some();
+            let result = cached.unwrap_or_else(|| load_file(file, schema_only));
+            if let Some(progress) = options.progress {
+                progress.fetch_add(1, Ordering::Relaxed);
+            }
+            (hash, hit, result)
         })
         .collect();
     let mut loaded = Vec::with_capacity(per_file.len());
-    for (set, found) in per_file {
-        diagnostics.extend(found);
-        loaded.extend(set);
+    let mut cache = cache;
+    let reused_files = per_file.iter().filter(|(_, hit, _)| *hit).count();
+    for ((hash, _, result), file) in per_file.into_iter().zip(&pool.sets) {
+        if let Some(cache) = cache.as_deref_mut() {
+            cache.put(&file.path, hash, result.clone());
+        }
+        diagnostics.extend(result.diagnostics);
+        loaded.extend(result.set);
     }
-    let derived = check_pool(&loaded, &mut diagnostics);
+    let derived = if schema_only {
+        Derived::new()
+    } else {
+        check_pool(&loaded, &mut diagnostics)
+    };
     diagnostics::sort(&mut diagnostics);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     Compiled {
-        database: (!has_errors).then(|| assemble(&loaded, &derived)),
+        database: (!has_errors && !schema_only).then(|| assemble(&loaded, &derived)),
         diagnostics,
         sources,
+        reused_files,
+    }
+}
+
+/// One file's own checks.
+pub fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
+    let mut diagnostics = Vec::new();
+    let set = load_set(file, &mut diagnostics);
+    FileResult {
+        set: if schema_only { None } else { set },
+        diagnostics,
     }
 }
 
@@ -192,25 +247,32 @@ pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<
                 .iter()
                 .enumerate()
                 .filter_map(|(i, v)| {
+                    let refused: Vec<&str> = bad_fields
+                        .iter()
+                        .filter(|(index, _)| *index == i)
+                        .map(|(_, field)| field.as_str())
+                        // Required fields stay: a value the schema refuses
+                        // (stars: 11, an id with spaces) may still be read.
+                        .filter(|field| !matches!(*field, "id" | "name" | "kind" | "stars"))
+                        .collect();
                     // Drop the fields the schema refused, so the rest of the
                     // card still takes part in the pool-wide checks.
-                    let mut v = v.clone();
-                    if let Some(card) = v.as_object_mut() {
-                        for (_, field) in bad_fields.iter().filter(|(index, _)| *index == i) {
-                            // Required fields stay: a value the schema refuses
-                            // (stars: 11, an id with spaces) may still be read.
-                            if !matches!(field.as_str(), "id" | "name" | "kind" | "stars") {
+                    let card = if refused.is_empty() {
+                        CardSource::deserialize(v).ok()
+                    } else {
+                        let mut v = v.clone();
+                        if let Some(card) = v.as_object_mut() {
+                            for field in refused {
                                 card.remove(field);
                             }
                         }
-                    }
-                    serde_json::from_value::<CardSource>(v)
-                        .ok()
-                        .map(|card| LoadedCard {
-                            index: i,
-                            card,
-                            spans: CardSpans::of(&doc, i),
-                        })
+                        serde_json::from_value::<CardSource>(v).ok()
+                    };
+                    card.map(|card| LoadedCard {
+                        index: i,
+                        card,
+                        spans: CardSpans::of(&doc, i),
+                    })
                 })
                 .collect()
         })

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Stable diagnostic codes. Never rename one: editors and CI scripts match
 /// on them (a test snapshots the whole list).
@@ -156,13 +156,31 @@ impl Code {
     }
 }
 
+impl Code {
+    /// The code with this name, for reading cached results back.
+    pub fn from_name(name: &str) -> Option<Code> {
+        CODES
+            .iter()
+            .map(|(code, _)| *code)
+            .find(|code| code.as_str() == name)
+    }
+}
+
 impl Serialize for Code {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+impl<'de> Deserialize<'de> for Code {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Code::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown code `{name}`")))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -170,7 +188,7 @@ pub enum Severity {
 }
 
 /// A second place that matters ("first defined here").
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Related {
     pub path: Arc<str>,
     pub span: Range<usize>,
@@ -178,7 +196,7 @@ pub struct Related {
 }
 
 /// One finding, located in a source file.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub code: Code,
     pub severity: Severity,

@@ -4,6 +4,7 @@
 //! Modules follow the data: source files → YAML with positions → schema →
 //! card model → rules → diagnostics → output.
 
+pub mod cache;
 pub mod compile;
 pub mod diagnostics;
 pub mod model;

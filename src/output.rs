@@ -289,6 +289,27 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut temp = tempfile::NamedTempFile::new_in(dir)?;
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
+    // A temp file is private (0600); give the result the permissions of
+    // the file it replaces, or the usual ones for a new file.
+    let permissions = match std::fs::metadata(path) {
+        Ok(meta) => Some(meta.permissions()),
+        Err(_) => default_permissions(),
+    };
+    if let Some(permissions) = permissions {
+        temp.as_file().set_permissions(permissions)?;
+    }
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Permissions for a new output file: read-write for the owner, readable by all.
+#[cfg(unix)]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    None
 }

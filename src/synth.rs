@@ -29,12 +29,15 @@ impl Rng {
 }
 
 /// Set kinds cycled through, with how many distinct cards each holds.
-const KINDS: [(&str, usize, Option<u32>); 5] = [
+/// The large core sets make the average file about 40 cards, as in a
+/// publisher's archive (a few thousand files for 100,000 cards).
+const KINDS: [(&str, usize, Option<u32>); 6] = [
     ("expansion", 6, Some(5)),
     ("premium", 6, Some(8)),
     ("master", 6, Some(10)),
     ("gold-promo", 6, None),
     ("starter", 9, None),
+    ("core", 217, Some(3)),
 ];
 
 /// Generates about `cards` distinct cards as set files: `(file name, YAML)`.
@@ -52,7 +55,11 @@ pub fn pool(cards: usize, seed: u64) -> Vec<(String, String)> {
         }
         text.push_str("cards:\n");
         for i in 0..size {
-            let stars = if size == 6 { i + 1 } else { 1 + i % 3 };
+            let stars = match kind {
+                "core" => 1 + i % 5,
+                "starter" => 1 + i % 3,
+                _ => i + 1,
+            };
             let card_kind = match i {
                 2 => "deck-box",
                 4 => "accessory",
@@ -68,9 +75,12 @@ pub fn pool(cards: usize, seed: u64) -> Vec<(String, String)> {
                 let _ = write!(text, "    elements: [{element}]\n    types: [{ty}]\n");
                 let _ = writeln!(text, "    effect: \"Play: Gain {} RP.\"", 1 + rng.below(5));
             }
+            if kind == "core" {
+                let _ = writeln!(text, "    copies: {}", 1 + i % 3);
+            }
             let _ = writeln!(
                 text,
-                "    flavor: \"Generated card number {made} for load testing.\""
+                "    flavor: \"Generated card number {made}, written to give the parser a realistic amount of text.\""
             );
             made += 1;
         }
@@ -136,7 +146,7 @@ mod tests {
 
     #[test]
     fn planted_faults_are_each_found_once() {
-        let mut files = pool(600, 5);
+        let mut files = pool(3000, 5);
         let planted = plant_faults(&mut files, 20, 5);
         assert_eq!(planted, 20);
         let compiled = compile(&as_pool(&files));

@@ -246,7 +246,8 @@ enum Open {
         anchor: usize,
         entries: Vec<Entry>,
         pending_key: Option<Node>,
-        seen: HashMap<String, Range<usize>>,
+        /// Key index, built only for large mappings (small ones are scanned).
+        seen: Option<HashMap<String, Range<usize>>>,
     },
 }
 
@@ -327,7 +328,7 @@ impl<'a> Builder<'a> {
                         anchor,
                         entries: Vec::new(),
                         pending_key: None,
-                        seen: HashMap::new(),
+                        seen: None,
                     },
                     &range,
                 )?;
@@ -421,16 +422,14 @@ impl<'a> Builder<'a> {
                             first: None,
                         });
                     }
-                    let text = node.key_text();
-                    if let Some(first) = seen.get(&text) {
+                    if let Some(first) = find_key(entries, seen, &node) {
                         return Err(YamlError {
                             kind: YamlErrorKind::DuplicateKey,
+                            message: format!("duplicate key `{}`", node.key_text()),
                             span: node.span,
-                            message: format!("duplicate key `{text}`"),
-                            first: Some(first.clone()),
+                            first: Some(first),
                         });
                     }
-                    seen.insert(text, node.span.clone());
                     *pending_key = Some(node);
                 }
                 Some(key) => entries.push(Entry { key, value: node }),
@@ -438,6 +437,39 @@ impl<'a> Builder<'a> {
         }
         Ok(())
     }
+}
+
+/// Mappings up to this size are checked for duplicate keys by a scan.
+const SCAN_KEYS: usize = 16;
+
+/// Where `key` was defined before in this mapping, if it was; records it.
+fn find_key(
+    entries: &[Entry],
+    index: &mut Option<HashMap<String, Range<usize>>>,
+    key: &Node,
+) -> Option<Range<usize>> {
+    let same = |other: &Node| match (&other.value, &key.value) {
+        (NodeValue::Str(a, _), NodeValue::Str(b, _)) => a == b,
+        _ => other.key_text() == key.key_text(),
+    };
+    if entries.len() < SCAN_KEYS {
+        return entries
+            .iter()
+            .find(|e| same(&e.key))
+            .map(|e| e.key.span.clone());
+    }
+    let index = index.get_or_insert_with(|| {
+        entries
+            .iter()
+            .map(|e| (e.key.key_text(), e.key.span.clone()))
+            .collect()
+    });
+    let text = key.key_text();
+    if let Some(first) = index.get(&text) {
+        return Some(first.clone());
+    }
+    index.insert(text, key.span.clone());
+    None
 }
 
 fn count_nodes(node: &Node) -> usize {
@@ -653,6 +685,16 @@ mod tests {
         assert_eq!(err.kind, YamlErrorKind::DuplicateKey);
         assert_eq!(err.span, 14..16);
         assert_eq!(err.first, Some(0..2));
+    }
+
+    #[test]
+    fn duplicate_keys_are_found_in_large_mappings() {
+        let mut src: String = (0..40).map(|i| format!("k{i}: {i}\n")).collect();
+        src.push_str("k33: again\n");
+        let err = parse(&src).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::DuplicateKey);
+        assert_eq!(&src[err.first.unwrap()], "k33");
+        assert!(parse(&src[..src.len() - 11]).is_ok());
     }
 
     #[test]

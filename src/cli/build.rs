@@ -1,10 +1,17 @@
 //! `blades build`: compile the pool into `dist/cards.json`.
 
-use std::path::PathBuf;
+use std::collections::HashSet;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime};
 
-use blades::compile::compile;
+use blades::cache::Cache;
+use blades::compile::{Compiled, Options, compile_with};
+use blades::diagnostics::Diagnostic;
 use blades::output::{self, Format};
+use blades::pool::Pool;
 
 use super::{Context, exit};
 
@@ -13,37 +20,196 @@ pub struct Args {
     /// Where to write the database.
     #[arg(long, short, value_name = "FILE", default_value = "dist/cards.json")]
     out: PathBuf,
+    /// Check YAML and the JSON Schema only: no pool-wide checks, nothing written.
+    #[arg(long)]
+    schema_only: bool,
+    /// Neither read nor write the build cache (`.blades-cache.json` beside the output).
+    #[arg(long)]
+    no_cache: bool,
+    /// Rebuild whenever a file of the pool changes, printing only new problems (needs --cards).
+    #[arg(long, conflicts_with = "schema_only")]
+    watch: bool,
 }
 
+/// Pools smaller than this build too fast to need a progress bar.
+const PROGRESS_MIN_FILES: usize = 200;
+
 pub fn run(context: &Context, args: Args) -> ExitCode {
+    if args.watch {
+        return watch(context, &args);
+    }
     let pool = match context.pool() {
         Ok(pool) => pool,
         Err(code) => return code,
     };
-    let compiled = compile(&pool);
+    let mut cache =
+        (!args.no_cache && !args.schema_only).then(|| Cache::open(&Cache::beside(&args.out)));
+    let compiled = build_with_progress(&pool, cache.as_mut(), args.schema_only);
     context.report(&compiled.diagnostics, &compiled.sources);
-    let Some(database) = compiled.database else {
-        return ExitCode::from(exit::PROBLEMS);
+    if args.schema_only {
+        return ExitCode::from(if compiled.error_count() > 0 {
+            exit::PROBLEMS
+        } else {
+            exit::OK
+        });
+    }
+    let code = finish(context, &args.out, &compiled);
+    if code == exit::OK
+        && let Some(cache) = cache.as_mut()
+        && let Err(e) = cache.save()
+    {
+        eprintln!("warning: cannot write the build cache: {e}");
+    }
+    ExitCode::from(code)
+}
+
+/// Writes the database of a successful build; returns the exit code.
+fn finish(context: &Context, out: &Path, compiled: &Compiled) -> u8 {
+    let Some(database) = &compiled.database else {
+        return exit::PROBLEMS;
     };
-    let mut json = match serde_json::to_vec_pretty(&database) {
+    let mut json = match serde_json::to_vec_pretty(database) {
         Ok(json) => json,
         Err(e) => {
             eprintln!("error: cannot serialise the database: {e}");
-            return ExitCode::from(exit::CANNOT_RUN);
+            return exit::CANNOT_RUN;
         }
     };
     json.push(b'\n');
-    if let Err(e) = output::write_atomic(&args.out, &json) {
-        eprintln!("error: cannot write `{}`: {e}", args.out.display());
-        return ExitCode::from(exit::CANNOT_RUN);
+    if let Err(e) = output::write_atomic(out, &json) {
+        eprintln!("error: cannot write `{}`: {e}", out.display());
+        return exit::CANNOT_RUN;
     }
     if context.format == Format::Human {
         eprintln!(
             "built {} sets, {} cards into {}",
             database.sets.len(),
             database.cards.len(),
-            args.out.display()
+            out.display()
         );
     }
-    ExitCode::from(exit::OK)
+    exit::OK
+}
+
+/// Compiles, showing a progress bar on a terminal for large pools.
+fn build_with_progress(pool: &Pool, cache: Option<&mut Cache>, schema_only: bool) -> Compiled {
+    let total = pool.sets.len();
+    let show = total >= PROGRESS_MIN_FILES
+        && std::io::stderr().is_terminal()
+        && std::env::var_os("CI").is_none();
+    let done = AtomicUsize::new(0);
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        if show {
+            scope.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    let n = done.load(Ordering::Relaxed);
+                    let filled = n * 30 / total.max(1);
+                    eprint!(
+                        "\r[{}{}] {n}/{total} files",
+                        "=".repeat(filled),
+                        " ".repeat(30 - filled)
+                    );
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                eprint!("\r{}\r", " ".repeat(50));
+            });
+        }
+        let compiled = compile_with(
+            pool,
+            Options {
+                cache,
+                schema_only,
+                progress: Some(&done),
+            },
+        );
+        finished.store(true, Ordering::Relaxed);
+        compiled
+    })
+}
+
+/// What identifies a finding across rebuilds (its text and place).
+fn identity(d: &Diagnostic) -> (String, usize, &'static str, String) {
+    (
+        d.path.to_string(),
+        d.span.start,
+        d.code.as_str(),
+        d.message.clone(),
+    )
+}
+
+/// Size and modification time of every YAML file under `dir`.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, u64, Option<SystemTime>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            match entry.metadata() {
+                Ok(meta) if meta.is_dir() => todo.push(path),
+                Ok(meta) if path.extension().is_some_and(|e| e == "yaml" || e == "yml") => {
+                    out.push((path, meta.len(), meta.modified().ok()));
+                }
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `--watch`: rebuild on every change, keeping the cache in memory.
+fn watch(context: &Context, args: &Args) -> ExitCode {
+    let Some(dir) = context.cards.clone() else {
+        eprintln!("error: --watch needs --cards DIR (the built-in pool never changes)");
+        return ExitCode::from(exit::CANNOT_RUN);
+    };
+    let mut cache = (!args.no_cache).then(|| Cache::open(&Cache::beside(&args.out)));
+    let mut previous: HashSet<(String, usize, &'static str, String)> = HashSet::new();
+    let mut seen = Vec::new();
+    loop {
+        let state = snapshot(&dir);
+        if state != seen {
+            seen = state;
+            let started = Instant::now();
+            match Pool::from_dir(&dir) {
+                Ok(pool) => {
+                    let compiled = build_with_progress(&pool, cache.as_mut(), false);
+                    let current: HashSet<_> = compiled.diagnostics.iter().map(identity).collect();
+                    let new: Vec<Diagnostic> = compiled
+                        .diagnostics
+                        .iter()
+                        .filter(|d| !previous.contains(&identity(d)))
+                        .cloned()
+                        .collect();
+                    if !new.is_empty() {
+                        context.report(&new, &compiled.sources);
+                    }
+                    let code = finish(context, &args.out, &compiled);
+                    if let Some(cache) = cache.as_mut() {
+                        if code == exit::OK {
+                            let _ = cache.save();
+                        } else {
+                            cache.commit();
+                        }
+                    }
+                    eprintln!(
+                        "[watch] {} ({} new, {} fixed) in {} ms; {} of {} files reused",
+                        output::summary(&compiled.diagnostics),
+                        new.len(),
+                        previous.difference(&current).count(),
+                        started.elapsed().as_millis(),
+                        compiled.reused_files,
+                        pool.sets.len()
+                    );
+                    previous = current;
+                }
+                Err(e) => eprintln!("[watch] error: {e}"),
+            }
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
 }
