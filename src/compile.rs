@@ -125,6 +125,15 @@ pub struct Compiled {
     pub sources: Sources,
     /// Set files whose result came from the cache.
     pub reused_files: usize,
+    /// Time spent on the per-file checks and on the pool-wide ones.
+    pub timings: Timings,
+}
+
+/// Where a build spent its time.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Timings {
+    pub files: std::time::Duration,
+    pub pool: std::time::Duration,
 }
 
 impl Compiled {
@@ -166,6 +175,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     }
     let cache = options.cache;
     let schema_only = options.schema_only;
+    let started = std::time::Instant::now();
     // Files are independent until the pool-wide checks: parse them in parallel.
     let per_file: Vec<(u64, bool, FileResult)> = pool
         .sets
@@ -194,6 +204,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         diagnostics.extend(result.diagnostics);
         loaded.extend(result.set);
     }
+    let files_done = started.elapsed();
     let derived = if schema_only {
         Derived::new()
     } else {
@@ -201,11 +212,16 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     };
     diagnostics::sort(&mut diagnostics);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
+    let database = (!has_errors && !schema_only).then(|| assemble(&loaded, &derived));
     Compiled {
-        database: (!has_errors && !schema_only).then(|| assemble(&loaded, &derived)),
+        database,
         diagnostics,
         sources,
         reused_files,
+        timings: Timings {
+            files: files_done,
+            pool: started.elapsed() - files_done,
+        },
     }
 }
 
@@ -357,10 +373,10 @@ fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
 }
 
 /// Derived copies of each card, by (set index, card index in file).
-type Derived = HashMap<(usize, usize), u8>;
+pub type Derived = HashMap<(usize, usize), u8>;
 
 /// The pool-wide checks.
-fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
+pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
     check_unique_sets(sets, out);
     check_unique_cards(sets, out);
     let declared_types: HashSet<&str> = sets
@@ -673,7 +689,7 @@ fn set_size_help(kind: SetKind) -> String {
     }
 }
 
-fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
+pub fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
     let mut database = Database {
         format: DATABASE_FORMAT,
         sets: Vec::new(),

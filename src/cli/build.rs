@@ -29,6 +29,9 @@ pub struct Args {
     /// Rebuild whenever a file of the pool changes, printing only new problems (needs --cards).
     #[arg(long, conflicts_with = "schema_only")]
     watch: bool,
+    /// Print where the time went (reading, per-file checks, pool checks, writing).
+    #[arg(long)]
+    timings: bool,
 }
 
 /// Pools smaller than this build too fast to need a progress bar.
@@ -38,13 +41,17 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     if args.watch {
         return watch(context, &args);
     }
+    let started = Instant::now();
     let pool = match context.pool() {
         Ok(pool) => pool,
         Err(code) => return code,
     };
+    let read = started.elapsed();
     let mut cache =
         (!args.no_cache && !args.schema_only).then(|| Cache::open(&Cache::beside(&args.out)));
+    let cache_read = started.elapsed() - read;
     let compiled = build_with_progress(&pool, cache.as_mut(), args.schema_only);
+    let before_write = started.elapsed();
     context.report(&compiled.diagnostics, &compiled.sources);
     if args.schema_only {
         return ExitCode::from(if compiled.error_count() > 0 {
@@ -54,11 +61,26 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         });
     }
     let code = finish(context, &args.out, &compiled);
+    let written = started.elapsed();
     if code == exit::OK
         && let Some(cache) = cache.as_mut()
         && let Err(e) = cache.save()
     {
         eprintln!("warning: cannot write the build cache: {e}");
+    }
+    if args.timings {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        eprintln!(
+            "timings: read {:.1} ms, cache load {:.1} ms, per-file checks {:.1} ms ({} of {} files reused), pool checks {:.1} ms, write {:.1} ms, cache save {:.1} ms",
+            ms(read),
+            ms(cache_read),
+            ms(compiled.timings.files),
+            compiled.reused_files,
+            pool.sets.len(),
+            ms(compiled.timings.pool),
+            ms(written - before_write),
+            ms(started.elapsed() - written)
+        );
     }
     ExitCode::from(code)
 }
