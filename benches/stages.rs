@@ -55,12 +55,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             sources
                 .iter()
-                .map(|f| yaml::parse(black_box(&f.text)).is_ok())
+                .filter(|f| yaml::parse(black_box(&f.text)).is_ok())
                 .count()
         })
     });
     group.bench_function("yaml to json", |b| {
-        b.iter(|| docs.iter().map(|d| d.to_json()).count())
+        b.iter(|| docs.iter().filter(|d| d.to_json().is_object()).count())
     });
     let validator = SetValidator::get();
     group.bench_function("json schema", |b| {
