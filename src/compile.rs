@@ -34,8 +34,9 @@ pub struct LoadedSet {
     pub spans: SetSpans,
     /// Cards that match the schema.
     pub cards: Vec<LoadedCard>,
-    /// How many cards the file lists, readable or not.
-    pub listed_cards: usize,
+    /// How many cards the file lists, readable or not (none when `cards`
+    /// is not a list).
+    pub listed_cards: Option<usize>,
 }
 
 /// One readable card with its place in the file.
@@ -296,10 +297,7 @@ pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<
     Some(LoadedSet {
         path: file.path.clone(),
         spans: SetSpans::of(&doc),
-        listed_cards: doc
-            .get("cards")
-            .and_then(Node::as_seq)
-            .map_or(0, <[Node]>::len),
+        listed_cards: doc.get("cards").and_then(Node::as_seq).map(<[Node]>::len),
         set,
         cards,
     })
@@ -648,7 +646,7 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
     if let Some(expected) = kind.physical_size() {
         let physical: u32 = result.iter().map(|(_, c)| u32::from(*c)).sum();
         // Skipped when a card could not be read: its copies are unknown.
-        if physical != expected && set.cards.len() == set.listed_cards {
+        if physical != expected && Some(set.cards.len()) == set.listed_cards {
             out.push(
                 Diagnostic::error(
                     Code::SetSize,

@@ -165,11 +165,12 @@ impl SetValidator {
             }
             ValidationErrorKind::Type { kind } => {
                 let expected = match kind {
-                    TypeKind::Single(t) => t.to_string(),
+                    TypeKind::Single(t) => yaml_type_name(&t.to_string()).to_string(),
                     TypeKind::Multiple(set) => set
                         .iter()
                         .map(|t| t.to_string())
                         .filter(|t| t != "null")
+                        .map(|t| yaml_type_name(&t).to_string())
                         .collect::<Vec<_>>()
                         .join(" or "),
                 };
@@ -177,7 +178,8 @@ impl SetValidator {
                     Code::WrongType,
                     value_span,
                     format!(
-                        "`{field}` must be {}, found {}",
+                        "{} must be {}, found {}",
+                        subject(field),
                         article(&expected),
                         json_type(instance)
                     ),
@@ -240,15 +242,30 @@ fn describe_other(kind: &ValidationErrorKind, instance: &Value) -> String {
 
 /// The last named field of a pointer (`/cards/3/stars` → `stars`).
 fn field_name(pointer: &str) -> &str {
-    pointer
-        .rsplit('/')
-        .find(|s| !s.is_empty() && !s.bytes().all(|b| b.is_ascii_digit()))
-        .map(|s| match s {
-            "elements" => "element",
-            "types" => "type",
-            other => other,
-        })
-        .unwrap_or("set file")
+    let mut segments = pointer.rsplit('/').filter(|s| !s.is_empty());
+    match segments.next() {
+        None => "set file",
+        // An item of a list is named after the list.
+        Some(last) if last.bytes().all(|b| b.is_ascii_digit()) => match segments.next() {
+            Some("cards") => "card",
+            Some("elements") => "element",
+            Some("types") => "type",
+            Some("extra-types") => "extra type",
+            _ => "item",
+        },
+        Some(last) => last,
+    }
+}
+
+/// A JSON Schema type in the words of a YAML author.
+fn yaml_type_name(json_type: &str) -> &str {
+    match json_type {
+        "object" => "mapping",
+        "array" => "list",
+        "integer" => "whole number",
+        "string" => "text",
+        other => other,
+    }
 }
 
 /// Where to point for a mapping that lacks a field: its first key (a
@@ -271,16 +288,35 @@ fn bounds(field: &str) -> (&'static str, &'static str) {
 
 fn type_help(expected: &str, field: &str) -> String {
     match expected {
-        "integer" => format!("write `{field}` as a whole number without quotes"),
-        "array" => format!("write `{field}` as a list, e.g. `[a, b]`"),
-        "string" => format!("quote `{field}` if it looks like a number or boolean"),
-        "object" => "write a mapping of `key: value` lines".to_string(),
+        "whole number" => format!("write `{field}` as a whole number without quotes"),
+        "list" => format!("write `{field}` as a list, e.g. `[a, b]`"),
+        "text" => format!("quote the {field} if it looks like a number or boolean"),
+        "mapping" if field == "set file" => {
+            "a set file is a mapping with `id`, `name`, `kind` and `cards`".to_string()
+        }
+        "mapping" if field == "card" => {
+            "write each card as a mapping, e.g. `- {id: ..., name: ..., kind: single, stars: 3}`"
+                .to_string()
+        }
+        "mapping" => "write a mapping of `key: value` lines".to_string(),
         _ => format!("`{field}` must be {expected}"),
     }
 }
 
+/// How a message names a field: the pseudo-fields (a list item, the whole
+/// file) in words, real keys in backticks.
+fn subject(field: &str) -> String {
+    match field {
+        "set file" => "the set file".to_string(),
+        "card" | "element" | "type" | "extra type" | "item" => format!("each {field}"),
+        key => format!("`{key}`"),
+    }
+}
+
 fn article(word: &str) -> String {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+    if word == "text" {
+        word.to_string()
+    } else if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
         format!("an {word}")
     } else {
         format!("a {word}")
@@ -291,9 +327,9 @@ fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "nothing (null)",
         Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "a whole number",
         Value::Number(_) => "a number",
-        Value::String(_) => "a string",
+        Value::String(_) => "text",
         Value::Array(_) => "a list",
         Value::Object(_) => "a mapping",
     }
@@ -340,6 +376,7 @@ mod tests {
     fn field_names_skip_indices() {
         assert_eq!(field_name("/cards/3/elements/0"), "element");
         assert_eq!(field_name("/cards/3/stars"), "stars");
+        assert_eq!(field_name("/cards/3"), "card");
         assert_eq!(field_name(""), "set file");
     }
 }

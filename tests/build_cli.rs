@@ -208,6 +208,24 @@ fn yaml_errors_are_located_and_other_files_still_checked() {
 }
 
 #[test]
+fn files_of_the_wrong_shape_are_explained() {
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "shapes",
+            "--format",
+            "json",
+            "--out",
+            "/nonexistent/x.json",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("shapes", located(&run.stdout).join("\n"));
+}
+
+#[test]
 fn non_utf8_and_oversized_files_are_reported_not_fatal() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("latin1.yaml"), b"id: caf\xe9\nname: x\n").unwrap();
