@@ -145,10 +145,11 @@ fn card_fields_with_errors(doc: &Node, errors: &[Diagnostic]) -> Vec<(usize, Str
             for entry in entries {
                 let start = entry.key.span.start;
                 let end = entry.value.span.end.max(entry.key.span.end);
-                if start <= error.span.start && error.span.end <= end {
-                    if let Some(name) = entry.key.as_str() {
-                        found.push((i, name.to_string()));
-                    }
+                if start <= error.span.start
+                    && error.span.end <= end
+                    && let Some(name) = entry.key.as_str()
+                {
+                    found.push((i, name.to_string()));
                 }
             }
         }
@@ -156,7 +157,7 @@ fn card_fields_with_errors(doc: &Node, errors: &[Diagnostic]) -> Vec<(usize, Str
     found
 }
 
-fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
+pub fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
     let (code, label, help) = match error.kind {
         YamlErrorKind::Syntax => (
             Code::YamlSyntax,

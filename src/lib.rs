@@ -4,11 +4,13 @@
 //! Modules follow the data: source files → YAML with positions → schema →
 //! card model → rules → diagnostics → output.
 
+pub mod cards;
 pub mod compile;
 pub mod diagnostics;
 pub mod model;
 pub mod output;
 pub mod pool;
+pub mod rules;
 pub mod schema;
 pub mod suggest;
 pub mod yaml;
