@@ -641,10 +641,11 @@ fn negative(
             format!("`{field}` is {value}, below zero"),
         )
         .with_label("negative")
-        .with_help(
+        .with_help(if field == "count" {
+            "a count is 0 or more"
+        } else {
             "amounts are 0 or more; to move value the other way, put it on the other side"
-                .to_string(),
-        ),
+        }),
     );
 }
 
