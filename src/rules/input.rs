@@ -1146,7 +1146,7 @@ pub type CardName = String;
 
 /// `blades deck check` input: a deck, or just a list of its cards.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 #[schemars(title = "Millennium Blades deck")]
 pub enum DeckFile {
     Deck {
@@ -1154,6 +1154,7 @@ pub enum DeckFile {
         #[serde(default)]
         character: Option<String>,
         /// The deck's cards, in any order; a card's kind decides its slot.
+        #[schemars(required)]
         cards: Option<Vec<CardName>>,
     },
     Cards(Vec<CardName>),
@@ -1161,13 +1162,14 @@ pub enum DeckFile {
 
 /// `blades collection check` input.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 #[schemars(title = "Millennium Blades collection")]
 pub enum CollectionFile {
     Collection {
         /// The element or type the collection is built on (optional).
         #[serde(default)]
         symbol: Option<String>,
+        #[schemars(required)]
         cards: Option<Vec<CardName>>,
     },
     Cards(Vec<CardName>),
@@ -1175,10 +1177,13 @@ pub enum CollectionFile {
 
 /// `blades collection best` input: a binder, repeats allowed.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 #[schemars(title = "Millennium Blades binder")]
 pub enum BinderFile {
-    Binder { cards: Option<Vec<CardName>> },
+    Binder {
+        #[schemars(required)]
+        cards: Option<Vec<CardName>>,
+    },
     Cards(Vec<CardName>),
 }
 
@@ -1187,7 +1192,9 @@ pub enum BinderFile {
 #[serde(deny_unknown_fields)]
 #[schemars(title = "Millennium Blades trade")]
 pub struct TradeFile {
+    #[schemars(required)]
     pub a: Option<TradeSide>,
+    #[schemars(required)]
     pub b: Option<TradeSide>,
 }
 
@@ -1211,8 +1218,10 @@ pub struct TradeSide {
 #[schemars(title = "Millennium Blades copy counts")]
 pub struct CopiesFile {
     /// The sets in play, by id or name.
+    #[schemars(required)]
     pub sets: Option<Vec<String>>,
     /// Copies owned across the table: `card: count`, or a list of cards.
+    #[schemars(required)]
     pub cards: Option<CopiesCards>,
 }
 
