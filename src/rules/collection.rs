@@ -147,10 +147,11 @@ pub fn check(cards: &[Counted], on: Option<&Symbol>) -> CollectionOutcome {
             if lacking.is_empty() {
                 vec![symbol.clone()]
             } else {
+                let (verb, them) = lack_words(&lacking);
                 violations.push(Violation::new(
                     rule::NO_SHARED_SYMBOL,
                     format!(
-                        "the collection is built on `{}`, which {} lack: leave them out",
+                        "the collection is built on `{}`, which {} {verb}: leave {them} out",
                         symbol.as_str(),
                         list_names(names(&lacking)),
                     ),
@@ -176,18 +177,19 @@ pub fn check(cards: &[Counted], on: Option<&Symbol>) -> CollectionOutcome {
         let distinct = ids(group.iter().copied());
         let what = if distinct.len() == 1 {
             format!(
-                "{} is there {} times",
+                "{} is there {} times ({star} STAR): keep one",
                 list_names(names(&group[..1])),
                 group.len()
             )
         } else {
-            format!("{} all have it", list_names(names(&dedup(&group))))
+            format!(
+                "{} have the same STAR ({star}): keep one of them",
+                list_names(names(&dedup(&group)))
+            )
         };
         violations.push(Violation::new(
             rule::DUPLICATE_STAR,
-            format!(
-                "every card of a collection has a different STAR; {what} ({star} STAR): keep one of them"
-            ),
+            format!("every card of a collection has a different STAR; {what}"),
             distinct,
         ));
     }
@@ -206,6 +208,15 @@ fn dedup<'a>(cards: &[&'a Card]) -> Vec<&'a Card> {
         }
     }
     out
+}
+
+/// "lacks"/"it" for one card, "lack"/"them" for several.
+fn lack_words(cards: &[&Card]) -> (&'static str, &'static str) {
+    if dedup(cards).len() == 1 {
+        ("lacks", "it")
+    } else {
+        ("lack", "them")
+    }
 }
 
 fn names<'a>(cards: &[&'a Card]) -> Vec<&'a str> {
@@ -231,10 +242,11 @@ fn no_shared_symbol(cards: &[&Card]) -> Violation {
     match best {
         Some(symbol) => {
             let lacking: Vec<&Card> = cards.iter().copied().filter(|c| !symbol.on(c)).collect();
+            let (verb, them) = lack_words(&lacking);
             Violation::new(
                 rule::NO_SHARED_SYMBOL,
                 format!(
-                    "no element or type is on every card; `{}` is on the most, and {} lack it: leave them out or swap them for cards with `{}`",
+                    "no element or type is on every card; `{}` is on the most, and {} {verb} it: leave {them} out or swap {them} for cards with `{}`",
                     symbol.as_str(),
                     list_names(names(&lacking)),
                     symbol.as_str()
