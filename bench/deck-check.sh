@@ -20,19 +20,26 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-deck="tests/fixtures/rules/deck/legal.yaml"
-if [[ ${#cards[@]} -eq 0 ]]; then
-    # A deck of the built-in pool: its first 8 singles by id.
-    "$bin" copies list --format json |
-        python3 -c 'import json,sys; m=json.load(sys.stdin); ids=[c["id"] for s in m["sets"] for c in s["cards"] if c["kind"]=="single"][:8]; print("cards:"); [print("  - "+i) for i in ids]' \
-        >"$work/deck.yaml"
-    deck="$work/deck.yaml"
-fi
+# A legal deck of the chosen pool: its first 8 singles, 1 deck box and 2
+# accessories, by name.
+deck="$work/deck.yaml"
+"$bin" "${cards[@]}" copies list --format json |
+    python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+cards = [c for s in m["sets"] for c in s["cards"]]
+pick = [c for c in cards if c["kind"] == "single"][:8]
+pick += [c for c in cards if c["kind"] == "deck-box"][:1]
+pick += [c for c in cards if c["kind"] == "accessory"][:2]
+print("cards:")
+for c in pick:
+    print("  - " + json.dumps(c["name"], ensure_ascii=False))
+' >"$deck"
 mkdir -p "$work/decks"
 for i in $(seq 1 10000); do cp "$deck" "$work/decks/$i.yaml"; done
 
 echo "pool: ${cards[*]:-built-in}"
-"$bin" "${cards[@]}" deck check "$deck" >/dev/null
+"$bin" "${cards[@]}" deck check "$deck"
 if command -v hyperfine >/dev/null 2>&1; then
     hyperfine --warmup 3 --export-markdown "$work/one.md" \
         "$bin ${cards[*]} deck check $deck"
