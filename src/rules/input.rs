@@ -98,10 +98,12 @@ pub fn detect(path: &str, text: &str) -> Syntax {
         Ok(node) if matches!(node.value, NodeValue::Map(_) | NodeValue::Seq(_)) => Syntax::Yaml,
         Ok(_) => Syntax::Text,
         Err(_) => {
-            // A YAML document with a mistake still has its `cards:` key line.
+            // A YAML document with a mistake still has its `cards:` key line;
+            // plain text never starts a line with `cards:`.
             let yamlish = text.lines().any(|l| {
-                let l = l.trim_end();
-                !l.starts_with(' ') && l.ends_with(':') && !l.contains(' ')
+                l.trim_start()
+                    .trim_start_matches("- ")
+                    .starts_with("cards:")
             });
             if yamlish { Syntax::Yaml } else { Syntax::Text }
         }
@@ -1260,6 +1262,11 @@ mod tests {
             Syntax::Text
         );
         assert_eq!(detect("a", "cards:\n  - x\n - y: ]\n"), Syntax::Yaml);
+        assert_eq!(detect("a", "a:\n  cards: [x\nb:\n"), Syntax::Yaml);
+        assert_eq!(
+            detect("a", "a:\nCanyon Wyrm\ndollars: 2\nb:\n"),
+            Syntax::Text
+        );
     }
 
     #[test]
