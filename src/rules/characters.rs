@@ -22,6 +22,9 @@ pub struct Character {
     /// Japanese name.
     #[serde(default)]
     pub ja: Option<String>,
+    /// Other names a player may write.
+    #[serde(default)]
+    pub also: Vec<String>,
     /// Extra deck slots by card kind.
     #[serde(default)]
     pub deck: BTreeMap<CardKind, u64>,
@@ -53,6 +56,9 @@ fn loaded() -> &'static Loaded {
         for (i, c) in file.characters.iter().enumerate() {
             names.insert(&c.id.0, NameSource::Id, i);
             names.insert(&c.name, NameSource::English, i);
+            for name in &c.also {
+                names.insert(name, NameSource::English, i);
+            }
             if let Some(ja) = &c.ja {
                 names.insert(ja, NameSource::Translation("ja"), i);
             }
@@ -106,6 +112,7 @@ mod tests {
         assert_eq!(deques.extra(CardKind::DeckBox), 1);
         assert_eq!(deques.extra(CardKind::Accessory), 1);
         assert_eq!(deques.extra(CardKind::Single), 0);
+        assert_eq!(resolve("power creep").unwrap().id.0, "power-creep");
     }
 
     #[test]
