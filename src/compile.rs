@@ -330,7 +330,7 @@ fn card_fields_with_errors(doc: &Node, errors: &[Diagnostic]) -> Vec<(usize, Str
     found
 }
 
-fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
+pub fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
     let (code, label, help) = match error.kind {
         YamlErrorKind::Syntax => (
             Code::YamlSyntax,

@@ -45,6 +45,14 @@ pub enum Code {
     MissingCost,
     UnexpectedCost,
     ExtraTypesOutsideProPlayer,
+    // Player checks (deck, collection, trade and copies files).
+    UnknownCard,
+    AmbiguousCard,
+    UnknownCharacter,
+    UnknownSet,
+    UnknownSymbol,
+    InvalidInput,
+    NegativeAmount,
     /// A finding of the effect language; its own code names the kind.
     Effect(&'static str),
 }
@@ -117,6 +125,31 @@ pub const CODES: &[(Code, &str)] = &[
         Code::ExtraTypesOutsideProPlayer,
         "only Pro Player sets declare extra types",
     ),
+    (
+        Code::UnknownCard,
+        "a card reference names no card of the pool",
+    ),
+    (
+        Code::AmbiguousCard,
+        "a card reference names several cards of the pool",
+    ),
+    (
+        Code::UnknownCharacter,
+        "a deck names a character the project does not know",
+    ),
+    (Code::UnknownSet, "a set reference names no set of the pool"),
+    (
+        Code::UnknownSymbol,
+        "a symbol is neither an element nor a type of the pool",
+    ),
+    (
+        Code::InvalidInput,
+        "a check's input does not have the expected shape",
+    ),
+    (
+        Code::NegativeAmount,
+        "a count or amount of money is below zero",
+    ),
 ];
 
 impl Code {
@@ -151,6 +184,13 @@ impl Code {
             Code::MissingCost => "missing-cost",
             Code::UnexpectedCost => "unexpected-cost",
             Code::ExtraTypesOutsideProPlayer => "extra-types-outside-pro-player",
+            Code::UnknownCard => "unknown-card",
+            Code::AmbiguousCard => "ambiguous-card",
+            Code::UnknownCharacter => "unknown-character",
+            Code::UnknownSet => "unknown-set",
+            Code::UnknownSymbol => "unknown-symbol",
+            Code::InvalidInput => "invalid-input",
+            Code::NegativeAmount => "negative-amount",
             Code::Effect(code) => code,
         }
     }

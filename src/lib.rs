@@ -17,11 +17,13 @@
 //! ```
 
 pub mod cache;
+pub mod cards;
 pub mod compile;
 pub mod diagnostics;
 pub mod model;
 pub mod output;
 pub mod pool;
+pub mod rules;
 pub mod schema;
 pub mod suggest;
 pub mod synth;

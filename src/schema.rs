@@ -14,6 +14,11 @@ use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::{Database, SetSource};
+use crate::rules::collection::{BestReport, CollectionReport};
+use crate::rules::copies::{CopiesReport, Manifest};
+use crate::rules::deck::DeckReport;
+use crate::rules::input;
+use crate::rules::trade::TradeReport;
 use crate::suggest::closest;
 use crate::yaml::{Node, NodeValue};
 
@@ -22,16 +27,54 @@ use crate::yaml::{Node, NodeValue};
 pub enum SchemaName {
     Set,
     Database,
+    // Player-check inputs.
+    DeckInput,
+    CollectionInput,
+    BinderInput,
+    TradeInput,
+    CopiesInput,
+    // Player-check outputs (`--format json`).
+    DeckCheck,
+    CollectionCheck,
+    CollectionBest,
+    TradeCheck,
+    CopiesCheck,
+    CopiesList,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 2] = [SchemaName::Set, SchemaName::Database];
+    pub const ALL: [SchemaName; 13] = [
+        SchemaName::Set,
+        SchemaName::Database,
+        SchemaName::DeckInput,
+        SchemaName::CollectionInput,
+        SchemaName::BinderInput,
+        SchemaName::TradeInput,
+        SchemaName::CopiesInput,
+        SchemaName::DeckCheck,
+        SchemaName::CollectionCheck,
+        SchemaName::CollectionBest,
+        SchemaName::TradeCheck,
+        SchemaName::CopiesCheck,
+        SchemaName::CopiesList,
+    ];
 
     /// File name under `schema/`.
     pub fn file_name(self) -> &'static str {
         match self {
             SchemaName::Set => "set.schema.json",
             SchemaName::Database => "database.schema.json",
+            SchemaName::DeckInput => "deck.schema.json",
+            SchemaName::CollectionInput => "collection.schema.json",
+            SchemaName::BinderInput => "binder.schema.json",
+            SchemaName::TradeInput => "trade.schema.json",
+            SchemaName::CopiesInput => "copies.schema.json",
+            SchemaName::DeckCheck => "deck-check.schema.json",
+            SchemaName::CollectionCheck => "collection-check.schema.json",
+            SchemaName::CollectionBest => "collection-best.schema.json",
+            SchemaName::TradeCheck => "trade-check.schema.json",
+            SchemaName::CopiesCheck => "copies-check.schema.json",
+            SchemaName::CopiesList => "copies-list.schema.json",
         }
     }
 
@@ -40,6 +83,17 @@ impl SchemaName {
         let schema = match self {
             SchemaName::Set => schemars::schema_for!(SetSource),
             SchemaName::Database => schemars::schema_for!(Database),
+            SchemaName::DeckInput => schemars::schema_for!(input::DeckFile),
+            SchemaName::CollectionInput => schemars::schema_for!(input::CollectionFile),
+            SchemaName::BinderInput => schemars::schema_for!(input::BinderFile),
+            SchemaName::TradeInput => schemars::schema_for!(input::TradeFile),
+            SchemaName::CopiesInput => schemars::schema_for!(input::CopiesFile),
+            SchemaName::DeckCheck => schemars::schema_for!(DeckReport),
+            SchemaName::CollectionCheck => schemars::schema_for!(CollectionReport),
+            SchemaName::CollectionBest => schemars::schema_for!(BestReport),
+            SchemaName::TradeCheck => schemars::schema_for!(TradeReport),
+            SchemaName::CopiesCheck => schemars::schema_for!(CopiesReport),
+            SchemaName::CopiesList => schemars::schema_for!(Manifest),
         };
         schema.to_value()
     }
@@ -364,6 +418,22 @@ pub fn kebab_case(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The checked-in schemas under `schema/` match the Rust types; run
+    /// `blades schema --write schema` after changing a type.
+    #[test]
+    fn checked_in_schemas_are_current() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schema");
+        for name in SchemaName::ALL {
+            let path = dir.join(name.file_name());
+            let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(
+                on_disk == name.generate_text(),
+                "{} is stale: run `blades schema --write schema`",
+                path.display()
+            );
+        }
+    }
 
     #[test]
     fn kebab_case_suggestions() {

@@ -12,7 +12,12 @@ use blades::output::{self, Format, Style};
 use blades::pool::Pool;
 
 mod build;
+mod checks;
+mod collection;
+mod copies;
+mod deck;
 mod schema;
+mod trade;
 
 /// Exit codes shared by every command.
 pub mod exit {
@@ -47,6 +52,14 @@ enum Command {
     Build(build::Args),
     /// Print or write the JSON Schemas.
     Schema(schema::Args),
+    /// Check decks against the deck limits.
+    Deck(deck::Args),
+    /// Check a collection, or find the best one in a binder.
+    Collection(collection::Args),
+    /// Check that a trade is even.
+    Trade(trade::Args),
+    /// Check copy counts against the sets in play, or list them.
+    Copies(copies::Args),
 }
 
 /// What every command gets: the global options.
@@ -110,5 +123,9 @@ pub fn run() -> ExitCode {
     match cli.command {
         Command::Build(args) => build::run(&context, args),
         Command::Schema(args) => schema::run(&context, args),
+        Command::Deck(args) => deck::run(&context, args),
+        Command::Collection(args) => collection::run(&context, args),
+        Command::Trade(args) => trade::run(&context, args),
+        Command::Copies(args) => copies::run(&context, args),
     }
 }

@@ -22,6 +22,17 @@ pub struct Args {
 enum Which {
     Set,
     Database,
+    Deck,
+    Collection,
+    Binder,
+    Trade,
+    Copies,
+    DeckCheck,
+    CollectionCheck,
+    CollectionBest,
+    TradeCheck,
+    CopiesCheck,
+    CopiesList,
 }
 
 pub fn run(_context: &Context, args: Args) -> ExitCode {
@@ -38,6 +49,17 @@ pub fn run(_context: &Context, args: Args) -> ExitCode {
     let name = match args.which {
         Which::Set => SchemaName::Set,
         Which::Database => SchemaName::Database,
+        Which::Deck => SchemaName::DeckInput,
+        Which::Collection => SchemaName::CollectionInput,
+        Which::Binder => SchemaName::BinderInput,
+        Which::Trade => SchemaName::TradeInput,
+        Which::Copies => SchemaName::CopiesInput,
+        Which::DeckCheck => SchemaName::DeckCheck,
+        Which::CollectionCheck => SchemaName::CollectionCheck,
+        Which::CollectionBest => SchemaName::CollectionBest,
+        Which::TradeCheck => SchemaName::TradeCheck,
+        Which::CopiesCheck => SchemaName::CopiesCheck,
+        Which::CopiesList => SchemaName::CopiesList,
     };
     print!("{}", name.generate_text());
     ExitCode::from(exit::OK)

@@ -1,0 +1,313 @@
+//! Card references: finding a card of a [`Database`] from what a player
+//! wrote (`Canyon Wyrm`, `canyon-wyrm`, `ｃａｎｙｏｎ  ＷＹＲＭ`).
+//!
+//! Every name goes through [`fold`]: Unicode NFKC, curly and straight
+//! apostrophes alike, lowercase, no whitespace. A [`NameIndex`] maps folded
+//! names from several sources (ids, English names, and later the Japanese
+//! names of a translation) to what they name; [`CardIndex`] is one over the
+//! cards of a database. The same index resolves characters and sets.
+
+use std::collections::HashMap;
+
+use unicode_normalization::UnicodeNormalization;
+
+use crate::model::{Card, Database, Id};
+use crate::suggest::nearest;
+
+/// How many names an unknown reference suggests at most.
+pub const SUGGESTIONS: usize = 3;
+
+/// A name in comparable form: NFKC, every apostrophe-like character as `'`,
+/// lowercase, whitespace removed.
+pub fn fold(text: &str) -> String {
+    text.nfkc()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| match c {
+            // Curly, modifier and prime apostrophes, and the grave and acute
+            // accents people type for them.
+            '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{02BC}' | '\u{2032}' | '`' | '\u{00B4}' => {
+                '\''
+            }
+            other => other,
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Where a name comes from; an earlier source wins when two targets fold to
+/// the same name (an id beats somebody else's name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum NameSource {
+    Id,
+    English,
+    /// A translated name (`ja`, …).
+    Translation(&'static str),
+}
+
+/// Why a reference did not resolve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LookupError {
+    /// Nothing has that name; the closest known names, nearest first.
+    Unknown { suggestions: Vec<String> },
+    /// Several things share that name from the same source (two different
+    /// cards whose names only differ in case or spacing); their targets.
+    Ambiguous { targets: Vec<usize> },
+}
+
+#[derive(Debug, Clone)]
+struct Slot {
+    source: NameSource,
+    targets: Vec<usize>,
+}
+
+/// Folded names → targets (indices into whatever the caller indexes).
+#[derive(Debug, Clone, Default)]
+pub struct NameIndex {
+    slots: HashMap<String, Slot>,
+    /// (folded name, target) of every name, for suggestions.
+    keys: Vec<(String, usize)>,
+    /// The name each target is shown by in suggestions (its first name that
+    /// is not an id, else its id).
+    shown: HashMap<usize, (NameSource, String)>,
+}
+
+impl NameIndex {
+    pub fn new() -> Self {
+        NameIndex::default()
+    }
+
+    /// Adds one name of `target`. Names that fold to an existing name of
+    /// another target: the earlier source wins; the same source makes the
+    /// name ambiguous.
+    pub fn insert(&mut self, name: &str, source: NameSource, target: usize) {
+        let key = fold(name);
+        if key.is_empty() {
+            return;
+        }
+        let shown = self
+            .shown
+            .entry(target)
+            .or_insert_with(|| (source, name.to_string()));
+        if shown.0 == NameSource::Id && source != NameSource::Id {
+            *shown = (source, name.to_string());
+        }
+        self.keys.push((key.clone(), target));
+        match self.slots.get_mut(&key) {
+            None => {
+                self.slots.insert(
+                    key,
+                    Slot {
+                        source,
+                        targets: vec![target],
+                    },
+                );
+            }
+            Some(slot) if slot.targets.contains(&target) => {
+                slot.source = slot.source.min(source);
+            }
+            Some(slot) if source < slot.source => {
+                *slot = Slot {
+                    source,
+                    targets: vec![target],
+                };
+            }
+            Some(slot) if source == slot.source => slot.targets.push(target),
+            Some(_) => {}
+        }
+    }
+
+    /// The target a reference names.
+    pub fn resolve(&self, reference: &str) -> Result<usize, LookupError> {
+        let key = fold(reference);
+        match self.slots.get(&key) {
+            Some(slot) if slot.targets.len() == 1 => Ok(slot.targets[0]),
+            Some(slot) => Err(LookupError::Ambiguous {
+                targets: slot.targets.clone(),
+            }),
+            None => Err(LookupError::Unknown {
+                suggestions: self.suggest(&key),
+            }),
+        }
+    }
+
+    /// The names of the targets whose names are closest to a folded
+    /// reference, nearest first.
+    fn suggest(&self, key: &str) -> Vec<String> {
+        let close = nearest(key, self.keys.iter().map(|(k, _)| k.as_str()), usize::MAX);
+        let mut out: Vec<String> = Vec::new();
+        for k in close {
+            for (_, target) in self.keys.iter().filter(|(f, _)| f == k) {
+                if let Some((_, name)) = self.shown.get(target)
+                    && !out.contains(name)
+                {
+                    out.push(name.clone());
+                }
+            }
+            if out.len() >= SUGGESTIONS {
+                break;
+            }
+        }
+        out.truncate(SUGGESTIONS);
+        out
+    }
+
+    /// The name a target is shown by.
+    pub fn shown(&self, target: usize) -> Option<&str> {
+        self.shown.get(&target).map(|(_, s)| s.as_str())
+    }
+}
+
+/// The cards of a database by id and name.
+#[derive(Debug, Clone)]
+pub struct CardIndex<'a> {
+    database: &'a Database,
+    names: NameIndex,
+    by_id: HashMap<&'a str, usize>,
+}
+
+impl<'a> CardIndex<'a> {
+    /// Indexes ids and English names.
+    pub fn new(database: &'a Database) -> Self {
+        let mut names = NameIndex::new();
+        let mut by_id = HashMap::with_capacity(database.cards.len());
+        for (i, card) in database.cards.iter().enumerate() {
+            names.insert(&card.id.0, NameSource::Id, i);
+            by_id.insert(card.id.0.as_str(), i);
+        }
+        for (i, card) in database.cards.iter().enumerate() {
+            names.insert(&card.name, NameSource::English, i);
+        }
+        CardIndex {
+            database,
+            names,
+            by_id,
+        }
+    }
+
+    /// Adds names from another source, e.g. a translation's `(card id, name)`
+    /// pairs; names of unknown ids are ignored.
+    pub fn add_names<'n>(
+        &mut self,
+        source: NameSource,
+        names: impl IntoIterator<Item = (&'n Id, &'n str)>,
+    ) {
+        for (id, name) in names {
+            if let Some(&i) = self.by_id.get(id.0.as_str()) {
+                self.names.insert(name, source, i);
+            }
+        }
+    }
+
+    pub fn database(&self) -> &'a Database {
+        self.database
+    }
+
+    /// The card a reference names, by its index in `database.cards`.
+    pub fn resolve(&self, reference: &str) -> Result<usize, LookupError> {
+        self.names.resolve(reference)
+    }
+
+    pub fn card(&self, index: usize) -> &'a Card {
+        &self.database.cards[index]
+    }
+
+    /// A card by exact id.
+    pub fn by_id(&self, id: &str) -> Option<&'a Card> {
+        self.by_id.get(id).map(|&i| &self.database.cards[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CardKind, Element, Rarity};
+
+    fn card(id: &str, name: &str) -> Card {
+        Card {
+            id: Id(id.into()),
+            name: name.into(),
+            set: Id("s".into()),
+            kind: CardKind::Single,
+            stars: 1,
+            elements: vec![Element::Fire],
+            types: Vec::new(),
+            rarity: Rarity::Expansion,
+            copies: 1,
+            effect: None,
+            flavor: None,
+        }
+    }
+
+    fn database() -> Database {
+        Database {
+            format: 1,
+            sets: Vec::new(),
+            cards: vec![
+                card("canyon-wyrm", "Canyon Wyrm"),
+                card("wyrms-hoard", "Wyrm's Hoard"),
+                card("dust-devil", "Dust Devil"),
+            ],
+        }
+    }
+
+    #[test]
+    fn folding_ignores_case_space_width_and_apostrophes() {
+        assert_eq!(fold("  Canyon   WYRM "), "canyonwyrm");
+        assert_eq!(fold("Ｃａｎｙｏｎ\u{3000}Ｗｙｒｍ"), "canyonwyrm");
+        assert_eq!(fold("Wyrm\u{2019}s Hoard"), fold("wyrm's hoard"));
+        assert_eq!(fold("Wyrm＇s Hoard"), fold("wyrm's hoard"));
+        // NFKC joins a decomposed accent.
+        assert_eq!(fold("Cafe\u{301}"), fold("Café"));
+    }
+
+    #[test]
+    fn resolves_ids_names_and_variants() {
+        let db = database();
+        let index = CardIndex::new(&db);
+        assert_eq!(index.resolve("canyon-wyrm"), Ok(0));
+        assert_eq!(index.resolve("canyon wyrm"), Ok(0));
+        assert_eq!(index.resolve("Wyrm’s Hoard"), Ok(1));
+        assert_eq!(index.resolve("DUST DEVIL"), Ok(2));
+    }
+
+    #[test]
+    fn unknown_names_suggest_the_closest() {
+        let db = database();
+        let index = CardIndex::new(&db);
+        match index.resolve("Canyon Wyrn") {
+            Err(LookupError::Unknown { suggestions }) => {
+                assert_eq!(suggestions, ["Canyon Wyrm"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match index.resolve("zzzzzzzz") {
+            Err(LookupError::Unknown { suggestions }) => assert!(suggestions.is_empty()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn another_name_source_can_be_added() {
+        let db = database();
+        let mut index = CardIndex::new(&db);
+        let id = Id("canyon-wyrm".into());
+        index.add_names(NameSource::Translation("ja"), [(&id, "峡谷のワーム")]);
+        assert_eq!(index.resolve("峡谷の ワーム"), Ok(0));
+    }
+
+    #[test]
+    fn ids_win_over_names_and_equal_names_are_ambiguous() {
+        let mut names = NameIndex::new();
+        names.insert("fire-drake", NameSource::Id, 0);
+        names.insert("Fire-Drake", NameSource::English, 1);
+        assert_eq!(names.resolve("fire-drake"), Ok(0));
+        names.insert("Twin", NameSource::English, 2);
+        names.insert("twin", NameSource::English, 3);
+        assert_eq!(
+            names.resolve("TWIN"),
+            Err(LookupError::Ambiguous {
+                targets: vec![2, 3]
+            })
+        );
+    }
+}

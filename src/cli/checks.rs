@@ -1,0 +1,139 @@
+//! What the player checks (`deck`, `collection`, `trade`, `copies`) share:
+//! loading the card database, reporting input problems, printing results
+//! and the exit code.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde::Serialize;
+
+use blades::cards::CardIndex;
+use blades::compile::compile;
+use blades::diagnostics::{self, Diagnostic, Sources};
+use blades::model::{Database, Id};
+use blades::output::{self, Format};
+use blades::rules::input::InputFile;
+use blades::rules::{Common, Verdict, Violation};
+
+use super::{Context, exit};
+
+/// The card database of the pool named by `--cards`; a pool with errors
+/// cannot be checked against (exit 2).
+pub fn database(context: &Context) -> Result<Database, ExitCode> {
+    let pool = context.pool()?;
+    let compiled = compile(&pool);
+    match compiled.database {
+        Some(database) => Ok(database),
+        None => {
+            context.report(&compiled.diagnostics, &compiled.sources);
+            eprintln!("error: the card pool has errors, so nothing can be checked against it");
+            Err(ExitCode::from(exit::CANNOT_RUN))
+        }
+    }
+}
+
+/// Reads an input file; a problem goes into `diagnostics`.
+pub fn read(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<InputFile> {
+    match InputFile::read(path) {
+        Ok(file) => Some(file),
+        Err(d) => {
+            diagnostics.push(*d);
+            None
+        }
+    }
+}
+
+/// The file name to show for an input.
+pub fn shown(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Input problems: rendered to stderr for people, and returned as the
+/// `Common` part of a report that could not be checked.
+pub fn not_checked(
+    context: &Context,
+    shown: &str,
+    file: Option<&InputFile>,
+    mut found: Vec<Diagnostic>,
+) -> Common {
+    diagnostics::sort(&mut found);
+    let mut sources = Sources::default();
+    if let Some(file) = file {
+        sources.insert(file.path.clone(), file.text.clone());
+    }
+    if context.format == Format::Human {
+        eprint!(
+            "{}",
+            output::render_human(&found, &sources, Context::stderr_style())
+        );
+    }
+    Common::not_checked(shown, output::json_report(&found, &sources).diagnostics)
+}
+
+/// Any error among the findings?
+pub fn has_errors(found: &[Diagnostic]) -> bool {
+    found.iter().any(Diagnostic::is_error)
+}
+
+/// The exit code of the worst verdict.
+pub fn exit_code(worst: Verdict) -> ExitCode {
+    ExitCode::from(match worst {
+        Verdict::Legal => exit::OK,
+        Verdict::Violations => exit::PROBLEMS,
+        Verdict::NotChecked => exit::CANNOT_RUN,
+    })
+}
+
+/// Prints one JSON value: pretty for a single result, one line each for
+/// several (JSON Lines).
+pub fn print_json<T: Serialize>(out: &mut impl Write, value: &T, lines: bool) {
+    let text = if lines {
+        serde_json::to_string(value)
+    } else {
+        serde_json::to_string_pretty(value)
+    };
+    let _ = writeln!(out, "{}", text.unwrap_or_default());
+}
+
+/// Card names for ids, for people.
+pub fn names(index: &CardIndex, ids: &[Id]) -> String {
+    ids.iter()
+        .map(|id| {
+            index
+                .by_id(&id.0)
+                .map_or(id.0.as_str(), |c| c.name.as_str())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The human lines of a report's verdict: `legal` or the violations.
+pub fn print_violations(out: &mut impl Write, index: &CardIndex, violations: &[Violation]) {
+    for v in violations {
+        let _ = writeln!(out, "  - {}: {}", v.rule, v.message);
+        if !v.cards.is_empty() {
+            let _ = writeln!(out, "    cards: {}", names(index, &v.cards));
+        }
+    }
+}
+
+/// `not legal, 2 violations` / `legal`.
+pub fn verdict_words(common: &Common) -> String {
+    if !common.checked {
+        let n = common.diagnostics.len();
+        return format!(
+            "not checked, {n} input {} (see stderr)",
+            if n == 1 { "error" } else { "errors" }
+        );
+    }
+    match common.violations.len() {
+        0 => "legal".to_string(),
+        1 => "not legal, 1 violation".to_string(),
+        n => format!("not legal, {n} violations"),
+    }
+}

@@ -1,0 +1,176 @@
+//! `blades copies check FILE` and `blades copies list [SET]`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use blades::cards::{CardIndex, LookupError};
+use blades::model::{CardKind, Database};
+use blades::output::Format;
+use blades::rules::Common;
+use blades::rules::copies::{self, CopiesReport, Manifest};
+use blades::rules::input;
+
+use super::checks;
+use super::{Context, exit};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: CopiesCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum CopiesCommand {
+    /// Check owned copies against the copies that exist in the sets in play.
+    Check {
+        /// File with `sets:` in play and `cards:` (name → count owned).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// Print the copy manifest: every card of a set (or of every set) with
+    /// its copies.
+    List {
+        /// A set id or name; default: every set.
+        #[arg(value_name = "SET")]
+        set: Option<String>,
+    },
+}
+
+pub fn run(context: &Context, args: Args) -> ExitCode {
+    let database = match checks::database(context) {
+        Ok(database) => database,
+        Err(code) => return code,
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let code = match args.command {
+        CopiesCommand::Check { file } => {
+            let index = CardIndex::new(&database);
+            let report = check_file(context, &database, &index, &file);
+            match context.format {
+                Format::Json => checks::print_json(&mut out, &report, false),
+                Format::Human => print_check(&mut out, &index, &report),
+            }
+            checks::exit_code(report.common.verdict())
+        }
+        CopiesCommand::List { set } => list(context, &database, set.as_deref(), &mut out),
+    };
+    if out.flush().is_err() {
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    code
+}
+
+fn check_file(
+    context: &Context,
+    database: &Database,
+    index: &CardIndex,
+    path: &Path,
+) -> CopiesReport {
+    let shown = checks::shown(path);
+    let mut found = Vec::new();
+    let not_checked = |found, file: Option<&input::InputFile>| CopiesReport {
+        common: checks::not_checked(context, &shown, file, found),
+        ..CopiesReport::default()
+    };
+    let Some(file) = checks::read(path, &mut found) else {
+        return not_checked(found, None);
+    };
+    let doc = input::read_copies(&file, &mut found);
+    let sets = input::resolve_sets(database, &file.path, &doc.sets, &mut found);
+    let cards = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
+    if checks::has_errors(&found) {
+        return not_checked(found, Some(&file));
+    }
+    let outcome = copies::check(&sets, &cards);
+    CopiesReport {
+        common: Common::checked(&shown, outcome.violations),
+        sets: sets.iter().map(|s| s.id.clone()).collect(),
+        cards: outcome.cards,
+    }
+}
+
+fn print_check(out: &mut impl Write, index: &CardIndex, report: &CopiesReport) {
+    let common = &report.common;
+    let _ = writeln!(out, "{}: {}", common.file, checks::verdict_words(common));
+    if !common.checked {
+        return;
+    }
+    let sets: Vec<&str> = report.sets.iter().map(|s| s.0.as_str()).collect();
+    let _ = writeln!(
+        out,
+        "  {} cards checked against {}",
+        report.cards.len(),
+        if sets.is_empty() {
+            "no set in play".to_string()
+        } else {
+            sets.join(", ")
+        }
+    );
+    checks::print_violations(out, index, &common.violations);
+}
+
+fn list(
+    context: &Context,
+    database: &Database,
+    set: Option<&str>,
+    out: &mut impl Write,
+) -> ExitCode {
+    let only = match set {
+        None => None,
+        Some(reference) => match input::set_index(database).resolve(reference) {
+            Ok(i) => Some(&database.sets[i].id),
+            Err(error) => {
+                let hint = match error {
+                    LookupError::Unknown { suggestions } if !suggestions.is_empty() => {
+                        format!(
+                            "; did you mean {}?",
+                            suggestions
+                                .iter()
+                                .map(|s| format!("`{s}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    }
+                    _ => String::new(),
+                };
+                eprintln!("error[unknown-set]: no set of the pool is named `{reference}`{hint}");
+                return ExitCode::from(exit::CANNOT_RUN);
+            }
+        },
+    };
+    let manifest = copies::manifest(database, only);
+    match context.format {
+        Format::Json => checks::print_json(out, &manifest, false),
+        Format::Human => print_manifest(out, &manifest),
+    }
+    ExitCode::from(exit::OK)
+}
+
+fn print_manifest(out: &mut impl Write, manifest: &Manifest) {
+    for set in &manifest.sets {
+        let _ = writeln!(
+            out,
+            "{} ({}, {}): {} cards, {} physical",
+            set.name,
+            set.id,
+            set.kind.as_str(),
+            set.distinct,
+            set.physical
+        );
+        for card in &set.cards {
+            let kind = match card.kind {
+                CardKind::Single => "single",
+                CardKind::DeckBox => "deck box",
+                CardKind::Accessory => "accessory",
+            };
+            let _ = writeln!(
+                out,
+                "  {}x  {:<28} {:>2} STAR  {kind}",
+                card.copies, card.name, card.stars
+            );
+        }
+    }
+    let _ = writeln!(out, "{} physical cards in all", manifest.physical);
+}

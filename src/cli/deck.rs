@@ -1,0 +1,139 @@
+//! `blades deck check FILE...`: every violation of every deck.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use blades::cards::CardIndex;
+use blades::model::CardKind;
+use blades::output::Format;
+use blades::rules::deck::{self, CharacterRef, DeckReport};
+use blades::rules::input;
+use blades::rules::{Common, Verdict};
+
+use super::checks;
+use super::{Context, exit};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: DeckCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum DeckCommand {
+    /// Check decks: up to 8 singles, 1 deck box, 2 accessories, no card twice
+    /// (a character may change the limits). One result per file.
+    Check {
+        /// Deck files (YAML or a plain-text list; `-` reads standard input).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+}
+
+pub fn run(context: &Context, args: Args) -> ExitCode {
+    let DeckCommand::Check { files } = args.command;
+    let database = match checks::database(context) {
+        Ok(database) => database,
+        Err(code) => return code,
+    };
+    let index = CardIndex::new(&database);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut worst = Verdict::Legal;
+    let lines = files.len() > 1;
+    for path in &files {
+        let report = check_file(context, &index, path);
+        worst = worst.max(report.common.verdict());
+        match context.format {
+            Format::Json => checks::print_json(&mut out, &report, lines),
+            Format::Human => print_human(&mut out, &index, &report),
+        }
+        if report.common.verdict() == Verdict::NotChecked {
+            // Keep stderr and stdout in step for people reading both.
+            let _ = out.flush();
+        }
+    }
+    if out.flush().is_err() {
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    checks::exit_code(worst)
+}
+
+/// Reads, resolves and checks one deck file.
+pub fn check_file(context: &Context, index: &CardIndex, path: &Path) -> DeckReport {
+    let shown = checks::shown(path);
+    let mut found = Vec::new();
+    let Some(file) = checks::read(path, &mut found) else {
+        return not_checked(context, &shown, None, found);
+    };
+    let doc = input::read_deck(&file, &mut found);
+    let character = doc
+        .character
+        .as_ref()
+        .and_then(|c| input::resolve_character(&file.path, c, &mut found));
+    let cards = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
+    if checks::has_errors(&found) {
+        return not_checked(context, &shown, Some(&file), found);
+    }
+    let format = deck::tournament();
+    let outcome = deck::check(format, character, &cards);
+    DeckReport {
+        common: Common::checked(&shown, outcome.violations),
+        format: Some(format.id.clone()),
+        character: character.map(|c| CharacterRef {
+            id: c.id.clone(),
+            name: c.name.clone(),
+        }),
+        slots: outcome.slots,
+        cards: cards
+            .iter()
+            .flat_map(|(c, n)| std::iter::repeat_n(c.id.clone(), *n as usize))
+            .collect(),
+    }
+}
+
+fn not_checked(
+    context: &Context,
+    shown: &str,
+    file: Option<&input::InputFile>,
+    found: Vec<blades::diagnostics::Diagnostic>,
+) -> DeckReport {
+    DeckReport {
+        common: checks::not_checked(context, shown, file, found),
+        ..DeckReport::default()
+    }
+}
+
+fn print_human(out: &mut impl Write, index: &CardIndex, report: &DeckReport) {
+    let common = &report.common;
+    let who = report
+        .character
+        .as_ref()
+        .map(|c| format!(" (character: {})", c.name))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{}: {}{}",
+        common.file,
+        checks::verdict_words(common),
+        if common.checked { who } else { String::new() }
+    );
+    if !common.checked {
+        return;
+    }
+    let slots: Vec<String> = report
+        .slots
+        .iter()
+        .map(|s| {
+            let word = match s.kind {
+                CardKind::Single => "singles",
+                CardKind::DeckBox => "deck boxes",
+                CardKind::Accessory => "accessories",
+            };
+            format!("{word} {}/{}", s.count, s.limit)
+        })
+        .collect();
+    let _ = writeln!(out, "  {}", slots.join(", "));
+    checks::print_violations(out, index, &common.violations);
+}

@@ -1,0 +1,135 @@
+//! `blades trade check FILE`: are both sides worth the same?
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use blades::cards::CardIndex;
+use blades::output::Format;
+use blades::rules::Common;
+use blades::rules::input;
+use blades::rules::trade::{self, Side, SideValue, TradeReport};
+
+use super::checks;
+use super::{Context, exit};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: TradeCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum TradeCommand {
+    /// Check a trade: STARs plus Millennium Dollars equal on both sides
+    /// (friendship cards ride along without value).
+    Check {
+        /// Trade file with sides `a` and `b` (YAML or plain text).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Free Market Mode: uneven trades are allowed (values still shown).
+        #[arg(long)]
+        free_market: bool,
+    },
+}
+
+pub fn run(context: &Context, args: Args) -> ExitCode {
+    let TradeCommand::Check { file, free_market } = args.command;
+    let database = match checks::database(context) {
+        Ok(database) => database,
+        Err(code) => return code,
+    };
+    let index = CardIndex::new(&database);
+    let report = check_file(context, &index, &file, free_market);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match context.format {
+        Format::Json => checks::print_json(&mut out, &report, false),
+        Format::Human => print_human(&mut out, &index, &report),
+    }
+    if out.flush().is_err() {
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    checks::exit_code(report.common.verdict())
+}
+
+fn check_file(context: &Context, index: &CardIndex, path: &Path, free_market: bool) -> TradeReport {
+    let shown = checks::shown(path);
+    let mut found = Vec::new();
+    let not_checked = |found, file: Option<&input::InputFile>| TradeReport {
+        common: checks::not_checked(context, &shown, file, found),
+        free_market,
+        ..TradeReport::default()
+    };
+    let Some(file) = checks::read(path, &mut found) else {
+        return not_checked(found, None);
+    };
+    let doc = input::read_trade(&file, &mut found);
+    let a = Side {
+        cards: input::resolve_cards(index, &file.path, &doc.a.cards, &mut found),
+        dollars: doc.a.dollars,
+        friendship: doc.a.friendship,
+    };
+    let b = Side {
+        cards: input::resolve_cards(index, &file.path, &doc.b.cards, &mut found),
+        dollars: doc.b.dollars,
+        friendship: doc.b.friendship,
+    };
+    if checks::has_errors(&found) {
+        return not_checked(found, Some(&file));
+    }
+    let outcome = trade::check(&a, &b, free_market);
+    TradeReport {
+        common: Common::checked(&shown, outcome.violations),
+        free_market,
+        a: outcome.a,
+        b: outcome.b,
+        difference: outcome.difference,
+        balance: outcome.balance,
+    }
+}
+
+fn side_words(side: &SideValue) -> String {
+    let mut words = format!("{} ({} STAR + ${})", side.value, side.stars, side.dollars);
+    if side.friendship > 0 {
+        words.push_str(&format!(
+            ", plus {} friendship card{}",
+            side.friendship,
+            if side.friendship == 1 { "" } else { "s" }
+        ));
+    }
+    words
+}
+
+fn print_human(out: &mut impl Write, index: &CardIndex, report: &TradeReport) {
+    let common = &report.common;
+    let mode = if report.free_market && common.checked {
+        " (Free Market Mode)"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        out,
+        "{}: {}{mode}",
+        common.file,
+        checks::verdict_words(common)
+    );
+    if !common.checked {
+        return;
+    }
+    let _ = writeln!(out, "  side a: {}", side_words(&report.a));
+    let _ = writeln!(out, "  side b: {}", side_words(&report.b));
+    match &report.balance {
+        None => {
+            let _ = writeln!(out, "  difference: 0, the trade is even");
+        }
+        Some(balance) => {
+            let _ = writeln!(
+                out,
+                "  difference: {} (a - b); to balance, side {} adds {} in Millennium Dollars or STARs",
+                report.difference, balance.side, balance.amount
+            );
+        }
+    }
+    checks::print_violations(out, index, &common.violations);
+}

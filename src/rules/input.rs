@@ -1,0 +1,1336 @@
+//! Reading the input of a check: YAML (through [`crate::yaml`], so every
+//! card reference keeps its span) or a plain-text list, then resolving card,
+//! character, set and symbol references against the pool.
+//!
+//! Plain text is one card per line, `#` starts a comment, a count may stand
+//! before or after the name (`2x Canyon Wyrm`, `Canyon Wyrm x2`), and a few
+//! `key: value` header lines carry the rest (`character: Deques`,
+//! `symbol: fire`, `sets: a, b`; in a trade `a:` and `b:` open the sides,
+//! each with `dollars: N` and `friendship: N`). The format is chosen by
+//! extension (`.yaml`/`.yml`, `.txt`/`.list`/`.deck`), else by content.
+//!
+//! Every problem becomes a located [`Diagnostic`]; reading goes on after one,
+//! so a file's problems are all reported at once.
+
+use std::io::Read;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::Counted;
+use super::characters::{self, Character};
+use super::collection::Symbol;
+use crate::cards::{CardIndex, LookupError, NameIndex, NameSource};
+use crate::compile::yaml_diagnostic;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::model::{BASE_TYPES, Database, Element, Id, Set};
+use crate::pool;
+use crate::suggest::closest;
+use crate::yaml::{self, Entry, Node, NodeValue};
+
+/// A count above this is refused as a typo.
+pub const MAX_COUNT: u64 = 999;
+
+/// One input file as read.
+#[derive(Debug, Clone)]
+pub struct InputFile {
+    /// As named by the user (`<stdin>` for `-`).
+    pub path: Arc<str>,
+    pub text: Arc<str>,
+}
+
+impl InputFile {
+    /// Reads a file, or standard input for `-`.
+    pub fn read(name: &Path) -> Result<InputFile, Box<Diagnostic>> {
+        if name == Path::new("-") {
+            let path: Arc<str> = Arc::from("<stdin>");
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .take(pool::MAX_FILE_BYTES + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| {
+                    Box::new(Diagnostic::error(
+                        Code::Unreadable,
+                        &path,
+                        0..0,
+                        format!("cannot read standard input: {e}"),
+                    ))
+                })?;
+            let text = pool::text_from_bytes(bytes, &path)?;
+            return Ok(InputFile { path, text });
+        }
+        let path: Arc<str> = Arc::from(name.display().to_string());
+        let text = pool::read_text(name, &path)?;
+        Ok(InputFile { path, text })
+    }
+
+    pub fn new(path: &str, text: &str) -> InputFile {
+        InputFile {
+            path: Arc::from(path),
+            text: Arc::from(text),
+        }
+    }
+}
+
+/// The two input formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    Yaml,
+    Text,
+}
+
+/// The format of a file: by extension, else YAML when the text is a YAML
+/// mapping or list (or looks like one that does not parse), else text.
+pub fn detect(path: &str, text: &str) -> Syntax {
+    let extension = path
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .filter(|e| !e.contains('/'));
+    match extension.as_deref() {
+        Some("yaml" | "yml") => return Syntax::Yaml,
+        Some("txt" | "text" | "list" | "deck") => return Syntax::Text,
+        _ => {}
+    }
+    match yaml::parse(text) {
+        Ok(node) if matches!(node.value, NodeValue::Map(_) | NodeValue::Seq(_)) => Syntax::Yaml,
+        Ok(_) => Syntax::Text,
+        Err(_) => {
+            // A YAML document with a mistake still has its `cards:` key line;
+            // plain text never starts a line with `cards:`.
+            let yamlish = text.lines().any(|l| {
+                l.trim_start()
+                    .trim_start_matches("- ")
+                    .starts_with("cards:")
+            });
+            if yamlish { Syntax::Yaml } else { Syntax::Text }
+        }
+    }
+}
+
+/// A value with where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Range<usize>,
+}
+
+/// A card reference as written: the name or id, how many, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    pub name: String,
+    pub count: u64,
+    pub span: Range<usize>,
+}
+
+/// A deck file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeckDoc {
+    pub character: Option<Spanned<String>>,
+    pub cards: Vec<Reference>,
+}
+
+/// A collection or binder file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CardsDoc {
+    /// The symbol a collection is declared to be built on.
+    pub symbol: Option<Spanned<String>>,
+    pub cards: Vec<Reference>,
+}
+
+/// A trade file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TradeDoc {
+    pub a: SideDoc,
+    pub b: SideDoc,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SideDoc {
+    pub cards: Vec<Reference>,
+    pub dollars: u64,
+    pub friendship: u64,
+}
+
+/// A copies file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CopiesDoc {
+    pub sets: Vec<Spanned<String>>,
+    pub cards: Vec<Reference>,
+}
+
+// ---------------------------------------------------------------- reading
+
+/// Reads a deck: `character:` and `cards:`.
+pub fn read_deck(file: &InputFile, out: &mut Vec<Diagnostic>) -> DeckDoc {
+    let mut doc = DeckDoc::default();
+    match detect(&file.path, &file.text) {
+        Syntax::Yaml => {
+            let mut y = YamlReader::new(file, out);
+            let Some(root) = y.root() else { return doc };
+            let root = &root;
+            if root.as_seq().is_some() {
+                doc.cards = y.references(root, "cards");
+                return doc;
+            }
+            for (key, entry) in y.fields(root, &["character", "cards"], &["cards"], "a deck") {
+                match key {
+                    "character" => doc.character = y.text(&entry.value, "character"),
+                    _ => doc.cards = y.references(&entry.value, "cards"),
+                }
+            }
+        }
+        Syntax::Text => {
+            let mut t = TextReader::new(file, out, &["character"], &[]);
+            for line in t.lines() {
+                match line {
+                    TextLine::Header { value, .. } => doc.character = Some(value),
+                    TextLine::Card(r) => doc.cards.push(r),
+                    TextLine::Section(_) => {}
+                }
+            }
+        }
+    }
+    doc
+}
+
+/// Reads a collection (`symbol:` allowed) or a binder: `cards:`.
+pub fn read_cards(file: &InputFile, allow_symbol: bool, out: &mut Vec<Diagnostic>) -> CardsDoc {
+    let mut doc = CardsDoc::default();
+    let headers: &[&str] = if allow_symbol { &["symbol"] } else { &[] };
+    match detect(&file.path, &file.text) {
+        Syntax::Yaml => {
+            let mut y = YamlReader::new(file, out);
+            let Some(root) = y.root() else { return doc };
+            let root = &root;
+            if root.as_seq().is_some() {
+                doc.cards = y.references(root, "cards");
+                return doc;
+            }
+            let allowed: &[&str] = if allow_symbol {
+                &["symbol", "cards"]
+            } else {
+                &["cards"]
+            };
+            let what = if allow_symbol {
+                "a collection"
+            } else {
+                "a binder"
+            };
+            for (key, entry) in y.fields(root, allowed, &["cards"], what) {
+                match key {
+                    "symbol" => doc.symbol = y.text(&entry.value, "symbol"),
+                    _ => doc.cards = y.references(&entry.value, "cards"),
+                }
+            }
+        }
+        Syntax::Text => {
+            let mut t = TextReader::new(file, out, headers, &[]);
+            for line in t.lines() {
+                match line {
+                    TextLine::Header { value, .. } => doc.symbol = Some(value),
+                    TextLine::Card(r) => doc.cards.push(r),
+                    TextLine::Section(_) => {}
+                }
+            }
+        }
+    }
+    doc
+}
+
+/// Reads a trade: sides `a:` and `b:`, each with `cards:`, `dollars:` and
+/// `friendship:`.
+pub fn read_trade(file: &InputFile, out: &mut Vec<Diagnostic>) -> TradeDoc {
+    let mut doc = TradeDoc::default();
+    match detect(&file.path, &file.text) {
+        Syntax::Yaml => {
+            let mut y = YamlReader::new(file, out);
+            let Some(root) = y.root() else { return doc };
+            let root = &root;
+            for (key, entry) in y.fields(root, &["a", "b"], &["a", "b"], "a trade") {
+                let side = y.side(&entry.value);
+                match key {
+                    "a" => doc.a = side,
+                    _ => doc.b = side,
+                }
+            }
+        }
+        Syntax::Text => {
+            let mut t = TextReader::new(file, out, &["dollars", "friendship"], &["a", "b"]);
+            let mut current: Option<bool> = None;
+            let mut seen = [false, false];
+            let lines = t.lines();
+            for line in lines {
+                match line {
+                    TextLine::Section(name) => {
+                        let is_b = name.value == "b";
+                        seen[usize::from(is_b)] = true;
+                        current = Some(is_b);
+                    }
+                    other => {
+                        let Some(is_b) = current else {
+                            let span = match &other {
+                                TextLine::Card(r) => r.span.clone(),
+                                TextLine::Header { key, .. } => key.span.clone(),
+                                TextLine::Section(s) => s.span.clone(),
+                            };
+                            t.out.push(
+                                Diagnostic::error(
+                                    Code::InvalidInput,
+                                    &file.path,
+                                    span,
+                                    "this line belongs to no side of the trade",
+                                )
+                                .with_label("before `a:` or `b:`")
+                                .with_help("start each side with a line `a:` or `b:`"),
+                            );
+                            continue;
+                        };
+                        let side = if is_b { &mut doc.b } else { &mut doc.a };
+                        match other {
+                            TextLine::Card(r) => side.cards.push(r),
+                            TextLine::Header { key, value } => {
+                                let amount = t.amount(&value);
+                                if key.value == "dollars" {
+                                    side.dollars = amount;
+                                } else {
+                                    side.friendship = amount;
+                                }
+                            }
+                            TextLine::Section(_) => {}
+                        }
+                    }
+                }
+            }
+            for (i, name) in ["a", "b"].iter().enumerate() {
+                if !seen[i] {
+                    let end = file.text.len();
+                    t.out.push(
+                        Diagnostic::error(
+                            Code::MissingField,
+                            &file.path,
+                            end..end,
+                            format!("the trade has no side `{name}`"),
+                        )
+                        .with_label("missing side")
+                        .with_help(format!(
+                            "add a line `{name}:` followed by that side's cards, `dollars: N` and `friendship: N`"
+                        )),
+                    );
+                }
+            }
+        }
+    }
+    doc
+}
+
+/// Reads a copies file: `sets:` in play and `cards:` with counts.
+pub fn read_copies(file: &InputFile, out: &mut Vec<Diagnostic>) -> CopiesDoc {
+    let mut doc = CopiesDoc::default();
+    match detect(&file.path, &file.text) {
+        Syntax::Yaml => {
+            let mut y = YamlReader::new(file, out);
+            let Some(root) = y.root() else { return doc };
+            let root = &root;
+            for (key, entry) in y.fields(
+                root,
+                &["sets", "cards"],
+                &["sets", "cards"],
+                "a copies file",
+            ) {
+                match key {
+                    "sets" => doc.sets = y.texts(&entry.value, "sets"),
+                    _ => doc.cards = y.counted_references(&entry.value, "cards"),
+                }
+            }
+        }
+        Syntax::Text => {
+            let mut t = TextReader::new(file, out, &["sets"], &[]);
+            for line in t.lines() {
+                match line {
+                    TextLine::Header { value, .. } => {
+                        let mut at = value.span.start;
+                        for part in value.value.split(',') {
+                            let trimmed = part.trim();
+                            let start = at + (part.len() - part.trim_start().len());
+                            if !trimmed.is_empty() {
+                                doc.sets.push(Spanned {
+                                    value: trimmed.to_string(),
+                                    span: start..start + trimmed.len(),
+                                });
+                            }
+                            at += part.len() + 1;
+                        }
+                    }
+                    TextLine::Card(r) => doc.cards.push(r),
+                    TextLine::Section(_) => {}
+                }
+            }
+        }
+    }
+    doc
+}
+
+// ------------------------------------------------------------------ YAML
+
+struct YamlReader<'a> {
+    file: &'a InputFile,
+    out: &'a mut Vec<Diagnostic>,
+    doc: Option<Node>,
+}
+
+impl<'a> YamlReader<'a> {
+    fn new(file: &'a InputFile, out: &'a mut Vec<Diagnostic>) -> Self {
+        let doc = match yaml::parse(&file.text) {
+            Ok(doc) => Some(doc),
+            Err(error) => {
+                let mut d = yaml_diagnostic(&file.path, error);
+                if d.code == Code::MultipleDocuments {
+                    d.help = Some("check one input per file".into());
+                }
+                out.push(d);
+                None
+            }
+        };
+        YamlReader { file, out, doc }
+    }
+
+    /// The document (a copy, so the reader stays borrowable).
+    fn root(&mut self) -> Option<Node> {
+        self.doc.take()
+    }
+
+    fn error(&mut self, code: Code, span: Range<usize>, message: String) -> &mut Diagnostic {
+        self.out
+            .push(Diagnostic::error(code, &self.file.path, span, message));
+        self.out.last_mut().expect("just pushed")
+    }
+
+    fn wrong_type(&mut self, node: &Node, field: &str, expected: &str, help: &str) {
+        let found = match &node.value {
+            NodeValue::Null => "nothing",
+            NodeValue::Bool(_) => "a boolean",
+            NodeValue::Int(_) => "an integer",
+            NodeValue::Float(_) => "a number",
+            NodeValue::Str(..) => "text",
+            NodeValue::Seq(_) => "a list",
+            NodeValue::Map(_) => "a mapping",
+        };
+        let span = if node.span.is_empty() {
+            node.span.start..node.span.start
+        } else {
+            node.span.clone()
+        };
+        let d = self.error(
+            Code::WrongType,
+            span,
+            format!("`{field}` must be {expected}, found {found}"),
+        );
+        d.label = format!("expected {expected}");
+        d.help = Some(help.to_string());
+    }
+
+    /// The entries of a mapping whose keys are allowed; unknown keys and
+    /// missing required ones are reported.
+    fn fields<'n>(
+        &mut self,
+        node: &'n Node,
+        allowed: &[&str],
+        required: &[&str],
+        what: &str,
+    ) -> Vec<(&'static str, &'n Entry)> {
+        let NodeValue::Map(entries) = &node.value else {
+            let fields = allowed.join("`, `");
+            self.wrong_type(
+                node,
+                what,
+                "a mapping",
+                &format!("write `{fields}` as `key: value` lines"),
+            );
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for entry in entries {
+            let key = entry.key.as_str().unwrap_or_default();
+            match allowed.iter().find(|a| **a == key) {
+                Some(known) => found.push((static_key(known), entry)),
+                None => {
+                    let help = match closest(key, allowed.iter().copied()) {
+                        Some(best) => format!(
+                            "did you mean `{best}`? Known fields: {}",
+                            allowed.join(", ")
+                        ),
+                        None => format!("known fields: {}", allowed.join(", ")),
+                    };
+                    let d = self.error(
+                        Code::UnknownField,
+                        entry.key.span.clone(),
+                        format!("unknown field `{key}` in {what}"),
+                    );
+                    d.label = "not a field here".into();
+                    d.help = Some(help);
+                }
+            }
+        }
+        for name in required {
+            if !found.iter().any(|(k, _)| k == name) {
+                let span = entries
+                    .first()
+                    .map_or(node.span.start..node.span.start, |e| e.key.span.clone());
+                let d = self.error(Code::MissingField, span, format!("{what} needs `{name}`"));
+                d.label = format!("no `{name}` in this mapping");
+                d.help = Some(format!("add `{name}: …`"));
+            }
+        }
+        found
+    }
+
+    /// A scalar as text (numbers as written, so a card named `1000` works).
+    fn scalar_text(&self, node: &Node) -> Option<String> {
+        match &node.value {
+            NodeValue::Str(s, _) => Some(s.clone()),
+            NodeValue::Int(_) | NodeValue::Float(_) | NodeValue::Bool(_) => {
+                self.file.text.get(node.span.clone()).map(str::to_string)
+            }
+            _ => None,
+        }
+    }
+
+    fn text(&mut self, node: &Node, field: &str) -> Option<Spanned<String>> {
+        match self.scalar_text(node) {
+            Some(value) => Some(Spanned {
+                value,
+                span: node.span.clone(),
+            }),
+            None => {
+                self.wrong_type(node, field, "text", &format!("write `{field}: <name>`"));
+                None
+            }
+        }
+    }
+
+    /// A list of texts (a single text is a list of one).
+    fn texts(&mut self, node: &Node, field: &str) -> Vec<Spanned<String>> {
+        match &node.value {
+            NodeValue::Null => Vec::new(),
+            NodeValue::Seq(items) => items.iter().filter_map(|i| self.text(i, field)).collect(),
+            _ => self.text(node, field).into_iter().collect(),
+        }
+    }
+
+    /// A list of card references, each text with an optional count.
+    fn references(&mut self, node: &Node, field: &str) -> Vec<Reference> {
+        let items: &[Node] = match &node.value {
+            NodeValue::Null => return Vec::new(),
+            NodeValue::Seq(items) => items,
+            _ => {
+                self.wrong_type(
+                    node,
+                    field,
+                    "a list",
+                    &format!("write `{field}:` followed by lines `- <card name or id>`"),
+                );
+                return Vec::new();
+            }
+        };
+        let mut refs = Vec::new();
+        for item in items {
+            let Some(text) = self.scalar_text(item) else {
+                self.wrong_type(
+                    item,
+                    field,
+                    "a card name or id",
+                    "write each card as `- Card Name` or `- 2x Card Name`",
+                );
+                continue;
+            };
+            // Exact sub-spans when the scalar is written as is (plain style).
+            let base = (self.file.text.get(item.span.clone()) == Some(text.as_str()))
+                .then_some(item.span.start);
+            if let Some(r) = parse_reference(&text, base, &item.span, &self.file.path, self.out) {
+                refs.push(r);
+            }
+        }
+        refs
+    }
+
+    /// Card references with counts: a mapping `name: count`, or a list.
+    fn counted_references(&mut self, node: &Node, field: &str) -> Vec<Reference> {
+        let NodeValue::Map(entries) = &node.value else {
+            return self.references(node, field);
+        };
+        let mut refs = Vec::new();
+        for entry in entries {
+            let Some(name) = self.scalar_text(&entry.key) else {
+                continue;
+            };
+            let count = self.amount(&entry.value, "count");
+            refs.push(Reference {
+                name,
+                count,
+                span: entry.key.span.clone(),
+            });
+        }
+        refs
+    }
+
+    /// A whole number at least 0; a missing value is 0.
+    fn amount(&mut self, node: &Node, field: &str) -> u64 {
+        match node.value {
+            NodeValue::Null => 0,
+            NodeValue::Int(i) if i < 0 => {
+                negative(self.out, &self.file.path, node.span.clone(), field, i);
+                0
+            }
+            NodeValue::Int(i) => i as u64,
+            _ => {
+                self.wrong_type(
+                    node,
+                    field,
+                    "a whole number",
+                    &format!("write `{field}` as a number without quotes, e.g. `{field}: 3`"),
+                );
+                0
+            }
+        }
+    }
+
+    fn side(&mut self, node: &Node) -> SideDoc {
+        let mut side = SideDoc::default();
+        if matches!(node.value, NodeValue::Null) {
+            return side;
+        }
+        for (key, entry) in self.fields(node, &["cards", "dollars", "friendship"], &[], "a side") {
+            match key {
+                "cards" => side.cards = self.references(&entry.value, "cards"),
+                "dollars" => side.dollars = self.amount(&entry.value, "dollars"),
+                _ => side.friendship = self.amount(&entry.value, "friendship"),
+            }
+        }
+        side
+    }
+}
+
+/// The `'static` spelling of a known key (the allowed lists are literals).
+fn static_key(key: &str) -> &'static str {
+    const KEYS: &[&str] = &[
+        "character",
+        "cards",
+        "symbol",
+        "a",
+        "b",
+        "dollars",
+        "friendship",
+        "sets",
+    ];
+    KEYS.iter().find(|k| **k == key).copied().unwrap_or("")
+}
+
+fn negative(
+    out: &mut Vec<Diagnostic>,
+    path: &Arc<str>,
+    span: Range<usize>,
+    field: &str,
+    value: i64,
+) {
+    out.push(
+        Diagnostic::error(
+            Code::NegativeAmount,
+            path,
+            span,
+            format!("`{field}` is {value}, below zero"),
+        )
+        .with_label("negative")
+        .with_help(if field == "count" {
+            "a count is 0 or more"
+        } else {
+            "amounts are 0 or more; to move value the other way, put it on the other side"
+        }),
+    );
+}
+
+// ------------------------------------------------------------ plain text
+
+enum TextLine {
+    Header {
+        key: Spanned<String>,
+        value: Spanned<String>,
+    },
+    Section(Spanned<String>),
+    Card(Reference),
+}
+
+struct TextReader<'a> {
+    file: &'a InputFile,
+    out: &'a mut Vec<Diagnostic>,
+    headers: &'a [&'a str],
+    sections: &'a [&'a str],
+}
+
+impl<'a> TextReader<'a> {
+    fn new(
+        file: &'a InputFile,
+        out: &'a mut Vec<Diagnostic>,
+        headers: &'a [&'a str],
+        sections: &'a [&'a str],
+    ) -> Self {
+        TextReader {
+            file,
+            out,
+            headers,
+            sections,
+        }
+    }
+
+    fn lines(&mut self) -> Vec<TextLine> {
+        let text = self.file.text.clone();
+        let mut lines = Vec::new();
+        let mut seen_headers: Vec<(String, Range<usize>)> = Vec::new();
+        let mut offset = 0;
+        for raw in text.split_inclusive('\n') {
+            let start = offset;
+            offset += raw.len();
+            let mut line = raw.trim_end_matches(['\n', '\r']);
+            if line.trim_start().starts_with('#') {
+                continue;
+            }
+            if let Some(i) = line.find(" #").or_else(|| line.find("\t#")) {
+                line = &line[..i];
+            }
+            let lead = line.len() - line.trim_start().len();
+            let mut content = line.trim();
+            let mut at = start + lead;
+            if content.is_empty() {
+                continue;
+            }
+            // A list bullet.
+            for bullet in ["- ", "* ", "• "] {
+                if let Some(rest) = content.strip_prefix(bullet) {
+                    let skipped = content.len() - rest.trim_start().len();
+                    at += skipped;
+                    content = rest.trim_start();
+                }
+            }
+            // A section: `[a]` or `a:`.
+            let section = content
+                .strip_prefix('[')
+                .and_then(|s| s.strip_suffix(']'))
+                .or_else(|| content.strip_suffix(':'))
+                .map(|s| s.trim().to_ascii_lowercase());
+            if let Some(name) = section.filter(|s| self.sections.contains(&s.as_str())) {
+                lines.push(TextLine::Section(Spanned {
+                    value: name,
+                    span: at..at + content.len(),
+                }));
+                continue;
+            }
+            // A header: `key: value`.
+            if let Some((key, value)) = content.split_once(':') {
+                let folded = key.trim().to_ascii_lowercase();
+                let word = !folded.is_empty()
+                    && folded.chars().all(|c| c.is_ascii_alphabetic() || c == '-');
+                if self.headers.contains(&folded.as_str()) {
+                    let key_span = at..at + key.trim_end().len();
+                    let value_start = at + key.len() + 1 + (value.len() - value.trim_start().len());
+                    let value = value.trim();
+                    if let Some((_, first)) = seen_headers.iter().find(|(k, _)| *k == folded) {
+                        self.out.push(
+                            Diagnostic::error(
+                                Code::DuplicateKey,
+                                &self.file.path,
+                                key_span.clone(),
+                                format!("`{folded}` is given twice"),
+                            )
+                            .with_label("given again here")
+                            .with_related(&self.file.path, first.clone(), "first given here")
+                            .with_help("keep one of the two lines"),
+                        );
+                    } else if !self.sections.is_empty() {
+                        // Trade headers repeat per side; no duplicate check.
+                    }
+                    if self.sections.is_empty() {
+                        seen_headers.push((folded.clone(), key_span.clone()));
+                    }
+                    lines.push(TextLine::Header {
+                        key: Spanned {
+                            value: folded,
+                            span: key_span,
+                        },
+                        value: Spanned {
+                            value: value.to_string(),
+                            span: value_start..value_start + value.len(),
+                        },
+                    });
+                    continue;
+                }
+                let known: Vec<&str> = self.headers.iter().chain(self.sections).copied().collect();
+                if word && let Some(best) = closest(&folded, known.iter().copied()) {
+                    self.out.push(
+                        Diagnostic::error(
+                            Code::InvalidInput,
+                            &self.file.path,
+                            at..at + key.len(),
+                            format!("unknown header `{}`", key.trim()),
+                        )
+                        .with_label("not a header")
+                        .with_help(format!(
+                            "did you mean `{best}:`? Header lines here: {}",
+                            known
+                                .iter()
+                                .map(|k| format!("`{k}:`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
+                    );
+                    continue;
+                }
+            }
+            let span = at..at + content.len();
+            if let Some(r) = parse_reference(content, Some(at), &span, &self.file.path, self.out) {
+                lines.push(TextLine::Card(r));
+            }
+        }
+        lines
+    }
+
+    /// A header's whole number.
+    fn amount(&mut self, value: &Spanned<String>) -> u64 {
+        let text = value.value.trim();
+        match text.parse::<i64>() {
+            Ok(n) if n < 0 => {
+                negative(self.out, &self.file.path, value.span.clone(), "amount", n);
+                0
+            }
+            Ok(n) => n as u64,
+            Err(_) => {
+                self.out.push(
+                    Diagnostic::error(
+                        Code::WrongType,
+                        &self.file.path,
+                        value.span.clone(),
+                        format!("`{text}` is not a whole number"),
+                    )
+                    .with_label("expected a whole number")
+                    .with_help("write the amount as digits, e.g. `dollars: 3`"),
+                );
+                0
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- counts
+
+/// Splits `2x Name`, `2 x Name`, `2× Name`, `Name x2`, `Name x 2` into the
+/// count and the name's byte range in `text`; `None` when there is no count.
+/// The count keeps its sign so a negative one can be reported.
+pub fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
+    let trimmed_start = text.len() - text.trim_start().len();
+    let t = text.trim();
+    let end = trimmed_start + t.len();
+    // Prefix.
+    let digits_at = usize::from(t.starts_with('-'));
+    let digits = t[digits_at..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    if digits > 0 {
+        let rest = &t[digits_at + digits..];
+        let after_space = rest.trim_start();
+        for x in ['x', 'X', '×'] {
+            if let Some(name) = after_space.strip_prefix(x)
+                && name.starts_with(char::is_whitespace)
+                && !name.trim().is_empty()
+            {
+                let n = t[..digits_at + digits].parse::<i64>().ok()?;
+                let name_start = end - name.trim_start().len();
+                return Some((n, name_start..end));
+            }
+        }
+    }
+    // Suffix.
+    let t_digits = t.bytes().rev().take_while(u8::is_ascii_digit).count();
+    if t_digits > 0 {
+        let mut head = &t[..t.len() - t_digits];
+        let negative = head.ends_with('-');
+        if negative {
+            head = &head[..head.len() - 1];
+        }
+        let head = head.trim_end();
+        for x in ['x', 'X', '×'] {
+            if let Some(name) = head.strip_suffix(x)
+                && name.ends_with(char::is_whitespace)
+                && !name.trim().is_empty()
+            {
+                let digits_text = &t[t.len() - t_digits..];
+                let n = digits_text.parse::<i64>().ok()?;
+                let n = if negative { -n } else { n };
+                let name = name.trim_end();
+                return Some((n, trimmed_start..trimmed_start + name.len()));
+            }
+        }
+    }
+    None
+}
+
+/// A reference from an item's text. `base`: the text's byte offset in the
+/// file when the text is written there as is; otherwise `whole` locates it.
+fn parse_reference(
+    text: &str,
+    base: Option<usize>,
+    whole: &Range<usize>,
+    path: &Arc<str>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Reference> {
+    let locate = |r: Range<usize>| match base {
+        Some(b) => b + r.start..b + r.end,
+        None => whole.clone(),
+    };
+    let (count, name_range) = match split_count(text) {
+        Some((n, range)) => (n, range),
+        None => {
+            let lead = text.len() - text.trim_start().len();
+            (1, lead..lead + text.trim().len())
+        }
+    };
+    let span = locate(name_range.clone());
+    if name_range.is_empty() {
+        out.push(
+            Diagnostic::error(
+                Code::InvalidInput,
+                path,
+                whole.clone(),
+                "an empty card reference",
+            )
+            .with_label("no card here")
+            .with_help("write a card name or id"),
+        );
+        return None;
+    }
+    if count < 0 {
+        negative(out, path, locate(0..text.len()), "count", count);
+        return None;
+    }
+    let count = count as u64;
+    if count > MAX_COUNT {
+        out.push(
+            Diagnostic::error(
+                Code::InvalidInput,
+                path,
+                locate(0..text.len()),
+                format!("a count of {count} is more than any table holds"),
+            )
+            .with_label("count too large")
+            .with_help(format!("counts go up to {MAX_COUNT}")),
+        );
+        return None;
+    }
+    Some(Reference {
+        name: text[name_range].to_string(),
+        count,
+        span,
+    })
+}
+
+// -------------------------------------------------------------- resolving
+
+/// Resolves card references, reporting every unknown or ambiguous one.
+pub fn resolve_cards<'a>(
+    index: &CardIndex<'a>,
+    path: &Arc<str>,
+    refs: &[Reference],
+    out: &mut Vec<Diagnostic>,
+) -> Vec<Counted<'a>> {
+    let mut cards = Vec::with_capacity(refs.len());
+    for r in refs {
+        match index.resolve(&r.name) {
+            Ok(i) => cards.push((index.card(i), r.count)),
+            Err(LookupError::Unknown { suggestions }) => {
+                let mut help = suggestion_help(&suggestions, "card");
+                if r.name
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
+                {
+                    help.push_str("; write a count as `2x Name` or `Name x2`");
+                }
+                out.push(
+                    Diagnostic::error(
+                        Code::UnknownCard,
+                        path,
+                        r.span.clone(),
+                        format!("unknown card `{}`", r.name),
+                    )
+                    .with_label("no card of the pool has this name or id")
+                    .with_help(help),
+                );
+            }
+            Err(LookupError::Ambiguous { targets }) => {
+                let choices: Vec<String> = targets
+                    .iter()
+                    .map(|&i| {
+                        let c = index.card(i);
+                        format!("`{}` ({} in {})", c.id, c.name, c.set)
+                    })
+                    .collect();
+                out.push(
+                    Diagnostic::error(
+                        Code::AmbiguousCard,
+                        path,
+                        r.span.clone(),
+                        format!("`{}` names {} cards", r.name, targets.len()),
+                    )
+                    .with_label("ambiguous")
+                    .with_help(format!(
+                        "use the id of the one you mean: {}",
+                        choices.join(", ")
+                    )),
+                );
+            }
+        }
+    }
+    cards
+}
+
+fn suggestion_help(suggestions: &[String], what: &str) -> String {
+    match suggestions {
+        [] => format!("check the spelling; a {what} is named by its name or its id"),
+        [one] => format!("did you mean `{one}`?"),
+        many => format!(
+            "did you mean one of: {}?",
+            many.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Resolves a character (embedded data, not the card pool).
+pub fn resolve_character(
+    path: &Arc<str>,
+    reference: &Spanned<String>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<&'static Character> {
+    match characters::resolve(&reference.value) {
+        Ok(c) => Some(c),
+        Err(error) => {
+            let known: Vec<String> = characters::all()
+                .iter()
+                .map(|c| format!("`{}` ({})", c.id, c.name))
+                .collect();
+            let help = match error {
+                LookupError::Unknown { suggestions } if !suggestions.is_empty() => format!(
+                    "{} Characters: {}",
+                    suggestion_help(&suggestions, "character"),
+                    known.join(", ")
+                ),
+                _ => format!("characters: {}", known.join(", ")),
+            };
+            out.push(
+                Diagnostic::error(
+                    Code::UnknownCharacter,
+                    path,
+                    reference.span.clone(),
+                    format!("unknown character `{}`", reference.value),
+                )
+                .with_label("not a character")
+                .with_help(help),
+            );
+            None
+        }
+    }
+}
+
+/// Resolves set references by id or name.
+pub fn resolve_sets<'a>(
+    database: &'a Database,
+    path: &Arc<str>,
+    refs: &[Spanned<String>],
+    out: &mut Vec<Diagnostic>,
+) -> Vec<&'a Set> {
+    let index = set_index(database);
+    let mut sets: Vec<&Set> = Vec::new();
+    for r in refs {
+        match index.resolve(&r.value) {
+            Ok(i) => {
+                if !sets.iter().any(|s| s.id == database.sets[i].id) {
+                    sets.push(&database.sets[i]);
+                }
+            }
+            Err(error) => {
+                let suggestions = match error {
+                    LookupError::Unknown { suggestions } => suggestions,
+                    LookupError::Ambiguous { .. } => Vec::new(),
+                };
+                out.push(
+                    Diagnostic::error(
+                        Code::UnknownSet,
+                        path,
+                        r.span.clone(),
+                        format!("unknown set `{}`", r.value),
+                    )
+                    .with_label("no set of the pool has this name or id")
+                    .with_help(suggestion_help(&suggestions, "set")),
+                );
+            }
+        }
+    }
+    sets
+}
+
+/// Sets by id and name.
+pub fn set_index(database: &Database) -> NameIndex {
+    let mut index = NameIndex::new();
+    for (i, set) in database.sets.iter().enumerate() {
+        index.insert(&set.id.0, NameSource::Id, i);
+    }
+    for (i, set) in database.sets.iter().enumerate() {
+        index.insert(&set.name, NameSource::English, i);
+    }
+    index
+}
+
+/// Resolves a declared symbol: an element, or a type some card or set has.
+pub fn resolve_symbol(
+    database: &Database,
+    path: &Arc<str>,
+    reference: &Spanned<String>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Symbol> {
+    let wanted = crate::cards::fold(&reference.value);
+    if let Some(e) = Element::ALL.iter().find(|e| e.as_str() == wanted) {
+        return Some(Symbol::Element(*e));
+    }
+    let mut types: Vec<String> = BASE_TYPES.iter().map(|t| t.to_string()).collect();
+    for t in database
+        .sets
+        .iter()
+        .flat_map(|s| &s.extra_types)
+        .chain(database.cards.iter().flat_map(|c| &c.types))
+    {
+        if !types.contains(&t.0) {
+            types.push(t.0.clone());
+        }
+    }
+    if types.contains(&wanted) {
+        return Some(Symbol::Type(Id(wanted)));
+    }
+    let known: Vec<&str> = Element::ALL
+        .iter()
+        .map(|e| e.as_str())
+        .chain(types.iter().map(String::as_str))
+        .collect();
+    let help = match closest(&wanted, known.iter().copied()) {
+        Some(best) => format!("did you mean `{best}`? Symbols: {}", known.join(", ")),
+        None => format!("symbols: {}", known.join(", ")),
+    };
+    out.push(
+        Diagnostic::error(
+            Code::UnknownSymbol,
+            path,
+            reference.span.clone(),
+            format!("unknown symbol `{}`", reference.value),
+        )
+        .with_label("neither an element nor a type")
+        .with_help(help),
+    );
+    None
+}
+
+// --------------------------------------------------------- input schemas
+
+/// A card reference: a card's name or id, optionally with a count
+/// (`2x Canyon Wyrm`, `Canyon Wyrm x2`).
+pub type CardName = String;
+
+/// `blades deck check` input: a deck, or just a list of its cards.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged, deny_unknown_fields)]
+#[schemars(title = "Millennium Blades deck")]
+pub enum DeckFile {
+    Deck {
+        /// The deck's character, by id or name (`deques`, `Deques Applenti`).
+        #[serde(default)]
+        character: Option<String>,
+        /// The deck's cards, in any order; a card's kind decides its slot.
+        #[schemars(required)]
+        cards: Option<Vec<CardName>>,
+    },
+    Cards(Vec<CardName>),
+}
+
+/// `blades collection check` input.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged, deny_unknown_fields)]
+#[schemars(title = "Millennium Blades collection")]
+pub enum CollectionFile {
+    Collection {
+        /// The element or type the collection is built on (optional).
+        #[serde(default)]
+        symbol: Option<String>,
+        #[schemars(required)]
+        cards: Option<Vec<CardName>>,
+    },
+    Cards(Vec<CardName>),
+}
+
+/// `blades collection best` input: a binder, repeats allowed.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged, deny_unknown_fields)]
+#[schemars(title = "Millennium Blades binder")]
+pub enum BinderFile {
+    Binder {
+        #[schemars(required)]
+        cards: Option<Vec<CardName>>,
+    },
+    Cards(Vec<CardName>),
+}
+
+/// `blades trade check` input.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Millennium Blades trade")]
+pub struct TradeFile {
+    #[schemars(required)]
+    pub a: Option<TradeSide>,
+    #[schemars(required)]
+    pub b: Option<TradeSide>,
+}
+
+/// One side of a trade.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TradeSide {
+    #[serde(default)]
+    pub cards: Option<Vec<CardName>>,
+    /// Millennium Dollars.
+    #[serde(default)]
+    pub dollars: Option<u64>,
+    /// Friendship cards (no trade value).
+    #[serde(default)]
+    pub friendship: Option<u64>,
+}
+
+/// `blades copies check` input.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Millennium Blades copy counts")]
+pub struct CopiesFile {
+    /// The sets in play, by id or name.
+    #[schemars(required)]
+    pub sets: Option<Vec<String>>,
+    /// Copies owned across the table: `card: count`, or a list of cards.
+    #[schemars(required)]
+    pub cards: Option<CopiesCards>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CopiesCards {
+    Counts(std::collections::BTreeMap<CardName, u64>),
+    List(Vec<CardName>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_before_and_after_names() {
+        assert_eq!(split_count("2x Canyon Wyrm"), Some((2, 3..14)));
+        assert_eq!(split_count("2 x Canyon Wyrm"), Some((2, 4..15)));
+        assert_eq!(split_count("Canyon Wyrm x2"), Some((2, 0..11)));
+        assert_eq!(split_count("Canyon Wyrm x 12"), Some((12, 0..11)));
+        assert_eq!(split_count("-1x Canyon Wyrm"), Some((-1, 4..15)));
+        assert_eq!(split_count("Canyon Wyrm"), None);
+        assert_eq!(split_count("2 X-Ray Golem"), None);
+        assert_eq!(split_count("Box x"), None);
+    }
+
+    #[test]
+    fn format_by_extension_then_content() {
+        assert_eq!(detect("a.yaml", "Canyon Wyrm"), Syntax::Yaml);
+        assert_eq!(detect("a.txt", "cards: [a]"), Syntax::Text);
+        assert_eq!(detect("a", "cards:\n  - x\n"), Syntax::Yaml);
+        assert_eq!(detect("a", "- x\n- y\n"), Syntax::Yaml);
+        assert_eq!(detect("a", "Canyon Wyrm\n"), Syntax::Text);
+        assert_eq!(
+            detect("a", "character: deques\nCanyon Wyrm\n"),
+            Syntax::Text
+        );
+        assert_eq!(detect("a", "cards:\n  - x\n - y: ]\n"), Syntax::Yaml);
+        assert_eq!(detect("a", "a:\n  cards: [x\nb:\n"), Syntax::Yaml);
+        assert_eq!(
+            detect("a", "a:\nCanyon Wyrm\ndollars: 2\nb:\n"),
+            Syntax::Text
+        );
+    }
+
+    #[test]
+    fn text_decks_keep_positions() {
+        let file = InputFile::new(
+            "d.txt",
+            "# my deck\ncharacter: Deques\n2x Canyon Wyrm  # twice\n- Dust Devil\n",
+        );
+        let mut out = Vec::new();
+        let doc = read_deck(&file, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        let character = doc.character.unwrap();
+        assert_eq!(&file.text[character.span], "Deques");
+        assert_eq!(doc.cards.len(), 2);
+        assert_eq!(doc.cards[0].count, 2);
+        assert_eq!(&file.text[doc.cards[0].span.clone()], "Canyon Wyrm");
+        assert_eq!(&file.text[doc.cards[1].span.clone()], "Dust Devil");
+    }
+
+    #[test]
+    fn yaml_decks_keep_positions_and_report_everything() {
+        let file = InputFile::new(
+            "d.yaml",
+            "charcter: x\ncards:\n  - 3x Canyon Wyrm\n  - \"Dust Devil\"\n  - [nested]\n",
+        );
+        let mut out = Vec::new();
+        let doc = read_deck(&file, &mut out);
+        let codes: Vec<&str> = out.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["unknown-field", "wrong-type"]);
+        assert_eq!(&file.text[doc.cards[0].span.clone()], "Canyon Wyrm");
+        assert_eq!(&file.text[doc.cards[1].span.clone()], "\"Dust Devil\"");
+        assert_eq!(doc.cards[1].name, "Dust Devil");
+    }
+
+    #[test]
+    fn trades_in_text() {
+        let file = InputFile::new(
+            "t.txt",
+            "a:\nCanyon Wyrm\ndollars: 2\n[b]\nfriendship: 1\n2x Dust Devil\ndollars: -3\n",
+        );
+        let mut out = Vec::new();
+        let doc = read_trade(&file, &mut out);
+        let codes: Vec<&str> = out.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["negative-amount"]);
+        assert_eq!(doc.a.dollars, 2);
+        assert_eq!(doc.b.friendship, 1);
+        assert_eq!(doc.b.cards[0].count, 2);
+    }
+
+    #[test]
+    fn copies_in_text_and_yaml() {
+        let file = InputFile::new("c.txt", "sets: sunset-gulch, Tidal Court\nCanyon Wyrm x3\n");
+        let mut out = Vec::new();
+        let doc = read_copies(&file, &mut out);
+        assert!(out.is_empty());
+        let sets: Vec<&str> = doc
+            .sets
+            .iter()
+            .map(|s| &file.text[s.span.clone()])
+            .collect();
+        assert_eq!(sets, ["sunset-gulch", "Tidal Court"]);
+        let file = InputFile::new("c.yaml", "sets: [a]\ncards:\n  Canyon Wyrm: -2\n");
+        let doc = read_copies(&file, &mut out);
+        assert_eq!(out[0].code, Code::NegativeAmount);
+        assert_eq!(doc.cards[0].name, "Canyon Wyrm");
+    }
+}

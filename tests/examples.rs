@@ -1,0 +1,46 @@
+//! The sample inputs in `examples/inputs/` (shown in the README) stay legal
+//! against the built-in pool.
+
+use std::process::Command;
+
+fn check(args: &[&str]) -> (i32, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_blades"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("blades runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr),
+    )
+}
+
+#[test]
+fn readme_inputs_check_against_the_builtin_pool() {
+    for args in [
+        &[
+            "deck",
+            "check",
+            "examples/inputs/deck.yaml",
+            "examples/inputs/deck.txt",
+        ][..],
+        &["collection", "check", "examples/inputs/collection.yaml"],
+        &["collection", "best", "examples/inputs/binder.yaml"],
+        &[
+            "collection",
+            "best",
+            "--duel",
+            "examples/inputs/binder.yaml",
+        ],
+        &["trade", "check", "examples/inputs/trade.yaml"],
+    ] {
+        let (code, output) = check(args);
+        assert_eq!(code, 0, "{args:?}: {output}");
+    }
+    // The copies sample shows a violation on purpose.
+    let (code, output) = check(&["copies", "check", "examples/inputs/copies.yaml"]);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("too-many-copies"), "{output}");
+}
