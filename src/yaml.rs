@@ -550,28 +550,57 @@ fn looks_like_float(text: &str) -> bool {
 /// `map[i]` is where byte `i` of the value came from (`map[len]` is the end).
 /// Used to locate errors found inside a value (an effect's parse error).
 pub fn scalar_offsets(file_text: &str, node: &Node) -> Vec<usize> {
-    let NodeValue::Str(value, style) = &node.value else {
-        return vec![node.span.start];
-    };
-    let source = file_text.get(node.span.start..).unwrap_or_default();
+    match &node.value {
+        NodeValue::Str(value, style) => {
+            text_offsets(file_text, node.span.start, TextStyle::of(*style), value)
+        }
+        _ => vec![node.span.start],
+    }
+}
+
+/// How a string scalar is written, for [`text_offsets`]; small and
+/// serializable so it can be kept with cached results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum TextStyle {
+    #[default]
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Block,
+}
+
+impl TextStyle {
+    pub fn of(style: ScalarStyle) -> TextStyle {
+        match style {
+            ScalarStyle::Plain => TextStyle::Plain,
+            ScalarStyle::SingleQuoted => TextStyle::SingleQuoted,
+            ScalarStyle::DoubleQuoted => TextStyle::DoubleQuoted,
+            _ => TextStyle::Block,
+        }
+    }
+}
+
+/// [`scalar_offsets`] for a value written at `start` in `style`.
+pub fn text_offsets(file_text: &str, start: usize, style: TextStyle, value: &str) -> Vec<usize> {
+    let source = file_text.get(start..).unwrap_or_default();
     // Skip the opening quote or the block header line.
     let mut pos = match style {
-        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => 1,
+        TextStyle::SingleQuoted | TextStyle::DoubleQuoted => 1,
         // saphyr starts a block scalar's span at its content; skip a header
         // line only if the span includes one.
-        ScalarStyle::Literal | ScalarStyle::Folded if source.starts_with(['|', '>']) => {
+        TextStyle::Block if source.starts_with(['|', '>']) => {
             source.find('\n').map_or(source.len(), |i| i + 1)
         }
         _ => 0,
     };
     let bytes = source.as_bytes();
-    let mut map = vec![node.span.start; value.len() + 1];
+    let mut map = vec![start; value.len() + 1];
     for (i, c) in value.char_indices() {
         let found = loop {
             let Some(sc) = source.get(pos..).and_then(|rest| rest.chars().next()) else {
                 break None;
             };
-            if *style == ScalarStyle::DoubleQuoted && sc == '\\' {
+            if style == TextStyle::DoubleQuoted && sc == '\\' {
                 let (decoded, len) = decode_escape(&source[pos..]);
                 if decoded == Some(c) {
                     break Some((pos, len));
@@ -579,9 +608,7 @@ pub fn scalar_offsets(file_text: &str, node: &Node) -> Vec<usize> {
                 pos += len;
                 continue;
             }
-            if *style == ScalarStyle::SingleQuoted
-                && sc == '\''
-                && bytes.get(pos + 1) == Some(&b'\'')
+            if style == TextStyle::SingleQuoted && sc == '\'' && bytes.get(pos + 1) == Some(&b'\'')
             {
                 if c == '\'' {
                     break Some((pos, 2));
@@ -601,10 +628,10 @@ pub fn scalar_offsets(file_text: &str, node: &Node) -> Vec<usize> {
             return map;
         };
         for b in 0..c.len_utf8() {
-            map[i + b] = node.span.start + at;
+            map[i + b] = start + at;
         }
         pos = at + len;
-        map[i + c.len_utf8()] = node.span.start + pos;
+        map[i + c.len_utf8()] = start + pos;
     }
     map
 }
