@@ -3,3 +3,5 @@
 //! The library never prints; the CLI (`src/cli`) renders what it returns.
 //! Modules follow the data: source files → YAML with positions → schema →
 //! card model → rules → diagnostics → output.
+
+pub mod effect;
