@@ -131,6 +131,16 @@ impl Keywords {
                     k.name.en
                 ));
             }
+            let first_word = k.name.en.split_whitespace().next().unwrap_or_default();
+            if super::Timing::ALL
+                .iter()
+                .any(|t| t.word().eq_ignore_ascii_case(first_word))
+            {
+                problems.push(format!(
+                    "{at}: name `{}` cannot start with a timing word",
+                    k.name.en
+                ));
+            }
             for (what, text) in [
                 ("reminder.en", &k.reminder.en),
                 ("reminder.ja", &k.reminder.ja),

@@ -538,7 +538,7 @@ impl Renderer<'_> {
                 let id = name.to_ascii_lowercase();
                 self.pb
                     .lookup(&format!("name.type.{id}"))
-                    .map_or_else(|| id.replace('-', " "), str::to_string)
+                    .map_or(id.clone(), str::to_string)
             }
         }
     }
