@@ -20,6 +20,7 @@ pub mod cache;
 pub mod cards;
 pub mod compile;
 pub mod diagnostics;
+pub mod effect;
 pub mod model;
 pub mod output;
 pub mod pool;

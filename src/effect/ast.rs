@@ -1,0 +1,742 @@
+//! The effect AST: what a card's effect text says, independent of how it is
+//! spelled. `parse` builds it, `format` prints its canonical English source,
+//! `render` prints card text in a language, `check` validates it.
+//!
+//! Nodes that errors point at carry a [`Span`] (byte offsets into the whole
+//! effect text). Spans are skipped by serde and ignored by `==`, so two ASTs
+//! are equal when they say the same thing.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Byte offsets `start..end` into the effect text.
+///
+/// Equality ignores spans: every two spans are equal, so `#[derive(PartialEq)]`
+/// on AST nodes compares meaning only. Spans are not serialized.
+#[derive(Clone, Copy, Debug, Default, Eq)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl PartialEq for Span {
+    fn eq(&self, _other: &Span) -> bool {
+        true
+    }
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The span as a range, for slicing the effect text.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// A number written on the card, with where it is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Num {
+    pub value: u32,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+impl Num {
+    /// A number with no position (built by code, not parsed).
+    pub fn new(value: u32) -> Num {
+        Num {
+            value,
+            span: Span::default(),
+        }
+    }
+}
+
+/// A whole effect text: one line per ability or keyword.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Effect {
+    pub lines: Vec<Line>,
+}
+
+/// One line of effect text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "line", rename_all = "kebab-case")]
+pub enum Line {
+    /// A set keyword (`Scurry.`), defined in `cards/keywords.yaml`.
+    Keyword(KeywordLine),
+    /// `Timing: sentences.`
+    Ability(Ability),
+}
+
+/// A keyword line: the keyword's English name and maybe a number.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct KeywordLine {
+    /// The name as written (matched against the keyword table ignoring case).
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Num>,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+    /// Where the name is written.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub name_span: Span,
+}
+
+/// An ability: a timing word, a trigger for Reactions, and sentences.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Ability {
+    pub timing: Timing,
+    /// The `(when …)` condition; required for Reactions, allowed nowhere else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<Event>,
+    pub sentences: Vec<Sentence>,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+    /// Where the timing word is written.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub timing_span: Span,
+}
+
+/// Timing words, in the rulebook's order. Priority among them is
+/// Top > Ongoing > Play > Next > Score; only Reactions and Actions are optional.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Timing {
+    Play,
+    Next,
+    Flip,
+    Ongoing,
+    Top,
+    Score,
+    Reaction,
+    Action,
+}
+
+impl Timing {
+    pub const ALL: [Timing; 8] = [
+        Timing::Play,
+        Timing::Next,
+        Timing::Flip,
+        Timing::Ongoing,
+        Timing::Top,
+        Timing::Score,
+        Timing::Reaction,
+        Timing::Action,
+    ];
+
+    /// The English timing word.
+    pub fn word(self) -> &'static str {
+        match self {
+            Timing::Play => "Play",
+            Timing::Next => "Next",
+            Timing::Flip => "Flip",
+            Timing::Ongoing => "Ongoing",
+            Timing::Top => "Top",
+            Timing::Score => "Score",
+            Timing::Reaction => "Reaction",
+            Timing::Action => "Action",
+        }
+    }
+
+    /// Does this timing describe a lasting state (where statements such as
+    /// "cannot be flipped" belong)?
+    pub fn is_continuous(self) -> bool {
+        matches!(self, Timing::Ongoing | Timing::Top)
+    }
+}
+
+/// One sentence of an ability.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Sentence {
+    /// `Win:` / `Lose:` / `Tie:`: the sentence applies to that clash result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ClashResult>,
+    /// `If …,`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
+    /// `You may …`: the sentence is optional.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    /// Clauses paid before `to` (`flip this card to …`); empty when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cost: Vec<Clause>,
+    /// What happens, in order.
+    pub clauses: Vec<Clause>,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+/// The result of a clash for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClashResult {
+    Win,
+    Lose,
+    Tie,
+}
+
+/// A clause: a player doing something, or a state that holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "clause", rename_all = "kebab-case")]
+pub enum Clause {
+    /// `[player] verb …`; the player is `you` when none is written.
+    Act {
+        subject: Player,
+        action: Action,
+        #[serde(skip)]
+        #[schemars(skip)]
+        span: Span,
+    },
+    /// `<cards> cannot be flipped`, `<cards> has +1 STAR`, …
+    State {
+        target: Target,
+        state: State,
+        #[serde(skip)]
+        #[schemars(skip)]
+        span: Span,
+    },
+}
+
+impl Clause {
+    pub fn span(&self) -> Span {
+        match self {
+            Clause::Act { span, .. } | Clause::State { span, .. } => *span,
+        }
+    }
+}
+
+/// Something a player does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "action", rename_all = "kebab-case")]
+pub enum Action {
+    /// `gain 2 RP`.
+    GainRp { amount: Amount },
+    /// `lose 1 RP` (never below zero).
+    LoseRp { amount: Amount },
+    /// `gain 1 extra tableau slot` (always at the right end).
+    GainSlots { count: Num },
+    /// `flip <cards>` face down.
+    Flip { target: Target },
+    /// `clash with an opponent` / `clash with all players`.
+    Clash { with: ClashWith },
+    /// `discard <cards> [to …]`.
+    Discard { target: Target, to: Pile },
+    /// `reveal <cards>`.
+    Reveal { target: Target },
+    /// `take <cards> into your hand`.
+    Take { target: Target, to: TakeTo },
+    /// `look at <cards>`.
+    LookAt { target: Target },
+    /// `put 3 +1 STAR tokens on <cards>`.
+    PutTokens { count: Num, target: Target },
+    /// `insert <card> anywhere into your tableau`.
+    Insert { target: Target, position: Position },
+    /// `copy the effect of <card>`.
+    CopyEffect { source: Target },
+    /// `attach <card> to <card>`.
+    Attach { card: Target, to: Target },
+    /// `return <card> to your hand`.
+    ReturnToHand { target: Target },
+    /// `play <card>` (an extra play).
+    PlayCard { target: Target },
+}
+
+/// A lasting state of some cards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum State {
+    /// `cannot be flipped [by opponents' effects]`.
+    CannotBeFlipped { by_opponents: bool },
+    /// `has +2 STAR`.
+    StarBonus { delta: i32 },
+    /// `has the elements and types of <card>` (Mimicry).
+    Mimic { symbols: Symbols, source: Target },
+}
+
+/// Which symbols a Mimic state takes over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Symbols {
+    Elements,
+    Types,
+    ElementsAndTypes,
+}
+
+/// How much RP.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Amount {
+    /// `2 RP`.
+    Fixed { rp: Num },
+    /// `2 RP for each …`.
+    PerEach { rp: Num, count: Count },
+    /// `RP equal to the STAR of <card>`.
+    StarOf { target: Target },
+}
+
+/// What `for each` counts (and what `If you have …` compares).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Count {
+    /// `fire card in your tableau`. The query's quantity is always `each`.
+    Cards { cards: CardQuery },
+    /// `different element among <cards>`.
+    Elements { among: Target },
+    /// `different type among <cards>`.
+    Types { among: Target },
+    /// `+1 STAR token on <card>`.
+    Tokens { on: Target },
+    /// `opponent`.
+    Opponents,
+}
+
+/// Who clashes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClashWith {
+    /// One chosen opponent with a Top Card.
+    Opponent,
+    /// Every player with a Top Card.
+    AllPlayers,
+}
+
+/// Where discarded cards go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pile {
+    /// The owner's binder (the default).
+    Binder,
+    StoreDiscard,
+    /// The game box: out of the game.
+    Box,
+}
+
+/// Where taken cards go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TakeTo {
+    Hand,
+    Binder,
+}
+
+/// Where an inserted card goes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Position {
+    /// `anywhere into your tableau`.
+    Anywhere,
+    /// `into your tableau to the left of <card>`.
+    Beside { side: Side, of: Target },
+}
+
+/// Left or right in a tableau.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Side {
+    Left,
+    Right,
+}
+
+/// A player or group of players doing something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Player {
+    You,
+    /// One opponent (chosen by you).
+    AnOpponent,
+    EachOpponent,
+    AllPlayers,
+}
+
+/// Whose cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Owner {
+    You,
+    /// The player doing the clause (`each opponent loses 1 RP for each card in their hand`).
+    Their,
+    AnOpponent,
+    EachOpponent,
+    EachPlayer,
+    Any,
+}
+
+/// A card or group of cards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Target {
+    #[serde(flatten)]
+    pub kind: TargetKind,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+/// What a target names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "target", rename_all = "kebab-case")]
+pub enum TargetKind {
+    /// `this card`.
+    This,
+    /// `it`: the card named earlier (in a Next ability, the next card played).
+    It,
+    /// `them`: the cards named earlier.
+    Them,
+    /// `the card to the left` / `the card to the right`.
+    Neighbor { side: Side },
+    /// `your Top Card`.
+    TopCard { owner: Owner },
+    /// `the next card you play`.
+    NextCard,
+    /// `one of them`, `2 of them`, `up to 2 of them`: some of the cards named before.
+    OfThem { n: Num, up_to: bool },
+    /// `the top card of the Store` (`count` 1) / `the top 3 cards of the Store`.
+    StoreTop { count: Num },
+    /// A described group (`a fire card in an opponent's tableau`).
+    Cards(CardQuery),
+}
+
+impl Target {
+    pub fn new(kind: TargetKind) -> Target {
+        Target {
+            kind,
+            span: Span::default(),
+        }
+    }
+
+    /// Does the target name more than one card (so English says `them`, `have`)?
+    pub fn is_plural(&self) -> bool {
+        match &self.kind {
+            TargetKind::Them => true,
+            TargetKind::TopCard { owner } => {
+                matches!(owner, Owner::EachOpponent | Owner::EachPlayer)
+            }
+            TargetKind::StoreTop { count } => count.value != 1,
+            TargetKind::OfThem { n, .. } => n.value != 1,
+            TargetKind::Cards(q) => q.quant.is_plural(),
+            _ => false,
+        }
+    }
+}
+
+/// A described group of cards: quantity, adjectives, noun, and what follows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CardQuery {
+    pub quant: Quant,
+    /// `other`: not this card.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub other: bool,
+    /// `adjacent`: next to this card.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub adjacent: bool,
+    /// `face-up` / `face-down`; unwritten means the rule's default: targets
+    /// are face-up cards, plain counts count face-down cards too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face: Option<Face>,
+    /// Elements, types and rarities, in the order written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filters: Vec<Filter>,
+    pub noun: Noun,
+    /// `from the Tin Town set`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<SetRef>,
+    /// `to the left of this card`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<Side>,
+    /// `in your tableau`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<Place>,
+    /// `with a lower STAR than this card`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub star: Option<StarFilter>,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+impl CardQuery {
+    /// A query with only a quantity and a noun.
+    pub fn new(quant: Quant, noun: Noun) -> CardQuery {
+        CardQuery {
+            quant,
+            other: false,
+            adjacent: false,
+            face: None,
+            filters: Vec::new(),
+            noun,
+            set: None,
+            side: None,
+            place: None,
+            star: None,
+            span: Span::default(),
+        }
+    }
+}
+
+/// How many cards of a query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Quant {
+    /// `a` / `an` (one chosen card).
+    One,
+    /// `another` (one chosen card other than this one).
+    Another,
+    /// `2 cards`.
+    Number { n: Num },
+    /// `up to 2 cards`.
+    UpTo { n: Num },
+    /// `each card`.
+    Each,
+    /// `all cards`.
+    All,
+    /// `cards`: no determiner, every matching card.
+    Bare,
+    /// `the highest-STAR card`.
+    Highest,
+    /// `the lowest-STAR card`.
+    Lowest,
+}
+
+impl Quant {
+    /// Does English use the plural noun with this quantity?
+    pub fn is_plural(self) -> bool {
+        match self {
+            Quant::Number { n } | Quant::UpTo { n } => n.value != 1,
+            Quant::All | Quant::Bare => true,
+            _ => false,
+        }
+    }
+}
+
+/// Face-up or face-down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Face {
+    Up,
+    Down,
+}
+
+/// Card kinds, used as the noun of a query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Noun {
+    /// Any card.
+    Card,
+    Single,
+    DeckBox,
+    Accessory,
+}
+
+/// An element, type or rarity a card must have.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "filter", rename_all = "kebab-case")]
+pub enum Filter {
+    Element {
+        element: Element,
+    },
+    /// A type id (`mage`, or a type a set declares); checked against the vocabulary.
+    Type {
+        name: String,
+        #[serde(skip)]
+        #[schemars(skip)]
+        span: Span,
+    },
+    Rarity {
+        rarity: Rarity,
+    },
+}
+
+/// The six elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Element {
+    Fire,
+    Air,
+    Light,
+    Water,
+    Earth,
+    Dark,
+}
+
+impl Element {
+    pub const ALL: [Element; 6] = [
+        Element::Fire,
+        Element::Air,
+        Element::Light,
+        Element::Water,
+        Element::Earth,
+        Element::Dark,
+    ];
+
+    /// The id (`fire`), also the English source word.
+    pub fn id(self) -> &'static str {
+        match self {
+            Element::Fire => "fire",
+            Element::Air => "air",
+            Element::Light => "light",
+            Element::Water => "water",
+            Element::Earth => "earth",
+            Element::Dark => "dark",
+        }
+    }
+}
+
+/// Rarities a query can ask for; `Promo` is any of the three promo rarities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rarity {
+    Starter,
+    Core,
+    Expansion,
+    Premium,
+    Master,
+    BronzePromo,
+    SilverPromo,
+    GoldPromo,
+    Promo,
+    ProPlayer,
+}
+
+impl Rarity {
+    pub const ALL: [Rarity; 10] = [
+        Rarity::Starter,
+        Rarity::Core,
+        Rarity::Expansion,
+        Rarity::Premium,
+        Rarity::Master,
+        Rarity::BronzePromo,
+        Rarity::SilverPromo,
+        Rarity::GoldPromo,
+        Rarity::Promo,
+        Rarity::ProPlayer,
+    ];
+
+    /// The id (`bronze-promo`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Rarity::Starter => "starter",
+            Rarity::Core => "core",
+            Rarity::Expansion => "expansion",
+            Rarity::Premium => "premium",
+            Rarity::Master => "master",
+            Rarity::BronzePromo => "bronze-promo",
+            Rarity::SilverPromo => "silver-promo",
+            Rarity::GoldPromo => "gold-promo",
+            Rarity::Promo => "promo",
+            Rarity::ProPlayer => "pro-player",
+        }
+    }
+
+    /// The English source words (`bronze promo`).
+    pub fn words(self) -> &'static str {
+        match self {
+            Rarity::BronzePromo => "bronze promo",
+            Rarity::SilverPromo => "silver promo",
+            Rarity::GoldPromo => "gold promo",
+            Rarity::ProPlayer => "pro player",
+            other => other.id(),
+        }
+    }
+}
+
+/// `from the Tin Town set`: a set by name or id, checked against the vocabulary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct SetRef {
+    pub name: String,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+/// Where cards are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Place {
+    Tableau { owner: Owner },
+    Hand { owner: Owner },
+    Binder { owner: Owner },
+    StoreDiscard,
+    Aftermarket,
+}
+
+/// A STAR condition on cards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum StarFilter {
+    /// `a lower STAR than <card>` / `a higher …` / `the same STAR as <card>`.
+    Compare { cmp: StarCmp, than: Box<Target> },
+    /// `STAR 3` / `STAR 3 or more` / `STAR 3 or less`.
+    Value { n: Num, bound: Bound },
+}
+
+/// A comparison with another card's STAR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum StarCmp {
+    Lower,
+    Higher,
+    Same,
+}
+
+/// How a number bounds a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Bound {
+    Exactly,
+    OrMore,
+    OrLess,
+}
+
+/// What an `If …,` tests.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "test", rename_all = "kebab-case")]
+pub enum Condition {
+    /// `you have 3 or more fire cards in your tableau` (`no` is exactly 0).
+    Count { count: Count, bound: Bound, n: Num },
+    /// `the card to the left has a lower STAR than this card`.
+    Star { target: Target, star: StarFilter },
+    /// `your Top Card is a fire card`.
+    Is {
+        target: Target,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        face: Option<Face>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        filters: Vec<Filter>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        noun: Option<Noun>,
+    },
+    /// `this card is your Top Card`.
+    IsTopCard { target: Target, owner: Owner },
+}
+
+/// What a Reaction waits for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// `an opponent flips this card`.
+    Flips { who: Player, target: Target },
+    /// `a card in your tableau is flipped`.
+    IsFlipped { target: Target },
+    /// `an opponent plays a fire card`.
+    Plays { who: Player, target: Target },
+    /// `you clash` / `you win a clash`.
+    Clash {
+        who: Player,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        result: Option<ClashResult>,
+    },
+    /// `an opponent gains RP`.
+    GainsRp { who: Player },
+    /// `you lose RP`.
+    LosesRp { who: Player },
+}

@@ -1,0 +1,136 @@
+//! Findings of the effect language: syntax errors from `parse`, semantic
+//! errors from `check`. Every finding has a stable kebab-case code, a span in
+//! the effect text, a message, a label for the span, and usually a help line.
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::Serialize;
+
+/// One finding in an effect text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EffectError {
+    /// Stable kebab-case code (see [`CODES`]).
+    pub code: &'static str,
+    /// Byte offsets into the effect text.
+    pub span: Range<usize>,
+    /// What is wrong.
+    pub message: String,
+    /// What the span shows.
+    pub label: String,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+impl EffectError {
+    pub(crate) fn new(
+        code: &'static str,
+        span: Range<usize>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> EffectError {
+        debug_assert!(
+            CODES.iter().any(|(c, _)| *c == code),
+            "unlisted code {code}"
+        );
+        EffectError {
+            code,
+            span,
+            message: message.into(),
+            label: label.into(),
+            help: None,
+        }
+    }
+
+    pub(crate) fn with_help(mut self, help: impl Into<String>) -> EffectError {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub(crate) fn with_help_opt(mut self, help: Option<String>) -> EffectError {
+        self.help = help;
+        self
+    }
+}
+
+impl fmt::Display for EffectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for EffectError {}
+
+/// Every code the effect language reports, with what it means. Codes are
+/// stable: a test snapshots this list so none is renamed by accident.
+pub const CODES: &[(&str, &str)] = &[
+    (
+        "effect-syntax",
+        "the text does not follow the effect grammar",
+    ),
+    (
+        "unknown-keyword",
+        "a keyword line names no keyword of the keyword table",
+    ),
+    (
+        "keyword-number-missing",
+        "the keyword takes a number and none is written",
+    ),
+    (
+        "keyword-number-unexpected",
+        "a number follows a keyword that takes none",
+    ),
+    ("duplicate-keyword", "the same keyword is written twice"),
+    (
+        "unknown-type",
+        "an element, type or rarity word that the vocabulary does not know",
+    ),
+    (
+        "unknown-set",
+        "a set name or id that the vocabulary does not know",
+    ),
+    (
+        "number-out-of-range",
+        "a number outside what the rules allow (RP 1-99, STAR 1-20, ...)",
+    ),
+    (
+        "reaction-without-trigger",
+        "a Reaction has no `(when ...)` condition",
+    ),
+    (
+        "trigger-not-allowed",
+        "a `(when ...)` condition on a timing other than Reaction",
+    ),
+    (
+        "outcome-without-clash",
+        "a `Win:`/`Lose:`/`Tie:` sentence that follows no clash",
+    ),
+    (
+        "duplicate-outcome",
+        "the same clash result is given twice for one clash",
+    ),
+    (
+        "pronoun-without-antecedent",
+        "`it` or `them` refers to no card named before it",
+    ),
+    ("copy-self", "a copy effect that copies its own card"),
+    ("mimic-self", "a card that takes its own elements or types"),
+    ("attach-self", "a card attached to itself"),
+    (
+        "flip-face-down",
+        "flipping face-down cards (flipping only turns cards face down)",
+    ),
+    (
+        "face-down-attributes",
+        "face-down cards asked for STAR, element, type, rarity or set, which they do not have",
+    ),
+    (
+        "state-needs-continuous-timing",
+        "a lasting state (cannot be flipped, +STAR, Mimicry) outside Ongoing or Top",
+    ),
+    (
+        "other-without-card",
+        "`other` or `adjacent` where there is no card to compare with",
+    ),
+];

@@ -1,0 +1,565 @@
+//! AST → canonical English source. `parse(format(e)) == e` and `format` is
+//! idempotent; the spelling chosen here is the one the docs call canonical.
+
+use super::ast::*;
+
+/// Prints an effect in canonical source form, one line per ability or keyword.
+pub fn format(effect: &Effect) -> String {
+    let lines: Vec<String> = effect.lines.iter().map(line).collect();
+    lines.join("\n")
+}
+
+fn line(line: &Line) -> String {
+    match line {
+        Line::Keyword(k) => keyword(k),
+        Line::Ability(a) => ability(a),
+    }
+}
+
+/// `Scurry.`, `Thwomp! 3.`; a name ending in `!` takes no full stop.
+pub(crate) fn keyword(k: &KeywordLine) -> String {
+    let mut out = k.name.clone();
+    if let Some(v) = k.value {
+        out.push(' ');
+        out.push_str(&v.value.to_string());
+    }
+    if !out.ends_with('!') {
+        out.push('.');
+    }
+    out
+}
+
+fn ability(a: &Ability) -> String {
+    let mut out = a.timing.word().to_string();
+    if let Some(event) = &a.trigger {
+        out.push_str(" (when ");
+        out.push_str(&self::event(event));
+        out.push(')');
+    }
+    out.push(':');
+    for s in &a.sentences {
+        out.push(' ');
+        out.push_str(&sentence(s));
+    }
+    out
+}
+
+/// Capitalises the first letter.
+pub(crate) fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn sentence(s: &Sentence) -> String {
+    let mut body = String::new();
+    if let Some(c) = &s.condition {
+        body.push_str("if ");
+        body.push_str(&condition(c));
+        body.push_str(", ");
+    }
+    if s.optional {
+        body.push_str("you may ");
+    }
+    if !s.cost.is_empty() {
+        body.push_str(&clauses(&s.cost));
+        body.push_str(" to ");
+    }
+    body.push_str(&clauses(&s.clauses));
+    body.push('.');
+    match s.outcome {
+        Some(o) => format!("{}: {body}", outcome(o)),
+        None => capitalise(&body),
+    }
+}
+
+fn outcome(o: ClashResult) -> &'static str {
+    match o {
+        ClashResult::Win => "Win",
+        ClashResult::Lose => "Lose",
+        ClashResult::Tie => "Tie",
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn clauses(list: &[Clause]) -> String {
+    let parts: Vec<String> = list.iter().map(clause).collect();
+    match parts.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+fn clause(c: &Clause) -> String {
+    match c {
+        Clause::Act {
+            subject, action, ..
+        } => {
+            if *subject == Player::You {
+                self::action(action, false)
+            } else {
+                format!(
+                    "{} {}",
+                    player(*subject),
+                    self::action(action, third_person(*subject))
+                )
+            }
+        }
+        Clause::State { target, state, .. } => {
+            let plural = target.is_plural();
+            let has = if plural { "have" } else { "has" };
+            let t = self::target(target, Ctx::In);
+            match state {
+                State::CannotBeFlipped { by_opponents } => {
+                    let by = if *by_opponents {
+                        " by opponents' effects"
+                    } else {
+                        ""
+                    };
+                    format!("{t} cannot be flipped{by}")
+                }
+                State::StarBonus { delta } => format!("{t} {has} {delta:+} STAR"),
+                State::Mimic { symbols, source } => format!(
+                    "{t} {has} the {} of {}",
+                    match symbols {
+                        Symbols::Elements => "elements",
+                        Symbols::Types => "types",
+                        Symbols::ElementsAndTypes => "elements and types",
+                    },
+                    self::target(source, Ctx::In)
+                ),
+            }
+        }
+    }
+}
+
+/// Does the player take the `-s` form of a verb?
+pub(crate) fn third_person(p: Player) -> bool {
+    matches!(p, Player::AnOpponent | Player::EachOpponent)
+}
+
+/// `gain` or `gains`, `copy` or `copies`.
+fn verb(base: &str, third: bool) -> String {
+    if !third {
+        return base.to_string();
+    }
+    if base.ends_with("sh") || base.ends_with("ch") || base.ends_with('s') {
+        format!("{base}es")
+    } else if let Some(stem) = base
+        .strip_suffix('y')
+        .filter(|stem| !stem.ends_with(['a', 'e', 'o', 'u']))
+    {
+        format!("{stem}ies")
+    } else {
+        format!("{base}s")
+    }
+}
+
+fn action(a: &Action, third: bool) -> String {
+    let v = |base: &str| verb(base, third);
+    match a {
+        Action::GainRp { amount } => format!("{} {}", v("gain"), self::amount(amount)),
+        Action::LoseRp { amount } => format!("{} {}", v("lose"), self::amount(amount)),
+        Action::GainSlots { count } => format!(
+            "{} {} extra tableau {}",
+            v("gain"),
+            count.value,
+            if count.value == 1 { "slot" } else { "slots" }
+        ),
+        Action::Flip { target } => format!("{} {}", v("flip"), self::target(target, Ctx::In)),
+        Action::Clash { with } => format!(
+            "{} with {}",
+            v("clash"),
+            match with {
+                ClashWith::Opponent => "an opponent",
+                ClashWith::AllPlayers => "all players",
+            }
+        ),
+        Action::Discard { target, to } => {
+            let mut out = format!("{} {}", v("discard"), self::target(target, Ctx::From));
+            match to {
+                Pile::Binder => {}
+                Pile::StoreDiscard => out.push_str(" to the Store Discard"),
+                Pile::Box => out.push_str(" to the box"),
+            }
+            out
+        }
+        Action::Reveal { target } => {
+            format!("{} {}", v("reveal"), self::target(target, Ctx::From))
+        }
+        Action::Take { target, to } => format!(
+            "{} {} into your {}",
+            v("take"),
+            self::target(target, Ctx::From),
+            match to {
+                TakeTo::Hand => "hand",
+                TakeTo::Binder => "binder",
+            }
+        ),
+        Action::LookAt { target } => {
+            format!("{} at {}", v("look"), self::target(target, Ctx::In))
+        }
+        Action::PutTokens { count, target } => format!(
+            "{} {} on {}",
+            v("put"),
+            tokens(count.value),
+            self::target(target, Ctx::In)
+        ),
+        Action::Insert { target, position } => {
+            let t = self::target(target, Ctx::From);
+            match position {
+                Position::Anywhere => format!("{} {t} anywhere into your tableau", v("insert")),
+                Position::Beside { side, of } => format!(
+                    "{} {t} into your tableau to the {} of {}",
+                    v("insert"),
+                    self::side(*side),
+                    self::target(of, Ctx::In)
+                ),
+            }
+        }
+        Action::CopyEffect { source } => {
+            format!("{} the effect of {}", v("copy"), target(source, Ctx::In))
+        }
+        Action::Attach { card, to } => format!(
+            "{} {} to {}",
+            v("attach"),
+            target(card, Ctx::From),
+            target(to, Ctx::In)
+        ),
+        Action::ReturnToHand { target } => format!(
+            "{} {} to your hand",
+            v("return"),
+            self::target(target, Ctx::In)
+        ),
+        Action::PlayCard { target } => {
+            format!("{} {}", v("play"), self::target(target, Ctx::From))
+        }
+    }
+}
+
+/// `a +1 STAR token`, `3 +1 STAR tokens`.
+fn tokens(n: u32) -> String {
+    if n == 1 {
+        "a +1 STAR token".to_string()
+    } else {
+        format!("{n} +1 STAR tokens")
+    }
+}
+
+fn amount(a: &Amount) -> String {
+    match a {
+        Amount::Fixed { rp } => format!("{} RP", rp.value),
+        Amount::PerEach { rp, count } => {
+            format!("{} RP for each {}", rp.value, self::count(count, false))
+        }
+        Amount::StarOf { target } => {
+            format!("RP equal to the STAR of {}", self::target(target, Ctx::In))
+        }
+    }
+}
+
+/// What `for each` counts (`plural` in conditions: `3 or more fire cards`).
+fn count(c: &Count, plural: bool) -> String {
+    match c {
+        Count::Cards { cards } => query_body(cards, plural, Ctx::In),
+        Count::Elements { among } => format!(
+            "different {} among {}",
+            if plural { "elements" } else { "element" },
+            target(among, Ctx::In)
+        ),
+        Count::Types { among } => format!(
+            "different {} among {}",
+            if plural { "types" } else { "type" },
+            target(among, Ctx::In)
+        ),
+        Count::Tokens { on } => format!(
+            "+1 STAR {} on {}",
+            if plural { "tokens" } else { "token" },
+            target(on, Ctx::In)
+        ),
+        Count::Opponents => if plural { "opponents" } else { "opponent" }.to_string(),
+    }
+}
+
+fn player(p: Player) -> &'static str {
+    match p {
+        Player::You => "you",
+        Player::AnOpponent => "an opponent",
+        Player::EachOpponent => "each opponent",
+        Player::AllPlayers => "all players",
+    }
+}
+
+fn owner(o: Owner) -> &'static str {
+    match o {
+        Owner::You => "your",
+        Owner::Their => "their",
+        Owner::AnOpponent => "an opponent's",
+        Owner::EachOpponent => "each opponent's",
+        Owner::EachPlayer => "each player's",
+        Owner::Any => "any player's",
+    }
+}
+
+fn side(s: Side) -> &'static str {
+    match s {
+        Side::Left => "left",
+        Side::Right => "right",
+    }
+}
+
+/// Which preposition a place takes: cards taken out of a place are `from` it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    In,
+    From,
+}
+
+fn target(t: &Target, ctx: Ctx) -> String {
+    match &t.kind {
+        TargetKind::This => "this card".to_string(),
+        TargetKind::It => "it".to_string(),
+        TargetKind::Them => "them".to_string(),
+        TargetKind::Neighbor { side } => format!("the card to the {}", self::side(*side)),
+        TargetKind::TopCard { owner } => format!("{} Top Card", self::owner(*owner)),
+        TargetKind::NextCard => "the next card you play".to_string(),
+        TargetKind::OfThem { n, up_to } => match (up_to, n.value) {
+            (false, 1) => "one of them".to_string(),
+            (false, v) => format!("{v} of them"),
+            (true, v) => format!("up to {v} of them"),
+        },
+        TargetKind::StoreTop { count } => {
+            if count.value == 1 {
+                "the top card of the Store".to_string()
+            } else {
+                format!("the top {} cards of the Store", count.value)
+            }
+        }
+        TargetKind::Cards(q) => query(q, ctx),
+    }
+}
+
+fn query(q: &CardQuery, ctx: Ctx) -> String {
+    let body = query_body(q, q.quant.is_plural(), ctx);
+    match q.quant {
+        Quant::One => format!("{} {body}", article(&body)),
+        Quant::Another => format!("another {body}"),
+        Quant::Number { n } => format!("{} {body}", n.value),
+        Quant::UpTo { n } => format!("up to {} {body}", n.value),
+        Quant::Each => format!("each {body}"),
+        Quant::All => format!("all {body}"),
+        Quant::Bare => body,
+        Quant::Highest => format!("the highest-STAR {body}"),
+        Quant::Lowest => format!("the lowest-STAR {body}"),
+    }
+}
+
+/// `a` or `an` before a word.
+pub(crate) fn article(next: &str) -> &'static str {
+    match next.chars().next() {
+        Some(c) if "aeiouAEIOU".contains(c) => "an",
+        _ => "a",
+    }
+}
+
+/// Adjectives, noun and what follows, without the quantity.
+fn query_body(q: &CardQuery, plural: bool, ctx: Ctx) -> String {
+    let mut words: Vec<String> = Vec::new();
+    if q.other {
+        words.push("other".into());
+    }
+    if q.adjacent {
+        words.push("adjacent".into());
+    }
+    if let Some(f) = q.face {
+        words.push(face(f).into());
+    }
+    for f in &q.filters {
+        words.push(filter(f));
+    }
+    words.push(noun(q.noun, plural).into());
+    if let Some(set) = &q.set {
+        words.push(format!("from the {} set", set.name));
+    }
+    if let Some(s) = q.side {
+        words.push(format!("to the {} of this card", side(s)));
+    }
+    if let Some(p) = q.place {
+        words.push(place(p, ctx));
+    }
+    if let Some(s) = &q.star {
+        words.push(format!("with {}", star(s)));
+    }
+    words.join(" ")
+}
+
+fn face(f: Face) -> &'static str {
+    match f {
+        Face::Up => "face-up",
+        Face::Down => "face-down",
+    }
+}
+
+fn filter(f: &Filter) -> String {
+    match f {
+        Filter::Element { element } => element.id().to_string(),
+        Filter::Type { name, .. } => name.clone(),
+        Filter::Rarity { rarity } => rarity.words().to_string(),
+    }
+}
+
+fn noun(n: Noun, plural: bool) -> &'static str {
+    match (n, plural) {
+        (Noun::Card, false) => "card",
+        (Noun::Card, true) => "cards",
+        (Noun::Single, false) => "single",
+        (Noun::Single, true) => "singles",
+        (Noun::DeckBox, false) => "deck box",
+        (Noun::DeckBox, true) => "deck boxes",
+        (Noun::Accessory, false) => "accessory",
+        (Noun::Accessory, true) => "accessories",
+    }
+}
+
+fn place(p: Place, ctx: Ctx) -> String {
+    let prep = if ctx == Ctx::From { "from" } else { "in" };
+    match p {
+        Place::Tableau { owner: Owner::Any } => format!("{prep} any tableau"),
+        Place::Tableau { owner } => format!("{prep} {} tableau", self::owner(owner)),
+        Place::Hand { owner } => format!("{prep} {} hand", self::owner(owner)),
+        Place::Binder { owner } => format!("{prep} {} binder", self::owner(owner)),
+        Place::StoreDiscard => format!("{prep} the Store Discard"),
+        Place::Aftermarket => format!("{prep} the Aftermarket"),
+    }
+}
+
+fn star(s: &StarFilter) -> String {
+    match s {
+        StarFilter::Compare { cmp, than } => {
+            let t = target(than, Ctx::In);
+            match cmp {
+                StarCmp::Lower => format!("a lower STAR than {t}"),
+                StarCmp::Higher => format!("a higher STAR than {t}"),
+                StarCmp::Same => format!("the same STAR as {t}"),
+            }
+        }
+        StarFilter::Value { n, bound } => match bound {
+            Bound::Exactly => format!("STAR {}", n.value),
+            Bound::OrMore => format!("STAR {} or more", n.value),
+            Bound::OrLess => format!("STAR {} or less", n.value),
+        },
+    }
+}
+
+fn condition(c: &Condition) -> String {
+    match c {
+        Condition::Count { count, bound, n } => {
+            let plural = !(n.value == 1 && *bound == Bound::Exactly);
+            let amount = match (bound, n.value) {
+                (Bound::Exactly, 0) => "no".to_string(),
+                (Bound::Exactly, v) => format!("exactly {v}"),
+                (Bound::OrMore, v) => format!("{v} or more"),
+                (Bound::OrLess, v) => format!("{v} or less"),
+            };
+            let what = self::count(count, plural);
+            let yours = match count {
+                Count::Cards { cards } => matches!(
+                    cards.place,
+                    None | Some(
+                        Place::Tableau { owner: Owner::You }
+                            | Place::Hand { owner: Owner::You }
+                            | Place::Binder { owner: Owner::You }
+                    )
+                ),
+                _ => false,
+            };
+            if yours {
+                format!("you have {amount} {what}")
+            } else {
+                format!("there are {amount} {what}")
+            }
+        }
+        Condition::Star { target, star } => {
+            let has = if target.is_plural() { "have" } else { "has" };
+            format!(
+                "{} {has} {}",
+                self::target(target, Ctx::In),
+                self::star(star)
+            )
+        }
+        Condition::Is {
+            target,
+            face,
+            filters,
+            noun,
+        } => {
+            let is = if target.is_plural() { "are" } else { "is" };
+            let mut words: Vec<String> = Vec::new();
+            if let Some(f) = face {
+                words.push(self::face(*f).into());
+            }
+            words.extend(filters.iter().map(filter));
+            let mut out = format!("{} {is} ", self::target(target, Ctx::In));
+            if let Some(n) = noun {
+                words.push(self::noun(*n, target.is_plural()).into());
+                let desc = words.join(" ");
+                if !target.is_plural() {
+                    out.push_str(article(&desc));
+                    out.push(' ');
+                }
+                out.push_str(&desc);
+            } else {
+                out.push_str(&words.join(" "));
+            }
+            out
+        }
+        Condition::IsTopCard { target, owner } => format!(
+            "{} is {} Top Card",
+            self::target(target, Ctx::In),
+            self::owner(*owner)
+        ),
+    }
+}
+
+fn event(e: &Event) -> String {
+    let who = |p: Player| player(p);
+    let third = |p: Player| third_person(p);
+    match e {
+        Event::Flips { who: p, target } => format!(
+            "{} {} {}",
+            who(*p),
+            verb("flip", third(*p)),
+            self::target(target, Ctx::In)
+        ),
+        Event::IsFlipped { target } => {
+            let is = if target.is_plural() { "are" } else { "is" };
+            format!("{} {is} flipped", self::target(target, Ctx::In))
+        }
+        Event::Plays { who: p, target } => format!(
+            "{} {} {}",
+            who(*p),
+            verb("play", third(*p)),
+            self::target(target, Ctx::In)
+        ),
+        Event::Clash { who: p, result } => match result {
+            None => format!("{} {}", who(*p), verb("clash", third(*p))),
+            Some(r) => format!(
+                "{} {} a clash",
+                who(*p),
+                verb(
+                    match r {
+                        ClashResult::Win => "win",
+                        ClashResult::Lose => "lose",
+                        ClashResult::Tie => "tie",
+                    },
+                    third(*p)
+                )
+            ),
+        },
+        Event::GainsRp { who: p } => format!("{} {} RP", who(*p), verb("gain", third(*p))),
+        Event::LosesRp { who: p } => format!("{} {} RP", who(*p), verb("lose", third(*p))),
+    }
+}

@@ -1,0 +1,111 @@
+//! The effect language: what a card's effect text says, written for set
+//! designers in the words of the printed cards, one ability per line.
+//!
+//! ```text
+//! Play: Gain 2 RP for each fire card in your tableau.
+//! Reaction (when an opponent flips this card): Clash with an opponent. Win: gain 3 RP.
+//! Ongoing: Adjacent cards cannot be flipped.
+//! Scurry.
+//! ```
+//!
+//! The pipeline: [`parse`] (syntax, every line on its own) → [`check`]
+//! (vocabulary and rules visible on the card) → [`render`] (printed text in a
+//! language, through a [`Phrasebook`]) or [`format`] (canonical source).
+//! Keywords ([`Keywords`]) and phrases are data in `cards/`. The grammar is
+//! `grammar/effect.pest`; the reference is `docs/effect-language.md`.
+
+pub mod ast;
+mod check;
+mod error;
+mod format;
+mod keywords;
+mod parser;
+mod phrases;
+mod render;
+mod syntax_error;
+
+pub use ast::*;
+pub use error::{CODES, EffectError};
+pub use keywords::{Keyword, Keywords, Texts};
+pub use phrases::{Options as PhraseOptions, Phrasebook};
+
+use serde::{Deserialize, Serialize};
+
+/// The six base types; sets may declare more.
+pub const BASE_TYPES: [&str; 6] = ["animal", "myth", "construct", "citizen", "soldier", "mage"];
+
+/// A card language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Lang {
+    En,
+    Ja,
+}
+
+/// What effect text may name beyond the fixed words: types (the six base
+/// types plus those sets declare), sets (id, name) and keywords. Elements,
+/// rarities and kinds are fixed by the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vocabulary {
+    /// Type ids (`mage`, `deques`).
+    pub types: Vec<String>,
+    /// Sets as (id, name).
+    pub sets: Vec<(String, String)>,
+    pub keywords: Keywords,
+}
+
+impl Vocabulary {
+    /// The base types, no sets, and the built-in keywords.
+    pub fn base() -> Vocabulary {
+        Vocabulary {
+            keywords: Keywords::builtin(),
+            ..Vocabulary::base_without_keywords()
+        }
+    }
+
+    /// The base types, no sets, no keywords.
+    pub fn base_without_keywords() -> Vocabulary {
+        Vocabulary {
+            types: BASE_TYPES.iter().map(|t| t.to_string()).collect(),
+            sets: Vec::new(),
+            keywords: Keywords::empty(),
+        }
+    }
+}
+
+impl Default for Vocabulary {
+    fn default() -> Vocabulary {
+        Vocabulary::base()
+    }
+}
+
+/// Parses effect text. Every line is parsed on its own, so the errors of all
+/// bad lines are reported together; spans are byte offsets into `text`.
+pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
+    parser::parse(text)
+}
+
+/// Semantic errors: unknown element/type/keyword/set, numbers out of range,
+/// Reactions without trigger, and what the rulebook forbids that the card
+/// itself shows (a copy effect that copies its own card, flipping face-down
+/// cards, …). Returns every finding, in text order per line.
+pub fn check(effect: &Effect, vocab: &Vocabulary) -> Vec<EffectError> {
+    check::check(effect, vocab)
+}
+
+/// Printed card text in a language, from the phrase templates.
+pub fn render(effect: &Effect, lang: Lang, phrases: &Phrasebook, vocab: &Vocabulary) -> String {
+    render::render(effect, lang, phrases, vocab)
+}
+
+/// Canonical English source: `parse(format(e)) == e` (spans aside), and
+/// formatting is idempotent.
+pub fn format(effect: &Effect) -> String {
+    format::format(effect)
+}
+
+/// The grammar's rules, for tools that want to walk pest's parse tree.
+pub use parser::Rule;
+
+/// The pest parser itself (`EffectParser::parse(Rule::ability_line, line)`).
+pub use parser::EffectParser;

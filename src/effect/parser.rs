@@ -1,0 +1,1036 @@
+//! Effect text → AST. Each line is parsed on its own (so one bad line does not
+//! hide the errors of the others) with the pest grammar `grammar/effect.pest`,
+//! then the parse tree is turned into the AST of `ast.rs`.
+
+use pest::Parser as _;
+use pest::iterators::Pair;
+
+use super::ast::*;
+use super::error::EffectError;
+use super::syntax_error;
+
+/// The pest parser generated from `grammar/effect.pest`.
+#[derive(pest_derive::Parser)]
+#[grammar = "grammar/effect.pest"]
+pub struct EffectParser;
+
+/// Parses an effect text; see [`crate::effect::parse`].
+pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
+    let mut lines = Vec::new();
+    let mut errors = Vec::new();
+    for (base, line) in split_lines(text) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut builder = Builder {
+            base,
+            errors: Vec::new(),
+        };
+        if is_ability(line) {
+            match EffectParser::parse(Rule::ability_line, line) {
+                Ok(mut pairs) => {
+                    let pair = pairs.next().expect("ability_line");
+                    lines.push(Line::Ability(builder.ability(pair)));
+                }
+                Err(e) => errors.push(syntax_error::from_pest(&e, line, base, true)),
+            }
+        } else {
+            match EffectParser::parse(Rule::keyword_line, line) {
+                Ok(mut pairs) => {
+                    let pair = pairs.next().expect("keyword_line");
+                    lines.push(Line::Keyword(builder.keyword(pair)));
+                }
+                Err(_) => errors.push(syntax_error::not_a_line(line, base)),
+            }
+        }
+        errors.append(&mut builder.errors);
+    }
+    if errors.is_empty() {
+        Ok(Effect { lines })
+    } else {
+        Err(errors)
+    }
+}
+
+/// The lines of a text with the byte offset where each starts (`\r` dropped).
+pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut offset = 0;
+    text.split('\n').map(move |line| {
+        let start = offset;
+        offset += line.len() + 1;
+        (start, line.strip_suffix('\r').unwrap_or(line))
+    })
+}
+
+/// Is the line an ability (it has a colon, or starts with a timing word)?
+fn is_ability(line: &str) -> bool {
+    if line.contains(':') {
+        return true;
+    }
+    let first: String = line
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    Timing::ALL
+        .iter()
+        .any(|t| t.word().eq_ignore_ascii_case(&first))
+        && line.trim_start().len() > first.len()
+}
+
+/// Builds AST nodes from pest pairs of one line.
+struct Builder {
+    /// Offset of the line in the effect text.
+    base: usize,
+    /// Errors found while building (grammar-valid but ill-formed text).
+    errors: Vec<EffectError>,
+}
+
+type P<'i> = Pair<'i, Rule>;
+
+fn first(pair: &P<'_>) -> Rule {
+    pair.clone()
+        .into_inner()
+        .next()
+        .map_or(Rule::EOI, |p| p.as_rule())
+}
+
+impl Builder {
+    fn span(&self, pair: &P<'_>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.base + s.start(), self.base + s.end())
+    }
+
+    fn num(&self, pair: &P<'_>) -> Num {
+        Num {
+            value: pair.as_str().trim().parse::<u32>().unwrap_or(u32::MAX),
+            span: self.span(pair),
+        }
+    }
+
+    /// The number 1 written as a word (`one`).
+    fn num_one(&self, pair: &P<'_>) -> Num {
+        Num {
+            value: 1,
+            span: self.span(pair),
+        }
+    }
+
+    fn error(&mut self, pair: &P<'_>, message: &str, label: &str, help: &str) {
+        let span = self.span(pair);
+        self.errors
+            .push(EffectError::new("effect-syntax", span.range(), message, label).with_help(help));
+    }
+
+    // ── lines ──
+
+    fn keyword(&mut self, pair: P<'_>) -> KeywordLine {
+        let span = self.span(&pair);
+        let mut name = String::new();
+        let mut name_span = span;
+        let mut value = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::keyword_name => {
+                    name = p.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
+                    name_span = self.span(&p);
+                }
+                Rule::keyword_value => value = Some(self.num(&p)),
+                _ => {}
+            }
+        }
+        KeywordLine {
+            name,
+            value,
+            span,
+            name_span,
+        }
+    }
+
+    fn ability(&mut self, pair: P<'_>) -> Ability {
+        let span = self.span(&pair);
+        let mut timing = Timing::Play;
+        let mut timing_span = span;
+        let mut trigger = None;
+        let mut sentences = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::timing => {
+                    timing_span = self.span(&p);
+                    timing = match first(&p) {
+                        Rule::k_play => Timing::Play,
+                        Rule::k_next => Timing::Next,
+                        Rule::k_flip => Timing::Flip,
+                        Rule::k_ongoing => Timing::Ongoing,
+                        Rule::k_top => Timing::Top,
+                        Rule::k_score => Timing::Score,
+                        Rule::k_reaction => Timing::Reaction,
+                        _ => Timing::Action,
+                    };
+                }
+                Rule::trigger => {
+                    let event = p.into_inner().find(|q| q.as_rule() == Rule::event);
+                    trigger = event.map(|e| self.event(e));
+                }
+                Rule::sentence => sentences.push(self.sentence(p)),
+                _ => {}
+            }
+        }
+        Ability {
+            timing,
+            trigger,
+            sentences,
+            span,
+            timing_span,
+        }
+    }
+
+    fn sentence(&mut self, pair: P<'_>) -> Sentence {
+        let span = self.span(&pair);
+        let mut sentence = Sentence {
+            outcome: None,
+            condition: None,
+            optional: false,
+            cost: Vec::new(),
+            clauses: Vec::new(),
+            span,
+        };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::outcome => {
+                    sentence.outcome = Some(match first(&p) {
+                        Rule::k_win => ClashResult::Win,
+                        Rule::k_lose => ClashResult::Lose,
+                        _ => ClashResult::Tie,
+                    })
+                }
+                Rule::condition => sentence.condition = Some(self.condition(p)),
+                Rule::may => sentence.optional = true,
+                Rule::clauses => sentence.clauses = self.clauses(p),
+                Rule::purpose => {
+                    let clauses = p.into_inner().find(|q| q.as_rule() == Rule::clauses);
+                    sentence.cost = std::mem::take(&mut sentence.clauses);
+                    sentence.clauses = clauses.map(|c| self.clauses(c)).unwrap_or_default();
+                }
+                _ => {}
+            }
+        }
+        sentence
+    }
+
+    fn clauses(&mut self, pair: P<'_>) -> Vec<Clause> {
+        let mut out = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::k_and | Rule::k_then | Rule::comma => {}
+                Rule::subject_clause => {
+                    let span = self.span(&p);
+                    let mut inner = p.into_inner();
+                    let player = self.player(inner.next().expect("player"));
+                    let action = self.action(inner.next().expect("action"));
+                    out.push(Clause::Act {
+                        subject: player,
+                        action,
+                        span,
+                    });
+                }
+                Rule::statement => {
+                    let span = self.span(&p);
+                    let mut inner = p.into_inner();
+                    let target = self.target(inner.next().expect("target"));
+                    let state = self.state(inner.next().expect("predicate"));
+                    out.push(Clause::State {
+                        target,
+                        state,
+                        span,
+                    });
+                }
+                _ => {
+                    let span = self.span(&p);
+                    let action = self.action(p);
+                    out.push(Clause::Act {
+                        subject: Player::You,
+                        action,
+                        span,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    // ── actions ──
+
+    fn action(&mut self, pair: P<'_>) -> Action {
+        let rule = pair.as_rule();
+        let mut targets = Vec::new();
+        let mut nums = Vec::new();
+        let mut rest = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::target => targets.push(self.target(p)),
+                Rule::number => nums.push(self.num(&p)),
+                _ => rest.push(p),
+            }
+        }
+        let mut targets = targets.into_iter();
+        let mut target = || {
+            targets
+                .next()
+                .unwrap_or_else(|| Target::new(TargetKind::This))
+        };
+        match rule {
+            Rule::gain_rp | Rule::lose_rp => {
+                let amount_pair = rest
+                    .into_iter()
+                    .find(|p| matches!(p.as_rule(), Rule::rp_fixed | Rule::rp_star))
+                    .expect("amount");
+                let amount = self.amount(amount_pair);
+                if rule == Rule::gain_rp {
+                    Action::GainRp { amount }
+                } else {
+                    Action::LoseRp { amount }
+                }
+            }
+            Rule::gain_slots => Action::GainSlots {
+                count: nums.first().copied().unwrap_or(Num::new(1)),
+            },
+            Rule::flip => Action::Flip { target: target() },
+            Rule::clash => {
+                let all = rest
+                    .iter()
+                    .any(|p| p.as_rule() == Rule::clash_party && first(p) == Rule::clash_all);
+                Action::Clash {
+                    with: if all {
+                        ClashWith::AllPlayers
+                    } else {
+                        ClashWith::Opponent
+                    },
+                }
+            }
+            Rule::discard | Rule::put_in => {
+                let piles: Vec<Rule> = rest
+                    .iter()
+                    .flat_map(|p| {
+                        if p.as_rule() == Rule::discard_to {
+                            p.clone().into_inner().map(|q| q.as_rule()).collect()
+                        } else {
+                            vec![p.as_rule()]
+                        }
+                    })
+                    .collect();
+                let to = if piles.contains(&Rule::pile_store_discard) {
+                    Pile::StoreDiscard
+                } else if piles.contains(&Rule::pile_box) {
+                    Pile::Box
+                } else {
+                    Pile::Binder
+                };
+                Action::Discard {
+                    target: target(),
+                    to,
+                }
+            }
+            Rule::reveal => Action::Reveal { target: target() },
+            Rule::take => {
+                let to =
+                    rest.iter()
+                        .find(|p| p.as_rule() == Rule::take_to)
+                        .map_or(TakeTo::Hand, |p| {
+                            if p.clone()
+                                .into_inner()
+                                .any(|q| q.as_rule() == Rule::k_binder)
+                            {
+                                TakeTo::Binder
+                            } else {
+                                TakeTo::Hand
+                            }
+                        });
+                Action::Take {
+                    target: target(),
+                    to,
+                }
+            }
+            Rule::look => Action::LookAt { target: target() },
+            Rule::put_tokens => {
+                let count_pair = rest
+                    .into_iter()
+                    .find(|p| p.as_rule() == Rule::token_count)
+                    .expect("token_count");
+                let count_span = self.span(&count_pair);
+                let count = count_pair
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::number)
+                    .map_or(
+                        Num {
+                            value: 1,
+                            span: count_span,
+                        },
+                        |p| self.num(&p),
+                    );
+                Action::PutTokens {
+                    count,
+                    target: target(),
+                }
+            }
+            Rule::insert => {
+                let card = target();
+                let position = rest
+                    .into_iter()
+                    .find(|p| matches!(p.as_rule(), Rule::insert_anywhere | Rule::insert_beside))
+                    .map_or(Position::Anywhere, |p| {
+                        if p.as_rule() == Rule::insert_anywhere {
+                            Position::Anywhere
+                        } else {
+                            let mut side = Side::Left;
+                            let mut of = Target::new(TargetKind::This);
+                            for q in p.into_inner() {
+                                match q.as_rule() {
+                                    Rule::side => side = self.side(&q),
+                                    Rule::target => of = self.target(q),
+                                    _ => {}
+                                }
+                            }
+                            Position::Beside { side, of }
+                        }
+                    });
+                Action::Insert {
+                    target: card,
+                    position,
+                }
+            }
+            Rule::copy_effect => Action::CopyEffect { source: target() },
+            Rule::attach => {
+                let card = target();
+                let to = target();
+                Action::Attach { card, to }
+            }
+            Rule::return_hand => Action::ReturnToHand { target: target() },
+            _ => Action::PlayCard { target: target() },
+        }
+    }
+
+    fn amount(&mut self, pair: P<'_>) -> Amount {
+        if pair.as_rule() == Rule::rp_star {
+            let target = pair
+                .into_inner()
+                .find(|p| p.as_rule() == Rule::target)
+                .expect("target");
+            return Amount::StarOf {
+                target: self.target(target),
+            };
+        }
+        let mut rp = Num::new(0);
+        let mut count = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::number => rp = self.num(&p),
+                Rule::countable => count = Some(self.countable(p)),
+                _ => {}
+            }
+        }
+        match count {
+            Some(count) => Amount::PerEach { rp, count },
+            None => Amount::Fixed { rp },
+        }
+    }
+
+    fn countable(&mut self, pair: P<'_>) -> Count {
+        let inner = pair.into_inner().next().expect("countable");
+        match inner.as_rule() {
+            Rule::count_symbols => {
+                let mut types = false;
+                let mut among = Target::new(TargetKind::This);
+                for p in inner.into_inner() {
+                    match p.as_rule() {
+                        Rule::k_type => types = true,
+                        Rule::target => among = self.target(p),
+                        Rule::place => {
+                            let span = self.span(&p);
+                            let mut q = CardQuery::new(Quant::Bare, Noun::Card);
+                            q.span = span;
+                            q.place = Some(self.place(p));
+                            among = Target {
+                                kind: TargetKind::Cards(q),
+                                span,
+                            };
+                        }
+                        _ => {}
+                    }
+                }
+                if types {
+                    Count::Types { among }
+                } else {
+                    Count::Elements { among }
+                }
+            }
+            Rule::count_tokens => {
+                let on = inner
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::target)
+                    .expect("target");
+                Count::Tokens {
+                    on: self.target(on),
+                }
+            }
+            Rule::count_opponents => Count::Opponents,
+            _ => Count::Cards {
+                cards: self.query(inner, Quant::Each),
+            },
+        }
+    }
+
+    fn state(&mut self, pair: P<'_>) -> State {
+        match pair.as_rule() {
+            Rule::cannot_flip => State::CannotBeFlipped {
+                by_opponents: pair.into_inner().any(|p| p.as_rule() == Rule::by_opponents),
+            },
+            Rule::has_star => {
+                let delta = pair
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::star_delta)
+                    .map_or(0, |p| {
+                        let s = p.as_str();
+                        let magnitude = s[1..].parse::<i32>().unwrap_or(i32::MAX);
+                        if s.starts_with('-') {
+                            -magnitude
+                        } else {
+                            magnitude
+                        }
+                    });
+                State::StarBonus { delta }
+            }
+            _ => {
+                let mut symbols = Symbols::ElementsAndTypes;
+                let mut source = Target::new(TargetKind::This);
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::symbols => {
+                            symbols = match first(&p) {
+                                Rule::symbols_both => Symbols::ElementsAndTypes,
+                                Rule::k_element => Symbols::Elements,
+                                _ => Symbols::Types,
+                            }
+                        }
+                        Rule::target => source = self.target(p),
+                        _ => {}
+                    }
+                }
+                State::Mimic { symbols, source }
+            }
+        }
+    }
+
+    // ── targets ──
+
+    fn target(&mut self, pair: P<'_>) -> Target {
+        let span = self.span(&pair);
+        let inner = pair.into_inner().next().expect("target");
+        let kind = match inner.as_rule() {
+            Rule::this_card => TargetKind::This,
+            Rule::of_them => {
+                let mut n = Num::new(1);
+                let mut up_to = false;
+                for p in inner.into_inner() {
+                    match p.as_rule() {
+                        Rule::number => n = self.num(&p),
+                        Rule::k_one => n = self.num_one(&p),
+                        Rule::up_to => {
+                            up_to = true;
+                            if let Some(q) = p.into_inner().find(|q| q.as_rule() == Rule::number) {
+                                n = self.num(&q);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                TargetKind::OfThem { n, up_to }
+            }
+            Rule::pronoun => {
+                if first(&inner) == Rule::k_them {
+                    TargetKind::Them
+                } else {
+                    TargetKind::It
+                }
+            }
+            Rule::neighbor => {
+                let side = inner
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::side)
+                    .map_or(Side::Left, |p| self.side(&p));
+                TargetKind::Neighbor { side }
+            }
+            Rule::top_card => {
+                let owner = inner
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::owner)
+                    .map_or(Owner::You, |p| self.owner(&p));
+                TargetKind::TopCard { owner }
+            }
+            Rule::next_card => TargetKind::NextCard,
+            Rule::store_top => {
+                let whole = self.span(&inner);
+                let count = inner
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::number)
+                    .map_or(
+                        Num {
+                            value: 1,
+                            span: whole,
+                        },
+                        |p| self.num(&p),
+                    );
+                TargetKind::StoreTop { count }
+            }
+            _ => TargetKind::Cards(self.query(inner, Quant::Bare)),
+        };
+        Target { kind, span }
+    }
+
+    /// A `query` or `count_cards` pair; `default` is the quantity when none is written.
+    fn query(&mut self, pair: P<'_>, default: Quant) -> CardQuery {
+        let mut q = CardQuery::new(default, Noun::Card);
+        q.span = self.span(&pair);
+        let mut children: Vec<P<'_>> = pair.into_inner().collect();
+        if children.len() == 1 && children[0].as_rule() == Rule::superlative_with {
+            children = children.remove(0).into_inner().collect();
+        }
+        for p in children {
+            match p.as_rule() {
+                Rule::k_highest => q.quant = Quant::Highest,
+                Rule::k_lowest => q.quant = Quant::Lowest,
+                Rule::quant => q.quant = self.quant(p),
+                Rule::noun => q.noun = noun(&p),
+                Rule::set_filter => {
+                    if q.set.is_some() {
+                        self.duplicate(&p, "set");
+                    }
+                    let name = p
+                        .into_inner()
+                        .find(|n| n.as_rule() == Rule::set_name)
+                        .expect("set_name");
+                    q.set = Some(SetRef {
+                        name: name
+                            .as_str()
+                            .split_whitespace()
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        span: self.span(&name),
+                    });
+                }
+                Rule::place => {
+                    if q.place.is_some() {
+                        self.duplicate(&p, "place");
+                    }
+                    q.place = Some(self.place(p));
+                }
+                Rule::side_of => {
+                    if q.side.is_some() {
+                        self.duplicate(&p, "side");
+                    }
+                    q.side = p
+                        .into_inner()
+                        .find(|s| s.as_rule() == Rule::side)
+                        .map(|s| self.side(&s));
+                }
+                Rule::star_filter => {
+                    if q.star.is_some() {
+                        self.duplicate(&p, "STAR condition");
+                    }
+                    let cmp = p
+                        .into_inner()
+                        .find(|s| s.as_rule() == Rule::star_cmp)
+                        .expect("star_cmp");
+                    q.star = Some(self.star_cmp(cmp));
+                }
+                _ => {
+                    self.adjective(
+                        p,
+                        &mut q.face,
+                        &mut q.filters,
+                        Some((&mut q.other, &mut q.adjacent)),
+                    );
+                }
+            }
+        }
+        q
+    }
+
+    fn duplicate(&mut self, pair: &P<'_>, what: &str) {
+        self.error(
+            pair,
+            &format!("a card description has a second {what}"),
+            "second one here",
+            &format!("give each card description at most one {what}"),
+        );
+    }
+
+    /// Records one adjective. `flags` is `None` where `other`/`adjacent` make no sense.
+    fn adjective(
+        &mut self,
+        p: P<'_>,
+        face: &mut Option<Face>,
+        filters: &mut Vec<Filter>,
+        flags: Option<(&mut bool, &mut bool)>,
+    ) {
+        match p.as_rule() {
+            Rule::k_face_up | Rule::k_face_down => {
+                let f = if p.as_rule() == Rule::k_face_up {
+                    Face::Up
+                } else {
+                    Face::Down
+                };
+                if face.is_some_and(|old| old != f) {
+                    self.error(
+                        &p,
+                        "a card cannot be both face-up and face-down",
+                        "second face here",
+                        "keep one of `face-up` and `face-down`",
+                    );
+                }
+                *face = Some(f);
+            }
+            Rule::k_other | Rule::k_adjacent => match flags {
+                Some((other, adjacent)) => {
+                    if p.as_rule() == Rule::k_other {
+                        *other = true;
+                    } else {
+                        *adjacent = true;
+                    }
+                }
+                None => {
+                    let span = self.span(&p);
+                    self.errors.push(
+                        EffectError::new(
+                            "other-without-card",
+                            span.range(),
+                            format!("`{}` cannot be tested here", p.as_str()),
+                            "not a property of a card",
+                        )
+                        .with_help("test elements, types, rarities or `face-down` here"),
+                    );
+                }
+            },
+            Rule::rarity_phrase => {
+                let words: Vec<String> = p
+                    .as_str()
+                    .split([' ', '-', '\t'])
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_ascii_lowercase)
+                    .collect();
+                let rarity = match words.first().map(String::as_str) {
+                    Some("bronze") => Rarity::BronzePromo,
+                    Some("silver") => Rarity::SilverPromo,
+                    Some("gold") => Rarity::GoldPromo,
+                    _ => Rarity::ProPlayer,
+                };
+                filters.push(Filter::Rarity { rarity });
+            }
+            Rule::symbol_word => {
+                let word = p.as_str().to_ascii_lowercase();
+                filters.push(classify_word(&word).unwrap_or(Filter::Type {
+                    name: word,
+                    span: self.span(&p),
+                }));
+            }
+            _ => {}
+        }
+    }
+
+    fn quant(&mut self, pair: P<'_>) -> Quant {
+        let inner = pair.into_inner().next().expect("quant");
+        match inner.as_rule() {
+            Rule::superlative => {
+                if inner
+                    .into_inner()
+                    .any(|p| p.as_rule() == Rule::k_highest_star)
+                {
+                    Quant::Highest
+                } else {
+                    Quant::Lowest
+                }
+            }
+            Rule::up_to => {
+                let n = inner
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::number)
+                    .expect("number");
+                Quant::UpTo { n: self.num(&n) }
+            }
+            Rule::k_another => Quant::Another,
+            Rule::k_a | Rule::k_an => Quant::One,
+            Rule::k_each | Rule::k_every => Quant::Each,
+            Rule::k_all => Quant::All,
+            _ => Quant::Number {
+                n: self.num(&inner),
+            },
+        }
+    }
+
+    fn place(&mut self, pair: P<'_>) -> Place {
+        let zone = pair
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::zone)
+            .expect("zone")
+            .into_inner()
+            .next()
+            .expect("zone kind");
+        match zone.as_rule() {
+            Rule::zone_any_tableau => Place::Tableau { owner: Owner::Any },
+            Rule::zone_store_discard => Place::StoreDiscard,
+            Rule::zone_aftermarket => Place::Aftermarket,
+            _ => {
+                let mut owner = Owner::You;
+                let mut kind = Rule::k_tableau;
+                for p in zone.into_inner() {
+                    match p.as_rule() {
+                        Rule::owner => owner = self.owner(&p),
+                        r => kind = r,
+                    }
+                }
+                match kind {
+                    Rule::k_hand => Place::Hand { owner },
+                    Rule::k_binder => Place::Binder { owner },
+                    _ => Place::Tableau { owner },
+                }
+            }
+        }
+    }
+
+    fn star_cmp(&mut self, pair: P<'_>) -> StarFilter {
+        let inner = pair.into_inner().next().expect("star_cmp");
+        match inner.as_rule() {
+            Rule::star_relative | Rule::star_same => {
+                let mut cmp = StarCmp::Same;
+                let mut than = Target::new(TargetKind::This);
+                for p in inner.into_inner() {
+                    match p.as_rule() {
+                        Rule::k_lower => cmp = StarCmp::Lower,
+                        Rule::k_higher => cmp = StarCmp::Higher,
+                        Rule::target => than = self.target(p),
+                        _ => {}
+                    }
+                }
+                StarFilter::Compare {
+                    cmp,
+                    than: Box::new(than),
+                }
+            }
+            _ => {
+                let mut n = Num::new(0);
+                let mut bound = Bound::Exactly;
+                for p in inner.into_inner() {
+                    match p.as_rule() {
+                        Rule::number => n = self.num(&p),
+                        Rule::or_bound => bound = or_bound(&p),
+                        _ => {}
+                    }
+                }
+                StarFilter::Value { n, bound }
+            }
+        }
+    }
+
+    fn side(&self, pair: &P<'_>) -> Side {
+        if first(pair) == Rule::k_right {
+            Side::Right
+        } else {
+            Side::Left
+        }
+    }
+
+    fn owner(&self, pair: &P<'_>) -> Owner {
+        match first(pair) {
+            Rule::owner_your => Owner::You,
+            Rule::owner_their => Owner::Their,
+            Rule::owner_an_opponent => Owner::AnOpponent,
+            Rule::owner_each_opponent => Owner::EachOpponent,
+            Rule::owner_each_player => Owner::EachPlayer,
+            _ => Owner::Any,
+        }
+    }
+
+    fn player(&self, pair: P<'_>) -> Player {
+        match first(&pair) {
+            Rule::player_you => Player::You,
+            Rule::player_an_opponent => Player::AnOpponent,
+            Rule::player_each_opponent => Player::EachOpponent,
+            _ => Player::AllPlayers,
+        }
+    }
+
+    // ── conditions and events ──
+
+    fn condition(&mut self, pair: P<'_>) -> Condition {
+        let inner = pair.into_inner().next().expect("condition");
+        match inner.as_rule() {
+            Rule::cond_count => {
+                let mut bound = Bound::OrMore;
+                let mut n = Num::new(1);
+                let mut count = Count::Opponents;
+                for p in inner.into_inner() {
+                    match p.as_rule() {
+                        Rule::bound => (bound, n) = self.bound(p),
+                        Rule::countable => count = self.countable(p),
+                        _ => {}
+                    }
+                }
+                Condition::Count { count, bound, n }
+            }
+            Rule::cond_top => {
+                let mut target = Target::new(TargetKind::This);
+                let mut owner = Owner::You;
+                for p in inner.into_inner() {
+                    match p.as_rule() {
+                        Rule::target => target = self.target(p),
+                        Rule::owner => owner = self.owner(&p),
+                        _ => {}
+                    }
+                }
+                Condition::IsTopCard { target, owner }
+            }
+            Rule::cond_star => {
+                let mut target = Target::new(TargetKind::This);
+                let mut star = None;
+                for p in inner.into_inner() {
+                    match p.as_rule() {
+                        Rule::target => target = self.target(p),
+                        Rule::star_cmp => star = Some(self.star_cmp(p)),
+                        _ => {}
+                    }
+                }
+                Condition::Star {
+                    target,
+                    star: star.expect("star_cmp"),
+                }
+            }
+            _ => {
+                let mut target = Target::new(TargetKind::This);
+                let mut face = None;
+                let mut filters = Vec::new();
+                let mut noun_ = None;
+                for p in inner.into_inner() {
+                    match p.as_rule() {
+                        Rule::target => target = self.target(p),
+                        Rule::noun => noun_ = Some(noun(&p)),
+                        Rule::k_is | Rule::k_a | Rule::k_an => {}
+                        _ => self.adjective(p, &mut face, &mut filters, None),
+                    }
+                }
+                Condition::Is {
+                    target,
+                    face,
+                    filters,
+                    noun: noun_,
+                }
+            }
+        }
+    }
+
+    fn bound(&mut self, pair: P<'_>) -> (Bound, Num) {
+        let inner = pair.into_inner().next().expect("bound");
+        let rule = inner.as_rule();
+        if rule == Rule::bound_no {
+            return (
+                Bound::Exactly,
+                Num {
+                    value: 0,
+                    span: self.span(&inner),
+                },
+            );
+        }
+        let mut n = Num::new(0);
+        let mut bound = match rule {
+            Rule::bound_at_least => Bound::OrMore,
+            Rule::bound_at_most => Bound::OrLess,
+            _ => Bound::Exactly,
+        };
+        for p in inner.into_inner() {
+            match p.as_rule() {
+                Rule::number => n = self.num(&p),
+                Rule::or_bound => bound = or_bound(&p),
+                _ => {}
+            }
+        }
+        (bound, n)
+    }
+
+    fn event(&mut self, pair: P<'_>) -> Event {
+        let inner = pair.into_inner().next().expect("event");
+        if inner.as_rule() == Rule::event_is_flipped {
+            let target = inner
+                .into_inner()
+                .find(|p| p.as_rule() == Rule::target)
+                .expect("target");
+            return Event::IsFlipped {
+                target: self.target(target),
+            };
+        }
+        let mut parts = inner.into_inner();
+        let who = self.player(parts.next().expect("player"));
+        let what = parts.next().expect("event kind");
+        match what.as_rule() {
+            Rule::event_flips | Rule::event_plays => {
+                let flips = what.as_rule() == Rule::event_flips;
+                let target = what
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::target)
+                    .expect("target");
+                let target = self.target(target);
+                if flips {
+                    Event::Flips { who, target }
+                } else {
+                    Event::Plays { who, target }
+                }
+            }
+            Rule::event_clash_result => Event::Clash {
+                who,
+                result: Some(match first(&what) {
+                    Rule::k_win => ClashResult::Win,
+                    Rule::k_lose => ClashResult::Lose,
+                    _ => ClashResult::Tie,
+                }),
+            },
+            Rule::event_clash => Event::Clash { who, result: None },
+            _ => {
+                if first(&what) == Rule::k_gain {
+                    Event::GainsRp { who }
+                } else {
+                    Event::LosesRp { who }
+                }
+            }
+        }
+    }
+}
+
+fn noun(pair: &P<'_>) -> Noun {
+    match first(pair) {
+        Rule::k_single => Noun::Single,
+        Rule::k_deck_box => Noun::DeckBox,
+        Rule::k_accessory => Noun::Accessory,
+        _ => Noun::Card,
+    }
+}
+
+fn or_bound(pair: &P<'_>) -> Bound {
+    if pair
+        .clone()
+        .into_inner()
+        .any(|p| p.as_rule() == Rule::k_more)
+    {
+        Bound::OrMore
+    } else {
+        Bound::OrLess
+    }
+}
+
+/// An element or one-word rarity, from its lowercase English word.
+pub(crate) fn classify_word(word: &str) -> Option<Filter> {
+    if let Some(element) = Element::ALL.into_iter().find(|e| e.id() == word) {
+        return Some(Filter::Element { element });
+    }
+    Rarity::ALL
+        .into_iter()
+        .find(|r| r.words() == word)
+        .map(|rarity| Filter::Rarity { rarity })
+}

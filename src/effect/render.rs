@@ -1,0 +1,795 @@
+//! AST → printed card text in a language, through the phrasebook. The code
+//! decides the structure (which phrase, which variant, what fills it); every
+//! word comes from the phrase data.
+
+use super::ast::*;
+use super::phrases::{Phrasebook, fill};
+use super::{Lang, Vocabulary};
+
+/// Renders an effect as printed card text; see [`crate::effect::render`].
+pub fn render(effect: &Effect, lang: Lang, phrases: &Phrasebook, vocab: &Vocabulary) -> String {
+    let r = Renderer {
+        pb: phrases,
+        vocab,
+        lang,
+    };
+    let lines: Vec<String> = effect.lines.iter().map(|l| r.line(l)).collect();
+    lines.join("\n")
+}
+
+struct Renderer<'a> {
+    pb: &'a Phrasebook,
+    vocab: &'a Vocabulary,
+    lang: Lang,
+}
+
+/// How a clause ends: last in its list, or followed by another.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Last,
+    Cont,
+}
+
+/// Which preposition a place takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    In,
+    From,
+}
+
+fn starts_with_vowel(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| "aeiouAEIOU".contains(c))
+}
+
+impl Renderer<'_> {
+    /// Fills the template of `key`, trying `variants` first.
+    fn t(&self, key: &str, variants: &[&str], args: &[(&str, &str)]) -> String {
+        fill(self.pb.get(key, variants), args)
+    }
+
+    fn word(&self, key: &str) -> String {
+        self.pb.get(key, &[]).to_string()
+    }
+
+    fn line(&self, line: &Line) -> String {
+        match line {
+            Line::Keyword(k) => self.keyword(k),
+            Line::Ability(a) => self.ability(a),
+        }
+    }
+
+    fn keyword(&self, k: &KeywordLine) -> String {
+        let Some(kw) = self.vocab.keywords.get(&k.name) else {
+            return super::format::keyword(k);
+        };
+        let value = k.value.map(|v| v.value);
+        let mut name = kw.name_in(self.lang).to_string();
+        if let Some(v) = value {
+            name = self.t(
+                "line.keyword_number",
+                &[],
+                &[("name", &name), ("n", &v.to_string())],
+            );
+        }
+        let reminder = kw.reminder_text(self.lang, value);
+        self.t(
+            "line.keyword",
+            &[],
+            &[("name", &name), ("reminder", &reminder)],
+        )
+    }
+
+    fn ability(&self, a: &Ability) -> String {
+        let timing = self.word(&format!("timing.{}", timing_key(a.timing)));
+        let sentences: Vec<String> = a.sentences.iter().map(|s| self.sentence(s)).collect();
+        let sentences = sentences.join(self.pb.get("sentence.join", &[]));
+        match &a.trigger {
+            Some(e) => {
+                let trigger = self.t("trigger", &[], &[("event", &self.event(e))]);
+                self.t(
+                    "line.reaction",
+                    &[],
+                    &[
+                        ("timing", &timing),
+                        ("trigger", &trigger),
+                        ("sentences", &sentences),
+                    ],
+                )
+            }
+            None => self.t(
+                "line.ability",
+                &[],
+                &[("timing", &timing), ("sentences", &sentences)],
+            ),
+        }
+    }
+
+    fn sentence(&self, s: &Sentence) -> String {
+        let mut body = self.clauses(&s.clauses);
+        if !s.cost.is_empty() {
+            body = self.t(
+                "sentence.cost",
+                &[],
+                &[("cost", &self.clauses(&s.cost)), ("body", &body)],
+            );
+        }
+        if s.optional {
+            body = self.t("sentence.may", &[], &[("body", &body)]);
+        }
+        if let Some(c) = &s.condition {
+            body = self.t(
+                "sentence.condition",
+                &[],
+                &[("condition", &self.condition(c)), ("body", &body)],
+            );
+        }
+        match s.outcome {
+            Some(o) => {
+                let key = match o {
+                    ClashResult::Win => "outcome.win",
+                    ClashResult::Lose => "outcome.lose",
+                    ClashResult::Tie => "outcome.tie",
+                };
+                self.t(
+                    "sentence.outcome",
+                    &[],
+                    &[("outcome", &self.word(key)), ("body", &body)],
+                )
+            }
+            None => {
+                if self.pb.options.capitalize {
+                    body = super::format::capitalise(&body);
+                }
+                self.t("sentence.plain", &[], &[("body", &body)])
+            }
+        }
+    }
+
+    /// Clauses joined as `a, b and c` (English) or `a、b、c` (Japanese).
+    fn clauses(&self, list: &[Clause]) -> String {
+        let mut out = String::new();
+        for (i, c) in list.iter().enumerate() {
+            let last = i + 1 == list.len();
+            if i > 0 {
+                out.push_str(
+                    self.pb
+                        .get(if last { "clauses.last" } else { "clauses.join" }, &[]),
+                );
+            }
+            out.push_str(&self.clause(c, if last { Form::Last } else { Form::Cont }));
+        }
+        out
+    }
+
+    fn clause(&self, c: &Clause, form: Form) -> String {
+        let cont: &[&str] = if form == Form::Cont { &["cont"] } else { &[] };
+        match c {
+            Clause::Act {
+                subject, action, ..
+            } => {
+                let third = super::format::third_person(*subject);
+                let text = self.action(action, third, form);
+                if *subject == Player::You {
+                    text
+                } else {
+                    self.t(
+                        "clause.subject",
+                        &[],
+                        &[("player", &self.player(*subject)), ("action", &text)],
+                    )
+                }
+            }
+            Clause::State { target, state, .. } => {
+                let plural = target.is_plural();
+                let mut variants: Vec<&str> = cont.to_vec();
+                if plural {
+                    variants.push("plural");
+                }
+                let t = self.target(target, Ctx::In);
+                match state {
+                    State::CannotBeFlipped { by_opponents } => self.t(
+                        if *by_opponents {
+                            "state.cannot_be_flipped_by_opponents"
+                        } else {
+                            "state.cannot_be_flipped"
+                        },
+                        &variants,
+                        &[("target", &t)],
+                    ),
+                    State::StarBonus { delta } => self.t(
+                        "state.star_bonus",
+                        &variants,
+                        &[("target", &t), ("delta", &format!("{delta:+}"))],
+                    ),
+                    State::Mimic { symbols, source } => {
+                        let symbols = self.word(match symbols {
+                            Symbols::Elements => "symbols.elements",
+                            Symbols::Types => "symbols.types",
+                            Symbols::ElementsAndTypes => "symbols.elements_and_types",
+                        });
+                        self.t(
+                            "state.mimic",
+                            &variants,
+                            &[
+                                ("target", &t),
+                                ("symbols", &symbols),
+                                ("source", &self.target(source, Ctx::In)),
+                            ],
+                        )
+                    }
+                }
+            }
+        }
+    }
+
+    fn player(&self, p: Player) -> String {
+        self.word(match p {
+            Player::You => "player.you",
+            Player::AnOpponent => "player.an_opponent",
+            Player::EachOpponent => "player.each_opponent",
+            Player::AllPlayers => "player.all_players",
+        })
+    }
+
+    fn who(&self, p: Player) -> String {
+        self.word(match p {
+            Player::You => "who.you",
+            Player::AnOpponent => "who.an_opponent",
+            Player::EachOpponent => "who.each_opponent",
+            Player::AllPlayers => "who.all_players",
+        })
+    }
+
+    fn owner(&self, o: Owner) -> String {
+        self.word(match o {
+            Owner::You => "owner.you",
+            Owner::Their => "owner.their",
+            Owner::AnOpponent => "owner.an_opponent",
+            Owner::EachOpponent => "owner.each_opponent",
+            Owner::EachPlayer => "owner.each_player",
+            Owner::Any => "owner.any",
+        })
+    }
+
+    fn action(&self, a: &Action, third: bool, form: Form) -> String {
+        let mut variants: Vec<&str> = Vec::new();
+        if form == Form::Cont {
+            variants.push("cont");
+        }
+        if third {
+            variants.push("3rd");
+        }
+        let t = |key: &str, args: &[(&str, &str)]| self.t(key, &variants, args);
+        match a {
+            Action::GainRp { amount } => t("action.gain_rp", &[("amount", &self.amount(amount))]),
+            Action::LoseRp { amount } => t("action.lose_rp", &[("amount", &self.amount(amount))]),
+            Action::GainSlots { count } => {
+                let slots = self.t(
+                    "word.slot",
+                    if count.value == 1 { &[] } else { &["plural"] },
+                    &[],
+                );
+                t(
+                    "action.gain_slots",
+                    &[("n", &count.value.to_string()), ("slots", &slots)],
+                )
+            }
+            Action::Flip { target } => {
+                t("action.flip", &[("target", &self.target(target, Ctx::In))])
+            }
+            Action::Clash { with } => {
+                let with = self.word(match with {
+                    ClashWith::Opponent => "clash.opponent",
+                    ClashWith::AllPlayers => "clash.all_players",
+                });
+                t("action.clash", &[("with", &with)])
+            }
+            Action::Discard { target, to } => {
+                let to = self.word(match to {
+                    Pile::Binder => "pile.binder",
+                    Pile::StoreDiscard => "pile.store_discard",
+                    Pile::Box => "pile.box",
+                });
+                t(
+                    "action.discard",
+                    &[("target", &self.target(target, Ctx::From)), ("to", &to)],
+                )
+            }
+            Action::Reveal { target } => t(
+                "action.reveal",
+                &[("target", &self.target(target, Ctx::From))],
+            ),
+            Action::Take { target, to } => {
+                let to = self.word(match to {
+                    TakeTo::Hand => "take_to.hand",
+                    TakeTo::Binder => "take_to.binder",
+                });
+                t(
+                    "action.take",
+                    &[("target", &self.target(target, Ctx::From)), ("to", &to)],
+                )
+            }
+            Action::LookAt { target } => t(
+                "action.look_at",
+                &[("target", &self.target(target, Ctx::In))],
+            ),
+            Action::PutTokens { count, target } => {
+                let tokens = self.t(
+                    "tokens",
+                    if count.value == 1 { &["one"] } else { &[] },
+                    &[("n", &count.value.to_string())],
+                );
+                t(
+                    "action.put_tokens",
+                    &[
+                        ("tokens", &tokens),
+                        ("target", &self.target(target, Ctx::In)),
+                    ],
+                )
+            }
+            Action::Insert { target, position } => {
+                let card = self.target(target, Ctx::From);
+                match position {
+                    Position::Anywhere => t("action.insert_anywhere", &[("target", &card)]),
+                    Position::Beside { side, of } => t(
+                        "action.insert_beside",
+                        &[
+                            ("target", &card),
+                            ("side", &self.side(*side)),
+                            ("of", &self.target(of, Ctx::In)),
+                        ],
+                    ),
+                }
+            }
+            Action::CopyEffect { source } => t(
+                "action.copy_effect",
+                &[("source", &self.target(source, Ctx::In))],
+            ),
+            Action::Attach { card, to } => t(
+                "action.attach",
+                &[
+                    ("card", &self.target(card, Ctx::From)),
+                    ("to", &self.target(to, Ctx::In)),
+                ],
+            ),
+            Action::ReturnToHand { target } => t(
+                "action.return_to_hand",
+                &[("target", &self.target(target, Ctx::In))],
+            ),
+            Action::PlayCard { target } => t(
+                "action.play_card",
+                &[("target", &self.target(target, Ctx::From))],
+            ),
+        }
+    }
+
+    fn side(&self, s: Side) -> String {
+        self.word(match s {
+            Side::Left => "side.left",
+            Side::Right => "side.right",
+        })
+    }
+
+    fn amount(&self, a: &Amount) -> String {
+        match a {
+            Amount::Fixed { rp } => self.t("amount.fixed", &[], &[("rp", &rp.value.to_string())]),
+            Amount::PerEach { rp, count } => self.t(
+                "amount.per_each",
+                &[],
+                &[
+                    ("rp", &rp.value.to_string()),
+                    ("count", &self.count(count, false)),
+                ],
+            ),
+            Amount::StarOf { target } => self.t(
+                "amount.star_of",
+                &[],
+                &[("target", &self.target(target, Ctx::In))],
+            ),
+        }
+    }
+
+    fn count(&self, c: &Count, plural: bool) -> String {
+        let v: &[&str] = if plural { &["plural"] } else { &[] };
+        match c {
+            Count::Cards { cards } => self.t(
+                "count.cards",
+                v,
+                &[("cards", &self.query_body(cards, plural, Ctx::In))],
+            ),
+            Count::Elements { among } => self.t(
+                "count.elements",
+                v,
+                &[("among", &self.target(among, Ctx::In))],
+            ),
+            Count::Types { among } => {
+                self.t("count.types", v, &[("among", &self.target(among, Ctx::In))])
+            }
+            Count::Tokens { on } => self.t("count.tokens", v, &[("on", &self.target(on, Ctx::In))]),
+            Count::Opponents => self.t("count.opponents", v, &[]),
+        }
+    }
+
+    fn target(&self, t: &Target, ctx: Ctx) -> String {
+        match &t.kind {
+            TargetKind::This => self.word("target.this"),
+            TargetKind::It => self.word("target.it"),
+            TargetKind::Them => self.word("target.them"),
+            TargetKind::Neighbor { side } => self.word(match side {
+                Side::Left => "target.neighbor_left",
+                Side::Right => "target.neighbor_right",
+            }),
+            TargetKind::TopCard { owner } => {
+                self.t("target.top_card", &[], &[("owner", &self.owner(*owner))])
+            }
+            TargetKind::NextCard => self.word("target.next_card"),
+            TargetKind::OfThem { n, up_to } => {
+                let key = if *up_to {
+                    "target.up_to_of_them"
+                } else {
+                    "target.of_them"
+                };
+                self.t(
+                    key,
+                    if n.value == 1 { &["one"] } else { &[] },
+                    &[("n", &n.value.to_string())],
+                )
+            }
+            TargetKind::StoreTop { count } => {
+                if count.value == 1 {
+                    self.word("target.store_top")
+                } else {
+                    self.t(
+                        "target.store_top_n",
+                        &[],
+                        &[("n", &count.value.to_string())],
+                    )
+                }
+            }
+            TargetKind::Cards(q) => self.query(q, ctx),
+        }
+    }
+
+    fn query(&self, q: &CardQuery, ctx: Ctx) -> String {
+        let rest = self.query_body(q, q.quant.is_plural(), ctx);
+        let vowel: &[&str] = if starts_with_vowel(&rest) {
+            &["vowel"]
+        } else {
+            &[]
+        };
+        let rest_arg = ("rest", rest.as_str());
+        match q.quant {
+            Quant::One => self.t("quant.one", vowel, &[rest_arg]),
+            Quant::Another => self.t("quant.another", vowel, &[rest_arg]),
+            Quant::Number { n } => self.t(
+                "quant.number",
+                &[],
+                &[("n", &n.value.to_string()), rest_arg],
+            ),
+            Quant::UpTo { n } => {
+                self.t("quant.up_to", &[], &[("n", &n.value.to_string()), rest_arg])
+            }
+            Quant::Each => self.t("quant.each", vowel, &[rest_arg]),
+            Quant::All => self.t("quant.all", vowel, &[rest_arg]),
+            Quant::Bare => self.t("quant.bare", vowel, &[rest_arg]),
+            Quant::Highest => self.t("quant.highest", vowel, &[rest_arg]),
+            Quant::Lowest => self.t("quant.lowest", vowel, &[rest_arg]),
+        }
+    }
+
+    /// The parts of a card description in the language's order, without the quantity.
+    fn query_body(&self, q: &CardQuery, plural: bool, ctx: Ctx) -> String {
+        let order = self.pb.get("query.order", &[]);
+        let sep = self.pb.get("query.separator", &[]);
+        let pl: &[&str] = if plural { &["plural"] } else { &[] };
+        let mut parts: Vec<String> = Vec::new();
+        for part in order.split_whitespace() {
+            match part {
+                "superlative" => match q.quant {
+                    Quant::Highest => parts.push(self.word("superlative.highest")),
+                    Quant::Lowest => parts.push(self.word("superlative.lowest")),
+                    _ => {}
+                },
+                "other" if q.other => parts.push(self.word("other")),
+                "adjacent" if q.adjacent => parts.push(self.word("adjacent")),
+                "face" => match q.face {
+                    Some(Face::Up) => parts.push(self.word("face.up")),
+                    Some(Face::Down) => parts.push(self.word("face.down")),
+                    None => {}
+                },
+                "filters" => {
+                    for f in &q.filters {
+                        parts.push(self.t("filter", &[], &[("name", &self.filter_name(f))]));
+                    }
+                }
+                "noun" => parts.push(self.t(noun_key(q.noun), pl, &[])),
+                "set" => {
+                    if let Some(set) = &q.set {
+                        parts.push(self.t("set", &[], &[("set", &self.set_name(set))]));
+                    }
+                }
+                "side" => match q.side {
+                    Some(Side::Left) => parts.push(self.word("side_of.left")),
+                    Some(Side::Right) => parts.push(self.word("side_of.right")),
+                    None => {}
+                },
+                "place" => {
+                    if let Some(p) = q.place {
+                        parts.push(self.place(p, ctx));
+                    }
+                }
+                "star" => {
+                    if let Some(s) = &q.star {
+                        parts.push(self.star(s));
+                    }
+                }
+                _ => {}
+            }
+        }
+        parts.retain(|p| !p.is_empty());
+        parts.join(sep)
+    }
+
+    fn filter_name(&self, f: &Filter) -> String {
+        match f {
+            Filter::Element { element } => self.word(&format!("name.element.{}", element.id())),
+            Filter::Rarity { rarity } => self.word(&format!("name.rarity.{}", rarity.id())),
+            Filter::Type { name, .. } => {
+                let id = name.to_ascii_lowercase();
+                self.pb
+                    .lookup(&format!("name.type.{id}"))
+                    .map_or(id.clone(), str::to_string)
+            }
+        }
+    }
+
+    fn set_name(&self, set: &SetRef) -> String {
+        self.vocab
+            .sets
+            .iter()
+            .find(|(id, name)| {
+                id.eq_ignore_ascii_case(&set.name) || name.eq_ignore_ascii_case(&set.name)
+            })
+            .map_or_else(|| set.name.clone(), |(_, name)| name.clone())
+    }
+
+    fn place(&self, p: Place, ctx: Ctx) -> String {
+        let v: &[&str] = if ctx == Ctx::From { &["from"] } else { &[] };
+        match p {
+            Place::Tableau { owner: Owner::Any } => self.t("place.any_tableau", v, &[]),
+            Place::Tableau { owner } => {
+                self.t("place.tableau", v, &[("owner", &self.owner(owner))])
+            }
+            Place::Hand { owner } => self.t("place.hand", v, &[("owner", &self.owner(owner))]),
+            Place::Binder { owner } => self.t("place.binder", v, &[("owner", &self.owner(owner))]),
+            Place::StoreDiscard => self.t("place.store_discard", v, &[]),
+            Place::Aftermarket => self.t("place.aftermarket", v, &[]),
+        }
+    }
+
+    fn star(&self, s: &StarFilter) -> String {
+        match s {
+            StarFilter::Compare { cmp, than } => {
+                let key = match cmp {
+                    StarCmp::Lower => "star.lower",
+                    StarCmp::Higher => "star.higher",
+                    StarCmp::Same => "star.same",
+                };
+                self.t(key, &[], &[("than", &self.target(than, Ctx::In))])
+            }
+            StarFilter::Value { n, bound } => {
+                let key = match bound {
+                    Bound::Exactly => "star.exactly",
+                    Bound::OrMore => "star.or_more",
+                    Bound::OrLess => "star.or_less",
+                };
+                self.t(key, &[], &[("n", &n.value.to_string())])
+            }
+        }
+    }
+
+    fn condition(&self, c: &Condition) -> String {
+        match c {
+            Condition::Count { count, bound, n } => {
+                let plural = !(n.value == 1 && *bound == Bound::Exactly);
+                let unit = self.word(match count {
+                    Count::Cards { .. } => "unit.cards",
+                    Count::Elements { .. } | Count::Types { .. } => "unit.symbols",
+                    Count::Tokens { .. } => "unit.tokens",
+                    Count::Opponents => "unit.opponents",
+                });
+                let what = self.count(count, plural);
+                let yours = match count {
+                    Count::Cards { cards } => matches!(
+                        cards.place,
+                        None | Some(
+                            Place::Tableau { owner: Owner::You }
+                                | Place::Hand { owner: Owner::You }
+                                | Place::Binder { owner: Owner::You }
+                        )
+                    ),
+                    _ => false,
+                };
+                if *bound == Bound::Exactly && n.value == 0 {
+                    let key = if yours {
+                        "cond.count_none_yours"
+                    } else {
+                        "cond.count_none_there"
+                    };
+                    return self.t(key, &[], &[("count", &what), ("unit", &unit)]);
+                }
+                let bound = self.t(
+                    match bound {
+                        Bound::Exactly => "bound.exactly",
+                        Bound::OrMore => "bound.or_more",
+                        Bound::OrLess => "bound.or_less",
+                    },
+                    &[],
+                    &[("n", &n.value.to_string()), ("unit", &unit)],
+                );
+                let key = if yours {
+                    "cond.count_yours"
+                } else {
+                    "cond.count_there"
+                };
+                self.t(key, &[], &[("bound", &bound), ("count", &what)])
+            }
+            Condition::Star { target, star } => {
+                let v: &[&str] = if target.is_plural() { &["plural"] } else { &[] };
+                let t = self.target(target, Ctx::In);
+                match star {
+                    StarFilter::Compare { cmp, than } => {
+                        let key = match cmp {
+                            StarCmp::Lower => "cond_star.lower",
+                            StarCmp::Higher => "cond_star.higher",
+                            StarCmp::Same => "cond_star.same",
+                        };
+                        self.t(
+                            key,
+                            v,
+                            &[("target", &t), ("than", &self.target(than, Ctx::In))],
+                        )
+                    }
+                    StarFilter::Value { n, bound } => {
+                        let key = match bound {
+                            Bound::Exactly => "cond_star.exactly",
+                            Bound::OrMore => "cond_star.or_more",
+                            Bound::OrLess => "cond_star.or_less",
+                        };
+                        self.t(key, v, &[("target", &t), ("n", &n.value.to_string())])
+                    }
+                }
+            }
+            Condition::Is {
+                target,
+                face,
+                filters,
+                noun,
+            } => {
+                let plural = target.is_plural();
+                let sep = self.pb.get("query.separator", &[]);
+                let mut words: Vec<String> = Vec::new();
+                match face {
+                    Some(Face::Up) => words.push(self.word("face.up")),
+                    Some(Face::Down) => words.push(self.word("face.down")),
+                    None => {}
+                }
+                for f in filters {
+                    words.push(self.t("filter", &[], &[("name", &self.filter_name(f))]));
+                }
+                let key = match noun {
+                    Some(n) => {
+                        words.push(self.t(
+                            noun_key(*n),
+                            if plural { &["plural"] } else { &[] },
+                            &[],
+                        ));
+                        "cond.is_noun"
+                    }
+                    None => "cond.is_adjective",
+                };
+                let desc = words.join(sep);
+                let v: &[&str] = if plural {
+                    &["plural"]
+                } else if starts_with_vowel(&desc) {
+                    &["vowel"]
+                } else {
+                    &[]
+                };
+                self.t(
+                    key,
+                    v,
+                    &[("target", &self.target(target, Ctx::In)), ("desc", &desc)],
+                )
+            }
+            Condition::IsTopCard { target, owner } => self.t(
+                "cond.is_top_card",
+                &[],
+                &[
+                    ("target", &self.target(target, Ctx::In)),
+                    ("owner", &self.owner(*owner)),
+                ],
+            ),
+        }
+    }
+
+    fn event(&self, e: &Event) -> String {
+        let v = |p: Player| -> &'static [&'static str] {
+            if super::format::third_person(p) {
+                &["3rd"]
+            } else {
+                &[]
+            }
+        };
+        match e {
+            Event::Flips { who, target } => self.t(
+                "event.flips",
+                v(*who),
+                &[
+                    ("who", &self.who(*who)),
+                    ("target", &self.target(target, Ctx::In)),
+                ],
+            ),
+            Event::IsFlipped { target } => self.t(
+                "event.is_flipped",
+                if target.is_plural() { &["plural"] } else { &[] },
+                &[("target", &self.target(target, Ctx::In))],
+            ),
+            Event::Plays { who, target } => self.t(
+                "event.plays",
+                v(*who),
+                &[
+                    ("who", &self.who(*who)),
+                    ("target", &self.target(target, Ctx::In)),
+                ],
+            ),
+            Event::Clash { who, result } => {
+                let key = match result {
+                    None => "event.clash",
+                    Some(ClashResult::Win) => "event.win",
+                    Some(ClashResult::Lose) => "event.lose",
+                    Some(ClashResult::Tie) => "event.tie",
+                };
+                self.t(key, v(*who), &[("who", &self.who(*who))])
+            }
+            Event::GainsRp { who } => {
+                self.t("event.gains_rp", v(*who), &[("who", &self.who(*who))])
+            }
+            Event::LosesRp { who } => {
+                self.t("event.loses_rp", v(*who), &[("who", &self.who(*who))])
+            }
+        }
+    }
+}
+
+fn timing_key(t: Timing) -> &'static str {
+    match t {
+        Timing::Play => "play",
+        Timing::Next => "next",
+        Timing::Flip => "flip",
+        Timing::Ongoing => "ongoing",
+        Timing::Top => "top",
+        Timing::Score => "score",
+        Timing::Reaction => "reaction",
+        Timing::Action => "action",
+    }
+}
+
+fn noun_key(n: Noun) -> &'static str {
+    match n {
+        Noun::Card => "noun.card",
+        Noun::Single => "noun.single",
+        Noun::DeckBox => "noun.deck_box",
+        Noun::Accessory => "noun.accessory",
+    }
+}
+
+impl Lang {
+    /// The language code (`en`, `ja`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Ja => "ja",
+        }
+    }
+}

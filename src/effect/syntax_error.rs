@@ -1,0 +1,366 @@
+//! pest errors → readable [`EffectError`]s: what was expected (in words a
+//! designer knows, never rule names), where, and the nearest word for a typo.
+
+use pest::error::{Error, ErrorVariant, InputLocation};
+
+use super::ast::Timing;
+use super::error::EffectError;
+use super::parser::Rule;
+
+/// A readable name for what a rule matches; `None` hides the rule.
+fn describe(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "the end of the line",
+        Rule::stop => "`.`",
+        Rule::colon => "`:`",
+        Rule::comma => "`,`",
+        Rule::open => "`(`",
+        Rule::close => "`)`",
+        Rule::number | Rule::keyword_value => "a number",
+        Rule::symbol_word | Rule::rarity_phrase => "an element, type or rarity",
+        Rule::keyword_word | Rule::keyword_name => "a keyword name",
+        Rule::plus_one => "`+1`",
+        Rule::star_delta => "a STAR change such as `+1`",
+        Rule::set_name | Rule::set_word => "a set name",
+        Rule::timing => "a timing word (Play, Next, Flip, Ongoing, Top, Score, Reaction, Action)",
+        Rule::trigger => "a trigger such as `(when an opponent flips this card)`",
+        Rule::sentence => "a sentence",
+        Rule::outcome => "a clash result (`Win:`, `Lose:`, `Tie:`)",
+        Rule::condition => "a condition",
+        Rule::may => "`you may`",
+        Rule::purpose => "`to` and what it achieves",
+        Rule::clauses | Rule::subject_clause => "an action",
+        Rule::statement => "a card and what holds for it",
+        Rule::target => {
+            "a card (`this card`, `the card to the left`, `a fire card in your tableau`, …)"
+        }
+        Rule::this_card => "`this card`",
+        Rule::pronoun => "`it`",
+        Rule::neighbor => "`the card to the left`",
+        Rule::top_card => "`your Top Card`",
+        Rule::next_card => "`the next card you play`",
+        Rule::store_top => "`the top card of the Store`",
+        Rule::query => "a card description",
+        Rule::quant => "a quantity (`a`, `each`, `2`, `up to 2`, …)",
+        Rule::up_to => "`up to`",
+        Rule::superlative => "`the highest-STAR`",
+        Rule::noun => "`card`, `single`, `deck box` or `accessory`",
+        Rule::place => "a place (`in your tableau`, `from your hand`, …)",
+        Rule::zone | Rule::zone_owned => "`your tableau`, `your hand` or another place",
+        Rule::zone_any_tableau => "`any tableau`",
+        Rule::zone_store_discard | Rule::pile_store_discard => "`the Store Discard`",
+        Rule::zone_aftermarket => "`the Aftermarket`",
+        Rule::pile_binder => "`your binder`",
+        Rule::pile_box => "`the box`",
+        Rule::side_of => "`to the left of this card`",
+        Rule::side => "`left` or `right`",
+        Rule::star_filter => "a STAR condition (`with a lower STAR than this card`, …)",
+        Rule::star_cmp | Rule::star_relative | Rule::star_same | Rule::star_value => {
+            "a STAR comparison (`a lower STAR than this card`, `STAR 3 or more`, …)"
+        }
+        Rule::or_bound => "`or more` or `or less`",
+        Rule::set_filter => "`from the … set`",
+        Rule::countable | Rule::count_cards => "what to count (`fire card in your tableau`, …)",
+        Rule::count_symbols => "`different element among …`",
+        Rule::count_tokens => "`+1 STAR token on …`",
+        Rule::count_opponents => "`opponent`",
+        Rule::player
+        | Rule::player_you
+        | Rule::player_an_opponent
+        | Rule::player_each_opponent
+        | Rule::player_all => "a player (`you`, `an opponent`, `each opponent`, `all players`)",
+        Rule::owner
+        | Rule::owner_your
+        | Rule::owner_their
+        | Rule::owner_an_opponent
+        | Rule::owner_each_opponent
+        | Rule::owner_each_player
+        | Rule::owner_any => "whose cards (`your`, `an opponent's`, `each opponent's`, …)",
+        Rule::bound
+        | Rule::bound_no
+        | Rule::bound_at_least
+        | Rule::bound_at_most
+        | Rule::bound_exactly
+        | Rule::bound_or => "a bound (`3 or more`, `at most 2`, `no`, …)",
+        Rule::event | Rule::event_player | Rule::event_is_flipped => "an event",
+        Rule::event_flips => "`flips`",
+        Rule::event_plays => "`plays`",
+        Rule::event_clash_result => "`wins a clash`",
+        Rule::event_clash => "`clashes`",
+        Rule::event_rp => "`gains RP`",
+        Rule::clash_party | Rule::clash_one | Rule::clash_all => "`an opponent` or `all players`",
+        Rule::discard_to => "`to the Store Discard`, `to the box` or `to your binder`",
+        Rule::take_to => "`into your hand`",
+        Rule::token_count => "`a +1 STAR token` or `3 +1 STAR tokens`",
+        Rule::insert_anywhere => "`anywhere into your tableau`",
+        Rule::insert_beside => "`into your tableau to the left of …`",
+        Rule::by_opponents => "`by opponents' effects`",
+        Rule::symbols | Rule::symbols_both => "`elements and types`",
+        Rule::cannot_flip => "`cannot be flipped`",
+        Rule::has_star | Rule::has_symbols => "`has`",
+        Rule::gain_rp | Rule::gain_slots => "`gain`",
+        Rule::lose_rp => "`lose`",
+        Rule::flip => "`flip`",
+        Rule::clash => "`clash`",
+        Rule::discard => "`discard`",
+        Rule::reveal => "`reveal`",
+        Rule::take => "`take`",
+        Rule::look => "`look at`",
+        Rule::put_tokens => "`put`",
+        Rule::insert => "`insert`",
+        Rule::copy_effect => "`copy`",
+        Rule::attach => "`attach`",
+        Rule::return_hand => "`return`",
+        Rule::play_card => "`play`",
+        Rule::rp_fixed | Rule::rp_star => "an amount of RP",
+        Rule::k_rp => "`RP`",
+        Rule::k_star => "`STAR`",
+        Rule::k_store => "`Store`",
+        Rule::k_aftermarket => "`Aftermarket`",
+        Rule::k_deck_box => "`deck box`",
+        Rule::k_face_up => "`face-up`",
+        Rule::k_face_down => "`face-down`",
+        Rule::k_highest_star => "`highest-STAR`",
+        Rule::k_lowest_star => "`lowest-STAR`",
+        Rule::k_owner_s => "`owner's`",
+        Rule::k_opponent_s => "`opponent's`",
+        Rule::k_opponents_poss => "`opponents'`",
+        Rule::k_player_s => "`player's`",
+        Rule::k_cannot => "`cannot`",
+        _ => return word_of(rule),
+    })
+}
+
+/// The word a `k_*` rule matches (`k_gain` → "`gain`").
+fn word_of(rule: Rule) -> Option<&'static str> {
+    macro_rules! words {
+        ($($rule:ident => $word:literal),* $(,)?) => {
+            match rule { $(Rule::$rule => Some(concat!("`", $word, "`")),)* _ => None }
+        };
+    }
+    words! {
+        k_action => "Action", k_ongoing => "Ongoing", k_reaction => "Reaction", k_score => "Score",
+        k_next => "next", k_top => "top", k_play => "play", k_flip => "flip", k_flipped => "flipped",
+        k_gain => "gain", k_lose => "lose", k_win => "win", k_tie => "tie", k_clash => "clash",
+        k_discard => "discard", k_reveal => "reveal", k_take => "take", k_look => "look",
+        k_put => "put", k_insert => "insert", k_copy => "copy", k_attach => "attach",
+        k_return => "return", k_has => "has", k_have => "have", k_is => "is", k_be => "be",
+        k_may => "may", k_when => "when", k_if => "if", k_there => "there", k_you => "you",
+        k_your => "your", k_their => "their", k_its => "its", k_own => "own",
+        k_opponent => "opponent", k_opponents => "opponents", k_player => "player", k_a => "a",
+        k_an => "an", k_another => "another", k_the => "the", k_this => "this", k_one => "one",
+        k_it => "it", k_them => "them", k_each => "each", k_every => "every", k_all => "all",
+        k_any => "any", k_other => "other", k_no => "no", k_up => "up", k_to => "to", k_in => "in",
+        k_into => "into", k_from => "from", k_on => "on", k_of => "of", k_at => "at", k_by => "by",
+        k_with => "with", k_for => "for", k_among => "among", k_than => "than", k_as => "as",
+        k_or => "or", k_and => "and", k_then => "then", k_least => "least", k_most => "most",
+        k_exactly => "exactly", k_more => "more", k_less => "less", k_lower => "lower",
+        k_higher => "higher", k_same => "same", k_equal => "equal", k_different => "different",
+        k_left => "left", k_right => "right", k_immediate => "immediate", k_anywhere => "anywhere",
+        k_extra => "extra", k_slot => "slot", k_effect => "effect", k_instead => "instead",
+        k_element => "element", k_type => "type", k_set => "set", k_card => "card",
+        k_single => "single", k_accessory => "accessory", k_adjacent => "adjacent",
+        k_token => "token", k_tableau => "tableau", k_hand => "hand", k_binder => "binder",
+        k_deck => "deck", k_box => "box",
+    }
+}
+
+/// Every word of the grammar (verbs in their base form, nouns, …).
+fn grammar_words() -> Vec<&'static str> {
+    let mut words: Vec<&'static str> = Rule::all_rules()
+        .iter()
+        .filter_map(|r| word_of(*r))
+        .map(|w| w.trim_matches('`'))
+        .filter(|w| w.len() > 2)
+        .collect();
+    words.extend(["gains", "loses", "flips", "cards", "RP", "STAR", "tokens"]);
+    words
+}
+
+/// The word (letters, digits, `-`, `'`, `+`, `!`) starting at `pos`, or the
+/// next character when there is no word.
+fn word_at(line: &str, pos: usize) -> (usize, usize) {
+    let rest = &line[pos..];
+    let len: usize = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '\'' | '’' | '+' | '!'))
+        .map(char::len_utf8)
+        .sum();
+    let len = if len == 0 {
+        rest.chars().next().map_or(0, char::len_utf8)
+    } else {
+        len
+    };
+    (pos, pos + len)
+}
+
+/// The word that ends right before `pos` (skipping spaces), if any.
+fn word_before(line: &str, pos: usize) -> Option<(usize, usize)> {
+    let before = line[..pos].trim_end_matches([' ', '\t']);
+    let end = before.len();
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || matches!(c, '-' | '\'' | '’'))
+        .last()
+        .map(|(i, _)| i)?;
+    Some((start, end))
+}
+
+/// Joins names as `a, b or c`.
+pub(crate) fn one_of(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// The candidate nearest to `word` by edit distance, if it is a plausible typo.
+pub(crate) fn nearest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let word = word.to_lowercase();
+    if word.is_empty() {
+        return None;
+    }
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let lc = c.to_lowercase();
+        if lc == word {
+            continue;
+        }
+        let distance = strsim::damerau_levenshtein(&word, &lc);
+        let budget = (word.chars().count().max(lc.chars().count()) / 3).max(1);
+        if distance <= budget && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Converts a pest error on one line (starting at `base` in the effect text).
+pub(crate) fn from_pest(
+    error: &Error<Rule>,
+    line: &str,
+    base: usize,
+    _ability: bool,
+) -> EffectError {
+    let pos = match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let mut expected: Vec<String> = Vec::new();
+    let mut literals: Vec<&'static str> = Vec::new();
+    if let ErrorVariant::ParsingError { positives, .. } = &error.variant {
+        let timing_words = [
+            Rule::k_play,
+            Rule::k_next,
+            Rule::k_flip,
+            Rule::k_ongoing,
+            Rule::k_top,
+            Rule::k_score,
+            Rule::k_reaction,
+            Rule::k_action,
+        ];
+        let all_timings = timing_words.iter().all(|t| positives.contains(t));
+        for rule in positives {
+            if all_timings && timing_words.contains(rule) {
+                continue;
+            }
+            if let Some(word) = word_of(*rule) {
+                literals.push(word.trim_matches('`'));
+            }
+            if let Some(name) = describe(*rule) {
+                let name = name.to_string();
+                if !expected.contains(&name) {
+                    expected.push(name);
+                }
+            }
+        }
+        if all_timings {
+            expected.insert(0, describe(Rule::timing).unwrap_or_default().to_string());
+            literals.extend(Timing::ALL.iter().map(|t| t.word()));
+        }
+    }
+    let at_end = line[pos..].trim().is_empty();
+    let (start, end) = if at_end {
+        (pos, pos)
+    } else {
+        word_at(line, pos)
+    };
+    let found = &line[start..end];
+    let label = if at_end {
+        "the line ends here".to_string()
+    } else {
+        format!("unexpected `{found}`")
+    };
+    let message = if expected.is_empty() {
+        "the effect text does not follow the grammar".to_string()
+    } else {
+        format!("expected {}", one_of(&expected))
+    };
+    let mut span = (base + start, base + end);
+    let mut message = message;
+    let mut label = label;
+    let mut help = None;
+    if let Some(word) = nearest(found, literals.iter().copied()) {
+        help = Some(format!("did you mean `{word}`?"));
+    } else if let Some((s, e)) = word_before(line, pos) {
+        // A misspelt word is often read as an element or type word, and the
+        // error shows up after it: look at the word before too.
+        let before = &line[s..e];
+        let words = grammar_words();
+        let known = words.iter().any(|w| w.eq_ignore_ascii_case(before));
+        if !known && let Some(word) = nearest(before, words.iter().copied()) {
+            message = format!("`{before}` is not understood here");
+            label = "unknown word".to_string();
+            help = Some(format!("did you mean `{word}`?"));
+            span = (base + s, base + e);
+        }
+    }
+    if help.is_none() && pos == 0 {
+        let head = found.trim_end_matches(':').to_ascii_lowercase();
+        if matches!(head.as_str(), "win" | "lose" | "tie") {
+            help = Some(
+                "clash results (`Win:`, `Lose:`, `Tie:`) go on the same line as their clash"
+                    .to_string(),
+            );
+        } else if let Some(t) = nearest(&head, Timing::ALL.iter().map(|t| t.word())) {
+            help = Some(format!("did you mean `{t}`?"));
+        } else {
+            help = Some(
+                "start each ability with a timing word and a colon, e.g. `Play: Gain 2 RP.`"
+                    .to_string(),
+            );
+        }
+    }
+    if help.is_none() && at_end && expected.iter().any(|e| e.contains("`.`") || e == "`.`") {
+        help = Some("end each sentence with a full stop".to_string());
+    }
+    EffectError::new("effect-syntax", span.0..span.1, message, label).with_help_opt(help)
+}
+
+/// A line with no colon that is not a keyword name either.
+pub(crate) fn not_a_line(line: &str, base: usize) -> EffectError {
+    let lead = line.len() - line.trim_start().len();
+    let trimmed = line.trim();
+    let first: String = trimmed
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '!')
+        .collect();
+    let start = base + lead;
+    let help = if let Some(t) = nearest(&first, Timing::ALL.iter().map(|t| t.word())) {
+        format!("did you mean `{t}:`?")
+    } else {
+        "start an ability with a timing word and a colon (`Play: Gain 2 RP.`); a keyword line is just the keyword's name (`Scurry.`)".to_string()
+    };
+    EffectError::new(
+        "effect-syntax",
+        start..start + trimmed.len(),
+        "this line is neither an ability (`Timing: …`) nor a keyword (`Name.`)",
+        "no timing word and colon",
+    )
+    .with_help(help)
+}

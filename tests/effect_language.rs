@@ -1,0 +1,1525 @@
+//! Tests of the effect language: grammar constructs, the reference's examples,
+//! rendering and error snapshots, round-trip properties, keyword and phrase data.
+
+use blades::effect::*;
+use proptest::prelude::*;
+
+// ───────────────────────────── helpers ─────────────────────────────
+
+/// The vocabulary of the tests: base types, a few set-declared types and sets.
+fn vocab() -> Vocabulary {
+    let mut v = Vocabulary::base();
+    v.types.push("speedster".into());
+    v.sets = vec![
+        ("sunset-gulch".into(), "Sunset Gulch".into()),
+        ("tin-town".into(), "Tin Town".into()),
+        ("fist-of-steel".into(), "Fist of Steel".into()),
+    ];
+    v
+}
+
+fn parse_ok(text: &str) -> Effect {
+    match parse(text) {
+        Ok(e) => e,
+        Err(errors) => panic!("`{text}` does not parse: {errors:#?}"),
+    }
+}
+
+/// The only ability of a one-line effect.
+fn ability(text: &str) -> Ability {
+    let e = parse_ok(text);
+    assert_eq!(e.lines.len(), 1, "{text}");
+    match e.lines.into_iter().next().unwrap() {
+        Line::Ability(a) => a,
+        Line::Keyword(k) => panic!("`{text}` is a keyword line: {k:?}"),
+    }
+}
+
+/// The only clause of a one-sentence ability.
+fn clause(text: &str) -> Clause {
+    let a = ability(text);
+    assert_eq!(a.sentences.len(), 1, "{text}");
+    let s = a.sentences.into_iter().next().unwrap();
+    assert_eq!(s.clauses.len(), 1, "{text}");
+    s.clauses.into_iter().next().unwrap()
+}
+
+/// The action of a one-clause ability done by `you`.
+fn action(text: &str) -> Action {
+    match clause(text) {
+        Clause::Act {
+            subject: Player::You,
+            action,
+            ..
+        } => action,
+        other => panic!("`{text}`: not an action of yours: {other:?}"),
+    }
+}
+
+fn query_of(t: &Target) -> &CardQuery {
+    match &t.kind {
+        TargetKind::Cards(q) => q,
+        other => panic!("not a card query: {other:?}"),
+    }
+}
+
+fn flip_target(text: &str) -> Target {
+    match action(text) {
+        Action::Flip { target } => target,
+        other => panic!("`{text}`: not a flip: {other:?}"),
+    }
+}
+
+fn codes(text: &str) -> Vec<&'static str> {
+    match parse(text) {
+        Ok(e) => check(&e, &vocab()).into_iter().map(|e| e.code).collect(),
+        Err(errors) => errors.into_iter().map(|e| e.code).collect(),
+    }
+}
+
+// ───────────────────────────── grammar ─────────────────────────────
+
+#[test]
+fn timing_words() {
+    for (word, timing) in [
+        ("Play", Timing::Play),
+        ("Next", Timing::Next),
+        ("Flip", Timing::Flip),
+        ("Ongoing", Timing::Ongoing),
+        ("Top", Timing::Top),
+        ("Score", Timing::Score),
+        ("Action", Timing::Action),
+    ] {
+        let a = ability(&format!("{word}: Gain 1 RP."));
+        assert_eq!(a.timing, timing);
+        assert!(a.trigger.is_none());
+    }
+    let a = ability("Reaction (when an opponent flips this card): Gain 1 RP.");
+    assert_eq!(a.timing, Timing::Reaction);
+    assert_eq!(
+        a.trigger,
+        Some(Event::Flips {
+            who: Player::AnOpponent,
+            target: Target::new(TargetKind::This)
+        })
+    );
+    // Words are case-insensitive.
+    assert_eq!(ability("play: gain 1 rp."), ability("Play: Gain 1 RP."));
+}
+
+#[test]
+fn triggers() {
+    let event = |t: &str| {
+        ability(&format!("Reaction (when {t}): Gain 1 RP."))
+            .trigger
+            .unwrap()
+    };
+    assert!(matches!(
+        event("a card in your tableau is flipped"),
+        Event::IsFlipped { .. }
+    ));
+    assert!(matches!(
+        event("an opponent plays a fire card"),
+        Event::Plays {
+            who: Player::AnOpponent,
+            ..
+        }
+    ));
+    assert_eq!(
+        event("you lose a clash"),
+        Event::Clash {
+            who: Player::You,
+            result: Some(ClashResult::Lose)
+        }
+    );
+    assert_eq!(
+        event("an opponent clashes"),
+        Event::Clash {
+            who: Player::AnOpponent,
+            result: None
+        }
+    );
+    assert_eq!(event("you lose RP"), Event::LosesRp { who: Player::You });
+    assert_eq!(
+        event("each opponent gains RP"),
+        Event::GainsRp {
+            who: Player::EachOpponent
+        }
+    );
+}
+
+#[test]
+fn keyword_lines() {
+    for (text, name, value) in [
+        ("Scurry.", "Scurry", None),
+        ("Scurry", "Scurry", None),
+        ("Blast Off PLUS.", "Blast Off PLUS", None),
+        ("Thwomp! 3.", "Thwomp!", Some(3)),
+        ("Thwomp!", "Thwomp!", None),
+        ("Anvil   Drop.", "Anvil Drop", None),
+    ] {
+        let e = parse_ok(text);
+        match &e.lines[0] {
+            Line::Keyword(k) => {
+                assert_eq!(k.name, name, "{text}");
+                assert_eq!(k.value.map(|v| v.value), value, "{text}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    // A keyword line is any capitalised phrase; the checker knows the names.
+    assert_eq!(codes("Made Up Keyword."), ["unknown-keyword"]);
+    assert_eq!(codes("Scurry.\nBlast Off."), Vec::<&str>::new());
+}
+
+#[test]
+fn rp_amounts() {
+    assert_eq!(
+        action("Play: Gain 2 RP."),
+        Action::GainRp {
+            amount: Amount::Fixed { rp: Num::new(2) }
+        }
+    );
+    assert_eq!(
+        action("Play: Lose 1 RP."),
+        Action::LoseRp {
+            amount: Amount::Fixed { rp: Num::new(1) }
+        }
+    );
+    let Action::GainRp {
+        amount: Amount::PerEach { rp, count },
+    } = action("Score: Gain 2 RP for each fire card in your tableau.")
+    else {
+        panic!()
+    };
+    assert_eq!(rp.value, 2);
+    let Count::Cards { cards } = count else {
+        panic!()
+    };
+    assert_eq!(
+        cards.filters,
+        [Filter::Element {
+            element: Element::Fire
+        }]
+    );
+    assert_eq!(cards.place, Some(Place::Tableau { owner: Owner::You }));
+    assert!(matches!(
+        action("Score: Gain RP equal to the STAR of your Top Card."),
+        Action::GainRp {
+            amount: Amount::StarOf { .. }
+        }
+    ));
+    // Counts of distinct symbols, both spellings.
+    let among = action("Score: Gain 1 RP for each different element among cards in your tableau.");
+    let short = action("Score: Gain 1 RP for each different element in your tableau.");
+    assert_eq!(among, short);
+    assert!(matches!(
+        action("Score: Gain 1 RP for each different type among adjacent cards."),
+        Action::GainRp {
+            amount: Amount::PerEach {
+                count: Count::Types { .. },
+                ..
+            }
+        }
+    ));
+    assert!(matches!(
+        action("Score: Gain 1 RP for each +1 STAR token on this card."),
+        Action::GainRp {
+            amount: Amount::PerEach {
+                count: Count::Tokens { .. },
+                ..
+            }
+        }
+    ));
+    assert!(matches!(
+        action("Score: Gain 1 RP for each opponent."),
+        Action::GainRp {
+            amount: Amount::PerEach {
+                count: Count::Opponents,
+                ..
+            }
+        }
+    ));
+}
+
+#[test]
+fn players_as_subjects() {
+    for (text, player) in [
+        ("Play: Each opponent loses 1 RP.", Player::EachOpponent),
+        ("Play: An opponent loses 1 RP.", Player::AnOpponent),
+        ("Play: All players gain 1 RP.", Player::AllPlayers),
+        ("Play: Each player gains 1 RP.", Player::AllPlayers),
+        ("Play: You gain 1 RP.", Player::You),
+    ] {
+        match clause(text) {
+            Clause::Act { subject, .. } => assert_eq!(subject, player, "{text}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn flip_targets() {
+    assert_eq!(flip_target("Play: Flip this card.").kind, TargetKind::This);
+    assert_eq!(flip_target("Play: Flip this one.").kind, TargetKind::This);
+    assert_eq!(
+        flip_target("Play: Flip the card to the left.").kind,
+        TargetKind::Neighbor { side: Side::Left }
+    );
+    assert_eq!(
+        flip_target("Play: Flip the card to its right.").kind,
+        TargetKind::Neighbor { side: Side::Right }
+    );
+    assert_eq!(
+        flip_target("Play: Flip each opponent's Top Card.").kind,
+        TargetKind::TopCard {
+            owner: Owner::EachOpponent
+        }
+    );
+    let t = flip_target("Play: Flip all adjacent cards.");
+    let q = query_of(&t);
+    assert_eq!(q.quant, Quant::All);
+    assert!(q.adjacent);
+    let t = flip_target("Play: Flip up to 2 cards in an opponent's tableau.");
+    let q = query_of(&t);
+    assert_eq!(q.quant, Quant::UpTo { n: Num::new(2) });
+    assert_eq!(
+        q.place,
+        Some(Place::Tableau {
+            owner: Owner::AnOpponent
+        })
+    );
+    // `another player's` is `an opponent's`.
+    assert_eq!(
+        flip_target("Play: Flip a card in another player's tableau."),
+        flip_target("Play: Flip a card in an opponent's tableau.")
+    );
+}
+
+#[test]
+fn filters() {
+    let t = flip_target("Play: Flip a face-up fire mage premium single in your tableau.");
+    let q = query_of(&t);
+    assert_eq!(q.face, Some(Face::Up));
+    assert_eq!(q.noun, Noun::Single);
+    assert_eq!(
+        q.filters,
+        [
+            Filter::Element {
+                element: Element::Fire
+            },
+            Filter::Type {
+                name: "mage".into(),
+                span: Span::default()
+            },
+            Filter::Rarity {
+                rarity: Rarity::Premium
+            },
+        ]
+    );
+    let t = flip_target("Play: Flip a bronze promo deck box.");
+    let q = query_of(&t);
+    assert_eq!(q.noun, Noun::DeckBox);
+    assert_eq!(
+        q.filters,
+        [Filter::Rarity {
+            rarity: Rarity::BronzePromo
+        }]
+    );
+    let t = flip_target("Play: Flip an accessory from the Tin Town set.");
+    assert_eq!(query_of(&t).set.as_ref().unwrap().name, "Tin Town");
+    let t = flip_target("Play: Flip a card from tin-town in your tableau.");
+    let q = query_of(&t);
+    assert_eq!(q.set.as_ref().unwrap().name, "tin-town");
+    assert!(q.place.is_some());
+    let t = flip_target("Play: Flip another card in your tableau.");
+    assert_eq!(query_of(&t).quant, Quant::Another);
+}
+
+#[test]
+fn star_filters() {
+    let t = flip_target(
+        "Action: Flip a card in an opponent's tableau with a lower STAR than this card.",
+    );
+    let q = query_of(&t);
+    assert_eq!(
+        q.star,
+        Some(StarFilter::Compare {
+            cmp: StarCmp::Lower,
+            than: Box::new(Target::new(TargetKind::This))
+        })
+    );
+    // The filters may come in any order.
+    assert_eq!(
+        t,
+        flip_target(
+            "Action: Flip a card with a lower STAR than this card in an opponent's tableau."
+        )
+    );
+    let t = flip_target("Play: Flip a card with STAR 3 or less.");
+    assert_eq!(
+        query_of(&t).star,
+        Some(StarFilter::Value {
+            n: Num::new(3),
+            bound: Bound::OrLess
+        })
+    );
+    let t = flip_target("Play: Flip a card with the same STAR as your Top Card.");
+    assert!(matches!(
+        query_of(&t).star,
+        Some(StarFilter::Compare {
+            cmp: StarCmp::Same,
+            ..
+        })
+    ));
+    let t = flip_target("Play: Flip the highest-STAR card in an opponent's tableau.");
+    assert_eq!(query_of(&t).quant, Quant::Highest);
+    assert_eq!(
+        t,
+        flip_target("Play: Flip the card with the highest STAR in an opponent's tableau.")
+    );
+    let t = flip_target("Play: Flip the lowest-STAR card in your tableau.");
+    assert_eq!(query_of(&t).quant, Quant::Lowest);
+}
+
+#[test]
+fn positions_and_places() {
+    let t = flip_target("Score: Flip each card to the left of this card.");
+    assert_eq!(query_of(&t).side, Some(Side::Left));
+    for (text, place) in [
+        ("in your hand", Place::Hand { owner: Owner::You }),
+        (
+            "in their binder",
+            Place::Binder {
+                owner: Owner::Their,
+            },
+        ),
+        ("in the Store Discard", Place::StoreDiscard),
+        ("in the Aftermarket", Place::Aftermarket),
+        ("in any tableau", Place::Tableau { owner: Owner::Any }),
+        (
+            "in each player's tableau",
+            Place::Tableau {
+                owner: Owner::EachPlayer,
+            },
+        ),
+    ] {
+        let t = flip_target(&format!("Play: Flip a card {text}."));
+        assert_eq!(query_of(&t).place, Some(place), "{text}");
+    }
+}
+
+#[test]
+fn clashes() {
+    let a = ability(
+        "Reaction (when an opponent flips this card): Clash with an opponent. Win: gain 3 RP. Lose: lose 1 RP. Tie: gain 1 RP.",
+    );
+    assert_eq!(a.sentences.len(), 4);
+    assert_eq!(
+        a.sentences.iter().map(|s| s.outcome).collect::<Vec<_>>(),
+        [
+            None,
+            Some(ClashResult::Win),
+            Some(ClashResult::Lose),
+            Some(ClashResult::Tie)
+        ]
+    );
+    assert_eq!(
+        action("Play: Clash with all players."),
+        Action::Clash {
+            with: ClashWith::AllPlayers
+        }
+    );
+    assert_eq!(
+        action("Play: Clash with another player."),
+        Action::Clash {
+            with: ClashWith::Opponent
+        }
+    );
+}
+
+#[test]
+fn store_discard_and_moves() {
+    assert_eq!(
+        action("Play: Discard a card from your hand."),
+        action("Play: Discard a card from your hand to your binder.")
+    );
+    assert!(matches!(
+        action("Play: Discard the top card of the Store to the Store Discard."),
+        Action::Discard {
+            to: Pile::StoreDiscard,
+            ..
+        }
+    ));
+    assert_eq!(
+        action("Play: Put a deck box from your hand in the box."),
+        action("Play: Discard a deck box from your hand to the box.")
+    );
+    assert!(matches!(
+        action("Play: Reveal a card from your hand."),
+        Action::Reveal { .. }
+    ));
+    assert!(matches!(
+        action("Play: Look at the top 3 cards of the Store."),
+        Action::LookAt {
+            target: Target {
+                kind: TargetKind::StoreTop { .. },
+                ..
+            }
+        }
+    ));
+    let a = ability("Play: Look at the top 3 cards of the Store. Take 1 of them.");
+    let Clause::Act {
+        action: Action::Take { target, to },
+        ..
+    } = &a.sentences[1].clauses[0]
+    else {
+        panic!()
+    };
+    assert_eq!(*to, TakeTo::Hand);
+    assert_eq!(
+        target.kind,
+        TargetKind::OfThem {
+            n: Num::new(1),
+            up_to: false
+        }
+    );
+    assert!(matches!(
+        action("Play: Take a card from the Store Discard into your binder."),
+        Action::Take {
+            to: TakeTo::Binder,
+            ..
+        }
+    ));
+    assert!(matches!(
+        action("Play: Return the card to the left to your hand."),
+        Action::ReturnToHand { .. }
+    ));
+    assert!(matches!(
+        action("Play: Play a card from your hand."),
+        Action::PlayCard { .. }
+    ));
+}
+
+#[test]
+fn tokens_insert_slots_copy_attach() {
+    assert_eq!(
+        action("Play: Put 3 +1 STAR tokens on the next card you play."),
+        Action::PutTokens {
+            count: Num::new(3),
+            target: Target::new(TargetKind::NextCard)
+        }
+    );
+    assert_eq!(
+        action("Play: Put a +1 STAR token on this card."),
+        Action::PutTokens {
+            count: Num::new(1),
+            target: Target::new(TargetKind::This)
+        }
+    );
+    assert_eq!(
+        action("Play: Insert this card anywhere into your tableau."),
+        Action::Insert {
+            target: Target::new(TargetKind::This),
+            position: Position::Anywhere
+        }
+    );
+    assert_eq!(
+        action("Play: Insert 1 card from your hand into your tableau."),
+        action("Play: Insert 1 card from your hand anywhere into your tableau.")
+    );
+    assert!(matches!(
+        action("Play: Insert a card from your hand into your tableau to the right of this card."),
+        Action::Insert {
+            position: Position::Beside {
+                side: Side::Right,
+                ..
+            },
+            ..
+        }
+    ));
+    assert_eq!(
+        action("Ongoing: Gain 1 extra tableau slot."),
+        Action::GainSlots { count: Num::new(1) }
+    );
+    assert_eq!(
+        clause("Ongoing: You have 2 extra tableau slots."),
+        clause("Ongoing: Gain 2 extra tableau slots.")
+    );
+    assert_eq!(
+        action("Play: Copy the effect of the card to the left."),
+        Action::CopyEffect {
+            source: Target::new(TargetKind::Neighbor { side: Side::Left })
+        }
+    );
+    assert!(matches!(
+        action("Play: Attach a card from your hand to this card."),
+        Action::Attach { .. }
+    ));
+}
+
+#[test]
+fn statements() {
+    let Clause::State { target, state, .. } = clause("Ongoing: Adjacent cards cannot be flipped.")
+    else {
+        panic!()
+    };
+    assert!(query_of(&target).adjacent);
+    assert_eq!(
+        state,
+        State::CannotBeFlipped {
+            by_opponents: false
+        }
+    );
+    let Clause::State { state, .. } =
+        clause("Ongoing: Adjacent cards cannot be flipped by opponents' effects.")
+    else {
+        panic!()
+    };
+    assert_eq!(state, State::CannotBeFlipped { by_opponents: true });
+    let Clause::State { state, .. } = clause("Top: Your Top Card has +2 STAR.") else {
+        panic!()
+    };
+    assert_eq!(state, State::StarBonus { delta: 2 });
+    let Clause::State { state, .. } = clause(
+        "Ongoing: This card has the elements and types of the card to the left instead of its own.",
+    ) else {
+        panic!()
+    };
+    assert_eq!(
+        state,
+        State::Mimic {
+            symbols: Symbols::ElementsAndTypes,
+            source: Target::new(TargetKind::Neighbor { side: Side::Left })
+        }
+    );
+}
+
+#[test]
+fn sentences_conditions_costs() {
+    let a = ability(
+        "Play: If the card to the left has a lower STAR than this card, flip it and gain 3 RP.",
+    );
+    let s = &a.sentences[0];
+    assert!(matches!(s.condition, Some(Condition::Star { .. })));
+    assert_eq!(s.clauses.len(), 2);
+    let a = ability(
+        "Action: You may flip this card to put 3 +1 STAR tokens on the next card you play.",
+    );
+    let s = &a.sentences[0];
+    assert!(s.optional);
+    assert_eq!(s.cost.len(), 1);
+    assert_eq!(s.clauses.len(), 1);
+    for (text, bound, n) in [
+        (
+            "you have 3 or more fire cards in your tableau",
+            Bound::OrMore,
+            3,
+        ),
+        (
+            "you have at least 3 fire cards in your tableau",
+            Bound::OrMore,
+            3,
+        ),
+        ("you have 2 or fewer cards in your hand", Bound::OrLess, 2),
+        ("you have no cards in your hand", Bound::Exactly, 0),
+        (
+            "there are exactly 2 different elements among cards in your tableau",
+            Bound::Exactly,
+            2,
+        ),
+    ] {
+        let a = ability(&format!("Score: If {text}, gain 1 RP."));
+        match &a.sentences[0].condition {
+            Some(Condition::Count { bound: b, n: m, .. }) => {
+                assert_eq!((*b, m.value), (bound, n), "{text}")
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    assert!(matches!(
+        ability("Score: If your Top Card is a citizen card, gain 3 RP.").sentences[0].condition,
+        Some(Condition::Is {
+            noun: Some(Noun::Card),
+            ..
+        })
+    ));
+    assert!(matches!(
+        ability("Score: If this card is your Top Card, gain 3 RP.").sentences[0].condition,
+        Some(Condition::IsTopCard { .. })
+    ));
+    // Joiners: `and`, `then`, commas.
+    let a = ability("Play: Flip this card, gain 1 RP, then lose 1 RP and gain 2 RP.");
+    assert_eq!(a.sentences[0].clauses.len(), 4);
+}
+
+#[test]
+fn spans_point_into_the_text() {
+    let text = "Scurry.\nPlay: Flip a fyre card.";
+    let e = parse_ok(text);
+    let errors = check(&e, &vocab());
+    assert_eq!(errors.len(), 1);
+    assert_eq!(&text[errors[0].span.clone()], "fyre");
+    let Line::Ability(a) = &e.lines[1] else {
+        panic!()
+    };
+    assert_eq!(&text[a.timing_span.range()], "Play");
+    assert_eq!(&text[a.span.range()], "Play: Flip a fyre card.");
+}
+
+#[test]
+fn every_bad_line_is_reported() {
+    let text = "Play: Gian 2 RP.\nScore: Gain 1 RP.\nOngoing: Flip.\nGain 2 RP.";
+    let errors = parse(text).unwrap_err();
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+    assert!(errors.iter().all(|e| e.code == "effect-syntax"));
+    let lines: Vec<usize> = errors
+        .iter()
+        .map(|e| text[..e.span.start].matches('\n').count())
+        .collect();
+    assert_eq!(lines, [0, 2, 3]);
+}
+
+// ──────────────────────────── the reference ────────────────────────────
+
+/// Every ```effect block of `docs/effect-language.md`.
+fn doc_examples() -> Vec<(usize, String)> {
+    let doc = include_str!("../docs/effect-language.md");
+    let mut out = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (i, line) in doc.lines().enumerate() {
+        match &mut current {
+            None if line.trim() == "```effect" => current = Some((i + 2, String::new())),
+            Some(_) if line.trim() == "```" => out.push(current.take().unwrap()),
+            Some((_, text)) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            None => {}
+        }
+    }
+    assert!(current.is_none(), "unclosed ```effect block");
+    out
+}
+
+#[test]
+fn every_doc_example_parses_checks_and_is_canonical() {
+    let examples = doc_examples();
+    assert!(examples.len() >= 30, "only {} examples", examples.len());
+    let vocab = vocab();
+    for (line, text) in examples {
+        let effect = match parse(&text) {
+            Ok(e) => e,
+            Err(errors) => panic!("docs line {line}: {text}\n{errors:#?}"),
+        };
+        let findings = check(&effect, &vocab);
+        assert!(
+            findings.is_empty(),
+            "docs line {line}: {text}\n{findings:#?}"
+        );
+        let formatted = format(&effect);
+        assert_eq!(parse(&formatted).unwrap(), effect, "docs line {line}");
+    }
+}
+
+#[test]
+fn doc_lists_every_error_code() {
+    let doc = include_str!("../docs/effect-language.md");
+    for (code, _) in CODES {
+        assert!(doc.contains(&format!("`{code}`")), "docs miss `{code}`");
+    }
+}
+
+// ─────────────────────────── rendering ───────────────────────────
+
+/// A representative list of effects for the rendering snapshots.
+const REPRESENTATIVE: &[&str] = &[
+    "Play: Gain 2 RP for each fire card in your tableau.",
+    "Reaction (when an opponent flips this card): Clash with an opponent. Win: gain 3 RP. Lose: lose 1 RP. Tie: gain 1 RP.",
+    "Ongoing: Adjacent cards cannot be flipped.",
+    "Scurry.",
+    "Blast Off PLUS.",
+    "Mimicry.",
+    "Anvil Drop.",
+    "Thwomp! 3.",
+    "Action: You may flip this card to put 3 +1 STAR tokens on the next card you play.",
+    "Play: If the card to the left has a lower STAR than this card, flip it and gain 3 RP.",
+    "Action: Flip a card in an opponent's tableau with a lower STAR than this card.",
+    "Score: Gain 5 RP for each card to the left of this card.",
+    "Score: Gain 1 RP for each different element among cards in your tableau.",
+    "Top: Each opponent loses 1 RP for each card in their hand.",
+    "Play: Discard a card from your hand to the Store Discard to gain 4 RP.",
+    "Action: Flip this card. Look at the top 3 cards of the Store. Take one of them into your hand.",
+    "Next: If it is a mage card, put 2 +1 STAR tokens on it.",
+    "Ongoing: You have 1 extra tableau slot.",
+    "Play: Copy the effect of the card to the left.",
+    "Play: Attach a card from your hand to this card.",
+    "Play: Flip the highest-STAR card in an opponent's tableau.",
+    "Score: If you have 3 or more water cards in your tableau, gain 6 RP.",
+    "Score: If you have no cards in your hand, gain 2 RP.",
+    "Score: Gain 2 RP for each premium card from the Tin Town set in your tableau.",
+    "Top: Your Top Card has +2 STAR.",
+    "Ongoing: This card cannot be flipped by opponents' effects.",
+    "Play: Clash with all players. Win: gain 4 RP. Lose: lose 2 RP.",
+    "Reaction (when you lose a clash): Gain 2 RP.",
+    "Reaction (when a card in your tableau is flipped): Put a +1 STAR token on your Top Card.",
+    "Play: Insert a soldier card from your hand into your tableau to the left of this card.",
+    "Play: Reveal the top card of the Store. If it is a dark card, gain 2 RP.",
+    "Flip: Discard up to 2 accessories from your hand to the box.",
+    "Score: If your Top Card is a speedster card, gain 4 RP.",
+    "Play: Return the card to the right to your hand, then all players gain 1 RP.",
+    "Score: Gain RP equal to the STAR of your Top Card.",
+];
+
+fn render_all(lang: Lang) -> String {
+    let vocab = vocab();
+    let phrases = Phrasebook::builtin(lang);
+    REPRESENTATIVE
+        .iter()
+        .map(|text| {
+            let e = parse_ok(text);
+            assert!(
+                check(&e, &vocab).is_empty(),
+                "{text}: {:?}",
+                check(&e, &vocab)
+            );
+            render(&e, lang, &phrases, &vocab)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn render_english() {
+    insta::assert_snapshot!("render_en", render_all(Lang::En));
+}
+
+#[test]
+fn render_japanese() {
+    insta::assert_snapshot!("render_ja", render_all(Lang::Ja));
+}
+
+#[test]
+fn english_rendering_of_abilities_is_the_canonical_source() {
+    let vocab = vocab();
+    let en = Phrasebook::builtin(Lang::En);
+    for (_, text) in doc_examples() {
+        let e = parse_ok(&text);
+        let abilities = Effect {
+            lines: e
+                .lines
+                .into_iter()
+                .filter(|l| matches!(l, Line::Ability(_)))
+                .collect(),
+        };
+        assert_eq!(
+            render(&abilities, Lang::En, &en, &vocab),
+            format(&abilities)
+        );
+    }
+}
+
+#[test]
+fn japanese_uses_the_official_terms() {
+    let ja = render_all(Lang::Ja);
+    for term in [
+        "プレイ：",
+        "リアクション（",
+        "持続：",
+        "トップ：",
+        "得点：",
+        "アクション：",
+        "ネクスト：",
+        "リバース：",
+        "プレイエリア",
+        "トップカード",
+        "クラッシュ",
+        "擬態",
+        "射出+",
+        "ちょこまか",
+        "金床落とし",
+        "ドッスン！",
+        "炎",
+        "水",
+        "魔道士",
+        "兵士",
+        "ショップ",
+    ] {
+        assert!(ja.contains(term), "no `{term}` in:\n{ja}");
+    }
+    // No English words are left, except RP and set names.
+    for word in ["card", "tableau", "gain", "flip", " the "] {
+        assert!(!ja.contains(word), "`{word}` left in:\n{ja}");
+    }
+}
+
+#[test]
+fn renders_names_from_the_vocabulary() {
+    let mut v = vocab();
+    v.sets.push(("lake-town".into(), "Lake Town".into()));
+    let e = parse_ok("Score: Gain 1 RP for each card from lake-town in your tableau.");
+    let en = render(&e, Lang::En, &Phrasebook::builtin(Lang::En), &v);
+    assert!(en.contains("from the Lake Town set"), "{en}");
+    let ja = render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &v);
+    assert!(ja.contains("「Lake Town」"), "{ja}");
+}
+
+// ───────────────────────────── errors ─────────────────────────────
+
+/// Error findings as JSON, with the text each span covers.
+fn findings(texts: &[&str]) -> serde_json::Value {
+    let vocab = vocab();
+    let mut out = Vec::new();
+    for text in texts {
+        let errors = match parse(text) {
+            Ok(e) => check(&e, &vocab),
+            Err(errors) => errors,
+        };
+        assert!(!errors.is_empty(), "no error for `{text}`");
+        for e in errors {
+            out.push(serde_json::json!({
+                "text": text,
+                "code": e.code,
+                "span": [e.span.start, e.span.end],
+                "at": &text[e.span.clone()],
+                "message": e.message,
+                "label": e.label,
+                "help": e.help,
+            }));
+        }
+    }
+    serde_json::Value::Array(out)
+}
+
+#[test]
+fn syntax_errors() {
+    insta::assert_json_snapshot!(
+        "syntax_errors",
+        findings(&[
+            "Play: Gian 2 RP.",
+            "Play: Gain 2 RP",
+            "Playy: Gain 2 RP.",
+            "Gain 2 RP.",
+            "Play: Flip a crad in your tableau.",
+            "Play: Flip a card in your tablaeu.",
+            "Win: gain 2 RP.",
+            "Reaction (whenn you lose RP): Gain 1 RP.",
+            "Play: Gain 2 RP for each fire card in your tableau in your hand.",
+            "Play: Flip a face-up face-down card.",
+            "Score: If it is an other card, gain 1 RP.",
+        ])
+    );
+}
+
+#[test]
+fn semantic_errors() {
+    insta::assert_json_snapshot!(
+        "semantic_errors",
+        findings(&[
+            "Blast Of.",
+            "Thwomp!",
+            "Scurry 2.",
+            "Scurry.\nScurry.",
+            "Play: Flip a fyre card.",
+            "Play: Flip a robot card.",
+            "Score: Gain 1 RP for each card from the Sunset Gulsh set.",
+            "Play: Gain 0 RP. Lose 100 RP.",
+            "Play: Put 50 +1 STAR tokens on this card.",
+            "Reaction: Gain 1 RP.",
+            "Play (when you lose RP): Gain 1 RP.",
+            "Play: Win: gain 1 RP.",
+            "Play: Clash with an opponent. Win: gain 1 RP. Win: gain 2 RP.",
+            "Play: Flip it.",
+            "Play: Copy the effect of this card.",
+            "Ongoing: This card has the elements of this card.",
+            "Play: Attach this card to this card.",
+            "Play: Flip a face-down card.",
+            "Score: Gain 1 RP for each face-down fire card in your tableau.",
+            "Play: Adjacent cards cannot be flipped.",
+            "Top: This card has +0 STAR.",
+        ])
+    );
+}
+
+#[test]
+fn error_codes_are_stable() {
+    let codes: Vec<String> = CODES.iter().map(|(c, d)| format!("{c}: {d}")).collect();
+    insta::assert_snapshot!("error_codes", codes.join("\n"));
+}
+
+#[test]
+fn every_code_is_kebab_case_and_documented_once() {
+    for (i, (code, description)) in CODES.iter().enumerate() {
+        assert!(
+            code.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            "{code}"
+        );
+        assert!(!description.is_empty());
+        assert!(!CODES[..i].iter().any(|(c, _)| c == code), "{code} twice");
+    }
+}
+
+// ──────────────────────────── data files ────────────────────────────
+
+#[test]
+fn builtin_keywords() {
+    let k = Keywords::builtin();
+    let ids: Vec<&str> = k.iter().map(|k| k.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "mimicry",
+            "blast-off",
+            "blast-off-plus",
+            "scurry",
+            "anvil-drop",
+            "thwomp"
+        ]
+    );
+    let ja: Vec<&str> = k.iter().map(|k| k.name.ja.as_str()).collect();
+    assert_eq!(
+        ja,
+        [
+            "擬態",
+            "射出",
+            "射出+",
+            "ちょこまか",
+            "金床落とし",
+            "ドッスン！"
+        ]
+    );
+    // The meanings are effect text and expand with the number.
+    let thwomp = k.get("THWOMP!").unwrap();
+    let e = thwomp.expand(Some(4)).unwrap();
+    assert_eq!(
+        format(&e),
+        "Play: If the card to the left has a lower STAR than this card, flip it and gain 4 RP."
+    );
+    assert_eq!(
+        thwomp.reminder_text(Lang::Ja, Some(4)),
+        "プレイ：左のカードのスターレーティングがこのカードよりも低い場合、そのカードを裏返し、4RPを得る。"
+    );
+}
+
+#[test]
+fn keywords_from_json_validate() {
+    let good = serde_json::json!({"keywords": [{
+        "id": "steam-up", "name": {"en": "Steam Up", "ja": "蒸気"},
+        "reminder": {"en": "Play: Gain {n} RP.", "ja": "プレイ：{n}RPを得る。"},
+        "meaning": "Play: Gain {n} RP.", "number": true
+    }]});
+    let k = Keywords::from_json(&good).unwrap();
+    let mut v = vocab();
+    v.keywords = k;
+    assert_eq!(check(&parse_ok("Steam Up 2."), &v), []);
+    assert_eq!(
+        check(&parse_ok("Steam Up."), &v)[0].code,
+        "keyword-number-missing"
+    );
+    let bad = serde_json::json!({"keywords": [
+        {"id": "Bad_Id", "name": {"en": "lowercase", "ja": ""},
+         "reminder": {"en": "{n}", "ja": "x"}, "meaning": "Play: Gian 2 RP."},
+        {"id": "top-deck", "name": {"en": "Top Deck", "ja": "x"},
+         "reminder": {"en": "x", "ja": "x"}, "meaning": "Play: Copy the effect of this card."}
+    ]});
+    let err = Keywords::from_json(&bad).unwrap_err();
+    for part in [
+        "id must be kebab-case",
+        "Japanese name is empty",
+        "must be capitalised words",
+        "reminder.en uses `{n}`",
+        "meaning: `Gian` is not understood here",
+        "cannot start with a timing word",
+        "copy effect cannot copy its own card",
+    ] {
+        assert!(err.contains(part), "no `{part}` in:\n{err}");
+    }
+    assert!(Keywords::from_json(&serde_json::json!({"keywords": 3})).is_err());
+}
+
+#[test]
+fn phrasebooks_validate() {
+    for lang in [Lang::En, Lang::Ja] {
+        let p = Phrasebook::builtin(lang);
+        assert_eq!(p.lang, lang);
+    }
+    let err = Phrasebook::from_json(
+        Lang::En,
+        &serde_json::json!({"lang": "en", "phrases": {"action": {"flip": "flip {card}"}, "bogus": "x"}}),
+    )
+    .unwrap_err();
+    assert!(err.contains("unknown placeholder `{card}`"), "{err}");
+    assert!(err.contains("unknown phrase `bogus`"), "{err}");
+    assert!(err.contains("missing phrase `action.gain_rp`"), "{err}");
+    assert!(err.contains("missing phrase `name.element.fire`"), "{err}");
+    assert!(
+        Phrasebook::from_json(Lang::Ja, &serde_json::json!({"lang": "en", "phrases": {}}))
+            .unwrap_err()
+            .contains("`lang`")
+    );
+}
+
+#[test]
+fn a_translator_fixes_a_phrase_once() {
+    let yaml = include_str!("../cards/phrases/en.yaml");
+    let text: String = yaml
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value["phrases"]["action"]["flip"] = "turn over {target}".into();
+    let custom = Phrasebook::from_json(Lang::En, &value).unwrap();
+    let e = parse_ok("Play: Flip this card.\nFlip: Flip a card in your tableau.");
+    assert_eq!(
+        render(&e, Lang::En, &custom, &vocab()),
+        "Play: Turn over this card.\nFlip: Turn over a card in your tableau."
+    );
+}
+
+#[test]
+fn ast_json_round_trips_and_has_a_schema() {
+    for text in REPRESENTATIVE {
+        let e = parse_ok(text);
+        let json = serde_json::to_value(&e).unwrap();
+        let back: Effect = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(back, e, "{text}");
+        assert!(!json.to_string().contains("span"), "{json}");
+    }
+    let schema = schemars::schema_for!(Effect);
+    let text = serde_json::to_string(&schema).unwrap();
+    assert!(text.contains("\"lines\""));
+    assert!(!text.contains("span"));
+    insta::assert_json_snapshot!(
+        "ast_json",
+        serde_json::to_value(parse_ok(REPRESENTATIVE[1])).unwrap()
+    );
+}
+
+// ───────────────────────────── properties ─────────────────────────────
+
+fn num(range: std::ops::RangeInclusive<u32>) -> impl Strategy<Value = Num> {
+    range.prop_map(Num::new)
+}
+
+fn player() -> impl Strategy<Value = Player> {
+    prop_oneof![
+        Just(Player::You),
+        Just(Player::AnOpponent),
+        Just(Player::EachOpponent),
+        Just(Player::AllPlayers),
+    ]
+}
+
+fn owner() -> impl Strategy<Value = Owner> {
+    prop_oneof![
+        Just(Owner::You),
+        Just(Owner::Their),
+        Just(Owner::AnOpponent),
+        Just(Owner::EachOpponent),
+        Just(Owner::EachPlayer),
+        Just(Owner::Any),
+    ]
+}
+
+fn side() -> impl Strategy<Value = Side> {
+    prop_oneof![Just(Side::Left), Just(Side::Right)]
+}
+
+fn bound() -> impl Strategy<Value = Bound> {
+    prop_oneof![
+        Just(Bound::Exactly),
+        Just(Bound::OrMore),
+        Just(Bound::OrLess)
+    ]
+}
+
+fn place() -> impl Strategy<Value = Place> {
+    prop_oneof![
+        owner().prop_map(|owner| Place::Tableau { owner }),
+        owner().prop_map(|owner| Place::Hand { owner }),
+        owner().prop_map(|owner| Place::Binder { owner }),
+        Just(Place::StoreDiscard),
+        Just(Place::Aftermarket),
+    ]
+}
+
+fn filter() -> impl Strategy<Value = Filter> {
+    prop_oneof![
+        proptest::sample::select(Element::ALL.to_vec())
+            .prop_map(|element| Filter::Element { element }),
+        proptest::sample::select(vec!["mage", "animal", "speedster", "robot-kin"]).prop_map(|n| {
+            Filter::Type {
+                name: n.to_string(),
+                span: Span::default(),
+            }
+        }),
+        proptest::sample::select(Rarity::ALL.to_vec()).prop_map(|rarity| Filter::Rarity { rarity }),
+    ]
+}
+
+fn face() -> impl Strategy<Value = Option<Face>> {
+    prop_oneof![Just(None), Just(Some(Face::Up)), Just(Some(Face::Down))]
+}
+
+fn noun() -> impl Strategy<Value = Noun> {
+    prop_oneof![
+        Just(Noun::Card),
+        Just(Noun::Single),
+        Just(Noun::DeckBox),
+        Just(Noun::Accessory)
+    ]
+}
+
+fn quant() -> impl Strategy<Value = Quant> {
+    prop_oneof![
+        Just(Quant::One),
+        Just(Quant::Another),
+        num(1..=5).prop_map(|n| Quant::Number { n }),
+        num(1..=5).prop_map(|n| Quant::UpTo { n }),
+        Just(Quant::Each),
+        Just(Quant::All),
+        Just(Quant::Bare),
+        Just(Quant::Highest),
+        Just(Quant::Lowest),
+    ]
+}
+
+fn star_filter(depth: u32) -> BoxedStrategy<StarFilter> {
+    let value = (num(1..=10), bound())
+        .prop_map(|(n, bound)| StarFilter::Value { n, bound })
+        .boxed();
+    if depth == 0 {
+        return value;
+    }
+    prop_oneof![
+        value,
+        (
+            prop_oneof![
+                Just(StarCmp::Lower),
+                Just(StarCmp::Higher),
+                Just(StarCmp::Same)
+            ],
+            target(depth - 1)
+        )
+            .prop_map(|(cmp, than)| StarFilter::Compare {
+                cmp,
+                than: Box::new(than)
+            }),
+    ]
+    .boxed()
+}
+
+fn query(depth: u32, fixed_quant: Option<Quant>) -> BoxedStrategy<CardQuery> {
+    let quant = match fixed_quant {
+        Some(q) => Just(q).boxed(),
+        None => quant().boxed(),
+    };
+    (
+        (quant, any::<bool>(), any::<bool>(), face()),
+        (
+            proptest::collection::vec(filter(), 0..3),
+            noun(),
+            proptest::option::of(proptest::sample::select(vec![
+                "Tin Town",
+                "Fist of Steel",
+                "sunset-gulch",
+            ])),
+        ),
+        (
+            proptest::option::of(side()),
+            proptest::option::of(place()),
+            proptest::option::of(star_filter(depth)),
+        ),
+    )
+        .prop_map(
+            |((quant, other, adjacent, face), (filters, noun, set), (side, place, star))| {
+                let mut q = CardQuery::new(quant, noun);
+                q.other = other;
+                q.adjacent = adjacent;
+                q.face = face;
+                q.filters = filters;
+                q.set = set.map(|name| SetRef {
+                    name: name.to_string(),
+                    span: Span::default(),
+                });
+                q.side = side;
+                q.place = place;
+                q.star = star;
+                q
+            },
+        )
+        .boxed()
+}
+
+fn target(depth: u32) -> BoxedStrategy<Target> {
+    let simple = prop_oneof![
+        Just(TargetKind::This),
+        Just(TargetKind::It),
+        Just(TargetKind::Them),
+        side().prop_map(|side| TargetKind::Neighbor { side }),
+        owner().prop_map(|owner| TargetKind::TopCard { owner }),
+        Just(TargetKind::NextCard),
+        num(1..=5).prop_map(|count| TargetKind::StoreTop { count }),
+        (num(1..=3), any::<bool>()).prop_map(|(n, up_to)| TargetKind::OfThem { n, up_to }),
+    ];
+    prop_oneof![
+        3 => simple,
+        2 => query(depth, None).prop_map(TargetKind::Cards),
+    ]
+    .prop_map(Target::new)
+    .boxed()
+}
+
+fn count(depth: u32) -> BoxedStrategy<Count> {
+    prop_oneof![
+        query(depth, Some(Quant::Each)).prop_map(|cards| Count::Cards { cards }),
+        target(depth).prop_map(|among| Count::Elements { among }),
+        target(depth).prop_map(|among| Count::Types { among }),
+        target(depth).prop_map(|on| Count::Tokens { on }),
+        Just(Count::Opponents),
+    ]
+    .boxed()
+}
+
+fn amount(depth: u32) -> BoxedStrategy<Amount> {
+    prop_oneof![
+        num(1..=9).prop_map(|rp| Amount::Fixed { rp }),
+        (num(1..=9), count(depth)).prop_map(|(rp, count)| Amount::PerEach { rp, count }),
+        target(depth).prop_map(|target| Amount::StarOf { target }),
+    ]
+    .boxed()
+}
+
+fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
+    let t = || target(depth);
+    prop_oneof![
+        amount(depth).prop_map(|amount| Action::GainRp { amount }),
+        amount(depth).prop_map(|amount| Action::LoseRp { amount }),
+        num(1..=3).prop_map(|count| Action::GainSlots { count }),
+        t().prop_map(|target| Action::Flip { target }),
+        prop_oneof![Just(ClashWith::Opponent), Just(ClashWith::AllPlayers)]
+            .prop_map(|with| Action::Clash { with }),
+        (
+            t(),
+            prop_oneof![
+                Just(Pile::Binder),
+                Just(Pile::StoreDiscard),
+                Just(Pile::Box)
+            ]
+        )
+            .prop_map(|(target, to)| Action::Discard { target, to }),
+        t().prop_map(|target| Action::Reveal { target }),
+        (t(), prop_oneof![Just(TakeTo::Hand), Just(TakeTo::Binder)])
+            .prop_map(|(target, to)| Action::Take { target, to }),
+        t().prop_map(|target| Action::LookAt { target }),
+        (num(1..=5), t()).prop_map(|(count, target)| Action::PutTokens { count, target }),
+        (
+            t(),
+            prop_oneof![
+                Just(Position::Anywhere),
+                (side(), t()).prop_map(|(side, of)| Position::Beside { side, of })
+            ]
+        )
+            .prop_map(|(target, position)| Action::Insert { target, position }),
+        t().prop_map(|source| Action::CopyEffect { source }),
+        (t(), t()).prop_map(|(card, to)| Action::Attach { card, to }),
+        t().prop_map(|target| Action::ReturnToHand { target }),
+        t().prop_map(|target| Action::PlayCard { target }),
+    ]
+    .boxed()
+}
+
+fn state(depth: u32) -> BoxedStrategy<State> {
+    prop_oneof![
+        any::<bool>().prop_map(|by_opponents| State::CannotBeFlipped { by_opponents }),
+        prop_oneof![-3..=-1i32, 1..=3i32].prop_map(|delta| State::StarBonus { delta }),
+        (
+            prop_oneof![
+                Just(Symbols::Elements),
+                Just(Symbols::Types),
+                Just(Symbols::ElementsAndTypes)
+            ],
+            target(depth)
+        )
+            .prop_map(|(symbols, source)| State::Mimic { symbols, source }),
+    ]
+    .boxed()
+}
+
+fn clause_strategy(depth: u32) -> BoxedStrategy<Clause> {
+    prop_oneof![
+        3 => (player(), action_strategy(depth)).prop_map(|(subject, action)| Clause::Act {
+            subject,
+            action,
+            span: Span::default()
+        }),
+        1 => (target(depth), state(depth)).prop_map(|(target, state)| Clause::State {
+            target,
+            state,
+            span: Span::default()
+        }),
+    ]
+    .boxed()
+}
+
+fn condition(depth: u32) -> BoxedStrategy<Condition> {
+    prop_oneof![
+        (count(depth), bound(), num(0..=4)).prop_map(|(count, bound, n)| Condition::Count {
+            count,
+            bound,
+            n
+        }),
+        (target(depth), star_filter(depth))
+            .prop_map(|(target, star)| Condition::Star { target, star }),
+        (
+            target(depth),
+            face(),
+            proptest::collection::vec(filter(), 0..3),
+            proptest::option::of(noun())
+        )
+            .prop_filter("something to test", |(_, face, filters, _)| {
+                face.is_some() || !filters.is_empty()
+            })
+            .prop_map(|(target, face, filters, noun)| Condition::Is {
+                target,
+                face,
+                filters,
+                noun
+            }),
+        (target(depth), owner()).prop_map(|(target, owner)| Condition::IsTopCard { target, owner }),
+    ]
+    .boxed()
+}
+
+fn event_strategy(depth: u32) -> BoxedStrategy<Event> {
+    let result = prop_oneof![
+        Just(None),
+        Just(Some(ClashResult::Win)),
+        Just(Some(ClashResult::Lose)),
+        Just(Some(ClashResult::Tie))
+    ];
+    prop_oneof![
+        (player(), target(depth)).prop_map(|(who, target)| Event::Flips { who, target }),
+        target(depth).prop_map(|target| Event::IsFlipped { target }),
+        (player(), target(depth)).prop_map(|(who, target)| Event::Plays { who, target }),
+        (player(), result).prop_map(|(who, result)| Event::Clash { who, result }),
+        player().prop_map(|who| Event::GainsRp { who }),
+        player().prop_map(|who| Event::LosesRp { who }),
+    ]
+    .boxed()
+}
+
+fn sentence(depth: u32) -> BoxedStrategy<Sentence> {
+    (
+        proptest::option::of(prop_oneof![
+            Just(ClashResult::Win),
+            Just(ClashResult::Lose),
+            Just(ClashResult::Tie)
+        ]),
+        proptest::option::of(condition(depth)),
+        any::<bool>(),
+        proptest::collection::vec(clause_strategy(depth), 0..2),
+        proptest::collection::vec(clause_strategy(depth), 1..4),
+    )
+        .prop_map(|(outcome, condition, optional, cost, clauses)| Sentence {
+            outcome,
+            condition,
+            optional,
+            cost,
+            clauses,
+            span: Span::default(),
+        })
+        .boxed()
+}
+
+fn line_strategy() -> BoxedStrategy<Line> {
+    let keyword = (
+        proptest::sample::select(vec![
+            "Scurry",
+            "Blast Off PLUS",
+            "Thwomp!",
+            "Anvil Drop",
+            "Made-Up Word",
+        ]),
+        proptest::option::of(num(1..=9)),
+    )
+        .prop_map(|(name, value)| {
+            Line::Keyword(KeywordLine {
+                name: name.to_string(),
+                value,
+                span: Span::default(),
+                name_span: Span::default(),
+            })
+        });
+    let ability = (
+        proptest::sample::select(Timing::ALL.to_vec()),
+        proptest::option::of(event_strategy(1)),
+        proptest::collection::vec(sentence(1), 1..3),
+    )
+        .prop_map(|(timing, trigger, sentences)| {
+            Line::Ability(Ability {
+                timing,
+                trigger,
+                sentences,
+                span: Span::default(),
+                timing_span: Span::default(),
+            })
+        });
+    prop_oneof![1 => keyword, 4 => ability].boxed()
+}
+
+fn effect_strategy() -> impl Strategy<Value = Effect> {
+    proptest::collection::vec(line_strategy(), 0..3).prop_map(|lines| Effect { lines })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn format_round_trips(effect in effect_strategy()) {
+        let text = format(&effect);
+        let parsed = parse(&text);
+        prop_assert!(parsed.is_ok(), "`{}` does not parse: {:?}", text, parsed.err());
+        prop_assert_eq!(parsed.unwrap(), effect, "text: {}", text);
+    }
+
+    #[test]
+    fn format_is_idempotent(effect in effect_strategy()) {
+        let once = format(&effect);
+        let twice = format(&parse(&once).unwrap());
+        prop_assert_eq!(once, twice);
+    }
+
+    #[test]
+    fn rendering_never_panics_and_english_abilities_match_the_source(effect in effect_strategy()) {
+        // No sets: rendering prints a set's name where the source has its id.
+        let mut vocab = Vocabulary::base();
+        vocab.types.push("speedster".into());
+        let _ = render(&effect, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab);
+        let abilities = Effect {
+            lines: effect.lines.into_iter().filter(|l| matches!(l, Line::Ability(_))).collect(),
+        };
+        prop_assert_eq!(
+            render(&abilities, Lang::En, &Phrasebook::builtin(Lang::En), &vocab),
+            format(&abilities)
+        );
+    }
+
+    #[test]
+    fn parse_never_panics(text in "[ -~\n]{0,80}") {
+        let _ = parse(&text).map(|e| check(&e, &vocab()));
+    }
+
+    #[test]
+    fn error_spans_are_inside_the_text(text in "(Play|Score|Ongoing): [A-Za-z +1.,']{0,40}") {
+        let errors = match parse(&text) {
+            Ok(e) => check(&e, &vocab()),
+            Err(errors) => errors,
+        };
+        for e in errors {
+            prop_assert!(e.span.start <= e.span.end && e.span.end <= text.len());
+            prop_assert!(text.is_char_boundary(e.span.start) && text.is_char_boundary(e.span.end));
+        }
+    }
+}
