@@ -71,10 +71,20 @@ pub fn compile(pool: &Pool) -> Compiled {
         }
     }
     let derived = check_pool(&loaded, &mut diagnostics);
+    // Other languages' text (locale files): read problems are build errors.
+    let (locales, locale_problems) = crate::i18n::Locales::load(pool);
+    diagnostics.extend(locale_problems);
+    for file in &pool.data {
+        sources.insert(file.path.clone(), file.text.clone());
+    }
     diagnostics::sort(&mut diagnostics);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     Compiled {
-        database: (!has_errors).then(|| assemble(&loaded, &derived)),
+        database: (!has_errors).then(|| {
+            let mut database = assemble(&loaded, &derived);
+            crate::i18n::attach(&mut database, &locales);
+            database
+        }),
         diagnostics,
         sources,
     }
@@ -160,7 +170,8 @@ fn card_fields_with_errors(doc: &Node, errors: &[Diagnostic]) -> Vec<(usize, Str
     found
 }
 
-fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
+/// A YAML error as a located diagnostic (also used for locale files).
+pub fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
     let (code, label, help) = match error.kind {
         YamlErrorKind::Syntax => (
             Code::YamlSyntax,
@@ -559,6 +570,7 @@ fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
                 copies,
                 effect: card.effect.clone(),
                 flavor: card.flavor.clone(),
+                translations: Default::default(),
             });
         }
         database.sets.push(Set {
@@ -569,6 +581,7 @@ fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
             extra_types: set.extra_types.clone(),
             distinct_cards: loaded.cards.len() as u32,
             physical_cards: physical,
+            translations: Default::default(),
         });
     }
     database

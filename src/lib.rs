@@ -6,6 +6,7 @@
 
 pub mod compile;
 pub mod diagnostics;
+pub mod i18n;
 pub mod model;
 pub mod output;
 pub mod pool;

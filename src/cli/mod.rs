@@ -12,6 +12,8 @@ use blades::output::{self, Format, Style};
 use blades::pool::Pool;
 
 mod build;
+mod card;
+mod i18n;
 mod schema;
 
 /// Exit codes shared by every command.
@@ -47,6 +49,10 @@ enum Command {
     Build(build::Args),
     /// Print or write the JSON Schemas.
     Schema(schema::Args),
+    /// Translations: status, checks, PO export and import.
+    I18n(i18n::Args),
+    /// Look up cards.
+    Card(card::Args),
 }
 
 /// What every command gets: the global options.
@@ -110,5 +116,7 @@ pub fn run() -> ExitCode {
     match cli.command {
         Command::Build(args) => build::run(&context, args),
         Command::Schema(args) => schema::run(&context, args),
+        Command::I18n(args) => i18n::run(&context, args),
+        Command::Card(args) => card::run(&context, args),
     }
 }
