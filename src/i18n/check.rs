@@ -54,9 +54,9 @@ pub fn check(project: &Project, lang: &str) -> Vec<Diagnostic> {
         let unit = project.unit(&entry.key);
         check_forbidden(glossary, &located, &mut out);
         if let Some(unit) = unit {
-            check_terms(glossary, &located, unit, &mut out);
+            check_terms(project, glossary, &located, unit, &mut out);
             if entry.key.field() == Field::Effect {
-                check_override(glossary, &located, unit, &mut out);
+                check_override(project, glossary, &located, unit, &mut out);
             }
         }
         check_style(&located, &mut out);
@@ -121,6 +121,37 @@ impl<'a> Located<'a> {
     }
 }
 
+/// File span of a byte range of a unit's (normalised) English.
+fn english_span(project: &Project, unit: &Unit, range: Range<usize>) -> Range<usize> {
+    let (Some(node), Some(text)) = (&unit.node, project.sources.get(&unit.path)) else {
+        return unit.span.clone();
+    };
+    let Some(raw) = node.as_str() else {
+        return unit.span.clone();
+    };
+    let file_map = yaml::scalar_offsets(text, node);
+    let (_, norm_map) = super::locale::normalize_with_offsets(raw);
+    let at = |i: usize| {
+        let raw_at = norm_map.get(i).copied().unwrap_or(raw.len());
+        file_map.get(raw_at).copied().unwrap_or(unit.span.end)
+    };
+    if range.is_empty() {
+        return at(range.start)..at(range.start);
+    }
+    let last = unit.english[..range.end]
+        .char_indices()
+        .next_back()
+        .map_or(range.start, |(i, _)| i);
+    let start = at(range.start);
+    let end = at(last) + unit.english[last..range.end].len();
+    start..end.max(start)
+}
+
+/// The whole English of a unit, without a block scalar's trailing lines.
+pub fn english_whole(project: &Project, unit: &Unit) -> Range<usize> {
+    english_span(project, unit, 0..unit.english.len())
+}
+
 fn check_fingerprint(located: &Located, out: &mut Vec<Diagnostic>) {
     let entry = located.entry;
     if let (Some(source), Some(fp)) = (&entry.source, &entry.fingerprint)
@@ -179,7 +210,13 @@ fn rulebook_help(term: &super::glossary::Term) -> String {
 
 /// Glossary terms of the English must appear in their official form
 /// (names and effect text; flavor is prose and may paraphrase).
-fn check_terms(glossary: &Glossary, located: &Located, unit: &Unit, out: &mut Vec<Diagnostic>) {
+fn check_terms(
+    project: &Project,
+    glossary: &Glossary,
+    located: &Located,
+    unit: &Unit,
+    out: &mut Vec<Diagnostic>,
+) {
     let mode = match unit.key.field() {
         Field::Name => Mode::Names,
         Field::Effect | Field::Phrase => Mode::Text,
@@ -189,7 +226,10 @@ fn check_terms(glossary: &Glossary, located: &Located, unit: &Unit, out: &mut Ve
     let japanese = glossary.japanese(&located.entry.text);
     let mut reported = Vec::new();
     for hit in english {
-        if reported.contains(&hit.term) || japanese.iter().any(|h| h.term == hit.term) {
+        // In an override, timing words, keywords and icons are counted by
+        // the override check.
+        let counted = unit.key.field() == Field::Effect && glossary.terms[hit.term].counted();
+        if counted || reported.contains(&hit.term) || japanese.iter().any(|h| h.term == hit.term) {
             continue;
         }
         reported.push(hit.term);
@@ -206,7 +246,11 @@ fn check_terms(glossary: &Glossary, located: &Located, unit: &Unit, out: &mut Ve
                     ),
                 )
                 .with_label(format!("no `{}` here", term.official()))
-                .with_related(&unit.path, unit.span.clone(), format!("the English says `{said}`"))
+                .with_related(
+                    &unit.path,
+                    english_span(project, unit, hit.range.clone()),
+                    format!("the English says `{said}`"),
+                )
                 .with_help(rulebook_help(term)),
         );
     }
@@ -214,7 +258,13 @@ fn check_terms(glossary: &Glossary, located: &Located, unit: &Unit, out: &mut Ve
 
 /// Numbers, icons, timing words and keywords of an effect override must be
 /// those of the English.
-fn check_override(glossary: &Glossary, located: &Located, unit: &Unit, out: &mut Vec<Diagnostic>) {
+fn check_override(
+    project: &Project,
+    glossary: &Glossary,
+    located: &Located,
+    unit: &Unit,
+    out: &mut Vec<Diagnostic>,
+) {
     let text = &located.entry.text;
     let english_numbers = numbers(&unit.english);
     let japanese_numbers = numbers(text);
@@ -231,7 +281,7 @@ fn check_override(glossary: &Glossary, located: &Located, unit: &Unit, out: &mut
                     ),
                 )
                 .with_label("numbers differ from the English")
-                .with_related(&unit.path, unit.span.clone(), "the English")
+                .with_related(&unit.path, english_whole(project, unit), "the English")
                 .with_help("an override says what the English says: same amounts, same counts"),
         );
     }
@@ -282,7 +332,7 @@ fn check_override(glossary: &Glossary, located: &Located, unit: &Unit, out: &mut
                     ),
                 )
                 .with_label(format!("{what} differ from the English"))
-                .with_related(&unit.path, unit.span.clone(), "the English")
+                .with_related(&unit.path, english_whole(project, unit), "the English")
                 .with_help(
                     "write each timing word, keyword and icon of the English, in its official form",
                 ),

@@ -392,7 +392,7 @@ pub fn import(
                         ),
                     )
                     .with_label("not the current English")
-                    .with_related(&unit.path, unit.span.clone(), "the English now")
+                    .with_related(&unit.path, super::check::english_whole(project, unit), "the English now")
                     .with_help(format!(
                         "the English is now {:?}; export again and review the entry, or pass --accept-stale to keep it as a stale translation",
                         unit.english

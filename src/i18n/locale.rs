@@ -46,6 +46,28 @@ pub fn normalize(text: &str) -> String {
     lines.join("\n")
 }
 
+/// [`normalize`] with, for each byte of the result (and its end), the
+/// offset in `text` it came from.
+pub fn normalize_with_offsets(text: &str) -> (String, Vec<usize>) {
+    let start = text.len() - text.trim_start().len();
+    let body = text.trim();
+    let mut out = String::with_capacity(body.len());
+    let mut map = Vec::with_capacity(body.len() + 1);
+    let mut offset = start;
+    for (n, line) in body.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+            map.push(offset - 1);
+        }
+        let kept = line.trim_end();
+        out.push_str(kept);
+        map.extend((0..kept.len()).map(|i| offset + i));
+        offset += line.len() + 1;
+    }
+    map.push(start + body.len());
+    (out, map)
+}
+
 /// Is `text` a well-formed fingerprint (16 lowercase hex digits)?
 pub fn valid_fingerprint(text: &str) -> bool {
     text.len() == 16 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
@@ -727,6 +749,12 @@ mod tests {
         );
         assert_ne!(fingerprint("Canyon Wyrm"), fingerprint("Canyon Wyrms"));
         assert!(valid_fingerprint(&fingerprint("x")));
+        let raw = "  Scurry.  \r\nPlay: Gain 1 RP.\n";
+        let (normal, map) = normalize_with_offsets(raw);
+        assert_eq!(normal, normalize(raw));
+        assert_eq!(map.len(), normal.len() + 1);
+        let play = normal.find("Play").unwrap();
+        assert_eq!(&raw[map[play]..map[play] + 4], "Play");
     }
 
     #[test]

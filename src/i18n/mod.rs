@@ -166,6 +166,8 @@ pub struct Unit {
     /// Where the English is written.
     pub path: Arc<str>,
     pub span: Range<usize>,
+    /// The English value in its file (to locate words inside it).
+    pub node: Option<Node>,
     pub card: Option<CardInfo>,
 }
 
@@ -307,6 +309,7 @@ pub fn card_units(sets: &[LoadedSet]) -> Vec<Unit> {
             required: true,
             path: set.path.clone(),
             span: set.span("/name"),
+            node: Some(set.doc.locate("/name").node.clone()),
             card: None,
         });
         for (index, card) in &set.cards {
@@ -328,6 +331,8 @@ pub fn card_units(sets: &[LoadedSet]) -> Vec<Unit> {
                 if english.is_empty() {
                     continue;
                 }
+                let pointer = format!("/cards/{index}/{}", field.as_str());
+                let node = set.doc.locate(&pointer).node.clone();
                 units.push(Unit {
                     key: UnitKey::Card {
                         set: set_id.clone(),
@@ -337,7 +342,8 @@ pub fn card_units(sets: &[LoadedSet]) -> Vec<Unit> {
                     english,
                     required,
                     path: set.path.clone(),
-                    span: set.span(&format!("/cards/{index}/{}", field.as_str())),
+                    span: node.span.clone(),
+                    node: Some(node),
                     card: Some(info.clone()),
                 });
             }
@@ -403,6 +409,7 @@ pub fn phrase_units(pool: &Pool) -> Vec<Unit> {
                     required: true,
                     path: file.path.clone(),
                     span: node.span.clone(),
+                    node: Some(node.clone()),
                     card: None,
                 });
             }

@@ -244,53 +244,93 @@ pub fn status(project: &Project, lang: &str) -> LanguageStatus {
 }
 
 /// A word diff in `git diff --word-diff=plain` style: `[-old-]{+new+}`.
+/// Words and punctuation marks are compared one by one; line breaks show
+/// as spaces.
 pub fn word_diff(then: &str, now: &str) -> String {
-    let a: Vec<&str> = then.split_whitespace().collect();
-    let b: Vec<&str> = now.split_whitespace().collect();
+    let a = tokens(then);
+    let b = tokens(now);
     // Longest common subsequence table, from the end.
     let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for i in (0..a.len()).rev() {
         for j in (0..b.len()).rev() {
-            lcs[i][j] = if a[i] == b[j] {
+            lcs[i][j] = if a[i].1 == b[j].1 {
                 lcs[i + 1][j + 1] + 1
             } else {
                 lcs[i + 1][j].max(lcs[i][j + 1])
             };
         }
     }
-    let mut parts: Vec<String> = Vec::new();
-    let (mut removed, mut added): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
-    let flush = |parts: &mut Vec<String>, removed: &mut Vec<&str>, added: &mut Vec<&str>| {
-        let mut change = String::new();
-        if !removed.is_empty() {
-            change.push_str(&format!("[-{}-]", removed.join(" ")));
-            removed.clear();
-        }
-        if !added.is_empty() {
-            change.push_str(&format!("{{+{}+}}", added.join(" ")));
-            added.clear();
-        }
-        if !change.is_empty() {
-            parts.push(change);
-        }
-    };
+    let mut out = String::new();
+    let mut removed: Vec<&(bool, String)> = Vec::new();
+    let mut added: Vec<&(bool, String)> = Vec::new();
+    let flush =
+        |out: &mut String, removed: &mut Vec<&(bool, String)>, added: &mut Vec<&(bool, String)>| {
+            let group = |tokens: &[&(bool, String)]| {
+                let mut text = String::new();
+                for (k, (space, token)) in tokens.iter().enumerate() {
+                    if *space && k > 0 {
+                        text.push(' ');
+                    }
+                    text.push_str(token);
+                }
+                text
+            };
+            let lead = removed.first().or(added.first()).is_some_and(|t| t.0);
+            if (!removed.is_empty() || !added.is_empty()) && lead && !out.is_empty() {
+                out.push(' ');
+            }
+            if !removed.is_empty() {
+                out.push_str(&format!("[-{}-]", group(removed)));
+                removed.clear();
+            }
+            if !added.is_empty() {
+                out.push_str(&format!("{{+{}+}}", group(added)));
+                added.clear();
+            }
+        };
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
-        if i < a.len() && j < b.len() && a[i] == b[j] {
-            flush(&mut parts, &mut removed, &mut added);
-            parts.push(a[i].to_string());
+        if i < a.len() && j < b.len() && a[i].1 == b[j].1 {
+            flush(&mut out, &mut removed, &mut added);
+            if a[i].0 && !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&a[i].1);
             i += 1;
             j += 1;
         } else if j < b.len() && (i == a.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            added.push(b[j]);
+            added.push(&b[j]);
             j += 1;
         } else {
-            removed.push(a[i]);
+            removed.push(&a[i]);
             i += 1;
         }
     }
-    flush(&mut parts, &mut removed, &mut added);
-    parts.join(" ")
+    flush(&mut out, &mut removed, &mut added);
+    out
+}
+
+/// Words (letters, digits, `-`, `'`, `{`, `}`) and single other marks, each
+/// with whether a space came before it.
+fn tokens(text: &str) -> Vec<(bool, String)> {
+    let mut out: Vec<(bool, String)> = Vec::new();
+    let mut space = false;
+    let mut in_word = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            space = true;
+            in_word = false;
+            continue;
+        }
+        let word_char = c.is_alphanumeric() || matches!(c, '-' | '\'' | '{' | '}' | '+');
+        match out.last_mut() {
+            Some((_, word)) if in_word && word_char => word.push(c),
+            _ => out.push((space, c.to_string())),
+        }
+        in_word = word_char;
+        space = false;
+    }
+    out
 }
 
 /// Human report of one language's status.
@@ -413,6 +453,14 @@ mod tests {
         assert_eq!(word_diff("a b", "a b c"), "a b {+c+}");
         assert_eq!(word_diff("Gain 2 RP.", "Gain 3 RP."), "Gain [-2-]{+3+} RP.");
         assert_eq!(word_diff("same", "same"), "same");
+        assert_eq!(
+            word_diff("Sun-baked and patient.", "Sun-baked, patient and hungry."),
+            "Sun-baked{+, patient+} and [-patient-]{+hungry+}."
+        );
+        assert_eq!(
+            word_diff("Scurry.\nPlay: Gain 1 RP.", "Scurry.\nPlay: Gain 2 RP."),
+            "Scurry. Play: Gain [-1-]{+2+} RP."
+        );
         assert_eq!(word_diff("", "new words"), "{+new words+}");
     }
 }
