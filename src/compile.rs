@@ -72,7 +72,7 @@ pub fn compile(pool: &Pool) -> Compiled {
     }
     let derived = check_pool(&loaded, &mut diagnostics);
     // Other languages' text (locale files): read problems are build errors.
-    let (locales, locale_problems) = crate::i18n::Locales::load(pool);
+    let (locales, locale_problems) = crate::i18n::Locales::load_set_locales(pool);
     diagnostics.extend(locale_problems);
     for file in &pool.data {
         sources.insert(file.path.clone(), file.text.clone());

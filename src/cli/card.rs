@@ -7,8 +7,8 @@ use clap::Subcommand;
 
 use blades::compile::{compile, find_set};
 use blades::i18n::glossary::Glossary;
-use blades::i18n::{self, language_name};
-use blades::model::{Card, Database, Set};
+use blades::i18n::{self, find_card, language_name};
+use blades::model::{Card, Set};
 use blades::output::Format;
 use blades::suggest::nearest;
 
@@ -41,21 +41,6 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     match args.command {
         Sub::Show(a) => show(context, a),
     }
-}
-
-/// The card a name designates: by id, English name or translated name,
-/// ignoring case.
-pub fn find_card<'a>(database: &'a Database, name: &str) -> Option<&'a Card> {
-    let wanted = name.trim().to_lowercase();
-    database.cards.iter().find(|c| {
-        c.id.0 == wanted
-            || c.name.to_lowercase() == wanted
-            || c.translations.values().any(|t| {
-                t.name
-                    .as_deref()
-                    .is_some_and(|n| n.to_lowercase() == wanted)
-            })
-    })
 }
 
 fn show(context: &Context, args: ShowArgs) -> ExitCode {

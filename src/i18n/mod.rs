@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::compile::{self, LoadedSet};
 use crate::diagnostics::{self, Diagnostic, Sources};
-use crate::model::{CardKind, CardTranslation, Database, Element, Id, SetTranslation};
+use crate::model::{Card, CardKind, CardTranslation, Database, Element, Id, SetTranslation};
 use crate::pool::Pool;
 use crate::yaml::{self, Node, NodeValue};
 
@@ -430,12 +430,25 @@ pub struct Locales {
 impl Locales {
     /// Reads every `locales/<lang>/*.yaml` and `phrases/<lang>.yaml` file.
     pub fn load(pool: &Pool) -> (Locales, Vec<Diagnostic>) {
+        Locales::load_files(pool, true)
+    }
+
+    /// Reads the set locale files only (`blades build`: the phrase files
+    /// belong to the effect language, which reports on them itself).
+    pub fn load_set_locales(pool: &Pool) -> (Locales, Vec<Diagnostic>) {
+        Locales::load_files(pool, false)
+    }
+
+    fn load_files(pool: &Pool, phrases: bool) -> (Locales, Vec<Diagnostic>) {
         let mut diagnostics = Vec::new();
         let mut by_lang: Vec<Locale> = Vec::new();
         for file in &pool.data {
             let Some((lang, kind)) = locale::classify(&file.relative) else {
                 continue;
             };
+            if kind == locale::FileClass::Phrases && !phrases {
+                continue;
+            }
             let parsed = match kind {
                 locale::FileClass::Set => locale::parse_set_file(file, &lang, &mut diagnostics),
                 locale::FileClass::Phrases => {
@@ -566,6 +579,22 @@ impl Locale {
             _ => None,
         })
     }
+}
+
+/// The card a name designates in a database: its id, English name or a
+/// translated name (`峡谷の竜`), ignoring case. Decks, collections and trades
+/// can accept names in any language through this.
+pub fn find_card<'a>(database: &'a Database, name: &str) -> Option<&'a Card> {
+    let wanted = name.trim().to_lowercase();
+    database.cards.iter().find(|c| {
+        c.id.0 == wanted
+            || c.name.to_lowercase() == wanted
+            || c.translations.values().any(|t| {
+                t.name
+                    .as_deref()
+                    .is_some_and(|n| n.to_lowercase() == wanted)
+            })
+    })
 }
 
 /// Puts every language's translations into a compiled database: set names,
