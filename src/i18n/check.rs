@@ -458,8 +458,29 @@ fn check_names<'a>(
             }
         }
     }
+    // Names by their first word, so an override only tests the names
+    // whose first word it contains.
+    let mut by_first_word: HashMap<&str, Vec<&Name>> = HashMap::new();
+    for name in &names {
+        if let Some(word) = name.english.split_whitespace().next() {
+            let word =
+                word.trim_end_matches(|c: char| c.is_ascii_punctuation() && c != '-' && c != '\'');
+            by_first_word.entry(word).or_default().push(name);
+        }
+    }
     for (file, entry, unit) in overrides {
-        for name in &names {
+        let mut candidates: Vec<&Name> = unit
+            .english
+            .split(|c: char| {
+                c.is_whitespace() || (c.is_ascii_punctuation() && c != '-' && c != '\'')
+            })
+            .filter_map(|w| by_first_word.get(w))
+            .flatten()
+            .copied()
+            .collect();
+        candidates.sort_by(|a, b| a.entry.key.cmp(&b.entry.key));
+        candidates.dedup_by(|a, b| a.entry.key == b.entry.key);
+        for name in candidates {
             if name.entry.key == entry.key || !contains_words(&unit.english, name.english) {
                 continue;
             }

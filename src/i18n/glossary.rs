@@ -1,6 +1,7 @@
 //! The official Japanese glossary (`data/glossary.yaml`, compiled in) and
 //! term matching in English and Japanese text.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -83,8 +84,13 @@ pub enum Mode {
 #[derive(Debug, Clone)]
 pub struct Glossary {
     pub terms: Vec<Term>,
+    /// (form, term), longest first.
     en_forms: Vec<(String, usize)>,
     ja_forms: Vec<(String, usize)>,
+    /// Lower-cased first character → indices into `en_forms` (longest first).
+    en_index: HashMap<char, Vec<usize>>,
+    /// First character → indices into `ja_forms` (longest first).
+    ja_index: HashMap<char, Vec<usize>>,
 }
 
 /// The glossary file shipped with the tool.
@@ -126,9 +132,27 @@ impl Glossary {
             forms.sort_by_key(|f| std::cmp::Reverse(f.0.chars().count()));
             forms
         };
+        let index = |forms: &[(String, usize)], fold: bool| {
+            let mut index: HashMap<char, Vec<usize>> = HashMap::new();
+            for (i, (form, _)) in forms.iter().enumerate() {
+                if let Some(first) = form.chars().next() {
+                    let key = if fold {
+                        first.to_ascii_lowercase()
+                    } else {
+                        first
+                    };
+                    index.entry(key).or_default().push(i);
+                }
+            }
+            index
+        };
+        let en_forms = sorted(|t| &t.en);
+        let ja_forms = sorted(|t| &t.ja);
         Glossary {
-            en_forms: sorted(|t| &t.en),
-            ja_forms: sorted(|t| &t.ja),
+            en_index: index(&en_forms, true),
+            ja_index: index(&ja_forms, false),
+            en_forms,
+            ja_forms,
             terms,
         }
     }
@@ -153,9 +177,12 @@ impl Glossary {
                 .chars()
                 .next_back()
                 .is_none_or(|c| !c.is_ascii_alphanumeric());
-            let found = word_start
+            let first = text[i..].chars().next().map(|c| c.to_ascii_lowercase());
+            let candidates = first.and_then(|c| self.en_index.get(&c));
+            let found = (word_start && candidates.is_some())
                 .then(|| {
-                    self.en_forms.iter().find_map(|(form, term)| {
+                    candidates.into_iter().flatten().find_map(|&k| {
+                        let (form, term) = &self.en_forms[k];
                         let len = matches_english(&text[i..], form, mode)?;
                         let after = text[i + len..].chars().next();
                         let ends_word = form
@@ -186,9 +213,13 @@ impl Glossary {
         let mut hits = Vec::new();
         let mut i = 0;
         while i < text.len() {
-            let found = self
-                .ja_forms
-                .iter()
+            let found = text[i..]
+                .chars()
+                .next()
+                .and_then(|c| self.ja_index.get(&c))
+                .into_iter()
+                .flatten()
+                .map(|&k| &self.ja_forms[k])
                 .find(|(form, _)| text[i..].starts_with(form.as_str()));
             match found {
                 Some((form, term)) => {

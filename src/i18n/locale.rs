@@ -396,12 +396,16 @@ fn parse_entry(
                     ("fingerprint", Some(t)) if valid_fingerprint(t) => {
                         entry.fingerprint = Some(t.to_string());
                     }
-                    ("fingerprint", _) => diagnostics.push(invalid(
+                    ("fingerprint", text) => diagnostics.push(invalid(
                         file,
                         item.value.span.clone(),
-                        "a fingerprint is 16 lowercase hex digits",
+                        "a fingerprint is 16 lowercase hex digits, as text",
                         "not a fingerprint",
-                        "let `blades i18n import` write it, or copy it from `blades i18n export`",
+                        if text.is_none() {
+                            "quote it: YAML reads digits alone as a number (`fingerprint: \"0123456789012345\"`)"
+                        } else {
+                            "let `blades i18n import` write it, or copy it from `blades i18n export`"
+                        },
                     )),
                     ("note", Some(t)) => entry.note = Some(t.to_string()),
                     ("fuzzy", _) => match item.value.value {
@@ -619,7 +623,8 @@ fn write_entry(out: &mut String, entry: &Entry, indent: usize) {
         out.push_str(&format!("{pad}source:{}", value(source, indent + 2)));
     }
     if let Some(fp) = &entry.fingerprint {
-        out.push_str(&format!("{pad}fingerprint: {fp}\n"));
+        // Quoted when YAML would read it as a number (`1234567890123456`).
+        out.push_str(&format!("{pad}fingerprint: {}\n", scalar(fp, indent)));
     }
     if entry.fuzzy {
         out.push_str(&format!("{pad}fuzzy: true\n"));
@@ -850,6 +855,24 @@ mod tests {
         for e in &entries {
             let read = file.entries.iter().find(|r| r.key == e.key).unwrap();
             assert!(read.same_content(e), "{read:?} vs {e:?}");
+        }
+    }
+
+    #[test]
+    fn fingerprints_that_look_like_numbers_are_quoted() {
+        let mut e = entry("g/wyrm/name", "竜", "Wyrm");
+        for fp in ["1234567890123456", "1e34567890123456", "0000000000000000"] {
+            e.fingerprint = Some(fp.into());
+            let written = render_set_file("ja", "g", std::slice::from_ref(&e), &|_| Some(0));
+            let mut diagnostics = Vec::new();
+            let file = parse_set_file(
+                &source("locales/ja/g.yaml", &written),
+                "ja",
+                &mut diagnostics,
+            )
+            .unwrap();
+            assert!(diagnostics.is_empty(), "{written}");
+            assert_eq!(file.entries[0].fingerprint.as_deref(), Some(fp));
         }
     }
 

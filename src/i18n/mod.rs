@@ -487,6 +487,10 @@ pub struct Locale {
     pub files: Vec<LocaleFile>,
     /// Unit key → (file, entry) of the first file that holds it.
     index: HashMap<UnitKey, (usize, usize)>,
+    /// Card id → its entries' (file, entry).
+    by_card: HashMap<String, Vec<(usize, usize)>>,
+    /// Lower-cased translated card name → card id (the first one).
+    by_name: HashMap<String, String>,
 }
 
 impl Locale {
@@ -495,6 +499,8 @@ impl Locale {
             lang,
             files: Vec::new(),
             index: HashMap::new(),
+            by_card: HashMap::new(),
+            by_name: HashMap::new(),
         }
     }
 
@@ -528,6 +534,17 @@ impl Locale {
             self.index
                 .entry(entry.key.clone())
                 .or_insert((file_index, i));
+            if let UnitKey::Card { card, field, .. } = &entry.key {
+                self.by_card
+                    .entry(card.clone())
+                    .or_default()
+                    .push((file_index, i));
+                if *field == Field::Name {
+                    self.by_name
+                        .entry(entry.normalized().to_lowercase())
+                        .or_insert_with(|| card.clone());
+                }
+            }
         }
         self.files.push(file);
     }
@@ -556,9 +573,12 @@ impl Locale {
 
     /// A translated card field, by card id.
     pub fn card_field(&self, card: &str, field: Field) -> Option<&str> {
-        self.entries()
-            .find(|(_, e)| e.key.card() == Some(card) && e.key.field() == field)
-            .map(|(_, e)| e.text.as_str())
+        self.by_card
+            .get(card)?
+            .iter()
+            .map(|&(f, e)| &self.files[f].entries[e])
+            .find(|e| e.key.field() == field)
+            .map(|e| e.text.as_str())
     }
 
     /// The translated name of a set, by set id.
@@ -569,15 +589,9 @@ impl Locale {
 
     /// The id of the card with this translated name (case-insensitive).
     pub fn card_by_name(&self, name: &str) -> Option<&str> {
-        let wanted = name.trim().to_lowercase();
-        self.entries().find_map(|(_, e)| match &e.key {
-            UnitKey::Card {
-                card,
-                field: Field::Name,
-                ..
-            } if e.text.to_lowercase() == wanted => Some(card.as_str()),
-            _ => None,
-        })
+        self.by_name
+            .get(&normalize(name).to_lowercase())
+            .map(String::as_str)
     }
 }
 
