@@ -31,8 +31,7 @@ fn database(cards: usize) -> Database {
                 types: vec![Id(BASE_TYPES[(i / 3) % 6].to_string())],
                 rarity: Rarity::Expansion,
                 copies: 2,
-                effect: None,
-                flavor: None,
+                ..Card::new("", "", "", CardKind::Single, 1)
             }
         })
         .collect();

@@ -5,7 +5,7 @@
 //! run over every card that could be read. Every problem is collected; a
 //! database is produced only when there is no error.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,13 +15,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::{Cache, content_hash};
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
+use crate::effect::{self, Effect, EffectError, Keywords, Lang, Phrasebook, Vocabulary};
 use crate::model::{
     BASE_TYPES, Card, CardSource, DATABASE_FORMAT, Database, Id, Set, SetKind, SetSource,
 };
 use crate::pool::{Pool, SourceFile};
 use crate::schema::SetValidator;
 use crate::suggest::closest;
-use crate::yaml::{self, Node, NodeValue, YamlError, YamlErrorKind};
+use crate::yaml::{self, Node, NodeValue, TextStyle, YamlError, YamlErrorKind, text_offsets};
 
 /// A set file that parsed and whose header matches the schema: what the
 /// pool-wide checks need, with the spans they report at (no document tree,
@@ -46,6 +47,8 @@ pub struct LoadedCard {
     pub index: usize,
     pub card: CardSource,
     pub spans: CardSpans,
+    /// The parsed effect, when the card has one without syntax errors.
+    pub effect: Option<Effect>,
 }
 
 /// Where the header's parts are (keys for whole-entry findings).
@@ -67,6 +70,10 @@ pub struct CardSpans {
     pub copies: Range<usize>,
     pub elements: Vec<Range<usize>>,
     pub types: Vec<Range<usize>>,
+    /// The effect text's value and how it is written, to locate findings
+    /// inside it.
+    pub effect: Range<usize>,
+    pub effect_style: TextStyle,
 }
 
 fn value_span(doc: &Node, pointer: &str) -> Range<usize> {
@@ -108,6 +115,11 @@ impl CardSpans {
             copies: value_span(doc, &at("copies")),
             elements: item_spans(doc, &at("elements")),
             types: item_spans(doc, &at("types")),
+            effect: value_span(doc, &at("effect")),
+            effect_style: match &doc.locate(&at("effect")).node.value {
+                NodeValue::Str(_, style) => TextStyle::of(*style),
+                _ => TextStyle::Plain,
+            },
         }
     }
 
@@ -211,9 +223,24 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     } else {
         check_pool(&loaded, &mut diagnostics)
     };
+    let vocab = vocabulary(&loaded, Keywords::builtin());
+    if !schema_only {
+        check_effects(&loaded, &vocab, &sources, &mut diagnostics);
+    }
+    // Other languages' text (locale files): read problems are build errors.
+    let (locales, locale_problems) = crate::i18n::Locales::load_set_locales(pool);
+    diagnostics.extend(locale_problems);
+    for file in &pool.data {
+        sources.insert(file.path.clone(), file.text.clone());
+    }
     diagnostics::sort(&mut diagnostics);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
-    let database = (!has_errors && !schema_only).then(|| assemble(&loaded, &derived));
+    let database = (!has_errors && !schema_only).then(|| {
+        let mut database = assemble(&loaded, &derived);
+        render_effects(&mut database, &loaded, &vocab);
+        crate::i18n::attach(&mut database, &locales);
+        database
+    });
     Compiled {
         database,
         diagnostics,
@@ -238,6 +265,15 @@ pub fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
 
 /// Parses and schema-checks one set file.
 pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<LoadedSet> {
+    load_set_and_doc(file, diagnostics).map(|(set, _)| set)
+}
+
+/// [`load_set`], also returning the document tree (for tools that locate
+/// text inside values, such as the translation checks).
+pub fn load_set_and_doc(
+    file: &SourceFile,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(LoadedSet, Node)> {
     let doc = match yaml::parse(&file.text) {
         Ok(doc) => doc,
         Err(error) => {
@@ -285,22 +321,114 @@ pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<
                         }
                         serde_json::from_value::<CardSource>(v).ok()
                     };
-                    card.map(|card| LoadedCard {
-                        index: i,
-                        card,
-                        spans: CardSpans::of(&doc, i),
+                    card.map(|card| {
+                        let spans = CardSpans::of(&doc, i);
+                        let effect = parse_effect(file, &card, &spans, diagnostics);
+                        LoadedCard {
+                            index: i,
+                            card,
+                            spans,
+                            effect,
+                        }
                     })
                 })
                 .collect()
         })
         .unwrap_or_default();
-    Some(LoadedSet {
+    let set = LoadedSet {
         path: file.path.clone(),
         spans: SetSpans::of(&doc),
         listed_cards: doc.get("cards").and_then(Node::as_seq).map(<[Node]>::len),
         set,
         cards,
-    })
+    };
+    Some((set, doc))
+}
+
+/// Parses a card's effect; syntax errors become diagnostics located inside
+/// the YAML value.
+fn parse_effect(
+    file: &SourceFile,
+    card: &CardSource,
+    spans: &CardSpans,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Effect> {
+    let text = card.effect.as_deref()?;
+    match effect::parse(text) {
+        Ok(tree) => Some(tree),
+        Err(errors) => {
+            let offsets = text_offsets(&file.text, spans.effect.start, spans.effect_style, text);
+            diagnostics.extend(
+                errors
+                    .into_iter()
+                    .map(|e| effect_diagnostic(&file.path, &offsets, e)),
+            );
+            None
+        }
+    }
+}
+
+/// An effect-language finding as a diagnostic, its span moved from the
+/// effect text into the file through the value's offset map.
+fn effect_diagnostic(path: &Arc<str>, offsets: &[usize], error: EffectError) -> Diagnostic {
+    let at = |i: usize| offsets.get(i).or(offsets.last()).copied().unwrap_or(0);
+    let span = at(error.span.start)..at(error.span.end).max(at(error.span.start));
+    let mut diagnostic = Diagnostic::error(Code::Effect(error.code), path, span, error.message)
+        .with_label(error.label);
+    if let Some(help) = error.help {
+        diagnostic = diagnostic.with_help(help);
+    }
+    diagnostic
+}
+
+/// What effect text may name in this pool: its sets and types, and the
+/// keywords.
+pub fn vocabulary(sets: &[LoadedSet], keywords: Keywords) -> Vocabulary {
+    let mut types: Vec<String> = BASE_TYPES.iter().map(|t| t.to_string()).collect();
+    types.extend(
+        sets.iter()
+            .flat_map(|s| s.set.extra_types.iter().map(|t| t.0.clone())),
+    );
+    Vocabulary {
+        types,
+        sets: sets
+            .iter()
+            .map(|s| (s.set.id.0.clone(), s.set.name.clone()))
+            .collect(),
+        keywords,
+    }
+}
+
+/// The effect checks that need the whole pool (its sets, types, keywords).
+pub fn check_effects(
+    sets: &[LoadedSet],
+    vocab: &Vocabulary,
+    sources: &Sources,
+    out: &mut Vec<Diagnostic>,
+) {
+    for set in sets {
+        let text = sources.get(&set.path).map_or("", |t| &**t);
+        for loaded in &set.cards {
+            let (Some(tree), Some(effect_text)) = (&loaded.effect, &loaded.card.effect) else {
+                continue;
+            };
+            let errors = effect::check(tree, vocab);
+            if errors.is_empty() {
+                continue;
+            }
+            let offsets = text_offsets(
+                text,
+                loaded.spans.effect.start,
+                loaded.spans.effect_style,
+                effect_text,
+            );
+            out.extend(
+                errors
+                    .into_iter()
+                    .map(|e| effect_diagnostic(&set.path, &offsets, e)),
+            );
+        }
+    }
 }
 
 /// (card index, field) of every schema error inside a card, found by the
@@ -330,6 +458,7 @@ fn card_fields_with_errors(doc: &Node, errors: &[Diagnostic]) -> Vec<(usize, Str
     found
 }
 
+/// A YAML error as a located diagnostic (also used for locale files).
 pub fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
     let (code, label, help) = match error.kind {
         YamlErrorKind::Syntax => (
@@ -710,7 +839,10 @@ pub fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
                 rarity: set.kind.rarity(),
                 copies,
                 effect: card.effect.clone(),
+                effect_tree: None,
+                effect_text: BTreeMap::new(),
                 flavor: card.flavor.clone(),
+                translations: Default::default(),
             });
         }
         database.sets.push(Set {
@@ -721,9 +853,31 @@ pub fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
             extra_types: set.extra_types.clone(),
             distinct_cards: loaded.cards.len() as u32,
             physical_cards: physical,
+            translations: Default::default(),
         });
     }
     database
+}
+
+/// Renders every parsed effect in English and Japanese into the database.
+pub fn render_effects(database: &mut Database, sets: &[LoadedSet], vocab: &Vocabulary) {
+    let books = [
+        ("en", Lang::En, Phrasebook::builtin(Lang::En)),
+        ("ja", Lang::Ja, Phrasebook::builtin(Lang::Ja)),
+    ];
+    let trees = sets
+        .iter()
+        .flat_map(|s| s.cards.iter().map(|c| c.effect.as_ref()));
+    for (card, tree) in database.cards.iter_mut().zip(trees) {
+        let Some(tree) = tree else { continue };
+        for (code, lang, book) in &books {
+            card.effect_text.insert(
+                (*code).to_string(),
+                effect::render(tree, *lang, book, vocab),
+            );
+        }
+        card.effect_tree = Some(tree.clone());
+    }
 }
 
 /// Looks a set id up in a database.

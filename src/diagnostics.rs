@@ -53,6 +53,27 @@ pub enum Code {
     UnknownSymbol,
     InvalidInput,
     NegativeAmount,
+    // Translations.
+    LocaleInvalid,
+    LocaleDuplicate,
+    LocaleFingerprint,
+    GlossaryTerm,
+    GlossaryForbidden,
+    OverrideNumbers,
+    OverrideIcons,
+    OverrideKeywords,
+    NameConflict,
+    NameReference,
+    StylePunctuation,
+    StyleFullwidthAlnum,
+    StyleHalfwidthKana,
+    StyleSpacing,
+    TextFit,
+    PoSyntax,
+    PoUnknownContext,
+    PoDuplicateContext,
+    PoStale,
+    PoLanguage,
     /// A finding of the effect language; its own code names the kind.
     Effect(&'static str),
 }
@@ -150,6 +171,74 @@ pub const CODES: &[(Code, &str)] = &[
         Code::NegativeAmount,
         "a count or amount of money is below zero",
     ),
+    (
+        Code::LocaleInvalid,
+        "a locale or phrase file does not have the expected shape",
+    ),
+    (
+        Code::LocaleDuplicate,
+        "two locale files of one language translate the same set",
+    ),
+    (
+        Code::LocaleFingerprint,
+        "a recorded fingerprint is not the hash of the recorded English",
+    ),
+    (
+        Code::GlossaryTerm,
+        "a glossary term is not rendered with its official translation",
+    ),
+    (
+        Code::GlossaryForbidden,
+        "a translation uses a forbidden variant of an official term",
+    ),
+    (
+        Code::OverrideNumbers,
+        "an effect override's numbers differ from the English",
+    ),
+    (
+        Code::OverrideIcons,
+        "an effect override's STAR/RP icons differ from the English",
+    ),
+    (
+        Code::OverrideKeywords,
+        "an effect override's timing words or keywords differ from the English",
+    ),
+    (
+        Code::NameConflict,
+        "one English name has two translations, or two English names one",
+    ),
+    (
+        Code::NameReference,
+        "an effect override names a card or set without its translated name",
+    ),
+    (
+        Code::StylePunctuation,
+        "half-width punctuation in Japanese text",
+    ),
+    (
+        Code::StyleFullwidthAlnum,
+        "full-width digits or Latin letters in Japanese text",
+    ),
+    (
+        Code::StyleHalfwidthKana,
+        "half-width katakana in Japanese text",
+    ),
+    (Code::StyleSpacing, "a space next to full-width text"),
+    (Code::TextFit, "a translation does not fit its text box"),
+    (Code::PoSyntax, "a PO file is not valid"),
+    (
+        Code::PoUnknownContext,
+        "a PO entry's msgctxt names no translatable field",
+    ),
+    (
+        Code::PoDuplicateContext,
+        "a PO file has two entries with the same msgctxt",
+    ),
+    (
+        Code::PoStale,
+        "a PO entry was translated from English that has changed since",
+    ),
+    (Code::PoLanguage, "a PO file is for another language"),
 ];
 
 impl Code {
@@ -191,6 +280,26 @@ impl Code {
             Code::UnknownSymbol => "unknown-symbol",
             Code::InvalidInput => "invalid-input",
             Code::NegativeAmount => "negative-amount",
+            Code::LocaleInvalid => "locale-invalid",
+            Code::LocaleDuplicate => "locale-duplicate",
+            Code::LocaleFingerprint => "locale-fingerprint",
+            Code::GlossaryTerm => "glossary-term",
+            Code::GlossaryForbidden => "glossary-forbidden",
+            Code::OverrideNumbers => "override-numbers",
+            Code::OverrideIcons => "override-icons",
+            Code::OverrideKeywords => "override-keywords",
+            Code::NameConflict => "name-conflict",
+            Code::NameReference => "name-reference",
+            Code::StylePunctuation => "style-punctuation",
+            Code::StyleFullwidthAlnum => "style-fullwidth-alnum",
+            Code::StyleHalfwidthKana => "style-halfwidth-kana",
+            Code::StyleSpacing => "style-spacing",
+            Code::TextFit => "text-fit",
+            Code::PoSyntax => "po-syntax",
+            Code::PoUnknownContext => "po-unknown-context",
+            Code::PoDuplicateContext => "po-duplicate-context",
+            Code::PoStale => "po-stale",
+            Code::PoLanguage => "po-language",
             Code::Effect(code) => code,
         }
     }

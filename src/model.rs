@@ -4,6 +4,7 @@
 //! The JSON Schemas in `schema/` are generated from these types, so the
 //! schema, the serde shape and the docs can never disagree.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use schemars::JsonSchema;
@@ -271,6 +272,36 @@ pub struct Set {
     pub distinct_cards: u32,
     /// Physical cards in the set (sum of copies).
     pub physical_cards: u32,
+    /// The set's name in other languages, by language code (`ja`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: BTreeMap<String, SetTranslation>,
+}
+
+/// A set's text in another language.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SetTranslation {
+    pub name: String,
+    /// The English name changed since this was translated.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stale: bool,
+}
+
+/// A card's text in another language. `effect` is present only where a
+/// translator overrides the text the effect language renders.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CardTranslation {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flavor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// Fields (`name`, `flavor`, `effect`) whose English changed since they
+    /// were translated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stale: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -288,13 +319,44 @@ pub struct Card {
     pub rarity: Rarity,
     /// Derived from the copy rule (stated for Core Set cards).
     pub copies: u8,
+    /// The effect as the designer wrote it (effect language source).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
+    /// The parsed effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect_tree: Option<crate::effect::Effect>,
+    /// The printed effect text rendered from the tree, by language (`en`, `ja`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub effect_text: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flavor: Option<String>,
+    /// The card's text in other languages, by language code (`ja`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub translations: BTreeMap<String, CardTranslation>,
 }
 
 impl Card {
+    /// A card with no symbols, text or translations (for tests and tools
+    /// that build cards by hand; fill in the rest with `..`).
+    pub fn new(id: &str, name: &str, set: &str, kind: CardKind, stars: u8) -> Card {
+        Card {
+            id: Id(id.to_string()),
+            name: name.to_string(),
+            set: Id(set.to_string()),
+            kind,
+            stars,
+            elements: Vec::new(),
+            types: Vec::new(),
+            rarity: Rarity::Expansion,
+            copies: 1,
+            effect: None,
+            effect_tree: None,
+            effect_text: BTreeMap::new(),
+            flavor: None,
+            translations: BTreeMap::new(),
+        }
+    }
+
     /// Does the card carry this symbol (an element id or a type id)?
     pub fn has_symbol(&self, symbol: &str) -> bool {
         self.elements.iter().any(|e| e.as_str() == symbol)

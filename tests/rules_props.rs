@@ -41,8 +41,7 @@ fn make_cards(specs: &[(u8, u8, u8, u8)]) -> Vec<Card> {
                 .collect(),
             rarity: Rarity::Expansion,
             copies: 1,
-            effect: None,
-            flavor: None,
+            ..Card::new("", "", "", CardKind::Single, 1)
         })
         .collect()
 }

@@ -12,10 +12,12 @@ use blades::output::{self, Format, Style};
 use blades::pool::Pool;
 
 mod build;
+mod card;
 mod checks;
 mod collection;
 mod copies;
 mod deck;
+mod i18n;
 mod schema;
 mod trade;
 
@@ -60,6 +62,10 @@ enum Command {
     Trade(trade::Args),
     /// Check copy counts against the sets in play, or list them.
     Copies(copies::Args),
+    /// Translations: status, checks, PO export and import.
+    I18n(i18n::Args),
+    /// Look up cards.
+    Card(card::Args),
 }
 
 /// What every command gets: the global options.
@@ -127,5 +133,7 @@ pub fn run() -> ExitCode {
         Command::Collection(args) => collection::run(&context, args),
         Command::Trade(args) => trade::run(&context, args),
         Command::Copies(args) => copies::run(&context, args),
+        Command::I18n(args) => i18n::run(&context, args),
+        Command::Card(args) => card::run(&context, args),
     }
 }

@@ -222,8 +222,7 @@ mod tests {
             types: Vec::new(),
             rarity: Rarity::Expansion,
             copies: 1,
-            effect: None,
-            flavor: None,
+            ..Card::new("", "", "", CardKind::Single, 1)
         }
     }
 

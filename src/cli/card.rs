@@ -1,0 +1,268 @@
+//! `blades card show NAME`: one card in English, another language, or both.
+
+use std::fmt::Write;
+use std::process::ExitCode;
+
+use clap::Subcommand;
+
+use blades::compile::{compile, find_set};
+use blades::i18n::glossary::Glossary;
+use blades::i18n::{self, find_card, language_name};
+use blades::model::{Card, Set};
+use blades::output::Format;
+use blades::suggest::nearest;
+
+use super::{Context, exit};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(Debug, Subcommand)]
+enum Sub {
+    /// Show a card, found by id, English name or translated name.
+    Show(ShowArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ShowArgs {
+    /// Card id, English name or translated name (any case; quotes optional).
+    #[arg(value_name = "NAME", required = true, num_args = 1..)]
+    name: Vec<String>,
+    /// Show only this language (`en`, `ja`); default: English and every
+    /// translation.
+    #[arg(long, value_name = "LANG")]
+    lang: Option<String>,
+}
+
+pub fn run(context: &Context, args: Args) -> ExitCode {
+    match args.command {
+        Sub::Show(a) => show(context, a),
+    }
+}
+
+fn show(context: &Context, args: ShowArgs) -> ExitCode {
+    let name = args.name.join(" ");
+    if let Some(lang) = &args.lang
+        && lang != i18n::SOURCE_LANG
+        && !i18n::valid_lang(lang)
+    {
+        eprintln!("error: `{lang}` is not a language code (use `en` or `ja`)");
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    let pool = match context.pool() {
+        Ok(pool) => pool,
+        Err(code) => return code,
+    };
+    let compiled = compile(&pool);
+    let Some(database) = compiled.database else {
+        context.report(&compiled.diagnostics, &compiled.sources);
+        return ExitCode::from(exit::PROBLEMS);
+    };
+    let Some(card) = find_card(&database, &name) else {
+        let mut known: Vec<&str> = Vec::new();
+        for c in &database.cards {
+            known.push(&c.name);
+            known.extend(c.translations.values().filter_map(|t| t.name.as_deref()));
+        }
+        let suggestions = nearest(&name, known.iter().copied(), 3);
+        eprintln!("error: no card is named `{name}`");
+        if !suggestions.is_empty() {
+            eprintln!("help: did you mean {}?", quoted(&suggestions));
+        } else {
+            eprintln!("help: give a card id, English name or Japanese name");
+        }
+        return ExitCode::from(exit::PROBLEMS);
+    };
+    let set = find_set(&database, &card.set);
+    match context.format {
+        Format::Json => {
+            let value = serde_json::json!({ "card": card, "set": set });
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+        }
+        Format::Human => print!("{}", render(card, set, args.lang.as_deref())),
+    }
+    ExitCode::from(exit::OK)
+}
+
+fn quoted(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
+/// The card as text: English, then each translation (or one language).
+pub fn render(card: &Card, set: Option<&Set>, only: Option<&str>) -> String {
+    let glossary = Glossary::builtin();
+    let mut langs: Vec<&str> = Vec::new();
+    if only.is_none_or(|l| l == i18n::SOURCE_LANG) {
+        langs.push(i18n::SOURCE_LANG);
+    }
+    for lang in card.translations.keys() {
+        if only.is_none_or(|l| l == lang) {
+            langs.push(lang);
+        }
+    }
+    if let Some(l) = only
+        && !langs.contains(&l)
+    {
+        langs.push(l);
+    }
+    let is_en = |lang: &str| -> bool { lang == i18n::SOURCE_LANG };
+    let ja = |word: &str, lang: &str| -> String {
+        if is_en(lang) {
+            word.to_string()
+        } else {
+            glossary
+                .official_for(word)
+                .map_or_else(|| word.to_string(), str::to_string)
+        }
+    };
+    let mut out = String::new();
+    // Names: one line per language.
+    for lang in &langs {
+        let line = if is_en(lang) {
+            card.name.clone()
+        } else {
+            match card.translations.get(*lang).and_then(|t| t.name.as_deref()) {
+                Some(n) => n.to_string(),
+                None => format!("{} ({} name missing)", card.name, language_name(lang)),
+            }
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    let field = |out: &mut String, label: &str, values: Vec<String>| {
+        for (i, value) in values.iter().enumerate() {
+            for (j, line) in value.lines().enumerate() {
+                let head = if i == 0 && j == 0 { label } else { "" };
+                let _ = writeln!(out, "  {head:<9}{line}");
+            }
+        }
+    };
+    let per_lang = |f: &dyn Fn(&str) -> String| -> Vec<String> {
+        let mut values: Vec<String> = Vec::new();
+        for lang in &langs {
+            let v = f(lang);
+            if !values.contains(&v) {
+                values.push(v);
+            }
+        }
+        values
+    };
+    field(&mut out, "id", vec![card.id.0.clone()]);
+    field(
+        &mut out,
+        "set",
+        per_lang(&|lang| {
+            let name = set.map_or_else(
+                || card.set.0.clone(),
+                |s| {
+                    if is_en(lang) {
+                        s.name.clone()
+                    } else {
+                        s.translations
+                            .get(lang)
+                            .map_or_else(|| s.name.clone(), |t| t.name.clone())
+                    }
+                },
+            );
+            let kind = set.map_or("", |s| s.kind.as_str());
+            format!("{name} ({}, {})", card.set, ja(kind, lang))
+        }),
+    );
+    field(
+        &mut out,
+        "kind",
+        per_lang(&|lang| ja(card.kind.as_str(), lang)),
+    );
+    field(&mut out, "STAR", vec![card.stars.to_string()]);
+    if !card.elements.is_empty() {
+        field(
+            &mut out,
+            "elements",
+            per_lang(&|lang| {
+                card.elements
+                    .iter()
+                    .map(|e| ja(e.as_str(), lang))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }),
+        );
+    }
+    if !card.types.is_empty() {
+        field(
+            &mut out,
+            "types",
+            per_lang(&|lang| {
+                card.types
+                    .iter()
+                    .map(|t| ja(&t.0, lang))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }),
+        );
+    }
+    field(&mut out, "copies", vec![card.copies.to_string()]);
+    if let Some(effect) = &card.effect {
+        field(
+            &mut out,
+            "effect",
+            per_lang(&|lang| {
+                if is_en(lang) {
+                    return effect.trim().to_string();
+                }
+                match card
+                    .translations
+                    .get(lang)
+                    .and_then(|t| t.effect.as_deref())
+                {
+                    Some(text) => text.to_string(),
+                    None => format!("[rendered by the effect language] {}", effect.trim()),
+                }
+            }),
+        );
+    }
+    if let Some(flavor) = &card.flavor {
+        field(
+            &mut out,
+            "flavor",
+            per_lang(&|lang| {
+                if is_en(lang) {
+                    return flavor.trim().to_string();
+                }
+                match card
+                    .translations
+                    .get(lang)
+                    .and_then(|t| t.flavor.as_deref())
+                {
+                    Some(text) => text.to_string(),
+                    None => format!("({} flavor missing) {}", language_name(lang), flavor.trim()),
+                }
+            }),
+        );
+    }
+    let stale: Vec<String> = card
+        .translations
+        .iter()
+        .filter(|(lang, t)| !t.stale.is_empty() && langs.contains(&lang.as_str()))
+        .map(|(lang, t)| format!("{lang}: {}", t.stale.join(", ")))
+        .collect();
+    if !stale.is_empty() {
+        field(
+            &mut out,
+            "stale",
+            vec![format!(
+                "{} (the English changed since; see `blades i18n status`)",
+                stale.join("; ")
+            )],
+        );
+    }
+    out
+}

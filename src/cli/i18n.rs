@@ -1,0 +1,388 @@
+//! `blades i18n`: translation status, checks, and the PO round trip.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Subcommand;
+
+use blades::diagnostics::{Code, Diagnostic};
+use blades::i18n::exchange::{self, ExportOptions, ImportOptions};
+use blades::i18n::status::{self, State, StatusReport};
+use blades::i18n::{self, Project, check, po};
+use blades::output::{self, Format};
+use blades::pool::{self, Pool};
+
+use super::{Context, exit};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(Debug, Subcommand)]
+enum Sub {
+    /// Coverage per set: translated, missing, stale and orphaned texts.
+    Status(StatusArgs),
+    /// Glossary, override, name, style and fit checks of the translations.
+    Check(CheckArgs),
+    /// Write a language's texts as a PO file (Poedit, Weblate, Crowdin).
+    Export(ExportArgs),
+    /// Read a translated PO file back into the locale files.
+    Import(ImportArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FailOn {
+    Missing,
+    Stale,
+    Orphaned,
+}
+
+#[derive(Debug, clap::Args)]
+struct StatusArgs {
+    /// Language code; default: every language with files in the pool.
+    #[arg(long, value_name = "LANG")]
+    lang: Option<String>,
+    /// Exit 1 when any text is in one of these states (for CI).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "STATES")]
+    fail_on: Vec<FailOn>,
+}
+
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// Language code; default: every language with files in the pool.
+    #[arg(long, value_name = "LANG")]
+    lang: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct ExportArgs {
+    /// Language code.
+    #[arg(long, value_name = "LANG", default_value = "ja")]
+    lang: String,
+    /// Where to write the PO file; default: standard output.
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Also export every effect without an override, as an empty entry.
+    #[arg(long)]
+    all_effects: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct ImportArgs {
+    /// The translated PO file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Language code; default: the PO file's `Language` header.
+    #[arg(long, value_name = "LANG")]
+    lang: Option<String>,
+    /// Keep entries translated from English that has changed since, as
+    /// stale translations, instead of refusing the file.
+    #[arg(long)]
+    accept_stale: bool,
+    /// Report what would change without writing anything.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+pub fn run(context: &Context, args: Args) -> ExitCode {
+    match args.command {
+        Sub::Status(a) => status_command(context, a),
+        Sub::Check(a) => check_command(context, a),
+        Sub::Export(a) => export_command(context, a),
+        Sub::Import(a) => import_command(context, a),
+    }
+}
+
+fn bad_lang(lang: &str) -> ExitCode {
+    eprintln!(
+        "error: `{lang}` is not a language to translate into (use a code such as `ja`; `en` is the source)"
+    );
+    ExitCode::from(exit::CANNOT_RUN)
+}
+
+/// Loads the project; problems reading locale files are printed (human) and
+/// counted.
+fn load(context: &Context) -> Result<Project, ExitCode> {
+    let pool = context.pool()?;
+    let project = Project::load(&pool);
+    if project.set_errors > 0 {
+        eprintln!(
+            "note: the set files have {} error(s); their cards are left out here (`blades build` lists them)",
+            project.set_errors
+        );
+    }
+    Ok(project)
+}
+
+fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(Diagnostic::is_error)
+}
+
+fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
+    if let Some(lang) = &args.lang
+        && !i18n::valid_lang(lang)
+    {
+        return bad_lang(lang);
+    }
+    let project = match load(context) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let languages: Vec<_> = project
+        .languages(args.lang.as_deref())
+        .iter()
+        .map(|lang| status::status(&project, lang))
+        .collect();
+    match context.format {
+        Format::Human => {
+            if !project.diagnostics.is_empty() {
+                eprint!(
+                    "{}",
+                    output::render_human(
+                        &project.diagnostics,
+                        &project.sources,
+                        Context::stderr_style()
+                    )
+                );
+            }
+            for (i, language) in languages.iter().enumerate() {
+                if i > 0 {
+                    println!();
+                }
+                print!("{}", status::render_human(language));
+            }
+        }
+        Format::Json => {
+            let report = StatusReport {
+                languages: languages.clone(),
+            };
+            let mut value = serde_json::to_value(&report).unwrap_or_default();
+            value["diagnostics"] = serde_json::to_value(
+                output::json_report(&project.diagnostics, &project.sources).diagnostics,
+            )
+            .unwrap_or_default();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+        }
+    }
+    let failing = languages.iter().any(|l| {
+        args.fail_on.iter().any(|f| {
+            let state = match f {
+                FailOn::Missing => State::Missing,
+                FailOn::Stale => State::Stale,
+                FailOn::Orphaned => State::Orphaned,
+            };
+            l.counts.get(state) > 0
+        })
+    });
+    if failing || has_errors(&project.diagnostics) {
+        ExitCode::from(exit::PROBLEMS)
+    } else {
+        ExitCode::from(exit::OK)
+    }
+}
+
+fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
+    if let Some(lang) = &args.lang
+        && !i18n::valid_lang(lang)
+    {
+        return bad_lang(lang);
+    }
+    let project = match load(context) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let mut diagnostics = project.diagnostics.clone();
+    let mut texts = 0;
+    for lang in project.languages(args.lang.as_deref()) {
+        diagnostics.extend(check::check(&project, &lang));
+        texts += project
+            .locales
+            .get(&lang)
+            .map_or(0, |l| l.entries().count());
+    }
+    blades::diagnostics::sort(&mut diagnostics);
+    context.report(&diagnostics, &project.sources);
+    if context.format == Format::Human && diagnostics.is_empty() {
+        eprintln!("checked {texts} translated texts: no problems found");
+    }
+    if has_errors(&diagnostics) {
+        ExitCode::from(exit::PROBLEMS)
+    } else {
+        ExitCode::from(exit::OK)
+    }
+}
+
+fn export_command(context: &Context, args: ExportArgs) -> ExitCode {
+    if !i18n::valid_lang(&args.lang) {
+        return bad_lang(&args.lang);
+    }
+    let project = match load(context) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if has_errors(&project.diagnostics) {
+        context.report(&project.diagnostics, &project.sources);
+        return ExitCode::from(exit::PROBLEMS);
+    }
+    let file = exchange::export(
+        &project,
+        &ExportOptions {
+            lang: args.lang.clone(),
+            all_effects: args.all_effects,
+        },
+    );
+    let text = po::write(&file);
+    let entries = file
+        .entries
+        .iter()
+        .filter(|e| !e.is_header() && !e.obsolete);
+    let (mut total, mut fuzzy, mut empty) = (0, 0, 0);
+    for e in entries {
+        total += 1;
+        fuzzy += usize::from(e.is_fuzzy());
+        empty += usize::from(e.msgstr.value.is_empty());
+    }
+    match &args.out {
+        Some(path) => {
+            if let Err(e) = output::write_atomic(path, text.as_bytes()) {
+                eprintln!("error: cannot write `{}`: {e}", path.display());
+                return ExitCode::from(exit::CANNOT_RUN);
+            }
+            if context.format == Format::Human {
+                eprintln!(
+                    "exported {total} {} texts ({fuzzy} fuzzy, {empty} untranslated) to {}",
+                    i18n::language_name(&args.lang),
+                    path.display()
+                );
+            }
+        }
+        None => print!("{text}"),
+    }
+    ExitCode::from(exit::OK)
+}
+
+/// The folder an import writes into: `--cards`, or `./cards`.
+fn import_root(context: &Context) -> Result<PathBuf, ExitCode> {
+    match &context.cards {
+        Some(dir) => Ok(dir.clone()),
+        None if Path::new("cards").is_dir() => Ok(PathBuf::from("cards")),
+        None => {
+            eprintln!(
+                "error: import writes locale files into a card folder: pass `--cards DIR` (the built-in pool is read-only)"
+            );
+            Err(ExitCode::from(exit::CANNOT_RUN))
+        }
+    }
+}
+
+fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
+    if let Some(lang) = &args.lang
+        && !i18n::valid_lang(lang)
+    {
+        return bad_lang(lang);
+    }
+    let root = match import_root(context) {
+        Ok(root) => root,
+        Err(code) => return code,
+    };
+    let pool = match Pool::from_dir(&root) {
+        Ok(pool) => pool,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(exit::CANNOT_RUN);
+        }
+    };
+    let mut project = Project::load(&pool);
+    if has_errors(&project.diagnostics) {
+        context.report(&project.diagnostics, &project.sources);
+        eprintln!("error: the locale files have problems; fix them before importing");
+        return ExitCode::from(exit::PROBLEMS);
+    }
+    let shown: Arc<str> = Arc::from(args.file.display().to_string());
+    let text = match pool::read_text(&args.file, &shown) {
+        Ok(text) => text,
+        Err(diagnostic) => {
+            let code = if diagnostic.code == Code::Unreadable {
+                exit::CANNOT_RUN
+            } else {
+                exit::PROBLEMS
+            };
+            context.report(&[*diagnostic], &project.sources);
+            return ExitCode::from(code);
+        }
+    };
+    project.sources.insert(shown.clone(), text.clone());
+    let options = ImportOptions {
+        lang: args.lang.clone(),
+        accept_stale: args.accept_stale,
+    };
+    let plan = match exchange::import(&project, &shown, &text, &options) {
+        Ok(plan) => plan,
+        Err(mut diagnostics) => {
+            blades::diagnostics::sort(&mut diagnostics);
+            context.report(&diagnostics, &project.sources);
+            if context.format == Format::Human {
+                eprintln!("nothing was imported");
+            }
+            return ExitCode::from(exit::PROBLEMS);
+        }
+    };
+    if !args.dry_run
+        && let Err(e) = exchange::write_files(&root, &plan.writes)
+    {
+        eprintln!("error: cannot write the locale files: {e}");
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    let files: Vec<String> = plan
+        .writes
+        .iter()
+        .map(|(relative, _)| root.join(relative).display().to_string())
+        .collect();
+    match context.format {
+        Format::Human => {
+            eprintln!(
+                "{} {} ({}): {} added, {} updated, {} unchanged, {} untranslated",
+                if args.dry_run {
+                    "would import"
+                } else {
+                    "imported"
+                },
+                args.file.display(),
+                plan.lang,
+                plan.added,
+                plan.updated,
+                plan.unchanged,
+                plan.untranslated
+            );
+            for file in &files {
+                eprintln!(
+                    "  {} {file}",
+                    if args.dry_run { "would write" } else { "wrote" }
+                );
+            }
+        }
+        Format::Json => {
+            let value = serde_json::json!({
+                "lang": plan.lang,
+                "dry-run": args.dry_run,
+                "added": plan.added,
+                "updated": plan.updated,
+                "unchanged": plan.unchanged,
+                "untranslated": plan.untranslated,
+                "obsolete": plan.obsolete,
+                "files": files,
+            });
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+        }
+    }
+    ExitCode::from(exit::OK)
+}

@@ -1,0 +1,712 @@
+//! What a reviewer would catch in a translation, as located diagnostics:
+//! the official glossary, numbers/icons/keywords of effect overrides, name
+//! consistency, Japanese typography, and whether a text fits its box.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::diagnostics::{self, Code, Diagnostic};
+use crate::yaml;
+
+use super::glossary::{Category, Glossary, Mode};
+use super::text::{self, is_wide};
+use super::{Entry, Field, LocaleFile, Project, Unit, UnitKey};
+
+/// The text box a field is printed in, in columns (a full-width character
+/// takes 2) and lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub columns: usize,
+    pub lines: usize,
+}
+
+/// The box of each field (see docs/decisions.md).
+pub fn budget(key: &UnitKey) -> Option<Budget> {
+    let (columns, lines) = match key {
+        UnitKey::SetName { .. } => (40, 1),
+        UnitKey::Card { field, .. } => match field {
+            Field::Name => (28, 1),
+            Field::Flavor => (32, 3),
+            Field::Effect => (30, 6),
+            Field::Phrase => return None,
+        },
+        UnitKey::Phrase { .. } => return None,
+    };
+    Some(Budget { columns, lines })
+}
+
+/// Every check of one language's translations.
+pub fn check(project: &Project, lang: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let Some(locale) = project.locales.get(lang) else {
+        return out;
+    };
+    let glossary = Glossary::builtin();
+    for (file, entry) in locale.entries() {
+        let Some(located) = Located::new(project, file, entry) else {
+            continue;
+        };
+        check_fingerprint(&located, &mut out);
+        if lang != "ja" {
+            continue;
+        }
+        let unit = project.unit(&entry.key);
+        check_forbidden(glossary, &located, &mut out);
+        if let Some(unit) = unit {
+            check_terms(project, glossary, &located, unit, &mut out);
+            if entry.key.field() == Field::Effect {
+                check_override(project, glossary, &located, unit, &mut out);
+            }
+        }
+        check_style(&located, &mut out);
+        check_fit(&located, &mut out);
+    }
+    check_names(project, locale.entries(), &mut out);
+    diagnostics::sort(&mut out);
+    out
+}
+
+/// An entry with the means to locate a range of its text in the file.
+pub struct Located<'a> {
+    pub entry: &'a Entry,
+    pub path: Arc<str>,
+    /// `map[i]`: file offset of byte `i` of the text.
+    map: Vec<usize>,
+}
+
+impl<'a> Located<'a> {
+    fn new(project: &Project, file: &LocaleFile, entry: &'a Entry) -> Option<Located<'a>> {
+        let text = project.sources.get(&file.path)?;
+        let map = match &entry.node {
+            Some(node) => yaml::scalar_offsets(text, node),
+            None => vec![entry.key_span.start; entry.text.len() + 1],
+        };
+        Some(Located {
+            entry,
+            path: file.path.clone(),
+            map,
+        })
+    }
+
+    /// File span of a byte range of the text.
+    pub fn span(&self, range: Range<usize>) -> Range<usize> {
+        let at = |i: usize| {
+            self.map
+                .get(i)
+                .copied()
+                .unwrap_or(self.map[self.map.len() - 1])
+        };
+        let start = at(range.start);
+        let end = if range.end > range.start {
+            // End of the last character, not the start of the next one.
+            let last = self.entry.text[..range.end]
+                .char_indices()
+                .next_back()
+                .map_or(range.start, |(i, _)| i);
+            at(last) + self.entry.text[last..range.end].len()
+        } else {
+            start
+        };
+        start..end.max(start)
+    }
+
+    /// The whole text's span.
+    pub fn whole(&self) -> Range<usize> {
+        self.entry.text_span()
+    }
+
+    fn error(&self, code: Code, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(code, &self.path, span, message)
+    }
+}
+
+/// File span of a byte range of a unit's (normalised) English.
+fn english_span(project: &Project, unit: &Unit, range: Range<usize>) -> Range<usize> {
+    let (Some(node), Some(text)) = (&unit.node, project.sources.get(&unit.path)) else {
+        return unit.span.clone();
+    };
+    let Some(raw) = node.as_str() else {
+        return unit.span.clone();
+    };
+    let file_map = yaml::scalar_offsets(text, node);
+    let (_, norm_map) = super::locale::normalize_with_offsets(raw);
+    let at = |i: usize| {
+        let raw_at = norm_map.get(i).copied().unwrap_or(raw.len());
+        file_map.get(raw_at).copied().unwrap_or(unit.span.end)
+    };
+    if range.is_empty() {
+        return at(range.start)..at(range.start);
+    }
+    let last = unit.english[..range.end]
+        .char_indices()
+        .next_back()
+        .map_or(range.start, |(i, _)| i);
+    let start = at(range.start);
+    let end = at(last) + unit.english[last..range.end].len();
+    start..end.max(start)
+}
+
+/// The whole English of a unit, without a block scalar's trailing lines.
+pub fn english_whole(project: &Project, unit: &Unit) -> Range<usize> {
+    english_span(project, unit, 0..unit.english.len())
+}
+
+fn check_fingerprint(located: &Located, out: &mut Vec<Diagnostic>) {
+    let entry = located.entry;
+    if let (Some(source), Some(fp)) = (&entry.source, &entry.fingerprint)
+        && super::fingerprint(source) != *fp
+    {
+        out.push(
+            located
+                .error(
+                    Code::LocaleFingerprint,
+                    entry.key_span.clone(),
+                    format!(
+                        "the fingerprint of `{}` is not the hash of its recorded `source`",
+                        entry.key
+                    ),
+                )
+                .with_label("fingerprint and source disagree")
+                .with_help(
+                    "one of them was edited by hand; re-import the text from a PO file, or fix `source` to the English it was translated from",
+                ),
+        );
+    }
+}
+
+fn check_forbidden(glossary: &Glossary, located: &Located, out: &mut Vec<Diagnostic>) {
+    for (term, range, variant) in glossary.forbidden(&located.entry.text) {
+        let term = &glossary.terms[term];
+        out.push(
+            located
+                .error(
+                    Code::GlossaryForbidden,
+                    located.span(range),
+                    format!(
+                        "`{variant}` is not the official term for `{}`; write `{}`",
+                        term.english(),
+                        term.official()
+                    ),
+                )
+                .with_label(format!("write `{}`", term.official()))
+                .with_help(rulebook_help(term)),
+        );
+    }
+}
+
+fn rulebook_help(term: &super::glossary::Term) -> String {
+    match &term.source {
+        Some(source) => format!(
+            "the Japanese rulebook writes `{}` ({source}); see data/glossary.yaml",
+            term.official()
+        ),
+        None => format!(
+            "the Japanese rulebook writes `{}`; see data/glossary.yaml",
+            term.official()
+        ),
+    }
+}
+
+/// Glossary terms of the English must appear in their official form
+/// (names and effect text; flavor is prose and may paraphrase).
+fn check_terms(
+    project: &Project,
+    glossary: &Glossary,
+    located: &Located,
+    unit: &Unit,
+    out: &mut Vec<Diagnostic>,
+) {
+    let mode = match unit.key.field() {
+        Field::Name => Mode::Names,
+        Field::Effect | Field::Phrase => Mode::Text,
+        Field::Flavor => return,
+    };
+    let english = glossary.english(&unit.english, mode);
+    let japanese = glossary.japanese(&located.entry.text);
+    let mut reported = Vec::new();
+    for hit in english {
+        // In an override, timing words, keywords and icons are counted by
+        // the override check.
+        let counted = unit.key.field() == Field::Effect && glossary.terms[hit.term].counted();
+        if counted || reported.contains(&hit.term) || japanese.iter().any(|h| h.term == hit.term) {
+            continue;
+        }
+        reported.push(hit.term);
+        let term = &glossary.terms[hit.term];
+        let said = &unit.english[hit.range.clone()];
+        out.push(
+            located
+                .error(
+                    Code::GlossaryTerm,
+                    located.whole(),
+                    format!(
+                        "the English says `{said}`, which is `{}` in the official glossary; this text does not use it",
+                        term.official()
+                    ),
+                )
+                .with_label(format!("no `{}` here", term.official()))
+                .with_related(
+                    &unit.path,
+                    english_span(project, unit, hit.range.clone()),
+                    format!("the English says `{said}`"),
+                )
+                .with_help(rulebook_help(term)),
+        );
+    }
+}
+
+/// Numbers, icons, timing words and keywords of an effect override must be
+/// those of the English.
+fn check_override(
+    project: &Project,
+    glossary: &Glossary,
+    located: &Located,
+    unit: &Unit,
+    out: &mut Vec<Diagnostic>,
+) {
+    let text = &located.entry.text;
+    let english_numbers = numbers(&unit.english);
+    let japanese_numbers = numbers(text);
+    if english_numbers != japanese_numbers {
+        out.push(
+            located
+                .error(
+                    Code::OverrideNumbers,
+                    located.whole(),
+                    format!(
+                        "the English has the numbers {}; this text has {}",
+                        list(&english_numbers),
+                        list(&japanese_numbers)
+                    ),
+                )
+                .with_label("numbers differ from the English")
+                .with_related(&unit.path, english_whole(project, unit), "the English")
+                .with_help("an override says what the English says: same amounts, same counts"),
+        );
+    }
+    let count = |hits: Vec<super::glossary::Hit>, category: &[Category]| {
+        let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
+        for hit in hits {
+            if category.contains(&glossary.terms[hit.term].category) {
+                *counts.entry(hit.term).or_default() += 1;
+            }
+        }
+        counts
+    };
+    for (code, categories, what) in [
+        (Code::OverrideIcons, &[Category::Icon][..], "STAR/RP icons"),
+        (
+            Code::OverrideKeywords,
+            &[Category::Timing, Category::Keyword][..],
+            "timing words and keywords",
+        ),
+    ] {
+        let english = count(glossary.english(&unit.english, Mode::Text), categories);
+        let japanese = count(glossary.japanese(text), categories);
+        if english == japanese {
+            continue;
+        }
+        let describe = |counts: &BTreeMap<usize, usize>| {
+            if counts.is_empty() {
+                return "none".to_string();
+            }
+            counts
+                .iter()
+                .map(|(t, n)| {
+                    let term = &glossary.terms[*t];
+                    format!("{} ×{n}", term.official())
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        out.push(
+            located
+                .error(
+                    code,
+                    located.whole(),
+                    format!(
+                        "the English has {what} {}; this text has {}",
+                        describe(&english),
+                        describe(&japanese)
+                    ),
+                )
+                .with_label(format!("{what} differ from the English"))
+                .with_related(&unit.path, english_whole(project, unit), "the English")
+                .with_help(
+                    "write each timing word, keyword and icon of the English, in its official form",
+                ),
+        );
+    }
+}
+
+/// The numbers of a text, sorted (full-width digits count as digits).
+fn numbers(text: &str) -> Vec<u64> {
+    let mut found = Vec::new();
+    let mut current: Option<u64> = None;
+    for c in text.chars() {
+        let digit = c
+            .to_digit(10)
+            .or_else(|| ('０'..='９').contains(&c).then(|| c as u32 - '０' as u32));
+        match digit {
+            Some(d) => {
+                current = Some(
+                    current
+                        .unwrap_or(0)
+                        .saturating_mul(10)
+                        .saturating_add(u64::from(d)),
+                )
+            }
+            None => found.extend(current.take()),
+        }
+    }
+    found.extend(current);
+    found.sort_unstable();
+    found
+}
+
+fn list(numbers: &[u64]) -> String {
+    if numbers.is_empty() {
+        return "none".into();
+    }
+    numbers
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One English name must have one translation, one translation one English
+/// name; an override that names a card or set uses its translated name.
+fn check_names<'a>(
+    project: &Project,
+    entries: impl Iterator<Item = (&'a LocaleFile, &'a Entry)>,
+    out: &mut Vec<Diagnostic>,
+) {
+    struct Name<'a> {
+        english: &'a str,
+        entry: &'a Entry,
+        path: &'a Arc<str>,
+    }
+    let mut names: Vec<Name> = Vec::new();
+    let mut overrides = Vec::new();
+    for (file, entry) in entries {
+        let Some(unit) = project.unit(&entry.key) else {
+            continue;
+        };
+        if entry.key.is_name() {
+            names.push(Name {
+                english: &unit.english,
+                entry,
+                path: &file.path,
+            });
+        } else if entry.key.field() == Field::Effect {
+            overrides.push((file, entry, unit));
+        }
+    }
+    let mut by_translation: HashMap<String, &Name> = HashMap::new();
+    let mut by_english: HashMap<String, &Name> = HashMap::new();
+    for name in &names {
+        let translated = name.entry.normalized().to_lowercase();
+        let english = name.english.to_lowercase();
+        match by_translation.get(&translated) {
+            Some(first) if first.english.to_lowercase() != english => out.push(
+                Diagnostic::error(
+                    Code::NameConflict,
+                    name.path,
+                    name.entry.text_span(),
+                    format!(
+                        "`{}` translates both `{}` and `{}`",
+                        name.entry.normalized(),
+                        first.english,
+                        name.english
+                    ),
+                )
+                .with_label(format!("the name of `{}`", name.english))
+                .with_related(
+                    first.path,
+                    first.entry.text_span(),
+                    format!("also the name of `{}`", first.english),
+                )
+                .with_help("two different English names need two different translations, or players cannot tell the cards apart"),
+            ),
+            Some(_) => {}
+            None => {
+                by_translation.insert(translated, name);
+            }
+        }
+        match by_english.get(&english) {
+            Some(first) if first.entry.normalized() != name.entry.normalized() => out.push(
+                Diagnostic::error(
+                    Code::NameConflict,
+                    name.path,
+                    name.entry.text_span(),
+                    format!(
+                        "`{}` is translated both `{}` and `{}`",
+                        name.english,
+                        first.entry.normalized(),
+                        name.entry.normalized()
+                    ),
+                )
+                .with_label("second translation")
+                .with_related(first.path, first.entry.text_span(), "first translation")
+                .with_help("use one translation for one English name"),
+            ),
+            Some(_) => {}
+            None => {
+                by_english.insert(english, name);
+            }
+        }
+    }
+    // Names by their first word, so an override only tests the names
+    // whose first word it contains.
+    let mut by_first_word: HashMap<&str, Vec<&Name>> = HashMap::new();
+    for name in &names {
+        if let Some(word) = name.english.split_whitespace().next() {
+            let word =
+                word.trim_end_matches(|c: char| c.is_ascii_punctuation() && c != '-' && c != '\'');
+            by_first_word.entry(word).or_default().push(name);
+        }
+    }
+    for (file, entry, unit) in overrides {
+        let mut candidates: Vec<&Name> = unit
+            .english
+            .split(|c: char| {
+                c.is_whitespace() || (c.is_ascii_punctuation() && c != '-' && c != '\'')
+            })
+            .filter_map(|w| by_first_word.get(w))
+            .flatten()
+            .copied()
+            .collect();
+        candidates.sort_by(|a, b| a.entry.key.cmp(&b.entry.key));
+        candidates.dedup_by(|a, b| a.entry.key == b.entry.key);
+        for name in candidates {
+            if name.entry.key == entry.key || !contains_words(&unit.english, name.english) {
+                continue;
+            }
+            let translated = name.entry.normalized();
+            if entry.text.contains(&translated) {
+                continue;
+            }
+            out.push(
+                Diagnostic::error(
+                    Code::NameReference,
+                    &file.path,
+                    entry.text_span(),
+                    format!(
+                        "the English names `{}`; this text does not use its translation `{translated}`",
+                        name.english
+                    ),
+                )
+                .with_label(format!("no `{translated}` here"))
+                .with_related(name.path, name.entry.text_span(), "the translated name")
+                .with_help("refer to cards and sets by their translated names"),
+            );
+        }
+    }
+}
+
+/// Does `text` hold `words` as whole words?
+fn contains_words(text: &str, words: &str) -> bool {
+    text.match_indices(words).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + words.len()..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+/// What a style problem is, for grouping runs of characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    Punctuation,
+    FullwidthAlnum,
+    HalfwidthKana,
+    Spacing,
+}
+
+/// Japanese typography: full-width punctuation, half-width digits and Latin
+/// letters, no half-width katakana, no space next to full-width text.
+fn check_style(located: &Located, out: &mut Vec<Diagnostic>) {
+    let text = &located.entry.text;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut runs: Vec<(Style, Range<usize>, String)> = Vec::new();
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        let prev = k.checked_sub(1).map(|p| chars[p].1);
+        let next = chars.get(k + 1).map(|n| n.1);
+        let style = if let Some(full) = full_width_punctuation(c) {
+            let between_digits = matches!(c, '.' | ',' | ':')
+                && prev.is_some_and(|p| p.is_ascii_digit())
+                && next.is_some_and(|n| n.is_ascii_digit());
+            let in_latin = prev.is_some_and(|p| p.is_ascii_alphanumeric())
+                && next.is_some_and(|n| n.is_ascii_alphanumeric());
+            (!between_digits && !in_latin).then_some((Style::Punctuation, full.to_string()))
+        } else if let Some(half) = half_width_alnum(c) {
+            Some((Style::FullwidthAlnum, half.to_string()))
+        } else if ('\u{FF65}'..='\u{FF9F}').contains(&c) {
+            Some((Style::HalfwidthKana, String::new()))
+        } else if c == ' ' && (prev.is_some_and(is_wide) || next.is_some_and(is_wide)) {
+            Some((Style::Spacing, String::new()))
+        } else {
+            None
+        };
+        let Some((style, fix)) = style else { continue };
+        match runs.last_mut() {
+            Some((s, range, f)) if *s == style && range.end == i => {
+                range.end = i + c.len_utf8();
+                f.push_str(&fix);
+            }
+            _ => runs.push((style, i..i + c.len_utf8(), fix)),
+        }
+    }
+    for (style, range, fix) in runs {
+        let found = &text[range.clone()];
+        let (code, message, label, help) = match style {
+            Style::Punctuation => (
+                Code::StylePunctuation,
+                format!("half-width punctuation `{found}` in Japanese text"),
+                format!("write `{fix}`"),
+                "Japanese text uses full-width 。、！？「」（）：".to_string(),
+            ),
+            Style::FullwidthAlnum => (
+                Code::StyleFullwidthAlnum,
+                format!("full-width `{found}` in Japanese text"),
+                format!("write `{fix}`"),
+                "digits and Latin letters are half-width (2RP, STAR)".to_string(),
+            ),
+            Style::HalfwidthKana => (
+                Code::StyleHalfwidthKana,
+                format!("half-width katakana `{found}`"),
+                "half-width katakana".to_string(),
+                "write full-width katakana".to_string(),
+            ),
+            Style::Spacing => (
+                Code::StyleSpacing,
+                "a space next to full-width text".to_string(),
+                "remove this space".to_string(),
+                "Japanese text has no space between full-width and half-width text (2RPを得る)"
+                    .to_string(),
+            ),
+        };
+        out.push(
+            located
+                .error(code, located.span(range), message)
+                .with_label(label)
+                .with_help(help),
+        );
+    }
+}
+
+fn full_width_punctuation(c: char) -> Option<char> {
+    Some(match c {
+        '.' | '｡' => '。',
+        ',' | '､' => '、',
+        '!' => '！',
+        '?' => '？',
+        '(' => '（',
+        ')' => '）',
+        ':' => '：',
+        '｢' => '「',
+        '｣' => '」',
+        _ => return None,
+    })
+}
+
+fn half_width_alnum(c: char) -> Option<char> {
+    let code = u32::from(c);
+    matches!(c, '０'..='９' | 'Ａ'..='Ｚ' | 'ａ'..='ｚ')
+        .then(|| char::from_u32(code - 0xFEE0))
+        .flatten()
+}
+
+/// The text must fit its box, lines broken with kinsoku.
+fn check_fit(located: &Located, out: &mut Vec<Diagnostic>) {
+    let Some(budget) = budget(&located.entry.key) else {
+        return;
+    };
+    let text = &located.entry.text;
+    let what = match located.entry.key {
+        UnitKey::SetName { .. } => "set name",
+        UnitKey::Card {
+            field: Field::Name, ..
+        } => "card name",
+        UnitKey::Card {
+            field: Field::Flavor,
+            ..
+        } => "flavor text",
+        _ => "effect text",
+    };
+    let normalized_len = text.trim_end().len();
+    let trimmed = &text[..normalized_len];
+    if budget.lines == 1 {
+        let width = text::width(trimmed);
+        if width > budget.columns || trimmed.contains('\n') {
+            out.push(
+                located
+                    .error(
+                        Code::TextFit,
+                        located.whole(),
+                        format!(
+                            "this {what} is {width} columns wide; its box holds {} on one line",
+                            budget.columns
+                        ),
+                    )
+                    .with_label("too wide")
+                    .with_help(format!(
+                        "shorten it to {} full-width characters or fewer",
+                        budget.columns / 2
+                    )),
+            );
+        }
+        return;
+    }
+    let lines = text::break_lines(trimmed, budget.columns);
+    if lines.len() > budget.lines {
+        let overflow = lines[budget.lines].range.start..normalized_len;
+        out.push(
+            located
+                .error(
+                    Code::TextFit,
+                    located.span(overflow),
+                    format!(
+                        "this {what} needs {} lines of {} columns; its box holds {}",
+                        lines.len(),
+                        budget.columns,
+                        budget.lines
+                    ),
+                )
+                .with_label("does not fit")
+                .with_help(
+                    "shorten it; lines break with kinsoku (no line starts with 。、」 or small kana, none ends with 「（)",
+                ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_collected_sorted() {
+        assert_eq!(numbers("Gain 2 RP. Lose 10 RP, +1 STAR"), [1, 2, 10]);
+        assert_eq!(numbers("１０RPと2"), [2, 10]);
+        assert!(numbers("なし").is_empty());
+    }
+
+    #[test]
+    fn whole_words() {
+        assert!(contains_words(
+            "each card from Sunset Gulch in",
+            "Sunset Gulch"
+        ));
+        assert!(!contains_words("Sunset Gulches", "Sunset Gulch"));
+    }
+
+    #[test]
+    fn half_width_forms() {
+        assert_eq!(half_width_alnum('２'), Some('2'));
+        assert_eq!(half_width_alnum('Ｒ'), Some('R'));
+        assert_eq!(half_width_alnum('2'), None);
+        assert_eq!(full_width_punctuation('.'), Some('。'));
+    }
+}

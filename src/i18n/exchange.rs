@@ -1,0 +1,511 @@
+//! The PO round trip: export a language's units for Poedit, Weblate or
+//! Crowdin; import the translated file back into the locale files.
+//!
+//! Import is all or nothing: every problem is reported and nothing is
+//! written unless the whole file is good. An entry whose text, flags,
+//! previous English and comments are what an export would write is left
+//! untouched, and only files with a changed entry are rewritten (in the
+//! canonical layout), so importing an unchanged export changes no byte.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::diagnostics::{Code, Diagnostic};
+use crate::suggest::closest;
+
+use super::check::budget;
+use super::glossary::{Glossary, Mode};
+use super::locale::{self, Target};
+use super::po::{self, PoEntry, PoFile, PoString};
+use super::{Entry, Field, Project, Unit, UnitKey, fingerprint, language_name, normalize};
+
+/// What to export.
+#[derive(Debug, Clone)]
+pub struct ExportOptions {
+    pub lang: String,
+    /// Export every card's effect as an (optional) override entry, not only
+    /// the effects that have one.
+    pub all_effects: bool,
+}
+
+/// The PO file of one language.
+pub fn export(project: &Project, options: &ExportOptions) -> PoFile {
+    let lang = &options.lang;
+    let locale = project.locales.get(lang);
+    let mut file = PoFile::default();
+    file.entries.push(PoEntry {
+        translator_comments: vec![
+            format!(
+                "{} ({lang}) translation of the Millennium Blades card pool.",
+                language_name(lang)
+            ),
+            "Exported by `blades i18n export`; import with `blades i18n import`.".into(),
+        ],
+        msgid: PoString::new(""),
+        msgstr: PoString::new(format!(
+            "Project-Id-Version: blades card pool\n\
+             Language: {lang}\n\
+             MIME-Version: 1.0\n\
+             Content-Type: text/plain; charset=UTF-8\n\
+             Content-Transfer-Encoding: 8bit\n\
+             Plural-Forms: nplurals=1; plural=0;\n\
+             X-Generator: blades {}\n",
+            env!("CARGO_PKG_VERSION")
+        )),
+        ..PoEntry::default()
+    });
+    for unit in &project.units {
+        let entry = locale.and_then(|l| l.entry(&unit.key));
+        if !unit.required && entry.is_none() && !options.all_effects {
+            continue;
+        }
+        file.entries.push(unit_entry(project, unit, entry));
+    }
+    // Translations whose English is gone: obsolete entries, for reference.
+    if let Some(locale) = locale {
+        for (_, entry) in locale.entries() {
+            if project.unit(&entry.key).is_some() {
+                continue;
+            }
+            file.entries.push(PoEntry {
+                translator_comments: note_lines(entry),
+                msgctxt: Some(PoString::new(entry.key.to_string())),
+                msgid: PoString::new(entry.source.clone().unwrap_or_default()),
+                msgstr: PoString::new(entry.normalized()),
+                obsolete: true,
+                ..PoEntry::default()
+            });
+        }
+    }
+    file
+}
+
+fn note_lines(entry: &Entry) -> Vec<String> {
+    entry
+        .note
+        .as_deref()
+        .map(|n| n.split('\n').map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// The PO entry of a unit with its current translation.
+pub fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) -> PoEntry {
+    let mut extracted = Vec::new();
+    match (&unit.key, &unit.card) {
+        (UnitKey::SetName { .. }, _) => extracted.push("set name".to_string()),
+        (UnitKey::Phrase { .. }, _) => {
+            extracted.push("phrase template of the effect language".to_string());
+        }
+        (UnitKey::Card { field, .. }, Some(card)) => {
+            let mut about = vec![
+                format!("card {}", field.as_str()),
+                card.kind.as_str().to_string(),
+                format!("{} STAR", card.stars),
+            ];
+            if !card.elements.is_empty() {
+                about.push(
+                    card.elements
+                        .iter()
+                        .map(|e| e.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                );
+            }
+            if !card.types.is_empty() {
+                about.push(
+                    card.types
+                        .iter()
+                        .map(|t| t.0.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                );
+            }
+            extracted.push(about.join(" · "));
+            if *field == Field::Effect {
+                extracted.push(
+                    "optional: leave empty to use the effect text the effect language renders"
+                        .to_string(),
+                );
+            } else if let Some(effect) = &card.effect {
+                let mut lines = effect.lines();
+                if let Some(first) = lines.next() {
+                    extracted.push(format!("effect: {first}"));
+                }
+                extracted.extend(lines.map(|l| format!("        {l}")));
+            }
+        }
+        (UnitKey::Card { .. }, None) => {}
+    }
+    if let Some(b) = budget(&unit.key) {
+        extracted.push(if b.lines == 1 {
+            format!(
+                "fits {} columns on one line (a full-width character takes 2)",
+                b.columns
+            )
+        } else {
+            format!(
+                "fits {} lines of {} columns (a full-width character takes 2)",
+                b.lines, b.columns
+            )
+        });
+    }
+    let glossary = Glossary::builtin();
+    let mode = if unit.key.is_name() {
+        Mode::Names
+    } else {
+        Mode::Text
+    };
+    let mut terms: Vec<String> = Vec::new();
+    for hit in glossary.english(&unit.english, mode) {
+        let term = &glossary.terms[hit.term];
+        let pair = format!("{} = {}", &unit.english[hit.range], term.official());
+        if !terms.contains(&pair) {
+            terms.push(pair);
+        }
+    }
+    if !terms.is_empty() {
+        extracted.push(format!("glossary: {}", terms.join("; ")));
+    }
+    let (line, _) = project.sources.line_col(&unit.path, unit.span.start);
+    let stale = entry.is_some_and(|e| !e.is_current(&unit.english));
+    let previous = entry
+        .filter(|_| stale)
+        .and_then(|e| e.source.clone())
+        .filter(|s| *s != unit.english);
+    PoEntry {
+        translator_comments: entry.map(note_lines).unwrap_or_default(),
+        extracted,
+        references: vec![format!("{}:{line}", unit.path)],
+        flags: if stale {
+            vec!["fuzzy".into()]
+        } else {
+            Vec::new()
+        },
+        previous_msgid: previous,
+        msgctxt: Some(PoString::new(unit.key.to_string())),
+        msgid: PoString::new(unit.english.clone()),
+        msgstr: PoString::new(entry.map(Entry::normalized).unwrap_or_default()),
+        ..PoEntry::default()
+    }
+}
+
+/// How to import.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// The language; default: the PO header's `Language`.
+    pub lang: Option<String>,
+    /// Import entries translated from English that has changed since, as
+    /// stale translations, instead of refusing them.
+    pub accept_stale: bool,
+}
+
+/// What an import would write.
+#[derive(Debug, Clone, Default)]
+pub struct ImportPlan {
+    pub lang: String,
+    /// Files to write: path relative to the pool root, and content.
+    pub writes: Vec<(String, String)>,
+    pub added: usize,
+    pub updated: usize,
+    pub unchanged: usize,
+    /// Entries with an empty `msgstr` (not translated in the PO).
+    pub untranslated: usize,
+    /// `#~` entries, ignored.
+    pub obsolete: usize,
+}
+
+/// Reads a PO file against a project; returns the files to write, or every
+/// problem (nothing is to be written then).
+pub fn import(
+    project: &Project,
+    po_path: &Arc<str>,
+    po_text: &str,
+    options: &ImportOptions,
+) -> Result<ImportPlan, Vec<Diagnostic>> {
+    let file = po::parse(po_text).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|e| {
+                Diagnostic::error(Code::PoSyntax, po_path, e.span, e.message)
+                    .with_label(e.label)
+                    .with_help(e.help)
+            })
+            .collect::<Vec<_>>()
+    })?;
+    let mut problems = Vec::new();
+    let header_lang = file.header_field("Language").filter(|l| !l.is_empty());
+    let header_span = file.header().map_or(0..0, |h| h.msgstr.span.clone());
+    let lang = match (&options.lang, &header_lang) {
+        (Some(asked), Some(header)) if asked != header => {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::PoLanguage,
+                    po_path,
+                    header_span,
+                    format!("this PO file is for `{header}`, not `{asked}`"),
+                )
+                .with_label(format!("Language: {header}"))
+                .with_help("import it with the language it was exported for"),
+            ]);
+        }
+        (Some(lang), _) | (None, Some(lang)) => lang.clone(),
+        (None, None) => {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::PoLanguage,
+                    po_path,
+                    header_span,
+                    "this PO file does not say its language",
+                )
+                .with_label("no `Language:` header")
+                .with_help("pass `--lang ja`, or add `\"Language: ja\\n\"` to the header"),
+            ]);
+        }
+    };
+    if !super::valid_lang(&lang) {
+        return Err(vec![
+            Diagnostic::error(
+                Code::PoLanguage,
+                po_path,
+                header_span,
+                format!("`{lang}` is not a language to translate into"),
+            )
+            .with_label("bad language")
+            .with_help("use a code such as `ja`"),
+        ]);
+    }
+    let locale = project.locales.get(&lang);
+    let mut plan = ImportPlan {
+        lang: lang.clone(),
+        ..ImportPlan::default()
+    };
+    let mut seen: HashMap<String, &PoEntry> = HashMap::new();
+    // New or changed entries, by unit key.
+    let mut changes: Vec<Entry> = Vec::new();
+    for entry in &file.entries {
+        if entry.is_header() {
+            continue;
+        }
+        if entry.obsolete {
+            plan.obsolete += 1;
+            continue;
+        }
+        let Some(context) = &entry.msgctxt else {
+            problems.push(
+                Diagnostic::error(
+                    Code::PoUnknownContext,
+                    po_path,
+                    entry.msgid.span.clone(),
+                    "this entry has no `msgctxt`, so it names no field",
+                )
+                .with_label("no msgctxt")
+                .with_help("every entry of a `blades i18n export` starts with `msgctxt \"set/card/field\"`"),
+            );
+            continue;
+        };
+        if let Some(first) = seen.get(&context.value) {
+            problems.push(
+                Diagnostic::error(
+                    Code::PoDuplicateContext,
+                    po_path,
+                    context.span.clone(),
+                    format!("`{}` appears twice", context.value),
+                )
+                .with_label("again here")
+                .with_related(
+                    po_path,
+                    first.msgctxt.as_ref().map_or(0..0, |c| c.span.clone()),
+                    "first here",
+                )
+                .with_help("keep one entry per field"),
+            );
+            continue;
+        }
+        seen.insert(context.value.clone(), entry);
+        let unit = UnitKey::parse(&context.value).and_then(|k| project.unit(&k));
+        let Some(unit) = unit else {
+            let contexts: Vec<String> = project.units.iter().map(|u| u.key.to_string()).collect();
+            let help = match closest(&context.value, contexts.iter().map(String::as_str)) {
+                Some(best) => {
+                    format!("did you mean `{best}`? Export again to get the current fields")
+                }
+                None => {
+                    "the field is not in the pool: export again to get the current fields".into()
+                }
+            };
+            problems.push(
+                Diagnostic::error(
+                    Code::PoUnknownContext,
+                    po_path,
+                    context.span.clone(),
+                    format!("`{}` names no translatable text of the pool", context.value),
+                )
+                .with_label("unknown field")
+                .with_help(help),
+            );
+            continue;
+        };
+        if entry.msgid_plural.is_some() || !entry.msgstr_plural.is_empty() {
+            problems.push(
+                Diagnostic::error(
+                    Code::PoSyntax,
+                    po_path,
+                    entry.msgid.span.clone(),
+                    "card texts have no plural forms",
+                )
+                .with_label("plural entry")
+                .with_help("use `msgid` and `msgstr` only"),
+            );
+            continue;
+        }
+        if entry.msgstr.value.trim().is_empty() {
+            plan.untranslated += 1;
+            continue;
+        }
+        let existing = locale.and_then(|l| l.entry(&unit.key));
+        if let Some(existing) = existing
+            && unchanged(project, unit, existing, entry)
+        {
+            plan.unchanged += 1;
+            continue;
+        }
+        let msgid = normalize(&entry.msgid.value);
+        let note =
+            (!entry.translator_comments.is_empty()).then(|| entry.translator_comments.join("\n"));
+        let source = if entry.is_fuzzy() {
+            entry
+                .previous_msgid
+                .as_deref()
+                .map_or(msgid.clone(), normalize)
+        } else if msgid != unit.english {
+            if !options.accept_stale {
+                problems.push(
+                    Diagnostic::error(
+                        Code::PoStale,
+                        po_path,
+                        entry.msgid.span.clone(),
+                        format!(
+                            "`{}` was translated from English that has changed since",
+                            unit.key
+                        ),
+                    )
+                    .with_label("not the current English")
+                    .with_related(&unit.path, super::check::english_whole(project, unit), "the English now")
+                    .with_help(format!(
+                        "the English is now {:?}; export again and review the entry, or pass --accept-stale to keep it as a stale translation",
+                        unit.english
+                    )),
+                );
+                continue;
+            }
+            msgid.clone()
+        } else {
+            msgid.clone()
+        };
+        let new = Entry {
+            key: unit.key.clone(),
+            text: normalize(&entry.msgstr.value),
+            fingerprint: Some(fingerprint(&source)),
+            fuzzy: entry.is_fuzzy() && source == unit.english,
+            source: Some(source),
+            note,
+            node: None,
+            key_span: 0..0,
+        };
+        match existing {
+            Some(old) if old.same_content(&new) => plan.unchanged += 1,
+            Some(_) => {
+                plan.updated += 1;
+                changes.push(new);
+            }
+            None => {
+                plan.added += 1;
+                changes.push(new);
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    plan.writes = render_changes(project, &lang, changes);
+    Ok(plan)
+}
+
+/// Is the PO entry what an export of the existing translation would say?
+fn unchanged(project: &Project, unit: &Unit, existing: &Entry, incoming: &PoEntry) -> bool {
+    let exported = unit_entry(project, unit, Some(existing));
+    normalize(&incoming.msgid.value) == unit.english
+        && normalize(&incoming.msgstr.value) == existing.normalized()
+        && incoming.is_fuzzy() == exported.is_fuzzy()
+        && incoming.previous_msgid.as_deref().map(normalize) == exported.previous_msgid
+        && incoming.translator_comments == exported.translator_comments
+}
+
+/// The files the changes touch, rendered whole.
+fn render_changes(project: &Project, lang: &str, changes: Vec<Entry>) -> Vec<(String, String)> {
+    let locale = project.locales.get(lang);
+    let position = |key: &UnitKey| project.position(key);
+    // Group by target.
+    let mut targets: Vec<(Target, Vec<Entry>)> = Vec::new();
+    for change in changes {
+        let target = match change.key.set() {
+            Some(set) => Target::Set(set.to_string()),
+            None => Target::Phrases,
+        };
+        match targets.iter_mut().find(|(t, _)| *t == target) {
+            Some((_, list)) => list.push(change),
+            None => targets.push((target, vec![change])),
+        }
+    }
+    let mut writes = Vec::new();
+    for (target, changes) in targets {
+        let existing = locale.and_then(|l| l.files.iter().find(|f| f.target == target));
+        let mut entries: Vec<Entry> = existing.map(|f| f.entries.clone()).unwrap_or_default();
+        for change in changes {
+            match entries.iter_mut().find(|e| e.key == change.key) {
+                Some(slot) => *slot = change,
+                None => entries.push(change),
+            }
+        }
+        let (relative, text) = match &target {
+            Target::Set(set) => (
+                existing.map_or_else(
+                    || format!("locales/{lang}/{set}.yaml"),
+                    |f| f.relative.clone(),
+                ),
+                locale::render_set_file(lang, set, &entries, &position),
+            ),
+            Target::Phrases => (
+                existing.map_or_else(|| format!("phrases/{lang}.yaml"), |f| f.relative.clone()),
+                locale::render_phrase_file(lang, &entries, &position),
+            ),
+        };
+        writes.push((relative, text));
+    }
+    writes.sort();
+    writes
+}
+
+/// Writes files under `root` as one step as far as the file system allows:
+/// every file goes to a temp file beside its target first, and only when
+/// all are written are they renamed into place.
+pub fn write_files(root: &Path, writes: &[(String, String)]) -> std::io::Result<Vec<PathBuf>> {
+    let mut staged = Vec::new();
+    for (relative, text) in writes {
+        let path = root.join(relative);
+        let dir = path.parent().unwrap_or(root).to_path_buf();
+        std::fs::create_dir_all(&dir)?;
+        let mut temp = tempfile::NamedTempFile::new_in(&dir)?;
+        temp.write_all(text.as_bytes())?;
+        temp.as_file().sync_all()?;
+        staged.push((temp, path));
+    }
+    let mut written = Vec::new();
+    for (temp, path) in staged {
+        temp.persist(&path).map_err(|e| e.error)?;
+        written.push(path);
+    }
+    Ok(written)
+}

@@ -1,0 +1,896 @@
+//! Locale files: one language's text for one set
+//! (`locales/<lang>/<set-id>.yaml`) or for the effect language's phrase
+//! templates (`phrases/<lang>.yaml`), with the fingerprint and the text of
+//! the English each translation was made from.
+//!
+//! The tool owns the layout: [`render_set_file`] and [`render_phrase_file`]
+//! write a canonical form (fixed header, pool order, fixed field order,
+//! plain/quoted/block scalars chosen by rule), which is also the form of the
+//! shipped files, so reading and writing an unchanged file is byte-identical.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::compile::yaml_diagnostic;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::pool::SourceFile;
+use crate::suggest::closest;
+use crate::yaml::{self, Node, NodeValue};
+use saphyr_parser::ScalarStyle;
+
+use super::{Field, UnitKey, language_name, valid_lang};
+
+/// Fingerprint of an English text: the first 16 hex digits of the 64-bit
+/// FNV-1a hash of its normalised UTF-8 bytes. Stable across platforms,
+/// versions and runs (unlike std's `DefaultHasher`).
+pub fn fingerprint(english: &str) -> String {
+    format!("{:016x}", fnv1a64(normalize(english).as_bytes()))
+}
+
+/// 64-bit FNV-1a.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// The form of a text that fingerprints and comparisons use: surrounding
+/// blank space removed, trailing spaces of each line removed, `\r\n` as
+/// `\n`. A YAML block scalar's final newline, or re-indenting a file, is not
+/// a change of the English.
+pub fn normalize(text: &str) -> String {
+    let lines: Vec<&str> = text.trim().lines().map(str::trim_end).collect();
+    lines.join("\n")
+}
+
+/// [`normalize`] with, for each byte of the result (and its end), the
+/// offset in `text` it came from.
+pub fn normalize_with_offsets(text: &str) -> (String, Vec<usize>) {
+    let start = text.len() - text.trim_start().len();
+    let body = text.trim();
+    let mut out = String::with_capacity(body.len());
+    let mut map = Vec::with_capacity(body.len() + 1);
+    let mut offset = start;
+    for (n, line) in body.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+            map.push(offset - 1);
+        }
+        let kept = line.trim_end();
+        out.push_str(kept);
+        map.extend((0..kept.len()).map(|i| offset + i));
+        offset += line.len() + 1;
+    }
+    map.push(start + body.len());
+    (out, map)
+}
+
+/// Is `text` a well-formed fingerprint (16 lowercase hex digits)?
+pub fn valid_fingerprint(text: &str) -> bool {
+    text.len() == 16 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// What a translation file translates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// The set with this id.
+    Set(String),
+    /// The phrase templates of the effect language.
+    Phrases,
+}
+
+/// Kinds of translation files, by path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileClass {
+    Set,
+    Phrases,
+}
+
+/// Is a pool data file a translation file, and of which language?
+/// `…/locales/<lang>/<any>.yaml` holds set text; `phrases/<lang>.yaml` (at
+/// the pool root, `lang` not `en`) holds phrase templates.
+pub fn classify(relative: &str) -> Option<(String, FileClass)> {
+    let parts: Vec<&str> = relative.split('/').collect();
+    if let [dir, file] = parts.as_slice()
+        && *dir == "phrases"
+    {
+        let stem = file.rsplit_once('.').map_or(*file, |(s, _)| s);
+        return valid_lang(stem).then(|| (stem.to_string(), FileClass::Phrases));
+    }
+    let at = parts.iter().position(|p| *p == "locales")?;
+    if parts.len() < at + 3 {
+        return None;
+    }
+    let lang = parts[at + 1];
+    valid_lang(lang).then(|| (lang.to_string(), FileClass::Set))
+}
+
+/// One translated text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub key: UnitKey,
+    /// The translation as written.
+    pub text: String,
+    /// The English it was translated from (normalised), when recorded.
+    pub source: Option<String>,
+    /// The fingerprint of that English, when recorded.
+    pub fingerprint: Option<String>,
+    /// Marked for review by a translator (PO `#, fuzzy` kept on import).
+    pub fuzzy: bool,
+    /// Translator's note (PO translator comments).
+    pub note: Option<String>,
+    /// The `text` value in the file (`None` for entries made in memory).
+    pub node: Option<Node>,
+    /// The field's key in the file (`flavor:`).
+    pub key_span: Range<usize>,
+}
+
+impl Entry {
+    /// A new entry translated from `english`.
+    pub fn new(key: UnitKey, text: &str, english: &str) -> Entry {
+        Entry {
+            key,
+            text: normalize(text),
+            source: Some(normalize(english)),
+            fingerprint: Some(fingerprint(english)),
+            fuzzy: false,
+            note: None,
+            node: None,
+            key_span: 0..0,
+        }
+    }
+
+    /// Was it translated from this English (and not marked for review)?
+    pub fn is_current(&self, english: &str) -> bool {
+        !self.fuzzy && self.fingerprint.as_deref() == Some(fingerprint(english).as_str())
+    }
+
+    /// Span of the text in the file (the key for in-memory entries).
+    pub fn text_span(&self) -> Range<usize> {
+        self.node
+            .as_ref()
+            .map_or(self.key_span.clone(), |n| n.span.clone())
+    }
+
+    /// The text, normalised (what exports and comparisons use).
+    pub fn normalized(&self) -> String {
+        normalize(&self.text)
+    }
+
+    /// Same content as another entry (positions aside)?
+    pub fn same_content(&self, other: &Entry) -> bool {
+        self.key == other.key
+            && self.normalized() == other.normalized()
+            && self.source == other.source
+            && self.fingerprint == other.fingerprint
+            && self.fuzzy == other.fuzzy
+            && self.note == other.note
+    }
+}
+
+/// One parsed translation file.
+#[derive(Debug, Clone)]
+pub struct LocaleFile {
+    pub lang: String,
+    pub path: Arc<str>,
+    /// Path relative to the pool root.
+    pub relative: String,
+    pub target: Target,
+    /// The `set:` value (the start of the file for phrase files).
+    pub target_span: Range<usize>,
+    pub entries: Vec<Entry>,
+}
+
+fn invalid(
+    file: &SourceFile,
+    span: Range<usize>,
+    message: impl Into<String>,
+    label: &str,
+    help: impl Into<String>,
+) -> Diagnostic {
+    Diagnostic::error(Code::LocaleInvalid, &file.path, span, message)
+        .with_label(label)
+        .with_help(help)
+}
+
+const ENTRY_FIELDS: [&str; 5] = ["text", "source", "fingerprint", "fuzzy", "note"];
+const SET_FIELDS: [&str; 3] = ["set", "name", "cards"];
+
+fn first_line(text: &str, span: &Range<usize>) -> Range<usize> {
+    let start = span.start.min(text.len());
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    start..end.max(start)
+}
+
+/// Reads a set's locale file; problems become diagnostics.
+pub fn parse_set_file(
+    file: &SourceFile,
+    lang: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<LocaleFile> {
+    let doc = match yaml::parse(&file.text) {
+        Ok(doc) => doc,
+        Err(error) => {
+            diagnostics.push(yaml_diagnostic(&file.path, error));
+            return None;
+        }
+    };
+    let NodeValue::Map(fields) = &doc.value else {
+        diagnostics.push(invalid(
+            file,
+            first_line(&file.text, &doc.span),
+            "a locale file is a mapping with `set`, `name` and `cards`",
+            "not a mapping",
+            "start the file with `set: <set-id>`",
+        ));
+        return None;
+    };
+    let mut set = None;
+    let mut entries = Vec::new();
+    for field in fields.iter().filter(|f| f.key.as_str() == Some("set")) {
+        match field.value.as_str() {
+            Some(id) if !id.trim().is_empty() => {
+                set = Some((id.trim().to_string(), field.value.span.clone()));
+            }
+            _ => diagnostics.push(invalid(
+                file,
+                field.value.span.clone(),
+                "`set` names the set this file translates",
+                "expected a set id",
+                "write the id of the set, e.g. `set: sunset-gulch`",
+            )),
+        }
+    }
+    let Some((set_id, set_span)) = set else {
+        if !fields.iter().any(|f| f.key.as_str() == Some("set")) {
+            diagnostics.push(invalid(
+                file,
+                first_line(&file.text, &doc.span),
+                "missing field `set`",
+                "this needs `set`",
+                "add `set: <set-id>`: the id of the set this file translates",
+            ));
+        }
+        return None;
+    };
+    for field in fields {
+        let name = field.key.as_str().unwrap_or_default();
+        match name {
+            "set" => {}
+            "name" => {
+                let key = UnitKey::SetName {
+                    set: set_id.clone(),
+                };
+                if let Some(entry) = parse_entry(file, key, field, diagnostics) {
+                    entries.push(entry);
+                }
+            }
+            "cards" => parse_cards(file, &set_id, &field.value, &mut entries, diagnostics),
+            other => diagnostics.push(unknown_field(file, field, other, &SET_FIELDS)),
+        }
+    }
+    Some(LocaleFile {
+        lang: lang.to_string(),
+        path: file.path.clone(),
+        relative: file.relative.clone(),
+        target: Target::Set(set_id),
+        target_span: set_span,
+        entries,
+    })
+}
+
+fn unknown_field(file: &SourceFile, field: &yaml::Entry, name: &str, known: &[&str]) -> Diagnostic {
+    let help = match closest(name, known.iter().copied()) {
+        Some(best) => format!("did you mean `{best}`? Known fields: {}", known.join(", ")),
+        None => format!("known fields: {}", known.join(", ")),
+    };
+    invalid(
+        file,
+        field.key.span.clone(),
+        format!("unknown field `{name}`"),
+        "not a field here",
+        help,
+    )
+}
+
+fn parse_cards(
+    file: &SourceFile,
+    set: &str,
+    node: &Node,
+    entries: &mut Vec<Entry>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let NodeValue::Map(cards) = &node.value else {
+        if node.value != NodeValue::Null {
+            diagnostics.push(invalid(
+                file,
+                node.span.clone(),
+                "`cards` maps card ids to their translated fields",
+                "expected a mapping",
+                "write `cards:` then `  <card-id>:` then `    name: …`",
+            ));
+        }
+        return;
+    };
+    for card in cards {
+        let Some(card_id) = card.key.as_str() else {
+            diagnostics.push(invalid(
+                file,
+                card.key.span.clone(),
+                "a card id is text",
+                "expected a card id",
+                "use the card's id from its set file",
+            ));
+            continue;
+        };
+        let NodeValue::Map(fields) = &card.value.value else {
+            diagnostics.push(invalid(
+                file,
+                card.value.span.clone(),
+                format!("card `{card_id}` maps fields (name, flavor, effect) to text"),
+                "expected a mapping",
+                "write `name:`, `flavor:` or `effect:` under the card id",
+            ));
+            continue;
+        };
+        for field in fields {
+            let name = field.key.as_str().unwrap_or_default();
+            match Field::parse_card_field(name) {
+                Some(f) => {
+                    let key = UnitKey::Card {
+                        set: set.to_string(),
+                        card: card_id.to_string(),
+                        field: f,
+                    };
+                    if let Some(entry) = parse_entry(file, key, field, diagnostics) {
+                        entries.push(entry);
+                    }
+                }
+                None => diagnostics.push(unknown_field(
+                    file,
+                    field,
+                    name,
+                    &["name", "flavor", "effect"],
+                )),
+            }
+        }
+    }
+}
+
+/// One entry: a plain string (text whose English is unknown) or a mapping
+/// with `text`, `source`, `fingerprint`, `fuzzy`, `note`.
+fn parse_entry(
+    file: &SourceFile,
+    key: UnitKey,
+    field: &yaml::Entry,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Entry> {
+    let mut entry = Entry {
+        key,
+        text: String::new(),
+        source: None,
+        fingerprint: None,
+        fuzzy: false,
+        note: None,
+        node: None,
+        key_span: field.key.span.clone(),
+    };
+    match &field.value.value {
+        NodeValue::Str(text, _) => {
+            entry.text = text.clone();
+            entry.node = Some(field.value.clone());
+        }
+        NodeValue::Map(items) => {
+            for item in items {
+                let name = item.key.as_str().unwrap_or_default();
+                let text = item.value.as_str();
+                match (name, text) {
+                    ("text", Some(t)) => {
+                        entry.text = t.to_string();
+                        entry.node = Some(item.value.clone());
+                    }
+                    ("source", Some(t)) => entry.source = Some(normalize(t)),
+                    ("fingerprint", Some(t)) if valid_fingerprint(t) => {
+                        entry.fingerprint = Some(t.to_string());
+                    }
+                    ("fingerprint", text) => diagnostics.push(invalid(
+                        file,
+                        item.value.span.clone(),
+                        "a fingerprint is 16 lowercase hex digits, as text",
+                        "not a fingerprint",
+                        if text.is_none() {
+                            "quote it: YAML reads digits alone as a number (`fingerprint: \"0123456789012345\"`)"
+                        } else {
+                            "let `blades i18n import` write it, or copy it from `blades i18n export`"
+                        },
+                    )),
+                    ("note", Some(t)) => entry.note = Some(t.to_string()),
+                    ("fuzzy", _) => match item.value.value {
+                        NodeValue::Bool(b) => entry.fuzzy = b,
+                        _ => diagnostics.push(invalid(
+                            file,
+                            item.value.span.clone(),
+                            "`fuzzy` is `true` or `false`",
+                            "expected true or false",
+                            "write `fuzzy: true` to mark the text for review, or remove it",
+                        )),
+                    },
+                    ("text" | "source" | "note", None) => diagnostics.push(invalid(
+                        file,
+                        item.value.span.clone(),
+                        format!("`{name}` is text"),
+                        "expected text",
+                        "quote the value",
+                    )),
+                    (other, _) => diagnostics.push(unknown_field(file, item, other, &ENTRY_FIELDS)),
+                }
+            }
+            if entry.node.is_none() {
+                diagnostics.push(invalid(
+                    file,
+                    first_line(&file.text, &field.value.span),
+                    format!("`{}` has no `text`", entry.key),
+                    "this needs `text`",
+                    "add `text: <translation>`",
+                ));
+                return None;
+            }
+        }
+        _ => {
+            diagnostics.push(invalid(
+                file,
+                field.value.span.clone(),
+                format!("`{}` must be the translated text", entry.key),
+                "expected text",
+                "write the translation, or a mapping with `text`, `source` and `fingerprint`",
+            ));
+            return None;
+        }
+    }
+    if entry.text.trim().is_empty() {
+        diagnostics.push(invalid(
+            file,
+            entry.text_span(),
+            format!("`{}` is empty", entry.key),
+            "empty text",
+            "write the translation, or remove the entry to mark it missing",
+        ));
+        return None;
+    }
+    Some(entry)
+}
+
+/// Reads a language's phrase-template file (`phrases/<lang>.yaml`): keys
+/// (dotted, or nested groups) map to entries as in set locale files.
+pub fn parse_phrase_file(
+    file: &SourceFile,
+    lang: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<LocaleFile> {
+    let doc = match yaml::parse(&file.text) {
+        Ok(doc) => doc,
+        Err(error) => {
+            diagnostics.push(yaml_diagnostic(&file.path, error));
+            return None;
+        }
+    };
+    let mut entries = Vec::new();
+    let mut todo: Vec<(String, &Node)> = vec![(String::new(), &doc)];
+    while let Some((prefix, node)) = todo.pop() {
+        let NodeValue::Map(items) = &node.value else {
+            if node.value != NodeValue::Null {
+                diagnostics.push(invalid(
+                    file,
+                    node.span.clone(),
+                    "a phrase file maps phrase keys to translated templates",
+                    "expected a mapping",
+                    "write `<phrase-key>: {text: …, source: …, fingerprint: …}`",
+                ));
+            }
+            continue;
+        };
+        for item in items.iter().rev() {
+            let Some(name) = item.key.as_str() else {
+                continue;
+            };
+            let key = if prefix.is_empty() {
+                name.to_string()
+            } else {
+                format!("{prefix}.{name}")
+            };
+            let is_entry = match &item.value.value {
+                NodeValue::Str(..) => true,
+                NodeValue::Map(_) => item.value.get("text").is_some(),
+                _ => true,
+            };
+            if is_entry {
+                if let Some(entry) = parse_entry(file, UnitKey::Phrase { key }, item, diagnostics) {
+                    entries.push(entry);
+                }
+            } else {
+                todo.push((key, &item.value));
+            }
+        }
+    }
+    entries.sort_by_key(|e| e.key_span.start);
+    Some(LocaleFile {
+        lang: lang.to_string(),
+        path: file.path.clone(),
+        relative: file.relative.clone(),
+        target: Target::Phrases,
+        target_span: 0..0,
+        entries,
+    })
+}
+
+/// Writes a set's locale file in canonical form: the set name, then cards
+/// in pool order (`position` gives a unit's place in the pool; units the
+/// pool no longer has keep their order, after the others), fields in the
+/// order name, flavor, effect.
+pub fn render_set_file(
+    lang: &str,
+    set: &str,
+    entries: &[Entry],
+    position: &dyn Fn(&UnitKey) -> Option<usize>,
+) -> String {
+    let mut out = format!(
+        "# {} ({lang}) text of the set `{set}`, kept by `blades i18n`.\n\
+         # `source` is the English a text was translated from, `fingerprint` its\n\
+         # hash; `blades i18n status` reports texts whose English has changed.\n",
+        language_name(lang)
+    );
+    out.push_str(&format!("set: {}\n", scalar(set, 0)));
+    if let Some(entry) = entries
+        .iter()
+        .find(|e| matches!(e.key, UnitKey::SetName { .. }))
+    {
+        out.push_str("name:\n");
+        write_entry(&mut out, entry, 2);
+    }
+    // Cards: first appearance order, then by pool position.
+    let mut cards: Vec<(&str, Option<usize>, usize)> = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let Some(card) = entry.key.card() else {
+            continue;
+        };
+        let pos = position(&entry.key);
+        match cards.iter_mut().find(|(c, _, _)| *c == card) {
+            Some(found) => {
+                found.1 = match (found.1, pos) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+            }
+            None => cards.push((card, pos, i)),
+        }
+    }
+    cards.sort_by_key(|&(_, pos, first)| (pos.is_none(), pos, first));
+    if !cards.is_empty() {
+        out.push_str("cards:\n");
+    }
+    for (card, _, _) in cards {
+        out.push_str(&format!("  {}:\n", key_text(card)));
+        for field in Field::CARD {
+            if let Some(entry) = entries
+                .iter()
+                .find(|e| e.key.card() == Some(card) && e.key.field() == field)
+            {
+                out.push_str(&format!("    {}:\n", field.as_str()));
+                write_entry(&mut out, entry, 6);
+            }
+        }
+    }
+    out
+}
+
+/// Writes a phrase file in canonical form: flat dotted keys in the order of
+/// the English phrase file (unknown keys after, in their order).
+pub fn render_phrase_file(
+    lang: &str,
+    entries: &[Entry],
+    position: &dyn Fn(&UnitKey) -> Option<usize>,
+) -> String {
+    let mut out = format!(
+        "# {} ({lang}) phrase templates of the effect language, kept by `blades i18n`.\n\
+         # `source` is the English a template was translated from, `fingerprint` its\n\
+         # hash; `blades i18n status` reports templates whose English has changed.\n",
+        language_name(lang)
+    );
+    let mut sorted: Vec<(usize, &Entry)> = entries.iter().enumerate().collect();
+    sorted.sort_by_key(|&(i, e)| {
+        let pos = position(&e.key);
+        (pos.is_none(), pos, i)
+    });
+    for (_, entry) in sorted {
+        if let UnitKey::Phrase { key } = &entry.key {
+            out.push_str(&format!("{}:\n", key_text(key)));
+            write_entry(&mut out, entry, 2);
+        }
+    }
+    out
+}
+
+fn write_entry(out: &mut String, entry: &Entry, indent: usize) {
+    let pad = " ".repeat(indent);
+    out.push_str(&format!(
+        "{pad}text:{}",
+        value(&entry.normalized(), indent + 2)
+    ));
+    if let Some(source) = &entry.source {
+        out.push_str(&format!("{pad}source:{}", value(source, indent + 2)));
+    }
+    if let Some(fp) = &entry.fingerprint {
+        // Quoted when YAML would read it as a number (`1234567890123456`).
+        out.push_str(&format!("{pad}fingerprint: {}\n", scalar(fp, indent)));
+    }
+    if entry.fuzzy {
+        out.push_str(&format!("{pad}fuzzy: true\n"));
+    }
+    if let Some(note) = &entry.note {
+        out.push_str(&format!("{pad}note:{}", value(note, indent + 2)));
+    }
+}
+
+/// A mapping key: plain when it reads back the same, else double-quoted.
+fn key_text(key: &str) -> String {
+    scalar(key, 0)
+}
+
+/// A single-line scalar: plain when it reads back as the same string, else
+/// double-quoted.
+fn scalar(text: &str, _indent: usize) -> String {
+    if plain_ok(text) {
+        text.to_string()
+    } else {
+        double_quoted(text)
+    }
+}
+
+/// The text after `key:` for a string value, with the line break: ` plain`,
+/// ` "quoted"`, or a `|-` literal block for several lines.
+fn value(text: &str, indent: usize) -> String {
+    if !text.contains('\n') {
+        return format!(" {}\n", scalar(text, indent));
+    }
+    if block_ok(text) {
+        let pad = " ".repeat(indent);
+        let mut out = String::from(" |-\n");
+        for line in text.split('\n') {
+            if line.is_empty() {
+                out.push('\n');
+            } else {
+                out.push_str(&format!("{pad}{line}\n"));
+            }
+        }
+        return out;
+    }
+    format!(" {}\n", double_quoted(text))
+}
+
+fn plain_ok(text: &str) -> bool {
+    let Some(first) = text.chars().next() else {
+        return false;
+    };
+    if text.trim() != text
+        || text.chars().any(|c| c.is_control() || is_yaml_break(c))
+        || "!&*%@`|>{}[],#?:-'\"".contains(first)
+        || text.contains(" #")
+        || text.contains(": ")
+        || text.ends_with(':')
+        || text.contains('\t')
+    {
+        return false;
+    }
+    let probe = format!("k: {text}\n");
+    match yaml::parse(&probe).ok().and_then(|d| d.get("k").cloned()) {
+        Some(Node {
+            value: NodeValue::Str(s, ScalarStyle::Plain),
+            ..
+        }) => s == text,
+        _ => false,
+    }
+}
+
+fn block_ok(text: &str) -> bool {
+    !text.starts_with([' ', '\n'])
+        && !text.ends_with('\n')
+        && !text
+            .chars()
+            .any(|c| (c.is_control() && c != '\n') || is_yaml_break(c) || c == '\u{feff}')
+        && text
+            .split('\n')
+            .all(|l| l.trim_end() == l && !l.starts_with(' '))
+}
+
+fn is_yaml_break(c: char) -> bool {
+    matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}' | '\r')
+}
+
+/// A YAML double-quoted scalar.
+fn double_quoted(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() || is_yaml_break(c) || c == '\u{feff}' => {
+                out.push_str(&format!("\\u{:04X}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn source(relative: &str, text: &str) -> SourceFile {
+        SourceFile {
+            path: Arc::from(relative),
+            relative: relative.into(),
+            text: Arc::from(text),
+        }
+    }
+
+    #[test]
+    fn fingerprints_are_stable_and_ignore_layout() {
+        // FNV-1a 64 reference values.
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fingerprint("Canyon Wyrm"), fingerprint("  Canyon Wyrm\n"));
+        assert_eq!(
+            fingerprint("Scurry.\nPlay: Gain 1 RP.\n"),
+            fingerprint("Scurry.  \r\nPlay: Gain 1 RP.")
+        );
+        assert_ne!(fingerprint("Canyon Wyrm"), fingerprint("Canyon Wyrms"));
+        assert!(valid_fingerprint(&fingerprint("x")));
+        let raw = "  Scurry.  \r\nPlay: Gain 1 RP.\n";
+        let (normal, map) = normalize_with_offsets(raw);
+        assert_eq!(normal, normalize(raw));
+        assert_eq!(map.len(), normal.len() + 1);
+        let play = normal.find("Play").unwrap();
+        assert_eq!(&raw[map[play]..map[play] + 4], "Play");
+    }
+
+    #[test]
+    fn files_are_classified_by_path() {
+        assert_eq!(
+            classify("locales/ja/sunset-gulch.yaml"),
+            Some(("ja".into(), FileClass::Set))
+        );
+        assert_eq!(
+            classify("more/locales/pt-br/x.yaml"),
+            Some(("pt-br".into(), FileClass::Set))
+        );
+        assert_eq!(
+            classify("phrases/ja.yaml"),
+            Some(("ja".into(), FileClass::Phrases))
+        );
+        assert_eq!(classify("phrases/en.yaml"), None);
+        assert_eq!(classify("locales/en/x.yaml"), None);
+        assert_eq!(classify("locales/ja.yaml"), None);
+        assert_eq!(classify("sunset-gulch.yaml"), None);
+    }
+
+    #[test]
+    fn set_files_read_and_report_shape_errors() {
+        let text = "set: gulch\nname: 峡谷\ncards:\n  wyrm:\n    name:\n      text: 竜\n      source: Wyrm\n      fingerprint: 0123456789abcdef\n    flavour: x\n  owl:\n    flavor:\n      source: Owl\n";
+        let mut diagnostics = Vec::new();
+        let file =
+            parse_set_file(&source("locales/ja/g.yaml", text), "ja", &mut diagnostics).unwrap();
+        assert_eq!(file.target, Target::Set("gulch".into()));
+        assert_eq!(file.entries.len(), 2);
+        assert_eq!(file.entries[0].text, "峡谷");
+        assert_eq!(file.entries[0].fingerprint, None);
+        assert_eq!(file.entries[1].source.as_deref(), Some("Wyrm"));
+        let codes: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            codes,
+            [
+                "unknown field `flavour`",
+                "`gulch/owl/flavor` has no `text`"
+            ]
+        );
+        assert_eq!(
+            diagnostics[0].help.as_deref(),
+            Some("did you mean `flavor`? Known fields: name, flavor, effect")
+        );
+    }
+
+    fn entry(key: &str, text: &str, english: &str) -> Entry {
+        Entry::new(UnitKey::parse(key).unwrap(), text, english)
+    }
+
+    #[test]
+    fn canonical_set_files_read_back_identically() {
+        let entries = vec![
+            entry("g/owl/flavor", "夜ふかし。", "Up late."),
+            entry("g/name", "峡谷", "Gulch"),
+            entry("g/wyrm/name", "竜", "Wyrm"),
+            entry(
+                "g/wyrm/effect",
+                "ちょこまか。\nプレイ：1RPを得る。",
+                "Scurry.\nPlay: Gain 1 RP.",
+            ),
+            entry("g/ghost/name", "幽霊", "Ghost"),
+            entry("g/owl/name", "フクロウ: 賢い #1", "Owl: wise #1"),
+        ];
+        let order = [
+            "g/name",
+            "g/wyrm/name",
+            "g/wyrm/effect",
+            "g/owl/name",
+            "g/owl/flavor",
+        ];
+        let position = |k: &UnitKey| order.iter().position(|o| *o == k.to_string());
+        let text = render_set_file("ja", "g", &entries, &position);
+        let mut diagnostics = Vec::new();
+        let file =
+            parse_set_file(&source("locales/ja/g.yaml", &text), "ja", &mut diagnostics).unwrap();
+        assert!(diagnostics.is_empty(), "{diagnostics:?}\n{text}");
+        let again = render_set_file("ja", "g", &file.entries, &position);
+        assert_eq!(text, again);
+        let keys: Vec<String> = file.entries.iter().map(|e| e.key.to_string()).collect();
+        assert_eq!(
+            keys,
+            [
+                "g/name",
+                "g/wyrm/name",
+                "g/wyrm/effect",
+                "g/owl/name",
+                "g/owl/flavor",
+                "g/ghost/name"
+            ]
+        );
+        for e in &entries {
+            let read = file.entries.iter().find(|r| r.key == e.key).unwrap();
+            assert!(read.same_content(e), "{read:?} vs {e:?}");
+        }
+    }
+
+    #[test]
+    fn fingerprints_that_look_like_numbers_are_quoted() {
+        let mut e = entry("g/wyrm/name", "竜", "Wyrm");
+        for fp in ["1234567890123456", "1e34567890123456", "0000000000000000"] {
+            e.fingerprint = Some(fp.into());
+            let written = render_set_file("ja", "g", std::slice::from_ref(&e), &|_| Some(0));
+            let mut diagnostics = Vec::new();
+            let file = parse_set_file(
+                &source("locales/ja/g.yaml", &written),
+                "ja",
+                &mut diagnostics,
+            )
+            .unwrap();
+            assert!(diagnostics.is_empty(), "{written}");
+            assert_eq!(file.entries[0].fingerprint.as_deref(), Some(fp));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_survives_the_writer(text in "\\PC{0,40}(\n\\PC{0,20}){0,3}", note in "[ -~あ-ん\n\t\"\\\\]{0,30}") {
+            let text = normalize(&text);
+            prop_assume!(!text.is_empty());
+            let mut e = entry("g/wyrm/flavor", &text, "English");
+            e.note = Some(note.clone());
+            let position = |_: &UnitKey| Some(0);
+            let written = render_set_file("ja", "g", std::slice::from_ref(&e), &position);
+            let mut diagnostics = Vec::new();
+            let file = parse_set_file(&source("locales/ja/g.yaml", &written), "ja", &mut diagnostics);
+            prop_assert!(diagnostics.is_empty(), "{:?}\n{}", diagnostics, written);
+            let read = &file.unwrap().entries[0];
+            prop_assert_eq!(&read.text, &text);
+            prop_assert_eq!(read.note.as_deref(), Some(note.as_str()));
+        }
+    }
+}

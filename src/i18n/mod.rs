@@ -1,0 +1,694 @@
+//! Translations: every translatable English text of a pool is a
+//! *translation unit* (a context key, the English text, where it lives);
+//! each other language keeps its text for a unit in its own files, with the
+//! fingerprint of the English it was translated from, so a unit whose English
+//! moved is reported as stale.
+//!
+//! Sources of units:
+//! - card fields ([`card_units`]): set name, card name, flavor, and an
+//!   optional per-card override of the rendered effect text;
+//! - phrase templates of the effect language ([`phrase_units`]): entries of
+//!   `phrases/en.yaml`, translated in `phrases/<lang>.yaml`.
+//!
+//! Files: [`locale`] (locale files, fingerprints, the canonical writer),
+//! [`status`] (coverage and staleness), [`check`] (reviewer checks),
+//! [`glossary`] (official terms), [`text`] (display width, kinsoku line
+//! breaking), [`po`] (the PO format) and [`exchange`] (PO export/import).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::compile::{self, LoadedCard, LoadedSet};
+use crate::diagnostics::{self, Diagnostic, Sources};
+use crate::model::{Card, CardKind, CardTranslation, Database, Element, Id, SetTranslation};
+use crate::pool::Pool;
+use crate::yaml::{self, Node, NodeValue};
+
+pub mod check;
+pub mod exchange;
+pub mod glossary;
+pub mod locale;
+pub mod po;
+pub mod status;
+pub mod text;
+
+pub use locale::{Entry, LocaleFile, fingerprint, normalize};
+
+/// The language English texts are written in.
+pub const SOURCE_LANG: &str = "en";
+
+/// A translatable field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Field {
+    Name,
+    Flavor,
+    /// A per-card override of the effect text rendered by the effect language.
+    Effect,
+    /// A phrase template of the effect language.
+    Phrase,
+}
+
+impl Field {
+    /// Card fields in the order locale files list them.
+    pub const CARD: [Field; 3] = [Field::Name, Field::Flavor, Field::Effect];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Name => "name",
+            Field::Flavor => "flavor",
+            Field::Effect => "effect",
+            Field::Phrase => "phrase",
+        }
+    }
+
+    pub fn parse_card_field(text: &str) -> Option<Field> {
+        Field::CARD.into_iter().find(|f| f.as_str() == text)
+    }
+}
+
+/// The address of a translation unit; its text form is the PO `msgctxt`:
+/// `set/name`, `set/card/field`, or `phrase:key`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UnitKey {
+    SetName {
+        set: String,
+    },
+    Card {
+        set: String,
+        card: String,
+        field: Field,
+    },
+    Phrase {
+        key: String,
+    },
+}
+
+impl UnitKey {
+    /// Parses a context string (`sunset-gulch/canyon-wyrm/flavor`).
+    pub fn parse(context: &str) -> Option<UnitKey> {
+        if let Some(key) = context.strip_prefix("phrase:") {
+            return (!key.is_empty()).then(|| UnitKey::Phrase { key: key.into() });
+        }
+        let parts: Vec<&str> = context.split('/').collect();
+        let id = |s: &str| !s.is_empty() && !s.contains(char::is_whitespace);
+        match parts.as_slice() {
+            [set, "name"] if id(set) => Some(UnitKey::SetName { set: (*set).into() }),
+            [set, card, field] if id(set) && id(card) => Some(UnitKey::Card {
+                set: (*set).into(),
+                card: (*card).into(),
+                field: Field::parse_card_field(field)?,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The set this unit belongs to (`None` for phrases).
+    pub fn set(&self) -> Option<&str> {
+        match self {
+            UnitKey::SetName { set } | UnitKey::Card { set, .. } => Some(set),
+            UnitKey::Phrase { .. } => None,
+        }
+    }
+
+    pub fn card(&self) -> Option<&str> {
+        match self {
+            UnitKey::Card { card, .. } => Some(card),
+            _ => None,
+        }
+    }
+
+    pub fn field(&self) -> Field {
+        match self {
+            UnitKey::SetName { .. } => Field::Name,
+            UnitKey::Card { field, .. } => *field,
+            UnitKey::Phrase { .. } => Field::Phrase,
+        }
+    }
+
+    /// Is this a name (set or card)? Names are looked up and must be unique.
+    pub fn is_name(&self) -> bool {
+        self.field() == Field::Name
+    }
+}
+
+impl fmt::Display for UnitKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnitKey::SetName { set } => write!(f, "{set}/name"),
+            UnitKey::Card { set, card, field } => write!(f, "{set}/{card}/{}", field.as_str()),
+            UnitKey::Phrase { key } => write!(f, "phrase:{key}"),
+        }
+    }
+}
+
+/// What a card unit's translator should know (PO extracted comments).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CardInfo {
+    pub kind: CardKind,
+    pub stars: u8,
+    pub elements: Vec<Element>,
+    pub types: Vec<Id>,
+    /// The card's English effect text (normalised).
+    pub effect: Option<String>,
+}
+
+/// One translatable English text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unit {
+    pub key: UnitKey,
+    /// The English text, normalised (see [`normalize`]).
+    pub english: String,
+    /// Must every language translate it? Effect overrides are optional: the
+    /// effect language renders effects in every language.
+    pub required: bool,
+    /// Where the English is written.
+    pub path: Arc<str>,
+    pub span: Range<usize>,
+    /// The English value in its file (to locate words inside it).
+    pub node: Option<Node>,
+    pub card: Option<CardInfo>,
+}
+
+/// A set of the pool, as the translation tools see it.
+#[derive(Debug, Clone)]
+pub struct SetInfo {
+    pub id: String,
+    pub path: Arc<str>,
+    /// Card ids in file order.
+    pub cards: Vec<String>,
+}
+
+/// Every unit of a pool and every language's translations.
+pub struct Project {
+    /// Units in pool order: sets in file order, each set's name then its
+    /// cards' fields; then phrases.
+    pub units: Vec<Unit>,
+    pub sets: Vec<SetInfo>,
+    pub locales: Locales,
+    /// Problems reading locale and phrase files (located).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Errors in the set files themselves (`blades build` reports them).
+    pub set_errors: usize,
+    pub sources: Sources,
+    index: HashMap<UnitKey, usize>,
+}
+
+impl Project {
+    /// Reads the set files and every locale and phrase file of a pool.
+    pub fn load(pool: &Pool) -> Project {
+        let mut sources = Sources::default();
+        let mut set_problems = pool.problems.clone();
+        let mut loaded = Vec::new();
+        for file in &pool.sets {
+            sources.insert(file.path.clone(), file.text.clone());
+            if let Some(set) = compile::load_set_and_doc(file, &mut set_problems) {
+                loaded.push(set);
+            }
+        }
+        let mut units = card_units(&loaded);
+        units.extend(phrase_units(pool));
+        let sets = loaded
+            .iter()
+            .map(|(s, _)| SetInfo {
+                id: s.set.id.0.clone(),
+                path: s.path.clone(),
+                cards: s.cards.iter().map(|c| c.card.id.0.clone()).collect(),
+            })
+            .collect();
+        let (locales, mut diagnostics) = Locales::load(pool);
+        for file in &pool.data {
+            sources.insert(file.path.clone(), file.text.clone());
+        }
+        diagnostics::sort(&mut diagnostics);
+        let mut index = HashMap::new();
+        for (i, unit) in units.iter().enumerate() {
+            index.entry(unit.key.clone()).or_insert(i);
+        }
+        Project {
+            units,
+            sets,
+            locales,
+            diagnostics,
+            set_errors: set_problems.iter().filter(|d| d.is_error()).count(),
+            sources,
+            index,
+        }
+    }
+
+    /// The unit a key names.
+    pub fn unit(&self, key: &UnitKey) -> Option<&Unit> {
+        self.index.get(key).map(|&i| &self.units[i])
+    }
+
+    /// Position of a unit in pool order (for stable sorting).
+    pub fn position(&self, key: &UnitKey) -> Option<usize> {
+        self.index.get(key).copied()
+    }
+
+    pub fn set(&self, id: &str) -> Option<&SetInfo> {
+        self.sets.iter().find(|s| s.id == id)
+    }
+
+    /// The languages to report on: the one asked for, or every language
+    /// with files in the pool (Japanese when there is none).
+    pub fn languages(&self, asked: Option<&str>) -> Vec<String> {
+        match asked {
+            Some(lang) => vec![lang.to_string()],
+            None => {
+                let mut langs: Vec<String> = self
+                    .locales
+                    .languages
+                    .iter()
+                    .map(|l| l.lang.clone())
+                    .collect();
+                if langs.is_empty() {
+                    langs.push("ja".into());
+                }
+                langs
+            }
+        }
+    }
+}
+
+/// Is this a plausible language code (`ja`, `pt-br`, `zh-hant`)?
+pub fn valid_lang(lang: &str) -> bool {
+    let mut parts = lang.split('-');
+    let first = parts.next().unwrap_or_default();
+    (2..=3).contains(&first.len())
+        && first.bytes().all(|b| b.is_ascii_lowercase())
+        && parts.all(|p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && lang != SOURCE_LANG
+}
+
+/// English name of a language code, for messages and file headers.
+pub fn language_name(lang: &str) -> &str {
+    match lang {
+        "ja" => "Japanese",
+        "en" => "English",
+        "fr" => "French",
+        "de" => "German",
+        "ko" => "Korean",
+        "zh" | "zh-hans" | "zh-hant" => "Chinese",
+        other => other,
+    }
+}
+
+/// The units of the card fields: each set's name, and each card's name,
+/// flavor and effect (the effect as an optional override).
+pub fn card_units(sets: &[(LoadedSet, Node)]) -> Vec<Unit> {
+    let mut units = Vec::new();
+    for (set, doc) in sets {
+        let set_id = set.set.id.0.clone();
+        units.push(Unit {
+            key: UnitKey::SetName {
+                set: set_id.clone(),
+            },
+            english: normalize(&set.set.name),
+            required: true,
+            path: set.path.clone(),
+            span: doc.locate("/name").node.span.clone(),
+            node: Some(doc.locate("/name").node.clone()),
+            card: None,
+        });
+        for LoadedCard { index, card, .. } in &set.cards {
+            let info = CardInfo {
+                kind: card.kind,
+                stars: card.stars,
+                elements: card.elements.clone(),
+                types: card.types.clone(),
+                effect: card.effect.as_deref().map(normalize),
+            };
+            let texts = [
+                (Field::Name, Some(&card.name), true),
+                (Field::Flavor, card.flavor.as_ref(), true),
+                (Field::Effect, card.effect.as_ref(), false),
+            ];
+            for (field, english, required) in texts {
+                let Some(english) = english else { continue };
+                let english = normalize(english);
+                if english.is_empty() {
+                    continue;
+                }
+                let pointer = format!("/cards/{index}/{}", field.as_str());
+                let node = doc.locate(&pointer).node.clone();
+                units.push(Unit {
+                    key: UnitKey::Card {
+                        set: set_id.clone(),
+                        card: card.id.0.clone(),
+                        field,
+                    },
+                    english,
+                    required,
+                    path: set.path.clone(),
+                    span: node.span.clone(),
+                    node: Some(node),
+                    card: Some(info.clone()),
+                });
+            }
+        }
+    }
+    units
+}
+
+/// Where the effect language keeps its English phrase templates.
+pub const PHRASES_EN: &str = "phrases/en.yaml";
+
+/// Phrase-template hook: the units of the effect language's English phrase
+/// templates (`phrases/en.yaml`), one per string leaf, keyed by its dotted
+/// path (`gain-rp`, `timing.play`). A leaf may also be a mapping with a
+/// `text` string (the template) beside other data, which is then ignored.
+/// No file, no units. Their translations live in `phrases/<lang>.yaml`
+/// (read by [`locale::parse_phrase_file`]).
+pub fn phrase_units(pool: &Pool) -> Vec<Unit> {
+    let Some(file) = pool.data_file(PHRASES_EN) else {
+        return Vec::new();
+    };
+    // Syntax errors in the English phrase file are the effect language's
+    // to report; no units come from a file that cannot be read.
+    let Ok(doc) = yaml::parse(&file.text) else {
+        return Vec::new();
+    };
+    let mut units = Vec::new();
+    let mut todo: Vec<(String, &Node)> = vec![(String::new(), &doc)];
+    while let Some((prefix, node)) = todo.pop() {
+        let NodeValue::Map(entries) = &node.value else {
+            continue;
+        };
+        // Visit in file order: push reversed onto the stack.
+        for entry in entries.iter().rev() {
+            let Some(name) = entry.key.as_str() else {
+                continue;
+            };
+            let key = if prefix.is_empty() {
+                name.to_string()
+            } else {
+                format!("{prefix}.{name}")
+            };
+            let template = match &entry.value.value {
+                NodeValue::Str(s, _) => Some((s.as_str(), &entry.value)),
+                NodeValue::Map(_) => match entry.value.get("text") {
+                    Some(
+                        text @ Node {
+                            value: NodeValue::Str(s, _),
+                            ..
+                        },
+                    ) => Some((s.as_str(), text)),
+                    _ => {
+                        todo.push((key.clone(), &entry.value));
+                        None
+                    }
+                },
+                _ => None,
+            };
+            if let Some((english, node)) = template {
+                units.push(Unit {
+                    key: UnitKey::Phrase { key },
+                    english: normalize(english),
+                    required: true,
+                    path: file.path.clone(),
+                    span: node.span.clone(),
+                    node: Some(node.clone()),
+                    card: None,
+                });
+            }
+        }
+    }
+    // The stack visits groups depth-first; keep file order overall.
+    units.sort_by_key(|u| u.span.start);
+    units
+}
+
+/// Every language's translation files.
+#[derive(Debug, Default, Clone)]
+pub struct Locales {
+    /// Sorted by language code.
+    pub languages: Vec<Locale>,
+}
+
+impl Locales {
+    /// Reads every `locales/<lang>/*.yaml` and `phrases/<lang>.yaml` file.
+    pub fn load(pool: &Pool) -> (Locales, Vec<Diagnostic>) {
+        Locales::load_files(pool, true)
+    }
+
+    /// Reads the set locale files only (`blades build`: the phrase files
+    /// belong to the effect language, which reports on them itself).
+    pub fn load_set_locales(pool: &Pool) -> (Locales, Vec<Diagnostic>) {
+        Locales::load_files(pool, false)
+    }
+
+    fn load_files(pool: &Pool, phrases: bool) -> (Locales, Vec<Diagnostic>) {
+        let mut diagnostics = Vec::new();
+        let mut by_lang: Vec<Locale> = Vec::new();
+        for file in &pool.data {
+            let Some((lang, kind)) = locale::classify(&file.relative) else {
+                continue;
+            };
+            if kind == locale::FileClass::Phrases && !phrases {
+                continue;
+            }
+            let parsed = match kind {
+                locale::FileClass::Set => locale::parse_set_file(file, &lang, &mut diagnostics),
+                locale::FileClass::Phrases => {
+                    locale::parse_phrase_file(file, &lang, &mut diagnostics)
+                }
+            };
+            let Some(parsed) = parsed else { continue };
+            let position = match by_lang.iter().position(|l| l.lang == lang) {
+                Some(i) => i,
+                None => {
+                    by_lang.push(Locale::new(lang.clone()));
+                    by_lang.len() - 1
+                }
+            };
+            by_lang[position].add(parsed, &mut diagnostics);
+        }
+        by_lang.sort_by(|a, b| a.lang.cmp(&b.lang));
+        (Locales { languages: by_lang }, diagnostics)
+    }
+
+    pub fn get(&self, lang: &str) -> Option<&Locale> {
+        self.languages.iter().find(|l| l.lang == lang)
+    }
+
+    /// The id of the card whose translated name is `name` in any language
+    /// (case-insensitive), for lookups by a Japanese name.
+    pub fn card_by_name(&self, name: &str) -> Option<&str> {
+        self.languages.iter().find_map(|l| l.card_by_name(name))
+    }
+}
+
+/// One language's translation files.
+#[derive(Debug, Clone)]
+pub struct Locale {
+    pub lang: String,
+    pub files: Vec<LocaleFile>,
+    /// Unit key → (file, entry) of the first file that holds it.
+    index: HashMap<UnitKey, (usize, usize)>,
+    /// Card id → its entries' (file, entry).
+    by_card: HashMap<String, Vec<(usize, usize)>>,
+    /// Lower-cased translated card name → card id (the first one).
+    by_name: HashMap<String, String>,
+}
+
+impl Locale {
+    pub fn new(lang: String) -> Locale {
+        Locale {
+            lang,
+            files: Vec::new(),
+            index: HashMap::new(),
+            by_card: HashMap::new(),
+            by_name: HashMap::new(),
+        }
+    }
+
+    /// Adds a parsed file; a file for a set (or phrase file) this language
+    /// already has is reported and left out.
+    pub fn add(&mut self, file: LocaleFile, diagnostics: &mut Vec<Diagnostic>) {
+        if let Some(first) = self.files.iter().find(|f| f.target == file.target) {
+            let what = match &file.target {
+                locale::Target::Set(set) => format!("set `{set}`"),
+                locale::Target::Phrases => "the phrase templates".into(),
+            };
+            diagnostics.push(
+                Diagnostic::error(
+                    diagnostics::Code::LocaleDuplicate,
+                    &file.path,
+                    file.target_span.clone(),
+                    format!(
+                        "{} text for {what} is already in {}",
+                        language_name(&self.lang),
+                        first.path
+                    ),
+                )
+                .with_label("second file for this set")
+                .with_related(&first.path, first.target_span.clone(), "first file")
+                .with_help("keep one locale file per set and language; merge the two"),
+            );
+            return;
+        }
+        let file_index = self.files.len();
+        for (i, entry) in file.entries.iter().enumerate() {
+            self.index
+                .entry(entry.key.clone())
+                .or_insert((file_index, i));
+            if let UnitKey::Card { card, field, .. } = &entry.key {
+                self.by_card
+                    .entry(card.clone())
+                    .or_default()
+                    .push((file_index, i));
+                if *field == Field::Name {
+                    self.by_name
+                        .entry(entry.normalized().to_lowercase())
+                        .or_insert_with(|| card.clone());
+                }
+            }
+        }
+        self.files.push(file);
+    }
+
+    /// The translation of a unit.
+    pub fn entry(&self, key: &UnitKey) -> Option<&Entry> {
+        self.index.get(key).map(|&(f, e)| &self.files[f].entries[e])
+    }
+
+    /// The file that holds a unit's translation.
+    pub fn file_of(&self, key: &UnitKey) -> Option<&LocaleFile> {
+        self.index.get(key).map(|&(f, _)| &self.files[f])
+    }
+
+    /// Every entry, file by file.
+    pub fn entries(&self) -> impl Iterator<Item = (&LocaleFile, &Entry)> {
+        self.files
+            .iter()
+            .flat_map(|f| f.entries.iter().map(move |e| (f, e)))
+    }
+
+    /// The translated name of a card, by card id.
+    pub fn card_name(&self, card: &str) -> Option<&str> {
+        self.card_field(card, Field::Name)
+    }
+
+    /// A translated card field, by card id.
+    pub fn card_field(&self, card: &str, field: Field) -> Option<&str> {
+        self.by_card
+            .get(card)?
+            .iter()
+            .map(|&(f, e)| &self.files[f].entries[e])
+            .find(|e| e.key.field() == field)
+            .map(|e| e.text.as_str())
+    }
+
+    /// The translated name of a set, by set id.
+    pub fn set_name(&self, set: &str) -> Option<&str> {
+        self.entry(&UnitKey::SetName { set: set.into() })
+            .map(|e| e.text.as_str())
+    }
+
+    /// The id of the card with this translated name (case-insensitive).
+    pub fn card_by_name(&self, name: &str) -> Option<&str> {
+        self.by_name
+            .get(&normalize(name).to_lowercase())
+            .map(String::as_str)
+    }
+}
+
+/// The card a name designates in a database: its id, English name or a
+/// translated name (`峡谷の竜`), ignoring case. Decks, collections and trades
+/// can accept names in any language through this.
+pub fn find_card<'a>(database: &'a Database, name: &str) -> Option<&'a Card> {
+    let wanted = name.trim().to_lowercase();
+    database.cards.iter().find(|c| {
+        c.id.0 == wanted
+            || c.name.to_lowercase() == wanted
+            || c.translations.values().any(|t| {
+                t.name
+                    .as_deref()
+                    .is_some_and(|n| n.to_lowercase() == wanted)
+            })
+    })
+}
+
+/// Puts every language's translations into a compiled database: set names,
+/// card names, flavor and effect overrides, each marked stale when its
+/// English changed since it was translated.
+pub fn attach(database: &mut Database, locales: &Locales) {
+    for locale in &locales.languages {
+        for set in &mut database.sets {
+            let key = UnitKey::SetName {
+                set: set.id.0.clone(),
+            };
+            if let Some(entry) = locale.entry(&key) {
+                set.translations.insert(
+                    locale.lang.clone(),
+                    SetTranslation {
+                        name: entry.normalized(),
+                        stale: !entry.is_current(&normalize(&set.name)),
+                    },
+                );
+            }
+        }
+        for card in &mut database.cards {
+            let mut translation = CardTranslation::default();
+            for field in Field::CARD {
+                let key = UnitKey::Card {
+                    set: card.set.0.clone(),
+                    card: card.id.0.clone(),
+                    field,
+                };
+                let english = match field {
+                    Field::Name => Some(&card.name),
+                    Field::Flavor => card.flavor.as_ref(),
+                    _ => card.effect.as_ref(),
+                };
+                let (Some(entry), Some(english)) = (locale.entry(&key), english) else {
+                    continue;
+                };
+                let text = Some(entry.normalized());
+                match field {
+                    Field::Name => translation.name = text,
+                    Field::Flavor => translation.flavor = text,
+                    _ => translation.effect = text,
+                }
+                if !entry.is_current(&normalize(english)) {
+                    translation.stale.push(field.as_str().to_string());
+                }
+            }
+            if translation != CardTranslation::default() {
+                card.translations.insert(locale.lang.clone(), translation);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contexts_round_trip() {
+        for context in [
+            "sunset-gulch/name",
+            "sunset-gulch/canyon-wyrm/flavor",
+            "sunset-gulch/canyon-wyrm/effect",
+            "phrase:timing.play",
+        ] {
+            let key = UnitKey::parse(context).unwrap();
+            assert_eq!(key.to_string(), context);
+        }
+        assert_eq!(UnitKey::parse("sunset-gulch/canyon-wyrm/cost"), None);
+        assert_eq!(UnitKey::parse("a/b/c/d"), None);
+        assert_eq!(UnitKey::parse("phrase:"), None);
+    }
+
+    #[test]
+    fn language_codes() {
+        assert!(valid_lang("ja"));
+        assert!(valid_lang("pt-br"));
+        assert!(!valid_lang("en"));
+        assert!(!valid_lang("Japanese"));
+        assert!(!valid_lang("j"));
+    }
+}

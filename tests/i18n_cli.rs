@@ -1,0 +1,680 @@
+//! `blades i18n` and `blades card show` end to end: the real binary on
+//! fixture pools (`tests/fixtures/i18n/`).
+//!
+//! - `synced`: every text translated and current, phrase templates too;
+//! - `drifted`: the same pool after the English moved on: a renamed card, a
+//!   changed flavor and effect (stale), a replaced card (missing and
+//!   orphaned), a deleted translation, a new phrase, a text marked fuzzy;
+//! - `check-bad`: translations with one mistake for every check.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/i18n")
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `blades` in `dir` without colour.
+fn blades(dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_blades"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the blades binary runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// A copy of a fixture pool in a temp folder, as `<temp>/pool`.
+fn scratch(fixture: &str) -> tempfile::TempDir {
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures().join(fixture), &temp.path().join("pool"));
+    temp
+}
+
+/// Every file under a folder with its bytes.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                let name = path.strip_prefix(dir).unwrap().display().to_string();
+                out.insert(name, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// The diagnostics of a JSON report, reduced to what must stay stable.
+fn located(report: &str) -> Vec<String> {
+    let report: Value = serde_json::from_str(report).expect("JSON report");
+    report["diagnostics"]
+        .as_array()
+        .expect("diagnostics list")
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}:{} {} [{}] {}",
+                d["file"].as_str().unwrap(),
+                d["line"],
+                d["column"],
+                d["code"].as_str().unwrap(),
+                d["label"].as_str().unwrap(),
+                d["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+// ----- status -----------------------------------------------------------
+
+#[test]
+fn status_shows_stale_texts_with_a_word_diff() {
+    let run = blades(&fixtures(), &["--cards", "drifted", "i18n", "status"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    insta::assert_snapshot!("status_drifted", run.stdout);
+}
+
+#[test]
+fn status_of_a_synced_pool_is_complete() {
+    let run = blades(&fixtures(), &["--cards", "synced", "i18n", "status"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with(
+            "Japanese (ja): 21 of 21 texts translated (100.0%), 0 missing, 0 stale, 0 orphaned"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn status_json_has_counts_and_entries() {
+    let run = blades(
+        &fixtures(),
+        &["--cards", "drifted", "--format", "json", "i18n", "status"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = json(&run.stdout);
+    let ja = &report["languages"][0];
+    assert_eq!(ja["lang"], "ja");
+    assert_eq!(
+        (
+            &ja["translated"],
+            &ja["missing"],
+            &ja["stale"],
+            &ja["orphaned"]
+        ),
+        (&14.into(), &4.into(), &4.into(), &2.into())
+    );
+    let gulch = ja["sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["set"] == "mini-gulch")
+        .unwrap();
+    assert_eq!(gulch["stale"], 4);
+    let entries = ja["entries"].as_array().unwrap();
+    for entry in entries {
+        for key in ["set", "card", "field", "state", "context", "file", "line"] {
+            assert!(entry.get(key).is_some(), "{key} missing in {entry}");
+        }
+    }
+    let find = |context: &str| {
+        entries
+            .iter()
+            .find(|e| e["context"] == context)
+            .unwrap_or_else(|| panic!("{context}"))
+    };
+    let owl = find("mini-gulch/dust-owl/name");
+    assert_eq!(owl["set"], "mini-gulch");
+    assert_eq!(owl["card"], "dust-owl");
+    assert_eq!(owl["field"], "name");
+    assert_eq!(owl["state"], "stale");
+    assert_eq!(owl["reason"], "english-changed");
+    assert_eq!(owl["then"], "Dust Owl");
+    assert_eq!(owl["now"], "Dusk Owl");
+    assert_eq!(find("mini-gulch/dust-owl/effect")["state"], "stale");
+    assert_eq!(find("mini-gulch/canyon-wyrm/flavor")["state"], "stale");
+    assert_eq!(find("mini-gulch/spur-charm/name")["reason"], "fuzzy");
+    assert_eq!(find("mini-gulch/storm-mesa/name")["state"], "missing");
+    assert_eq!(find("mini-gulch/thunder-mesa/flavor")["state"], "orphaned");
+    assert_eq!(find("mini-gulch/name")["card"], Value::Null);
+    let phrase = find("phrase:lose-rp");
+    assert_eq!(
+        (&phrase["set"], &phrase["state"]),
+        (&Value::Null, &"missing".into())
+    );
+    assert_eq!(report["diagnostics"], serde_json::json!([]));
+}
+
+#[test]
+fn fail_on_makes_status_a_gate() {
+    let status = |pool: &str, fail_on: &str| {
+        blades(
+            &fixtures(),
+            &["--cards", pool, "i18n", "status", "--fail-on", fail_on],
+        )
+        .code
+    };
+    assert_eq!(status("synced", "missing,stale"), 0);
+    assert_eq!(status("synced", "missing,stale,orphaned"), 0);
+    assert_eq!(status("drifted", "missing,stale"), 1);
+    assert_eq!(status("drifted", "stale"), 1);
+    assert_eq!(status("drifted", "orphaned"), 1);
+    assert_eq!(status("drifted", "cheese"), 2);
+    let plain = blades(&fixtures(), &["--cards", "drifted", "i18n", "status"]);
+    assert_eq!(plain.code, 0);
+    let bad_lang = blades(
+        &fixtures(),
+        &["--cards", "synced", "i18n", "status", "--lang", "en"],
+    );
+    assert_eq!(bad_lang.code, 2);
+}
+
+#[test]
+fn the_builtin_pool_is_fully_translated_and_clean() {
+    let dir = fixtures();
+    let status = blades(
+        &dir,
+        &["i18n", "status", "--fail-on", "missing,stale,orphaned"],
+    );
+    assert_eq!(status.code, 0, "{}", status.stdout);
+    let check = blades(&dir, &["i18n", "check"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(
+        check.stderr.contains("no problems found"),
+        "{}",
+        check.stderr
+    );
+}
+
+// ----- check ------------------------------------------------------------
+
+/// Every check: passes on the synced pool, fails on the bad one.
+const CHECK_CODES: [&str; 13] = [
+    "glossary-forbidden",
+    "glossary-term",
+    "locale-fingerprint",
+    "name-conflict",
+    "name-reference",
+    "override-icons",
+    "override-keywords",
+    "override-numbers",
+    "style-fullwidth-alnum",
+    "style-halfwidth-kana",
+    "style-punctuation",
+    "style-spacing",
+    "text-fit",
+];
+
+#[test]
+fn every_check_passes_on_good_translations() {
+    let run = blades(&fixtures(), &["--cards", "synced", "i18n", "check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "checked 21 translated texts: no problems found\n"
+    );
+    let run = blades(
+        &fixtures(),
+        &["--cards", "synced", "--format", "json", "i18n", "check"],
+    );
+    assert_eq!(json(&run.stdout)["diagnostics"], serde_json::json!([]));
+}
+
+#[test]
+fn every_check_fails_on_bad_translations() {
+    let run = blades(
+        &fixtures(),
+        &["--cards", "check-bad", "--format", "json", "i18n", "check"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let found = located(&run.stdout);
+    let report = json(&run.stdout);
+    let mut codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    let mut expected = CHECK_CODES.to_vec();
+    expected.dedup();
+    assert_eq!(codes, expected, "{found:#?}");
+    insta::assert_snapshot!("check_bad_located", found.join("\n"));
+}
+
+#[test]
+fn check_renders_located_reports() {
+    let run = blades(&fixtures(), &["--cards", "check-bad", "i18n", "check"]);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("check_bad_rendered", run.stderr);
+}
+
+// ----- PO round trip ------------------------------------------------------
+
+fn export(dir: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "--cards", "pool", "i18n", "export", "--lang", "ja", "-o", "ja.po",
+    ];
+    args.extend_from_slice(extra);
+    let run = blades(dir, &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run
+}
+
+fn import(dir: &Path, extra: &[&str]) -> Run {
+    let mut args = vec!["--cards", "pool", "i18n", "import", "ja.po"];
+    args.extend_from_slice(extra);
+    blades(dir, &args)
+}
+
+#[test]
+fn importing_an_unchanged_export_changes_no_byte() {
+    for fixture in ["synced", "drifted", "check-bad"] {
+        let temp = scratch(fixture);
+        export(temp.path(), &[]);
+        let before = files(&temp.path().join("pool"));
+        let run = import(temp.path(), &[]);
+        assert_eq!(run.code, 0, "{fixture}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(" 0 added, 0 updated"),
+            "{fixture}: {}",
+            run.stderr
+        );
+        assert_eq!(files(&temp.path().join("pool")), before, "{fixture}");
+        // Exporting again gives the same PO.
+        let first = std::fs::read(temp.path().join("ja.po")).unwrap();
+        export(temp.path(), &[]);
+        assert_eq!(std::fs::read(temp.path().join("ja.po")).unwrap(), first);
+    }
+}
+
+#[test]
+fn the_builtin_pool_survives_the_round_trip() {
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("cards"),
+        &temp.path().join("pool"),
+    );
+    export(temp.path(), &["--all-effects"]);
+    let before = files(&temp.path().join("pool"));
+    let run = import(temp.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(files(&temp.path().join("pool")), before);
+}
+
+#[test]
+fn import_rewrites_only_the_changed_entry() {
+    let temp = scratch("synced");
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    let edited = po
+        .replace(
+            "msgstr \"日に焼けて、気長に待つ。\"",
+            "msgstr \"日に焼けて、じっと待つ。\"",
+        )
+        .replace(
+            "msgctxt \"mini-gulch/canyon-wyrm/flavor\"",
+            "# 「気長に」より短く。\nmsgctxt \"mini-gulch/canyon-wyrm/flavor\"",
+        );
+    assert_ne!(po, edited);
+    std::fs::write(temp.path().join("ja.po"), edited).unwrap();
+    let before = files(&temp.path().join("pool"));
+    let run = import(temp.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("0 added, 1 updated"), "{}", run.stderr);
+    let after = files(&temp.path().join("pool"));
+    let changed: Vec<&String> = after
+        .keys()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .collect();
+    assert_eq!(changed, ["locales/ja/mini-gulch.yaml"]);
+    let old = String::from_utf8(before["locales/ja/mini-gulch.yaml"].clone()).unwrap();
+    let new = String::from_utf8(after["locales/ja/mini-gulch.yaml"].clone()).unwrap();
+    let removed: Vec<&str> = old
+        .lines()
+        .filter(|l| !new.lines().any(|n| n == *l))
+        .collect();
+    let added: Vec<&str> = new
+        .lines()
+        .filter(|l| !old.lines().any(|o| o == *l))
+        .collect();
+    assert_eq!(removed, ["      text: 日に焼けて、気長に待つ。"]);
+    assert_eq!(
+        added,
+        [
+            "      text: 日に焼けて、じっと待つ。",
+            "      note: 「気長に」より短く。"
+        ]
+    );
+    // Still complete, and the note comes back out in the next export.
+    let status = blades(
+        temp.path(),
+        &[
+            "--cards",
+            "pool",
+            "i18n",
+            "status",
+            "--fail-on",
+            "missing,stale",
+        ],
+    );
+    assert_eq!(status.code, 0, "{}", status.stdout);
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    assert!(
+        po.contains("# 「気長に」より短く。\n#. card flavor"),
+        "{po}"
+    );
+}
+
+#[test]
+fn a_stale_po_is_refused_unless_accepted() {
+    let temp = scratch("synced");
+    export(temp.path(), &[]);
+    // The translator works on the export…
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    std::fs::write(
+        temp.path().join("ja.po"),
+        po.replace("msgstr \"峡谷の竜\"", "msgstr \"峡谷の大竜\""),
+    )
+    .unwrap();
+    // …while a designer renames the card.
+    let set = temp.path().join("pool/mini-gulch.yaml");
+    let english = std::fs::read_to_string(&set).unwrap();
+    std::fs::write(
+        &set,
+        english.replace("name: Canyon Wyrm", "name: Canyon Wyrmling"),
+    )
+    .unwrap();
+    let before = files(&temp.path().join("pool"));
+
+    let refused = import(temp.path(), &[]);
+    assert_eq!(refused.code, 1);
+    insta::assert_snapshot!("import_stale_refused", refused.stderr);
+    assert_eq!(
+        files(&temp.path().join("pool")),
+        before,
+        "a failed import changes nothing"
+    );
+
+    let accepted = import(temp.path(), &["--accept-stale"]);
+    assert_eq!(accepted.code, 0, "{}", accepted.stderr);
+    let status = blades(
+        temp.path(),
+        &["--cards", "pool", "--format", "json", "i18n", "status"],
+    );
+    let report = json(&status.stdout);
+    let entry = report["languages"][0]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["context"] == "mini-gulch/canyon-wyrm/name")
+        .unwrap()
+        .clone();
+    assert_eq!(entry["state"], "stale");
+    assert_eq!(entry["then"], "Canyon Wyrm");
+    assert_eq!(entry["now"], "Canyon Wyrmling");
+    let locale =
+        std::fs::read_to_string(temp.path().join("pool/locales/ja/mini-gulch.yaml")).unwrap();
+    assert!(
+        locale.contains("text: 峡谷の大竜\n      source: Canyon Wyrm\n"),
+        "{locale}"
+    );
+}
+
+#[test]
+fn clearing_fuzzy_marks_a_text_translated() {
+    let temp = scratch("drifted");
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    let stale_entry = "#, fuzzy\n#| msgid \"Dust Owl\"\nmsgctxt \"mini-gulch/dust-owl/name\"\nmsgid \"Dusk Owl\"\nmsgstr \"砂ぼこりのフクロウ\"";
+    assert!(po.contains(stale_entry), "{po}");
+    let po = po.replace(
+        stale_entry,
+        "msgctxt \"mini-gulch/dust-owl/name\"\nmsgid \"Dusk Owl\"\nmsgstr \"夕暮れのフクロウ\"",
+    );
+    std::fs::write(temp.path().join("ja.po"), po).unwrap();
+    let run = import(temp.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("0 added, 1 updated"), "{}", run.stderr);
+    let status = json(
+        &blades(
+            temp.path(),
+            &["--cards", "pool", "--format", "json", "i18n", "status"],
+        )
+        .stdout,
+    );
+    let ja = &status["languages"][0];
+    assert_eq!(ja["stale"], 3);
+    let owl = ja["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["context"] == "mini-gulch/dust-owl/name")
+        .unwrap()
+        .clone();
+    assert_eq!(owl["state"], "translated");
+}
+
+#[test]
+fn an_invalid_po_is_a_located_error_and_changes_nothing() {
+    let temp = scratch("synced");
+    std::fs::copy(fixtures().join("po/invalid.po"), temp.path().join("ja.po")).unwrap();
+    let before = files(&temp.path().join("pool"));
+    let run = import(temp.path(), &[]);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("import_invalid_po", run.stderr);
+    assert_eq!(files(&temp.path().join("pool")), before);
+    let run = blades(
+        temp.path(),
+        &[
+            "--cards", "pool", "--format", "json", "i18n", "import", "ja.po",
+        ],
+    );
+    assert_eq!(
+        located(&run.stdout),
+        [
+            "ja.po:8:8 po-syntax [unterminated string] this string has no closing quote",
+            "ja.po:12:12 po-syntax [unknown escape] unknown escape `\\q`",
+        ]
+    );
+}
+
+#[test]
+fn unknown_fields_and_languages_are_refused() {
+    let temp = scratch("synced");
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    std::fs::write(
+        temp.path().join("ja.po"),
+        po.replace("mini-gulch/canyon-wyrm/name", "mini-gulch/canyon-wyrn/name"),
+    )
+    .unwrap();
+    let before = files(&temp.path().join("pool"));
+    let run = blades(
+        temp.path(),
+        &[
+            "--cards", "pool", "--format", "json", "i18n", "import", "ja.po",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    let report = json(&run.stdout);
+    let d = &report["diagnostics"][0];
+    assert_eq!(d["code"], "po-unknown-context");
+    assert_eq!(
+        d["help"],
+        "did you mean `mini-gulch/canyon-wyrm/name`? Export again to get the current fields"
+    );
+    let run = import(temp.path(), &["--lang", "fr"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("this PO file is for `ja`, not `fr`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(files(&temp.path().join("pool")), before);
+}
+
+// ----- the database and `card show` ----------------------------------------
+
+#[test]
+fn the_database_carries_every_language() {
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path().join("cards.json");
+    let run = blades(
+        &fixtures(),
+        &[
+            "--cards",
+            "drifted",
+            "build",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let db = json(&std::fs::read_to_string(&out).unwrap());
+    let card = |id: &str| {
+        db["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        card("canyon-wyrm")["translations"]["ja"],
+        serde_json::json!({"name": "峡谷の竜", "flavor": "日に焼けて、気長に待つ。", "stale": ["flavor"]})
+    );
+    assert_eq!(
+        card("dust-owl")["translations"]["ja"]["effect"],
+        "ちょこまか。\nプレイ：1RPを得る。"
+    );
+    assert_eq!(card("storm-mesa").get("translations"), None);
+    assert_eq!(
+        db["sets"][1]["translations"]["ja"],
+        serde_json::json!({"name": "ミニ峡谷"})
+    );
+}
+
+#[test]
+fn card_show_finds_cards_by_any_name() {
+    let dir = fixtures();
+    let both = blades(&dir, &["--cards", "synced", "card", "show", "峡谷の竜"]);
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    insta::assert_snapshot!("card_show_both", both.stdout);
+    let ja = blades(
+        &dir,
+        &[
+            "--cards", "synced", "card", "show", "dust", "OWL", "--lang", "ja",
+        ],
+    );
+    assert_eq!(ja.code, 0, "{}", ja.stderr);
+    insta::assert_snapshot!("card_show_ja", ja.stdout);
+    let en = blades(
+        &dir,
+        &[
+            "--cards",
+            "synced",
+            "card",
+            "show",
+            "ember-mage",
+            "--lang",
+            "en",
+        ],
+    );
+    assert!(
+        en.stdout.starts_with("Ember Mage\n  id       ember-mage\n"),
+        "{}",
+        en.stdout
+    );
+    assert!(!en.stdout.contains("魔道士"), "{}", en.stdout);
+    let json_run = blades(
+        &dir,
+        &[
+            "--cards",
+            "synced",
+            "--format",
+            "json",
+            "card",
+            "show",
+            "ブリキの斥候",
+        ],
+    );
+    let value = json(&json_run.stdout);
+    assert_eq!(value["card"]["id"], "tin-scout");
+    assert_eq!(value["set"]["translations"]["ja"]["name"], "ミニ基本セット");
+    let missing = blades(&dir, &["--cards", "synced", "card", "show", "Canyon Wurm"]);
+    assert_eq!(missing.code, 1);
+    assert_eq!(
+        missing.stderr,
+        "error: no card is named `Canyon Wurm`\nhelp: did you mean `Canyon Wyrm`?\n"
+    );
+}
+
+// ----- the shipped files ------------------------------------------------------
+
+#[test]
+fn shipped_locale_files_are_in_canonical_form() {
+    use blades::i18n::{Project, locale};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("cards");
+    let pool = blades::pool::Pool::from_dir(&root).unwrap();
+    let project = Project::load(&pool);
+    assert!(project.diagnostics.is_empty());
+    let ja = project.locales.get("ja").expect("Japanese locale files");
+    assert_eq!(ja.files.len(), project.sets.len(), "one file per set");
+    for file in &ja.files {
+        let locale::Target::Set(set) = &file.target else {
+            continue;
+        };
+        let text = &pool.data_file(&file.relative).unwrap().text;
+        let rendered = locale::render_set_file("ja", set, &file.entries, &|k| project.position(k));
+        assert_eq!(&rendered, &**text, "{} is not canonical", file.relative);
+    }
+    // The library exposes the names for look-ups.
+    assert_eq!(ja.card_name("high-noon-sheriff"), Some("真昼の保安官"));
+    assert_eq!(ja.set_name("sunset-gulch"), Some("夕焼け峡谷"));
+    assert_eq!(
+        project.locales.card_by_name("真昼の保安官"),
+        Some("high-noon-sheriff")
+    );
+}
