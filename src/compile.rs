@@ -361,7 +361,7 @@ fn parse_effect(
             diagnostics.extend(
                 errors
                     .into_iter()
-                    .map(|e| effect_diagnostic(&file.path, &offsets, e)),
+                    .map(|e| effect_error_diagnostic(&file.path, &offsets, e)),
             );
             None
         }
@@ -370,7 +370,11 @@ fn parse_effect(
 
 /// An effect-language finding as a diagnostic, its span moved from the
 /// effect text into the file through the value's offset map.
-fn effect_diagnostic(path: &Arc<str>, offsets: &[usize], error: EffectError) -> Diagnostic {
+pub fn effect_error_diagnostic(
+    path: &Arc<str>,
+    offsets: &[usize],
+    error: EffectError,
+) -> Diagnostic {
     let at = |i: usize| offsets.get(i).or(offsets.last()).copied().unwrap_or(0);
     let span = at(error.span.start)..at(error.span.end).max(at(error.span.start));
     let mut diagnostic = Diagnostic::error(Code::Effect(error.code), path, span, error.message)
@@ -425,7 +429,7 @@ pub fn check_effects(
             out.extend(
                 errors
                     .into_iter()
-                    .map(|e| effect_diagnostic(&set.path, &offsets, e)),
+                    .map(|e| effect_error_diagnostic(&set.path, &offsets, e)),
             );
         }
     }

@@ -21,6 +21,7 @@ pub mod cards;
 pub mod compile;
 pub mod diagnostics;
 pub mod effect;
+pub mod fmt;
 pub mod i18n;
 pub mod model;
 pub mod output;

@@ -17,6 +17,8 @@ mod checks;
 mod collection;
 mod copies;
 mod deck;
+mod effect;
+mod fmt;
 mod i18n;
 mod schema;
 mod trade;
@@ -66,6 +68,10 @@ enum Command {
     I18n(i18n::Args),
     /// Look up cards.
     Card(card::Args),
+    /// Try the effect language: check or render one effect text.
+    Effect(effect::Args),
+    /// Rewrite every card effect in canonical form (`--check`: only report).
+    Fmt(fmt::Args),
 }
 
 /// What every command gets: the global options.
@@ -135,5 +141,7 @@ pub fn run() -> ExitCode {
         Command::Copies(args) => copies::run(&context, args),
         Command::I18n(args) => i18n::run(&context, args),
         Command::Card(args) => card::run(&context, args),
+        Command::Effect(args) => effect::run(&context, args),
+        Command::Fmt(args) => fmt::run(&context, args),
     }
 }

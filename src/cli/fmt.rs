@@ -1,0 +1,76 @@
+//! `blades fmt [--check]`: rewrite effects in canonical form.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use blades::diagnostics::Sources;
+use blades::fmt::format_set_file;
+use blades::output::{self, Format};
+
+use super::{Context, exit};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Report the files that are not in canonical form (exit 1) instead of rewriting them.
+    #[arg(long)]
+    check: bool,
+}
+
+pub fn run(context: &Context, args: Args) -> ExitCode {
+    if context.cards.is_none() && !args.check {
+        eprintln!(
+            "error: `blades fmt` rewrites files: name the pool folder with --cards DIR (or use --check)"
+        );
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    let pool = match context.pool() {
+        Ok(pool) => pool,
+        Err(code) => return code,
+    };
+    let mut sources = Sources::default();
+    let mut problems = Vec::new();
+    let mut rewrites = Vec::new();
+    for file in &pool.sets {
+        sources.insert(file.path.clone(), file.text.clone());
+        let formatted = format_set_file(&file.path, &file.text);
+        problems.extend(formatted.problems);
+        if let Some(text) = formatted.text {
+            rewrites.push((file.path.clone(), text, formatted.changes.len()));
+        }
+    }
+    // Nothing is rewritten while any effect cannot be parsed.
+    if !problems.is_empty() {
+        context.report(&problems, &sources);
+        return ExitCode::from(exit::PROBLEMS);
+    }
+    for (path, text, changes) in &rewrites {
+        if args.check {
+            if context.format == Format::Human {
+                println!("{path}: {changes} effect(s) not in canonical form");
+            }
+            continue;
+        }
+        if let Err(e) = output::write_atomic(Path::new(&**path), text.as_bytes()) {
+            eprintln!("error: cannot write `{path}`: {e}");
+            return ExitCode::from(exit::CANNOT_RUN);
+        }
+        if context.format == Format::Human {
+            println!("{path}: {changes} effect(s) rewritten");
+        }
+    }
+    if context.format == Format::Json {
+        let files: Vec<_> = rewrites
+            .iter()
+            .map(|(path, _, changes)| serde_json::json!({"file": &**path, "changes": changes}))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({"check": args.check, "files": files})
+        );
+    }
+    ExitCode::from(if args.check && !rewrites.is_empty() {
+        exit::PROBLEMS
+    } else {
+        exit::OK
+    })
+}

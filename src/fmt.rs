@@ -1,0 +1,197 @@
+//! `blades fmt`: rewrite every card effect of a set file in canonical form,
+//! touching nothing else in the file (comments, order, quoting of other
+//! values all stay).
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::compile::{effect_error_diagnostic, yaml_diagnostic};
+use crate::diagnostics::Diagnostic;
+use crate::effect;
+use crate::yaml::{self, Node, NodeValue, scalar_offsets};
+use saphyr_parser::ScalarStyle;
+
+/// One effect that is not in canonical form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// Byte range of the effect's value in the file.
+    pub span: Range<usize>,
+    pub before: String,
+    pub after: String,
+}
+
+/// The result of formatting one file.
+#[derive(Debug, Default)]
+pub struct Formatted {
+    /// The new text, when anything changed.
+    pub text: Option<String>,
+    pub changes: Vec<Change>,
+    /// Effects that could not be formatted (syntax errors), and YAML errors.
+    pub problems: Vec<Diagnostic>,
+}
+
+/// Formats every effect of a set file's text.
+pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
+    let mut formatted = Formatted::default();
+    let doc = match yaml::parse(text) {
+        Ok(doc) => doc,
+        Err(error) => {
+            formatted.problems.push(yaml_diagnostic(path, error));
+            return formatted;
+        }
+    };
+    let Some(cards) = doc.get("cards").and_then(Node::as_seq) else {
+        return formatted;
+    };
+    let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+    for card in cards {
+        let Some(node) = card.get("effect") else {
+            continue;
+        };
+        let NodeValue::Str(source, style) = &node.value else {
+            continue;
+        };
+        let tree = match effect::parse(source) {
+            Ok(tree) => tree,
+            Err(errors) => {
+                let offsets = scalar_offsets(text, node);
+                formatted.problems.extend(
+                    errors
+                        .into_iter()
+                        .map(|e| effect_error_diagnostic(path, &offsets, e)),
+                );
+                continue;
+            }
+        };
+        let canonical = effect::format(&tree);
+        if canonical == source.trim_end_matches('\n') {
+            continue;
+        }
+        let span = value_extent(text, node, *style);
+        let replacement = write_scalar(text, node, *style, source, &canonical);
+        formatted.changes.push(Change {
+            span: span.clone(),
+            before: source.clone(),
+            after: canonical,
+        });
+        edits.push((span, replacement));
+    }
+    if edits.is_empty() {
+        return formatted;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (span, replacement) in &edits {
+        out.push_str(&text[at..span.start]);
+        out.push_str(replacement);
+        at = span.end;
+    }
+    out.push_str(&text[at..]);
+    formatted.text = Some(out);
+    formatted
+}
+
+/// The bytes a scalar's value occupies. A block scalar's span runs on to
+/// the indentation of the next line, which belongs to that line.
+fn value_extent(text: &str, node: &Node, style: ScalarStyle) -> Range<usize> {
+    let span = node.span.clone();
+    if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
+        let value = &text[span.clone()];
+        let kept = value.trim_end_matches(' ').len();
+        if value[..kept].ends_with('\n') {
+            return span.start..span.start + kept;
+        }
+    }
+    span
+}
+
+/// The new value text for a scalar, in a style that fits where it stands.
+fn write_scalar(text: &str, node: &Node, style: ScalarStyle, old: &str, new: &str) -> String {
+    match style {
+        ScalarStyle::Literal | ScalarStyle::Folded => {
+            // The span starts at the content; its column is the indentation.
+            let line_start = text[..node.span.start].rfind('\n').map_or(0, |i| i + 1);
+            let indent = &text[line_start..node.span.start];
+            let separator = if style == ScalarStyle::Folded {
+                "\n\n"
+            } else {
+                "\n"
+            };
+            let mut out = new.replace('\n', &format!("{separator}{indent}"));
+            if old.ends_with('\n') {
+                out.push('\n');
+            }
+            out
+        }
+        ScalarStyle::SingleQuoted if !new.contains('\n') => {
+            format!("'{}'", new.replace('\'', "''"))
+        }
+        ScalarStyle::Plain if !new.contains('\n') && plain_safe(new) => new.to_string(),
+        _ => double_quoted(new),
+    }
+}
+
+/// Can this text stand as a plain scalar inside a mapping or flow collection?
+fn plain_safe(text: &str) -> bool {
+    !text.contains(": ")
+        && !text.contains(" #")
+        && !text.contains(['{', '}', '[', ']', ',', '"', '\''])
+        && !text.starts_with(['-', '?', ':', '!', '&', '*', '|', '>', '%', '@', '`', ' '])
+}
+
+fn double_quoted(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn effects(text: &str) -> Vec<String> {
+        let doc = yaml::parse(text).unwrap();
+        doc.get("cards")
+            .and_then(Node::as_seq)
+            .unwrap()
+            .iter()
+            .filter_map(|c| c.get("effect").and_then(Node::as_str).map(str::to_string))
+            .collect()
+    }
+
+    #[test]
+    fn rewrites_effects_in_every_style_and_nothing_else() {
+        let text = "# a comment\nid: s\ncards:\n  - id: a  # keep me\n    effect: |\n      play:   gain 2 rp.\n      Top: Flip this card.\n    flavor: x\n  - {id: b, effect: \"play: gain 1 rp.\"}\n  - id: c\n    effect: 'Play: Gain 3 RP.'\n";
+        let path: Arc<str> = Arc::from("s.yaml");
+        let formatted = format_set_file(&path, text);
+        assert!(formatted.problems.is_empty(), "{:?}", formatted.problems);
+        let new = formatted.text.expect("changed");
+        assert!(new.starts_with("# a comment\nid: s\ncards:\n  - id: a  # keep me\n"));
+        assert!(new.contains("    flavor: x\n"));
+        let after = effects(&new);
+        for (old, new) in effects(text).iter().zip(&after) {
+            let canonical = effect::format(&effect::parse(old).unwrap());
+            assert_eq!(new.trim_end(), canonical);
+        }
+        // Formatting twice changes nothing.
+        assert!(format_set_file(&path, &new).text.is_none());
+    }
+
+    #[test]
+    fn syntax_errors_are_reported_not_rewritten() {
+        let text = "id: s\ncards:\n  - {id: a, effect: \"Play: Gian 2 RP.\"}\n";
+        let formatted = format_set_file(&Arc::from("s.yaml"), text);
+        assert!(formatted.text.is_none());
+        assert_eq!(formatted.problems.len(), 1);
+        assert_eq!(&text[formatted.problems[0].span.clone()], "Gian");
+    }
+}

@@ -1,0 +1,127 @@
+//! `blades effect` and `blades fmt` through the real binary.
+
+use std::path::Path;
+use std::process::Command;
+
+fn blades(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_blades"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("blades runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn effect_check_prints_the_canonical_form_or_located_errors() {
+    let (code, out, _) = blades(
+        root(),
+        &[
+            "effect",
+            "check",
+            "play: gain 2 rp for each fire card in your tableau.",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out, "Play: Gain 2 RP for each fire card in your tableau.\n");
+
+    let (code, _, err) = blades(root(), &["effect", "check", "Play: Gian 2 RP."]);
+    assert_eq!(code, 1);
+    assert!(err.contains("<effect>:1:7"), "{err}");
+    assert!(err.contains("did you mean `gain`?"), "{err}");
+
+    // Sets of the pool are part of the vocabulary.
+    let (code, _, err) = blades(
+        root(),
+        &[
+            "effect",
+            "check",
+            "Play: Gain 1 RP for each card from Nowhere Land in your tableau.",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+}
+
+#[test]
+fn effect_render_uses_the_official_japanese_terms() {
+    let (code, out, _) = blades(
+        root(),
+        &[
+            "effect",
+            "render",
+            "--lang",
+            "ja",
+            "Flip: Gain 2 RP for each fire card in your tableau.",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert!(out.starts_with("リバース："), "{out}");
+    assert!(out.contains("炎") && out.contains("プレイエリア"), "{out}");
+}
+
+#[test]
+fn fmt_rewrites_effects_and_only_effects_and_is_idempotent() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tin-cups.yaml");
+    let original =
+        std::fs::read_to_string(root().join("tests/fixtures/fmt/messy/tin-cups.yaml")).unwrap();
+    std::fs::write(&file, &original).unwrap();
+    let pool = dir.path().to_str().unwrap();
+
+    let (code, out, _) = blades(root(), &["fmt", "--check", "--cards", pool]);
+    assert_eq!(code, 1);
+    assert!(out.contains("3 effect(s) not in canonical form"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        original,
+        "--check writes nothing"
+    );
+
+    let (code, _, err) = blades(root(), &["fmt", "--cards", pool]);
+    assert_eq!(code, 0, "{err}");
+    let formatted = std::fs::read_to_string(&file).unwrap();
+    insta::assert_snapshot!("fmt_messy", formatted);
+
+    let (code, _, _) = blades(root(), &["fmt", "--check", "--cards", pool]);
+    assert_eq!(code, 0, "formatting twice changes nothing");
+    let (code, _, err) = blades(
+        root(),
+        &[
+            "build",
+            "--cards",
+            pool,
+            "--out",
+            dir.path().join("out/db.json").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "the formatted pool still builds: {err}");
+}
+
+#[test]
+fn fmt_changes_nothing_while_an_effect_does_not_parse() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.yaml");
+    let original =
+        std::fs::read_to_string(root().join("tests/fixtures/fmt/broken/bad.yaml")).unwrap();
+    std::fs::write(&file, &original).unwrap();
+    let (code, _, err) = blades(root(), &["fmt", "--cards", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bad.yaml:6:63"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+}
+
+#[test]
+fn fmt_needs_a_folder_to_rewrite() {
+    let (code, _, err) = blades(root(), &["fmt"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--cards"), "{err}");
+}
