@@ -4,7 +4,7 @@
 //! Every name goes through [`fold`]: Unicode NFKC, curly and straight
 //! apostrophes alike, lowercase, no whitespace. A [`NameIndex`] maps folded
 //! names from several sources (ids, English names, and later the Japanese
-//! names of a translation) to what they name; [`CardIndex`] is one over the
+//! names of a translation, taken from the database) to what they name; [`CardIndex`] is one over the
 //! cards of a database. The same index resolves characters and sets.
 
 use std::collections::HashMap;
@@ -18,10 +18,11 @@ use crate::suggest::nearest;
 pub const SUGGESTIONS: usize = 3;
 
 /// A name in comparable form: NFKC, every apostrophe-like character as `'`,
-/// lowercase, whitespace removed.
+/// lowercase, whitespace and the Japanese middle dot (`・`, which separates
+/// words of a katakana name as a space does) removed.
 pub fn fold(text: &str) -> String {
     text.nfkc()
-        .filter(|c| !c.is_whitespace())
+        .filter(|c| !c.is_whitespace() && *c != '\u{30FB}')
         .map(|c| match c {
             // Curly, modifier and prime apostrophes, and the grave and acute
             // accents people type for them.
@@ -40,8 +41,8 @@ pub fn fold(text: &str) -> String {
 pub enum NameSource {
     Id,
     English,
-    /// A translated name (`ja`, …).
-    Translation(&'static str),
+    /// A translated name, in any language.
+    Translation,
 }
 
 /// Why a reference did not resolve.
@@ -177,6 +178,14 @@ impl<'a> CardIndex<'a> {
         for (i, card) in database.cards.iter().enumerate() {
             names.insert(&card.name, NameSource::English, i);
         }
+        // Translated names (Japanese, …) from the database's locale data.
+        for (i, card) in database.cards.iter().enumerate() {
+            for translation in card.translations.values() {
+                if let Some(name) = &translation.name {
+                    names.insert(name, NameSource::Translation, i);
+                }
+            }
+        }
         CardIndex {
             database,
             names,
@@ -290,7 +299,7 @@ mod tests {
         let db = database();
         let mut index = CardIndex::new(&db);
         let id = Id("canyon-wyrm".into());
-        index.add_names(NameSource::Translation("ja"), [(&id, "峡谷のワーム")]);
+        index.add_names(NameSource::Translation, [(&id, "峡谷のワーム")]);
         assert_eq!(index.resolve("峡谷の ワーム"), Ok(0));
     }
 

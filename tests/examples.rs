@@ -44,3 +44,25 @@ fn readme_inputs_check_against_the_builtin_pool() {
     assert_eq!(code, 1, "{output}");
     assert!(output.contains("too-many-copies"), "{output}");
 }
+
+#[test]
+fn japanese_names_resolve_and_misspellings_suggest_the_card() {
+    let dir = tempfile::tempdir().unwrap();
+    let deck = dir.path().join("deck.yaml");
+    std::fs::write(
+        &deck,
+        "cards:\n  - リベットグレムリン\n  - リベット・グレムリソ\n",
+    )
+    .unwrap();
+    let (code, output) = check(&["deck", "check", deck.to_str().unwrap()]);
+    assert_eq!(code, 2, "{output}");
+    assert!(
+        output.contains("unknown card `リベット・グレムリソ`"),
+        "{output}"
+    );
+    assert!(output.contains("did you mean `Rivet Gremlin`?"), "{output}");
+    assert!(
+        !output.contains("`リベットグレムリン`"),
+        "the name without the dot resolves: {output}"
+    );
+}

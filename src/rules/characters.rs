@@ -60,7 +60,7 @@ fn loaded() -> &'static Loaded {
                 names.insert(name, NameSource::English, i);
             }
             if let Some(ja) = &c.ja {
-                names.insert(ja, NameSource::Translation("ja"), i);
+                names.insert(ja, NameSource::Translation, i);
             }
         }
         Loaded {
