@@ -1,6 +1,7 @@
 //! Writes a synthetic card pool: `cargo run --release --example synth -- --cards N --out DIR
 //! [--seed S] [--faults K]`. With `--faults K`, K known faults are spread over the files
-//! (see `blades::synth::Fault`), for testing and benchmarking the error path.
+//! (see `blades::synth::plant_faults`), for testing and benchmarking the error path.
+//! Every set gets a Japanese locale file (`locales/ja/<set>.yaml`) unless `--english-only`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,8 +11,13 @@ fn main() -> ExitCode {
     let mut out = PathBuf::from("synth-pool");
     let mut seed = 1u64;
     let mut faults = 0usize;
+    let mut japanese = true;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        if arg == "--english-only" {
+            japanese = false;
+            continue;
+        }
         let value = args.next();
         let parsed = match (arg.as_str(), value) {
             ("--cards", Some(v)) => v.parse().map(|v| cards = v).is_ok(),
@@ -24,18 +30,25 @@ fn main() -> ExitCode {
             _ => false,
         };
         if !parsed {
-            eprintln!("usage: synth --cards N --out DIR [--seed S] [--faults K]");
+            eprintln!("usage: synth --cards N --out DIR [--seed S] [--faults K] [--english-only]");
             return ExitCode::from(2);
         }
     }
-    let mut files = blades::synth::pool(cards, seed);
+    let mut files = blades::synth::pool_with(cards, seed, japanese);
     let planted = blades::synth::plant_faults(&mut files, faults, seed);
     if let Err(e) = std::fs::create_dir_all(&out) {
         eprintln!("error: cannot create {}: {e}", out.display());
         return ExitCode::from(2);
     }
     for (name, text) in &files {
-        if let Err(e) = std::fs::write(out.join(name), text) {
+        let path = out.join(name);
+        if let Some(parent) = path.parent()
+            && let Err(e) = std::fs::create_dir_all(parent)
+        {
+            eprintln!("error: cannot create {}: {e}", parent.display());
+            return ExitCode::from(2);
+        }
+        if let Err(e) = std::fs::write(&path, text) {
             eprintln!("error: cannot write {name}: {e}");
             return ExitCode::from(2);
         }

@@ -2,8 +2,45 @@
 //! kind, deterministic for a seed.
 
 use std::fmt::Write;
+use std::sync::OnceLock;
 
+use crate::effect::{self, Vocabulary};
+use crate::i18n::locale::{Entry, fingerprint, render_set_file};
+use crate::i18n::{Field, UnitKey};
 use crate::model::{BASE_TYPES, Element};
+
+/// Effects to draw from: every example of the effect language reference
+/// (which covers the whole grammar) that is valid in any pool, i.e. names
+/// no set.
+fn effect_corpus() -> &'static [String] {
+    static CORPUS: OnceLock<Vec<String>> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let doc = include_str!("../docs/effect-language.md");
+        let vocab = Vocabulary::base();
+        let mut examples = Vec::new();
+        let mut current: Option<String> = None;
+        for line in doc.lines() {
+            match &mut current {
+                None if line.trim() == "```effect" => current = Some(String::new()),
+                Some(text) if line.trim() == "```" => {
+                    examples.push(text.trim_end().to_string());
+                    current = None;
+                }
+                Some(text) => {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+                None => {}
+            }
+        }
+        examples
+            .into_iter()
+            .filter(|text| {
+                effect::parse(text).is_ok_and(|tree| effect::check(&tree, &vocab).is_empty())
+            })
+            .collect()
+    })
+}
 
 /// A small deterministic generator (SplitMix64), so pools are reproducible
 /// without a dependency.
@@ -42,6 +79,13 @@ const KINDS: [(&str, usize, Option<u32>); 6] = [
 
 /// Generates about `cards` distinct cards as set files: `(file name, YAML)`.
 pub fn pool(cards: usize, seed: u64) -> Vec<(String, String)> {
+    pool_with(cards, seed, false)
+}
+
+/// [`pool`], optionally with a Japanese locale file per set
+/// (`locales/ja/<set>.yaml`, every name and flavor translated).
+pub fn pool_with(cards: usize, seed: u64, japanese: bool) -> Vec<(String, String)> {
+    let corpus = effect_corpus();
     let mut rng = Rng::new(seed);
     let mut files = Vec::new();
     let mut made = 0;
@@ -54,6 +98,11 @@ pub fn pool(cards: usize, seed: u64) -> Vec<(String, String)> {
             let _ = writeln!(text, "cost: {cost}");
         }
         text.push_str("cards:\n");
+        let mut entries = vec![ja_entry(
+            UnitKey::SetName { set: id.clone() },
+            &format!("Synthetic Set {set}"),
+            format!("合成セット{set}"),
+        )];
         for i in 0..size {
             let stars = match kind {
                 "core" => 1 + i % 5,
@@ -73,21 +122,62 @@ pub fn pool(cards: usize, seed: u64) -> Vec<(String, String)> {
                 let element = Element::ALL[rng.below(Element::ALL.len())].as_str();
                 let ty = BASE_TYPES[rng.below(BASE_TYPES.len())];
                 let _ = write!(text, "    elements: [{element}]\n    types: [{ty}]\n");
-                let _ = writeln!(text, "    effect: \"Play: Gain {} RP.\"", 1 + rng.below(5));
+                if !corpus.is_empty() {
+                    let effect = &corpus[rng.below(corpus.len())];
+                    let quoted = serde_json::to_string(effect).unwrap_or_default();
+                    let _ = writeln!(text, "    effect: {quoted}");
+                }
             }
             if kind == "core" {
                 let _ = writeln!(text, "    copies: {}", 1 + i % 3);
             }
-            let _ = writeln!(
-                text,
-                "    flavor: \"Generated card number {made}, written to give the parser a realistic amount of text.\""
+            let flavor = format!(
+                "Generated card number {made}, written to give the parser a realistic amount of text."
             );
+            let _ = writeln!(text, "    flavor: \"{flavor}\"");
+            let card = format!("{id}-card-{i}");
+            entries.push(ja_entry(
+                UnitKey::Card {
+                    set: id.clone(),
+                    card: card.clone(),
+                    field: Field::Name,
+                },
+                &format!("Synthetic Card {set} {i}"),
+                format!("合成カード{set}の{i}"),
+            ));
+            entries.push(ja_entry(
+                UnitKey::Card { set: id.clone(), card, field: Field::Flavor },
+                &flavor,
+                format!("負荷試験のために生成された{made}番目のカード。読む量を現実に近づけるための文章。"),
+            ));
             made += 1;
         }
         files.push((format!("{id}.yaml"), text));
+        if japanese {
+            let order: Vec<UnitKey> = entries.iter().map(|e| e.key.clone()).collect();
+            let position = |key: &UnitKey| order.iter().position(|k| k == key);
+            files.push((
+                format!("locales/ja/{id}.yaml"),
+                render_set_file("ja", &id, &entries, &position),
+            ));
+        }
         set += 1;
     }
     files
+}
+
+/// A Japanese translation of an English text, fingerprinted.
+fn ja_entry(key: UnitKey, english: &str, japanese: String) -> Entry {
+    Entry {
+        key,
+        text: japanese,
+        source: Some(english.to_string()),
+        fingerprint: Some(fingerprint(english)),
+        fuzzy: false,
+        note: None,
+        node: None,
+        key_span: 0..0,
+    }
 }
 
 /// Plants `count` faults, one per file, spread evenly over the files; each
@@ -98,9 +188,16 @@ pub fn plant_faults(files: &mut [(String, String)], count: usize, seed: u64) -> 
     if count == 0 {
         return 0;
     }
-    let step = files.len() / count;
+    let sets: Vec<usize> = (0..files.len())
+        .filter(|&i| !files[i].0.starts_with("locales/"))
+        .collect();
+    let count = count.min(sets.len());
+    if count == 0 {
+        return 0;
+    }
+    let step = sets.len() / count;
     for n in 0..count {
-        let (_, text) = &mut files[n * step];
+        let (_, text) = &mut files[sets[n * step]];
         let fault = match rng.below(4) {
             0 => ("stars: 1\n", "stars: 11\n"),
             1 => ("kind: single\n", "kind: singel\n"),
@@ -142,6 +239,38 @@ mod tests {
             compiled.diagnostics.first()
         );
         assert!(compiled.database.unwrap().cards.len() >= 500);
+    }
+
+    #[test]
+    fn synthetic_pools_use_the_whole_effect_corpus_and_carry_japanese() {
+        assert!(effect_corpus().len() >= 30, "{}", effect_corpus().len());
+        let files = pool_with(600, 9, true);
+        let mut pool = as_pool(&files);
+        let (sets, data): (Vec<_>, Vec<_>) = pool
+            .sets
+            .drain(..)
+            .partition(|f| !f.relative.starts_with("locales/"));
+        pool.sets = sets;
+        pool.data = data;
+        let compiled = compile(&pool);
+        assert!(
+            compiled.diagnostics.is_empty(),
+            "{:?}",
+            compiled.diagnostics.first()
+        );
+        let database = compiled.database.unwrap();
+        assert!(
+            database
+                .cards
+                .iter()
+                .all(|c| c.translations.contains_key("ja"))
+        );
+        assert!(
+            database
+                .cards
+                .iter()
+                .any(|c| c.effect_text.contains_key("ja"))
+        );
     }
 
     #[test]
