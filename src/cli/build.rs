@@ -32,6 +32,9 @@ pub struct Args {
     /// Print where the time went (reading, per-file checks, pool checks, writing).
     #[arg(long)]
     timings: bool,
+    /// Indent the database JSON (larger; the default is compact).
+    #[arg(long)]
+    pretty: bool,
 }
 
 /// Pools smaller than this build too fast to need a progress bar.
@@ -60,7 +63,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             exit::OK
         });
     }
-    let code = finish(context, &args.out, &compiled);
+    let code = finish(context, &args.out, &compiled, args.pretty);
     let written = started.elapsed();
     if code == exit::OK
         && let Some(cache) = cache.as_mut()
@@ -86,11 +89,16 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 }
 
 /// Writes the database of a successful build; returns the exit code.
-fn finish(context: &Context, out: &Path, compiled: &Compiled) -> u8 {
+fn finish(context: &Context, out: &Path, compiled: &Compiled, pretty: bool) -> u8 {
     let Some(database) = &compiled.database else {
         return exit::PROBLEMS;
     };
-    let mut json = match serde_json::to_vec_pretty(database) {
+    let serialised = if pretty {
+        serde_json::to_vec_pretty(database)
+    } else {
+        serde_json::to_vec(database)
+    };
+    let mut json = match serialised {
         Ok(json) => json,
         Err(e) => {
             eprintln!("error: cannot serialise the database: {e}");
@@ -210,7 +218,7 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                     if !new.is_empty() {
                         context.report(&new, &compiled.sources);
                     }
-                    let code = finish(context, &args.out, &compiled);
+                    let code = finish(context, &args.out, &compiled, args.pretty);
                     if let Some(cache) = cache.as_mut() {
                         if code == exit::OK {
                             let _ = cache.save();

@@ -20,6 +20,8 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::compile::{self, LoadedCard, LoadedSet};
 use crate::diagnostics::{self, Diagnostic, Sources};
 use crate::model::{Card, CardKind, CardTranslation, Database, Element, Id, SetTranslation};
@@ -440,21 +442,30 @@ impl Locales {
     }
 
     fn load_files(pool: &Pool, phrases: bool) -> (Locales, Vec<Diagnostic>) {
+        // Files parse independently (in parallel); they join their language
+        // in pool order.
+        let parsed: Vec<(String, Option<LocaleFile>, Vec<Diagnostic>)> = pool
+            .data
+            .par_iter()
+            .filter_map(|file| {
+                let (lang, kind) = locale::classify(&file.relative)?;
+                if kind == locale::FileClass::Phrases && !phrases {
+                    return None;
+                }
+                let mut found = Vec::new();
+                let parsed = match kind {
+                    locale::FileClass::Set => locale::parse_set_file(file, &lang, &mut found),
+                    locale::FileClass::Phrases => {
+                        locale::parse_phrase_file(file, &lang, &mut found)
+                    }
+                };
+                Some((lang, parsed, found))
+            })
+            .collect();
         let mut diagnostics = Vec::new();
         let mut by_lang: Vec<Locale> = Vec::new();
-        for file in &pool.data {
-            let Some((lang, kind)) = locale::classify(&file.relative) else {
-                continue;
-            };
-            if kind == locale::FileClass::Phrases && !phrases {
-                continue;
-            }
-            let parsed = match kind {
-                locale::FileClass::Set => locale::parse_set_file(file, &lang, &mut diagnostics),
-                locale::FileClass::Phrases => {
-                    locale::parse_phrase_file(file, &lang, &mut diagnostics)
-                }
-            };
+        for (lang, parsed, found) in parsed {
+            diagnostics.extend(found);
             let Some(parsed) = parsed else { continue };
             let position = match by_lang.iter().position(|l| l.lang == lang) {
                 Some(i) => i,
@@ -630,7 +641,7 @@ pub fn attach(database: &mut Database, locales: &Locales) {
                 );
             }
         }
-        for card in &mut database.cards {
+        database.cards.par_iter_mut().for_each(|card| {
             let mut translation = CardTranslation::default();
             for field in Field::CARD {
                 let key = UnitKey::Card {
@@ -659,7 +670,7 @@ pub fn attach(database: &mut Database, locales: &Locales) {
             if translation != CardTranslation::default() {
                 card.translations.insert(locale.lang.clone(), translation);
             }
-        }
+        });
     }
 }
 
