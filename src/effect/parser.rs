@@ -32,7 +32,14 @@ pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
                     let pair = pairs.next().expect("ability_line");
                     lines.push(Line::Ability(builder.ability(pair)));
                 }
-                Err(e) => errors.push(syntax_error::from_pest(&e, line, base, true)),
+                Err(fast) => {
+                    // The fast parse skips alternatives that cannot match;
+                    // parse again in diagnostic mode to list them all.
+                    let e = EffectParser::parse(Rule::ability_line_diag, line)
+                        .err()
+                        .unwrap_or(fast);
+                    errors.push(syntax_error::from_pest(&e, line, base, true))
+                }
             }
         } else {
             match EffectParser::parse(Rule::keyword_line, line) {
@@ -96,9 +103,11 @@ fn first(pair: &P<'_>) -> Rule {
 }
 
 impl Builder {
+    /// Where a pair is written, without the spaces its last token ate.
     fn span(&self, pair: &P<'_>) -> Span {
         let s = pair.as_span();
-        Span::new(self.base + s.start(), self.base + s.end())
+        let len = pair.as_str().trim_end_matches([' ', '\t']).len();
+        Span::new(self.base + s.start(), self.base + s.start() + len)
     }
 
     fn num(&self, pair: &P<'_>) -> Num {
@@ -490,7 +499,7 @@ impl Builder {
                     .into_inner()
                     .find(|p| p.as_rule() == Rule::star_delta)
                     .map_or(0, |p| {
-                        let s = p.as_str();
+                        let s = p.as_str().trim_end();
                         let magnitude = s[1..].parse::<i32>().unwrap_or(i32::MAX);
                         if s.starts_with('-') {
                             -magnitude
@@ -525,7 +534,10 @@ impl Builder {
 
     fn target(&mut self, pair: P<'_>) -> Target {
         let span = self.span(&pair);
-        let inner = pair.into_inner().next().expect("target");
+        let inner = pair
+            .into_inner()
+            .find(|p| p.as_rule() != Rule::k_the)
+            .expect("target");
         let kind = match inner.as_rule() {
             Rule::this_card => TargetKind::This,
             Rule::of_them => {
@@ -591,14 +603,17 @@ impl Builder {
     fn query(&mut self, pair: P<'_>, default: Quant) -> CardQuery {
         let mut q = CardQuery::new(default, Noun::Card);
         q.span = self.span(&pair);
-        let mut children: Vec<P<'_>> = pair.into_inner().collect();
-        if children.len() == 1 && children[0].as_rule() == Rule::superlative_with {
-            children = children.remove(0).into_inner().collect();
-        }
-        for p in children {
+        for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::k_highest => q.quant = Quant::Highest,
                 Rule::k_lowest => q.quant = Quant::Lowest,
+                Rule::superlative => {
+                    q.quant = if first(&p) == Rule::k_highest_star {
+                        Quant::Highest
+                    } else {
+                        Quant::Lowest
+                    }
+                }
                 Rule::quant => q.quant = self.quant(p),
                 Rule::noun => q.noun = noun(&p),
                 Rule::set_filter => {
@@ -704,7 +719,7 @@ impl Builder {
                         EffectError::new(
                             "other-without-card",
                             span.range(),
-                            format!("`{}` cannot be tested here", p.as_str()),
+                            format!("`{}` cannot be tested here", p.as_str().trim_end()),
                             "not a property of a card",
                         )
                         .with_help("test elements, types, rarities or `face-down` here"),
@@ -714,7 +729,7 @@ impl Builder {
             Rule::rarity_phrase => {
                 let words: Vec<String> = p
                     .as_str()
-                    .split(|c: char| c == ' ' || c == '-' || c == '\t')
+                    .split([' ', '-', '\t'])
                     .filter(|w| !w.is_empty())
                     .map(str::to_ascii_lowercase)
                     .collect();
@@ -727,7 +742,7 @@ impl Builder {
                 filters.push(Filter::Rarity { rarity });
             }
             Rule::symbol_word => {
-                let word = p.as_str().to_ascii_lowercase();
+                let word = p.as_str().trim_end().to_ascii_lowercase();
                 filters.push(classify_word(&word).unwrap_or(Filter::Type {
                     name: word,
                     span: self.span(&p),
@@ -740,16 +755,6 @@ impl Builder {
     fn quant(&mut self, pair: P<'_>) -> Quant {
         let inner = pair.into_inner().next().expect("quant");
         match inner.as_rule() {
-            Rule::superlative => {
-                if inner
-                    .into_inner()
-                    .any(|p| p.as_rule() == Rule::k_highest_star)
-                {
-                    Quant::Highest
-                } else {
-                    Quant::Lowest
-                }
-            }
             Rule::up_to => {
                 let n = inner
                     .into_inner()
@@ -840,21 +845,24 @@ impl Builder {
     }
 
     fn owner(&self, pair: &P<'_>) -> Owner {
-        match first(pair) {
-            Rule::owner_your => Owner::You,
-            Rule::owner_their => Owner::Their,
-            Rule::owner_an_opponent => Owner::AnOpponent,
-            Rule::owner_each_opponent => Owner::EachOpponent,
-            Rule::owner_each_player => Owner::EachPlayer,
+        let mut words = pair.clone().into_inner().map(|p| p.as_rule());
+        match (words.next(), words.next()) {
+            (Some(Rule::k_your), _) => Owner::You,
+            (Some(Rule::k_their), _) => Owner::Their,
+            (Some(Rule::k_an | Rule::k_another), _) => Owner::AnOpponent,
+            (Some(Rule::k_each | Rule::k_every), Some(Rule::k_opponent_s)) => Owner::EachOpponent,
+            (Some(Rule::k_each | Rule::k_every), _) => Owner::EachPlayer,
             _ => Owner::Any,
         }
     }
 
     fn player(&self, pair: P<'_>) -> Player {
-        match first(&pair) {
-            Rule::player_you => Player::You,
-            Rule::player_an_opponent => Player::AnOpponent,
-            Rule::player_each_opponent => Player::EachOpponent,
+        let mut words = pair.into_inner().map(|p| p.as_rule());
+        match (words.next(), words.next()) {
+            (Some(Rule::k_you), _) => Player::You,
+            (Some(Rule::k_an | Rule::k_another), _) => Player::AnOpponent,
+            (Some(Rule::k_each | Rule::k_every), Some(Rule::k_opponent))
+            | (Some(Rule::k_opponents), _) => Player::EachOpponent,
             _ => Player::AllPlayers,
         }
     }

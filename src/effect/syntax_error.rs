@@ -43,7 +43,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::query => "a card description",
         Rule::quant => "a quantity (`a`, `each`, `2`, `up to 2`, …)",
         Rule::up_to => "`up to`",
-        Rule::superlative => "`the highest-STAR`",
+        Rule::superlative => "`highest-STAR`",
+        Rule::super_query => "a card description",
         Rule::noun => "`card`, `single`, `deck box` or `accessory`",
         Rule::place => "a place (`in your tableau`, `from your hand`, …)",
         Rule::zone | Rule::zone_owned => "`your tableau`, `your hand` or another place",
@@ -64,18 +65,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::count_symbols => "`different element among …`",
         Rule::count_tokens => "`+1 STAR token on …`",
         Rule::count_opponents => "`opponent`",
-        Rule::player
-        | Rule::player_you
-        | Rule::player_an_opponent
-        | Rule::player_each_opponent
-        | Rule::player_all => "a player (`you`, `an opponent`, `each opponent`, `all players`)",
-        Rule::owner
-        | Rule::owner_your
-        | Rule::owner_their
-        | Rule::owner_an_opponent
-        | Rule::owner_each_opponent
-        | Rule::owner_each_player
-        | Rule::owner_any => "whose cards (`your`, `an opponent's`, `each opponent's`, …)",
+        Rule::player => "a player (`you`, `an opponent`, `each opponent`, `all players`)",
+        Rule::owner => "whose cards (`your`, `an opponent's`, `each opponent's`, …)",
         Rule::bound
         | Rule::bound_no
         | Rule::bound_at_least
