@@ -668,6 +668,23 @@ fn spans_point_into_the_text() {
 }
 
 #[test]
+fn extra_spaces_and_tabs_keep_spans_right() {
+    let text = "Scurry.\n  Play:\t Flip  a   fyre card .  ";
+    let e = parse_ok(text);
+    assert_eq!(e, parse_ok("Scurry.\nPlay: Flip a fyre card."));
+    let errors = check(&e, &vocab());
+    assert_eq!(&text[errors[0].span.clone()], "fyre");
+    let Line::Ability(a) = &e.lines[1] else { panic!() };
+    assert_eq!(&text[a.span.range()], "Play:\t Flip  a   fyre card .");
+    let text = "Play:  Gain 1 RP.\n\tScore:   Gian  2 RP.";
+    let errors = parse(text).unwrap_err();
+    assert_eq!(&text[errors[0].span.clone()], "Gian");
+    let text = "Play:  Gain 1 RP.  \n Play: Gain 2 RP";
+    let errors = parse(text).unwrap_err();
+    assert_eq!(errors[0].span, text.len()..text.len());
+}
+
+#[test]
 fn every_bad_line_is_reported() {
     let text = "Play: Gian 2 RP.\nScore: Gain 1 RP.\nOngoing: Flip.\nGain 2 RP.";
     let errors = parse(text).unwrap_err();

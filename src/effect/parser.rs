@@ -18,12 +18,15 @@ pub struct EffectParser;
 pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
     let mut lines = Vec::new();
     let mut errors = Vec::new();
-    for (base, line) in split_lines(text) {
-        if line.trim().is_empty() {
+    for (base, raw) in split_lines(text) {
+        if raw.trim().is_empty() {
             continue;
         }
+        let norm = Normalized::new(raw);
+        let line = norm.text.as_ref();
         let mut builder = Builder {
             base,
+            map: norm.map.as_deref(),
             errors: Vec::new(),
         };
         if is_ability(line) {
@@ -38,7 +41,7 @@ pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
                     let e = EffectParser::parse(Rule::ability_line_diag, line)
                         .err()
                         .unwrap_or(fast);
-                    errors.push(syntax_error::from_pest(&e, line, base, true))
+                    errors.push(norm.relocate(syntax_error::from_pest(&e, line, 0, true), base))
                 }
             }
         } else {
@@ -47,7 +50,7 @@ pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
                     let pair = pairs.next().expect("keyword_line");
                     lines.push(Line::Keyword(builder.keyword(pair)));
                 }
-                Err(_) => errors.push(syntax_error::not_a_line(line, base)),
+                Err(_) => errors.push(norm.relocate(syntax_error::not_a_line(line, 0), base)),
             }
         }
         errors.append(&mut builder.errors);
@@ -69,26 +72,103 @@ pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// A line as the grammar sees it: single spaces between tokens, none at the
+/// ends, tabs turned into spaces. `map` gives, for every byte of `text`, its
+/// offset in the original line (`None` when the line needed no change).
+struct Normalized<'a> {
+    text: std::borrow::Cow<'a, str>,
+    map: Option<Vec<usize>>,
+}
+
+impl<'a> Normalized<'a> {
+    fn new(line: &'a str) -> Normalized<'a> {
+        let clean = !line.starts_with([' ', '\t'])
+            && !line.ends_with([' ', '\t'])
+            && !line.contains('\t')
+            && !line.contains("  ");
+        if clean {
+            return Normalized {
+                text: std::borrow::Cow::Borrowed(line),
+                map: None,
+            };
+        }
+        let mut text = String::with_capacity(line.len());
+        let mut map = Vec::with_capacity(line.len());
+        let mut pending_space = None;
+        for (i, c) in line.char_indices() {
+            if c == ' ' || c == '\t' {
+                if !text.is_empty() && pending_space.is_none() {
+                    pending_space = Some(i);
+                }
+                continue;
+            }
+            if let Some(at) = pending_space.take() {
+                text.push(' ');
+                map.push(at);
+            }
+            text.push(c);
+            map.extend(i..i + c.len_utf8());
+        }
+        Normalized {
+            text: std::borrow::Cow::Owned(text),
+            map: Some(map),
+        }
+    }
+
+    /// Moves an error found in the normalized line (offsets from 0) to the
+    /// original text (the line starts at `base`).
+    fn relocate(&self, mut e: EffectError, base: usize) -> EffectError {
+        let (start, end) = (e.span.start, e.span.end);
+        let start = original(self.map.as_deref(), start);
+        let end = if end > e.span.start {
+            original_end(self.map.as_deref(), end)
+        } else {
+            start
+        };
+        e.span = base + start..base + end;
+        e
+    }
+}
+
+/// The original offset of normalized offset `i`.
+fn original(map: Option<&[usize]>, i: usize) -> usize {
+    match map {
+        None => i,
+        Some(m) => match m.get(i) {
+            Some(o) => *o,
+            None => m.last().map_or(0, |o| o + 1),
+        },
+    }
+}
+
+/// The original offset of an exclusive end `e` (`e > 0`).
+fn original_end(map: Option<&[usize]>, e: usize) -> usize {
+    match map {
+        None => e,
+        Some(m) => m.get(e - 1).map_or(0, |o| o + 1),
+    }
+}
+
 /// Is the line an ability (it has a colon, or starts with a timing word)?
 fn is_ability(line: &str) -> bool {
     if line.contains(':') {
         return true;
     }
-    let first: String = line
-        .trim_start()
-        .chars()
-        .take_while(|c| c.is_ascii_alphabetic())
-        .collect();
+    let rest = line.trim_start();
+    let len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let first = &rest[..len];
     Timing::ALL
         .iter()
-        .any(|t| t.word().eq_ignore_ascii_case(&first))
-        && line.trim_start().len() > first.len()
+        .any(|t| t.word().eq_ignore_ascii_case(first))
+        && rest.len() > len
 }
 
 /// Builds AST nodes from pest pairs of one line.
-struct Builder {
+struct Builder<'m> {
     /// Offset of the line in the effect text.
     base: usize,
+    /// Offsets of the normalized line's bytes in the original line.
+    map: Option<&'m [usize]>,
     /// Errors found while building (grammar-valid but ill-formed text).
     errors: Vec<EffectError>,
 }
@@ -102,12 +182,18 @@ fn first(pair: &P<'_>) -> Rule {
         .map_or(Rule::EOI, |p| p.as_rule())
 }
 
-impl Builder {
-    /// Where a pair is written, without the spaces its last token ate.
+impl Builder<'_> {
+    /// Where a pair is written in the effect text, without the space its
+    /// last token ate.
     fn span(&self, pair: &P<'_>) -> Span {
-        let s = pair.as_span();
-        let len = pair.as_str().trim_end_matches([' ', '\t']).len();
-        Span::new(self.base + s.start(), self.base + s.start() + len)
+        let start = pair.as_span().start();
+        let len = pair.as_str().trim_end_matches(' ').len();
+        let end = if len == 0 {
+            original(self.map, start)
+        } else {
+            original_end(self.map, start + len)
+        };
+        Span::new(self.base + original(self.map, start), self.base + end)
     }
 
     fn num(&self, pair: &P<'_>) -> Num {
@@ -166,16 +252,11 @@ impl Builder {
             match p.as_rule() {
                 Rule::timing => {
                     timing_span = self.span(&p);
-                    timing = match first(&p) {
-                        Rule::k_play => Timing::Play,
-                        Rule::k_next => Timing::Next,
-                        Rule::k_flip => Timing::Flip,
-                        Rule::k_ongoing => Timing::Ongoing,
-                        Rule::k_top => Timing::Top,
-                        Rule::k_score => Timing::Score,
-                        Rule::k_reaction => Timing::Reaction,
-                        _ => Timing::Action,
-                    };
+                    let word = p.as_str().trim_end();
+                    timing = Timing::ALL
+                        .into_iter()
+                        .find(|t| t.word().eq_ignore_ascii_case(word))
+                        .unwrap_or(Timing::Action);
                 }
                 Rule::trigger => {
                     let event = p.into_inner().find(|q| q.as_rule() == Rule::event);
@@ -272,29 +353,49 @@ impl Builder {
 
     fn action(&mut self, pair: P<'_>) -> Action {
         let rule = pair.as_rule();
-        let mut targets = Vec::new();
-        let mut nums = Vec::new();
-        let mut rest = Vec::new();
+        // One pass over the children; an action has at most two targets.
+        let mut first_target = None;
+        let mut second_target = None;
+        let mut num = None;
+        let mut part = None;
+        let mut pile = Pile::Binder;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::target => targets.push(self.target(p)),
-                Rule::number => nums.push(self.num(&p)),
-                _ => rest.push(p),
+                Rule::target => {
+                    let t = self.target(p);
+                    if first_target.is_none() {
+                        first_target = Some(t);
+                    } else {
+                        second_target = Some(t);
+                    }
+                }
+                Rule::number => num = Some(self.num(&p)),
+                Rule::pile_store_discard => pile = Pile::StoreDiscard,
+                Rule::pile_box => pile = Pile::Box,
+                Rule::discard_to => {
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::pile_store_discard => pile = Pile::StoreDiscard,
+                            Rule::pile_box => pile = Pile::Box,
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::rp_fixed
+                | Rule::rp_star
+                | Rule::clash_party
+                | Rule::take_to
+                | Rule::token_count
+                | Rule::insert_anywhere
+                | Rule::insert_beside
+                | Rule::insert_plain => part = Some(p),
+                _ => {}
             }
         }
-        let mut targets = targets.into_iter();
-        let mut target = || {
-            targets
-                .next()
-                .unwrap_or_else(|| Target::new(TargetKind::This))
-        };
+        let target = first_target.unwrap_or_else(|| Target::new(TargetKind::This));
         match rule {
             Rule::gain_rp | Rule::lose_rp => {
-                let amount_pair = rest
-                    .into_iter()
-                    .find(|p| matches!(p.as_rule(), Rule::rp_fixed | Rule::rp_star))
-                    .expect("amount");
-                let amount = self.amount(amount_pair);
+                let amount = self.amount(part.expect("amount"));
                 if rule == Rule::gain_rp {
                     Action::GainRp { amount }
                 } else {
@@ -302,13 +403,11 @@ impl Builder {
                 }
             }
             Rule::gain_slots => Action::GainSlots {
-                count: nums.first().copied().unwrap_or(Num::new(1)),
+                count: num.unwrap_or(Num::new(1)),
             },
-            Rule::flip => Action::Flip { target: target() },
+            Rule::flip => Action::Flip { target },
             Rule::clash => {
-                let all = rest
-                    .iter()
-                    .any(|p| p.as_rule() == Rule::clash_party && first(p) == Rule::clash_all);
+                let all = part.is_some_and(|p| first(&p) == Rule::clash_all);
                 Action::Clash {
                     with: if all {
                         ClashWith::AllPlayers
@@ -317,55 +416,19 @@ impl Builder {
                     },
                 }
             }
-            Rule::discard | Rule::put_in => {
-                let piles: Vec<Rule> = rest
-                    .iter()
-                    .flat_map(|p| {
-                        if p.as_rule() == Rule::discard_to {
-                            p.clone().into_inner().map(|q| q.as_rule()).collect()
-                        } else {
-                            vec![p.as_rule()]
-                        }
-                    })
-                    .collect();
-                let to = if piles.contains(&Rule::pile_store_discard) {
-                    Pile::StoreDiscard
-                } else if piles.contains(&Rule::pile_box) {
-                    Pile::Box
-                } else {
-                    Pile::Binder
-                };
-                Action::Discard {
-                    target: target(),
-                    to,
-                }
-            }
-            Rule::reveal => Action::Reveal { target: target() },
+            Rule::discard | Rule::put_in => Action::Discard { target, to: pile },
+            Rule::reveal => Action::Reveal { target },
             Rule::take => {
-                let to =
-                    rest.iter()
-                        .find(|p| p.as_rule() == Rule::take_to)
-                        .map_or(TakeTo::Hand, |p| {
-                            if p.clone()
-                                .into_inner()
-                                .any(|q| q.as_rule() == Rule::k_binder)
-                            {
-                                TakeTo::Binder
-                            } else {
-                                TakeTo::Hand
-                            }
-                        });
+                let binder =
+                    part.is_some_and(|p| p.into_inner().any(|q| q.as_rule() == Rule::k_binder));
                 Action::Take {
-                    target: target(),
-                    to,
+                    target,
+                    to: if binder { TakeTo::Binder } else { TakeTo::Hand },
                 }
             }
-            Rule::look => Action::LookAt { target: target() },
+            Rule::look => Action::LookAt { target },
             Rule::put_tokens => {
-                let count_pair = rest
-                    .into_iter()
-                    .find(|p| p.as_rule() == Rule::token_count)
-                    .expect("token_count");
+                let count_pair = part.expect("token_count");
                 let count_span = self.span(&count_pair);
                 let count = count_pair
                     .into_inner()
@@ -377,45 +440,33 @@ impl Builder {
                         },
                         |p| self.num(&p),
                     );
-                Action::PutTokens {
-                    count,
-                    target: target(),
-                }
+                Action::PutTokens { count, target }
             }
             Rule::insert => {
-                let card = target();
-                let position = rest
-                    .into_iter()
-                    .find(|p| matches!(p.as_rule(), Rule::insert_anywhere | Rule::insert_beside))
-                    .map_or(Position::Anywhere, |p| {
-                        if p.as_rule() == Rule::insert_anywhere {
-                            Position::Anywhere
-                        } else {
-                            let mut side = Side::Left;
-                            let mut of = Target::new(TargetKind::This);
-                            for q in p.into_inner() {
-                                match q.as_rule() {
-                                    Rule::side => side = self.side(&q),
-                                    Rule::target => of = self.target(q),
-                                    _ => {}
-                                }
+                let position = match part {
+                    Some(p) if p.as_rule() == Rule::insert_beside => {
+                        let mut side = Side::Left;
+                        let mut of = Target::new(TargetKind::This);
+                        for q in p.into_inner() {
+                            match q.as_rule() {
+                                Rule::side => side = self.side(&q),
+                                Rule::target => of = self.target(q),
+                                _ => {}
                             }
-                            Position::Beside { side, of }
                         }
-                    });
-                Action::Insert {
-                    target: card,
-                    position,
-                }
+                        Position::Beside { side, of }
+                    }
+                    _ => Position::Anywhere,
+                };
+                Action::Insert { target, position }
             }
-            Rule::copy_effect => Action::CopyEffect { source: target() },
-            Rule::attach => {
-                let card = target();
-                let to = target();
-                Action::Attach { card, to }
-            }
-            Rule::return_hand => Action::ReturnToHand { target: target() },
-            _ => Action::PlayCard { target: target() },
+            Rule::copy_effect => Action::CopyEffect { source: target },
+            Rule::attach => Action::Attach {
+                card: target,
+                to: second_target.unwrap_or_else(|| Target::new(TargetKind::This)),
+            },
+            Rule::return_hand => Action::ReturnToHand { target },
+            _ => Action::PlayCard { target },
         }
     }
 

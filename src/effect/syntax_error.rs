@@ -130,7 +130,6 @@ fn word_of(rule: Rule) -> Option<&'static str> {
         };
     }
     words! {
-        k_action => "Action", k_ongoing => "Ongoing", k_reaction => "Reaction", k_score => "Score",
         k_next => "next", k_top => "top", k_play => "play", k_flip => "flip", k_flipped => "flipped",
         k_gain => "gain", k_lose => "lose", k_win => "win", k_tie => "tie", k_clash => "clash",
         k_discard => "discard", k_reveal => "reveal", k_take => "take", k_look => "look",
@@ -245,19 +244,9 @@ pub(crate) fn from_pest(
     let mut expected: Vec<String> = Vec::new();
     let mut literals: Vec<&'static str> = Vec::new();
     if let ErrorVariant::ParsingError { positives, .. } = &error.variant {
-        let timing_words = [
-            Rule::k_play,
-            Rule::k_next,
-            Rule::k_flip,
-            Rule::k_ongoing,
-            Rule::k_top,
-            Rule::k_score,
-            Rule::k_reaction,
-            Rule::k_action,
-        ];
-        let all_timings = timing_words.iter().all(|t| positives.contains(t));
+        let all_timings = positives.contains(&Rule::timing);
         for rule in positives {
-            if all_timings && timing_words.contains(rule) {
+            if *rule == Rule::timing {
                 continue;
             }
             if let Some(word) = word_of(*rule) {
