@@ -674,7 +674,9 @@ fn extra_spaces_and_tabs_keep_spans_right() {
     assert_eq!(e, parse_ok("Scurry.\nPlay: Flip a fyre card."));
     let errors = check(&e, &vocab());
     assert_eq!(&text[errors[0].span.clone()], "fyre");
-    let Line::Ability(a) = &e.lines[1] else { panic!() };
+    let Line::Ability(a) = &e.lines[1] else {
+        panic!()
+    };
     assert_eq!(&text[a.span.range()], "Play:\t Flip  a   fyre card .");
     let text = "Play:  Gain 1 RP.\n\tScore:   Gian  2 RP.";
     let errors = parse(text).unwrap_err();

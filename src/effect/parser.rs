@@ -16,6 +16,59 @@ pub struct EffectParser;
 
 /// Parses an effect text; see [`crate::effect::parse`].
 pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
+    let many = split_lines(text)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .nth(1)
+        .is_some();
+    if many && let Some(effect) = parse_at_once(text) {
+        return Ok(effect);
+    }
+    parse_each_line(text)
+}
+
+/// The fast path for texts of several lines: one parse of the whole text.
+/// `None` when anything is wrong; the caller then parses line by line,
+/// which finds and reports every error.
+fn parse_at_once(text: &str) -> Option<Effect> {
+    let lines: Vec<(usize, Normalized<'_>)> = split_lines(text)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(base, raw)| (base, Normalized::new(raw)))
+        .collect();
+    let mut joined = String::with_capacity(text.len());
+    let mut starts = Vec::with_capacity(lines.len());
+    for (i, (_, norm)) in lines.iter().enumerate() {
+        if i > 0 {
+            joined.push('\n');
+        }
+        starts.push(joined.len());
+        joined.push_str(&norm.text);
+    }
+    let effect = EffectParser::parse(Rule::effect, &joined).ok()?.next()?;
+    let mut out = Vec::with_capacity(lines.len());
+    let parts = effect.into_inner().filter(|p| p.as_rule() != Rule::EOI);
+    for (i, pair) in parts.enumerate() {
+        let (base, norm) = lines.get(i)?;
+        let mut builder = Builder {
+            base: *base,
+            offset: starts[i],
+            map: norm.map.as_deref(),
+            errors: Vec::new(),
+        };
+        // The line must be read the way the line-by-line parse reads it.
+        match (pair.as_rule(), is_ability(&norm.text)) {
+            (Rule::ability, true) => out.push(Line::Ability(builder.ability(pair))),
+            (Rule::keyword, false) => out.push(Line::Keyword(builder.keyword(pair))),
+            _ => return None,
+        }
+        if !builder.errors.is_empty() {
+            return None;
+        }
+    }
+    (out.len() == lines.len()).then_some(Effect { lines: out })
+}
+
+/// Parses every line on its own, collecting the errors of all lines.
+fn parse_each_line(text: &str) -> Result<Effect, Vec<EffectError>> {
     let mut lines = Vec::new();
     let mut errors = Vec::new();
     for (base, raw) in split_lines(text) {
@@ -26,13 +79,17 @@ pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
         let line = norm.text.as_ref();
         let mut builder = Builder {
             base,
+            offset: 0,
             map: norm.map.as_deref(),
             errors: Vec::new(),
         };
         if is_ability(line) {
             match EffectParser::parse(Rule::ability_line, line) {
                 Ok(mut pairs) => {
-                    let pair = pairs.next().expect("ability_line");
+                    let pair = pairs
+                        .next()
+                        .and_then(|p| p.into_inner().next())
+                        .expect("ability");
                     lines.push(Line::Ability(builder.ability(pair)));
                 }
                 Err(fast) => {
@@ -47,7 +104,10 @@ pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
         } else {
             match EffectParser::parse(Rule::keyword_line, line) {
                 Ok(mut pairs) => {
-                    let pair = pairs.next().expect("keyword_line");
+                    let pair = pairs
+                        .next()
+                        .and_then(|p| p.into_inner().next())
+                        .expect("keyword");
                     lines.push(Line::Keyword(builder.keyword(pair)));
                 }
                 Err(_) => errors.push(norm.relocate(syntax_error::not_a_line(line, 0), base)),
@@ -167,6 +227,8 @@ fn is_ability(line: &str) -> bool {
 struct Builder<'m> {
     /// Offset of the line in the effect text.
     base: usize,
+    /// Offset of the line in the text pest parsed (several lines at once).
+    offset: usize,
     /// Offsets of the normalized line's bytes in the original line.
     map: Option<&'m [usize]>,
     /// Errors found while building (grammar-valid but ill-formed text).
@@ -186,7 +248,7 @@ impl Builder<'_> {
     /// Where a pair is written in the effect text, without the space its
     /// last token ate.
     fn span(&self, pair: &P<'_>) -> Span {
-        let start = pair.as_span().start();
+        let start = pair.as_span().start() - self.offset;
         let len = pair.as_str().trim_end_matches(' ').len();
         let end = if len == 0 {
             original(self.map, start)
@@ -259,7 +321,9 @@ impl Builder<'_> {
                         .unwrap_or(Timing::Action);
                 }
                 Rule::trigger => {
-                    let event = p.into_inner().find(|q| q.as_rule() == Rule::event);
+                    let event = p.into_inner().find(|q| {
+                        matches!(q.as_rule(), Rule::event_is_flipped | Rule::event_player)
+                    });
                     trigger = event.map(|e| self.event(e));
                 }
                 Rule::sentence => sentences.push(self.sentence(p)),
@@ -294,7 +358,7 @@ impl Builder<'_> {
                         _ => ClashResult::Tie,
                     })
                 }
-                Rule::condition => sentence.condition = Some(self.condition(p)),
+                Rule::cond_count | Rule::cond_about => sentence.condition = Some(self.condition(p)),
                 Rule::may => sentence.optional = true,
                 Rule::clauses => sentence.clauses = self.clauses(p),
                 Rule::purpose => {
@@ -383,7 +447,8 @@ impl Builder<'_> {
                 }
                 Rule::rp_fixed
                 | Rule::rp_star
-                | Rule::clash_party
+                | Rule::clash_all
+                | Rule::clash_one
                 | Rule::take_to
                 | Rule::token_count
                 | Rule::insert_anywhere
@@ -407,7 +472,7 @@ impl Builder<'_> {
             },
             Rule::flip => Action::Flip { target },
             Rule::clash => {
-                let all = part.is_some_and(|p| first(&p) == Rule::clash_all);
+                let all = part.is_some_and(|p| p.as_rule() == Rule::clash_all);
                 Action::Clash {
                     with: if all {
                         ClashWith::AllPlayers
@@ -485,7 +550,10 @@ impl Builder<'_> {
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::number => rp = self.num(&p),
-                Rule::countable => count = Some(self.countable(p)),
+                Rule::count_symbols
+                | Rule::count_tokens
+                | Rule::count_opponents
+                | Rule::count_cards => count = Some(self.countable(p)),
                 _ => {}
             }
         }
@@ -495,8 +563,8 @@ impl Builder<'_> {
         }
     }
 
-    fn countable(&mut self, pair: P<'_>) -> Count {
-        let inner = pair.into_inner().next().expect("countable");
+    /// One of the `count_*` pairs.
+    fn countable(&mut self, inner: P<'_>) -> Count {
         match inner.as_rule() {
             Rule::count_symbols => {
                 let mut types = false;
@@ -565,13 +633,9 @@ impl Builder<'_> {
                 let mut source = Target::new(TargetKind::This);
                 for p in pair.into_inner() {
                     match p.as_rule() {
-                        Rule::symbols => {
-                            symbols = match first(&p) {
-                                Rule::symbols_both => Symbols::ElementsAndTypes,
-                                Rule::k_element => Symbols::Elements,
-                                _ => Symbols::Types,
-                            }
-                        }
+                        Rule::symbols_both => symbols = Symbols::ElementsAndTypes,
+                        Rule::k_element => symbols = Symbols::Elements,
+                        Rule::k_type => symbols = Symbols::Types,
                         Rule::target => source = self.target(p),
                         _ => {}
                     }
@@ -705,8 +769,13 @@ impl Builder<'_> {
                     }
                     let cmp = p
                         .into_inner()
-                        .find(|s| s.as_rule() == Rule::star_cmp)
-                        .expect("star_cmp");
+                        .find(|s| {
+                            matches!(
+                                s.as_rule(),
+                                Rule::star_relative | Rule::star_same | Rule::star_value
+                            )
+                        })
+                        .expect("star comparison");
                     q.star = Some(self.star_cmp(cmp));
                 }
                 _ => {
@@ -826,11 +895,16 @@ impl Builder<'_> {
     fn place(&mut self, pair: P<'_>) -> Place {
         let zone = pair
             .into_inner()
-            .find(|p| p.as_rule() == Rule::zone)
-            .expect("zone")
-            .into_inner()
-            .next()
-            .expect("zone kind");
+            .find(|p| {
+                matches!(
+                    p.as_rule(),
+                    Rule::zone_any_tableau
+                        | Rule::zone_store_discard
+                        | Rule::zone_aftermarket
+                        | Rule::zone_owned
+                )
+            })
+            .expect("zone");
         match zone.as_rule() {
             Rule::zone_any_tableau => Place::Tableau { owner: Owner::Any },
             Rule::zone_store_discard => Place::StoreDiscard,
@@ -853,8 +927,8 @@ impl Builder<'_> {
         }
     }
 
-    fn star_cmp(&mut self, pair: P<'_>) -> StarFilter {
-        let inner = pair.into_inner().next().expect("star_cmp");
+    /// A `star_relative`, `star_same` or `star_value` pair.
+    fn star_cmp(&mut self, inner: P<'_>) -> StarFilter {
         match inner.as_rule() {
             Rule::star_relative | Rule::star_same => {
                 let mut cmp = StarCmp::Same;
@@ -920,8 +994,8 @@ impl Builder<'_> {
 
     // ── conditions and events ──
 
-    fn condition(&mut self, pair: P<'_>) -> Condition {
-        let inner = pair.into_inner().next().expect("condition");
+    /// A `cond_*` pair.
+    fn condition(&mut self, inner: P<'_>) -> Condition {
         match inner.as_rule() {
             Rule::cond_count => {
                 let mut bound = Bound::OrMore;
@@ -929,65 +1003,72 @@ impl Builder<'_> {
                 let mut count = Count::Opponents;
                 for p in inner.into_inner() {
                     match p.as_rule() {
-                        Rule::bound => (bound, n) = self.bound(p),
-                        Rule::countable => count = self.countable(p),
+                        Rule::bound_no
+                        | Rule::bound_at_least
+                        | Rule::bound_at_most
+                        | Rule::bound_exactly
+                        | Rule::bound_or => (bound, n) = self.bound(p),
+                        Rule::count_symbols
+                        | Rule::count_tokens
+                        | Rule::count_opponents
+                        | Rule::count_cards => count = self.countable(p),
                         _ => {}
                     }
                 }
                 Condition::Count { count, bound, n }
             }
-            Rule::cond_top => {
-                let mut target = Target::new(TargetKind::This);
-                let mut owner = Owner::You;
-                for p in inner.into_inner() {
-                    match p.as_rule() {
-                        Rule::target => target = self.target(p),
-                        Rule::owner => owner = self.owner(&p),
-                        _ => {}
-                    }
-                }
-                Condition::IsTopCard { target, owner }
-            }
-            Rule::cond_star => {
-                let mut target = Target::new(TargetKind::This);
-                let mut star = None;
-                for p in inner.into_inner() {
-                    match p.as_rule() {
-                        Rule::target => target = self.target(p),
-                        Rule::star_cmp => star = Some(self.star_cmp(p)),
-                        _ => {}
-                    }
-                }
-                Condition::Star {
-                    target,
-                    star: star.expect("star_cmp"),
-                }
-            }
             _ => {
-                let mut target = Target::new(TargetKind::This);
-                let mut face = None;
-                let mut filters = Vec::new();
-                let mut noun_ = None;
-                for p in inner.into_inner() {
-                    match p.as_rule() {
-                        Rule::target => target = self.target(p),
-                        Rule::noun => noun_ = Some(noun(&p)),
-                        Rule::k_is | Rule::k_a | Rule::k_an => {}
-                        _ => self.adjective(p, &mut face, &mut filters, None),
+                let mut children = inner.into_inner();
+                let target = self.target(children.next().expect("target"));
+                let test = children.next().expect("test");
+                match test.as_rule() {
+                    Rule::cond_top => {
+                        let owner = test
+                            .into_inner()
+                            .find(|p| p.as_rule() == Rule::owner)
+                            .map_or(Owner::You, |p| self.owner(&p));
+                        Condition::IsTopCard { target, owner }
                     }
-                }
-                Condition::Is {
-                    target,
-                    face,
-                    filters,
-                    noun: noun_,
+                    Rule::cond_star => {
+                        let cmp = test
+                            .into_inner()
+                            .find(|p| {
+                                matches!(
+                                    p.as_rule(),
+                                    Rule::star_relative | Rule::star_same | Rule::star_value
+                                )
+                            })
+                            .expect("star comparison");
+                        Condition::Star {
+                            target,
+                            star: self.star_cmp(cmp),
+                        }
+                    }
+                    _ => {
+                        let mut face = None;
+                        let mut filters = Vec::new();
+                        let mut noun_ = None;
+                        for p in test.into_inner() {
+                            match p.as_rule() {
+                                Rule::noun => noun_ = Some(noun(&p)),
+                                Rule::k_is | Rule::k_a | Rule::k_an => {}
+                                _ => self.adjective(p, &mut face, &mut filters, None),
+                            }
+                        }
+                        Condition::Is {
+                            target,
+                            face,
+                            filters,
+                            noun: noun_,
+                        }
+                    }
                 }
             }
         }
     }
 
-    fn bound(&mut self, pair: P<'_>) -> (Bound, Num) {
-        let inner = pair.into_inner().next().expect("bound");
+    /// A `bound_*` pair.
+    fn bound(&mut self, inner: P<'_>) -> (Bound, Num) {
         let rule = inner.as_rule();
         if rule == Rule::bound_no {
             return (
@@ -1014,8 +1095,8 @@ impl Builder<'_> {
         (bound, n)
     }
 
-    fn event(&mut self, pair: P<'_>) -> Event {
-        let inner = pair.into_inner().next().expect("event");
+    /// An `event_is_flipped` or `event_player` pair.
+    fn event(&mut self, inner: P<'_>) -> Event {
         if inner.as_rule() == Rule::event_is_flipped {
             let target = inner
                 .into_inner()
@@ -1092,4 +1173,21 @@ pub(crate) fn classify_word(word: &str) -> Option<Filter> {
         .into_iter()
         .find(|r| r.words() == word)
         .map(|rarity| Filter::Rarity { rarity })
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    #[test]
+    fn multi_line_texts_parse_at_once() {
+        for text in [
+            "Scurry.\nPlay: Gain 1 RP.",
+            "Blast Off PLUS.\nScore: Gain 1 RP for each face-up card in your tableau.",
+            "Play: Copy the effect of the card to the left.\nTop: Adjacent cards cannot be flipped.",
+            "Thwomp! 3.\nTop: This card cannot be flipped.",
+        ] {
+            let fast = super::parse_at_once(text);
+            assert!(fast.is_some(), "{text}");
+            assert_eq!(fast.unwrap(), super::parse_each_line(text).unwrap());
+        }
+    }
 }
