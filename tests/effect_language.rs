@@ -668,6 +668,25 @@ fn spans_point_into_the_text() {
 }
 
 #[test]
+fn extra_spaces_and_tabs_keep_spans_right() {
+    let text = "Scurry.\n  Play:\t Flip  a   fyre card .  ";
+    let e = parse_ok(text);
+    assert_eq!(e, parse_ok("Scurry.\nPlay: Flip a fyre card."));
+    let errors = check(&e, &vocab());
+    assert_eq!(&text[errors[0].span.clone()], "fyre");
+    let Line::Ability(a) = &e.lines[1] else {
+        panic!()
+    };
+    assert_eq!(&text[a.span.range()], "Play:\t Flip  a   fyre card .");
+    let text = "Play:  Gain 1 RP.\n\tScore:   Gian  2 RP.";
+    let errors = parse(text).unwrap_err();
+    assert_eq!(&text[errors[0].span.clone()], "Gian");
+    let text = "Play:  Gain 1 RP.  \n Play: Gain 2 RP";
+    let errors = parse(text).unwrap_err();
+    assert_eq!(errors[0].span, text.len()..text.len());
+}
+
+#[test]
 fn every_bad_line_is_reported() {
     let text = "Play: Gian 2 RP.\nScore: Gain 1 RP.\nOngoing: Flip.\nGain 2 RP.";
     let errors = parse(text).unwrap_err();
@@ -1522,4 +1541,182 @@ proptest! {
             prop_assert!(text.is_char_boundary(e.span.start) && text.is_char_boundary(e.span.end));
         }
     }
+}
+
+/// Words of the grammar, for random sentences.
+const WORDS: &[&str] = &[
+    "gain",
+    "lose",
+    "flip",
+    "clash",
+    "with",
+    "an",
+    "a",
+    "opponent",
+    "opponent's",
+    "all",
+    "players",
+    "each",
+    "card",
+    "cards",
+    "this",
+    "the",
+    "to",
+    "left",
+    "right",
+    "of",
+    "in",
+    "your",
+    "tableau",
+    "hand",
+    "for",
+    "fire",
+    "mage",
+    "2",
+    "RP",
+    "STAR",
+    "+1",
+    "token",
+    "tokens",
+    "put",
+    "on",
+    "it",
+    "them",
+    "one",
+    "up",
+    "if",
+    "you",
+    "have",
+    "has",
+    "or",
+    "more",
+    "less",
+    "cannot",
+    "be",
+    "flipped",
+    "adjacent",
+    "face-up",
+    "face-down",
+    "other",
+    "another",
+    "highest-STAR",
+    "top",
+    "Top",
+    "Card",
+    "next",
+    "play",
+    "Store",
+    "Discard",
+    "box",
+    "from",
+    "set",
+    "Tin",
+    "Town",
+    "and",
+    "then",
+    ",",
+    "may",
+    "different",
+    "element",
+    "among",
+    "lower",
+    "than",
+    "is",
+    "are",
+    "win",
+    "Win:",
+    "no",
+    "at",
+    "least",
+    "exactly",
+    "any",
+    "their",
+    "single",
+    "deck box",
+    "accessory",
+    "take",
+    "into",
+    "look",
+    "reveal",
+    "discard",
+    "insert",
+    "anywhere",
+    "copy",
+    "effect",
+    "attach",
+    "return",
+    "extra",
+    "slot",
+    "bronze promo",
+    "premium",
+    "there",
+    "when",
+    "loses",
+    "wins",
+];
+
+/// Near-misses: a formatted ability line with one word replaced, dropped or
+/// doubled, or plain random words.
+fn random_line() -> impl Strategy<Value = String> {
+    let random = (
+        proptest::sample::select(vec![
+            "Play:",
+            "Ongoing:",
+            "Reaction (when you lose RP):",
+            "Score:",
+        ]),
+        proptest::collection::vec(proptest::sample::select(WORDS.to_vec()), 1..12),
+    )
+        .prop_map(|(timing, words)| format!("{timing} {}.", words.join(" ")));
+    let mutated = (
+        line_strategy(),
+        any::<proptest::sample::Index>(),
+        0..4u8,
+        proptest::sample::select(WORDS.to_vec()),
+    )
+        .prop_map(|(line, at, how, word)| {
+            let text = format(&Effect { lines: vec![line] });
+            let mut words: Vec<&str> = text.split(' ').collect();
+            let i = at.index(words.len());
+            match how {
+                0 => words[i] = word,
+                1 if words.len() > 1 => {
+                    words.remove(i);
+                }
+                2 => words.insert(i, word),
+                _ => {}
+            }
+            words.join(" ")
+        });
+    prop_oneof![1 => random, 3 => mutated]
+}
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// The fast grammar's guards only skip alternatives that cannot match:
+    /// it accepts exactly what diagnostic mode accepts.
+    #[test]
+    fn guards_never_change_what_parses(line in random_line()) {
+        use pest::Parser as _;
+        let fast = EffectParser::parse(Rule::ability_line, &line).is_ok();
+        let diag = EffectParser::parse(Rule::ability_line_diag, &line).is_ok();
+        prop_assert_eq!(fast, diag, "{}", line);
+    }
+}
+
+#[test]
+fn some_random_lines_parse() {
+    // The generator above must reach valid lines too, or it proves nothing.
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut ok = 0;
+    for _ in 0..2_000 {
+        let line = random_line().new_tree(&mut runner).unwrap().current();
+        ok += usize::from(parse(&line).is_ok());
+    }
+    assert!(ok > 400, "only {ok} of 2000 random lines parse");
+    assert!(
+        ok < 1_900,
+        "{ok} of 2000 random lines parse: too few errors"
+    );
 }

@@ -16,31 +16,101 @@ pub struct EffectParser;
 
 /// Parses an effect text; see [`crate::effect::parse`].
 pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
+    let many = split_lines(text)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .nth(1)
+        .is_some();
+    if many && let Some(effect) = parse_at_once(text) {
+        return Ok(effect);
+    }
+    parse_each_line(text)
+}
+
+/// The fast path for texts of several lines: one parse of the whole text.
+/// `None` when anything is wrong; the caller then parses line by line,
+/// which finds and reports every error.
+fn parse_at_once(text: &str) -> Option<Effect> {
+    let lines: Vec<(usize, Normalized<'_>)> = split_lines(text)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(base, raw)| (base, Normalized::new(raw)))
+        .collect();
+    let mut joined = String::with_capacity(text.len());
+    let mut starts = Vec::with_capacity(lines.len());
+    for (i, (_, norm)) in lines.iter().enumerate() {
+        if i > 0 {
+            joined.push('\n');
+        }
+        starts.push(joined.len());
+        joined.push_str(&norm.text);
+    }
+    let effect = EffectParser::parse(Rule::effect, &joined).ok()?.next()?;
+    let mut out = Vec::with_capacity(lines.len());
+    let parts = effect.into_inner().filter(|p| p.as_rule() != Rule::EOI);
+    for (i, pair) in parts.enumerate() {
+        let (base, norm) = lines.get(i)?;
+        let mut builder = Builder {
+            base: *base,
+            offset: starts[i],
+            map: norm.map.as_deref(),
+            errors: Vec::new(),
+        };
+        // The line must be read the way the line-by-line parse reads it.
+        match (pair.as_rule(), is_ability(&norm.text)) {
+            (Rule::ability, true) => out.push(Line::Ability(builder.ability(pair))),
+            (Rule::keyword, false) => out.push(Line::Keyword(builder.keyword(pair))),
+            _ => return None,
+        }
+        if !builder.errors.is_empty() {
+            return None;
+        }
+    }
+    (out.len() == lines.len()).then_some(Effect { lines: out })
+}
+
+/// Parses every line on its own, collecting the errors of all lines.
+fn parse_each_line(text: &str) -> Result<Effect, Vec<EffectError>> {
     let mut lines = Vec::new();
     let mut errors = Vec::new();
-    for (base, line) in split_lines(text) {
-        if line.trim().is_empty() {
+    for (base, raw) in split_lines(text) {
+        if raw.trim().is_empty() {
             continue;
         }
+        let norm = Normalized::new(raw);
+        let line = norm.text.as_ref();
         let mut builder = Builder {
             base,
+            offset: 0,
+            map: norm.map.as_deref(),
             errors: Vec::new(),
         };
         if is_ability(line) {
             match EffectParser::parse(Rule::ability_line, line) {
                 Ok(mut pairs) => {
-                    let pair = pairs.next().expect("ability_line");
+                    let pair = pairs
+                        .next()
+                        .and_then(|p| p.into_inner().next())
+                        .expect("ability");
                     lines.push(Line::Ability(builder.ability(pair)));
                 }
-                Err(e) => errors.push(syntax_error::from_pest(&e, line, base, true)),
+                Err(fast) => {
+                    // The fast parse skips alternatives that cannot match;
+                    // parse again in diagnostic mode to list them all.
+                    let e = EffectParser::parse(Rule::ability_line_diag, line)
+                        .err()
+                        .unwrap_or(fast);
+                    errors.push(norm.relocate(syntax_error::from_pest(&e, line, 0, true), base))
+                }
             }
         } else {
             match EffectParser::parse(Rule::keyword_line, line) {
                 Ok(mut pairs) => {
-                    let pair = pairs.next().expect("keyword_line");
+                    let pair = pairs
+                        .next()
+                        .and_then(|p| p.into_inner().next())
+                        .expect("keyword");
                     lines.push(Line::Keyword(builder.keyword(pair)));
                 }
-                Err(_) => errors.push(syntax_error::not_a_line(line, base)),
+                Err(_) => errors.push(norm.relocate(syntax_error::not_a_line(line, 0), base)),
             }
         }
         errors.append(&mut builder.errors);
@@ -62,26 +132,105 @@ pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// A line as the grammar sees it: single spaces between tokens, none at the
+/// ends, tabs turned into spaces. `map` gives, for every byte of `text`, its
+/// offset in the original line (`None` when the line needed no change).
+struct Normalized<'a> {
+    text: std::borrow::Cow<'a, str>,
+    map: Option<Vec<usize>>,
+}
+
+impl<'a> Normalized<'a> {
+    fn new(line: &'a str) -> Normalized<'a> {
+        let clean = !line.starts_with([' ', '\t'])
+            && !line.ends_with([' ', '\t'])
+            && !line.contains('\t')
+            && !line.contains("  ");
+        if clean {
+            return Normalized {
+                text: std::borrow::Cow::Borrowed(line),
+                map: None,
+            };
+        }
+        let mut text = String::with_capacity(line.len());
+        let mut map = Vec::with_capacity(line.len());
+        let mut pending_space = None;
+        for (i, c) in line.char_indices() {
+            if c == ' ' || c == '\t' {
+                if !text.is_empty() && pending_space.is_none() {
+                    pending_space = Some(i);
+                }
+                continue;
+            }
+            if let Some(at) = pending_space.take() {
+                text.push(' ');
+                map.push(at);
+            }
+            text.push(c);
+            map.extend(i..i + c.len_utf8());
+        }
+        Normalized {
+            text: std::borrow::Cow::Owned(text),
+            map: Some(map),
+        }
+    }
+
+    /// Moves an error found in the normalized line (offsets from 0) to the
+    /// original text (the line starts at `base`).
+    fn relocate(&self, mut e: EffectError, base: usize) -> EffectError {
+        let (start, end) = (e.span.start, e.span.end);
+        let start = original(self.map.as_deref(), start);
+        let end = if end > e.span.start {
+            original_end(self.map.as_deref(), end)
+        } else {
+            start
+        };
+        e.span = base + start..base + end;
+        e
+    }
+}
+
+/// The original offset of normalized offset `i`.
+fn original(map: Option<&[usize]>, i: usize) -> usize {
+    match map {
+        None => i,
+        Some(m) => match m.get(i) {
+            Some(o) => *o,
+            None => m.last().map_or(0, |o| o + 1),
+        },
+    }
+}
+
+/// The original offset of an exclusive end `e` (`e > 0`).
+fn original_end(map: Option<&[usize]>, e: usize) -> usize {
+    match map {
+        None => e,
+        Some(m) => m.get(e - 1).map_or(0, |o| o + 1),
+    }
+}
+
 /// Is the line an ability (it has a colon, or starts with a timing word)?
 fn is_ability(line: &str) -> bool {
     if line.contains(':') {
         return true;
     }
-    let first: String = line
-        .trim_start()
-        .chars()
-        .take_while(|c| c.is_ascii_alphabetic())
-        .collect();
+    let rest = line.trim_start();
+    let len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let first = &rest[..len];
     Timing::ALL
         .iter()
-        .any(|t| t.word().eq_ignore_ascii_case(&first))
-        && line.trim_start().len() > first.len()
+        .any(|t| t.word().eq_ignore_ascii_case(first))
+        && rest.len() > len
 }
 
 /// Builds AST nodes from pest pairs of one line.
-struct Builder {
+struct Builder<'m> {
     /// Offset of the line in the effect text.
     base: usize,
+    /// Offset of the line in the text pest parsed (several lines at once).
+    offset: usize,
+    /// Offsets of the normalized line's bytes in the original line.
+    map: Option<&'m [usize]>,
     /// Errors found while building (grammar-valid but ill-formed text).
     errors: Vec<EffectError>,
 }
@@ -95,10 +244,18 @@ fn first(pair: &P<'_>) -> Rule {
         .map_or(Rule::EOI, |p| p.as_rule())
 }
 
-impl Builder {
+impl Builder<'_> {
+    /// Where a pair is written in the effect text, without the space its
+    /// last token ate.
     fn span(&self, pair: &P<'_>) -> Span {
-        let s = pair.as_span();
-        Span::new(self.base + s.start(), self.base + s.end())
+        let start = pair.as_span().start() - self.offset;
+        let len = pair.as_str().trim_end_matches(' ').len();
+        let end = if len == 0 {
+            original(self.map, start)
+        } else {
+            original_end(self.map, start + len)
+        };
+        Span::new(self.base + original(self.map, start), self.base + end)
     }
 
     fn num(&self, pair: &P<'_>) -> Num {
@@ -157,19 +314,16 @@ impl Builder {
             match p.as_rule() {
                 Rule::timing => {
                     timing_span = self.span(&p);
-                    timing = match first(&p) {
-                        Rule::k_play => Timing::Play,
-                        Rule::k_next => Timing::Next,
-                        Rule::k_flip => Timing::Flip,
-                        Rule::k_ongoing => Timing::Ongoing,
-                        Rule::k_top => Timing::Top,
-                        Rule::k_score => Timing::Score,
-                        Rule::k_reaction => Timing::Reaction,
-                        _ => Timing::Action,
-                    };
+                    let word = p.as_str().trim_end();
+                    timing = Timing::ALL
+                        .into_iter()
+                        .find(|t| t.word().eq_ignore_ascii_case(word))
+                        .unwrap_or(Timing::Action);
                 }
                 Rule::trigger => {
-                    let event = p.into_inner().find(|q| q.as_rule() == Rule::event);
+                    let event = p.into_inner().find(|q| {
+                        matches!(q.as_rule(), Rule::event_is_flipped | Rule::event_player)
+                    });
                     trigger = event.map(|e| self.event(e));
                 }
                 Rule::sentence => sentences.push(self.sentence(p)),
@@ -204,7 +358,7 @@ impl Builder {
                         _ => ClashResult::Tie,
                     })
                 }
-                Rule::condition => sentence.condition = Some(self.condition(p)),
+                Rule::cond_count | Rule::cond_about => sentence.condition = Some(self.condition(p)),
                 Rule::may => sentence.optional = true,
                 Rule::clauses => sentence.clauses = self.clauses(p),
                 Rule::purpose => {
@@ -263,29 +417,50 @@ impl Builder {
 
     fn action(&mut self, pair: P<'_>) -> Action {
         let rule = pair.as_rule();
-        let mut targets = Vec::new();
-        let mut nums = Vec::new();
-        let mut rest = Vec::new();
+        // One pass over the children; an action has at most two targets.
+        let mut first_target = None;
+        let mut second_target = None;
+        let mut num = None;
+        let mut part = None;
+        let mut pile = Pile::Binder;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::target => targets.push(self.target(p)),
-                Rule::number => nums.push(self.num(&p)),
-                _ => rest.push(p),
+                Rule::target => {
+                    let t = self.target(p);
+                    if first_target.is_none() {
+                        first_target = Some(t);
+                    } else {
+                        second_target = Some(t);
+                    }
+                }
+                Rule::number => num = Some(self.num(&p)),
+                Rule::pile_store_discard => pile = Pile::StoreDiscard,
+                Rule::pile_box => pile = Pile::Box,
+                Rule::discard_to => {
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::pile_store_discard => pile = Pile::StoreDiscard,
+                            Rule::pile_box => pile = Pile::Box,
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::rp_fixed
+                | Rule::rp_star
+                | Rule::clash_all
+                | Rule::clash_one
+                | Rule::take_to
+                | Rule::token_count
+                | Rule::insert_anywhere
+                | Rule::insert_beside
+                | Rule::insert_plain => part = Some(p),
+                _ => {}
             }
         }
-        let mut targets = targets.into_iter();
-        let mut target = || {
-            targets
-                .next()
-                .unwrap_or_else(|| Target::new(TargetKind::This))
-        };
+        let target = first_target.unwrap_or_else(|| Target::new(TargetKind::This));
         match rule {
             Rule::gain_rp | Rule::lose_rp => {
-                let amount_pair = rest
-                    .into_iter()
-                    .find(|p| matches!(p.as_rule(), Rule::rp_fixed | Rule::rp_star))
-                    .expect("amount");
-                let amount = self.amount(amount_pair);
+                let amount = self.amount(part.expect("amount"));
                 if rule == Rule::gain_rp {
                     Action::GainRp { amount }
                 } else {
@@ -293,13 +468,11 @@ impl Builder {
                 }
             }
             Rule::gain_slots => Action::GainSlots {
-                count: nums.first().copied().unwrap_or(Num::new(1)),
+                count: num.unwrap_or(Num::new(1)),
             },
-            Rule::flip => Action::Flip { target: target() },
+            Rule::flip => Action::Flip { target },
             Rule::clash => {
-                let all = rest
-                    .iter()
-                    .any(|p| p.as_rule() == Rule::clash_party && first(p) == Rule::clash_all);
+                let all = part.is_some_and(|p| p.as_rule() == Rule::clash_all);
                 Action::Clash {
                     with: if all {
                         ClashWith::AllPlayers
@@ -308,55 +481,19 @@ impl Builder {
                     },
                 }
             }
-            Rule::discard | Rule::put_in => {
-                let piles: Vec<Rule> = rest
-                    .iter()
-                    .flat_map(|p| {
-                        if p.as_rule() == Rule::discard_to {
-                            p.clone().into_inner().map(|q| q.as_rule()).collect()
-                        } else {
-                            vec![p.as_rule()]
-                        }
-                    })
-                    .collect();
-                let to = if piles.contains(&Rule::pile_store_discard) {
-                    Pile::StoreDiscard
-                } else if piles.contains(&Rule::pile_box) {
-                    Pile::Box
-                } else {
-                    Pile::Binder
-                };
-                Action::Discard {
-                    target: target(),
-                    to,
-                }
-            }
-            Rule::reveal => Action::Reveal { target: target() },
+            Rule::discard | Rule::put_in => Action::Discard { target, to: pile },
+            Rule::reveal => Action::Reveal { target },
             Rule::take => {
-                let to =
-                    rest.iter()
-                        .find(|p| p.as_rule() == Rule::take_to)
-                        .map_or(TakeTo::Hand, |p| {
-                            if p.clone()
-                                .into_inner()
-                                .any(|q| q.as_rule() == Rule::k_binder)
-                            {
-                                TakeTo::Binder
-                            } else {
-                                TakeTo::Hand
-                            }
-                        });
+                let binder =
+                    part.is_some_and(|p| p.into_inner().any(|q| q.as_rule() == Rule::k_binder));
                 Action::Take {
-                    target: target(),
-                    to,
+                    target,
+                    to: if binder { TakeTo::Binder } else { TakeTo::Hand },
                 }
             }
-            Rule::look => Action::LookAt { target: target() },
+            Rule::look => Action::LookAt { target },
             Rule::put_tokens => {
-                let count_pair = rest
-                    .into_iter()
-                    .find(|p| p.as_rule() == Rule::token_count)
-                    .expect("token_count");
+                let count_pair = part.expect("token_count");
                 let count_span = self.span(&count_pair);
                 let count = count_pair
                     .into_inner()
@@ -368,45 +505,33 @@ impl Builder {
                         },
                         |p| self.num(&p),
                     );
-                Action::PutTokens {
-                    count,
-                    target: target(),
-                }
+                Action::PutTokens { count, target }
             }
             Rule::insert => {
-                let card = target();
-                let position = rest
-                    .into_iter()
-                    .find(|p| matches!(p.as_rule(), Rule::insert_anywhere | Rule::insert_beside))
-                    .map_or(Position::Anywhere, |p| {
-                        if p.as_rule() == Rule::insert_anywhere {
-                            Position::Anywhere
-                        } else {
-                            let mut side = Side::Left;
-                            let mut of = Target::new(TargetKind::This);
-                            for q in p.into_inner() {
-                                match q.as_rule() {
-                                    Rule::side => side = self.side(&q),
-                                    Rule::target => of = self.target(q),
-                                    _ => {}
-                                }
+                let position = match part {
+                    Some(p) if p.as_rule() == Rule::insert_beside => {
+                        let mut side = Side::Left;
+                        let mut of = Target::new(TargetKind::This);
+                        for q in p.into_inner() {
+                            match q.as_rule() {
+                                Rule::side => side = self.side(&q),
+                                Rule::target => of = self.target(q),
+                                _ => {}
                             }
-                            Position::Beside { side, of }
                         }
-                    });
-                Action::Insert {
-                    target: card,
-                    position,
-                }
+                        Position::Beside { side, of }
+                    }
+                    _ => Position::Anywhere,
+                };
+                Action::Insert { target, position }
             }
-            Rule::copy_effect => Action::CopyEffect { source: target() },
-            Rule::attach => {
-                let card = target();
-                let to = target();
-                Action::Attach { card, to }
-            }
-            Rule::return_hand => Action::ReturnToHand { target: target() },
-            _ => Action::PlayCard { target: target() },
+            Rule::copy_effect => Action::CopyEffect { source: target },
+            Rule::attach => Action::Attach {
+                card: target,
+                to: second_target.unwrap_or_else(|| Target::new(TargetKind::This)),
+            },
+            Rule::return_hand => Action::ReturnToHand { target },
+            _ => Action::PlayCard { target },
         }
     }
 
@@ -425,7 +550,10 @@ impl Builder {
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::number => rp = self.num(&p),
-                Rule::countable => count = Some(self.countable(p)),
+                Rule::count_symbols
+                | Rule::count_tokens
+                | Rule::count_opponents
+                | Rule::count_cards => count = Some(self.countable(p)),
                 _ => {}
             }
         }
@@ -435,8 +563,8 @@ impl Builder {
         }
     }
 
-    fn countable(&mut self, pair: P<'_>) -> Count {
-        let inner = pair.into_inner().next().expect("countable");
+    /// One of the `count_*` pairs.
+    fn countable(&mut self, inner: P<'_>) -> Count {
         match inner.as_rule() {
             Rule::count_symbols => {
                 let mut types = false;
@@ -490,7 +618,7 @@ impl Builder {
                     .into_inner()
                     .find(|p| p.as_rule() == Rule::star_delta)
                     .map_or(0, |p| {
-                        let s = p.as_str();
+                        let s = p.as_str().trim_end();
                         let magnitude = s[1..].parse::<i32>().unwrap_or(i32::MAX);
                         if s.starts_with('-') {
                             -magnitude
@@ -505,13 +633,9 @@ impl Builder {
                 let mut source = Target::new(TargetKind::This);
                 for p in pair.into_inner() {
                     match p.as_rule() {
-                        Rule::symbols => {
-                            symbols = match first(&p) {
-                                Rule::symbols_both => Symbols::ElementsAndTypes,
-                                Rule::k_element => Symbols::Elements,
-                                _ => Symbols::Types,
-                            }
-                        }
+                        Rule::symbols_both => symbols = Symbols::ElementsAndTypes,
+                        Rule::k_element => symbols = Symbols::Elements,
+                        Rule::k_type => symbols = Symbols::Types,
                         Rule::target => source = self.target(p),
                         _ => {}
                     }
@@ -525,7 +649,10 @@ impl Builder {
 
     fn target(&mut self, pair: P<'_>) -> Target {
         let span = self.span(&pair);
-        let inner = pair.into_inner().next().expect("target");
+        let inner = pair
+            .into_inner()
+            .find(|p| p.as_rule() != Rule::k_the)
+            .expect("target");
         let kind = match inner.as_rule() {
             Rule::this_card => TargetKind::This,
             Rule::of_them => {
@@ -591,14 +718,17 @@ impl Builder {
     fn query(&mut self, pair: P<'_>, default: Quant) -> CardQuery {
         let mut q = CardQuery::new(default, Noun::Card);
         q.span = self.span(&pair);
-        let mut children: Vec<P<'_>> = pair.into_inner().collect();
-        if children.len() == 1 && children[0].as_rule() == Rule::superlative_with {
-            children = children.remove(0).into_inner().collect();
-        }
-        for p in children {
+        for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::k_highest => q.quant = Quant::Highest,
                 Rule::k_lowest => q.quant = Quant::Lowest,
+                Rule::superlative => {
+                    q.quant = if first(&p) == Rule::k_highest_star {
+                        Quant::Highest
+                    } else {
+                        Quant::Lowest
+                    }
+                }
                 Rule::quant => q.quant = self.quant(p),
                 Rule::noun => q.noun = noun(&p),
                 Rule::set_filter => {
@@ -639,8 +769,13 @@ impl Builder {
                     }
                     let cmp = p
                         .into_inner()
-                        .find(|s| s.as_rule() == Rule::star_cmp)
-                        .expect("star_cmp");
+                        .find(|s| {
+                            matches!(
+                                s.as_rule(),
+                                Rule::star_relative | Rule::star_same | Rule::star_value
+                            )
+                        })
+                        .expect("star comparison");
                     q.star = Some(self.star_cmp(cmp));
                 }
                 _ => {
@@ -704,7 +839,7 @@ impl Builder {
                         EffectError::new(
                             "other-without-card",
                             span.range(),
-                            format!("`{}` cannot be tested here", p.as_str()),
+                            format!("`{}` cannot be tested here", p.as_str().trim_end()),
                             "not a property of a card",
                         )
                         .with_help("test elements, types, rarities or `face-down` here"),
@@ -727,7 +862,7 @@ impl Builder {
                 filters.push(Filter::Rarity { rarity });
             }
             Rule::symbol_word => {
-                let word = p.as_str().to_ascii_lowercase();
+                let word = p.as_str().trim_end().to_ascii_lowercase();
                 filters.push(classify_word(&word).unwrap_or(Filter::Type {
                     name: word,
                     span: self.span(&p),
@@ -740,16 +875,6 @@ impl Builder {
     fn quant(&mut self, pair: P<'_>) -> Quant {
         let inner = pair.into_inner().next().expect("quant");
         match inner.as_rule() {
-            Rule::superlative => {
-                if inner
-                    .into_inner()
-                    .any(|p| p.as_rule() == Rule::k_highest_star)
-                {
-                    Quant::Highest
-                } else {
-                    Quant::Lowest
-                }
-            }
             Rule::up_to => {
                 let n = inner
                     .into_inner()
@@ -770,11 +895,16 @@ impl Builder {
     fn place(&mut self, pair: P<'_>) -> Place {
         let zone = pair
             .into_inner()
-            .find(|p| p.as_rule() == Rule::zone)
-            .expect("zone")
-            .into_inner()
-            .next()
-            .expect("zone kind");
+            .find(|p| {
+                matches!(
+                    p.as_rule(),
+                    Rule::zone_any_tableau
+                        | Rule::zone_store_discard
+                        | Rule::zone_aftermarket
+                        | Rule::zone_owned
+                )
+            })
+            .expect("zone");
         match zone.as_rule() {
             Rule::zone_any_tableau => Place::Tableau { owner: Owner::Any },
             Rule::zone_store_discard => Place::StoreDiscard,
@@ -797,8 +927,8 @@ impl Builder {
         }
     }
 
-    fn star_cmp(&mut self, pair: P<'_>) -> StarFilter {
-        let inner = pair.into_inner().next().expect("star_cmp");
+    /// A `star_relative`, `star_same` or `star_value` pair.
+    fn star_cmp(&mut self, inner: P<'_>) -> StarFilter {
         match inner.as_rule() {
             Rule::star_relative | Rule::star_same => {
                 let mut cmp = StarCmp::Same;
@@ -840,29 +970,32 @@ impl Builder {
     }
 
     fn owner(&self, pair: &P<'_>) -> Owner {
-        match first(pair) {
-            Rule::owner_your => Owner::You,
-            Rule::owner_their => Owner::Their,
-            Rule::owner_an_opponent => Owner::AnOpponent,
-            Rule::owner_each_opponent => Owner::EachOpponent,
-            Rule::owner_each_player => Owner::EachPlayer,
+        let mut words = pair.clone().into_inner().map(|p| p.as_rule());
+        match (words.next(), words.next()) {
+            (Some(Rule::k_your), _) => Owner::You,
+            (Some(Rule::k_their), _) => Owner::Their,
+            (Some(Rule::k_an | Rule::k_another), _) => Owner::AnOpponent,
+            (Some(Rule::k_each | Rule::k_every), Some(Rule::k_opponent_s)) => Owner::EachOpponent,
+            (Some(Rule::k_each | Rule::k_every), _) => Owner::EachPlayer,
             _ => Owner::Any,
         }
     }
 
     fn player(&self, pair: P<'_>) -> Player {
-        match first(&pair) {
-            Rule::player_you => Player::You,
-            Rule::player_an_opponent => Player::AnOpponent,
-            Rule::player_each_opponent => Player::EachOpponent,
+        let mut words = pair.into_inner().map(|p| p.as_rule());
+        match (words.next(), words.next()) {
+            (Some(Rule::k_you), _) => Player::You,
+            (Some(Rule::k_an | Rule::k_another), _) => Player::AnOpponent,
+            (Some(Rule::k_each | Rule::k_every), Some(Rule::k_opponent))
+            | (Some(Rule::k_opponents), _) => Player::EachOpponent,
             _ => Player::AllPlayers,
         }
     }
 
     // ── conditions and events ──
 
-    fn condition(&mut self, pair: P<'_>) -> Condition {
-        let inner = pair.into_inner().next().expect("condition");
+    /// A `cond_*` pair.
+    fn condition(&mut self, inner: P<'_>) -> Condition {
         match inner.as_rule() {
             Rule::cond_count => {
                 let mut bound = Bound::OrMore;
@@ -870,65 +1003,72 @@ impl Builder {
                 let mut count = Count::Opponents;
                 for p in inner.into_inner() {
                     match p.as_rule() {
-                        Rule::bound => (bound, n) = self.bound(p),
-                        Rule::countable => count = self.countable(p),
+                        Rule::bound_no
+                        | Rule::bound_at_least
+                        | Rule::bound_at_most
+                        | Rule::bound_exactly
+                        | Rule::bound_or => (bound, n) = self.bound(p),
+                        Rule::count_symbols
+                        | Rule::count_tokens
+                        | Rule::count_opponents
+                        | Rule::count_cards => count = self.countable(p),
                         _ => {}
                     }
                 }
                 Condition::Count { count, bound, n }
             }
-            Rule::cond_top => {
-                let mut target = Target::new(TargetKind::This);
-                let mut owner = Owner::You;
-                for p in inner.into_inner() {
-                    match p.as_rule() {
-                        Rule::target => target = self.target(p),
-                        Rule::owner => owner = self.owner(&p),
-                        _ => {}
-                    }
-                }
-                Condition::IsTopCard { target, owner }
-            }
-            Rule::cond_star => {
-                let mut target = Target::new(TargetKind::This);
-                let mut star = None;
-                for p in inner.into_inner() {
-                    match p.as_rule() {
-                        Rule::target => target = self.target(p),
-                        Rule::star_cmp => star = Some(self.star_cmp(p)),
-                        _ => {}
-                    }
-                }
-                Condition::Star {
-                    target,
-                    star: star.expect("star_cmp"),
-                }
-            }
             _ => {
-                let mut target = Target::new(TargetKind::This);
-                let mut face = None;
-                let mut filters = Vec::new();
-                let mut noun_ = None;
-                for p in inner.into_inner() {
-                    match p.as_rule() {
-                        Rule::target => target = self.target(p),
-                        Rule::noun => noun_ = Some(noun(&p)),
-                        Rule::k_is | Rule::k_a | Rule::k_an => {}
-                        _ => self.adjective(p, &mut face, &mut filters, None),
+                let mut children = inner.into_inner();
+                let target = self.target(children.next().expect("target"));
+                let test = children.next().expect("test");
+                match test.as_rule() {
+                    Rule::cond_top => {
+                        let owner = test
+                            .into_inner()
+                            .find(|p| p.as_rule() == Rule::owner)
+                            .map_or(Owner::You, |p| self.owner(&p));
+                        Condition::IsTopCard { target, owner }
                     }
-                }
-                Condition::Is {
-                    target,
-                    face,
-                    filters,
-                    noun: noun_,
+                    Rule::cond_star => {
+                        let cmp = test
+                            .into_inner()
+                            .find(|p| {
+                                matches!(
+                                    p.as_rule(),
+                                    Rule::star_relative | Rule::star_same | Rule::star_value
+                                )
+                            })
+                            .expect("star comparison");
+                        Condition::Star {
+                            target,
+                            star: self.star_cmp(cmp),
+                        }
+                    }
+                    _ => {
+                        let mut face = None;
+                        let mut filters = Vec::new();
+                        let mut noun_ = None;
+                        for p in test.into_inner() {
+                            match p.as_rule() {
+                                Rule::noun => noun_ = Some(noun(&p)),
+                                Rule::k_is | Rule::k_a | Rule::k_an => {}
+                                _ => self.adjective(p, &mut face, &mut filters, None),
+                            }
+                        }
+                        Condition::Is {
+                            target,
+                            face,
+                            filters,
+                            noun: noun_,
+                        }
+                    }
                 }
             }
         }
     }
 
-    fn bound(&mut self, pair: P<'_>) -> (Bound, Num) {
-        let inner = pair.into_inner().next().expect("bound");
+    /// A `bound_*` pair.
+    fn bound(&mut self, inner: P<'_>) -> (Bound, Num) {
         let rule = inner.as_rule();
         if rule == Rule::bound_no {
             return (
@@ -955,8 +1095,8 @@ impl Builder {
         (bound, n)
     }
 
-    fn event(&mut self, pair: P<'_>) -> Event {
-        let inner = pair.into_inner().next().expect("event");
+    /// An `event_is_flipped` or `event_player` pair.
+    fn event(&mut self, inner: P<'_>) -> Event {
         if inner.as_rule() == Rule::event_is_flipped {
             let target = inner
                 .into_inner()
@@ -1033,4 +1173,21 @@ pub(crate) fn classify_word(word: &str) -> Option<Filter> {
         .into_iter()
         .find(|r| r.words() == word)
         .map(|rarity| Filter::Rarity { rarity })
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    #[test]
+    fn multi_line_texts_parse_at_once() {
+        for text in [
+            "Scurry.\nPlay: Gain 1 RP.",
+            "Blast Off PLUS.\nScore: Gain 1 RP for each face-up card in your tableau.",
+            "Play: Copy the effect of the card to the left.\nTop: Adjacent cards cannot be flipped.",
+            "Thwomp! 3.\nTop: This card cannot be flipped.",
+        ] {
+            let fast = super::parse_at_once(text);
+            assert!(fast.is_some(), "{text}");
+            assert_eq!(fast.unwrap(), super::parse_each_line(text).unwrap());
+        }
+    }
 }

@@ -19,14 +19,16 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::number | Rule::keyword_value => "a number",
         Rule::symbol_word | Rule::rarity_phrase => "an element, type or rarity",
         Rule::keyword_word | Rule::keyword_name => "a keyword name",
-        Rule::plus_one => "`+1`",
         Rule::star_delta => "a STAR change such as `+1`",
         Rule::set_name | Rule::set_word => "a set name",
         Rule::timing => "a timing word (Play, Next, Flip, Ongoing, Top, Score, Reaction, Action)",
         Rule::trigger => "a trigger such as `(when an opponent flips this card)`",
         Rule::sentence => "a sentence",
         Rule::outcome => "a clash result (`Win:`, `Lose:`, `Tie:`)",
-        Rule::condition => "a condition",
+        Rule::cond_count | Rule::cond_about => "a condition",
+        Rule::cond_top => "`is your Top Card`",
+        Rule::cond_star => "`has` and a STAR comparison",
+        Rule::cond_is => "`is` and what the card is",
         Rule::may => "`you may`",
         Rule::purpose => "`to` and what it achieves",
         Rule::clauses | Rule::subject_clause => "an action",
@@ -43,7 +45,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::query => "a card description",
         Rule::quant => "a quantity (`a`, `each`, `2`, `up to 2`, …)",
         Rule::up_to => "`up to`",
-        Rule::superlative => "`the highest-STAR`",
+        Rule::superlative => "`highest-STAR`",
+        Rule::super_query => "a card description",
         Rule::noun => "`card`, `single`, `deck box` or `accessory`",
         Rule::place => "a place (`in your tableau`, `from your hand`, …)",
         Rule::zone | Rule::zone_owned => "`your tableau`, `your hand` or another place",
@@ -64,18 +67,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::count_symbols => "`different element among …`",
         Rule::count_tokens => "`+1 STAR token on …`",
         Rule::count_opponents => "`opponent`",
-        Rule::player
-        | Rule::player_you
-        | Rule::player_an_opponent
-        | Rule::player_each_opponent
-        | Rule::player_all => "a player (`you`, `an opponent`, `each opponent`, `all players`)",
-        Rule::owner
-        | Rule::owner_your
-        | Rule::owner_their
-        | Rule::owner_an_opponent
-        | Rule::owner_each_opponent
-        | Rule::owner_each_player
-        | Rule::owner_any => "whose cards (`your`, `an opponent's`, `each opponent's`, …)",
+        Rule::player => "a player (`you`, `an opponent`, `each opponent`, `all players`)",
+        Rule::owner => "whose cards (`your`, `an opponent's`, `each opponent's`, …)",
         Rule::bound
         | Rule::bound_no
         | Rule::bound_at_least
@@ -126,7 +119,12 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::k_opponent_s => "`opponent's`",
         Rule::k_opponents_poss => "`opponents'`",
         Rule::k_player_s => "`player's`",
-        Rule::k_cannot => "`cannot`",
+        Rule::k_cannot_be_flipped => "`cannot be flipped`",
+        Rule::k_for_each => "`for each`",
+        Rule::k_clash_with => "`clash with`",
+        Rule::k_star_token => "`+1 STAR token`",
+        Rule::k_top_card => "`Top Card`",
+        Rule::k_up_to => "`up to`",
         _ => return word_of(rule),
     })
 }
@@ -139,18 +137,17 @@ fn word_of(rule: Rule) -> Option<&'static str> {
         };
     }
     words! {
-        k_action => "Action", k_ongoing => "Ongoing", k_reaction => "Reaction", k_score => "Score",
         k_next => "next", k_top => "top", k_play => "play", k_flip => "flip", k_flipped => "flipped",
         k_gain => "gain", k_lose => "lose", k_win => "win", k_tie => "tie", k_clash => "clash",
         k_discard => "discard", k_reveal => "reveal", k_take => "take", k_look => "look",
         k_put => "put", k_insert => "insert", k_copy => "copy", k_attach => "attach",
-        k_return => "return", k_has => "has", k_have => "have", k_is => "is", k_be => "be",
+        k_return => "return", k_has => "has", k_have => "have", k_is => "is",
         k_may => "may", k_when => "when", k_if => "if", k_there => "there", k_you => "you",
         k_your => "your", k_their => "their", k_its => "its", k_own => "own",
         k_opponent => "opponent", k_opponents => "opponents", k_player => "player", k_a => "a",
         k_an => "an", k_another => "another", k_the => "the", k_this => "this", k_one => "one",
         k_it => "it", k_them => "them", k_each => "each", k_every => "every", k_all => "all",
-        k_any => "any", k_other => "other", k_no => "no", k_up => "up", k_to => "to", k_in => "in",
+        k_any => "any", k_other => "other", k_no => "no", k_to => "to", k_in => "in",
         k_into => "into", k_from => "from", k_on => "on", k_of => "of", k_at => "at", k_by => "by",
         k_with => "with", k_for => "for", k_among => "among", k_than => "than", k_as => "as",
         k_or => "or", k_and => "and", k_then => "then", k_least => "least", k_most => "most",
@@ -254,19 +251,9 @@ pub(crate) fn from_pest(
     let mut expected: Vec<String> = Vec::new();
     let mut literals: Vec<&'static str> = Vec::new();
     if let ErrorVariant::ParsingError { positives, .. } = &error.variant {
-        let timing_words = [
-            Rule::k_play,
-            Rule::k_next,
-            Rule::k_flip,
-            Rule::k_ongoing,
-            Rule::k_top,
-            Rule::k_score,
-            Rule::k_reaction,
-            Rule::k_action,
-        ];
-        let all_timings = timing_words.iter().all(|t| positives.contains(t));
+        let all_timings = positives.contains(&Rule::timing);
         for rule in positives {
-            if all_timings && timing_words.contains(rule) {
+            if *rule == Rule::timing {
                 continue;
             }
             if let Some(word) = word_of(*rule) {
