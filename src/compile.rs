@@ -223,7 +223,8 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     } else {
         check_pool(&loaded, &mut diagnostics)
     };
-    let vocab = vocabulary(&loaded, Keywords::builtin());
+    let keywords = pool_keywords(pool, &mut diagnostics);
+    let vocab = vocabulary(&loaded, keywords);
     if !schema_only {
         check_effects(&loaded, &vocab, &sources, &mut diagnostics);
     }
@@ -383,6 +384,33 @@ pub fn effect_error_diagnostic(
         diagnostic = diagnostic.with_help(help);
     }
     diagnostic
+}
+
+/// The keyword table of a pool: its own `keywords.yaml` when it has one (so
+/// a designer adds a set keyword without touching code), else the built-in
+/// table. A broken file is an error, and the built-in table stands in.
+pub fn pool_keywords(pool: &Pool, out: &mut Vec<Diagnostic>) -> Keywords {
+    let Some(file) = pool.data_file("keywords.yaml") else {
+        return Keywords::builtin();
+    };
+    let doc = match yaml::parse(&file.text) {
+        Ok(doc) => doc,
+        Err(error) => {
+            out.push(yaml_diagnostic(&file.path, error));
+            return Keywords::builtin();
+        }
+    };
+    match Keywords::from_json(&doc.to_json()) {
+        Ok(keywords) => keywords,
+        Err(problem) => {
+            out.push(
+                Diagnostic::error(Code::DataInvalid, &file.path, doc.span.start..doc.span.start, problem)
+                    .with_label("keyword table")
+                    .with_help("each keyword needs id, name {en, ja}, reminder {en, ja} and meaning; see docs/effect-language.md"),
+            );
+            Keywords::builtin()
+        }
+    }
 }
 
 /// What effect text may name in this pool: its sets and types, and the

@@ -45,6 +45,7 @@ pub enum Code {
     MissingCost,
     UnexpectedCost,
     ExtraTypesOutsideProPlayer,
+    DataInvalid,
     // Player checks (deck, collection, trade and copies files).
     UnknownCard,
     AmbiguousCard,
@@ -145,6 +146,10 @@ pub const CODES: &[(Code, &str)] = &[
     (
         Code::ExtraTypesOutsideProPlayer,
         "only Pro Player sets declare extra types",
+    ),
+    (
+        Code::DataInvalid,
+        "a pool data file (keywords) does not have the expected shape",
     ),
     (
         Code::UnknownCard,
@@ -273,6 +278,7 @@ impl Code {
             Code::MissingCost => "missing-cost",
             Code::UnexpectedCost => "unexpected-cost",
             Code::ExtraTypesOutsideProPlayer => "extra-types-outside-pro-player",
+            Code::DataInvalid => "data-invalid",
             Code::UnknownCard => "unknown-card",
             Code::AmbiguousCard => "ambiguous-card",
             Code::UnknownCharacter => "unknown-character",

@@ -226,6 +226,51 @@ fn files_of_the_wrong_shape_are_explained() {
 }
 
 #[test]
+fn a_pool_brings_its_own_keyword_table() {
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "own-keywords",
+            "--format",
+            "json",
+            "--out",
+            "/nonexistent/x.json",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    let lines = located(&run.stdout);
+    // `Gear Up.` is known from the pool's table, which replaces the built-in one.
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("unknown-keyword") && lines[0].contains("Scurry"),
+        "{lines:?}"
+    );
+
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "bad-keywords",
+            "--format",
+            "json",
+            "--out",
+            "/nonexistent/x.json",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    let lines = located(&run.stdout);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("bad-keywords/keywords.yaml:1:1 data-invalid")),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn non_utf8_and_oversized_files_are_reported_not_fatal() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("latin1.yaml"), b"id: caf\xe9\nname: x\n").unwrap();
