@@ -555,40 +555,9 @@ pub enum Filter {
     },
 }
 
-/// The six elements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Element {
-    Fire,
-    Air,
-    Light,
-    Water,
-    Earth,
-    Dark,
-}
-
-impl Element {
-    pub const ALL: [Element; 6] = [
-        Element::Fire,
-        Element::Air,
-        Element::Light,
-        Element::Water,
-        Element::Earth,
-        Element::Dark,
-    ];
-
-    /// The id (`fire`), also the English source word.
-    pub fn id(self) -> &'static str {
-        match self {
-            Element::Fire => "fire",
-            Element::Air => "air",
-            Element::Light => "light",
-            Element::Water => "water",
-            Element::Earth => "earth",
-            Element::Dark => "dark",
-        }
-    }
-}
+/// The six elements: the card model's own (its `as_str` is the English
+/// source word).
+pub use crate::model::Element;
 
 /// Rarities a query can ask for; `Promo` is any of the three promo rarities.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]

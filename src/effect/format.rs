@@ -405,7 +405,7 @@ fn face(f: Face) -> &'static str {
 
 fn filter(f: &Filter) -> String {
     match f {
-        Filter::Element { element } => element.id().to_string(),
+        Filter::Element { element } => element.as_str().to_string(),
         Filter::Type { name, .. } => name.clone(),
         Filter::Rarity { rarity } => rarity.words().to_string(),
     }

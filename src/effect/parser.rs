@@ -1166,7 +1166,7 @@ fn or_bound(pair: &P<'_>) -> Bound {
 
 /// An element or one-word rarity, from its lowercase English word.
 pub(crate) fn classify_word(word: &str) -> Option<Filter> {
-    if let Some(element) = Element::ALL.into_iter().find(|e| e.id() == word) {
+    if let Some(element) = Element::ALL.into_iter().find(|e| e.as_str() == word) {
         return Some(Filter::Element { element });
     }
     Rarity::ALL

@@ -203,7 +203,7 @@ pub const KEYS: &[(&str, &[&str])] = &[
 fn name_keys() -> Vec<String> {
     let mut keys: Vec<String> = Element::ALL
         .iter()
-        .map(|e| format!("name.element.{}", e.id()))
+        .map(|e| format!("name.element.{}", e.as_str()))
         .collect();
     keys.extend(
         Rarity::ALL

@@ -532,7 +532,7 @@ impl Renderer<'_> {
 
     fn filter_name(&self, f: &Filter) -> String {
         match f {
-            Filter::Element { element } => self.word(&format!("name.element.{}", element.id())),
+            Filter::Element { element } => self.word(&format!("name.element.{}", element.as_str())),
             Filter::Rarity { rarity } => self.word(&format!("name.rarity.{}", rarity.id())),
             Filter::Type { name, .. } => {
                 let id = name.to_ascii_lowercase();
