@@ -223,13 +223,21 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     } else {
         check_pool(&loaded, &mut diagnostics)
     };
-    let keywords = pool_keywords(pool, &mut diagnostics);
+    let keywords = if schema_only {
+        Keywords::builtin()
+    } else {
+        pool_keywords(pool, &mut diagnostics)
+    };
     let vocab = vocabulary(&loaded, keywords);
     if !schema_only {
         check_effects(&loaded, &vocab, &sources, &mut diagnostics);
     }
     // Other languages' text (locale files): read problems are build errors.
-    let (locales, locale_problems) = crate::i18n::Locales::load_set_locales(pool);
+    let (locales, locale_problems) = if schema_only {
+        Default::default()
+    } else {
+        crate::i18n::Locales::load_set_locales(pool)
+    };
     diagnostics.extend(locale_problems);
     for file in &pool.data {
         sources.insert(file.path.clone(), file.text.clone());
@@ -257,11 +265,21 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
 /// One file's own checks.
 pub fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
     let mut diagnostics = Vec::new();
-    let set = load_set(file, &mut diagnostics);
-    FileResult {
-        set: if schema_only { None } else { set },
-        diagnostics,
+    if schema_only {
+        // YAML and the JSON Schema only: no cards read, no effects parsed.
+        match yaml::parse(&file.text) {
+            Ok(doc) => {
+                diagnostics.extend(SetValidator::get().validate(&file.path, &doc, &doc.to_json()))
+            }
+            Err(error) => diagnostics.push(yaml_diagnostic(&file.path, error)),
+        }
+        return FileResult {
+            set: None,
+            diagnostics,
+        };
     }
+    let set = load_set(file, &mut diagnostics);
+    FileResult { set, diagnostics }
 }
 
 /// Parses and schema-checks one set file.
