@@ -463,6 +463,14 @@ fn parse_entry(
     Some(entry)
 }
 
+/// Is this the effect renderer's own phrase book (`{"lang": …, "phrases":
+/// {…}}`, per-language variants) rather than a file in the translation
+/// format? Such files are not tracked by fingerprint yet (see
+/// docs/decisions.md, "Phrase templates").
+pub fn is_renderer_phrase_file(doc: &Node) -> bool {
+    doc.get("lang").is_some() && doc.get("phrases").is_some()
+}
+
 /// Reads a language's phrase-template file (`phrases/<lang>.yaml`): keys
 /// (dotted, or nested groups) map to entries as in set locale files.
 pub fn parse_phrase_file(
@@ -477,6 +485,9 @@ pub fn parse_phrase_file(
             return None;
         }
     };
+    if is_renderer_phrase_file(&doc) {
+        return None;
+    }
     let mut entries = Vec::new();
     let mut todo: Vec<(String, &Node)> = vec![(String::new(), &doc)];
     while let Some((prefix, node)) = todo.pop() {

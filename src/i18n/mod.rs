@@ -372,6 +372,9 @@ pub fn phrase_units(pool: &Pool) -> Vec<Unit> {
     let Ok(doc) = yaml::parse(&file.text) else {
         return Vec::new();
     };
+    if locale::is_renderer_phrase_file(&doc) {
+        return Vec::new();
+    }
     let mut units = Vec::new();
     let mut todo: Vec<(String, &Node)> = vec![(String::new(), &doc)];
     while let Some((prefix, node)) = todo.pop() {
