@@ -125,3 +125,9 @@ fn fmt_needs_a_folder_to_rewrite() {
     assert_eq!(code, 2);
     assert!(err.contains("--cards"), "{err}");
 }
+
+#[test]
+fn the_builtin_pool_is_in_canonical_form() {
+    let (code, out, err) = blades(root(), &["fmt", "--check"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
