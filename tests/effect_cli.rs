@@ -131,3 +131,21 @@ fn the_builtin_pool_is_in_canonical_form() {
     let (code, out, err) = blades(root(), &["fmt", "--check"]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+#[test]
+fn rendered_text_of_the_whole_builtin_pool() {
+    let compiled = blades::compile::compile(&blades::pool::Pool::builtin());
+    let database = compiled.database.expect("the built-in pool builds");
+    let mut lines = Vec::new();
+    for card in database.cards.iter().filter(|c| c.effect.is_some()) {
+        let indent = |text: &str| text.replace('\n', "\n      ");
+        lines.push(format!(
+            "{}\n  en: {}\n  ja: {}",
+            card.id,
+            indent(&card.effect_text["en"]),
+            indent(&card.effect_text["ja"])
+        ));
+    }
+    assert!(lines.len() >= 40, "only {} cards with effects", lines.len());
+    insta::assert_snapshot!("builtin_pool_rendered", lines.join("\n"));
+}
