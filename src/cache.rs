@@ -97,7 +97,8 @@ impl Cache {
             build: BUILD_ID,
             entries: &self.entries,
         };
-        let bytes = serde_json::to_vec(&stored).map_err(std::io::Error::other)?;
-        crate::output::write_atomic(&self.path, &bytes)
+        crate::output::write_atomic_with(&self.path, |out| {
+            serde_json::to_writer(out, &stored).map_err(std::io::Error::other)
+        })
     }
 }

@@ -246,7 +246,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     let database = (!has_errors && !schema_only).then(|| {
         let mut database = assemble(&loaded, &derived);
-        render_effects(&mut database, &loaded, &vocab);
+        render_effects(&mut database, &mut loaded, &vocab);
         crate::i18n::attach(&mut database, &locales);
         database
     });
@@ -910,24 +910,30 @@ pub fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
 }
 
 /// Renders every parsed effect in English and Japanese into the database.
-pub fn render_effects(database: &mut Database, sets: &[LoadedSet], vocab: &Vocabulary) {
+pub fn render_effects(database: &mut Database, sets: &mut [LoadedSet], vocab: &Vocabulary) {
     let books = [
         ("en", Lang::En, Phrasebook::builtin(Lang::En)),
         ("ja", Lang::Ja, Phrasebook::builtin(Lang::Ja)),
     ];
-    let trees = sets
-        .iter()
-        .flat_map(|s| s.cards.iter().map(|c| c.effect.as_ref()));
-    for (card, tree) in database.cards.iter_mut().zip(trees) {
-        let Some(tree) = tree else { continue };
-        for (code, lang, book) in &books {
-            card.effect_text.insert(
-                (*code).to_string(),
-                effect::render(tree, *lang, book, vocab),
-            );
-        }
-        card.effect_tree = Some(tree.clone());
-    }
+    // The trees move into the database (no second copy of every effect).
+    let trees: Vec<Option<Effect>> = sets
+        .iter_mut()
+        .flat_map(|s| s.cards.iter_mut().map(|c| c.effect.take()))
+        .collect();
+    database
+        .cards
+        .par_iter_mut()
+        .zip(trees)
+        .for_each(|(card, tree)| {
+            let Some(tree) = tree else { return };
+            for (code, lang, book) in &books {
+                card.effect_text.insert(
+                    (*code).to_string(),
+                    effect::render(&tree, *lang, book, vocab),
+                );
+            }
+            card.effect_tree = Some(tree);
+        });
 }
 
 /// Looks a set id up in a database.

@@ -281,13 +281,26 @@ impl miette::Diagnostic for MietteDiagnostic {
 /// Writes a file atomically: a temp file beside it, then a rename, so a
 /// failure leaves any existing file as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// [`write_atomic`] for output produced piece by piece (a large database is
+/// streamed to the temp file rather than built in memory first).
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir)?;
     let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-    temp.write_all(bytes)?;
+    {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 20, temp.as_file_mut());
+        write(&mut buffered)?;
+        buffered.flush()?;
+    }
     temp.as_file().sync_all()?;
     // A temp file is private (0600); give the result the permissions of
     // the file it replaces, or the usual ones for a new file.

@@ -93,20 +93,15 @@ fn finish(context: &Context, out: &Path, compiled: &Compiled, pretty: bool) -> u
     let Some(database) = &compiled.database else {
         return exit::PROBLEMS;
     };
-    let serialised = if pretty {
-        serde_json::to_vec_pretty(database)
-    } else {
-        serde_json::to_vec(database)
-    };
-    let mut json = match serialised {
-        Ok(json) => json,
-        Err(e) => {
-            eprintln!("error: cannot serialise the database: {e}");
-            return exit::CANNOT_RUN;
+    let written = output::write_atomic_with(out, |w| {
+        if pretty {
+            serde_json::to_writer_pretty(&mut *w, database)?;
+        } else {
+            serde_json::to_writer(&mut *w, database)?;
         }
-    };
-    json.push(b'\n');
-    if let Err(e) = output::write_atomic(out, &json) {
+        w.write_all(b"\n")
+    });
+    if let Err(e) = written {
         eprintln!("error: cannot write `{}`: {e}", out.display());
         return exit::CANNOT_RUN;
     }
