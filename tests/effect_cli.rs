@@ -1,24 +1,15 @@
 //! `blades effect` and `blades fmt` through the real binary.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
+use common::root;
+
+/// `blades` in `dir`: (exit code, stdout, stderr).
 fn blades(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_blades"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("blades runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let run = common::blades(dir, args);
+    (run.code, run.stdout, run.stderr)
 }
 
 #[test]

@@ -1,20 +1,12 @@
 //! The sample inputs in `examples/inputs/` (shown in the README) stay legal
 //! against the built-in pool.
 
-use std::process::Command;
+mod common;
 
+/// `blades ARGS` from the repository root: (exit code, stdout + stderr).
 fn check(args: &[&str]) -> (i32, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_blades"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("blades runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned()
-            + &String::from_utf8_lossy(&output.stderr),
-    )
+    let run = common::blades(common::root(), args);
+    (run.code, run.stdout + &run.stderr)
 }
 
 #[test]
