@@ -5,7 +5,7 @@
 //! run over every card that could be read. Every problem is collected; a
 //! database is produced only when there is no error.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -189,24 +189,36 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let cache = options.cache;
     let schema_only = options.schema_only;
     let started = std::time::Instant::now();
-    // Files are independent until the pool-wide checks: parse them in parallel.
-    let per_file: Vec<(u64, bool, FileResult)> = pool
-        .sets
-        .par_iter()
-        .map(|file| {
-            let hash = content_hash(&file.text);
-            let cached = cache
-                .as_ref()
-                .and_then(|c| c.get(&file.path, hash))
-                .cloned();
-            let hit = cached.is_some();
-            let result = cached.unwrap_or_else(|| load_file(file, schema_only));
-            if let Some(progress) = options.progress {
-                progress.fetch_add(1, Ordering::Relaxed);
+    // Files are independent until the pool-wide checks: set files parse in
+    // parallel, and the locale files (other languages' text; read problems
+    // are build errors) alongside them.
+    let (per_file, (locales, locale_problems)) = rayon::join(
+        || -> Vec<(u64, bool, FileResult)> {
+            pool.sets
+                .par_iter()
+                .map(|file| {
+                    let hash = content_hash(&file.text);
+                    let cached = cache
+                        .as_ref()
+                        .and_then(|c| c.get(&file.path, hash))
+                        .cloned();
+                    let hit = cached.is_some();
+                    let result = cached.unwrap_or_else(|| load_file(file, schema_only));
+                    if let Some(progress) = options.progress {
+                        progress.fetch_add(1, Ordering::Relaxed);
+                    }
+                    (hash, hit, result)
+                })
+                .collect()
+        },
+        || {
+            if schema_only {
+                Default::default()
+            } else {
+                crate::i18n::Locales::load_set_locales(pool)
             }
-            (hash, hit, result)
-        })
-        .collect();
+        },
+    );
     let mut loaded = Vec::with_capacity(per_file.len());
     let mut cache = cache;
     let reused_files = per_file.iter().filter(|(_, hit, _)| *hit).count();
@@ -232,12 +244,6 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     if !schema_only {
         check_effects(&loaded, &vocab, &sources, &mut diagnostics);
     }
-    // Other languages' text (locale files): read problems are build errors.
-    let (locales, locale_problems) = if schema_only {
-        Default::default()
-    } else {
-        crate::i18n::Locales::load_set_locales(pool)
-    };
     diagnostics.extend(locale_problems);
     for file in &pool.data {
         sources.insert(file.path.clone(), file.text.clone());
@@ -890,7 +896,7 @@ pub fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
                 copies,
                 effect: card.effect.clone(),
                 effect_tree: None,
-                effect_text: BTreeMap::new(),
+                effect_text: Default::default(),
                 flavor: card.flavor.clone(),
                 translations: Default::default(),
             });

@@ -4,6 +4,7 @@
 //! The JSON Schemas in `schema/` are generated from these types, so the
 //! schema, the serde shape and the docs can never disagree.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -273,8 +274,8 @@ pub struct Set {
     /// Physical cards in the set (sum of copies).
     pub physical_cards: u32,
     /// The set's name in other languages, by language code (`ja`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub translations: BTreeMap<String, SetTranslation>,
+    #[serde(default, skip_serializing_if = "ByLang::is_empty")]
+    pub translations: ByLang<SetTranslation>,
 }
 
 /// A set's text in another language.
@@ -326,13 +327,13 @@ pub struct Card {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect_tree: Option<crate::effect::Effect>,
     /// The printed effect text rendered from the tree, by language (`en`, `ja`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub effect_text: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "ByLang::is_empty")]
+    pub effect_text: ByLang<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flavor: Option<String>,
     /// The card's text in other languages, by language code (`ja`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub translations: BTreeMap<String, CardTranslation>,
+    #[serde(default, skip_serializing_if = "ByLang::is_empty")]
+    pub translations: ByLang<CardTranslation>,
 }
 
 impl Card {
@@ -351,9 +352,9 @@ impl Card {
             copies: 1,
             effect: None,
             effect_tree: None,
-            effect_text: BTreeMap::new(),
+            effect_text: ByLang::new(),
             flavor: None,
-            translations: BTreeMap::new(),
+            translations: ByLang::new(),
         }
     }
 
@@ -361,5 +362,117 @@ impl Card {
     pub fn has_symbol(&self, symbol: &str) -> bool {
         self.elements.iter().any(|e| e.as_str() == symbol)
             || self.types.iter().any(|t| t.0 == symbol)
+    }
+}
+
+/// Values by language code (`en`, `ja`), in code order: a JSON object like
+/// a `BTreeMap<String, T>`, held as a short sorted list. A card has one or
+/// two languages, and a B-tree node would reserve room for eleven (on a
+/// 100,000-card pool that is hundreds of megabytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ByLang<T>(Vec<(String, T)>);
+
+impl<T> Default for ByLang<T> {
+    fn default() -> Self {
+        ByLang(Vec::new())
+    }
+}
+
+impl<T> ByLang<T> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn find(&self, lang: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(l, _)| l.as_str().cmp(lang))
+    }
+
+    /// Sets a language's value, returning the one it replaces.
+    pub fn insert(&mut self, lang: String, value: T) -> Option<T> {
+        match self.find(&lang) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
+            Err(i) => {
+                self.0.insert(i, (lang, value));
+                None
+            }
+        }
+    }
+
+    pub fn get(&self, lang: &str) -> Option<&T> {
+        self.find(lang).ok().map(|i| &self.0[i].1)
+    }
+
+    pub fn contains_key(&self, lang: &str) -> bool {
+        self.find(lang).is_ok()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &T)> {
+        self.0.iter().map(|(l, v)| (l, v))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(l, _)| l)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().map(|(_, v)| v)
+    }
+}
+
+impl<T> std::ops::Index<&str> for ByLang<T> {
+    type Output = T;
+
+    fn index(&self, lang: &str) -> &T {
+        self.get(lang)
+            .unwrap_or_else(|| panic!("no value for language `{lang}`"))
+    }
+}
+
+impl<T> FromIterator<(String, T)> for ByLang<T> {
+    fn from_iter<I: IntoIterator<Item = (String, T)>>(items: I) -> Self {
+        let mut map = ByLang::new();
+        for (lang, value) in items {
+            map.insert(lang, value);
+        }
+        map
+    }
+}
+
+impl<T: Serialize> Serialize for ByLang<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for ByLang<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let map = BTreeMap::<String, T>::deserialize(deserializer)?;
+        Ok(ByLang(map.into_iter().collect()))
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for ByLang<T> {
+    fn inline_schema() -> bool {
+        BTreeMap::<String, T>::inline_schema()
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        BTreeMap::<String, T>::schema_name()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        BTreeMap::<String, T>::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        BTreeMap::<String, T>::json_schema(generator)
     }
 }

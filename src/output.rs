@@ -10,6 +10,7 @@ use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, S
 use serde::Serialize;
 
 use crate::diagnostics::{Diagnostic, Severity, Sources};
+use crate::model::Database;
 
 /// How findings are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -315,6 +316,50 @@ pub fn write_atomic_with(
     Ok(())
 }
 
+/// Writes the database as JSON, byte for byte what `serde_json` writes
+/// (compact or pretty). Compact output, the default, serializes the cards in
+/// parallel chunks: on a large pool the JSON text costs as much as the checks.
+pub fn write_database(w: &mut dyn Write, database: &Database, pretty: bool) -> std::io::Result<()> {
+    if pretty {
+        serde_json::to_writer_pretty(&mut *w, database)?;
+        return w.write_all(b"\n");
+    }
+    write_compact(w, database, 2048)
+}
+
+fn write_compact(w: &mut dyn Write, database: &Database, chunk: usize) -> std::io::Result<()> {
+    use rayon::prelude::*;
+    w.write_all(b"{\"format\":")?;
+    serde_json::to_writer(&mut *w, &database.format)?;
+    w.write_all(b",\"sets\":")?;
+    serde_json::to_writer(&mut *w, &database.sets)?;
+    w.write_all(b",\"cards\":[")?;
+    // A few chunks per round, so the JSON text never sits in memory whole.
+    let round = chunk * rayon::current_num_threads().max(1) * 2;
+    for (r, cards) in database.cards.chunks(round).enumerate() {
+        let chunks: Vec<serde_json::Result<Vec<u8>>> = cards
+            .par_chunks(chunk)
+            .map(|cards| {
+                let mut buffer = Vec::with_capacity(cards.len() * 1024);
+                for (i, card) in cards.iter().enumerate() {
+                    if i > 0 {
+                        buffer.push(b',');
+                    }
+                    serde_json::to_writer(&mut buffer, card)?;
+                }
+                Ok(buffer)
+            })
+            .collect();
+        for (i, chunk) in chunks.into_iter().enumerate() {
+            if r > 0 || i > 0 {
+                w.write_all(b",")?;
+            }
+            w.write_all(&chunk?)?;
+        }
+    }
+    w.write_all(b"]}\n")
+}
+
 /// Permissions for a new output file: read-write for the owner, readable by all.
 #[cfg(unix)]
 fn default_permissions() -> Option<std::fs::Permissions> {
@@ -325,4 +370,30 @@ fn default_permissions() -> Option<std::fs::Permissions> {
 #[cfg(not(unix))]
 fn default_permissions() -> Option<std::fs::Permissions> {
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunked_database_json_is_what_serde_writes() {
+        let compiled = crate::compile::compile(&crate::pool::Pool::builtin());
+        let database = compiled.database.expect("the built-in pool builds");
+        let mut expected = serde_json::to_vec(&database).unwrap();
+        expected.push(b'\n');
+        for chunk in [1, 3, 1000] {
+            let mut written = Vec::new();
+            write_compact(&mut written, &database, chunk).unwrap();
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                String::from_utf8(expected.clone()).unwrap()
+            );
+        }
+        let mut pretty = Vec::new();
+        write_database(&mut pretty, &database, true).unwrap();
+        let mut expected = serde_json::to_vec_pretty(&database).unwrap();
+        expected.push(b'\n');
+        assert_eq!(pretty, expected);
+    }
 }

@@ -85,6 +85,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             ms(started.elapsed() - written)
         );
     }
+    // The process ends here: the OS takes the memory back at once, where
+    // freeing a large pool's millions of strings one by one takes a while.
+    std::mem::forget((compiled, pool, cache));
     ExitCode::from(code)
 }
 
@@ -93,14 +96,7 @@ fn finish(context: &Context, out: &Path, compiled: &Compiled, pretty: bool) -> u
     let Some(database) = &compiled.database else {
         return exit::PROBLEMS;
     };
-    let written = output::write_atomic_with(out, |w| {
-        if pretty {
-            serde_json::to_writer_pretty(&mut *w, database)?;
-        } else {
-            serde_json::to_writer(&mut *w, database)?;
-        }
-        w.write_all(b"\n")
-    });
+    let written = output::write_atomic_with(out, |w| output::write_database(w, database, pretty));
     if let Err(e) = written {
         eprintln!("error: cannot write `{}`: {e}", out.display());
         return exit::CANNOT_RUN;

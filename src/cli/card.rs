@@ -131,7 +131,7 @@ pub fn render(card: &Card, set: Option<&Set>, only: Option<&str>) -> String {
         let line = if is_en(lang) {
             card.name.clone()
         } else {
-            match card.translations.get(*lang).and_then(|t| t.name.as_deref()) {
+            match card.translations.get(lang).and_then(|t| t.name.as_deref()) {
                 Some(n) => n.to_string(),
                 None => format!("{} ({} name missing)", card.name, language_name(lang)),
             }

@@ -64,7 +64,15 @@ fn parse_at_once(text: &str) -> Option<Effect> {
             return None;
         }
     }
-    (out.len() == lines.len()).then_some(Effect { lines: out })
+    (out.len() == lines.len()).then(|| Effect { lines: tight(out) })
+}
+
+/// A vector without spare room: trees are kept for the whole build (100,000
+/// cards on a large pool), and a vector's first growth reserves room for
+/// four of these large nodes.
+fn tight<T>(mut items: Vec<T>) -> Vec<T> {
+    items.shrink_to_fit();
+    items
 }
 
 /// Parses every line on its own, collecting the errors of all lines.
@@ -116,7 +124,9 @@ fn parse_each_line(text: &str) -> Result<Effect, Vec<EffectError>> {
         errors.append(&mut builder.errors);
     }
     if errors.is_empty() {
-        Ok(Effect { lines })
+        Ok(Effect {
+            lines: tight(lines),
+        })
     } else {
         Err(errors)
     }
@@ -333,7 +343,7 @@ impl Builder<'_> {
         Ability {
             timing,
             trigger,
-            sentences,
+            sentences: tight(sentences),
             span,
             timing_span,
         }
@@ -410,7 +420,7 @@ impl Builder<'_> {
                 }
             }
         }
-        out
+        tight(out)
     }
 
     // ── actions ──
