@@ -5,7 +5,7 @@
 //! run over every card that could be read. Every problem is collected; a
 //! database is produced only when there is no error.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -107,16 +107,17 @@ impl SetSpans {
 
 impl CardSpans {
     fn of(doc: &Node, index: usize) -> Self {
-        let at = |field: &str| format!("/cards/{index}/{field}");
+        // Pointers inside the card, from the card's node (found once).
+        let card = doc.locate(&format!("/cards/{index}")).node;
         CardSpans {
-            id: value_span(doc, &at("id")),
-            id_key: key_span(doc, &at("id")),
-            name: value_span(doc, &at("name")),
-            copies: value_span(doc, &at("copies")),
-            elements: item_spans(doc, &at("elements")),
-            types: item_spans(doc, &at("types")),
-            effect: value_span(doc, &at("effect")),
-            effect_style: match &doc.locate(&at("effect")).node.value {
+            id: value_span(card, "/id"),
+            id_key: key_span(card, "/id"),
+            name: value_span(card, "/name"),
+            copies: value_span(card, "/copies"),
+            elements: item_spans(card, "/elements"),
+            types: item_spans(card, "/types"),
+            effect: value_span(card, "/effect"),
+            effect_style: match &card.locate("/effect").node.value {
                 NodeValue::Str(_, style) => TextStyle::of(*style),
                 _ => TextStyle::Plain,
             },
@@ -231,7 +232,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     }
     let files_done = started.elapsed();
     let derived = if schema_only {
-        Derived::new()
+        Derived::default()
     } else {
         check_pool(&loaded, &mut diagnostics)
     };
@@ -567,7 +568,7 @@ pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
         .flat_map(|s| s.set.extra_types.iter().map(|t| t.0.as_str()))
         .chain(BASE_TYPES)
         .collect();
-    let mut derived = Derived::new();
+    let mut derived = Derived::default();
     for (set_index, set) in sets.iter().enumerate() {
         check_set_header(set, out);
         for card in &set.cards {
@@ -581,7 +582,7 @@ pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
 }
 
 fn check_unique_sets(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
-    let mut seen: HashMap<&str, &LoadedSet> = HashMap::new();
+    let mut seen: HashMap<&str, &LoadedSet> = HashMap::default();
     for set in sets {
         match seen.get(set.set.id.0.as_str()) {
             Some(first) => out.push(
@@ -603,8 +604,8 @@ fn check_unique_sets(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
 }
 
 fn check_unique_cards(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
-    let mut ids: HashMap<&str, (&LoadedSet, &LoadedCard)> = HashMap::new();
-    let mut names: HashMap<String, (&LoadedSet, &LoadedCard)> = HashMap::new();
+    let mut ids: HashMap<&str, (&LoadedSet, &LoadedCard)> = HashMap::default();
+    let mut names: HashMap<String, (&LoadedSet, &LoadedCard)> = HashMap::default();
     for set in sets {
         for loaded in &set.cards {
             let card = &loaded.card;
@@ -727,7 +728,7 @@ fn check_card_symbols(
             );
         }
     }
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for (i, element) in card.elements.iter().enumerate() {
         if !seen.insert(element.as_str()) {
             let span = CardSpans::item(&loaded.spans.elements, i);

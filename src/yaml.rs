@@ -7,7 +7,7 @@
 //! `docs/decisions.md`). The builder is iterative and budgeted: duplicate
 //! keys, alias bombs and deep nesting are errors, never panics.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::ops::Range;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
@@ -101,11 +101,15 @@ impl Node {
         let mut node = self;
         let mut key = None;
         for raw in pointer.split('/').skip(1) {
-            let step = raw.replace("~1", "/").replace("~0", "~");
+            let step: std::borrow::Cow<'_, str> = if raw.contains('~') {
+                raw.replace("~1", "/").replace("~0", "~").into()
+            } else {
+                raw.into()
+            };
             let next = match &node.value {
                 NodeValue::Map(entries) => entries
                     .iter()
-                    .find(|e| e.key.as_str() == Some(step.as_str()))
+                    .find(|e| e.key.as_str() == Some(&*step))
                     .map(|e| (&e.value, Some(e.key.span.clone()))),
                 NodeValue::Seq(items) => step
                     .parse::<usize>()
@@ -265,7 +269,7 @@ impl<'a> Builder<'a> {
         Builder {
             offsets,
             stack: Vec::new(),
-            anchors: HashMap::new(),
+            anchors: HashMap::default(),
             nodes: 0,
             root: None,
             documents: 0,

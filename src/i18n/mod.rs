@@ -15,7 +15,7 @@
 //! [`glossary`] (official terms), [`text`] (display width, kinsoku line
 //! breaking), [`po`] (the PO format) and [`exchange`] (PO export/import).
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
@@ -224,7 +224,7 @@ impl Project {
             sources.insert(file.path.clone(), file.text.clone());
         }
         diagnostics::sort(&mut diagnostics);
-        let mut index = HashMap::new();
+        let mut index = HashMap::default();
         for (i, unit) in units.iter().enumerate() {
             index.entry(unit.key.clone()).or_insert(i);
         }
@@ -512,9 +512,9 @@ impl Locale {
         Locale {
             lang,
             files: Vec::new(),
-            index: HashMap::new(),
-            by_card: HashMap::new(),
-            by_name: HashMap::new(),
+            index: HashMap::default(),
+            by_card: HashMap::default(),
+            by_name: HashMap::default(),
         }
     }
 
