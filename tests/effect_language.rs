@@ -1720,3 +1720,29 @@ fn some_random_lines_parse() {
         "{ok} of 2000 random lines parse: too few errors"
     );
 }
+
+/// `Play: Flip a card` with `levels` nested STAR comparisons.
+fn nested(levels: usize) -> String {
+    let mut text = String::from("Play: Flip a card");
+    for _ in 1..levels {
+        text.push_str(" with a lower STAR than a card");
+    }
+    text.push_str(" with a lower STAR than this card.");
+    text
+}
+
+#[test]
+fn nesting_is_bounded_not_a_stack_overflow() {
+    let deepest = nested(MAX_NESTING);
+    assert!(parse(&deepest).is_ok(), "{deepest}");
+    let errors = parse(&nested(MAX_NESTING + 1)).unwrap_err();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].code, "effect-too-deep");
+    // A hostile text (about 3 MB) is refused at once, located at the first
+    // comparison too many.
+    let hostile = nested(100_000);
+    let errors = parse(&hostile).unwrap_err();
+    assert_eq!(errors[0].code, "effect-too-deep");
+    let nth = hostile.match_indices("than").nth(MAX_NESTING).unwrap().0;
+    assert_eq!(errors[0].span, nth..nth + 4);
+}

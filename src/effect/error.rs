@@ -70,6 +70,10 @@ pub const CODES: &[(&str, &str)] = &[
         "the text does not follow the effect grammar",
     ),
     (
+        "effect-too-deep",
+        "card descriptions nested more deeply than the language allows (16 levels)",
+    ),
+    (
         "unknown-keyword",
         "a keyword line names no keyword of the keyword table",
     ),

@@ -16,6 +16,9 @@ pub struct EffectParser;
 
 /// Parses an effect text; see [`crate::effect::parse`].
 pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
+    if let Some(error) = nested_too_deeply(text) {
+        return Err(vec![error]);
+    }
     let many = split_lines(text)
         .filter(|(_, l)| !l.trim().is_empty())
         .nth(1)
@@ -24,6 +27,40 @@ pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
         return Ok(effect);
     }
     parse_each_line(text)
+}
+
+/// How deeply card descriptions may nest (`a card with a lower STAR than a
+/// card with a lower STAR than …`). Far beyond any printed card; it keeps a
+/// hostile text from exhausting the stack, as the grammar recurses there.
+pub const MAX_NESTING: usize = 16;
+
+/// The grammar recurses only through STAR comparisons, and each level
+/// needs its own `than` or `as`: more of those words on one line than
+/// [`MAX_NESTING`] is refused before parsing.
+fn nested_too_deeply(text: &str) -> Option<EffectError> {
+    for (base, line) in split_lines(text) {
+        let mut count = 0;
+        for word in line.split(|c: char| !c.is_alphanumeric()) {
+            // The word's offset in its line (a sub-slice of it).
+            let start = word.as_ptr() as usize - line.as_ptr() as usize;
+            if word.eq_ignore_ascii_case("than") || word.eq_ignore_ascii_case("as") {
+                count += 1;
+                if count > MAX_NESTING {
+                    let span = base + start..base + start + word.len();
+                    return Some(
+                        EffectError::new(
+                            "effect-too-deep",
+                            span,
+                            format!("card descriptions nest more than {MAX_NESTING} levels deep"),
+                            "one comparison too many",
+                        )
+                        .with_help("compare with a card named more simply, such as `this card`"),
+                    );
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The fast path for texts of several lines: one parse of the whole text.
