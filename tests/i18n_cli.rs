@@ -1,10 +1,13 @@
 //! `blades i18n` and `blades card show` end to end: the real binary on
 //! fixture pools (`tests/fixtures/i18n/`).
 //!
-//! - `synced`: every text translated and current, phrase templates too;
+//! - `synced`: every text translated and current (no phrase books of its
+//!   own: it renders with the built-in ones);
 //! - `drifted`: the same pool after the English moved on: a renamed card, a
 //!   changed flavor and effect (stale), a replaced card (missing and
-//!   orphaned), a deleted translation, a new phrase, a text marked fuzzy;
+//!   orphaned), a deleted translation, a text marked fuzzy; it has its own
+//!   phrase books (the built-in ones), whose English of `amount.star_of`
+//!   changed since the Japanese was made;
 //! - `check-bad`: translations with one mistake for every check.
 
 use std::collections::BTreeMap;
@@ -116,7 +119,7 @@ fn status_of_a_synced_pool_is_complete() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stdout.starts_with(
-            "Japanese (ja): 21 of 21 texts translated (100.0%), 0 missing, 0 stale, 0 orphaned"
+            "Japanese (ja): 19 of 19 texts translated (100.0%), 0 missing, 0 stale, 0 orphaned"
         ),
         "{}",
         run.stdout
@@ -140,7 +143,7 @@ fn status_json_has_counts_and_entries() {
             &ja["stale"],
             &ja["orphaned"]
         ),
-        (&14.into(), &4.into(), &4.into(), &2.into())
+        (&213.into(), &3.into(), &5.into(), &2.into())
     );
     let gulch = ja["sets"]
         .as_array()
@@ -175,11 +178,14 @@ fn status_json_has_counts_and_entries() {
     assert_eq!(find("mini-gulch/storm-mesa/name")["state"], "missing");
     assert_eq!(find("mini-gulch/thunder-mesa/flavor")["state"], "orphaned");
     assert_eq!(find("mini-gulch/name")["card"], Value::Null);
-    let phrase = find("phrase:lose-rp");
+    let phrase = find("phrase:amount.star_of");
     assert_eq!(
-        (&phrase["set"], &phrase["state"]),
-        (&Value::Null, &"missing".into())
+        (&phrase["set"], &phrase["field"], &phrase["state"]),
+        (&Value::Null, &"phrase".into(), &"stale".into())
     );
+    assert_eq!(phrase["then"], "RP equal to the STAR of {target}");
+    assert_eq!(phrase["now"], "RP equal to the STAR rating of {target}");
+    assert_eq!(phrase["file"], "drifted/phrases/ja.yaml");
     assert_eq!(report["diagnostics"], serde_json::json!([]));
 }
 
@@ -249,7 +255,7 @@ fn every_check_passes_on_good_translations() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        "checked 21 translated texts: no problems found\n"
+        "checked 19 translated texts: no problems found\n"
     );
     let run = blades(
         &fixtures(),
@@ -484,7 +490,7 @@ fn clearing_fuzzy_marks_a_text_translated() {
         .stdout,
     );
     let ja = &status["languages"][0];
-    assert_eq!(ja["stale"], 3);
+    assert_eq!(ja["stale"], 4);
     let owl = ja["entries"]
         .as_array()
         .unwrap()
@@ -655,19 +661,32 @@ fn card_show_finds_cards_by_any_name() {
 
 #[test]
 fn shipped_locale_files_are_in_canonical_form() {
-    use blades::i18n::{Project, locale};
+    use blades::i18n::{Project, UnitKey, locale};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("cards");
     let pool = blades::pool::Pool::from_dir(&root).unwrap();
     let project = Project::load(&pool);
     assert!(project.diagnostics.is_empty());
     let ja = project.locales.get("ja").expect("Japanese locale files");
-    assert_eq!(ja.files.len(), project.sets.len(), "one file per set");
+    assert_eq!(
+        ja.files.len(),
+        project.sets.len() + 1,
+        "one file per set, and the phrase templates"
+    );
+    let position = |k: &UnitKey| project.position(k);
     for file in &ja.files {
-        let locale::Target::Set(set) = &file.target else {
-            continue;
-        };
         let text = &pool.data_file(&file.relative).unwrap().text;
-        let rendered = locale::render_set_file("ja", set, &file.entries, &|k| project.position(k));
+        let rendered = match &file.target {
+            locale::Target::Set(set) => {
+                locale::render_set_file("ja", set, &file.entries, &position)
+            }
+            locale::Target::Phrases => locale::render_phrase_file(
+                "ja",
+                file.header.as_deref(),
+                file.options.as_ref(),
+                &file.entries,
+                &position,
+            ),
+        };
         assert_eq!(&rendered, &**text, "{} is not canonical", file.relative);
     }
     // The library exposes the names for look-ups.
