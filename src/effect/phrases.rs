@@ -331,7 +331,7 @@ pub struct PhraseProblem {
     pub help: String,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProblemKind {
     /// The file does not have the shape of a phrasebook.
     Shape,
@@ -341,27 +341,35 @@ pub enum ProblemKind {
     UnknownPlaceholder,
     /// A required key is not there (for a translation, `blades i18n status`
     /// reports it as missing).
-    Missing,
+    Missing { key: String },
 }
 
 impl PhraseProblem {
-    fn shape(span: Range<usize>, message: impl Into<String>, help: impl Into<String>) -> Self {
+    fn shape(
+        span: Range<usize>,
+        message: impl Into<String>,
+        label: &str,
+        help: impl Into<String>,
+    ) -> Self {
         PhraseProblem {
             kind: ProblemKind::Shape,
             span,
             message: message.into(),
-            label: "not a phrasebook entry".into(),
+            label: label.into(),
             help: help.into(),
         }
+    }
+
+    fn is_missing(&self) -> bool {
+        matches!(self.kind, ProblemKind::Missing { .. })
     }
 }
 
 /// Located `data-invalid` diagnostics for a book's problems; the missing
 /// keys make one diagnostic, not one per key.
 pub fn problem_diagnostics(path: &Arc<str>, problems: Vec<PhraseProblem>) -> Vec<Diagnostic> {
-    let (missing, other): (Vec<_>, Vec<_>) = problems
-        .into_iter()
-        .partition(|p| p.kind == ProblemKind::Missing);
+    let (missing, other): (Vec<_>, Vec<_>) =
+        problems.into_iter().partition(PhraseProblem::is_missing);
     let mut out: Vec<Diagnostic> = other
         .into_iter()
         .map(|p| {
@@ -375,7 +383,10 @@ pub fn problem_diagnostics(path: &Arc<str>, problems: Vec<PhraseProblem>) -> Vec
         let keys: Vec<String> = missing
             .iter()
             .take(SHOWN)
-            .map(|p| p.message.trim_start_matches("missing phrase ").to_string())
+            .filter_map(|p| match &p.kind {
+                ProblemKind::Missing { key } => Some(format!("`{key}`")),
+                _ => None,
+            })
             .collect();
         let more = match missing.len().saturating_sub(SHOWN) {
             0 => String::new(),
@@ -414,6 +425,7 @@ fn validate(
             problems.push(PhraseProblem::shape(
                 t.key_span.clone(),
                 format!("phrase `{}` is written twice", t.key),
+                "second time",
                 "keep one of the two",
             ));
         }
@@ -469,7 +481,7 @@ fn validate(
     for key in required_keys() {
         if !seen.contains(key) {
             problems.push(PhraseProblem {
-                kind: ProblemKind::Missing,
+                kind: ProblemKind::Missing { key: key.into() },
                 span: missing_at.clone(),
                 message: format!("missing phrase `{key}`"),
                 label: "required phrases are missing".into(),
@@ -504,6 +516,7 @@ pub fn read_book_file(doc: &Node, lang: Lang) -> BookFile {
         book.problems.push(PhraseProblem::shape(
             first_line,
             "a phrasebook is a mapping with `lang`, `options` and `phrases`",
+            "not a phrasebook",
             format!(
                 "start with `{{\"lang\": \"{}\", \"phrases\": {{…}}}}`",
                 lang.code()
@@ -516,6 +529,7 @@ pub fn read_book_file(doc: &Node, lang: Lang) -> BookFile {
             book.problems.push(PhraseProblem::shape(
                 first_line.clone(),
                 format!("missing field `{required}`"),
+                &format!("this needs `{required}`"),
                 format!("a phrasebook has {}", BOOK_FIELDS.join(", ")),
             ));
         }
@@ -528,6 +542,7 @@ pub fn read_book_file(doc: &Node, lang: Lang) -> BookFile {
                     book.problems.push(PhraseProblem::shape(
                         field.value.span.clone(),
                         format!("`lang` is not `{}`", lang.code()),
+                        "wrong language",
                         format!(
                             "this file holds the `{}` phrases: write `\"lang\": \"{}\"`",
                             lang.code(),
@@ -541,6 +556,7 @@ pub fn read_book_file(doc: &Node, lang: Lang) -> BookFile {
                 Err(e) => book.problems.push(PhraseProblem::shape(
                     field.value.span.clone(),
                     format!("`options`: {e}"),
+                    "not phrase options",
                     "the options are `{\"capitalize\": true}` or `false`",
                 )),
             },
@@ -556,6 +572,7 @@ pub fn read_book_file(doc: &Node, lang: Lang) -> BookFile {
                 book.problems.push(PhraseProblem::shape(
                     field.key.span.clone(),
                     format!("unknown field `{other}`"),
+                    "not a field here",
                     help,
                 ));
             }
@@ -569,6 +586,7 @@ fn read_group(prefix: &str, node: &Node, book: &mut BookFile) {
         book.problems.push(PhraseProblem::shape(
             node.span.clone(),
             format!("`{prefix}` must be a group of phrases or a template"),
+            "expected a mapping",
             "write a template as a string, a group as `{ \"key\": \"template\", … }`",
         ));
         return;
@@ -578,6 +596,7 @@ fn read_group(prefix: &str, node: &Node, book: &mut BookFile) {
             book.problems.push(PhraseProblem::shape(
                 entry.key.span.clone(),
                 "a phrase key is text",
+                "not text",
                 "write the key in quotes",
             ));
             continue;
@@ -598,6 +617,7 @@ fn read_group(prefix: &str, node: &Node, book: &mut BookFile) {
             _ => book.problems.push(PhraseProblem::shape(
                 entry.value.span.clone(),
                 format!("`{key}`: expected a template (a string)"),
+                "expected a string",
                 "quote the template",
             )),
         }
@@ -676,16 +696,22 @@ impl Phrasebook {
     /// A book in the English format, from its YAML tree.
     pub fn from_book(lang: Lang, doc: &Node) -> Result<Phrasebook, Vec<PhraseProblem>> {
         let book = read_book_file(doc, lang);
-        if !book.problems.is_empty() {
-            return Err(book.problems);
-        }
-        Phrasebook::assemble(
+        let mut problems = book.problems;
+        // Every problem at once: the templates read are checked too.
+        match Phrasebook::assemble(
             lang,
             book.options,
             book.templates,
             book.phrases_span,
             MISSING_IN_BOOK,
-        )
+        ) {
+            Ok(phrasebook) if problems.is_empty() => Ok(phrasebook),
+            Ok(_) => Err(problems),
+            Err(more) => {
+                problems.extend(more);
+                Err(problems)
+            }
+        }
     }
 
     /// A language's book from its translation file (`phrases/<lang>.yaml`,
@@ -705,6 +731,7 @@ impl Phrasebook {
                     file.lang,
                     lang.code()
                 ),
+                "wrong language",
                 format!(
                     "the {} phrases are in `phrases/{}.yaml`",
                     lang.code(),
@@ -811,7 +838,7 @@ fn translation_templates(file: &LocaleFile) -> Vec<Template> {
 pub fn translation_problems(file: &LocaleFile) -> Vec<PhraseProblem> {
     validate(&translation_templates(file), 0..0, "")
         .into_iter()
-        .filter(|p| p.kind != ProblemKind::Missing)
+        .filter(|p| !p.is_missing())
         .collect()
 }
 
@@ -906,6 +933,21 @@ fn placeholders(template: &str) -> Vec<&str> {
             }
             None => break,
         }
+    }
+    out
+}
+
+/// A template with each `{placeholder}` blanked out, byte for byte, so
+/// word matching never takes a placeholder's name for a word (`{player}`).
+pub fn mask_placeholders(template: &str) -> String {
+    let mut out = template.to_string();
+    let mut from = 0;
+    while let Some(open) = template[from..].find('{').map(|i| from + i) {
+        let Some(close) = template[open..].find('}').map(|i| open + i) else {
+            break;
+        };
+        out.replace_range(open..=close, &" ".repeat(close + 1 - open));
+        from = close + 1;
     }
     out
 }

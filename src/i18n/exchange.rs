@@ -160,8 +160,12 @@ pub fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) -> PoEn
     } else {
         Mode::Text
     };
+    let english = match unit.key {
+        UnitKey::Phrase { .. } => phrases::mask_placeholders(&unit.english),
+        _ => unit.english.clone(),
+    };
     let mut terms: Vec<String> = Vec::new();
-    for hit in glossary.english(&unit.english, mode) {
+    for hit in glossary.english(&english, mode) {
         let term = &glossary.terms[hit.term];
         let pair = format!("{} = {}", &unit.english[hit.range], term.official());
         if !terms.contains(&pair) {
