@@ -976,3 +976,171 @@ pub(crate) fn fill(template: &str, args: &[(&str, &str)]) -> String {
     out.push_str(rest);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(relative: &str, text: &str) -> SourceFile {
+        SourceFile {
+            path: Arc::from(relative),
+            relative: relative.into(),
+            text: Arc::from(text),
+        }
+    }
+
+    fn translation(text: &str) -> LocaleFile {
+        let mut diagnostics = Vec::new();
+        let file =
+            locale::parse_phrase_file(&source("phrases/ja.yaml", text), "ja", &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        file.unwrap()
+    }
+
+    #[test]
+    fn variants_belong_to_their_plain_key() {
+        assert_eq!(base_key("action.flip"), Some("action.flip"));
+        assert_eq!(base_key("action.flip.3rd"), Some("action.flip"));
+        assert_eq!(base_key("action.flip.cont"), Some("action.flip"));
+        // A required key may end like a variant.
+        assert_eq!(base_key("quant.one"), Some("quant.one"));
+        assert_eq!(base_key("quant.one.vowel"), Some("quant.one"));
+        assert_eq!(base_key("name.type.robot"), Some("name.type.robot"));
+        assert_eq!(base_key("action.flip.cheese"), None);
+        assert_eq!(base_key("bogus.cont"), None);
+        assert_eq!(
+            allowed_placeholders("action.flip.cont"),
+            Some(&["target"][..])
+        );
+        assert_eq!(allowed_placeholders("timing.play"), Some(&[][..]));
+        assert_eq!(
+            mask_placeholders("{player} plays {target}"),
+            "         plays         "
+        );
+    }
+
+    #[test]
+    fn the_builtin_japanese_book_is_its_translation_file() {
+        let book = Phrasebook::from_translation(Lang::Ja, &translation(JA)).unwrap();
+        assert_eq!(book, Phrasebook::builtin(Lang::Ja));
+        assert!(!book.options.capitalize);
+        // `cont` is Japanese only; English-only variants fall back.
+        assert_eq!(book.get("action.flip", &["cont"]), "{target}を裏返し");
+        assert_eq!(book.get("action.flip", &["3rd"]), "{target}を裏返す");
+        assert_eq!(book.lookup("sentence.join"), Some(""));
+        assert!(Phrasebook::builtin(Lang::En).options.capitalize);
+    }
+
+    #[test]
+    fn translation_problems_are_located() {
+        let text = "options: {capitalize: false}\n\
+                    action.flip: {text: \"{card}を裏返す\", source: \"flip {target}\"}\n\
+                    timing.nxt: {text: ネクスト}\n\
+                    timing:\n  play: {text: プレイ}\n\
+                    timing.play: {text: プレイ}\n";
+        let file = translation(text);
+        let problems = translation_problems(&file);
+        let found: Vec<(&str, &str)> = problems
+            .iter()
+            .map(|p| (&text[p.span.clone()], p.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "\"{card}を裏返す\"",
+                    "`action.flip`: unknown placeholder `{card}` (allowed: target)"
+                ),
+                ("timing.nxt", "unknown phrase `timing.nxt`"),
+                ("timing.play", "phrase `timing.play` is written twice"),
+            ]
+        );
+        assert_eq!(problems[0].help, "this phrase may use `{target}`");
+        assert!(problems[1].help.starts_with("did you mean `timing.next`?"));
+        // The renderer also needs every required key.
+        let all = Phrasebook::from_translation(Lang::Ja, &file).unwrap_err();
+        let missing = all.iter().filter(|p| p.is_missing()).count();
+        assert_eq!(missing, required_keys().count() - 2);
+        let diagnostics = problem_diagnostics(&file.path, all);
+        assert_eq!(diagnostics.len(), 4, "missing keys make one diagnostic");
+        assert!(
+            diagnostics[3]
+                .message
+                .starts_with(&format!("missing {missing} phrases: `line.ability`, ")),
+            "{}",
+            diagnostics[3].message
+        );
+        assert!(Phrasebook::from_translation(Lang::En, &file).is_err());
+    }
+
+    #[test]
+    fn english_books_report_every_problem_located() {
+        let text = r#"{ "lang": "ja", "options": {"capitalise": true}, "extra": 1,
+  "phrases": { "action": { "flip": "flip {card}" }, "bogus": "x", "n": 3 } }"#;
+        let doc = yaml::parse(text).unwrap();
+        let problems = Phrasebook::from_book(Lang::En, &doc).unwrap_err();
+        let found: Vec<(&str, &str)> = problems
+            .iter()
+            .filter(|p| !p.is_missing())
+            .map(|p| (text[p.span.clone()].trim_end(), p.message.as_str()))
+            .collect();
+        assert_eq!(found.len(), 6, "{found:#?}");
+        assert_eq!(found[0], ("\"ja\"", "`lang` is not `en`"));
+        assert_eq!(found[1].0, r#"{"capitalise": true}"#);
+        assert!(
+            found[1]
+                .1
+                .starts_with("`options`: unknown field `capitalise`")
+        );
+        assert_eq!(found[2], ("\"extra\"", "unknown field `extra`"));
+        assert_eq!(found[3], ("3", "`n`: expected a template (a string)"));
+        assert_eq!(
+            found[4],
+            (
+                "\"flip {card}\"",
+                "`action.flip`: unknown placeholder `{card}` (allowed: target)"
+            )
+        );
+        assert_eq!(found[5], ("\"bogus\"", "unknown phrase `bogus`"));
+        let missing = problems.iter().find(|p| p.is_missing()).unwrap();
+        assert_eq!(&text[missing.span.clone()], "\"phrases\"");
+    }
+
+    #[test]
+    fn pools_bring_their_own_books() {
+        let en = EN.replace(
+            r#""flip": "flip {target}""#,
+            r#""flip": "turn over {target}""#,
+        );
+        assert_ne!(en, EN);
+        let pool = Pool {
+            data: vec![source("phrases/en.yaml", &en)],
+            ..Pool::default()
+        };
+        let mut diagnostics = Vec::new();
+        let books = Phrasebooks::of_pool(&pool, &mut diagnostics);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(books.en.get("action.flip", &[]), "turn over {target}");
+        // No Japanese book of its own: the built-in one.
+        assert_eq!(books.ja, Phrasebook::builtin(Lang::Ja));
+
+        let ja = JA.replace("{target}を裏返す", "{card}を裏返す");
+        let pool = Pool {
+            data: vec![source("phrases/ja.yaml", &ja)],
+            ..Pool::default()
+        };
+        let books = Phrasebooks::of_pool(&pool, &mut diagnostics);
+        assert_eq!(books, Phrasebooks::builtin(), "the built-in book stands in");
+        let codes: Vec<(&str, &str)> = diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.message.as_str()))
+            .collect();
+        assert_eq!(
+            codes,
+            [(
+                "data-invalid",
+                "`action.flip`: unknown placeholder `{card}` (allowed: target)"
+            )]
+        );
+    }
+}

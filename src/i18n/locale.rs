@@ -961,6 +961,96 @@ mod tests {
         }
     }
 
+    fn phrase(key: &str, text: &str, english: &str) -> Entry {
+        Entry::new(UnitKey::Phrase { key: key.into() }, text, english)
+    }
+
+    #[test]
+    fn canonical_phrase_files_read_back_identically() {
+        let mut fuzzy = phrase("action.flip", "{target}を裏返す", "turn over {target}");
+        fuzzy.fuzzy = true;
+        fuzzy.note = Some("「めくる」ではない。\n公式用語。".into());
+        let entries = vec![
+            phrase("sentence.join", "", " "),
+            phrase("clauses.last", " et ", " and "),
+            fuzzy,
+            phrase("action.flip.cont", "{target}を裏返し", "flip {target}"),
+            phrase("quote", "「\"x\"」\\", "\"x\""),
+        ];
+        let order = [
+            "sentence.join",
+            "clauses.last",
+            "action.flip",
+            "action.flip.cont",
+        ];
+        let position = |k: &UnitKey| {
+            order
+                .iter()
+                .position(|o| k.to_string() == format!("phrase:{o}"))
+        };
+        let options = PhraseOptions { capitalize: false };
+        for header in [None, Some("# 見出し\n#\n# two lines\n")] {
+            let text = render_phrase_file("ja", header, Some(&options), &entries, &position);
+            let mut diagnostics = Vec::new();
+            let file = parse_phrase_file(&source("phrases/ja.yaml", &text), "ja", &mut diagnostics)
+                .unwrap();
+            assert!(diagnostics.is_empty(), "{diagnostics:?}\n{text}");
+            assert_eq!(file.options, Some(options.clone()));
+            if let Some(header) = header {
+                assert!(text.starts_with(header), "{text}");
+                assert_eq!(file.header.as_deref(), Some(header));
+            }
+            let again = render_phrase_file(
+                "ja",
+                file.header.as_deref(),
+                file.options.as_ref(),
+                &file.entries,
+                &position,
+            );
+            assert_eq!(text, again);
+            assert_eq!(file.entries.len(), entries.len());
+            for e in &entries {
+                let read = file.entries.iter().find(|r| r.key == e.key).unwrap();
+                assert!(read.same_content(e), "{read:?} vs {e:?}");
+            }
+        }
+        let text = render_phrase_file("ja", None, None, &entries[..2], &position);
+        assert_eq!(
+            text.lines().skip(3).collect::<Vec<_>>(),
+            [
+                "sentence.join: {text: \"\", source: \"\", fingerprint: cbf29ce484222325}",
+                "clauses.last: {text: \" et \", source: \"and\", fingerprint: e6f79719051ff286}",
+            ],
+            "one line per template; spaces at a template's ends are kept"
+        );
+    }
+
+    #[test]
+    fn phrase_files_in_the_book_format_are_refused() {
+        let text = "# old\n{\"lang\": \"ja\", \"phrases\": {\"timing\": {\"play\": \"プレイ\"}}}\n";
+        let mut diagnostics = Vec::new();
+        assert!(
+            parse_phrase_file(&source("phrases/ja.yaml", text), "ja", &mut diagnostics).is_none()
+        );
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].code, Code::LocaleInvalid);
+        assert_eq!(
+            &text[diagnostics[0].span.clone()],
+            "{\"lang\": \"ja\", \"phrases\": {\"timing\": {\"play\": \"プレイ\"}}}"
+        );
+        // Options must be options; an entry without `text` is not a group.
+        let text = "options: {capitalise: true}\nline.ability: {source: \"x\"}\n";
+        let mut diagnostics = Vec::new();
+        let file =
+            parse_phrase_file(&source("phrases/ja.yaml", text), "ja", &mut diagnostics).unwrap();
+        assert!(file.entries.is_empty());
+        let mut messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        messages.sort_unstable();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(messages[0].starts_with("`options`: unknown field `capitalise`"));
+        assert_eq!(messages[1], "`phrase:line.ability` has no `text`");
+    }
+
     proptest! {
         #[test]
         fn any_text_survives_the_writer(text in "\\PC{0,40}(\n\\PC{0,20}){0,3}", note in "[ -~あ-ん\n\t\"\\\\]{0,30}") {
@@ -972,6 +1062,19 @@ mod tests {
             let written = render_set_file("ja", "g", std::slice::from_ref(&e), &position);
             let mut diagnostics = Vec::new();
             let file = parse_set_file(&source("locales/ja/g.yaml", &written), "ja", &mut diagnostics);
+            prop_assert!(diagnostics.is_empty(), "{:?}\n{}", diagnostics, written);
+            let read = &file.unwrap().entries[0];
+            prop_assert_eq!(&read.text, &text);
+            prop_assert_eq!(read.note.as_deref(), Some(note.as_str()));
+        }
+
+        #[test]
+        fn any_template_survives_the_phrase_writer(text in "[ ]{0,2}\\PC{0,30}[ ]{0,2}", note in "[ -~あ-ん\n\t\"\\\\]{0,30}") {
+            let mut e = phrase("clauses.last", &text, "English");
+            e.note = Some(note.clone());
+            let written = render_phrase_file("ja", None, None, std::slice::from_ref(&e), &|_| Some(0));
+            let mut diagnostics = Vec::new();
+            let file = parse_phrase_file(&source("phrases/ja.yaml", &written), "ja", &mut diagnostics);
             prop_assert!(diagnostics.is_empty(), "{:?}\n{}", diagnostics, written);
             let read = &file.unwrap().entries[0];
             prop_assert_eq!(&read.text, &text);
