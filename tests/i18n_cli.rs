@@ -866,6 +866,28 @@ fn a_pool_renders_with_its_own_phrase_books() {
         effect_text(temp.path(), "pool")["en"],
         "Play: Gain 2 RP for each fire card in your tableau."
     );
+    // Its own Japanese only: a translation of the built-in English.
+    let ja = temp.path().join("pool/phrases/ja.yaml");
+    std::fs::create_dir_all(ja.parent().unwrap()).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("cards/phrases/ja.yaml"),
+        &ja,
+    )
+    .unwrap();
+    edit(
+        &temp,
+        "phrases/ja.yaml",
+        "{text: \"{amount}を得る\"",
+        "{text: \"{amount}を獲得する\"",
+    );
+    assert_eq!(
+        effect_text(temp.path(), "pool")["ja"],
+        "プレイ：自分のプレイエリアにある炎のカード1枚につき2RPを獲得する。"
+    );
+    let entries = status_entries(temp.path(), &["--cards", "pool"]);
+    let ability = &entries["phrase:line.ability"];
+    assert_eq!(ability["state"], "translated");
+    assert!(entries.values().all(|e| e["state"] == "translated"));
 }
 
 #[test]

@@ -635,22 +635,30 @@ pub struct Phrasebook {
 const EN: &str = include_str!("../../cards/phrases/en.yaml");
 const JA: &str = include_str!("../../cards/phrases/ja.yaml");
 
+/// A built-in book as a pool file, shown as `<built-in>/phrases/<lang>.yaml`.
+pub fn builtin_file(lang: Lang) -> SourceFile {
+    let relative = format!("phrases/{}.yaml", lang.code());
+    SourceFile {
+        path: Arc::from(format!("<built-in>/{relative}")),
+        relative,
+        text: Arc::from(match lang {
+            Lang::En => EN,
+            Lang::Ja => JA,
+        }),
+    }
+}
+
 /// The built-in books, read once.
 static BUILTIN: LazyLock<Phrasebooks> = LazyLock::new(|| {
-    let read = |lang: Lang, text: &'static str| {
-        let relative = format!("phrases/{}.yaml", lang.code());
-        let file = SourceFile {
-            path: Arc::from(format!("cards/{relative}")),
-            relative,
-            text: Arc::from(text),
-        };
+    let read = |lang: Lang| {
+        let file = builtin_file(lang);
         let mut problems = Vec::new();
         Phrasebook::from_file(lang, &file, &mut problems)
             .unwrap_or_else(|| panic!("built-in phrasebook {} is invalid: {problems:?}", file.path))
     };
     Phrasebooks {
-        en: read(Lang::En, EN),
-        ja: read(Lang::Ja, JA),
+        en: read(Lang::En),
+        ja: read(Lang::Ja),
     }
 });
 

@@ -219,6 +219,7 @@ fn phrase_notes(project: &Project, unit: &Unit, key: &str, entry: Option<&Entry>
         if let Some((_, when)) = phrases::VARIANTS.iter().find(|(v, _)| *v == variant) {
             notes.push(format!("variant `{variant}`, used when {when}"));
         }
+        // A variant English lacks is tracked against its plain key's English.
         let base_unit = project.unit(&UnitKey::Phrase { key: base.into() });
         if base_unit.is_some_and(|b| b.span == unit.span) {
             notes.push(format!(

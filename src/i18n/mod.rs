@@ -30,7 +30,7 @@ use crate::compile::{self, LoadedCard, LoadedSet};
 use crate::diagnostics::{self, Diagnostic, Sources};
 use crate::effect::{Lang, phrases};
 use crate::model::{Card, CardKind, CardTranslation, Database, Element, Id, SetTranslation};
-use crate::pool::Pool;
+use crate::pool::{Pool, SourceFile};
 use crate::yaml::{self, Node};
 
 pub mod check;
@@ -229,6 +229,10 @@ impl Project {
         for file in &pool.data {
             sources.insert(file.path.clone(), file.text.clone());
         }
+        // The built-in English book, when the pool's translations follow it.
+        if let Some(file) = english_phrase_file(pool) {
+            sources.insert(file.path, file.text);
+        }
         diagnostics::sort(&mut diagnostics);
         let mut index = HashMap::new();
         for (i, unit) in units.iter().enumerate() {
@@ -363,14 +367,31 @@ pub fn card_units(sets: &[(LoadedSet, Node)]) -> Vec<Unit> {
 /// Where the effect language keeps its English phrase templates.
 pub const PHRASES_EN: &str = "phrases/en.yaml";
 
-/// The units of the effect language's English phrase templates
-/// (`phrases/en.yaml`), one per template, keyed by its dotted path
+/// The English phrase book a pool's phrase translations follow: its own
+/// `phrases/en.yaml`, or the built-in one when the pool translates the
+/// templates without an English book of its own (it renders with that
+/// one). `None` for a pool with no phrase files: it renders with the
+/// built-in books, whose translations the built-in pool tracks.
+pub fn english_phrase_file(pool: &Pool) -> Option<SourceFile> {
+    if let Some(file) = pool.data_file(PHRASES_EN) {
+        return Some(file.clone());
+    }
+    let translates = pool.data.iter().any(|f| {
+        matches!(
+            locale::classify(&f.relative),
+            Some((_, locale::FileClass::Phrases))
+        )
+    });
+    translates.then(|| phrases::builtin_file(Lang::En))
+}
+
+/// The units of the effect language's English phrase templates (see
+/// [`english_phrase_file`]), one per template, keyed by its dotted path
 /// (`timing.play`, `action.flip.3rd`). A plain key is required; an English
 /// variant (`.3rd`, `.plural`, …) is optional, since another language
-/// words it its own way. No file, no units: a pool without its own books
-/// renders with the built-in ones, tracked in the built-in pool.
+/// words it its own way.
 pub fn phrase_units(pool: &Pool) -> Vec<Unit> {
-    let Some(file) = pool.data_file(PHRASES_EN) else {
+    let Some(file) = english_phrase_file(pool) else {
         return Vec::new();
     };
     // Problems with the English book are the effect language's to report
@@ -381,9 +402,11 @@ pub fn phrase_units(pool: &Pool) -> Vec<Unit> {
     let book = phrases::read_book_file(&doc, Lang::En);
     book.templates
         .into_iter()
-        .map(|t| {
-            let node = t.node.unwrap_or_else(|| doc.clone());
-            Unit {
+        .filter_map(|t| {
+            let node = t.node?;
+            Some(Unit {
+                // A variant is optional; a plain key (or one the renderer
+                // does not know, which `build` reports) is required.
                 required: phrases::base_key(&t.key).is_none_or(|base| base == t.key),
                 key: UnitKey::Phrase { key: t.key },
                 english: normalize(&t.text),
@@ -391,7 +414,7 @@ pub fn phrase_units(pool: &Pool) -> Vec<Unit> {
                 span: node.span.clone(),
                 node: Some(node),
                 card: None,
-            }
+            })
         })
         .collect()
 }
