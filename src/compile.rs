@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::{Cache, content_hash};
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
-use crate::effect::{self, Effect, EffectError, Keywords, Lang, Phrasebook, Vocabulary};
+use crate::effect::{self, Effect, EffectError, Keywords, Lang, Phrasebooks, Vocabulary};
 use crate::model::{
     BASE_TYPES, Card, CardSource, DATABASE_FORMAT, Database, Id, Set, SetKind, SetSource,
 };
@@ -242,6 +242,11 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         pool_keywords(pool, &mut diagnostics)
     };
     let vocab = vocabulary(&loaded, keywords);
+    let phrases = if schema_only {
+        Phrasebooks::builtin()
+    } else {
+        Phrasebooks::of_pool(pool, &mut diagnostics)
+    };
     if !schema_only {
         check_effects(&loaded, &vocab, &sources, &mut diagnostics);
     }
@@ -253,7 +258,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     let database = (!has_errors && !schema_only).then(|| {
         let mut database = assemble(&loaded, &derived);
-        render_effects(&mut database, &mut loaded, &vocab);
+        render_effects(&mut database, &mut loaded, &vocab, &phrases);
         crate::i18n::attach(&mut database, &locales);
         database
     });
@@ -917,11 +922,13 @@ pub fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
 }
 
 /// Renders every parsed effect in English and Japanese into the database.
-pub fn render_effects(database: &mut Database, sets: &mut [LoadedSet], vocab: &Vocabulary) {
-    let books = [
-        ("en", Lang::En, Phrasebook::builtin(Lang::En)),
-        ("ja", Lang::Ja, Phrasebook::builtin(Lang::Ja)),
-    ];
+pub fn render_effects(
+    database: &mut Database,
+    sets: &mut [LoadedSet],
+    vocab: &Vocabulary,
+    phrases: &Phrasebooks,
+) {
+    let books = Lang::ALL.map(|lang| (lang.code(), lang, phrases.get(lang)));
     // The trees move into the database (no second copy of every effect).
     let trees: Vec<Option<Effect>> = sets
         .iter_mut()

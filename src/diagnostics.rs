@@ -149,7 +149,7 @@ pub const CODES: &[(Code, &str)] = &[
     ),
     (
         Code::DataInvalid,
-        "a pool data file (keywords) does not have the expected shape",
+        "a pool data file (keywords, phrase templates) does not have the expected shape",
     ),
     (
         Code::UnknownCard,

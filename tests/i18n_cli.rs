@@ -1,10 +1,13 @@
 //! `blades i18n` and `blades card show` end to end: the real binary on
 //! fixture pools (`tests/fixtures/i18n/`).
 //!
-//! - `synced`: every text translated and current, phrase templates too;
+//! - `synced`: every text translated and current (no phrase books of its
+//!   own: it renders with the built-in ones);
 //! - `drifted`: the same pool after the English moved on: a renamed card, a
 //!   changed flavor and effect (stale), a replaced card (missing and
-//!   orphaned), a deleted translation, a new phrase, a text marked fuzzy;
+//!   orphaned), a deleted translation, a text marked fuzzy; it has its own
+//!   phrase books (the built-in ones), whose English of `amount.star_of`
+//!   changed since the Japanese was made;
 //! - `check-bad`: translations with one mistake for every check.
 
 use std::collections::BTreeMap;
@@ -116,7 +119,7 @@ fn status_of_a_synced_pool_is_complete() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stdout.starts_with(
-            "Japanese (ja): 21 of 21 texts translated (100.0%), 0 missing, 0 stale, 0 orphaned"
+            "Japanese (ja): 19 of 19 texts translated (100.0%), 0 missing, 0 stale, 0 orphaned"
         ),
         "{}",
         run.stdout
@@ -140,7 +143,7 @@ fn status_json_has_counts_and_entries() {
             &ja["stale"],
             &ja["orphaned"]
         ),
-        (&14.into(), &4.into(), &4.into(), &2.into())
+        (&213.into(), &3.into(), &5.into(), &2.into())
     );
     let gulch = ja["sets"]
         .as_array()
@@ -175,11 +178,14 @@ fn status_json_has_counts_and_entries() {
     assert_eq!(find("mini-gulch/storm-mesa/name")["state"], "missing");
     assert_eq!(find("mini-gulch/thunder-mesa/flavor")["state"], "orphaned");
     assert_eq!(find("mini-gulch/name")["card"], Value::Null);
-    let phrase = find("phrase:lose-rp");
+    let phrase = find("phrase:amount.star_of");
     assert_eq!(
-        (&phrase["set"], &phrase["state"]),
-        (&Value::Null, &"missing".into())
+        (&phrase["set"], &phrase["field"], &phrase["state"]),
+        (&Value::Null, &"phrase".into(), &"stale".into())
     );
+    assert_eq!(phrase["then"], "RP equal to the STAR of {target}");
+    assert_eq!(phrase["now"], "RP equal to the STAR rating of {target}");
+    assert_eq!(phrase["file"], "drifted/phrases/ja.yaml");
     assert_eq!(report["diagnostics"], serde_json::json!([]));
 }
 
@@ -249,7 +255,7 @@ fn every_check_passes_on_good_translations() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        "checked 21 translated texts: no problems found\n"
+        "checked 19 translated texts: no problems found\n"
     );
     let run = blades(
         &fixtures(),
@@ -484,7 +490,7 @@ fn clearing_fuzzy_marks_a_text_translated() {
         .stdout,
     );
     let ja = &status["languages"][0];
-    assert_eq!(ja["stale"], 3);
+    assert_eq!(ja["stale"], 4);
     let owl = ja["entries"]
         .as_array()
         .unwrap()
@@ -651,23 +657,313 @@ fn card_show_finds_cards_by_any_name() {
     );
 }
 
+// ----- phrase templates ---------------------------------------------------
+
+/// Replaces the first `from` in a file of a scratch pool.
+fn edit(temp: &tempfile::TempDir, relative: &str, from: &str, to: &str) {
+    let path = temp.path().join("pool").join(relative);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "no `{from}` in {relative}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// `i18n status` entries of the only language, by context.
+fn status_entries(dir: &Path, args: &[&str]) -> BTreeMap<String, Value> {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json", "i18n", "status"]);
+    let report = json(&blades(dir, &all).stdout);
+    report["languages"][0]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["context"].as_str().unwrap().to_string(), e.clone()))
+        .collect()
+}
+
+#[test]
+fn the_builtin_pool_tracks_its_phrase_templates() {
+    let gate = blades(
+        &fixtures(),
+        &[
+            "i18n",
+            "status",
+            "--lang",
+            "ja",
+            "--fail-on",
+            "missing,stale",
+        ],
+    );
+    assert_eq!(gate.code, 0, "{}", gate.stdout);
+    let templates = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("cards/phrases/ja.yaml"),
+    )
+    .unwrap()
+    .lines()
+    .filter(|l| l.contains(": {text: "))
+    .count();
+    assert!(templates > 150, "{templates}");
+    let row = format!("  phrases  {templates:>28}        0      0         0\n");
+    assert!(gate.stdout.contains(&row), "no `{row}` in\n{}", gate.stdout);
+    let entries = status_entries(&fixtures(), &[]);
+    let ability = &entries["phrase:line.ability"];
+    assert_eq!(
+        (&ability["state"], &ability["file"]),
+        (&"translated".into(), &"cards/phrases/ja.yaml".into())
+    );
+    // A Japanese-only variant counts; an English-only one is not missing.
+    assert_eq!(entries["phrase:action.flip.cont"]["state"], "translated");
+    assert!(!entries.contains_key("phrase:action.flip.3rd"));
+}
+
+#[test]
+fn a_japanese_variant_follows_the_english_it_was_made_from() {
+    let temp = scratch("drifted");
+    let en = "phrases/en.yaml";
+    edit(
+        &temp,
+        en,
+        r#""flip": "flip {target}""#,
+        r#""flip": "turn over {target}""#,
+    );
+    edit(
+        &temp,
+        en,
+        r#""tokens": "+1 STAR token on {on}""#,
+        r#""tokens": "+1 STAR token placed on {on}""#,
+    );
+    let entries = status_entries(temp.path(), &["--cards", "pool"]);
+    // English has no `cont` form: the Japanese one was made from the plain key.
+    for context in ["phrase:action.flip", "phrase:action.flip.cont"] {
+        let e = &entries[context];
+        assert_eq!(
+            (&e["state"], &e["then"], &e["now"]),
+            (
+                &"stale".into(),
+                &"flip {target}".into(),
+                &"turn over {target}".into()
+            ),
+            "{context}"
+        );
+    }
+    assert!(!entries.contains_key("phrase:action.flip.3rd"));
+    // English has its own plural: the Japanese plural follows that one.
+    assert_eq!(entries["phrase:count.tokens"]["state"], "stale");
+    assert_eq!(entries["phrase:count.tokens.plural"]["state"], "translated");
+    // The PO file says what the `cont` form is made from.
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    for expected in [
+        "#. English has no `cont` form: translate the English of `action.flip`\n",
+        "#, fuzzy\n#| msgid \"flip {target}\"\nmsgctxt \"phrase:action.flip.cont\"\nmsgid \"turn over {target}\"\nmsgstr \"{target}を裏返し\"\n",
+    ] {
+        assert!(po.contains(expected), "no {expected:?} in the PO file");
+    }
+}
+
+#[test]
+fn a_broken_phrase_translation_is_a_located_error() {
+    let temp = scratch("drifted");
+    let ja = "phrases/ja.yaml";
+    edit(
+        &temp,
+        ja,
+        "{text: \"{amount}を得る\"",
+        "{text: \"{amout}を得る\"",
+    );
+    edit(&temp, ja, "timing.next:", "timing.nxt:");
+    let out = temp.path().join("cards.json");
+    let args = [
+        "--cards",
+        "pool",
+        "--format",
+        "json",
+        "build",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let build = blades(temp.path(), &args);
+    assert_eq!(build.code, 1, "{}", build.stderr);
+    assert!(!out.exists());
+    assert_eq!(
+        located(&build.stdout),
+        [
+            "pool/phrases/ja.yaml:1:1 data-invalid [required phrases are missing] missing phrase `timing.next`",
+            "pool/phrases/ja.yaml:33:1 data-invalid [not a phrase key] unknown phrase `timing.nxt`",
+            "pool/phrases/ja.yaml:57:24 data-invalid [unknown placeholder `{amout}`] `action.gain_rp`: unknown placeholder `{amout}` (allowed: amount)",
+        ]
+    );
+    // The translator sees the same in `check`; `status` has the key missing
+    // and the misspelt one orphaned.
+    let check = blades(
+        temp.path(),
+        &["--cards", "pool", "--format", "json", "i18n", "check"],
+    );
+    assert_eq!(check.code, 1);
+    let found = located(&check.stdout);
+    for line in &located(&build.stdout)[1..] {
+        assert!(found.contains(line), "no {line} in {found:#?}");
+    }
+    let entries = status_entries(temp.path(), &["--cards", "pool"]);
+    assert_eq!(entries["phrase:timing.next"]["state"], "missing");
+    assert_eq!(entries["phrase:timing.nxt"]["state"], "orphaned");
+    // A phrase file in the book format (how Japanese used to be written).
+    std::fs::write(
+        temp.path().join("pool").join(ja),
+        "{ \"lang\": \"ja\", \"phrases\": { \"timing\": { \"play\": \"プレイ\" } } }\n",
+    )
+    .unwrap();
+    let build = blades(temp.path(), &args);
+    assert_eq!(build.code, 1);
+    assert_eq!(
+        located(&build.stdout),
+        [
+            "pool/phrases/ja.yaml:1:1 locale-invalid [book format] this is a phrasebook in the English book format (`lang`, `phrases`), not a translation"
+        ]
+    );
+}
+
+#[test]
+fn a_pool_renders_with_its_own_phrase_books() {
+    let effect_text = |dir: &Path, pool: &str| {
+        let out = dir.join("cards.json");
+        let run = blades(
+            dir,
+            &["--cards", pool, "build", "--out", out.to_str().unwrap()],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let db = json(&std::fs::read_to_string(&out).unwrap());
+        db["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "canyon-wyrm")
+            .unwrap()["effect-text"]
+            .clone()
+    };
+    let temp = scratch("drifted");
+    edit(
+        &temp,
+        "phrases/en.yaml",
+        r#""gain_rp": "gain {amount}""#,
+        r#""gain_rp": "earn {amount}""#,
+    );
+    edit(
+        &temp,
+        "phrases/ja.yaml",
+        "{text: \"{amount}を得る\"",
+        "{text: \"{amount}を獲得する\"",
+    );
+    assert_eq!(
+        effect_text(temp.path(), "pool"),
+        serde_json::json!({
+            "en": "Play: Earn 2 RP for each fire card in your tableau.",
+            "ja": "プレイ：自分のプレイエリアにある炎のカード1枚につき2RPを獲得する。"
+        })
+    );
+    // No books of its own: the built-in ones.
+    let temp = scratch("synced");
+    assert_eq!(
+        effect_text(temp.path(), "pool")["en"],
+        "Play: Gain 2 RP for each fire card in your tableau."
+    );
+    // Its own Japanese only: a translation of the built-in English.
+    let ja = temp.path().join("pool/phrases/ja.yaml");
+    std::fs::create_dir_all(ja.parent().unwrap()).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("cards/phrases/ja.yaml"),
+        &ja,
+    )
+    .unwrap();
+    edit(
+        &temp,
+        "phrases/ja.yaml",
+        "{text: \"{amount}を得る\"",
+        "{text: \"{amount}を獲得する\"",
+    );
+    assert_eq!(
+        effect_text(temp.path(), "pool")["ja"],
+        "プレイ：自分のプレイエリアにある炎のカード1枚につき2RPを獲得する。"
+    );
+    let entries = status_entries(temp.path(), &["--cards", "pool"]);
+    let ability = &entries["phrase:line.ability"];
+    assert_eq!(ability["state"], "translated");
+    assert!(entries.values().all(|e| e["state"] == "translated"));
+}
+
+#[test]
+fn a_phrase_translation_comes_back_from_po_as_one_changed_line() {
+    let temp = scratch("drifted");
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    assert!(po.contains("msgctxt \"phrase:line.ability\"\nmsgid \"{timing}: {sentences}\"\nmsgstr \"{timing}：{sentences}\"\n"));
+    // The translator reviews the stale template and keeps the text.
+    let stale = "#, fuzzy\n#| msgid \"RP equal to the STAR of {target}\"\nmsgctxt \"phrase:amount.star_of\"";
+    assert!(po.contains(stale), "{po}");
+    std::fs::write(
+        temp.path().join("ja.po"),
+        po.replace(stale, "msgctxt \"phrase:amount.star_of\""),
+    )
+    .unwrap();
+    let before = files(&temp.path().join("pool"));
+    let run = import(temp.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("0 added, 1 updated"), "{}", run.stderr);
+    let after = files(&temp.path().join("pool"));
+    let changed: Vec<&String> = after
+        .keys()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .collect();
+    assert_eq!(changed, ["phrases/ja.yaml"]);
+    let old = String::from_utf8(before["phrases/ja.yaml"].clone()).unwrap();
+    let new = String::from_utf8(after["phrases/ja.yaml"].clone()).unwrap();
+    let diff: Vec<(&str, &str)> = old
+        .lines()
+        .zip(new.lines())
+        .filter(|(o, n)| o != n)
+        .collect();
+    assert_eq!(old.lines().count(), new.lines().count());
+    assert_eq!(diff.len(), 1, "{diff:#?}");
+    assert!(
+        diff[0]
+            .1
+            .starts_with("amount.star_of: {text: \"{target}のスターレーティングと同じ値のRP\", source: \"RP equal to the STAR rating of {target}\", fingerprint: "),
+        "{}",
+        diff[0].1
+    );
+    let entries = status_entries(temp.path(), &["--cards", "pool"]);
+    assert_eq!(entries["phrase:amount.star_of"]["state"], "translated");
+}
+
 // ----- the shipped files ------------------------------------------------------
 
 #[test]
 fn shipped_locale_files_are_in_canonical_form() {
-    use blades::i18n::{Project, locale};
+    use blades::i18n::{Project, UnitKey, locale};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("cards");
     let pool = blades::pool::Pool::from_dir(&root).unwrap();
     let project = Project::load(&pool);
     assert!(project.diagnostics.is_empty());
     let ja = project.locales.get("ja").expect("Japanese locale files");
-    assert_eq!(ja.files.len(), project.sets.len(), "one file per set");
+    assert_eq!(
+        ja.files.len(),
+        project.sets.len() + 1,
+        "one file per set, and the phrase templates"
+    );
+    let position = |k: &UnitKey| project.position(k);
     for file in &ja.files {
-        let locale::Target::Set(set) = &file.target else {
-            continue;
-        };
         let text = &pool.data_file(&file.relative).unwrap().text;
-        let rendered = locale::render_set_file("ja", set, &file.entries, &|k| project.position(k));
+        let rendered = match &file.target {
+            locale::Target::Set(set) => {
+                locale::render_set_file("ja", set, &file.entries, &position)
+            }
+            locale::Target::Phrases => locale::render_phrase_file(
+                "ja",
+                file.header.as_deref(),
+                file.options.as_ref(),
+                &file.entries,
+                &position,
+            ),
+        };
         assert_eq!(&rendered, &**text, "{} is not canonical", file.relative);
     }
     // The library exposes the names for look-ups.

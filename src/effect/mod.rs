@@ -20,14 +20,14 @@ mod error;
 mod format;
 mod keywords;
 mod parser;
-mod phrases;
+pub mod phrases;
 mod render;
 mod syntax_error;
 
 pub use ast::*;
 pub use error::{CODES, EffectError};
 pub use keywords::{Keyword, Keywords, Texts};
-pub use phrases::{Options as PhraseOptions, Phrasebook};
+pub use phrases::{Options as PhraseOptions, Phrasebook, Phrasebooks};
 
 use serde::{Deserialize, Serialize};
 

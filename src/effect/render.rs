@@ -785,6 +785,9 @@ fn noun_key(n: Noun) -> &'static str {
 }
 
 impl Lang {
+    /// Every language the renderer prints.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Ja];
+
     /// The language code (`en`, `ja`).
     pub fn code(self) -> &'static str {
         match self {

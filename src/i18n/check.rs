@@ -7,9 +7,11 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::diagnostics::{self, Code, Diagnostic};
+use crate::effect::phrases;
 use crate::yaml;
 
 use super::glossary::{Category, Glossary, Mode};
+use super::locale::Target;
 use super::text::{self, is_wide};
 use super::{Entry, Field, LocaleFile, Project, Unit, UnitKey};
 
@@ -61,6 +63,14 @@ pub fn check(project: &Project, lang: &str) -> Vec<Diagnostic> {
         }
         check_style(&located, &mut out);
         check_fit(&located, &mut out);
+    }
+    // Phrase templates are also the renderer's book: unknown keys and
+    // placeholders would fail `blades build` (missing keys are `status`'s).
+    for file in locale.files.iter().filter(|f| f.target == Target::Phrases) {
+        out.extend(phrases::problem_diagnostics(
+            &file.path,
+            phrases::translation_problems(file),
+        ));
     }
     check_names(project, locale.entries(), &mut out);
     diagnostics::sort(&mut out);
@@ -209,7 +219,11 @@ fn rulebook_help(term: &super::glossary::Term) -> String {
 }
 
 /// Glossary terms of the English must appear in their official form
-/// (names and effect text; flavor is prose and may paraphrase).
+/// (names and effect text). Flavor is prose and may paraphrase. A phrase
+/// template is a fragment whose terms depend on where the renderer puts it
+/// (`Flip` is the timing word in `timing.flip`, the verb elsewhere; `lose a
+/// clash` is 敗北, not the 失う of RP), so templates are held to the
+/// forbidden variants only (see docs/decisions.md).
 fn check_terms(
     project: &Project,
     glossary: &Glossary,
@@ -219,8 +233,8 @@ fn check_terms(
 ) {
     let mode = match unit.key.field() {
         Field::Name => Mode::Names,
-        Field::Effect | Field::Phrase => Mode::Text,
-        Field::Flavor => return,
+        Field::Effect => Mode::Text,
+        Field::Flavor | Field::Phrase => return,
     };
     let english = glossary.english(&unit.english, mode);
     let japanese = glossary.japanese(&located.entry.text);

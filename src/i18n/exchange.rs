@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostics::{Code, Diagnostic};
+use crate::effect::phrases;
 use crate::suggest::closest;
 
 use super::check::budget;
@@ -58,7 +59,8 @@ pub fn export(project: &Project, options: &ExportOptions) -> PoFile {
     });
     for unit in &project.units {
         let entry = locale.and_then(|l| l.entry(&unit.key));
-        if !unit.required && entry.is_none() && !options.all_effects {
+        let all = options.all_effects && unit.key.field() == Field::Effect;
+        if !unit.required && entry.is_none() && !all {
             continue;
         }
         file.entries.push(unit_entry(project, unit, entry));
@@ -95,8 +97,9 @@ pub fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) -> PoEn
     let mut extracted = Vec::new();
     match (&unit.key, &unit.card) {
         (UnitKey::SetName { .. }, _) => extracted.push("set name".to_string()),
-        (UnitKey::Phrase { .. }, _) => {
+        (UnitKey::Phrase { key }, _) => {
             extracted.push("phrase template of the effect language".to_string());
+            extracted.extend(phrase_notes(project, unit, key, entry));
         }
         (UnitKey::Card { field, .. }, Some(card)) => {
             let mut about = vec![
@@ -157,8 +160,12 @@ pub fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) -> PoEn
     } else {
         Mode::Text
     };
+    let english = match unit.key {
+        UnitKey::Phrase { .. } => phrases::mask_placeholders(&unit.english),
+        _ => unit.english.clone(),
+    };
     let mut terms: Vec<String> = Vec::new();
-    for hit in glossary.english(&unit.english, mode) {
+    for hit in glossary.english(&english, mode) {
         let term = &glossary.terms[hit.term];
         let pair = format!("{} = {}", &unit.english[hit.range], term.official());
         if !terms.contains(&pair) {
@@ -189,6 +196,51 @@ pub fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) -> PoEn
         msgstr: PoString::new(entry.map(Entry::normalized).unwrap_or_default()),
         ..PoEntry::default()
     }
+}
+
+/// What a translator of a template should know: its placeholders, what a
+/// variant is for, spaces at the ends of the English, empty templates.
+fn phrase_notes(project: &Project, unit: &Unit, key: &str, entry: Option<&Entry>) -> Vec<String> {
+    let mut notes = Vec::new();
+    match phrases::allowed_placeholders(key) {
+        Some([]) => notes.push("no placeholders".to_string()),
+        Some(allowed) => notes.push(format!(
+            "placeholders: {} (keep them; their order may change)",
+            allowed
+                .iter()
+                .map(|p| format!("{{{p}}}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        None => {}
+    }
+    if let Some(base) = phrases::base_key(key).filter(|base| *base != key) {
+        let variant = &key[base.len() + 1..];
+        if let Some((_, when)) = phrases::VARIANTS.iter().find(|(v, _)| *v == variant) {
+            notes.push(format!("variant `{variant}`, used when {when}"));
+        }
+        // A variant English lacks is tracked against its plain key's English.
+        let base_unit = project.unit(&UnitKey::Phrase { key: base.into() });
+        if base_unit.is_some_and(|b| b.span == unit.span) {
+            notes.push(format!(
+                "English has no `{variant}` form: translate the English of `{base}`"
+            ));
+        }
+    }
+    let raw = unit.node.as_ref().and_then(|n| n.as_str());
+    match raw {
+        Some("") => notes.push("the English template is empty".into()),
+        Some(raw) if raw != unit.english => {
+            notes.push(format!(
+                "the English template is {raw:?}: spaces at its ends count"
+            ));
+        }
+        _ => {}
+    }
+    if entry.is_some_and(|e| e.text.is_empty()) {
+        notes.push("translated as empty: an empty msgstr keeps it so".into());
+    }
+    notes
 }
 
 /// How to import.
@@ -360,7 +412,12 @@ pub fn import(
             );
             continue;
         }
-        if entry.msgstr.value.trim().is_empty() {
+        // Blank is untranslated; only a template may be all spaces.
+        let blank = match unit.key.field() {
+            Field::Phrase => entry.msgstr.value.is_empty(),
+            _ => entry.msgstr.value.trim().is_empty(),
+        };
+        if blank {
             plan.untranslated += 1;
             continue;
         }
@@ -406,7 +463,7 @@ pub fn import(
         };
         let new = Entry {
             key: unit.key.clone(),
-            text: normalize(&entry.msgstr.value),
+            text: locale::normalize_text(&unit.key, &entry.msgstr.value),
             fingerprint: Some(fingerprint(&source)),
             fuzzy: entry.is_fuzzy() && source == unit.english,
             source: Some(source),
@@ -437,7 +494,7 @@ pub fn import(
 fn unchanged(project: &Project, unit: &Unit, existing: &Entry, incoming: &PoEntry) -> bool {
     let exported = unit_entry(project, unit, Some(existing));
     normalize(&incoming.msgid.value) == unit.english
-        && normalize(&incoming.msgstr.value) == existing.normalized()
+        && locale::normalize_text(&unit.key, &incoming.msgstr.value) == existing.normalized()
         && incoming.is_fuzzy() == exported.is_fuzzy()
         && incoming.previous_msgid.as_deref().map(normalize) == exported.previous_msgid
         && incoming.translator_comments == exported.translator_comments
@@ -479,7 +536,13 @@ fn render_changes(project: &Project, lang: &str, changes: Vec<Entry>) -> Vec<(St
             ),
             Target::Phrases => (
                 existing.map_or_else(|| format!("phrases/{lang}.yaml"), |f| f.relative.clone()),
-                locale::render_phrase_file(lang, &entries, &position),
+                locale::render_phrase_file(
+                    lang,
+                    existing.and_then(|f| f.header.as_deref()),
+                    existing.and_then(|f| f.options.as_ref()),
+                    &entries,
+                    &position,
+                ),
             ),
         };
         writes.push((relative, text));

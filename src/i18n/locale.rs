@@ -1,10 +1,11 @@
 //! Locale files: one language's text for one set
 //! (`locales/<lang>/<set-id>.yaml`) or for the effect language's phrase
-//! templates (`phrases/<lang>.yaml`), with the fingerprint and the text of
-//! the English each translation was made from.
+//! templates (`phrases/<lang>.yaml`, also the renderer's book of that
+//! language), with the fingerprint and the text of the English each
+//! translation was made from.
 //!
 //! The tool owns the layout: [`render_set_file`] and [`render_phrase_file`]
-//! write a canonical form (fixed header, pool order, fixed field order,
+//! write a canonical form (header, pool order, fixed field order,
 //! plain/quoted/block scalars chosen by rule), which is also the form of the
 //! shipped files, so reading and writing an unchanged file is byte-identical.
 
@@ -13,6 +14,7 @@ use std::sync::Arc;
 
 use crate::compile::yaml_diagnostic;
 use crate::diagnostics::{Code, Diagnostic};
+use crate::effect::PhraseOptions;
 use crate::pool::SourceFile;
 use crate::suggest::closest;
 use crate::yaml::{self, Node, NodeValue};
@@ -66,6 +68,16 @@ pub fn normalize_with_offsets(text: &str) -> (String, Vec<usize>) {
     }
     map.push(start + body.len());
     (out, map)
+}
+
+/// The form of a translated text that files and PO entries hold: card texts
+/// are [`normalize`]d; a phrase template keeps its spaces (` and ` joins
+/// clauses), only its line breaks are made `\n`.
+pub fn normalize_text(key: &UnitKey, text: &str) -> String {
+    match key {
+        UnitKey::Phrase { .. } => text.replace("\r\n", "\n"),
+        _ => normalize(text),
+    }
 }
 
 /// Is `text` a well-formed fingerprint (16 lowercase hex digits)?
@@ -132,8 +144,8 @@ impl Entry {
     /// A new entry translated from `english`.
     pub fn new(key: UnitKey, text: &str, english: &str) -> Entry {
         Entry {
+            text: normalize_text(&key, text),
             key,
-            text: normalize(text),
             source: Some(normalize(english)),
             fingerprint: Some(fingerprint(english)),
             fuzzy: false,
@@ -155,9 +167,10 @@ impl Entry {
             .map_or(self.key_span.clone(), |n| n.span.clone())
     }
 
-    /// The text, normalised (what exports and comparisons use).
+    /// The text, normalised (what exports and comparisons use; see
+    /// [`normalize_text`]).
     pub fn normalized(&self) -> String {
-        normalize(&self.text)
+        normalize_text(&self.key, &self.text)
     }
 
     /// Same content as another entry (positions aside)?
@@ -182,6 +195,11 @@ pub struct LocaleFile {
     /// The `set:` value (the start of the file for phrase files).
     pub target_span: Range<usize>,
     pub entries: Vec<Entry>,
+    /// Phrase files: the language's layout options (`options:`).
+    pub options: Option<PhraseOptions>,
+    /// Phrase files: the comment lines the file starts with, kept when the
+    /// file is rewritten (they document the language's terms).
+    pub header: Option<String>,
 }
 
 fn invalid(
@@ -279,6 +297,8 @@ pub fn parse_set_file(
         target: Target::Set(set_id),
         target_span: set_span,
         entries,
+        options: None,
+        header: None,
     })
 }
 
@@ -450,7 +470,8 @@ fn parse_entry(
             return None;
         }
     }
-    if entry.text.trim().is_empty() {
+    // A phrase template may be empty: Japanese joins sentences with nothing.
+    if entry.text.trim().is_empty() && entry.key.field() != Field::Phrase {
         diagnostics.push(invalid(
             file,
             entry.text_span(),
@@ -463,16 +484,9 @@ fn parse_entry(
     Some(entry)
 }
 
-/// Is this the effect renderer's own phrase book (`{"lang": …, "phrases":
-/// {…}}`, per-language variants) rather than a file in the translation
-/// format? Such files are not tracked by fingerprint yet (see
-/// docs/decisions.md, "Phrase templates").
-pub fn is_renderer_phrase_file(doc: &Node) -> bool {
-    doc.get("lang").is_some() && doc.get("phrases").is_some()
-}
-
 /// Reads a language's phrase-template file (`phrases/<lang>.yaml`): keys
-/// (dotted, or nested groups) map to entries as in set locale files.
+/// (dotted, or nested groups) map to entries as in set locale files; a
+/// top-level `options:` holds the language's layout options.
 pub fn parse_phrase_file(
     file: &SourceFile,
     lang: &str,
@@ -485,10 +499,18 @@ pub fn parse_phrase_file(
             return None;
         }
     };
-    if is_renderer_phrase_file(&doc) {
+    if doc.get("lang").is_some() && doc.get("phrases").is_some() {
+        diagnostics.push(invalid(
+            file,
+            first_line(&file.text, &doc.span),
+            "this is a phrasebook in the English book format (`lang`, `phrases`), not a translation",
+            "book format",
+            "a translated phrase file maps each key to its entry: `line.ability: {text: \"…\", source: \"{timing}: {sentences}\", fingerprint: …}` (see cards/phrases/ja.yaml)",
+        ));
         return None;
     }
     let mut entries = Vec::new();
+    let mut options = None;
     let mut todo: Vec<(String, &Node)> = vec![(String::new(), &doc)];
     while let Some((prefix, node)) = todo.pop() {
         let NodeValue::Map(items) = &node.value else {
@@ -507,14 +529,30 @@ pub fn parse_phrase_file(
             let Some(name) = item.key.as_str() else {
                 continue;
             };
+            if prefix.is_empty() && name == "options" {
+                match serde_json::from_value::<PhraseOptions>(item.value.to_json()) {
+                    Ok(found) => options = Some(found),
+                    Err(e) => diagnostics.push(invalid(
+                        file,
+                        item.value.span.clone(),
+                        format!("`options`: {e}"),
+                        "not phrase options",
+                        "write `options: {capitalize: false}` (capitalise sentences or not)",
+                    )),
+                }
+                continue;
+            }
             let key = if prefix.is_empty() {
                 name.to_string()
             } else {
                 format!("{prefix}.{name}")
             };
+            // A mapping with entry fields is an entry; any other mapping
+            // is a group of keys.
             let is_entry = match &item.value.value {
-                NodeValue::Str(..) => true,
-                NodeValue::Map(_) => item.value.get("text").is_some(),
+                NodeValue::Map(fields) => fields
+                    .iter()
+                    .any(|f| f.key.as_str().is_some_and(|k| ENTRY_FIELDS.contains(&k))),
                 _ => true,
             };
             if is_entry {
@@ -527,6 +565,12 @@ pub fn parse_phrase_file(
         }
     }
     entries.sort_by_key(|e| e.key_span.start);
+    let header: String = file
+        .text
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
     Some(LocaleFile {
         lang: lang.to_string(),
         path: file.path.clone(),
@@ -534,6 +578,8 @@ pub fn parse_phrase_file(
         target: Target::Phrases,
         target_span: 0..0,
         entries,
+        options,
+        header: (!header.is_empty()).then_some(header),
     })
 }
 
@@ -597,29 +643,57 @@ pub fn render_set_file(
     out
 }
 
-/// Writes a phrase file in canonical form: flat dotted keys in the order of
-/// the English phrase file (unknown keys after, in their order).
+/// Writes a phrase file in canonical form: the header (the file's own
+/// comment lines, or a standard one), the options, then one line per
+/// template, `key: {text: "…", source: "…", fingerprint: …}`, in the order
+/// of the English phrase file (unknown keys after, in their order).
 pub fn render_phrase_file(
     lang: &str,
+    header: Option<&str>,
+    options: Option<&PhraseOptions>,
     entries: &[Entry],
     position: &dyn Fn(&UnitKey) -> Option<usize>,
 ) -> String {
-    let mut out = format!(
-        "# {} ({lang}) phrase templates of the effect language, kept by `blades i18n`.\n\
-         # `source` is the English a template was translated from, `fingerprint` its\n\
-         # hash; `blades i18n status` reports templates whose English has changed.\n",
-        language_name(lang)
-    );
+    let mut out = match header {
+        Some(header) => header.to_string(),
+        None => format!(
+            "# {} ({lang}) phrase templates of the effect language, kept by `blades i18n`.\n\
+             # `source` is the English a template was translated from, `fingerprint` its\n\
+             # hash; `blades i18n status` reports templates whose English has changed.\n",
+            language_name(lang)
+        ),
+    };
+    if let Some(serde_json::Value::Object(fields)) =
+        options.and_then(|o| serde_json::to_value(o).ok())
+    {
+        let fields: Vec<String> = fields.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        out.push_str(&format!("options: {{{}}}\n", fields.join(", ")));
+    }
     let mut sorted: Vec<(usize, &Entry)> = entries.iter().enumerate().collect();
     sorted.sort_by_key(|&(i, e)| {
         let pos = position(&e.key);
         (pos.is_none(), pos, i)
     });
     for (_, entry) in sorted {
-        if let UnitKey::Phrase { key } = &entry.key {
-            out.push_str(&format!("{}:\n", key_text(key)));
-            write_entry(&mut out, entry, 2);
+        let UnitKey::Phrase { key } = &entry.key else {
+            continue;
+        };
+        // Templates are short: one line each, every text double-quoted
+        // (most start with `{`, and spaces at their ends matter).
+        let mut fields = vec![format!("text: {}", double_quoted(&entry.normalized()))];
+        if let Some(source) = &entry.source {
+            fields.push(format!("source: {}", double_quoted(source)));
         }
+        if let Some(fp) = &entry.fingerprint {
+            fields.push(format!("fingerprint: {}", scalar(fp, 0)));
+        }
+        if entry.fuzzy {
+            fields.push("fuzzy: true".into());
+        }
+        if let Some(note) = &entry.note {
+            fields.push(format!("note: {}", double_quoted(note)));
+        }
+        out.push_str(&format!("{}: {{{}}}\n", key_text(key), fields.join(", ")));
     }
     out
 }
@@ -887,6 +961,96 @@ mod tests {
         }
     }
 
+    fn phrase(key: &str, text: &str, english: &str) -> Entry {
+        Entry::new(UnitKey::Phrase { key: key.into() }, text, english)
+    }
+
+    #[test]
+    fn canonical_phrase_files_read_back_identically() {
+        let mut fuzzy = phrase("action.flip", "{target}を裏返す", "turn over {target}");
+        fuzzy.fuzzy = true;
+        fuzzy.note = Some("「めくる」ではない。\n公式用語。".into());
+        let entries = vec![
+            phrase("sentence.join", "", " "),
+            phrase("clauses.last", " et ", " and "),
+            fuzzy,
+            phrase("action.flip.cont", "{target}を裏返し", "flip {target}"),
+            phrase("quote", "「\"x\"」\\", "\"x\""),
+        ];
+        let order = [
+            "sentence.join",
+            "clauses.last",
+            "action.flip",
+            "action.flip.cont",
+        ];
+        let position = |k: &UnitKey| {
+            order
+                .iter()
+                .position(|o| k.to_string() == format!("phrase:{o}"))
+        };
+        let options = PhraseOptions { capitalize: false };
+        for header in [None, Some("# 見出し\n#\n# two lines\n")] {
+            let text = render_phrase_file("ja", header, Some(&options), &entries, &position);
+            let mut diagnostics = Vec::new();
+            let file = parse_phrase_file(&source("phrases/ja.yaml", &text), "ja", &mut diagnostics)
+                .unwrap();
+            assert!(diagnostics.is_empty(), "{diagnostics:?}\n{text}");
+            assert_eq!(file.options, Some(options.clone()));
+            if let Some(header) = header {
+                assert!(text.starts_with(header), "{text}");
+                assert_eq!(file.header.as_deref(), Some(header));
+            }
+            let again = render_phrase_file(
+                "ja",
+                file.header.as_deref(),
+                file.options.as_ref(),
+                &file.entries,
+                &position,
+            );
+            assert_eq!(text, again);
+            assert_eq!(file.entries.len(), entries.len());
+            for e in &entries {
+                let read = file.entries.iter().find(|r| r.key == e.key).unwrap();
+                assert!(read.same_content(e), "{read:?} vs {e:?}");
+            }
+        }
+        let text = render_phrase_file("ja", None, None, &entries[..2], &position);
+        assert_eq!(
+            text.lines().skip(3).collect::<Vec<_>>(),
+            [
+                "sentence.join: {text: \"\", source: \"\", fingerprint: cbf29ce484222325}",
+                "clauses.last: {text: \" et \", source: \"and\", fingerprint: e6f79719051ff286}",
+            ],
+            "one line per template; spaces at a template's ends are kept"
+        );
+    }
+
+    #[test]
+    fn phrase_files_in_the_book_format_are_refused() {
+        let text = "# old\n{\"lang\": \"ja\", \"phrases\": {\"timing\": {\"play\": \"プレイ\"}}}\n";
+        let mut diagnostics = Vec::new();
+        assert!(
+            parse_phrase_file(&source("phrases/ja.yaml", text), "ja", &mut diagnostics).is_none()
+        );
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].code, Code::LocaleInvalid);
+        assert_eq!(
+            &text[diagnostics[0].span.clone()],
+            "{\"lang\": \"ja\", \"phrases\": {\"timing\": {\"play\": \"プレイ\"}}}"
+        );
+        // Options must be options; an entry without `text` is not a group.
+        let text = "options: {capitalise: true}\nline.ability: {source: \"x\"}\n";
+        let mut diagnostics = Vec::new();
+        let file =
+            parse_phrase_file(&source("phrases/ja.yaml", text), "ja", &mut diagnostics).unwrap();
+        assert!(file.entries.is_empty());
+        let mut messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        messages.sort_unstable();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(messages[0].starts_with("`options`: unknown field `capitalise`"));
+        assert_eq!(messages[1], "`phrase:line.ability` has no `text`");
+    }
+
     proptest! {
         #[test]
         fn any_text_survives_the_writer(text in "\\PC{0,40}(\n\\PC{0,20}){0,3}", note in "[ -~あ-ん\n\t\"\\\\]{0,30}") {
@@ -898,6 +1062,19 @@ mod tests {
             let written = render_set_file("ja", "g", std::slice::from_ref(&e), &position);
             let mut diagnostics = Vec::new();
             let file = parse_set_file(&source("locales/ja/g.yaml", &written), "ja", &mut diagnostics);
+            prop_assert!(diagnostics.is_empty(), "{:?}\n{}", diagnostics, written);
+            let read = &file.unwrap().entries[0];
+            prop_assert_eq!(&read.text, &text);
+            prop_assert_eq!(read.note.as_deref(), Some(note.as_str()));
+        }
+
+        #[test]
+        fn any_template_survives_the_phrase_writer(text in "[ ]{0,2}\\PC{0,30}[ ]{0,2}", note in "[ -~あ-ん\n\t\"\\\\]{0,30}") {
+            let mut e = phrase("clauses.last", &text, "English");
+            e.note = Some(note.clone());
+            let written = render_phrase_file("ja", None, None, std::slice::from_ref(&e), &|_| Some(0));
+            let mut diagnostics = Vec::new();
+            let file = parse_phrase_file(&source("phrases/ja.yaml", &written), "ja", &mut diagnostics);
             prop_assert!(diagnostics.is_empty(), "{:?}\n{}", diagnostics, written);
             let read = &file.unwrap().entries[0];
             prop_assert_eq!(&read.text, &text);

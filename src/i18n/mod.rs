@@ -7,8 +7,12 @@
 //! Sources of units:
 //! - card fields ([`card_units`]): set name, card name, flavor, and an
 //!   optional per-card override of the rendered effect text;
-//! - phrase templates of the effect language ([`phrase_units`]): entries of
-//!   `phrases/en.yaml`, translated in `phrases/<lang>.yaml`.
+//! - phrase templates of the effect language ([`phrase_units`]): the
+//!   templates of `phrases/en.yaml`, translated in `phrases/<lang>.yaml`
+//!   (which is also the renderer's book of that language). A variant key a
+//!   translation adds (Japanese `action.flip.cont`) is tracked against the
+//!   English of the same key, or of its plain key when English has no such
+//!   variant ([`Project::load`]).
 //!
 //! Files: [`locale`] (locale files, fingerprints, the canonical writer),
 //! [`status`] (coverage and staleness), [`check`] (reviewer checks),
@@ -24,9 +28,10 @@ use rayon::prelude::*;
 
 use crate::compile::{self, LoadedCard, LoadedSet};
 use crate::diagnostics::{self, Diagnostic, Sources};
+use crate::effect::{Lang, phrases};
 use crate::model::{Card, CardKind, CardTranslation, Database, Element, Id, SetTranslation};
-use crate::pool::Pool;
-use crate::yaml::{self, Node, NodeValue};
+use crate::pool::{Pool, SourceFile};
+use crate::yaml::{self, Node};
 
 pub mod check;
 pub mod exchange;
@@ -220,8 +225,13 @@ impl Project {
             })
             .collect();
         let (locales, mut diagnostics) = Locales::load(pool);
+        add_variant_units(&mut units, &locales);
         for file in &pool.data {
             sources.insert(file.path.clone(), file.text.clone());
+        }
+        // The built-in English book, when the pool's translations follow it.
+        if let Some(file) = english_phrase_file(pool) {
+            sources.insert(file.path, file.text);
         }
         diagnostics::sort(&mut diagnostics);
         let mut index = HashMap::default();
@@ -357,72 +367,111 @@ pub fn card_units(sets: &[(LoadedSet, Node)]) -> Vec<Unit> {
 /// Where the effect language keeps its English phrase templates.
 pub const PHRASES_EN: &str = "phrases/en.yaml";
 
-/// Phrase-template hook: the units of the effect language's English phrase
-/// templates (`phrases/en.yaml`), one per string leaf, keyed by its dotted
-/// path (`gain-rp`, `timing.play`). A leaf may also be a mapping with a
-/// `text` string (the template) beside other data, which is then ignored.
-/// No file, no units. Their translations live in `phrases/<lang>.yaml`
-/// (read by [`locale::parse_phrase_file`]).
+/// The English phrase book a pool's phrase translations follow: its own
+/// `phrases/en.yaml`, or the built-in one when the pool translates the
+/// templates without an English book of its own (it renders with that
+/// one). `None` for a pool with no phrase files: it renders with the
+/// built-in books, whose translations the built-in pool tracks.
+pub fn english_phrase_file(pool: &Pool) -> Option<SourceFile> {
+    if let Some(file) = pool.data_file(PHRASES_EN) {
+        return Some(file.clone());
+    }
+    let translates = pool.data.iter().any(|f| {
+        matches!(
+            locale::classify(&f.relative),
+            Some((_, locale::FileClass::Phrases))
+        )
+    });
+    translates.then(|| phrases::builtin_file(Lang::En))
+}
+
+/// The units of the effect language's English phrase templates (see
+/// [`english_phrase_file`]), one per template, keyed by its dotted path
+/// (`timing.play`, `action.flip.3rd`). A plain key is required; an English
+/// variant (`.3rd`, `.plural`, …) is optional, since another language
+/// words it its own way.
 pub fn phrase_units(pool: &Pool) -> Vec<Unit> {
-    let Some(file) = pool.data_file(PHRASES_EN) else {
+    let Some(file) = english_phrase_file(pool) else {
         return Vec::new();
     };
-    // Syntax errors in the English phrase file are the effect language's
-    // to report; no units come from a file that cannot be read.
+    // Problems with the English book are the effect language's to report
+    // (`blades build`); every template that can be read is a unit.
     let Ok(doc) = yaml::parse(&file.text) else {
         return Vec::new();
     };
-    if locale::is_renderer_phrase_file(&doc) {
-        return Vec::new();
-    }
-    let mut units = Vec::new();
-    let mut todo: Vec<(String, &Node)> = vec![(String::new(), &doc)];
-    while let Some((prefix, node)) = todo.pop() {
-        let NodeValue::Map(entries) = &node.value else {
+    let book = phrases::read_book_file(&doc, Lang::En);
+    book.templates
+        .into_iter()
+        .filter_map(|t| {
+            let node = t.node?;
+            Some(Unit {
+                // A variant is optional; a plain key (or one the renderer
+                // does not know, which `build` reports) is required.
+                required: phrases::base_key(&t.key).is_none_or(|base| base == t.key),
+                key: UnitKey::Phrase { key: t.key },
+                english: normalize(&t.text),
+                path: file.path.clone(),
+                span: node.span.clone(),
+                node: Some(node),
+                card: None,
+            })
+        })
+        .collect()
+}
+
+/// Adds an optional unit for every phrase variant a translation has and
+/// English has not (Japanese `action.flip.cont`): it is tracked against
+/// the English of its plain key, and sits after that key's units.
+fn add_variant_units(units: &mut Vec<Unit>, locales: &Locales) {
+    let phrase_units: HashMap<&str, usize> = units
+        .iter()
+        .enumerate()
+        .filter_map(|(i, u)| match &u.key {
+            UnitKey::Phrase { key } => Some((key.as_str(), i)),
+            _ => None,
+        })
+        .collect();
+    let mut added: Vec<(usize, Unit)> = Vec::new();
+    for (_, entry) in locales.languages.iter().flat_map(Locale::entries) {
+        let UnitKey::Phrase { key } = &entry.key else {
             continue;
         };
-        // Visit in file order: push reversed onto the stack.
-        for entry in entries.iter().rev() {
-            let Some(name) = entry.key.as_str() else {
-                continue;
-            };
-            let key = if prefix.is_empty() {
-                name.to_string()
-            } else {
-                format!("{prefix}.{name}")
-            };
-            let template = match &entry.value.value {
-                NodeValue::Str(s, _) => Some((s.as_str(), &entry.value)),
-                NodeValue::Map(_) => match entry.value.get("text") {
-                    Some(
-                        text @ Node {
-                            value: NodeValue::Str(s, _),
-                            ..
-                        },
-                    ) => Some((s.as_str(), text)),
-                    _ => {
-                        todo.push((key.clone(), &entry.value));
-                        None
-                    }
-                },
-                _ => None,
-            };
-            if let Some((english, node)) = template {
-                units.push(Unit {
-                    key: UnitKey::Phrase { key },
-                    english: normalize(english),
-                    required: true,
-                    path: file.path.clone(),
-                    span: node.span.clone(),
-                    node: Some(node.clone()),
-                    card: None,
-                });
-            }
+        if phrase_units.contains_key(key.as_str()) || added.iter().any(|(_, u)| u.key == entry.key)
+        {
+            continue;
         }
+        let Some(base) = phrases::base_key(key).filter(|base| base != key) else {
+            continue;
+        };
+        let Some(&at) = phrase_units.get(base) else {
+            continue;
+        };
+        // After the plain key and its English variants.
+        let mut after = at + 1;
+        while units.get(after).is_some_and(|u| match &u.key {
+            UnitKey::Phrase { key } => key != base && phrases::base_key(key) == Some(base),
+            _ => false,
+        }) {
+            after += 1;
+        }
+        let unit = Unit {
+            key: entry.key.clone(),
+            required: false,
+            ..units[at].clone()
+        };
+        added.push((after, unit));
     }
-    // The stack visits groups depth-first; keep file order overall.
-    units.sort_by_key(|u| u.span.start);
-    units
+    // Insert from the back so the positions stay right; variants of one key
+    // in the order of `phrases::VARIANTS`.
+    let rank = |u: &Unit| {
+        let key = u.key.to_string();
+        let variant = key.rsplit('.').next().unwrap_or_default();
+        phrases::VARIANTS.iter().position(|(v, _)| *v == variant)
+    };
+    added.sort_by_key(|(after, u)| (*after, rank(u)));
+    for (after, unit) in added.into_iter().rev() {
+        units.insert(after, unit);
+    }
 }
 
 /// Every language's translation files.
