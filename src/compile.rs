@@ -131,8 +131,11 @@ impl CardSpans {
 
 /// What a build produced.
 pub struct Compiled {
-    /// The database, when there were no errors.
+    /// The database, when there were no errors (and no cache was used).
     pub database: Option<Database>,
+    /// The database as JSON per set, when there were no errors and a cache
+    /// was used (see [`compile_with`]).
+    pub json: Option<DatabaseJson>,
     /// Every finding, sorted by file and position.
     pub diagnostics: Vec<Diagnostic>,
     /// The text of every file, for rendering the findings.
@@ -180,55 +183,215 @@ pub fn compile(pool: &Pool) -> Compiled {
     compile_with(pool, Options::default())
 }
 
+/// A translation file's part of a build: its language, the set it
+/// translates (none when it could not be read) and its own findings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LocaleSummary {
+    pub lang: String,
+    pub set: Option<String>,
+    /// The `set:` value, where a second file for the set is reported.
+    pub set_span: Range<usize>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A set's part of the database as JSON, as `serde_json` writes it: the
+/// set's object in `sets` and its cards' objects in `cards`, comma-separated.
+#[derive(Debug, Clone)]
+pub struct SetJson {
+    pub set: Arc<[u8]>,
+    pub cards: Arc<[u8]>,
+}
+
+impl SetJson {
+    fn of(set: &Set, cards: &[Card]) -> SetJson {
+        let mut json = Vec::with_capacity(cards.len() * 1024);
+        for (i, card) in cards.iter().enumerate() {
+            if i > 0 {
+                json.push(b',');
+            }
+            serde_json::to_writer(&mut json, card).expect("a card serializes");
+        }
+        SetJson {
+            set: serde_json::to_vec(set).expect("a set serializes").into(),
+            cards: json.into(),
+        }
+    }
+}
+
+/// The database as JSON pieces, in pool order: what an incremental build
+/// writes, reusing the pieces of unchanged sets.
+#[derive(Debug, Clone)]
+pub struct DatabaseJson {
+    pub format: u32,
+    pub sets: Vec<SetJson>,
+    /// How many cards the pieces hold.
+    pub cards: usize,
+}
+
+/// A set and its cards, as they go into the database.
+type SetModel = (Set, Vec<Card>);
+
+/// A set file on its way through a build.
+struct SetWork {
+    hash: u64,
+    /// Reused from the cache.
+    reused: bool,
+    /// The file's own findings.
+    diagnostics: Vec<Diagnostic>,
+    /// Index in the loaded sets, when the file could be read.
+    loaded: Option<usize>,
+    /// Effect findings for a vocabulary key.
+    effects: Option<(u64, Vec<Diagnostic>)>,
+    /// The set's database JSON for a context key.
+    output: Option<(u64, SetJson)>,
+    /// Whether the cache entry changes (anything above made anew).
+    changed: bool,
+}
+
+/// A translation file on its way through a build.
+struct LocaleWork<'a> {
+    file: &'a SourceFile,
+    hash: u64,
+    summary: LocaleSummary,
+    /// The file itself, when it was read in this build.
+    parsed: Option<crate::i18n::locale::LocaleFile>,
+    /// Whether the summary came from the cache.
+    reused: bool,
+}
+
 /// [`compile`] with a cache, a progress counter or schema-only checking.
+///
+/// With a cache, files whose content is unchanged are not read again, and a
+/// set whose file, translations and vocabulary are unchanged is not rendered
+/// again: the database then comes as JSON per set ([`Compiled::json`], ready
+/// to write) instead of the model ([`Compiled::database`]).
 pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let mut sources = Sources::default();
     let mut diagnostics = pool.problems.clone();
     for file in pool.lossy.iter().chain(&pool.sets) {
         sources.insert(file.path.clone(), file.text.clone());
     }
-    let cache = options.cache;
+    let mut cache = options.cache;
     let schema_only = options.schema_only;
     let started = std::time::Instant::now();
+    let previous: Vec<Option<crate::cache::SetEntry>> = pool
+        .sets
+        .iter()
+        .map(|f| cache.as_deref_mut().and_then(|c| c.take_set(&f.path)))
+        .collect();
+    let locale_files: Vec<&SourceFile> = if schema_only {
+        Vec::new()
+    } else {
+        pool.data
+            .iter()
+            .filter(|f| {
+                matches!(
+                    crate::i18n::locale::classify(&f.relative),
+                    Some((_, crate::i18n::locale::FileClass::Set))
+                )
+            })
+            .collect()
+    };
+    let cached = cache.as_deref();
     // Files are independent until the pool-wide checks: set files parse in
-    // parallel, and the locale files (other languages' text; read problems
-    // are build errors) alongside them.
-    let (per_file, (locales, locale_problems)) = rayon::join(
-        || -> Vec<(u64, bool, FileResult)> {
+    // parallel, and the translation files alongside them.
+    let (per_set, mut per_locale) = rayon::join(
+        || -> Vec<(SetWork, Option<LoadedSet>)> {
             pool.sets
                 .par_iter()
-                .map(|file| {
+                .zip(previous)
+                .map(|(file, previous)| {
                     let hash = content_hash(&file.text);
-                    let cached = cache
-                        .as_ref()
-                        .and_then(|c| c.get(&file.path, hash))
-                        .cloned();
-                    let hit = cached.is_some();
-                    let result = cached.unwrap_or_else(|| load_file(file, schema_only));
+                    let work = match previous.filter(|p| p.hash == hash) {
+                        Some(entry) => (
+                            SetWork {
+                                hash,
+                                reused: true,
+                                diagnostics: entry.result.diagnostics,
+                                loaded: None,
+                                effects: entry.effects,
+                                output: entry.output,
+                                changed: false,
+                            },
+                            entry.result.set,
+                        ),
+                        None => {
+                            let result = load_file(file, schema_only);
+                            (
+                                SetWork {
+                                    hash,
+                                    reused: false,
+                                    diagnostics: result.diagnostics,
+                                    loaded: None,
+                                    effects: None,
+                                    output: None,
+                                    changed: true,
+                                },
+                                result.set,
+                            )
+                        }
+                    };
                     if let Some(progress) = options.progress {
                         progress.fetch_add(1, Ordering::Relaxed);
                     }
-                    (hash, hit, result)
+                    work
                 })
                 .collect()
         },
-        || {
-            if schema_only {
-                Default::default()
-            } else {
-                crate::i18n::Locales::load_set_locales(pool)
-            }
+        || -> Vec<LocaleWork<'_>> {
+            locale_files
+                .par_iter()
+                .map(|&file| {
+                    let hash = content_hash(&file.text);
+                    match cached.and_then(|c| c.locale(&file.path, hash)) {
+                        Some(entry) => LocaleWork {
+                            file,
+                            hash,
+                            summary: entry.summary.clone(),
+                            parsed: None,
+                            reused: true,
+                        },
+                        None => read_locale(file, hash),
+                    }
+                })
+                .collect()
         },
     );
-    let mut loaded = Vec::with_capacity(per_file.len());
-    let mut cache = cache;
-    let reused_files = per_file.iter().filter(|(_, hit, _)| *hit).count();
-    for ((hash, _, result), file) in per_file.into_iter().zip(&pool.sets) {
-        if let Some(cache) = cache.as_deref_mut() {
-            cache.put(&file.path, hash, result.clone());
+    let reused_files = per_set.iter().filter(|(w, _)| w.reused).count();
+    let mut works = Vec::with_capacity(per_set.len());
+    let mut loaded = Vec::with_capacity(per_set.len());
+    for (mut work, set) in per_set {
+        diagnostics.extend(work.diagnostics.iter().cloned());
+        if let Some(set) = set {
+            work.loaded = Some(loaded.len());
+            loaded.push(set);
         }
-        diagnostics.extend(result.diagnostics);
-        loaded.extend(result.set);
+        works.push(work);
+    }
+    // Which translation files each set has, in pool order; a second file
+    // for the same set and language is an error and is left out.
+    let mut locales_of: HashMap<&str, Vec<usize>> = HashMap::default();
+    let mut first_file: HashMap<(&str, &str), usize> = HashMap::default();
+    for (i, work) in per_locale.iter().enumerate() {
+        diagnostics.extend(work.summary.diagnostics.iter().cloned());
+        let Some(set) = &work.summary.set else {
+            continue;
+        };
+        match first_file.get(&(work.summary.lang.as_str(), set.as_str())) {
+            Some(&first) => {
+                let first = &per_locale[first];
+                diagnostics.push(crate::i18n::duplicate_locale_file(
+                    &work.summary.lang,
+                    &crate::i18n::locale::Target::Set(set.clone()),
+                    (&work.file.path, work.summary.set_span.clone()),
+                    (&first.file.path, first.summary.set_span.clone()),
+                ));
+            }
+            None => {
+                first_file.insert((&work.summary.lang, set), i);
+                locales_of.entry(set).or_default().push(i);
+            }
+        }
     }
     let files_done = started.elapsed();
     let derived = if schema_only {
@@ -247,30 +410,255 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     } else {
         Phrasebooks::of_pool(pool, &mut diagnostics)
     };
+    let vocab_key = vocabulary_key(pool, &vocab);
     if !schema_only {
-        check_effects(&loaded, &vocab, &sources, &mut diagnostics);
+        // Effect checks that depend on the pool, reused while the
+        // vocabulary is the same.
+        let found: Vec<(usize, Vec<Diagnostic>, bool)> = works
+            .par_iter()
+            .enumerate()
+            .filter_map(|(w, work)| {
+                let index = work.loaded?;
+                if let Some((key, found)) = &work.effects
+                    && *key == vocab_key
+                {
+                    return Some((w, found.clone(), false));
+                }
+                let set = &loaded[index];
+                let mut set = std::borrow::Cow::Borrowed(set);
+                if work.reused {
+                    parse_trees(set.to_mut(), &pool.sets[w]);
+                }
+                Some((w, check_set_effects(&set, &vocab, &pool.sets[w].text), true))
+            })
+            .collect();
+        for (w, found, fresh) in found {
+            diagnostics.extend(found.iter().cloned());
+            works[w].effects = Some((vocab_key, found));
+            works[w].changed |= fresh;
+        }
     }
-    diagnostics.extend(locale_problems);
     for file in &pool.data {
         sources.insert(file.path.clone(), file.text.clone());
     }
     diagnostics::sort(&mut diagnostics);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
-    let database = (!has_errors && !schema_only).then(|| {
-        let mut database = assemble(&loaded, &derived);
-        render_effects(&mut database, &mut loaded, &vocab, &phrases);
-        crate::i18n::attach(&mut database, &locales);
-        database
-    });
+    let mut database = None;
+    let mut json = None;
+    if !has_errors && !schema_only {
+        // Each set's context: its file, its translation files, and what
+        // every effect may name or be printed with.
+        let keys: Vec<u64> = works
+            .iter()
+            .map(|work| {
+                let set = work.loaded.map(|i| loaded[i].set.id.0.as_str());
+                let mut key = xxhash_rust::xxh3::Xxh3::new();
+                key.update(&work.hash.to_le_bytes());
+                key.update(&vocab_key.to_le_bytes());
+                for &l in set.and_then(|s| locales_of.get(s)).into_iter().flatten() {
+                    key.update(per_locale[l].file.path.as_bytes());
+                    key.update(&per_locale[l].hash.to_le_bytes());
+                }
+                key.digest()
+            })
+            .collect();
+        let fresh: Vec<bool> = works
+            .iter()
+            .zip(&keys)
+            .map(|(work, key)| {
+                cache.is_none() || work.output.as_ref().is_none_or(|(k, _)| k != key)
+            })
+            .collect();
+        // Translation files of the sets to render, read now if the cache
+        // had them.
+        let wanted: HashSet<usize> = works
+            .iter()
+            .zip(&fresh)
+            .filter(|(_, fresh)| **fresh)
+            .filter_map(|(work, _)| work.loaded)
+            .filter_map(|i| locales_of.get(loaded[i].set.id.0.as_str()))
+            .flatten()
+            .copied()
+            .collect();
+        per_locale.par_iter_mut().enumerate().for_each(|(i, work)| {
+            if work.parsed.is_none() && wanted.contains(&i) {
+                work.parsed = read_locale(work.file, work.hash).parsed;
+            }
+        });
+        let locales = crate::i18n::Locales::from_files(
+            per_locale
+                .iter_mut()
+                .enumerate()
+                .filter(|(i, _)| wanted.contains(i))
+                .filter_map(|(_, w)| Some((w.summary.lang.clone(), w.parsed.take()?))),
+            // Second files for a set were reported above.
+            &mut Vec::new(),
+        );
+        // The file (work) of each loaded set.
+        let mut owner = vec![0; loaded.len()];
+        for (w, work) in works.iter().enumerate() {
+            if let Some(i) = work.loaded {
+                owner[i] = w;
+            }
+        }
+        let mut parts: Vec<(usize, &mut LoadedSet)> = loaded.iter_mut().enumerate().collect();
+        let built: Vec<(usize, Option<SetModel>)> = parts
+            .par_iter_mut()
+            .map(|(index, set)| {
+                let w = owner[*index];
+                if !fresh[w] {
+                    return (w, None);
+                }
+                if works[w].reused {
+                    parse_trees(set, &pool.sets[w]);
+                }
+                let (set_model, cards) = assemble_set(*index, set, &derived);
+                let mut one = Database {
+                    format: DATABASE_FORMAT,
+                    sets: vec![set_model],
+                    cards,
+                };
+                render_effects(&mut one, std::slice::from_mut(*set), &vocab, &phrases);
+                crate::i18n::attach(&mut one, &locales);
+                let set_model = one.sets.pop().expect("one set");
+                (w, Some((set_model, one.cards)))
+            })
+            .collect();
+        if cache.is_some() {
+            let fresh_json: Vec<(usize, SetJson)> = built
+                .into_par_iter()
+                .filter_map(|(w, model)| model.map(|(set, cards)| (w, SetJson::of(&set, &cards))))
+                .collect();
+            for (w, set_json) in fresh_json {
+                works[w].output = Some((keys[w], set_json));
+                works[w].changed = true;
+            }
+            json = Some(DatabaseJson {
+                format: DATABASE_FORMAT,
+                sets: works
+                    .iter()
+                    .filter(|w| w.loaded.is_some())
+                    .filter_map(|w| w.output.as_ref().map(|(_, j)| j.clone()))
+                    .collect(),
+                cards: loaded.iter().map(|s| s.cards.len()).sum(),
+            });
+        } else {
+            let mut all = Database {
+                format: DATABASE_FORMAT,
+                sets: Vec::with_capacity(built.len()),
+                cards: Vec::with_capacity(loaded.iter().map(|s| s.cards.len()).sum()),
+            };
+            for (_, model) in built {
+                let (set, cards) = model.expect("every set is built without a cache");
+                all.sets.push(set);
+                all.cards.extend(cards);
+            }
+            database = Some(all);
+        }
+    }
+    let timings = Timings {
+        files: files_done,
+        pool: started.elapsed() - files_done,
+    };
+    if let Some(cache) = cache {
+        let mut loaded: Vec<Option<LoadedSet>> = loaded.into_iter().map(Some).collect();
+        for ((work, file), _) in works.into_iter().zip(&pool.sets).zip(0..) {
+            let mut set = work.loaded.and_then(|i| loaded[i].take());
+            if let Some(set) = &mut set {
+                for card in &mut set.cards {
+                    card.effect = None;
+                }
+            }
+            cache.put_set(
+                file.path.clone(),
+                crate::cache::SetEntry {
+                    hash: work.hash,
+                    result: FileResult {
+                        set,
+                        diagnostics: work.diagnostics,
+                    },
+                    effects: work.effects,
+                    output: work.output,
+                    stored: !work.changed,
+                },
+            );
+        }
+        for work in per_locale {
+            cache.put_locale(
+                work.file.path.clone(),
+                crate::cache::LocaleEntry {
+                    hash: work.hash,
+                    summary: work.summary,
+                    stored: work.reused,
+                },
+            );
+        }
+    }
     Compiled {
         database,
+        json,
         diagnostics,
         sources,
         reused_files,
-        timings: Timings {
-            files: files_done,
-            pool: started.elapsed() - files_done,
+        timings,
+    }
+}
+
+/// Reads a translation file of set text.
+fn read_locale(file: &SourceFile, hash: u64) -> LocaleWork<'_> {
+    let (lang, parsed, found) =
+        crate::i18n::parse_locale_file(file, false).expect("a set translation file");
+    let (set, set_span) = match &parsed {
+        Some(parsed) => match &parsed.target {
+            crate::i18n::locale::Target::Set(set) => {
+                (Some(set.clone()), parsed.target_span.clone())
+            }
+            crate::i18n::locale::Target::Phrases => (None, 0..0),
         },
+        None => (None, 0..0),
+    };
+    LocaleWork {
+        file,
+        hash,
+        summary: LocaleSummary {
+            lang,
+            set,
+            set_span,
+            diagnostics: found,
+        },
+        parsed,
+        reused: false,
+    }
+}
+
+/// A key for what effect text may name and how it prints: the pool's sets
+/// and types, its keyword table and its phrase books.
+fn vocabulary_key(pool: &Pool, vocab: &Vocabulary) -> u64 {
+    let mut key = xxhash_rust::xxh3::Xxh3::new();
+    for t in &vocab.types {
+        key.update(t.as_bytes());
+        key.update(b"\n");
+    }
+    for (id, name) in &vocab.sets {
+        key.update(id.as_bytes());
+        key.update(b"\t");
+        key.update(name.as_bytes());
+        key.update(b"\n");
+    }
+    for file in &pool.data {
+        if file.relative == "keywords.yaml" || file.relative.starts_with("phrases/") {
+            key.update(file.relative.as_bytes());
+            key.update(&content_hash(&file.text).to_le_bytes());
+        }
+    }
+    key.digest()
+}
+
+/// Parses the effects of a set read from the cache (which keeps cards
+/// without their trees); its findings were reported when it was first read.
+fn parse_trees(set: &mut LoadedSet, file: &SourceFile) {
+    for card in &mut set.cards {
+        card.effect = parse_effect(file, &card.card, &card.spans, &mut Vec::new());
     }
 }
 
@@ -470,27 +858,34 @@ pub fn check_effects(
 ) {
     for set in sets {
         let text = sources.get(&set.path).map_or("", |t| &**t);
-        for loaded in &set.cards {
-            let (Some(tree), Some(effect_text)) = (&loaded.effect, &loaded.card.effect) else {
-                continue;
-            };
-            let errors = effect::check(tree, vocab);
-            if errors.is_empty() {
-                continue;
-            }
-            let offsets = text_offsets(
-                text,
-                loaded.spans.effect.start,
-                loaded.spans.effect_style,
-                effect_text,
-            );
-            out.extend(
-                errors
-                    .into_iter()
-                    .map(|e| effect_error_diagnostic(&set.path, &offsets, e)),
-            );
-        }
+        out.extend(check_set_effects(set, vocab, text));
     }
+}
+
+/// [`check_effects`] for one set; `text` is its file's.
+pub fn check_set_effects(set: &LoadedSet, vocab: &Vocabulary, text: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for loaded in &set.cards {
+        let (Some(tree), Some(effect_text)) = (&loaded.effect, &loaded.card.effect) else {
+            continue;
+        };
+        let errors = effect::check(tree, vocab);
+        if errors.is_empty() {
+            continue;
+        }
+        let offsets = text_offsets(
+            text,
+            loaded.spans.effect.start,
+            loaded.spans.effect_style,
+            effect_text,
+        );
+        out.extend(
+            errors
+                .into_iter()
+                .map(|e| effect_error_diagnostic(&set.path, &offsets, e)),
+        );
+    }
+    out
 }
 
 /// (card index, field) of every schema error inside a card, found by the
@@ -885,40 +1280,50 @@ pub fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
         cards: Vec::new(),
     };
     for (set_index, loaded) in sets.iter().enumerate() {
-        let set = &loaded.set;
-        let mut physical = 0u32;
-        for LoadedCard { index, card, .. } in &loaded.cards {
-            let copies = derived.get(&(set_index, *index)).copied().unwrap_or(1);
-            physical += u32::from(copies);
-            database.cards.push(Card {
-                id: card.id.clone(),
-                name: card.name.clone(),
-                set: set.id.clone(),
-                kind: card.kind,
-                stars: card.stars,
-                elements: card.elements.clone(),
-                types: card.types.clone(),
-                rarity: set.kind.rarity(),
-                copies,
-                effect: card.effect.clone(),
-                effect_tree: None,
-                effect_text: Default::default(),
-                flavor: card.flavor.clone(),
-                translations: Default::default(),
-            });
-        }
-        database.sets.push(Set {
-            id: set.id.clone(),
-            name: set.name.clone(),
-            kind: set.kind,
-            cost: set.cost,
-            extra_types: set.extra_types.clone(),
-            distinct_cards: loaded.cards.len() as u32,
-            physical_cards: physical,
+        let (set, cards) = assemble_set(set_index, loaded, derived);
+        database.sets.push(set);
+        database.cards.extend(cards);
+    }
+    database
+}
+
+/// One set and its cards as they go into the database (`set_index` is its
+/// place among the loaded sets, which `derived` is keyed by).
+pub fn assemble_set(set_index: usize, loaded: &LoadedSet, derived: &Derived) -> (Set, Vec<Card>) {
+    let set = &loaded.set;
+    let mut physical = 0u32;
+    let mut cards = Vec::with_capacity(loaded.cards.len());
+    for LoadedCard { index, card, .. } in &loaded.cards {
+        let copies = derived.get(&(set_index, *index)).copied().unwrap_or(1);
+        physical += u32::from(copies);
+        cards.push(Card {
+            id: card.id.clone(),
+            name: card.name.clone(),
+            set: set.id.clone(),
+            kind: card.kind,
+            stars: card.stars,
+            elements: card.elements.clone(),
+            types: card.types.clone(),
+            rarity: set.kind.rarity(),
+            copies,
+            effect: card.effect.clone(),
+            effect_tree: None,
+            effect_text: Default::default(),
+            flavor: card.flavor.clone(),
             translations: Default::default(),
         });
     }
-    database
+    let set = Set {
+        id: set.id.clone(),
+        name: set.name.clone(),
+        kind: set.kind,
+        cost: set.cost,
+        extra_types: set.extra_types.clone(),
+        distinct_cards: loaded.cards.len() as u32,
+        physical_cards: physical,
+        translations: Default::default(),
+    };
+    (set, cards)
 }
 
 /// Renders every parsed effect in English and Japanese into the database.

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
 use serde::Serialize;
 
+use crate::compile::DatabaseJson;
 use crate::diagnostics::{Diagnostic, Severity, Sources};
 use crate::model::Database;
 
@@ -291,6 +292,26 @@ pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    replace_file(path, true, write)
+}
+
+/// [`write_atomic_with`] for a build artifact (the database, the build
+/// cache): replaced just as atomically, but without waiting for the disk.
+/// A power cut may lose it, which costs a rebuild; forcing a large
+/// database to disk would cost more than the incremental build itself.
+/// Source files (`fmt`, translation updates) are always synced.
+pub fn write_artifact(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    replace_file(path, false, write)
+}
+
+fn replace_file(
+    path: &Path,
+    durable: bool,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -302,7 +323,9 @@ pub fn write_atomic_with(
         write(&mut buffered)?;
         buffered.flush()?;
     }
-    temp.as_file().sync_all()?;
+    if durable {
+        temp.as_file().sync_all()?;
+    }
     // A temp file is private (0600); give the result the permissions of
     // the file it replaces, or the usual ones for a new file.
     let permissions = match std::fs::metadata(path) {
@@ -325,6 +348,31 @@ pub fn write_database(w: &mut dyn Write, database: &Database, pretty: bool) -> s
         return w.write_all(b"\n");
     }
     write_compact(w, database, 2048)
+}
+
+/// Writes a database kept as JSON pieces (see [`DatabaseJson`]), byte for
+/// byte what [`write_database`] writes for the same database, compact.
+pub fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::io::Result<()> {
+    w.write_all(b"{\"format\":")?;
+    serde_json::to_writer(&mut *w, &database.format)?;
+    w.write_all(b",\"sets\":[")?;
+    for (i, part) in database.sets.iter().enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        w.write_all(&part.set)?;
+    }
+    w.write_all(b"],\"cards\":[")?;
+    let mut first = true;
+    // A set without cards has an empty piece, which takes no comma.
+    for part in database.sets.iter().filter(|p| !p.cards.is_empty()) {
+        if !first {
+            w.write_all(b",")?;
+        }
+        first = false;
+        w.write_all(&part.cards)?;
+    }
+    w.write_all(b"]}\n")
 }
 
 fn write_compact(w: &mut dyn Write, database: &Database, chunk: usize) -> std::io::Result<()> {

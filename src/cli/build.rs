@@ -23,7 +23,7 @@ pub struct Args {
     /// Check YAML and the JSON Schema only: no pool-wide checks, nothing written.
     #[arg(long)]
     schema_only: bool,
-    /// Neither read nor write the build cache (`.blades-cache.json` beside the output).
+    /// Neither read nor write the build cache (`.blades-cache` beside the output).
     #[arg(long)]
     no_cache: bool,
     /// Rebuild whenever a file of the pool changes, printing only new problems (needs --cards).
@@ -32,7 +32,8 @@ pub struct Args {
     /// Print where the time went (reading, per-file checks, pool checks, writing).
     #[arg(long)]
     timings: bool,
-    /// Indent the database JSON (larger; the default is compact).
+    /// Indent the database JSON (larger; the default is compact). Builds
+    /// without the cache, which keeps compact JSON.
     #[arg(long)]
     pretty: bool,
 }
@@ -45,14 +46,17 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         return watch(context, &args);
     }
     let started = Instant::now();
-    let pool = match context.pool() {
+    // The cache is decoded while the pool is read.
+    let cache_path = uses_cache(&args).then(|| Cache::beside(&args.out));
+    let (pool, mut cache) = rayon::join(
+        || context.pool(),
+        || cache_path.map(|path| Cache::open(&path)),
+    );
+    let pool = match pool {
         Ok(pool) => pool,
         Err(code) => return code,
     };
     let read = started.elapsed();
-    let mut cache =
-        (!args.no_cache && !args.schema_only).then(|| Cache::open(&Cache::beside(&args.out)));
-    let cache_read = started.elapsed() - read;
     let compiled = build_with_progress(&pool, cache.as_mut(), args.schema_only);
     let before_write = started.elapsed();
     context.report(&compiled.diagnostics, &compiled.sources);
@@ -65,6 +69,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     }
     let code = finish(context, &args.out, &compiled, args.pretty);
     let written = started.elapsed();
+    // A failed build leaves every file as it was, the cache too.
     if code == exit::OK
         && let Some(cache) = cache.as_mut()
         && let Err(e) = cache.save()
@@ -74,9 +79,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     if args.timings {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         eprintln!(
-            "timings: read {:.1} ms, cache load {:.1} ms, per-file checks {:.1} ms ({} of {} files reused), pool checks {:.1} ms, write {:.1} ms, cache save {:.1} ms",
+            "timings: read and cache load {:.1} ms, per-file checks {:.1} ms ({} of {} files reused), pool checks {:.1} ms, write {:.1} ms, cache save {:.1} ms",
             ms(read),
-            ms(cache_read),
             ms(compiled.timings.files),
             compiled.reused_files,
             pool.sets.len(),
@@ -91,23 +95,32 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     ExitCode::from(code)
 }
 
+/// Whether a build reads and writes the cache.
+fn uses_cache(args: &Args) -> bool {
+    !args.no_cache && !args.schema_only && !args.pretty
+}
+
 /// Writes the database of a successful build; returns the exit code.
 fn finish(context: &Context, out: &Path, compiled: &Compiled, pretty: bool) -> u8 {
-    let Some(database) = &compiled.database else {
-        return exit::PROBLEMS;
+    let (written, sets, cards) = match (&compiled.database, &compiled.json) {
+        (Some(database), _) => (
+            output::write_artifact(out, |w| output::write_database(w, database, pretty)),
+            database.sets.len(),
+            database.cards.len(),
+        ),
+        (None, Some(json)) => (
+            output::write_artifact(out, |w| output::write_database_json(w, json)),
+            json.sets.len(),
+            json.cards,
+        ),
+        (None, None) => return exit::PROBLEMS,
     };
-    let written = output::write_atomic_with(out, |w| output::write_database(w, database, pretty));
     if let Err(e) = written {
         eprintln!("error: cannot write `{}`: {e}", out.display());
         return exit::CANNOT_RUN;
     }
     if context.format == Format::Human {
-        eprintln!(
-            "built {} sets, {} cards into {}",
-            database.sets.len(),
-            database.cards.len(),
-            out.display()
-        );
+        eprintln!("built {sets} sets, {cards} cards into {}", out.display());
     }
     exit::OK
 }
@@ -188,7 +201,7 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
         eprintln!("error: --watch needs --cards DIR (the built-in pool never changes)");
         return ExitCode::from(exit::CANNOT_RUN);
     };
-    let mut cache = (!args.no_cache).then(|| Cache::open(&Cache::beside(&args.out)));
+    let mut cache = uses_cache(args).then(|| Cache::open(&Cache::beside(&args.out)));
     let mut previous: HashSet<(String, usize, &'static str, String)> = HashSet::new();
     let mut seen = Vec::new();
     loop {
@@ -210,11 +223,12 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                         context.report(&new, &compiled.sources);
                     }
                     let code = finish(context, &args.out, &compiled, args.pretty);
+                    // Failed builds are kept in memory only, like their output.
                     if let Some(cache) = cache.as_mut() {
-                        if code == exit::OK {
-                            let _ = cache.save();
-                        } else {
+                        if code != exit::OK {
                             cache.commit();
+                        } else if let Err(e) = cache.save() {
+                            eprintln!("[watch] warning: cannot write the build cache: {e}");
                         }
                     }
                     eprintln!(

@@ -499,26 +499,26 @@ impl Locales {
         let parsed: Vec<(String, Option<LocaleFile>, Vec<Diagnostic>)> = pool
             .data
             .par_iter()
-            .filter_map(|file| {
-                let (lang, kind) = locale::classify(&file.relative)?;
-                if kind == locale::FileClass::Phrases && !phrases {
-                    return None;
-                }
-                let mut found = Vec::new();
-                let parsed = match kind {
-                    locale::FileClass::Set => locale::parse_set_file(file, &lang, &mut found),
-                    locale::FileClass::Phrases => {
-                        locale::parse_phrase_file(file, &lang, &mut found)
-                    }
-                };
-                Some((lang, parsed, found))
-            })
+            .filter_map(|file| parse_locale_file(file, phrases))
             .collect();
         let mut diagnostics = Vec::new();
-        let mut by_lang: Vec<Locale> = Vec::new();
+        let mut files = Vec::new();
         for (lang, parsed, found) in parsed {
             diagnostics.extend(found);
-            let Some(parsed) = parsed else { continue };
+            files.extend(parsed.map(|parsed| (lang, parsed)));
+        }
+        let locales = Locales::from_files(files, &mut diagnostics);
+        (locales, diagnostics)
+    }
+
+    /// The languages of parsed translation files, in the given order; a
+    /// second file for the same set (or phrase book) is reported and left out.
+    pub fn from_files(
+        files: impl IntoIterator<Item = (String, LocaleFile)>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Locales {
+        let mut by_lang: Vec<Locale> = Vec::new();
+        for (lang, parsed) in files {
             let position = match by_lang.iter().position(|l| l.lang == lang) {
                 Some(i) => i,
                 None => {
@@ -526,10 +526,10 @@ impl Locales {
                     by_lang.len() - 1
                 }
             };
-            by_lang[position].add(parsed, &mut diagnostics);
+            by_lang[position].add(parsed, diagnostics);
         }
         by_lang.sort_by(|a, b| a.lang.cmp(&b.lang));
-        (Locales { languages: by_lang }, diagnostics)
+        Locales { languages: by_lang }
     }
 
     pub fn get(&self, lang: &str) -> Option<&Locale> {
@@ -541,6 +541,50 @@ impl Locales {
     pub fn card_by_name(&self, name: &str) -> Option<&str> {
         self.languages.iter().find_map(|l| l.card_by_name(name))
     }
+}
+
+/// Reads a pool data file if it is a translation file (set text, and phrase
+/// books when `phrases`): its language, the file when it could be read, and
+/// its own findings. `None` for other files.
+pub fn parse_locale_file(
+    file: &SourceFile,
+    phrases: bool,
+) -> Option<(String, Option<LocaleFile>, Vec<Diagnostic>)> {
+    let (lang, kind) = locale::classify(&file.relative)?;
+    if kind == locale::FileClass::Phrases && !phrases {
+        return None;
+    }
+    let mut found = Vec::new();
+    let parsed = match kind {
+        locale::FileClass::Set => locale::parse_set_file(file, &lang, &mut found),
+        locale::FileClass::Phrases => locale::parse_phrase_file(file, &lang, &mut found),
+    };
+    Some((lang, parsed, found))
+}
+
+/// A second translation file for the same set (or phrase book) and language.
+pub fn duplicate_locale_file(
+    lang: &str,
+    target: &locale::Target,
+    (path, span): (&Arc<str>, Range<usize>),
+    (first_path, first_span): (&Arc<str>, Range<usize>),
+) -> Diagnostic {
+    let what = match target {
+        locale::Target::Set(set) => format!("set `{set}`"),
+        locale::Target::Phrases => "the phrase templates".into(),
+    };
+    Diagnostic::error(
+        diagnostics::Code::LocaleDuplicate,
+        path,
+        span,
+        format!(
+            "{} text for {what} is already in {first_path}",
+            language_name(lang),
+        ),
+    )
+    .with_label("second file for this set")
+    .with_related(first_path, first_span, "first file")
+    .with_help("keep one locale file per set and language; merge the two")
 }
 
 /// One language's translation files.
@@ -571,25 +615,12 @@ impl Locale {
     /// already has is reported and left out.
     pub fn add(&mut self, file: LocaleFile, diagnostics: &mut Vec<Diagnostic>) {
         if let Some(first) = self.files.iter().find(|f| f.target == file.target) {
-            let what = match &file.target {
-                locale::Target::Set(set) => format!("set `{set}`"),
-                locale::Target::Phrases => "the phrase templates".into(),
-            };
-            diagnostics.push(
-                Diagnostic::error(
-                    diagnostics::Code::LocaleDuplicate,
-                    &file.path,
-                    file.target_span.clone(),
-                    format!(
-                        "{} text for {what} is already in {}",
-                        language_name(&self.lang),
-                        first.path
-                    ),
-                )
-                .with_label("second file for this set")
-                .with_related(&first.path, first.target_span.clone(), "first file")
-                .with_help("keep one locale file per set and language; merge the two"),
-            );
+            diagnostics.push(duplicate_locale_file(
+                &self.lang,
+                &file.target,
+                (&file.path, file.target_span.clone()),
+                (&first.path, first.target_span.clone()),
+            ));
             return;
         }
         let file_index = self.files.len();

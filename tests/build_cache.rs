@@ -1,0 +1,239 @@
+//! The incremental build: whatever the cache holds, a build writes the
+//! database and reports the findings a build without it would.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{Run, blades, root};
+
+/// A copy of the built-in pool to edit.
+fn pool_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("cards"), &dir.path().join("cards"));
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} has no {from:?}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// Builds `dir/cards` with the cache in `dir/out`, and without it; checks
+/// both give the same result and returns the cached run and its database.
+fn build_both(dir: &Path) -> (Run, Vec<u8>) {
+    let cached_out = dir.join("out/cards.json");
+    let fresh_out = dir.join("fresh/cards.json");
+    let cached = blades(
+        dir,
+        &[
+            "build",
+            "--cards",
+            "cards",
+            "--out",
+            cached_out.to_str().unwrap(),
+            "--timings",
+        ],
+    );
+    let fresh = blades(
+        dir,
+        &[
+            "build",
+            "--cards",
+            "cards",
+            "--no-cache",
+            "--out",
+            fresh_out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        cached.code, fresh.code,
+        "{}\n{}",
+        cached.stderr, fresh.stderr
+    );
+    assert_eq!(diagnostics_of(&cached), diagnostics_of(&fresh));
+    let database = std::fs::read(&cached_out).unwrap_or_default();
+    if fresh.code == 0 {
+        let expected = std::fs::read(&fresh_out).unwrap();
+        assert!(
+            database == expected,
+            "the cached build wrote another database"
+        );
+    }
+    assert!(
+        !dir.join("fresh/.blades-cache").exists(),
+        "--no-cache wrote a cache"
+    );
+    let _ = std::fs::remove_dir_all(dir.join("fresh"));
+    (cached, database)
+}
+
+/// The report without the timings and the output path.
+fn diagnostics_of(run: &Run) -> String {
+    run.stderr
+        .lines()
+        .filter(|l| !l.starts_with("timings:") && !l.starts_with("built "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn reused(run: &Run) -> String {
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("timings:"))
+        .unwrap_or_else(|| panic!("no timings in {}", run.stderr));
+    let start = line.find('(').unwrap() + 1;
+    line[start..line.find(" files reused").unwrap()].to_string()
+}
+
+fn cache_file(dir: &Path) -> PathBuf {
+    dir.join("out/.blades-cache")
+}
+
+#[test]
+fn a_second_build_reuses_every_file_and_writes_the_same_database() {
+    let dir = pool_copy();
+    let (first, database) = build_both(dir.path());
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(reused(&first), "0 of 11");
+    assert!(cache_file(dir.path()).exists());
+    let (second, again) = build_both(dir.path());
+    assert_eq!(reused(&second), "11 of 11");
+    assert_eq!(database, again);
+}
+
+#[test]
+fn an_edited_set_file_is_read_again_and_the_rest_reused() {
+    let dir = pool_copy();
+    build_both(dir.path());
+    edit(
+        &dir.path().join("cards/sunset-gulch.yaml"),
+        "name: Sunset Gulch",
+        "name: Sundown Gulch",
+    );
+    edit(
+        &dir.path().join("cards/sunset-gulch.yaml"),
+        "from the Sunset Gulch set",
+        "from the Sundown Gulch set",
+    );
+    let (run, database) = build_both(dir.path());
+    assert_eq!(reused(&run), "10 of 11");
+    let text = String::from_utf8(database).unwrap();
+    // The set's own name, and the effect text that names it.
+    assert!(text.contains("\"name\":\"Sundown Gulch\""));
+    assert!(text.contains("from the Sundown Gulch set"));
+}
+
+#[test]
+fn an_edited_translation_file_changes_only_its_sets_text() {
+    let dir = pool_copy();
+    build_both(dir.path());
+    edit(
+        &dir.path().join("cards/locales/ja/cogwork-foundry.yaml"),
+        "text: 歯車仕掛けの鋳造所",
+        "text: 歯車の鋳造所",
+    );
+    let (run, database) = build_both(dir.path());
+    assert_eq!(reused(&run), "11 of 11");
+    assert!(
+        String::from_utf8(database)
+            .unwrap()
+            .contains("歯車の鋳造所")
+    );
+}
+
+#[test]
+fn an_edited_phrase_book_renders_every_set_again() {
+    let dir = pool_copy();
+    let (_, before) = build_both(dir.path());
+    edit(
+        &dir.path().join("cards/phrases/en.yaml"),
+        "\"gain_rp\": \"gain {amount}\"",
+        "\"gain_rp\": \"earn {amount}\"",
+    );
+    let (_, after) = build_both(dir.path());
+    assert_ne!(before, after);
+    assert!(String::from_utf8(after).unwrap().contains("earn 1 RP"));
+}
+
+#[test]
+fn a_failed_build_leaves_the_cache_as_it_was() {
+    let dir = pool_copy();
+    build_both(dir.path());
+    let cache = std::fs::read(cache_file(dir.path())).unwrap();
+    edit(
+        &dir.path().join("cards/sunset-gulch.yaml"),
+        "stars: 5",
+        "stars: 11",
+    );
+    let (first, _) = build_both(dir.path());
+    assert_eq!(first.code, 1, "{}", first.stderr);
+    assert_eq!(reused(&first), "10 of 11");
+    assert!(std::fs::read(cache_file(dir.path())).unwrap() == cache);
+    let (second, _) = build_both(dir.path());
+    assert_eq!(diagnostics_of(&first), diagnostics_of(&second));
+}
+
+#[test]
+fn a_removed_set_file_leaves_the_database() {
+    let dir = pool_copy();
+    build_both(dir.path());
+    std::fs::remove_file(dir.path().join("cards/orbital-drift.yaml")).unwrap();
+    std::fs::remove_file(dir.path().join("cards/locales/ja/orbital-drift.yaml")).ok();
+    let (run, database) = build_both(dir.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(reused(&run), "10 of 10");
+    assert!(
+        !String::from_utf8(database)
+            .unwrap()
+            .contains("orbital-drift")
+    );
+}
+
+#[test]
+fn a_damaged_or_foreign_cache_only_costs_a_full_build() {
+    let dir = pool_copy();
+    build_both(dir.path());
+    let cache = std::fs::read(cache_file(dir.path())).unwrap();
+    let damaged: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", Vec::new()),
+        ("garbage", b"not a cache at all".to_vec()),
+        ("cut short", cache[..cache.len() / 2].to_vec()),
+        ("foreign build", {
+            let mut other = cache.clone();
+            // The build id follows the first line and its length.
+            let at = cache.iter().position(|&b| b == b'\n').unwrap() + 9;
+            other[at] ^= 0x20;
+            other
+        }),
+        ("flipped byte", {
+            let mut other = cache.clone();
+            let at = cache.len() * 3 / 4;
+            other[at] = other[at].wrapping_add(1);
+            other
+        }),
+    ];
+    for (what, bytes) in damaged {
+        std::fs::write(cache_file(dir.path()), &bytes).unwrap();
+        let (run, _) = build_both(dir.path());
+        assert_eq!(run.code, 0, "{what}: {}", run.stderr);
+        if what != "flipped byte" {
+            assert_eq!(reused(&run), "0 of 11", "{what}");
+        }
+    }
+}
