@@ -23,7 +23,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::compile::{FileResult, LocaleSummary, SetJson};
+use crate::compile::{FileResult, LocaleSummary, SetJson, SharedBytes};
 use crate::diagnostics::Diagnostic;
 
 /// Identity of the code that produced a cache; a cache from any other build
@@ -108,7 +108,7 @@ impl Cache {
     pub fn open(path: &Path) -> Cache {
         let mut cache = Cache::empty(path);
         if let Ok(bytes) = std::fs::read(path)
-            && let Some(decoded) = decode(&bytes)
+            && let Some(decoded) = decode(&Arc::new(bytes))
         {
             cache.sets = decoded.sets;
             cache.locales = decoded.locales;
@@ -374,7 +374,13 @@ struct Decoded {
 
 /// A cache file's entries, or `None` when it is not a cache of this build
 /// or is damaged in any way.
-fn decode(bytes: &[u8]) -> Option<Decoded> {
+fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
+    let bytes = buffer.as_slice();
+    // The database pieces stay in the buffer, found by their offset.
+    let shared = |piece: &[u8]| {
+        let start = piece.as_ptr() as usize - bytes.as_ptr() as usize;
+        SharedBytes::slice(buffer, start..start + piece.len())
+    };
     let mut reader = Reader {
         bytes: bytes.strip_prefix(MAGIC)?,
     };
@@ -428,16 +434,19 @@ fn decode(bytes: &[u8]) -> Option<Decoded> {
         .par_iter()
         .filter(|r| r.kind == SET_RECORD)
         .map(|r| {
-            let mut entry: SetEntry = serde_json::from_slice(r.meta).ok()?;
-            entry.output = r.output.map(|(key, set, cards)| {
-                (
+            // Checked as UTF-8 once, not string by string.
+            let meta = std::str::from_utf8(r.meta).ok()?;
+            let mut entry: SetEntry = serde_json::from_str(meta).ok()?;
+            entry.output = match r.output {
+                Some((key, set, cards)) => Some((
                     key,
                     SetJson {
-                        set: set.into(),
-                        cards: cards.into(),
+                        set: shared(set)?,
+                        cards: shared(cards)?,
                     },
-                )
-            });
+                )),
+                None => None,
+            };
             entry.stored = true;
             Some((Arc::from(r.path), entry))
         })
@@ -446,7 +455,8 @@ fn decode(bytes: &[u8]) -> Option<Decoded> {
         .par_iter()
         .filter(|r| r.kind == LOCALE_RECORD)
         .map(|r| {
-            let mut entry: LocaleEntry = serde_json::from_slice(r.meta).ok()?;
+            let meta = std::str::from_utf8(r.meta).ok()?;
+            let mut entry: LocaleEntry = serde_json::from_str(meta).ok()?;
             entry.stored = true;
             Some((Arc::from(r.path), entry))
         })

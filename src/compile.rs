@@ -198,8 +198,45 @@ pub struct LocaleSummary {
 /// set's object in `sets` and its cards' objects in `cards`, comma-separated.
 #[derive(Debug, Clone)]
 pub struct SetJson {
-    pub set: Arc<[u8]>,
-    pub cards: Arc<[u8]>,
+    pub set: SharedBytes,
+    pub cards: SharedBytes,
+}
+
+/// Bytes kept in a shared buffer: a piece of the database JSON, made by
+/// this build or read with the whole cache file, without a copy.
+#[derive(Debug, Clone)]
+pub struct SharedBytes {
+    buffer: Arc<Vec<u8>>,
+    range: Range<usize>,
+}
+
+impl SharedBytes {
+    /// The part `range` of `buffer`.
+    pub fn slice(buffer: &Arc<Vec<u8>>, range: Range<usize>) -> Option<SharedBytes> {
+        buffer.get(range.clone())?;
+        Some(SharedBytes {
+            buffer: Arc::clone(buffer),
+            range,
+        })
+    }
+}
+
+impl From<Vec<u8>> for SharedBytes {
+    fn from(bytes: Vec<u8>) -> SharedBytes {
+        let range = 0..bytes.len();
+        SharedBytes {
+            buffer: Arc::new(bytes),
+            range,
+        }
+    }
+}
+
+impl std::ops::Deref for SharedBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.buffer[self.range.clone()]
+    }
 }
 
 impl SetJson {
