@@ -23,7 +23,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::compile::{FileResult, LocaleSummary, SetJson, SharedBytes};
+use crate::compile::{FileResult, LoadedSet, LocaleSummary, SetJson, SharedBytes};
 use crate::diagnostics::Diagnostic;
 
 /// Identity of the code that produced a cache; a cache from any other build
@@ -31,7 +31,7 @@ use crate::diagnostics::Diagnostic;
 pub const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
 
 /// First line of a cache file (its format).
-const MAGIC: &[u8] = b"blades-cache 3\n";
+const MAGIC: &[u8] = b"blades-cache 4\n";
 
 /// Hash of a file's content.
 pub fn content_hash(text: &str) -> u64 {
@@ -51,9 +51,68 @@ pub struct SetEntry {
     /// The set's part of the database, for the context with this key.
     #[serde(skip)]
     pub output: Option<(u64, SetJson)>,
+    /// The effect and flavor texts of the set's cards, kept apart.
+    #[serde(skip)]
+    pub texts: Option<CardTexts>,
     /// Whether this entry is in the cache file as it is.
     #[serde(skip)]
     pub stored: bool,
+}
+
+/// The effect and flavor texts of a cached set's cards, in card order. They
+/// are most of a set's cached bytes and a build needs them only to check or
+/// render the set anew (a vocabulary change), so they stay undecoded in the
+/// cache file's buffer until then.
+#[derive(Clone, Debug)]
+pub enum CardTexts {
+    Decoded(Vec<(Option<String>, Option<String>)>),
+    Stored(SharedBytes),
+}
+
+impl CardTexts {
+    /// Takes the texts out of a set's cards.
+    pub fn take_from(set: &mut LoadedSet) -> CardTexts {
+        CardTexts::Decoded(
+            set.cards
+                .iter_mut()
+                .map(|c| (c.card.effect.take(), c.card.flavor.take()))
+                .collect(),
+        )
+    }
+
+    /// Puts the texts back into the cards of `set`; false when they do
+    /// not decode or do not fit its cards.
+    pub fn restore(&self, set: &mut LoadedSet) -> bool {
+        let decoded;
+        let texts = match self {
+            CardTexts::Decoded(texts) => texts,
+            CardTexts::Stored(bytes) => {
+                let Ok(texts) =
+                    serde_json::from_slice::<Vec<(Option<String>, Option<String>)>>(bytes)
+                else {
+                    return false;
+                };
+                decoded = texts;
+                &decoded
+            }
+        };
+        if texts.len() != set.cards.len() {
+            return false;
+        }
+        for (card, (effect, flavor)) in set.cards.iter_mut().zip(texts) {
+            card.card.effect.clone_from(effect);
+            card.card.flavor.clone_from(flavor);
+        }
+        true
+    }
+
+    fn encode(this: Option<&CardTexts>) -> Vec<u8> {
+        match this {
+            None => b"null".to_vec(),
+            Some(CardTexts::Stored(bytes)) => bytes.to_vec(),
+            Some(CardTexts::Decoded(texts)) => serde_json::to_vec(texts).expect("texts serialize"),
+        }
+    }
 }
 
 /// What a translation file contributed to a build.
@@ -294,13 +353,15 @@ fn seal(mut record: Vec<u8>) -> Vec<u8> {
 
 fn encode_set(path: &str, entry: &SetEntry) -> Vec<u8> {
     let meta = serde_json::to_vec(entry).expect("a cache entry serializes");
+    let texts = CardTexts::encode(entry.texts.as_ref());
     let output = entry.output.as_ref();
     let size = output.map_or(0, |(_, j)| j.set.len() + j.cards.len());
-    let mut record = Vec::with_capacity(path.len() + meta.len() + size + 64);
+    let mut record = Vec::with_capacity(path.len() + meta.len() + texts.len() + size + 64);
     record.push(SET_RECORD);
     let write = |record: &mut Vec<u8>| -> std::io::Result<()> {
         write_chunk(record, path.as_bytes())?;
         write_chunk(record, &meta)?;
+        write_chunk(record, &texts)?;
         match output {
             Some((key, json)) => {
                 record.push(1);
@@ -363,6 +424,7 @@ struct Record<'a> {
     kind: u8,
     path: &'a str,
     meta: &'a [u8],
+    texts: &'a [u8],
     output: Option<(u64, &'a [u8], &'a [u8])>,
 }
 
@@ -395,13 +457,17 @@ fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
         let kind = reader.byte()?;
         let path = std::str::from_utf8(reader.chunk()?).ok()?;
         let meta = reader.chunk()?;
-        let output = match kind {
-            SET_RECORD => match reader.byte()? {
-                0 => None,
-                1 => Some((reader.u64()?, reader.chunk()?, reader.chunk()?)),
-                _ => return None,
-            },
-            LOCALE_RECORD => None,
+        let (texts, output) = match kind {
+            SET_RECORD => {
+                let texts = reader.chunk()?;
+                let output = match reader.byte()? {
+                    0 => None,
+                    1 => Some((reader.u64()?, reader.chunk()?, reader.chunk()?)),
+                    _ => return None,
+                };
+                (texts, output)
+            }
+            LOCALE_RECORD => (&[][..], None),
             _ => return None,
         };
         let body = &start[..start.len() - reader.bytes.len()];
@@ -411,6 +477,7 @@ fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
             kind,
             path,
             meta,
+            texts,
             output,
         });
     }
@@ -437,6 +504,10 @@ fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
             // Checked as UTF-8 once, not string by string.
             let meta = std::str::from_utf8(r.meta).ok()?;
             let mut entry: SetEntry = serde_json::from_str(meta).ok()?;
+            let path: Arc<str> = Arc::from(r.path);
+            if let Some(set) = &mut entry.result.set {
+                set.path = Arc::clone(&path);
+            }
             entry.output = match r.output {
                 Some((key, set, cards)) => Some((
                     key,
@@ -447,8 +518,12 @@ fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
                 )),
                 None => None,
             };
+            entry.texts = match r.texts {
+                b"null" => None,
+                texts => Some(CardTexts::Stored(shared(texts)?)),
+            };
             entry.stored = true;
-            Some((Arc::from(r.path), entry))
+            Some((path, entry))
         })
         .collect();
     let locales: Option<HashMap<Arc<str>, LocaleEntry>> = current
@@ -490,6 +565,7 @@ mod tests {
                 diagnostics: Vec::new(),
             },
             effects: None,
+            texts: None,
             output: Some((
                 hash,
                 SetJson {

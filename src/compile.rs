@@ -29,6 +29,8 @@ use crate::yaml::{self, Node, NodeValue, TextStyle, YamlError, YamlErrorKind, te
 /// so a file's result is small and can be cached).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LoadedSet {
+    /// The file (the cache has it as the entry's key).
+    #[serde(skip)]
     pub path: Arc<str>,
     /// The set's header (its `cards` list is empty; see `cards`).
     pub set: SetSource,
@@ -47,33 +49,80 @@ pub struct LoadedCard {
     pub index: usize,
     pub card: CardSource,
     pub spans: CardSpans,
-    /// The parsed effect, when the card has one without syntax errors.
+    /// The parsed effect, when the card has one without syntax errors
+    /// (parsed again from the text rather than cached).
+    #[serde(skip)]
     pub effect: Option<Effect>,
 }
 
 /// Where the header's parts are (keys for whole-entry findings).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct SetSpans {
+    #[serde(with = "span_pair")]
     pub id: Range<usize>,
+    #[serde(with = "span_pair")]
     pub kind_key: Range<usize>,
+    #[serde(with = "span_pair")]
     pub cost_key: Range<usize>,
+    #[serde(with = "span_pair")]
     pub extra_types_key: Range<usize>,
+    #[serde(with = "span_pair")]
     pub cards_key: Range<usize>,
 }
 
 /// Where a card's parts are.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct CardSpans {
+    #[serde(with = "span_pair")]
     pub id: Range<usize>,
+    #[serde(with = "span_pair")]
     pub id_key: Range<usize>,
+    #[serde(with = "span_pair")]
     pub name: Range<usize>,
+    #[serde(with = "span_pair")]
     pub copies: Range<usize>,
+    #[serde(with = "span_pairs")]
     pub elements: Vec<Range<usize>>,
+    #[serde(with = "span_pairs")]
     pub types: Vec<Range<usize>>,
     /// The effect text's value and how it is written, to locate findings
     /// inside it.
+    #[serde(with = "span_pair")]
     pub effect: Range<usize>,
     pub effect_style: TextStyle,
+}
+
+/// Spans in the cache as `[start, end]`: a cached set holds about ten per
+/// card, and the pair reads back faster than `{"start": .., "end": ..}`.
+mod span_pair {
+    use std::ops::Range;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(span: &Range<usize>, s: S) -> Result<S::Ok, S::Error> {
+        (span.start, span.end).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Range<usize>, D::Error> {
+        let (start, end) = <(usize, usize)>::deserialize(d)?;
+        Ok(start..end)
+    }
+}
+
+/// [`span_pair`] for a list of spans.
+mod span_pairs {
+    use std::ops::Range;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(spans: &[Range<usize>], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(spans.iter().map(|span| (span.start, span.end)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Range<usize>>, D::Error> {
+        let pairs = Vec::<(usize, usize)>::deserialize(d)?;
+        Ok(pairs.into_iter().map(|(start, end)| start..end).collect())
+    }
 }
 
 fn value_span(doc: &Node, pointer: &str) -> Range<usize> {
@@ -283,6 +332,8 @@ struct SetWork {
     output: Option<(u64, SetJson)>,
     /// Whether the cache entry changes (anything above made anew).
     changed: bool,
+    /// The card texts of a set from the cache, which keeps them apart.
+    texts: Option<crate::cache::CardTexts>,
 }
 
 /// A translation file on its way through a build.
@@ -349,6 +400,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                                 effects: entry.effects,
                                 output: entry.output,
                                 changed: false,
+                                texts: entry.texts,
                             },
                             entry.result.set,
                         ),
@@ -363,6 +415,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                                     effects: None,
                                     output: None,
                                     changed: true,
+                                    texts: None,
                                 },
                                 result.set,
                             )
@@ -461,12 +514,12 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 {
                     return Some((w, found.clone(), false));
                 }
-                let set = &loaded[index];
-                let mut set = std::borrow::Cow::Borrowed(set);
-                if work.reused {
-                    parse_trees(set.to_mut(), &pool.sets[w]);
-                }
-                Some((w, check_set_effects(&set, &vocab, &pool.sets[w].text), true))
+                let file = &pool.sets[w];
+                let set = match work.reused {
+                    true => std::borrow::Cow::Owned(whole_set(work, &loaded[index], file)),
+                    false => std::borrow::Cow::Borrowed(&loaded[index]),
+                };
+                Some((w, check_set_effects(&set, &vocab, &file.text), true))
             })
             .collect();
         for (w, found, fresh) in found {
@@ -547,7 +600,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                     return (w, None);
                 }
                 if works[w].reused {
-                    parse_trees(set, &pool.sets[w]);
+                    **set = whole_set(&works[w], set, &pool.sets[w]);
                 }
                 let (set_model, cards) = assemble_set(*index, set, &derived);
                 let mut one = Database {
@@ -599,13 +652,19 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     };
     if let Some(cache) = cache {
         let mut loaded: Vec<Option<LoadedSet>> = loaded.into_iter().map(Some).collect();
-        for ((work, file), _) in works.into_iter().zip(&pool.sets).zip(0..) {
+        for (work, file) in works.into_iter().zip(&pool.sets) {
             let mut set = work.loaded.and_then(|i| loaded[i].take());
-            if let Some(set) = &mut set {
+            // Cached without trees, and with the texts apart.
+            let texts = set.as_mut().map(|set| {
                 for card in &mut set.cards {
                     card.effect = None;
                 }
-            }
+                let texts = crate::cache::CardTexts::take_from(set);
+                match work.texts {
+                    Some(cached) if work.reused => cached,
+                    _ => texts,
+                }
+            });
             cache.put_set(
                 file.path.clone(),
                 crate::cache::SetEntry {
@@ -616,6 +675,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                     },
                     effects: work.effects,
                     output: work.output,
+                    texts,
                     stored: !work.changed,
                 },
             );
@@ -691,12 +751,20 @@ fn vocabulary_key(pool: &Pool, vocab: &Vocabulary) -> u64 {
     key.digest()
 }
 
-/// Parses the effects of a set read from the cache (which keeps cards
-/// without their trees); its findings were reported when it was first read.
-fn parse_trees(set: &mut LoadedSet, file: &SourceFile) {
+/// A set from the cache made whole again, for checking or rendering it
+/// anew: its card texts put back and its effects parsed (their findings were
+/// reported when the file was first read). Should the cached texts not
+/// decode, the file is read again.
+fn whole_set(work: &SetWork, cached: &LoadedSet, file: &SourceFile) -> LoadedSet {
+    let mut set = cached.clone();
+    let restored = work.texts.as_ref().is_some_and(|t| t.restore(&mut set));
+    if !restored {
+        return load_file(file, false).set.unwrap_or(set);
+    }
     for card in &mut set.cards {
         card.effect = parse_effect(file, &card.card, &card.spans, &mut Vec::new());
     }
+    set
 }
 
 /// One file's own checks.
