@@ -24,7 +24,7 @@
 //! reported stale like any card text. A pool may bring its own books
 //! ([`Phrasebooks::of_pool`]); the built-in ones are `cards/phrases/`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 
@@ -629,7 +629,9 @@ fn read_group(prefix: &str, node: &Node, book: &mut BookFile) {
 pub struct Phrasebook {
     pub lang: Lang,
     pub options: Options,
-    phrases: BTreeMap<String, String>,
+    /// Hashed, not ordered: rendering looks up several templates per
+    /// effect line, on every card of the pool.
+    phrases: foldhash::HashMap<Box<str>, Box<str>>,
 }
 
 const EN: &str = include_str!("../../cards/phrases/en.yaml");
@@ -799,28 +801,47 @@ impl Phrasebook {
         Ok(Phrasebook {
             lang,
             options: options.unwrap_or(Options { capitalize: false }),
-            phrases: templates.into_iter().map(|t| (t.key, t.text)).collect(),
+            phrases: templates
+                .into_iter()
+                .map(|t| (t.key.into_boxed_str(), t.text.into_boxed_str()))
+                .collect(),
         })
     }
 
     /// The template of a key, trying the variants in order, then the plain key.
     pub fn get(&self, key: &str, variants: &[&str]) -> &str {
+        // `key.variant` is spelled out in a stack buffer: no allocation.
+        let mut buffer = [0u8; 96];
         for v in variants {
-            if let Some(t) = self.phrases.get(&format!("{key}.{v}")) {
+            let len = key.len() + 1 + v.len();
+            if len > buffer.len() {
+                if let Some(t) = self.phrases.get(format!("{key}.{v}").as_str()) {
+                    return t;
+                }
+                continue;
+            }
+            buffer[..key.len()].copy_from_slice(key.as_bytes());
+            buffer[key.len()] = b'.';
+            buffer[key.len() + 1..len].copy_from_slice(v.as_bytes());
+            if let Ok(full) = std::str::from_utf8(&buffer[..len])
+                && let Some(t) = self.phrases.get(full)
+            {
                 return t;
             }
         }
-        self.phrases.get(key).map_or("", String::as_str)
+        self.phrases.get(key).map_or("", |t| t)
     }
 
     /// An optional phrase (e.g. the name of a type a set declares).
     pub fn lookup(&self, key: &str) -> Option<&str> {
-        self.phrases.get(key).map(String::as_str)
+        self.phrases.get(key).map(|t| &**t)
     }
 
     /// Every key, for tools and tests.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.phrases.keys().map(String::as_str)
+        let mut keys: Vec<&str> = self.phrases.keys().map(|k| &**k).collect();
+        keys.sort_unstable();
+        keys.into_iter()
     }
 }
 
