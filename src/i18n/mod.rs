@@ -596,8 +596,9 @@ pub struct Locale {
     index: HashMap<UnitKey, (usize, usize)>,
     /// Card id → its entries' (file, entry).
     by_card: HashMap<String, Vec<(usize, usize)>>,
-    /// Lower-cased translated card name → card id (the first one).
-    by_name: HashMap<String, String>,
+    /// Lower-cased translated card name → card id (the first one); built
+    /// on first use, since only the player checks look cards up by name.
+    by_name: std::sync::OnceLock<HashMap<String, String>>,
 }
 
 impl Locale {
@@ -607,7 +608,7 @@ impl Locale {
             files: Vec::new(),
             index: HashMap::default(),
             by_card: HashMap::default(),
-            by_name: HashMap::default(),
+            by_name: std::sync::OnceLock::new(),
         }
     }
 
@@ -628,19 +629,15 @@ impl Locale {
             self.index
                 .entry(entry.key.clone())
                 .or_insert((file_index, i));
-            if let UnitKey::Card { card, field, .. } = &entry.key {
+            if let UnitKey::Card { card, .. } = &entry.key {
                 self.by_card
                     .entry(card.clone())
                     .or_default()
                     .push((file_index, i));
-                if *field == Field::Name {
-                    self.by_name
-                        .entry(entry.normalized().to_lowercase())
-                        .or_insert_with(|| card.clone());
-                }
             }
         }
         self.files.push(file);
+        self.by_name = std::sync::OnceLock::new();
     }
 
     /// The translation of a unit.
@@ -683,9 +680,23 @@ impl Locale {
 
     /// The id of the card with this translated name (case-insensitive).
     pub fn card_by_name(&self, name: &str) -> Option<&str> {
-        self.by_name
-            .get(&normalize(name).to_lowercase())
-            .map(String::as_str)
+        let by_name = self.by_name.get_or_init(|| {
+            let mut by_name = HashMap::default();
+            for (_, entry) in self.entries() {
+                if let UnitKey::Card {
+                    card,
+                    field: Field::Name,
+                    ..
+                } = &entry.key
+                {
+                    by_name
+                        .entry(entry.normalized().to_lowercase())
+                        .or_insert_with(|| card.clone());
+                }
+            }
+            by_name
+        });
+        by_name.get(&normalize(name).to_lowercase()).map(String::as_str)
     }
 }
 
