@@ -696,7 +696,9 @@ impl Locale {
             }
             by_name
         });
-        by_name.get(&normalize(name).to_lowercase()).map(String::as_str)
+        by_name
+            .get(&normalize(name).to_lowercase())
+            .map(String::as_str)
     }
 }
 
