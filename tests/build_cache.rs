@@ -5,26 +5,13 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Run, blades, root};
+use common::{Run, blades, copy_dir, root};
 
 /// A copy of the built-in pool to edit.
 fn pool_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&root().join("cards"), &dir.path().join("cards"));
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 fn edit(path: &Path, from: &str, to: &str) {
