@@ -206,31 +206,41 @@ pub fn parse(src: &str) -> Result<Node, YamlError> {
 }
 
 /// saphyr reports positions in characters; miette and Rust strings want bytes.
-struct CharOffsets {
-    /// Byte offset of each character, or empty when the text is ASCII.
-    bytes: Vec<usize>,
-    len: usize,
+struct CharOffsets<'a> {
+    src: &'a str,
+    /// Byte offset of every [`CHAR_STRIDE`]-th character, or empty when the
+    /// text is ASCII. A table of every character would be eight bytes per
+    /// character: on a large Japanese pool, more memory than the trees.
+    marks: Vec<usize>,
 }
 
-impl CharOffsets {
-    fn new(src: &str) -> Self {
-        let bytes = if src.is_ascii() {
+/// Characters between two marks of [`CharOffsets`].
+const CHAR_STRIDE: usize = 32;
+
+impl<'a> CharOffsets<'a> {
+    fn new(src: &'a str) -> Self {
+        let marks = if src.is_ascii() {
             Vec::new()
         } else {
-            src.char_indices().map(|(i, _)| i).collect()
+            src.char_indices()
+                .step_by(CHAR_STRIDE)
+                .map(|(i, _)| i)
+                .collect()
         };
-        CharOffsets {
-            bytes,
-            len: src.len(),
-        }
+        CharOffsets { src, marks }
     }
 
     fn byte(&self, char_index: usize) -> usize {
-        if self.bytes.is_empty() {
-            char_index.min(self.len)
-        } else {
-            self.bytes.get(char_index).copied().unwrap_or(self.len)
+        if self.marks.is_empty() {
+            return char_index.min(self.src.len());
         }
+        let Some(&mark) = self.marks.get(char_index / CHAR_STRIDE) else {
+            return self.src.len();
+        };
+        self.src[mark..]
+            .char_indices()
+            .nth(char_index % CHAR_STRIDE)
+            .map_or(self.src.len(), |(i, _)| mark + i)
     }
 
     fn range(&self, span: Span) -> Range<usize> {
@@ -256,7 +266,7 @@ enum Open {
 }
 
 struct Builder<'a> {
-    offsets: &'a CharOffsets,
+    offsets: &'a CharOffsets<'a>,
     stack: Vec<Open>,
     anchors: HashMap<usize, Node>,
     nodes: usize,
@@ -265,7 +275,7 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(offsets: &'a CharOffsets) -> Self {
+    fn new(offsets: &'a CharOffsets<'a>) -> Self {
         Builder {
             offsets,
             stack: Vec::new(),
@@ -671,6 +681,24 @@ fn decode_escape(text: &str) -> (Option<char>, usize) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn char_offsets_agree_with_a_full_table() {
+        let texts = [
+            String::new(),
+            "plain ascii".to_string(),
+            "名前: 峡谷の竜\nflavor: é".repeat(20),
+            "a".repeat(31) + "é" + &"日本".repeat(40),
+        ];
+        for text in &texts {
+            let offsets = CharOffsets::new(text);
+            let table: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+            for char_index in 0..table.len() + 3 {
+                let expected = table.get(char_index).copied().unwrap_or(text.len());
+                assert_eq!(offsets.byte(char_index), expected, "{text:?} at {char_index}");
+            }
+        }
+    }
+
     use super::*;
 
     fn text_at<'a>(src: &'a str, r: &Range<usize>) -> &'a str {
