@@ -225,6 +225,10 @@ pub struct Options<'a> {
     pub schema_only: bool,
     /// Counts files as they are done (for a progress display).
     pub progress: Option<&'a AtomicUsize>,
+    /// Give the database as JSON pieces ([`Compiled::json`]), made while
+    /// each set is built, rather than as models: what a program that
+    /// only writes the database wants (the cache implies it).
+    pub pieces: bool,
 }
 
 /// Builds the database from a pool, collecting every problem.
@@ -317,6 +321,12 @@ pub struct DatabaseJson {
 /// A set and its cards, as they go into the database.
 type SetModel = (Set, Vec<Card>);
 
+/// A set built for the database: as models, or already as JSON.
+enum Built {
+    Model(SetModel),
+    Json(SetJson),
+}
+
 /// A set file on its way through a build.
 struct SetWork {
     hash: u64,
@@ -361,6 +371,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     }
     let mut cache = options.cache;
     let schema_only = options.schema_only;
+    let pieces = options.pieces;
     let started = std::time::Instant::now();
     let previous: Vec<Option<crate::cache::SetEntry>> = pool
         .sets
@@ -559,6 +570,16 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 cache.is_none() || work.output.as_ref().is_none_or(|(k, _)| k != key)
             })
             .collect();
+        // The translation files of each loaded set.
+        let files_of: Vec<Vec<usize>> = loaded
+            .iter()
+            .map(|set| {
+                locales_of
+                    .get(set.set.id.0.as_str())
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect();
         // Translation files of the sets to render, read now if the cache
         // had them.
         let wanted: HashSet<usize> = works
@@ -575,15 +596,6 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 work.parsed = read_locale(work.file, work.hash).parsed;
             }
         });
-        let locales = crate::i18n::Locales::from_files(
-            per_locale
-                .iter_mut()
-                .enumerate()
-                .filter(|(i, _)| wanted.contains(i))
-                .filter_map(|(_, w)| Some((w.summary.lang.clone(), w.parsed.take()?))),
-            // Second files for a set were reported above.
-            &mut Vec::new(),
-        );
         // The file (work) of each loaded set.
         let mut owner = vec![0; loaded.len()];
         for (w, work) in works.iter().enumerate() {
@@ -591,37 +603,57 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 owner[i] = w;
             }
         }
-        let mut parts: Vec<(usize, &mut LoadedSet)> = loaded.iter_mut().enumerate().collect();
-        let built: Vec<(usize, Option<SetModel>)> = parts
+        // Each set's own translation files: all its text needs, so sets
+        // are translated in parallel, each with its own small index.
+        let mut locale_files: Vec<Vec<(String, crate::i18n::locale::LocaleFile)>> =
+            (0..loaded.len()).map(|_| Vec::new()).collect();
+        for i in 0..loaded.len() {
+            if !fresh[owner[i]] {
+                continue;
+            }
+            for &l in &files_of[i] {
+                if let Some(parsed) = per_locale[l].parsed.take() {
+                    locale_files[i].push((per_locale[l].summary.lang.clone(), parsed));
+                }
+            }
+        }
+        let as_pieces = cache.is_some() || pieces;
+        let built: Vec<(usize, Option<Built>)> = loaded
             .par_iter_mut()
-            .map(|(index, set)| {
-                let w = owner[*index];
+            .zip(locale_files)
+            .enumerate()
+            .map(|(index, (set, files))| {
+                let w = owner[index];
                 if !fresh[w] {
                     return (w, None);
                 }
                 if works[w].reused {
-                    **set = whole_set(&works[w], set, &pool.sets[w]);
+                    *set = whole_set(&works[w], set, &pool.sets[w]);
                 }
-                let (set_model, cards) = assemble_set(*index, set, &derived);
+                let (set_model, cards) = assemble_set(index, set, &derived);
                 let mut one = Database {
                     format: DATABASE_FORMAT,
                     sets: vec![set_model],
                     cards,
                 };
-                render_effects(&mut one, std::slice::from_mut(*set), &vocab, &phrases);
+                render_effects(&mut one, std::slice::from_mut(set), &vocab, &phrases);
+                // Second files for a set were reported above.
+                let locales = crate::i18n::Locales::from_files(files, &mut Vec::new());
                 crate::i18n::attach(&mut one, &locales);
                 let set_model = one.sets.pop().expect("one set");
-                (w, Some((set_model, one.cards)))
+                let built = match as_pieces {
+                    true => Built::Json(SetJson::of(&set_model, &one.cards)),
+                    false => Built::Model((set_model, one.cards)),
+                };
+                (w, Some(built))
             })
             .collect();
-        if cache.is_some() {
-            let fresh_json: Vec<(usize, SetJson)> = built
-                .into_par_iter()
-                .filter_map(|(w, model)| model.map(|(set, cards)| (w, SetJson::of(&set, &cards))))
-                .collect();
-            for (w, set_json) in fresh_json {
-                works[w].output = Some((keys[w], set_json));
-                works[w].changed = true;
+        if as_pieces {
+            for (w, built) in built {
+                if let Some(Built::Json(set_json)) = built {
+                    works[w].output = Some((keys[w], set_json));
+                    works[w].changed = true;
+                }
             }
             json = Some(DatabaseJson {
                 format: DATABASE_FORMAT,
@@ -638,10 +670,11 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 sets: Vec::with_capacity(built.len()),
                 cards: Vec::with_capacity(loaded.iter().map(|s| s.cards.len()).sum()),
             };
-            for (_, model) in built {
-                let (set, cards) = model.expect("every set is built without a cache");
-                all.sets.push(set);
-                all.cards.extend(cards);
+            for (_, built) in built {
+                if let Some(Built::Model((set, cards))) = built {
+                    all.sets.push(set);
+                    all.cards.extend(cards);
+                }
             }
             database = Some(all);
         }

@@ -444,4 +444,28 @@ mod tests {
         expected.push(b'\n');
         assert_eq!(pretty, expected);
     }
+
+    #[test]
+    fn database_pieces_are_what_serde_writes() {
+        let pool = crate::pool::Pool::builtin();
+        let database = crate::compile::compile(&pool)
+            .database
+            .expect("the built-in pool builds");
+        let mut expected = serde_json::to_vec(&database).unwrap();
+        expected.push(b'\n');
+        let options = crate::compile::Options {
+            pieces: true,
+            ..Default::default()
+        };
+        let compiled = crate::compile::compile_with(&pool, options);
+        assert!(compiled.database.is_none());
+        let pieces = compiled.json.expect("pieces");
+        assert_eq!(pieces.cards, database.cards.len());
+        let mut written = Vec::new();
+        write_database_json(&mut written, &pieces).unwrap();
+        assert_eq!(
+            String::from_utf8(written).unwrap(),
+            String::from_utf8(expected).unwrap()
+        );
+    }
 }

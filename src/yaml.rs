@@ -694,7 +694,11 @@ mod tests {
             let table: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
             for char_index in 0..table.len() + 3 {
                 let expected = table.get(char_index).copied().unwrap_or(text.len());
-                assert_eq!(offsets.byte(char_index), expected, "{text:?} at {char_index}");
+                assert_eq!(
+                    offsets.byte(char_index),
+                    expected,
+                    "{text:?} at {char_index}"
+                );
             }
         }
     }

@@ -57,7 +57,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Err(code) => return code,
     };
     let read = started.elapsed();
-    let compiled = build_with_progress(&pool, cache.as_mut(), args.schema_only);
+    let compiled = build_with_progress(&pool, cache.as_mut(), &args);
     let before_write = started.elapsed();
     context.report(&compiled.diagnostics, &compiled.sources);
     if args.schema_only {
@@ -126,7 +126,7 @@ fn finish(context: &Context, out: &Path, compiled: &Compiled, pretty: bool) -> u
 }
 
 /// Compiles, showing a progress bar on a terminal for large pools.
-fn build_with_progress(pool: &Pool, cache: Option<&mut Cache>, schema_only: bool) -> Compiled {
+fn build_with_progress(pool: &Pool, cache: Option<&mut Cache>, args: &Args) -> Compiled {
     let total = pool.sets.len();
     let show = total >= PROGRESS_MIN_FILES
         && std::io::stderr().is_terminal()
@@ -153,8 +153,11 @@ fn build_with_progress(pool: &Pool, cache: Option<&mut Cache>, schema_only: bool
             pool,
             Options {
                 cache,
-                schema_only,
+                schema_only: args.schema_only,
                 progress: Some(&done),
+                // The database is only written: as JSON made set by set,
+                // unless it is to be indented.
+                pieces: !args.pretty,
             },
         );
         finished.store(true, Ordering::Relaxed);
@@ -211,7 +214,7 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
             let started = Instant::now();
             match Pool::from_dir(&dir) {
                 Ok(pool) => {
-                    let compiled = build_with_progress(&pool, cache.as_mut(), false);
+                    let compiled = build_with_progress(&pool, cache.as_mut(), args);
                     let current: HashSet<_> = compiled.diagnostics.iter().map(identity).collect();
                     let new: Vec<Diagnostic> = compiled
                         .diagnostics
