@@ -42,8 +42,10 @@ pub struct LoadedSet {
     pub listed_cards: Option<usize>,
 }
 
-/// One readable card with its place in the file.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// One readable card with its place in the file (cached in the compact
+/// form of [`crate::cache::CachedCard`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(from = "crate::cache::CachedCard")]
 pub struct LoadedCard {
     /// Index in the file's `cards` list.
     pub index: usize,
@@ -51,7 +53,6 @@ pub struct LoadedCard {
     pub spans: CardSpans,
     /// The parsed effect, when the card has one without syntax errors
     /// (parsed again from the text rather than cached).
-    #[serde(skip)]
     pub effect: Option<Effect>,
 }
 
