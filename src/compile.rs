@@ -1100,20 +1100,39 @@ pub type Derived = HashMap<(usize, usize), u8>;
 
 /// The pool-wide checks.
 pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
-    check_unique_sets(sets, out);
-    check_unique_cards(sets, out);
     let declared_types: HashSet<&str> = sets
         .iter()
         .flat_map(|s| s.set.extra_types.iter().map(|t| t.0.as_str()))
         .chain(BASE_TYPES)
         .collect();
+    // Uniqueness looks across sets; the rest is set by set, in parallel.
+    let (unique, per_set) = rayon::join(
+        || {
+            let mut found = Vec::new();
+            check_unique_sets(sets, &mut found);
+            check_unique_cards(sets, &mut found);
+            found
+        },
+        || -> Vec<(Vec<Diagnostic>, Vec<(usize, u8)>)> {
+            sets.par_iter()
+                .map(|set| {
+                    let mut found = Vec::new();
+                    check_set_header(set, &mut found);
+                    for card in &set.cards {
+                        check_card_symbols(set, card, &declared_types, &mut found);
+                    }
+                    let copies = check_copies(set, &mut found);
+                    (found, copies)
+                })
+                .collect()
+        },
+    );
+    out.extend(unique);
     let mut derived = Derived::default();
-    for (set_index, set) in sets.iter().enumerate() {
-        check_set_header(set, out);
-        for card in &set.cards {
-            check_card_symbols(set, card, &declared_types, out);
-        }
-        for (index, copies) in check_copies(set, out) {
+    derived.reserve(sets.iter().map(|s| s.cards.len()).sum());
+    for (set_index, (found, copies)) in per_set.into_iter().enumerate() {
+        out.extend(found);
+        for (index, copies) in copies {
             derived.insert((set_index, index), copies);
         }
     }
