@@ -1099,6 +1099,9 @@ pub fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
 pub type Derived = HashMap<(usize, usize), u8>;
 
 /// The pool-wide checks.
+/// One set's own pool checks: findings, and copies by card index.
+type SetChecks = (Vec<Diagnostic>, Vec<(usize, u8)>);
+
 pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
     let declared_types: HashSet<&str> = sets
         .iter()
@@ -1113,7 +1116,7 @@ pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
             check_unique_cards(sets, &mut found);
             found
         },
-        || -> Vec<(Vec<Diagnostic>, Vec<(usize, u8)>)> {
+        || -> Vec<SetChecks> {
             sets.par_iter()
                 .map(|set| {
                     let mut found = Vec::new();
