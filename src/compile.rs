@@ -1098,10 +1098,10 @@ pub fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
 /// Derived copies of each card, by (set index, card index in file).
 pub type Derived = HashMap<(usize, usize), u8>;
 
-/// The pool-wide checks.
 /// One set's own pool checks: findings, and copies by card index.
 type SetChecks = (Vec<Diagnostic>, Vec<(usize, u8)>);
 
+/// The pool-wide checks.
 pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
     let declared_types: HashSet<&str> = sets
         .iter()
