@@ -11,6 +11,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::diagnostics::{Code, Diagnostic};
 
 mod builtin {
@@ -106,15 +108,23 @@ impl Pool {
         let mut paths = Vec::new();
         walk(dir, 0, &mut paths).map_err(|e| PoolError::Unreadable(dir.to_path_buf(), e))?;
         paths.sort();
+        // Files are read in parallel, then taken in path order.
+        let read: Vec<_> = paths
+            .par_iter()
+            .map(|path| {
+                let shown: Arc<str> = Arc::from(path.display().to_string());
+                let text = read_text(path, &shown);
+                (shown, text)
+            })
+            .collect();
         let mut pool = Pool::default();
-        for path in paths {
+        for (path, (shown, text)) in paths.into_iter().zip(read) {
             let relative = path
                 .strip_prefix(dir)
                 .unwrap_or(&path)
                 .to_string_lossy()
                 .replace('\\', "/");
-            let shown: Arc<str> = Arc::from(path.display().to_string());
-            match read_text(&path, &shown) {
+            match text {
                 Ok(text) => pool.add(SourceFile {
                     path: shown,
                     relative,
