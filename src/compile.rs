@@ -295,17 +295,29 @@ impl std::ops::Deref for SharedBytes {
 
 impl SetJson {
     fn of(set: &Set, cards: &[Card]) -> SetJson {
-        let mut json = Vec::with_capacity(cards.len() * 1024);
-        for (i, card) in cards.iter().enumerate() {
-            if i > 0 {
-                json.push(b',');
+        thread_local! {
+            // Grown once per thread: serializing into a fresh vector per set
+            // regrew it (copying) for most sets.
+            static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        SCRATCH.with_borrow_mut(|json| {
+            json.clear();
+            serde_json::to_writer(&mut *json, set).expect("a set serializes");
+            let set_end = json.len();
+            for (i, card) in cards.iter().enumerate() {
+                if i > 0 {
+                    json.push(b',');
+                }
+                serde_json::to_writer(&mut *json, card).expect("a card serializes");
             }
-            serde_json::to_writer(&mut json, card).expect("a card serializes");
-        }
-        SetJson {
-            set: serde_json::to_vec(set).expect("a set serializes").into(),
-            cards: json.into(),
-        }
+            // One exact-sized buffer holds both pieces.
+            let buffer = Arc::new(json.as_slice().to_vec());
+            let whole = buffer.len();
+            SetJson {
+                set: SharedBytes::slice(&buffer, 0..set_end).expect("in the buffer"),
+                cards: SharedBytes::slice(&buffer, set_end..whole).expect("in the buffer"),
+            }
+        })
     }
 }
 

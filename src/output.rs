@@ -312,17 +312,26 @@ fn replace_file(
     durable: bool,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    replace_file_with(path, durable, |file| {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
+        write(&mut buffered)?;
+        buffered.flush()
+    })
+}
+
+/// Replaces `path` with a temp file filled by `fill`, then renamed over it.
+fn replace_file_with(
+    path: &Path,
+    durable: bool,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir)?;
     let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-    {
-        let mut buffered = std::io::BufWriter::with_capacity(1 << 20, temp.as_file_mut());
-        write(&mut buffered)?;
-        buffered.flush()?;
-    }
+    fill(temp.as_file_mut())?;
     if durable {
         temp.as_file().sync_all()?;
     }
@@ -339,6 +348,32 @@ fn replace_file(
     Ok(())
 }
 
+/// [`write_artifact`] for output that is already in memory as pieces: the
+/// file is their concatenation, written with vectored writes straight from
+/// the pieces (a buffered writer would copy every byte once more). One
+/// thread writes: a file takes one writer at a time, and a second one only
+/// spins on the inode's lock.
+pub fn write_artifact_pieces(path: &Path, pieces: &[&[u8]]) -> std::io::Result<()> {
+    use std::io::IoSlice;
+    replace_file_with(path, false, |file| {
+        let mut slices: Vec<IoSlice<'_>> = pieces
+            .iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| IoSlice::new(p))
+            .collect();
+        let mut slices = &mut slices[..];
+        while !slices.is_empty() {
+            match file.write_vectored(slices) {
+                Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                Ok(n) => IoSlice::advance_slices(&mut slices, n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    })
+}
+
 /// Writes the database as JSON, byte for byte what `serde_json` writes
 /// (compact or pretty). Compact output, the default, serializes the cards in
 /// parallel chunks: on a large pool the JSON text costs as much as the checks.
@@ -353,26 +388,54 @@ pub fn write_database(w: &mut dyn Write, database: &Database, pretty: bool) -> s
 /// Writes a database kept as JSON pieces (see [`DatabaseJson`]), byte for
 /// byte what [`write_database`] writes for the same database, compact.
 pub fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::io::Result<()> {
-    w.write_all(b"{\"format\":")?;
-    serde_json::to_writer(&mut *w, &database.format)?;
-    w.write_all(b",\"sets\":[")?;
-    for (i, part) in database.sets.iter().enumerate() {
-        if i > 0 {
-            w.write_all(b",")?;
-        }
-        w.write_all(&part.set)?;
+    let head = database_json_head(database);
+    for piece in database_json_pieces(database, &head) {
+        w.write_all(piece)?;
     }
-    w.write_all(b"],\"cards\":[")?;
-    let mut first = true;
+    Ok(())
+}
+
+/// Writes the database from its JSON pieces to `path` as a build artifact
+/// (see [`write_artifact_pieces`]); the same bytes as
+/// [`write_database_json`].
+pub fn write_database_json_file(path: &Path, database: &DatabaseJson) -> std::io::Result<()> {
+    let head = database_json_head(database);
+    let pieces: Vec<&[u8]> = database_json_pieces(database, &head).collect();
+    write_artifact_pieces(path, &pieces)
+}
+
+fn database_json_head(database: &DatabaseJson) -> Vec<u8> {
+    let mut head = b"{\"format\":".to_vec();
+    serde_json::to_writer(&mut head, &database.format).expect("a number serializes");
+    head.extend_from_slice(b",\"sets\":[");
+    head
+}
+
+/// The database file as a sequence of byte slices: `head`, the set
+/// pieces, the card pieces, with the punctuation between them.
+fn database_json_pieces<'a>(
+    database: &'a DatabaseJson,
+    head: &'a [u8],
+) -> impl Iterator<Item = &'a [u8]> {
+    let sets = database.sets.iter().enumerate().flat_map(|(i, part)| {
+        let comma: &[u8] = if i > 0 { b"," } else { b"" };
+        [comma, &part.set[..]]
+    });
     // A set without cards has an empty piece, which takes no comma.
-    for part in database.sets.iter().filter(|p| !p.cards.is_empty()) {
-        if !first {
-            w.write_all(b",")?;
-        }
-        first = false;
-        w.write_all(&part.cards)?;
-    }
-    w.write_all(b"]}\n")
+    let cards = database
+        .sets
+        .iter()
+        .filter(|p| !p.cards.is_empty())
+        .enumerate()
+        .flat_map(|(i, part)| {
+            let comma: &[u8] = if i > 0 { b"," } else { b"" };
+            [comma, &part.cards[..]]
+        });
+    std::iter::once(head)
+        .chain(sets)
+        .chain(std::iter::once(&b"],\"cards\":["[..]))
+        .chain(cards)
+        .chain(std::iter::once(&b"]}\n"[..]))
 }
 
 fn write_compact(w: &mut dyn Write, database: &Database, chunk: usize) -> std::io::Result<()> {

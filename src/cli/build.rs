@@ -109,7 +109,7 @@ fn finish(context: &Context, out: &Path, compiled: &Compiled, pretty: bool) -> u
             database.cards.len(),
         ),
         (None, Some(json)) => (
-            output::write_artifact(out, |w| output::write_database_json(w, json)),
+            output::write_database_json_file(out, json),
             json.sets.len(),
             json.cards,
         ),
