@@ -35,17 +35,16 @@ pub struct LoadedSet {
     /// The set's header (its `cards` list is empty; see `cards`).
     pub set: SetSource,
     pub spans: SetSpans,
-    /// Cards that match the schema.
+    /// Cards that match the schema (cached apart, in a binary form).
+    #[serde(skip)]
     pub cards: Vec<LoadedCard>,
     /// How many cards the file lists, readable or not (none when `cards`
     /// is not a list).
     pub listed_cards: Option<usize>,
 }
 
-/// One readable card with its place in the file (cached in the compact
-/// form of [`crate::cache::CachedCard`]).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(from = "crate::cache::CachedCard")]
+/// One readable card with its place in the file.
+#[derive(Debug, Clone)]
 pub struct LoadedCard {
     /// Index in the file's `cards` list.
     pub index: usize,
@@ -71,30 +70,22 @@ pub struct SetSpans {
     pub cards_key: Range<usize>,
 }
 
-/// Where a card's parts are.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// Where a card's parts are (cached by `cache::card_codec`).
+#[derive(Debug, Clone, Default)]
 pub struct CardSpans {
-    #[serde(with = "span_pair")]
     pub id: Range<usize>,
-    #[serde(with = "span_pair")]
     pub id_key: Range<usize>,
-    #[serde(with = "span_pair")]
     pub name: Range<usize>,
-    #[serde(with = "span_pair")]
     pub copies: Range<usize>,
-    #[serde(with = "span_pairs")]
     pub elements: Vec<Range<usize>>,
-    #[serde(with = "span_pairs")]
     pub types: Vec<Range<usize>>,
     /// The effect text's value and how it is written, to locate findings
     /// inside it.
-    #[serde(with = "span_pair")]
     pub effect: Range<usize>,
     pub effect_style: TextStyle,
 }
 
-/// Spans in the cache as `[start, end]`: a cached set holds about ten per
-/// card, and the pair reads back faster than `{"start": .., "end": ..}`.
+/// Spans in the cache as `[start, end]`, shorter than `{"start": .., "end": ..}`.
 mod span_pair {
     use std::ops::Range;
 
@@ -107,22 +98,6 @@ mod span_pair {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Range<usize>, D::Error> {
         let (start, end) = <(usize, usize)>::deserialize(d)?;
         Ok(start..end)
-    }
-}
-
-/// [`span_pair`] for a list of spans.
-mod span_pairs {
-    use std::ops::Range;
-
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(spans: &[Range<usize>], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(spans.iter().map(|span| (span.start, span.end)))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Range<usize>>, D::Error> {
-        let pairs = Vec::<(usize, usize)>::deserialize(d)?;
-        Ok(pairs.into_iter().map(|(start, end)| start..end).collect())
     }
 }
 
@@ -253,7 +228,35 @@ pub struct LocaleSummary {
 #[derive(Debug, Clone)]
 pub struct SetJson {
     pub set: SharedBytes,
-    pub cards: SharedBytes,
+    pub cards: CardsJson,
+}
+
+/// A set's cards as database JSON: made by this build, or still in the
+/// database file an earlier build wrote, where the next database is copied
+/// from (by the kernel, without passing through this process).
+#[derive(Debug, Clone)]
+pub enum CardsJson {
+    Built(SharedBytes),
+    Written {
+        /// That database file, opened when its build cache was read (so it
+        /// stays readable after a new database is renamed over it).
+        file: Arc<std::fs::File>,
+        range: Range<u64>,
+    },
+}
+
+impl CardsJson {
+    /// Length in bytes.
+    pub fn len(&self) -> u64 {
+        match self {
+            CardsJson::Built(bytes) => bytes.len() as u64,
+            CardsJson::Written { range, .. } => range.end - range.start,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// Bytes kept in a shared buffer: a piece of the database JSON, made by
@@ -315,7 +318,9 @@ impl SetJson {
             let whole = buffer.len();
             SetJson {
                 set: SharedBytes::slice(&buffer, 0..set_end).expect("in the buffer"),
-                cards: SharedBytes::slice(&buffer, set_end..whole).expect("in the buffer"),
+                cards: CardsJson::Built(
+                    SharedBytes::slice(&buffer, set_end..whole).expect("in the buffer"),
+                ),
             }
         })
     }
@@ -327,6 +332,8 @@ impl SetJson {
 pub struct DatabaseJson {
     pub format: u32,
     pub sets: Vec<SetJson>,
+    /// The set file of each piece.
+    pub paths: Vec<Arc<str>>,
     /// How many cards the pieces hold.
     pub cards: usize,
 }
@@ -668,13 +675,16 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                     works[w].changed = true;
                 }
             }
+            let (paths, sets) = works
+                .iter()
+                .zip(&pool.sets)
+                .filter(|(w, _)| w.loaded.is_some())
+                .filter_map(|(w, file)| Some((file.path.clone(), w.output.as_ref()?.1.clone())))
+                .unzip();
             json = Some(DatabaseJson {
                 format: DATABASE_FORMAT,
-                sets: works
-                    .iter()
-                    .filter(|w| w.loaded.is_some())
-                    .filter_map(|w| w.output.as_ref().map(|(_, j)| j.clone()))
-                    .collect(),
+                sets,
+                paths,
                 cards: loaded.iter().map(|s| s.cards.len()).sum(),
             });
         } else {

@@ -192,6 +192,48 @@ fn a_removed_set_file_leaves_the_database() {
     );
 }
 
+/// The cards of unchanged sets are copied from the database the last
+/// cached build wrote; a database that any other build or hand replaced
+/// is never copied from.
+#[test]
+fn a_database_replaced_behind_the_cache_is_not_copied_from() {
+    let dir = pool_copy();
+    build_both(dir.path());
+    let out = dir.path().join("out/cards.json");
+    let pretty = blades(
+        dir.path(),
+        &[
+            "build",
+            "--cards",
+            "cards",
+            "--pretty",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(pretty.code, 0, "{}", pretty.stderr);
+    // A flavor edit re-renders only its set (the others' cards would be
+    // copied from the database).
+    let set = dir.path().join("cards/cogwork-foundry.yaml");
+    edit(&set, "fingerprints on it.", "fingerprints on it!");
+    let (run, database) = build_both(dir.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(String::from_utf8_lossy(&database).contains("fingerprints on it!"));
+
+    // Overwritten in place with other bytes of the same length.
+    let scrambled: Vec<u8> = database.iter().map(|b| b.to_ascii_uppercase()).collect();
+    std::fs::write(&out, &scrambled).unwrap();
+    edit(&set, "fingerprints on it!", "fingerprints on it?");
+    let (run, _) = build_both(dir.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    // Deleted: built anew.
+    std::fs::remove_file(&out).unwrap();
+    let (run, again) = build_both(dir.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!again.is_empty());
+}
+
 #[test]
 fn a_damaged_or_foreign_cache_only_costs_a_full_build() {
     let dir = pool_copy();

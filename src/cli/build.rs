@@ -47,10 +47,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     }
     let started = Instant::now();
     // The cache is decoded while the pool is read.
-    let cache_path = uses_cache(&args).then(|| Cache::beside(&args.out));
     let (pool, mut cache) = rayon::join(
         || context.pool(),
-        || cache_path.map(|path| Cache::open(&path)),
+        || uses_cache(&args).then(|| Cache::open_beside(&args.out)),
     );
     let pool = match pool {
         Ok(pool) => pool,
@@ -67,7 +66,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             exit::OK
         });
     }
-    let code = finish(context, &args.out, &compiled, args.pretty);
+    let code = finish(context, &args.out, &compiled, args.pretty, cache.as_mut());
     let written = started.elapsed();
     // A failed build leaves every file as it was, the cache too.
     if code == exit::OK
@@ -100,19 +99,28 @@ fn uses_cache(args: &Args) -> bool {
     !args.no_cache && !args.schema_only && !args.pretty
 }
 
-/// Writes the database of a successful build; returns the exit code.
-fn finish(context: &Context, out: &Path, compiled: &Compiled, pretty: bool) -> u8 {
+/// Writes the database of a successful build (telling the cache where its
+/// sets went); returns the exit code.
+fn finish(
+    context: &Context,
+    out: &Path,
+    compiled: &Compiled,
+    pretty: bool,
+    cache: Option<&mut Cache>,
+) -> u8 {
     let (written, sets, cards) = match (&compiled.database, &compiled.json) {
         (Some(database), _) => (
             output::write_artifact(out, |w| output::write_database(w, database, pretty)),
             database.sets.len(),
             database.cards.len(),
         ),
-        (None, Some(json)) => (
-            output::write_database_json_file(out, json),
-            json.sets.len(),
-            json.cards,
-        ),
+        (None, Some(json)) => {
+            let written = output::write_database_json_file(out, json);
+            if let (Ok(written), Some(cache)) = (&written, cache) {
+                cache.database_written(&json.paths, written);
+            }
+            (written.map(|_| ()), json.sets.len(), json.cards)
+        }
         (None, None) => return exit::PROBLEMS,
     };
     if let Err(e) = written {
@@ -204,7 +212,7 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
         eprintln!("error: --watch needs --cards DIR (the built-in pool never changes)");
         return ExitCode::from(exit::CANNOT_RUN);
     };
-    let mut cache = uses_cache(args).then(|| Cache::open(&Cache::beside(&args.out)));
+    let mut cache = uses_cache(args).then(|| Cache::open_beside(&args.out));
     let mut previous: HashSet<(String, usize, &'static str, String)> = HashSet::new();
     let mut seen = Vec::new();
     loop {
@@ -225,7 +233,7 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                     if !new.is_empty() {
                         context.report(&new, &compiled.sources);
                     }
-                    let code = finish(context, &args.out, &compiled, args.pretty);
+                    let code = finish(context, &args.out, &compiled, args.pretty, cache.as_mut());
                     // Failed builds are kept in memory only, like their output.
                     if let Some(cache) = cache.as_mut() {
                         if code != exit::OK {

@@ -22,21 +22,20 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
-use crate::compile::{
-    CardSpans, FileResult, LoadedCard, LoadedSet, LocaleSummary, SetJson, SharedBytes,
-};
+mod card_codec;
+
+use crate::compile::{CardsJson, FileResult, LoadedSet, LocaleSummary, SetJson, SharedBytes};
 use crate::diagnostics::Diagnostic;
-use crate::model::{CardKind, CardSource, Element, Id};
-use crate::yaml::TextStyle;
+use crate::output::{FileIdentity, WrittenDatabase};
 
 /// Identity of the code that produced a cache; a cache from any other build
 /// is ignored.
 pub const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
 
 /// First line of a cache file (its format).
-const MAGIC: &[u8] = b"blades-cache 5\n";
+const MAGIC: &[u8] = b"blades-cache 6\n";
 
 /// Hash of a file's content.
 pub fn content_hash(text: &str) -> u64 {
@@ -53,7 +52,8 @@ pub struct SetEntry {
     /// Effect findings that depend on the pool's vocabulary, for the
     /// vocabulary with this key.
     pub effects: Option<(u64, Vec<Diagnostic>)>,
-    /// The set's part of the database, for the context with this key.
+    /// The set's part of the database, for the context with this key (its
+    /// cards are found in the database file through [`DatabaseLayout`]).
     #[serde(skip)]
     pub output: Option<(u64, SetJson)>,
     /// The effect and flavor texts of the set's cards, kept apart.
@@ -120,132 +120,6 @@ impl CardTexts {
     }
 }
 
-/// How the cache stores a card: one JSON array, without field names. A
-/// cached pool holds 100,000 cards, and the names were a third of the
-/// cache's bytes and most of the time spent reading it.
-#[derive(Deserialize)]
-pub struct CachedCard(
-    usize,
-    Id,
-    String,
-    CardKind,
-    u8,
-    Vec<Element>,
-    Vec<Id>,
-    Option<u8>,
-    Option<String>,
-    Option<String>,
-    CachedSpans,
-);
-
-/// [`CardSpans`] as an array of `[start, end]` pairs.
-#[derive(Deserialize)]
-pub struct CachedSpans(
-    (usize, usize),
-    (usize, usize),
-    (usize, usize),
-    (usize, usize),
-    Vec<(usize, usize)>,
-    Vec<(usize, usize)>,
-    (usize, usize),
-    TextStyle,
-);
-
-impl From<CachedCard> for LoadedCard {
-    fn from(cached: CachedCard) -> LoadedCard {
-        let CachedCard(
-            index,
-            id,
-            name,
-            kind,
-            stars,
-            elements,
-            types,
-            copies,
-            effect,
-            flavor,
-            spans,
-        ) = cached;
-        let CachedSpans(
-            id_span,
-            id_key,
-            name_span,
-            copies_span,
-            element_spans,
-            type_spans,
-            effect_span,
-            effect_style,
-        ) = spans;
-        let range = |(start, end): (usize, usize)| start..end;
-        LoadedCard {
-            index,
-            card: CardSource {
-                id,
-                name,
-                kind,
-                stars,
-                elements,
-                types,
-                copies,
-                effect,
-                flavor,
-            },
-            spans: CardSpans {
-                id: range(id_span),
-                id_key: range(id_key),
-                name: range(name_span),
-                copies: range(copies_span),
-                elements: element_spans.into_iter().map(range).collect(),
-                types: type_spans.into_iter().map(range).collect(),
-                effect: range(effect_span),
-                effect_style,
-            },
-            // Parsed again from the text when needed.
-            effect: None,
-        }
-    }
-}
-
-impl Serialize for LoadedCard {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (card, spans) = (&self.card, &self.spans);
-        let pair = |r: &Range<usize>| (r.start, r.end);
-        let spans = (
-            pair(&spans.id),
-            pair(&spans.id_key),
-            pair(&spans.name),
-            pair(&spans.copies),
-            Pairs(&spans.elements),
-            Pairs(&spans.types),
-            pair(&spans.effect),
-            spans.effect_style,
-        );
-        (
-            self.index,
-            &card.id,
-            &card.name,
-            card.kind,
-            card.stars,
-            &card.elements,
-            &card.types,
-            card.copies,
-            &card.effect,
-            &card.flavor,
-            spans,
-        )
-            .serialize(serializer)
-    }
-}
-
-/// Spans serialized as `[[start, end], ...]`.
-struct Pairs<'a>(&'a [Range<usize>]);
-
-impl Serialize for Pairs<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(|r| (r.start, r.end)))
-    }
-}
-
 /// What a translation file contributed to a build.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LocaleEntry {
@@ -269,6 +143,23 @@ pub struct Cache {
     /// Results of this build, which replace the old ones on save.
     fresh_sets: Vec<(Arc<str>, SetEntry)>,
     fresh_locales: Vec<(Arc<str>, LocaleEntry)>,
+    /// Where the cards of each set are in the database file, and whether
+    /// the cache file has this layout as it is.
+    layout: Option<(DatabaseLayout, bool)>,
+}
+
+/// The database file a build wrote (by its identity) and where each set's
+/// cards are in it. The cards are most of a build's output; keeping them
+/// there rather than in the cache file means a build copies the unchanged
+/// ones from the old database to the new one without reading them, and
+/// the cache file stays small. A database replaced by anything else (a
+/// `--pretty` or `--no-cache` build, an edit, a copy) no longer has the
+/// identity, and its sets are rendered again.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DatabaseLayout {
+    pub identity: FileIdentity,
+    /// Set file path, and the byte range of its cards.
+    pub cards: Vec<(Arc<str>, Range<u64>)>,
 }
 
 impl Cache {
@@ -291,20 +182,46 @@ impl Cache {
             slack: REWRITE_SLACK,
             fresh_sets: Vec::new(),
             fresh_locales: Vec::new(),
+            layout: None,
         }
     }
 
-    /// Opens a cache; a missing, unreadable, corrupt or foreign one is empty.
+    /// Opens the cache of the database written to `out`; a missing,
+    /// unreadable, corrupt or foreign one is empty. Set outputs are kept
+    /// only while `out` is the database file the cache describes.
+    pub fn open_beside(out: &Path) -> Cache {
+        Cache::open_with(&Cache::beside(out), Some(out))
+    }
+
+    /// Opens a cache without a database: set outputs are dropped.
     pub fn open(path: &Path) -> Cache {
+        Cache::open_with(path, None)
+    }
+
+    fn open_with(path: &Path, database: Option<&Path>) -> Cache {
         let mut cache = Cache::empty(path);
         if let Ok(bytes) = std::fs::read(path)
-            && let Some(decoded) = decode(&Arc::new(bytes))
+            && let Some(decoded) = decode(&Arc::new(bytes), database)
         {
             cache.sets = decoded.sets;
             cache.locales = decoded.locales;
             cache.disk = Some(decoded.disk);
+            cache.layout = decoded.layout.map(|layout| (layout, true));
         }
         cache
+    }
+
+    /// Records where this build's database put each set's cards (`paths`
+    /// in the order of the written sets).
+    pub fn database_written(&mut self, paths: &[Arc<str>], written: &WrittenDatabase) {
+        let cards = paths.iter().cloned().zip(written.cards.iter().cloned());
+        self.layout = Some((
+            DatabaseLayout {
+                identity: written.identity.clone(),
+                cards: cards.collect(),
+            },
+            false,
+        ));
     }
 
     /// Takes the set entry recorded for this path (whatever its content was).
@@ -379,6 +296,9 @@ impl Cache {
         self.disk = Some(result?);
         self.sets.values_mut().for_each(|e| e.stored = true);
         self.locales.values_mut().for_each(|e| e.stored = true);
+        if let Some((_, stored)) = &mut self.layout {
+            *stored = true;
+        }
         Ok(())
     }
 
@@ -386,8 +306,10 @@ impl Cache {
     fn stored_keys(&self) -> impl Iterator<Item = (u8, Arc<str>)> + '_ {
         let sets = self.sets.iter().filter(|(_, e)| e.stored);
         let locales = self.locales.iter().filter(|(_, e)| e.stored);
+        let layout = self.layout.as_ref().filter(|(_, stored)| *stored);
         sets.map(|(p, _)| (SET_RECORD, p.clone()))
             .chain(locales.map(|(p, _)| (LOCALE_RECORD, p.clone())))
+            .chain(layout.map(|_| (DATABASE_RECORD, Arc::from(""))))
     }
 
     /// Records of the entries to write (all of them, or the ones not in the
@@ -415,6 +337,11 @@ impl Cache {
                 encode_locale(path, entry),
             )
         }));
+        if let Some((layout, stored)) = &self.layout
+            && !(only_changed && *stored)
+        {
+            records.push(((DATABASE_RECORD, Arc::from("")), encode_layout(layout)));
+        }
         records
     }
 
@@ -469,6 +396,7 @@ struct OnDisk {
 
 const SET_RECORD: u8 = 1;
 const LOCALE_RECORD: u8 = 2;
+const DATABASE_RECORD: u8 = 3;
 
 fn write_chunk(out: &mut (impl Write + ?Sized), bytes: &[u8]) -> std::io::Result<()> {
     out.write_all(&(bytes.len() as u64).to_le_bytes())?;
@@ -484,21 +412,26 @@ fn seal(mut record: Vec<u8>) -> Vec<u8> {
 
 fn encode_set(path: &str, entry: &SetEntry) -> Vec<u8> {
     let meta = serde_json::to_vec(entry).expect("a cache entry serializes");
+    let mut cards = Vec::new();
+    if let Some(set) = &entry.result.set {
+        card_codec::encode(&set.cards, &mut cards);
+    }
     let texts = CardTexts::encode(entry.texts.as_ref());
     let output = entry.output.as_ref();
-    let size = output.map_or(0, |(_, j)| j.set.len() + j.cards.len());
-    let mut record = Vec::with_capacity(path.len() + meta.len() + texts.len() + size + 64);
+    let size = output.map_or(0, |(_, j)| j.set.len());
+    let mut record =
+        Vec::with_capacity(path.len() + meta.len() + cards.len() + texts.len() + size + 64);
     record.push(SET_RECORD);
     let write = |record: &mut Vec<u8>| -> std::io::Result<()> {
         write_chunk(record, path.as_bytes())?;
         write_chunk(record, &meta)?;
+        write_chunk(record, &cards)?;
         write_chunk(record, &texts)?;
         match output {
             Some((key, json)) => {
                 record.push(1);
                 record.extend_from_slice(&key.to_le_bytes());
-                write_chunk(record, &json.set)?;
-                write_chunk(record, &json.cards)
+                write_chunk(record, &json.set)
             }
             None => {
                 record.push(0);
@@ -512,9 +445,19 @@ fn encode_set(path: &str, entry: &SetEntry) -> Vec<u8> {
 
 fn encode_locale(path: &str, entry: &LocaleEntry) -> Vec<u8> {
     let meta = serde_json::to_vec(entry).expect("a cache entry serializes");
-    let mut record = vec![LOCALE_RECORD];
+    encode_plain(LOCALE_RECORD, path, &meta)
+}
+
+fn encode_layout(layout: &DatabaseLayout) -> Vec<u8> {
+    let meta = serde_json::to_vec(layout).expect("a layout serializes");
+    encode_plain(DATABASE_RECORD, "", &meta)
+}
+
+/// A record of a path and its metadata only.
+fn encode_plain(kind: u8, path: &str, meta: &[u8]) -> Vec<u8> {
+    let mut record = vec![kind];
     write_chunk(&mut record, path.as_bytes()).expect("writing to memory");
-    write_chunk(&mut record, &meta).expect("writing to memory");
+    write_chunk(&mut record, meta).expect("writing to memory");
     seal(record)
 }
 
@@ -555,19 +498,21 @@ struct Record<'a> {
     kind: u8,
     path: &'a str,
     meta: &'a [u8],
+    cards: &'a [u8],
     texts: &'a [u8],
-    output: Option<(u64, &'a [u8], &'a [u8])>,
+    output: Option<(u64, &'a [u8])>,
 }
 
 struct Decoded {
     sets: HashMap<Arc<str>, SetEntry>,
     locales: HashMap<Arc<str>, LocaleEntry>,
     disk: OnDisk,
+    layout: Option<DatabaseLayout>,
 }
 
 /// A cache file's entries, or `None` when it is not a cache of this build
 /// or is damaged in any way.
-fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
+fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
     let bytes = buffer.as_slice();
     // The database pieces stay in the buffer, found by their offset.
     let shared = |piece: &[u8]| {
@@ -588,17 +533,18 @@ fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
         let kind = reader.byte()?;
         let path = std::str::from_utf8(reader.chunk()?).ok()?;
         let meta = reader.chunk()?;
-        let (texts, output) = match kind {
+        let (cards, texts, output) = match kind {
             SET_RECORD => {
+                let cards = reader.chunk()?;
                 let texts = reader.chunk()?;
                 let output = match reader.byte()? {
                     0 => None,
-                    1 => Some((reader.u64()?, reader.chunk()?, reader.chunk()?)),
+                    1 => Some((reader.u64()?, reader.chunk()?)),
                     _ => return None,
                 };
-                (texts, output)
+                (cards, texts, output)
             }
-            LOCALE_RECORD => (&[][..], None),
+            LOCALE_RECORD | DATABASE_RECORD => (&[][..], &[][..], None),
             _ => return None,
         };
         let body = &start[..start.len() - reader.bytes.len()];
@@ -608,6 +554,7 @@ fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
             kind,
             path,
             meta,
+            cards,
             texts,
             output,
         });
@@ -628,6 +575,38 @@ fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
         .filter(|(i, r)| last.get(&(r.kind, r.path)) == Some(i))
         .map(|(_, r)| r)
         .collect();
+    let layout: Option<DatabaseLayout> = match current.iter().find(|r| r.kind == DATABASE_RECORD) {
+        Some(r) => Some(serde_json::from_slice(r.meta).ok()?),
+        None => None,
+    };
+    // The cards of each set, while the database is the file the layout
+    // describes.
+    let written: HashMap<&str, CardsJson> = match (&layout, database) {
+        (Some(layout), Some(path)) => match std::fs::File::open(path) {
+            Ok(file)
+                if file
+                    .metadata()
+                    .is_ok_and(|meta| FileIdentity::of(&meta) == layout.identity) =>
+            {
+                let file = Arc::new(file);
+                let len = layout.identity.len;
+                layout
+                    .cards
+                    .iter()
+                    .filter(|(_, range)| range.start <= range.end && range.end <= len)
+                    .map(|(path, range)| {
+                        let cards = CardsJson::Written {
+                            file: Arc::clone(&file),
+                            range: range.clone(),
+                        };
+                        (&**path, cards)
+                    })
+                    .collect()
+            }
+            _ => HashMap::new(),
+        },
+        _ => HashMap::new(),
+    };
     let sets: Option<HashMap<Arc<str>, SetEntry>> = current
         .par_iter()
         .filter(|r| r.kind == SET_RECORD)
@@ -638,16 +617,17 @@ fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
             let path: Arc<str> = Arc::from(r.path);
             if let Some(set) = &mut entry.result.set {
                 set.path = Arc::clone(&path);
+                set.cards = card_codec::decode(r.cards)?;
             }
-            entry.output = match r.output {
-                Some((key, set, cards)) => Some((
+            entry.output = match (r.output, written.get(r.path)) {
+                (Some((key, set)), Some(cards)) => Some((
                     key,
                     SetJson {
                         set: shared(set)?,
-                        cards: shared(cards)?,
+                        cards: cards.clone(),
                     },
                 )),
-                None => None,
+                _ => None,
             };
             entry.texts = match r.texts {
                 b"null" => None,
@@ -681,6 +661,7 @@ fn decode(buffer: &Arc<Vec<u8>>) -> Option<Decoded> {
             len: bytes.len(),
             current: current_sizes,
         },
+        layout,
     })
 }
 
@@ -701,7 +682,7 @@ mod tests {
                 hash,
                 SetJson {
                     set: format!("{{\"n\":{hash}}}").into_bytes().into(),
-                    cards: vec![b'x'; 1000].into(),
+                    cards: CardsJson::Built(vec![b'x'; 1000].into()),
                 },
             )),
             stored: false,
@@ -747,9 +728,74 @@ mod tests {
         );
         let cache = Cache::open(&path);
         assert_eq!(cache.sets["a"].hash, 39);
-        assert_eq!(
-            &*cache.sets["a"].output.as_ref().unwrap().1.set,
-            b"{\"n\":39}"
+        // No database file describes where the cards are: no output.
+        assert!(cache.sets["a"].output.is_none());
+    }
+
+    /// A database of sets `a`..`j` as the build writes it, recorded in the
+    /// cache; returns the database's path.
+    fn write_database(cache: &mut Cache, dir: &Path) -> PathBuf {
+        let out = dir.join("cards.json");
+        let mut paths = Vec::new();
+        let mut sets = Vec::new();
+        for name in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"] {
+            let entry = cache.sets.get(name).unwrap();
+            paths.push(Arc::from(name));
+            sets.push(entry.output.as_ref().unwrap().1.clone());
+        }
+        let json = crate::compile::DatabaseJson {
+            format: 1,
+            sets,
+            paths,
+            cards: 10,
+        };
+        let written = crate::output::write_database_json_file(&out, &json).unwrap();
+        cache.database_written(&json.paths, &written);
+        out
+    }
+
+    #[test]
+    fn outputs_come_from_the_database_while_it_is_the_one_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".blades-cache");
+        let mut cache = Cache::open(&path);
+        build(&mut cache, 1);
+        let out = write_database(&mut cache, dir.path());
+        cache.save().unwrap();
+        let first = std::fs::read(&out).unwrap();
+
+        // Read back: every set's cards are in the database file.
+        let mut cache = Cache::open_beside(&out);
+        let cards = |cache: &Cache, name: &str| match &cache.sets[name].output {
+            Some((_, json)) => match &json.cards {
+                CardsJson::Written { file, range } => {
+                    let mut bytes = Vec::new();
+                    crate::output::read_range(file, range.clone(), &mut bytes).unwrap();
+                    Some(bytes)
+                }
+                CardsJson::Built(_) => panic!("built, not read"),
+            },
+            None => None,
+        };
+        assert_eq!(cards(&cache, "c"), Some(vec![b'x'; 1000]));
+        // A new database copied from the old one is the same file.
+        build(&mut cache, 1);
+        write_database(&mut cache, dir.path());
+        cache.save().unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), first);
+        assert!(Cache::open_beside(&out).sets["c"].output.is_some());
+
+        // Rewritten by anything else, even to the same length: not used.
+        std::fs::write(&out, vec![b'y'; first.len()]).unwrap();
+        let cache = Cache::open_beside(&out);
+        assert!(cache.sets.values().all(|e| e.output.is_none()));
+        // Nor a database elsewhere.
+        let elsewhere = dir.path().join("other.json");
+        std::fs::copy(dir.path().join("cards.json"), &elsewhere).unwrap();
+        assert!(
+            Cache::open_with(&path, Some(&elsewhere)).sets["c"]
+                .output
+                .is_none()
         );
     }
 

@@ -1,0 +1,250 @@
+//! Cached cards in a compact binary form. A cached pool holds 100,000
+//! cards with ten spans each; as JSON they were most of the time a one-file
+//! rebuild spent reading the cache. Numbers are LEB128 varints, strings
+//! and lists are length-prefixed, enums are one byte; any malformed input
+//! decodes to `None` (the cache is then ignored), never to a panic.
+
+use std::ops::Range;
+
+use crate::compile::{CardSpans, LoadedCard};
+use crate::model::{CardKind, CardSource, Element, Id};
+use crate::yaml::TextStyle;
+
+/// Appends `cards` to `out`.
+pub fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
+    let mut w = Writer(out);
+    w.number(cards.len());
+    for loaded in cards {
+        let (card, spans) = (&loaded.card, &loaded.spans);
+        w.number(loaded.index);
+        w.text(&card.id.0);
+        w.text(&card.name);
+        w.0.push(match card.kind {
+            CardKind::Single => 0,
+            CardKind::DeckBox => 1,
+            CardKind::Accessory => 2,
+        });
+        w.0.push(card.stars);
+        w.number(card.elements.len());
+        for element in &card.elements {
+            let index = Element::ALL.iter().position(|e| e == element);
+            w.0.push(index.expect("every element is in ALL") as u8);
+        }
+        w.number(card.types.len());
+        for kind in &card.types {
+            w.text(&kind.0);
+        }
+        w.number(card.copies.map_or(0, |c| usize::from(c) + 1));
+        w.optional_text(card.effect.as_deref());
+        w.optional_text(card.flavor.as_deref());
+        for span in [&spans.id, &spans.id_key, &spans.name, &spans.copies] {
+            w.span(span);
+        }
+        for list in [&spans.elements, &spans.types] {
+            w.number(list.len());
+            list.iter().for_each(|span| w.span(span));
+        }
+        w.span(&spans.effect);
+        w.0.push(match spans.effect_style {
+            TextStyle::Plain => 0,
+            TextStyle::SingleQuoted => 1,
+            TextStyle::DoubleQuoted => 2,
+            TextStyle::Block => 3,
+        });
+    }
+}
+
+/// The cards [`encode`] wrote, if `bytes` holds exactly that.
+pub fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
+    let mut r = Reader(bytes);
+    let count = r.number()?;
+    // Every card takes well over one byte: a bound against hostile counts.
+    let mut cards = Vec::with_capacity(count.min(bytes.len()));
+    for _ in 0..count {
+        let index = r.number()?;
+        let id = Id(r.text()?);
+        let name = r.text()?;
+        let kind = match r.byte()? {
+            0 => CardKind::Single,
+            1 => CardKind::DeckBox,
+            2 => CardKind::Accessory,
+            _ => return None,
+        };
+        let stars = r.byte()?;
+        let elements = (0..r.count()?)
+            .map(|_| Element::ALL.get(usize::from(r.byte()?)).copied())
+            .collect::<Option<Vec<_>>>()?;
+        let types = (0..r.count()?)
+            .map(|_| r.text().map(Id))
+            .collect::<Option<Vec<_>>>()?;
+        let copies = match r.number()? {
+            0 => None,
+            n => Some(u8::try_from(n - 1).ok()?),
+        };
+        let effect = r.optional_text()?;
+        let flavor = r.optional_text()?;
+        let [id_span, id_key, name_span, copies_span] =
+            [r.span()?, r.span()?, r.span()?, r.span()?];
+        let element_spans = (0..r.count()?)
+            .map(|_| r.span())
+            .collect::<Option<Vec<_>>>()?;
+        let type_spans = (0..r.count()?)
+            .map(|_| r.span())
+            .collect::<Option<Vec<_>>>()?;
+        let effect_span = r.span()?;
+        let effect_style = match r.byte()? {
+            0 => TextStyle::Plain,
+            1 => TextStyle::SingleQuoted,
+            2 => TextStyle::DoubleQuoted,
+            3 => TextStyle::Block,
+            _ => return None,
+        };
+        cards.push(LoadedCard {
+            index,
+            card: CardSource {
+                id,
+                name,
+                kind,
+                stars,
+                elements,
+                types,
+                copies,
+                effect,
+                flavor,
+            },
+            spans: CardSpans {
+                id: id_span,
+                id_key,
+                name: name_span,
+                copies: copies_span,
+                elements: element_spans,
+                types: type_spans,
+                effect: effect_span,
+                effect_style,
+            },
+            // Parsed again from the text when needed.
+            effect: None,
+        });
+    }
+    r.0.is_empty().then_some(cards)
+}
+
+struct Writer<'a>(&'a mut Vec<u8>);
+
+impl Writer<'_> {
+    fn number(&mut self, mut n: usize) {
+        while n >= 0x80 {
+            self.0.push(n as u8 | 0x80);
+            n >>= 7;
+        }
+        self.0.push(n as u8);
+    }
+
+    fn text(&mut self, text: &str) {
+        self.number(text.len());
+        self.0.extend_from_slice(text.as_bytes());
+    }
+
+    fn optional_text(&mut self, text: Option<&str>) {
+        match text {
+            None => self.0.push(0),
+            Some(text) => {
+                self.0.push(1);
+                self.text(text);
+            }
+        }
+    }
+
+    /// A span as its start and length.
+    fn span(&mut self, span: &Range<usize>) {
+        self.number(span.start);
+        self.number(span.end.saturating_sub(span.start));
+    }
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn byte(&mut self) -> Option<u8> {
+        let (&first, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(first)
+    }
+
+    fn number(&mut self) -> Option<usize> {
+        let mut n: usize = 0;
+        for shift in (0..usize::BITS).step_by(7) {
+            let byte = self.byte()?;
+            n |= usize::from(byte & 0x7f).checked_shl(shift)?;
+            if byte & 0x80 == 0 {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    /// A length of a list, bounded by the bytes left (each item takes one).
+    fn count(&mut self) -> Option<usize> {
+        self.number().filter(|&n| n <= self.0.len())
+    }
+
+    fn text(&mut self) -> Option<String> {
+        let len = self.number()?;
+        if len > self.0.len() {
+            return None;
+        }
+        let (text, rest) = self.0.split_at(len);
+        self.0 = rest;
+        String::from_utf8(text.to_vec()).ok()
+    }
+
+    fn optional_text(&mut self) -> Option<Option<String>> {
+        match self.byte()? {
+            0 => Some(None),
+            1 => self.text().map(Some),
+            _ => None,
+        }
+    }
+
+    fn span(&mut self) -> Option<Range<usize>> {
+        let start = self.number()?;
+        let len = self.number()?;
+        Some(start..start.checked_add(len)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cards_come_back_as_they_went_in_and_damage_is_refused() {
+        let pool = crate::pool::Pool::builtin();
+        let mut diagnostics = Vec::new();
+        let mut cards = Vec::new();
+        for file in &pool.sets {
+            let set = crate::compile::load_set(file, &mut diagnostics).expect("a built-in set");
+            cards.extend(set.cards);
+        }
+        for card in &mut cards {
+            card.effect = None;
+        }
+        cards[0].card.copies = Some(255);
+        let mut bytes = Vec::new();
+        encode(&cards, &mut bytes);
+        let decoded = decode(&bytes).expect("decodes");
+        assert_eq!(format!("{decoded:?}"), format!("{cards:?}"));
+        // Cut short anywhere, or with bytes left over: refused.
+        for len in (0..bytes.len()).step_by(97) {
+            assert!(decode(&bytes[..len]).is_none(), "cut at {len}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(decode(&longer).is_none());
+        // Garbage never panics.
+        let garbage: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let _ = decode(&garbage);
+    }
+}
