@@ -44,6 +44,10 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 /// `\n`. A YAML block scalar's final newline, or re-indenting a file, is not
 /// a change of the English.
 pub fn normalize(text: &str) -> String {
+    // Most texts already are (a large pool has hundreds of thousands).
+    if text.trim() == text && !text.contains('\r') && text.lines().all(|l| l.trim_end() == l) {
+        return text.to_string();
+    }
     let lines: Vec<&str> = text.trim().lines().map(str::trim_end).collect();
     lines.join("\n")
 }
@@ -236,7 +240,8 @@ pub fn parse_set_file(
             return None;
         }
     };
-    let NodeValue::Map(fields) = &doc.value else {
+    // The tree is taken apart: its nodes move into the entries.
+    let NodeValue::Map(fields) = doc.value else {
         diagnostics.push(invalid(
             file,
             first_line(&file.text, &doc.span),
@@ -275,8 +280,7 @@ pub fn parse_set_file(
         return None;
     };
     for field in fields {
-        let name = field.key.as_str().unwrap_or_default();
-        match name {
+        match field.key.as_str().unwrap_or_default() {
             "set" => {}
             "name" => {
                 let key = UnitKey::SetName {
@@ -286,8 +290,8 @@ pub fn parse_set_file(
                     entries.push(entry);
                 }
             }
-            "cards" => parse_cards(file, &set_id, &field.value, &mut entries, diagnostics),
-            other => diagnostics.push(unknown_field(file, field, other, &SET_FIELDS)),
+            "cards" => parse_cards(file, &set_id, field.value, &mut entries, diagnostics),
+            other => diagnostics.push(unknown_field(file, &field, other, &SET_FIELDS)),
         }
     }
     Some(LocaleFile {
@@ -319,11 +323,11 @@ fn unknown_field(file: &SourceFile, field: &yaml::Entry, name: &str, known: &[&s
 fn parse_cards(
     file: &SourceFile,
     set: &str,
-    node: &Node,
+    node: Node,
     entries: &mut Vec<Entry>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let NodeValue::Map(cards) = &node.value else {
+    let NodeValue::Map(cards) = node.value else {
         if node.value != NodeValue::Null {
             diagnostics.push(invalid(
                 file,
@@ -346,7 +350,7 @@ fn parse_cards(
             ));
             continue;
         };
-        let NodeValue::Map(fields) = &card.value.value else {
+        let NodeValue::Map(fields) = card.value.value else {
             diagnostics.push(invalid(
                 file,
                 card.value.span.clone(),
@@ -356,6 +360,7 @@ fn parse_cards(
             ));
             continue;
         };
+        entries.reserve(fields.len());
         for field in fields {
             let name = field.key.as_str().unwrap_or_default();
             match Field::parse_card_field(name) {
@@ -371,7 +376,7 @@ fn parse_cards(
                 }
                 None => diagnostics.push(unknown_field(
                     file,
-                    field,
+                    &field,
                     name,
                     &["name", "flavor", "effect"],
                 )),
@@ -385,7 +390,7 @@ fn parse_cards(
 fn parse_entry(
     file: &SourceFile,
     key: UnitKey,
-    field: &yaml::Entry,
+    field: yaml::Entry,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Entry> {
     let mut entry = Entry {
@@ -398,10 +403,14 @@ fn parse_entry(
         node: None,
         key_span: field.key.span.clone(),
     };
-    match &field.value.value {
-        NodeValue::Str(text, _) => {
+    let value_span = field.value.span.clone();
+    match field.value.value {
+        NodeValue::Str(text, style) => {
             entry.text = text.clone();
-            entry.node = Some(field.value.clone());
+            entry.node = Some(Node {
+                value: NodeValue::Str(text, style),
+                span: value_span,
+            });
         }
         NodeValue::Map(items) => {
             for item in items {
@@ -410,7 +419,7 @@ fn parse_entry(
                 match (name, text) {
                     ("text", Some(t)) => {
                         entry.text = t.to_string();
-                        entry.node = Some(item.value.clone());
+                        entry.node = Some(item.value);
                     }
                     ("source", Some(t)) => entry.source = Some(normalize(t)),
                     ("fingerprint", Some(t)) if valid_fingerprint(t) => {
@@ -445,13 +454,13 @@ fn parse_entry(
                         "expected text",
                         "quote the value",
                     )),
-                    (other, _) => diagnostics.push(unknown_field(file, item, other, &ENTRY_FIELDS)),
+                    (other, _) => diagnostics.push(unknown_field(file, &item, other, &ENTRY_FIELDS)),
                 }
             }
             if entry.node.is_none() {
                 diagnostics.push(invalid(
                     file,
-                    first_line(&file.text, &field.value.span),
+                    first_line(&file.text, &value_span),
                     format!("`{}` has no `text`", entry.key),
                     "this needs `text`",
                     "add `text: <translation>`",
@@ -462,7 +471,7 @@ fn parse_entry(
         _ => {
             diagnostics.push(invalid(
                 file,
-                field.value.span.clone(),
+                value_span,
                 format!("`{}` must be the translated text", entry.key),
                 "expected text",
                 "write the translation, or a mapping with `text`, `source` and `fingerprint`",
@@ -556,7 +565,9 @@ pub fn parse_phrase_file(
                 _ => true,
             };
             if is_entry {
-                if let Some(entry) = parse_entry(file, UnitKey::Phrase { key }, item, diagnostics) {
+                if let Some(entry) =
+                    parse_entry(file, UnitKey::Phrase { key }, item.clone(), diagnostics)
+                {
                     entries.push(entry);
                 }
             } else {
@@ -1052,6 +1063,14 @@ mod tests {
     }
 
     proptest! {
+        /// The shortcut for text that needs no change agrees with the
+        /// definition: trimmed, lines without trailing space, `\n` between.
+        #[test]
+        fn normalize_is_trim_and_join(text in "[ a\t\r\n\u{3000}あ]{0,12}") {
+            let lines: Vec<&str> = text.trim().lines().map(str::trim_end).collect();
+            prop_assert_eq!(normalize(&text), lines.join("\n"));
+        }
+
         #[test]
         fn any_text_survives_the_writer(text in "\\PC{0,40}(\n\\PC{0,20}){0,3}", note in "[ -~あ-ん\n\t\"\\\\]{0,30}") {
             let text = normalize(&text);
