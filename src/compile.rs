@@ -873,48 +873,41 @@ pub fn load_set_and_doc(
         None => serde_json::Value::Array(Vec::new()),
     };
     let set: SetSource = serde_json::from_value(header).ok()?;
-    let cards = raw_cards
-        .as_array()
-        .map(|items| {
-            items
-                .iter()
-                .enumerate()
-                .filter_map(|(i, v)| {
-                    let refused: Vec<&str> = bad_fields
-                        .iter()
-                        .filter(|(index, _)| *index == i)
-                        .map(|(_, field)| field.as_str())
-                        // Required fields stay: a value the schema refuses
-                        // (stars: 11, an id with spaces) may still be read.
-                        .filter(|field| !matches!(*field, "id" | "name" | "kind" | "stars"))
-                        .collect();
-                    // Drop the fields the schema refused, so the rest of the
-                    // card still takes part in the pool-wide checks.
-                    let card = if refused.is_empty() {
-                        CardSource::deserialize(v).ok()
-                    } else {
-                        let mut v = v.clone();
-                        if let Some(card) = v.as_object_mut() {
-                            for field in refused {
-                                card.remove(field);
-                            }
-                        }
-                        serde_json::from_value::<CardSource>(v).ok()
-                    };
-                    card.map(|card| {
-                        let spans = CardSpans::of(&doc, i);
-                        let effect = parse_effect(file, &card, &spans, diagnostics);
-                        LoadedCard {
-                            index: i,
-                            card,
-                            spans,
-                            effect,
-                        }
-                    })
-                })
-                .collect()
+    // Cards are read from values they own, so their text moves rather
+    // than being copied once more.
+    let items = match raw_cards {
+        serde_json::Value::Array(items) => items,
+        _ => Vec::new(),
+    };
+    let cards = items
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, mut v)| {
+            // Drop the fields the schema refused, so the rest of the card
+            // still takes part in the pool-wide checks. Required fields
+            // stay: a value the schema refuses (stars: 11, an id with
+            // spaces) may still be read.
+            if let Some(card) = v.as_object_mut() {
+                let refused = bad_fields
+                    .iter()
+                    .filter(|(index, _)| *index == i)
+                    .map(|(_, field)| field.as_str())
+                    .filter(|field| !matches!(*field, "id" | "name" | "kind" | "stars"));
+                for field in refused {
+                    card.remove(field);
+                }
+            }
+            let card = serde_json::from_value::<CardSource>(v).ok()?;
+            let spans = CardSpans::of(&doc, i);
+            let effect = parse_effect(file, &card, &spans, diagnostics);
+            Some(LoadedCard {
+                index: i,
+                card,
+                spans,
+                effect,
+            })
         })
-        .unwrap_or_default();
+        .collect();
     let set = LoadedSet {
         path: file.path.clone(),
         spans: SetSpans::of(&doc),

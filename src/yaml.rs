@@ -212,6 +212,9 @@ struct CharOffsets<'a> {
     /// text is ASCII. A table of every character would be eight bytes per
     /// character: on a large Japanese pool, more memory than the trees.
     marks: Vec<usize>,
+    /// The last position asked for (character, byte): the parser asks in
+    /// nearly increasing order, so most lookups walk on from there.
+    cursor: std::cell::Cell<(usize, usize)>,
 }
 
 /// Characters between two marks of [`CharOffsets`].
@@ -227,20 +230,44 @@ impl<'a> CharOffsets<'a> {
                 .map(|(i, _)| i)
                 .collect()
         };
-        CharOffsets { src, marks }
+        CharOffsets {
+            src,
+            marks,
+            cursor: std::cell::Cell::new((0, 0)),
+        }
     }
 
     fn byte(&self, char_index: usize) -> usize {
         if self.marks.is_empty() {
             return char_index.min(self.src.len());
         }
-        let Some(&mark) = self.marks.get(char_index / CHAR_STRIDE) else {
-            return self.src.len();
-        };
-        self.src[mark..]
-            .char_indices()
-            .nth(char_index % CHAR_STRIDE)
-            .map_or(self.src.len(), |(i, _)| mark + i)
+        let (last_char, last_byte) = self.cursor.get();
+        let (mut at_char, mut at_byte) =
+            if char_index >= last_char && char_index - last_char < CHAR_STRIDE {
+                (last_char, last_byte)
+            } else {
+                let Some(&mark) = self.marks.get(char_index / CHAR_STRIDE) else {
+                    return self.src.len();
+                };
+                (char_index - char_index % CHAR_STRIDE, mark)
+            };
+        // Step a character at a time by the length its first byte gives.
+        let bytes = self.src.as_bytes();
+        while at_char < char_index {
+            let Some(&lead) = bytes.get(at_byte) else {
+                return self.src.len();
+            };
+            at_byte += match lead {
+                0..0xc0 => 1,
+                0xc0..0xe0 => 2,
+                0xe0..0xf0 => 3,
+                _ => 4,
+            };
+            at_char += 1;
+        }
+        let at_byte = at_byte.min(self.src.len());
+        self.cursor.set((at_char, at_byte));
+        at_byte
     }
 
     fn range(&self, span: Span) -> Range<usize> {
@@ -248,17 +275,20 @@ impl<'a> CharOffsets<'a> {
     }
 }
 
-/// A collection under construction.
+/// A collection under construction. Its items wait on the builder's
+/// shared stacks (from index `from`) until it closes, and then move into a
+/// vector of exactly their number: growing a vector per collection copied
+/// each one several times and left it a third empty on average.
 enum Open {
     Seq {
         start: usize,
         anchor: usize,
-        items: Vec<Node>,
+        from: usize,
     },
     Map {
         start: usize,
         anchor: usize,
-        entries: Vec<Entry>,
+        from: usize,
         pending_key: Option<Node>,
         /// Key index, built only for large mappings (small ones are scanned).
         seen: Option<HashMap<String, Range<usize>>>,
@@ -268,6 +298,9 @@ enum Open {
 struct Builder<'a> {
     offsets: &'a CharOffsets<'a>,
     stack: Vec<Open>,
+    /// Items of the open sequences, and entries of the open mappings.
+    items: Vec<Node>,
+    entries: Vec<Entry>,
     anchors: HashMap<usize, Node>,
     nodes: usize,
     root: Option<Node>,
@@ -279,6 +312,8 @@ impl<'a> Builder<'a> {
         Builder {
             offsets,
             stack: Vec::new(),
+            items: Vec::new(),
+            entries: Vec::new(),
             anchors: HashMap::default(),
             nodes: 0,
             root: None,
@@ -304,7 +339,7 @@ impl<'a> Builder<'a> {
             }
             Event::Scalar(text, style, anchor, _tag) => {
                 let node = Node {
-                    value: resolve_scalar(&text, style),
+                    value: resolve_scalar(text, style),
                     span: range,
                 };
                 self.count(1, &node.span)?;
@@ -330,7 +365,7 @@ impl<'a> Builder<'a> {
                     Open::Seq {
                         start: range.start,
                         anchor,
-                        items: Vec::new(),
+                        from: self.items.len(),
                     },
                     &range,
                 )?;
@@ -340,7 +375,7 @@ impl<'a> Builder<'a> {
                     Open::Map {
                         start: range.start,
                         anchor,
-                        entries: Vec::new(),
+                        from: self.entries.len(),
                         pending_key: None,
                         seen: None,
                     },
@@ -353,27 +388,33 @@ impl<'a> Builder<'a> {
                     Some(Open::Seq {
                         start,
                         anchor,
-                        items,
-                    }) => (
-                        Node {
-                            span: start..end.max(items.last().map_or(start, |n| n.span.end)),
-                            value: NodeValue::Seq(items),
-                        },
-                        anchor,
-                    ),
+                        from,
+                    }) => {
+                        let items: Vec<Node> = self.items.drain(from..).collect();
+                        (
+                            Node {
+                                span: start..end.max(items.last().map_or(start, |n| n.span.end)),
+                                value: NodeValue::Seq(items),
+                            },
+                            anchor,
+                        )
+                    }
                     Some(Open::Map {
                         start,
                         anchor,
-                        entries,
+                        from,
                         ..
-                    }) => (
-                        Node {
-                            span: start
-                                ..end.max(entries.last().map_or(start, |e| e.value.span.end)),
-                            value: NodeValue::Map(entries),
-                        },
-                        anchor,
-                    ),
+                    }) => {
+                        let entries: Vec<Entry> = self.entries.drain(from..).collect();
+                        (
+                            Node {
+                                span: start
+                                    ..end.max(entries.last().map_or(start, |e| e.value.span.end)),
+                                value: NodeValue::Map(entries),
+                            },
+                            anchor,
+                        )
+                    }
                     None => return Ok(false),
                 };
                 self.push(node, anchor)?;
@@ -419,9 +460,9 @@ impl<'a> Builder<'a> {
         }
         match self.stack.last_mut() {
             None => self.root = Some(node),
-            Some(Open::Seq { items, .. }) => items.push(node),
+            Some(Open::Seq { .. }) => self.items.push(node),
             Some(Open::Map {
-                entries,
+                from,
                 pending_key,
                 seen,
                 ..
@@ -436,7 +477,7 @@ impl<'a> Builder<'a> {
                             first: None,
                         });
                     }
-                    if let Some(first) = find_key(entries, seen, &node) {
+                    if let Some(first) = find_key(&self.entries[*from..], seen, &node) {
                         return Err(YamlError {
                             kind: YamlErrorKind::DuplicateKey,
                             message: format!("duplicate key `{}`", node.key_text()),
@@ -446,7 +487,7 @@ impl<'a> Builder<'a> {
                     }
                     *pending_key = Some(node);
                 }
-                Some(key) => entries.push(Entry { key, value: node }),
+                Some(key) => self.entries.push(Entry { key, value: node }),
             },
         }
         Ok(())
@@ -507,10 +548,13 @@ fn count_nodes(node: &Node) -> usize {
 
 /// YAML 1.2 core schema resolution of a scalar; quoted and block scalars are
 /// always strings.
-fn resolve_scalar(text: &str, style: ScalarStyle) -> NodeValue {
+/// The value of a scalar; its text moves into the node (the scanner made
+/// it a `String` already, mostly).
+fn resolve_scalar(scalar: std::borrow::Cow<'_, str>, style: ScalarStyle) -> NodeValue {
     if style != ScalarStyle::Plain {
-        return NodeValue::Str(text.to_string(), style);
+        return NodeValue::Str(scalar.into_owned(), style);
     }
+    let text = &*scalar;
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return NodeValue::Null,
         "true" | "True" | "TRUE" => return NodeValue::Bool(true),
@@ -530,7 +574,7 @@ fn resolve_scalar(text: &str, style: ScalarStyle) -> NodeValue {
     {
         return NodeValue::Float(f);
     }
-    NodeValue::Str(text.to_string(), style)
+    NodeValue::Str(scalar.into_owned(), style)
 }
 
 fn parse_int(text: &str) -> Option<i64> {
@@ -692,7 +736,11 @@ mod tests {
         for text in &texts {
             let offsets = CharOffsets::new(text);
             let table: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
-            for char_index in 0..table.len() + 3 {
+            // In order, as the parser mostly asks, then in a scrambled order
+            // (back and forth around the last position).
+            let n = table.len() + 3;
+            let scrambled = (0..n).map(|i| (i * 7919 + 13) % n);
+            for char_index in (0..n).chain(scrambled) {
                 let expected = table.get(char_index).copied().unwrap_or(text.len());
                 assert_eq!(
                     offsets.byte(char_index),
