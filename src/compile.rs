@@ -845,15 +845,6 @@ pub fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
 
 /// Parses and schema-checks one set file.
 pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<LoadedSet> {
-    load_set_and_doc(file, diagnostics).map(|(set, _)| set)
-}
-
-/// [`load_set`], also returning the document tree (for tools that locate
-/// text inside values, such as the translation checks).
-pub fn load_set_and_doc(
-    file: &SourceFile,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<(LoadedSet, Node)> {
     let doc = match yaml::parse(&file.text) {
         Ok(doc) => doc,
         Err(error) => {
@@ -861,10 +852,24 @@ pub fn load_set_and_doc(
             return None;
         }
     };
-    let json = doc.to_json();
-    let schema_errors = SetValidator::get().validate(&file.path, &doc, &json);
-    let bad_fields = card_fields_with_errors(&doc, &schema_errors);
-    diagnostics.extend(schema_errors);
+    // Everything wanted from the tree is taken before the tree becomes JSON
+    // (by moving its text, not copying it).
+    let spans = SetSpans::of(&doc);
+    let listed_cards = doc.get("cards").and_then(Node::as_seq).map(<[Node]>::len);
+    let card_spans: Vec<CardSpans> = (0..listed_cards.unwrap_or(0))
+        .map(|i| CardSpans::of(&doc, i))
+        .collect();
+    let json = doc.into_json();
+    let validator = SetValidator::get();
+    let mut bad_fields = Vec::new();
+    // Rare: the tree is read again to locate every schema error.
+    if !validator.is_valid(&json)
+        && let Ok(doc) = yaml::parse(&file.text)
+    {
+        let schema_errors = validator.validate(&file.path, &doc, &json);
+        bad_fields = card_fields_with_errors(&doc, &schema_errors);
+        diagnostics.extend(schema_errors);
+    }
     // The header (everything but the cards) must match for semantics to run;
     // each card is then read on its own, so one bad card hides no other.
     let mut header = json;
@@ -881,8 +886,9 @@ pub fn load_set_and_doc(
     };
     let cards = items
         .into_iter()
+        .zip(card_spans)
         .enumerate()
-        .filter_map(|(i, mut v)| {
+        .filter_map(|(i, (mut v, spans))| {
             // Drop the fields the schema refused, so the rest of the card
             // still takes part in the pool-wide checks. Required fields
             // stay: a value the schema refuses (stars: 11, an id with
@@ -898,7 +904,6 @@ pub fn load_set_and_doc(
                 }
             }
             let card = serde_json::from_value::<CardSource>(v).ok()?;
-            let spans = CardSpans::of(&doc, i);
             let effect = parse_effect(file, &card, &spans, diagnostics);
             Some(LoadedCard {
                 index: i,
@@ -908,13 +913,23 @@ pub fn load_set_and_doc(
             })
         })
         .collect();
-    let set = LoadedSet {
+    Some(LoadedSet {
         path: file.path.clone(),
-        spans: SetSpans::of(&doc),
-        listed_cards: doc.get("cards").and_then(Node::as_seq).map(<[Node]>::len),
+        spans,
+        listed_cards,
         set,
         cards,
-    };
+    })
+}
+
+/// [`load_set`] and the file's YAML tree (for the translation commands,
+/// which locate the English text in it).
+pub fn load_set_and_doc(
+    file: &SourceFile,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(LoadedSet, Node)> {
+    let set = load_set(file, diagnostics)?;
+    let doc = yaml::parse(&file.text).ok()?;
     Some((set, doc))
 }
 

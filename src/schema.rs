@@ -134,6 +134,12 @@ impl SetValidator {
         })
     }
 
+    /// Whether a set document (as JSON) matches the schema: the quick check
+    /// that spares a valid document the located diagnostics.
+    pub fn is_valid(&self, json: &Value) -> bool {
+        self.validator.is_valid(json)
+    }
+
     /// Validates a set document; every schema error becomes a diagnostic at
     /// the node it concerns.
     pub fn validate(&self, path: &Arc<str>, doc: &Node, json: &Value) -> Vec<Diagnostic> {

@@ -148,6 +148,27 @@ impl Node {
         }
     }
 
+    /// [`Node::to_json`], taking the tree apart: its text moves into the
+    /// JSON instead of being copied.
+    pub fn into_json(self) -> Value {
+        match self.value {
+            NodeValue::Str(s, _) => Value::String(s),
+            NodeValue::Seq(items) => Value::Array(items.into_iter().map(Node::into_json).collect()),
+            NodeValue::Map(entries) => {
+                let mut map = Map::new();
+                for e in entries {
+                    let key = match e.key.value {
+                        NodeValue::Str(s, _) => s,
+                        _ => e.key.key_text(),
+                    };
+                    map.insert(key, e.value.into_json());
+                }
+                Value::Object(map)
+            }
+            _ => self.to_json(),
+        }
+    }
+
     /// A mapping key as text (JSON keys are strings).
     fn key_text(&self) -> String {
         match &self.value {
