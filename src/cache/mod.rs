@@ -213,12 +213,43 @@ impl Cache {
 
     /// Records where this build's database put each set's cards (`paths`
     /// in the order of the written sets).
-    pub fn database_written(&mut self, paths: &[Arc<str>], written: &WrittenDatabase) {
-        let cards = paths.iter().cloned().zip(written.cards.iter().cloned());
+    pub fn database_written(
+        &mut self,
+        database: &Path,
+        paths: &[Arc<str>],
+        written: &WrittenDatabase,
+    ) {
+        let cards: Vec<(Arc<str>, Range<u64>)> = paths
+            .iter()
+            .cloned()
+            .zip(written.cards.iter().cloned())
+            .collect();
+        // This build's sets now find their cards in the new file: kept in
+        // memory or in an older file, they would hold on to it (`--watch`
+        // runs build after build).
+        if let Ok(file) = std::fs::File::open(database)
+            && file
+                .metadata()
+                .is_ok_and(|meta| FileIdentity::of(&meta) == written.identity)
+        {
+            let file = Arc::new(file);
+            let by_path: HashMap<&str, &Range<u64>> =
+                cards.iter().map(|(path, range)| (&**path, range)).collect();
+            for (path, entry) in &mut self.fresh_sets {
+                if let Some((_, json)) = &mut entry.output
+                    && let Some(&range) = by_path.get(&**path)
+                {
+                    json.cards = CardsJson::Written {
+                        file: Arc::clone(&file),
+                        range: range.clone(),
+                    };
+                }
+            }
+        }
         self.layout = Some((
             DatabaseLayout {
                 identity: written.identity.clone(),
-                cards: cards.collect(),
+                cards,
             },
             false,
         ));
@@ -750,7 +781,7 @@ mod tests {
             cards: 10,
         };
         let written = crate::output::write_database_json_file(&out, &json).unwrap();
-        cache.database_written(&json.paths, &written);
+        cache.database_written(&out, &json.paths, &written);
         out
     }
 
