@@ -9,11 +9,15 @@
 //!
 //! Stored as one file beside the database output; deleting it only costs a
 //! full build. The file is a header and a log of records, one per source
-//! file result: the structured part as JSON, decoded in parallel, and the
-//! database JSON as raw bytes, copied out as they are. A build appends the
-//! records of what changed (a later record for a path replaces an earlier
-//! one) and rewrites the file only when most of its bytes are out of date.
-//! Every record ends with a checksum; a damaged file is ignored as a whole.
+//! file result: the structured part as JSON, the cards in a binary form
+//! ([`card_codec`]), decoded in parallel, and the set's own database JSON.
+//! The cards' database JSON is not stored: a [`DatabaseLayout`] record says
+//! where each set's cards are in the database file the last build wrote,
+//! and the next build copies them from there while that file is unchanged.
+//! A build appends the records of what changed (a later record for a path
+//! replaces an earlier one) and rewrites the file only when most of its
+//! bytes are out of date. Every record ends with a checksum; a damaged file
+//! is ignored as a whole.
 
 use std::collections::HashMap;
 use std::io::Write;
