@@ -10,7 +10,7 @@
 //! Stored as one file beside the database output; deleting it only costs a
 //! full build. The file is a header and a log of records, one per source
 //! file result: the structured part as JSON, the cards in a binary form
-//! ([`card_codec`]), decoded in parallel, and the set's own database JSON.
+//! (`card_codec`), decoded in parallel, and the set's own database JSON.
 //! The cards' database JSON is not stored: a [`DatabaseLayout`] record says
 //! where each set's cards are in the database file the last build wrote,
 //! and the next build copies them from there while that file is unchanged.
