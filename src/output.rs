@@ -358,10 +358,14 @@ fn replace_file_with<R>(
 /// empty file where a full one was); for a 100 MB database that flush took
 /// 35 of the 120 ms of a one-file rebuild. An exchange does not trigger it, and an
 /// artifact that a crash loses only costs a rebuild.
+///
+/// Only over a regular file: a folder (or a link) in the output's place
+/// must fail the way a rename fails, not be swapped away.
 #[cfg(target_os = "linux")]
 fn exchange(temp: &Path, path: &Path) -> bool {
     use rustix::fs::{CWD, RenameFlags, renameat_with};
-    renameat_with(CWD, temp, CWD, path, RenameFlags::EXCHANGE).is_ok()
+    std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_file())
+        && renameat_with(CWD, temp, CWD, path, RenameFlags::EXCHANGE).is_ok()
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -171,6 +171,32 @@ fn a_failed_build_leaves_the_existing_output_untouched() {
     assert_eq!(leftovers, 1, "no temp file is left behind");
 }
 
+/// An output path that is a folder, or in a folder that cannot be
+/// written, is an error (exit 2) that changes nothing.
+#[test]
+fn an_output_that_cannot_be_written_is_exit_2_and_changes_nothing() {
+    let out = tempfile::tempdir().unwrap();
+    let folder = out.path().join("cards.json");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("keep.txt"), "mine").unwrap();
+    for cache in [&[][..], &["--no-cache"][..]] {
+        let mut args = vec!["build", "--out", folder.to_str().unwrap()];
+        args.extend_from_slice(cache);
+        let run = blades(out.path(), &args);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(run.stderr.contains("cannot write"), "{}", run.stderr);
+        assert_eq!(
+            std::fs::read_to_string(folder.join("keep.txt")).unwrap(),
+            "mine"
+        );
+        let entries: Vec<_> = std::fs::read_dir(out.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(entries, ["cards.json"], "nothing else is left behind");
+    }
+}
+
 #[test]
 fn yaml_errors_are_located_and_other_files_still_checked() {
     let run = blades(
