@@ -391,11 +391,7 @@ pub fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::i
     for op in database_json_ops(database, &head).0 {
         match op {
             Piece::Bytes(bytes) => w.write_all(bytes)?,
-            Piece::Copy(file, range) => {
-                let mut bytes = Vec::new();
-                read_range(file, range, &mut bytes)?;
-                w.write_all(&bytes)?;
-            }
+            Piece::Copy(file, range) => copy_range(file, range, w)?,
         }
     }
     Ok(())
@@ -576,36 +572,21 @@ fn write_slices(
     Ok(())
 }
 
-/// Copies `range` of `source` to the end of `file` (`std::io::copy` uses
-/// `copy_file_range` between two files where the system has it).
-fn copy_range(
+/// Copies `range` of `source` to `out` (`std::io::copy` uses
+/// `copy_file_range` when `out` is a file and the system has it).
+pub(crate) fn copy_range<W: Write + ?Sized>(
     mut source: &std::fs::File,
     range: Range<u64>,
-    file: &mut std::fs::File,
+    out: &mut W,
 ) -> std::io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
     source.seek(SeekFrom::Start(range.start))?;
     let len = range.end - range.start;
-    if std::io::copy(&mut source.take(len), file)? != len {
+    if std::io::copy(&mut source.take(len), out)? != len {
         return Err(std::io::Error::new(
             std::io::ErrorKind::UnexpectedEof,
             "the previous database file is shorter than its build cache says",
         ));
-    }
-    Ok(())
-}
-
-/// Reads `range` of `source` into `out`.
-pub(crate) fn read_range(
-    mut source: &std::fs::File,
-    range: Range<u64>,
-    out: &mut Vec<u8>,
-) -> std::io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    source.seek(SeekFrom::Start(range.start))?;
-    let len = range.end - range.start;
-    if source.take(len).read_to_end(out)? as u64 != len {
-        return Err(std::io::ErrorKind::UnexpectedEof.into());
     }
     Ok(())
 }

@@ -805,7 +805,7 @@ mod tests {
             Some((_, json)) => match &json.cards {
                 CardsJson::Written { file, range } => {
                     let mut bytes = Vec::new();
-                    crate::output::read_range(file, range.clone(), &mut bytes).unwrap();
+                    crate::output::copy_range(file, range.clone(), &mut bytes).unwrap();
                     Some(bytes)
                 }
                 CardsJson::Built(_) => panic!("built, not read"),
