@@ -404,6 +404,8 @@ pub fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::i
 pub struct WrittenDatabase {
     pub identity: FileIdentity,
     pub cards: Vec<Range<u64>>,
+    /// The file itself, open for reading.
+    pub file: Arc<std::fs::File>,
 }
 
 /// What tells one version of a file from another without reading it: its
@@ -462,6 +464,7 @@ pub fn write_database_json_file(
         Ok(WrittenDatabase {
             identity: FileIdentity::of(&file.metadata()?),
             cards,
+            file: Arc::new(file.try_clone()?),
         })
     })
 }

@@ -166,6 +166,32 @@ pub struct DatabaseLayout {
     pub cards: Vec<(Arc<str>, Range<u64>)>,
 }
 
+impl DatabaseLayout {
+    /// The database at `path`, opened, if it is the file this layout
+    /// describes.
+    fn open(&self, path: &Path) -> Option<Arc<std::fs::File>> {
+        let file = std::fs::File::open(path).ok()?;
+        let meta = file.metadata().ok()?;
+        (FileIdentity::of(&meta) == self.identity).then(|| Arc::new(file))
+    }
+
+    /// Each set's cards in `file`, the database this layout describes.
+    fn cards_in(&self, file: &Arc<std::fs::File>) -> HashMap<&str, CardsJson> {
+        let len = self.identity.len;
+        self.cards
+            .iter()
+            .filter(|(_, range)| range.start <= range.end && range.end <= len)
+            .map(|(path, range)| {
+                let cards = CardsJson::Written {
+                    file: Arc::clone(file),
+                    range: range.clone(),
+                };
+                (&**path, cards)
+            })
+            .collect()
+    }
+}
+
 impl Cache {
     /// The cache file for a database written to `out`.
     pub fn beside(out: &Path) -> PathBuf {
@@ -217,46 +243,28 @@ impl Cache {
 
     /// Records where this build's database put each set's cards (`paths`
     /// in the order of the written sets).
-    pub fn database_written(
-        &mut self,
-        database: &Path,
-        paths: &[Arc<str>],
-        written: &WrittenDatabase,
-    ) {
-        let cards: Vec<(Arc<str>, Range<u64>)> = paths
-            .iter()
-            .cloned()
-            .zip(written.cards.iter().cloned())
-            .collect();
+    pub fn database_written(&mut self, paths: &[Arc<str>], written: &WrittenDatabase) {
+        let layout = DatabaseLayout {
+            identity: written.identity.clone(),
+            cards: paths
+                .iter()
+                .cloned()
+                .zip(written.cards.iter().cloned())
+                .collect(),
+        };
         // This build's sets now find their cards in the new file: kept in
         // memory or in an older file, they would hold on to it (`--watch`
         // runs build after build).
-        if let Ok(file) = std::fs::File::open(database)
-            && file
-                .metadata()
-                .is_ok_and(|meta| FileIdentity::of(&meta) == written.identity)
-        {
-            let file = Arc::new(file);
-            let by_path: HashMap<&str, &Range<u64>> =
-                cards.iter().map(|(path, range)| (&**path, range)).collect();
-            for (path, entry) in &mut self.fresh_sets {
-                if let Some((_, json)) = &mut entry.output
-                    && let Some(&range) = by_path.get(&**path)
-                {
-                    json.cards = CardsJson::Written {
-                        file: Arc::clone(&file),
-                        range: range.clone(),
-                    };
-                }
+        let cards = layout.cards_in(&written.file);
+        for (path, entry) in &mut self.fresh_sets {
+            if let Some((_, json)) = &mut entry.output
+                && let Some(written) = cards.get(&**path)
+            {
+                json.cards = written.clone();
             }
         }
-        self.layout = Some((
-            DatabaseLayout {
-                identity: written.identity.clone(),
-                cards,
-            },
-            false,
-        ));
+        drop(cards);
+        self.layout = Some((layout, false));
     }
 
     /// Takes the set entry recorded for this path (whatever its content was).
@@ -549,7 +557,7 @@ struct Decoded {
 /// or is damaged in any way.
 fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
     let bytes = buffer.as_slice();
-    // The database pieces stay in the buffer, found by their offset.
+    // Card texts and set pieces stay in the buffer, found by their offset.
     let shared = |piece: &[u8]| {
         let start = piece.as_ptr() as usize - bytes.as_ptr() as usize;
         SharedBytes::slice(buffer, start..start + piece.len())
@@ -616,32 +624,11 @@ fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
     };
     // The cards of each set, while the database is the file the layout
     // describes.
-    let written: HashMap<&str, CardsJson> = match (&layout, database) {
-        (Some(layout), Some(path)) => match std::fs::File::open(path) {
-            Ok(file)
-                if file
-                    .metadata()
-                    .is_ok_and(|meta| FileIdentity::of(&meta) == layout.identity) =>
-            {
-                let file = Arc::new(file);
-                let len = layout.identity.len;
-                layout
-                    .cards
-                    .iter()
-                    .filter(|(_, range)| range.start <= range.end && range.end <= len)
-                    .map(|(path, range)| {
-                        let cards = CardsJson::Written {
-                            file: Arc::clone(&file),
-                            range: range.clone(),
-                        };
-                        (&**path, cards)
-                    })
-                    .collect()
-            }
-            _ => HashMap::new(),
-        },
-        _ => HashMap::new(),
-    };
+    let written: HashMap<&str, CardsJson> = layout
+        .as_ref()
+        .zip(database)
+        .and_then(|(layout, path)| Some(layout.cards_in(&layout.open(path)?)))
+        .unwrap_or_default();
     let sets: Option<HashMap<Arc<str>, SetEntry>> = current
         .par_iter()
         .filter(|r| r.kind == SET_RECORD)
@@ -785,7 +772,7 @@ mod tests {
             cards: 10,
         };
         let written = crate::output::write_database_json_file(&out, &json).unwrap();
-        cache.database_written(&out, &json.paths, &written);
+        cache.database_written(&json.paths, &written);
         out
     }
 

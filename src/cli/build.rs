@@ -117,7 +117,7 @@ fn finish(
         (None, Some(json)) => {
             let written = output::write_database_json_file(out, json);
             if let (Ok(written), Some(cache)) = (&written, cache) {
-                cache.database_written(out, &json.paths, written);
+                cache.database_written(&json.paths, written);
             }
             (written.map(|_| ()), json.sets.len(), json.cards)
         }
