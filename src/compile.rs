@@ -421,37 +421,24 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 .zip(previous)
                 .map(|(file, previous)| {
                     let hash = content_hash(&file.text);
-                    let work = match previous.filter(|p| p.hash == hash) {
-                        Some(entry) => (
-                            SetWork {
-                                hash,
-                                reused: true,
-                                diagnostics: entry.result.diagnostics,
-                                loaded: None,
-                                effects: entry.effects,
-                                output: entry.output,
-                                changed: false,
-                                texts: entry.texts,
-                            },
-                            entry.result.set,
-                        ),
-                        None => {
-                            let result = load_file(file, schema_only);
-                            (
-                                SetWork {
-                                    hash,
-                                    reused: false,
-                                    diagnostics: result.diagnostics,
-                                    loaded: None,
-                                    effects: None,
-                                    output: None,
-                                    changed: true,
-                                    texts: None,
-                                },
-                                result.set,
-                            )
-                        }
-                    };
+                    let (reused, result, effects, output, texts) =
+                        match previous.filter(|p| p.hash == hash) {
+                            Some(e) => (true, e.result, e.effects, e.output, e.texts),
+                            None => (false, load_file(file, schema_only), None, None, None),
+                        };
+                    let work = (
+                        SetWork {
+                            hash,
+                            reused,
+                            diagnostics: result.diagnostics,
+                            loaded: None,
+                            effects,
+                            output,
+                            changed: !reused,
+                            texts,
+                        },
+                        result.set,
+                    );
                     if let Some(progress) = options.progress {
                         progress.fetch_add(1, Ordering::Relaxed);
                     }
@@ -607,9 +594,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
             .zip(&fresh)
             .filter(|(_, fresh)| **fresh)
             .filter_map(|(work, _)| work.loaded)
-            .filter_map(|i| locales_of.get(loaded[i].set.id.0.as_str()))
-            .flatten()
-            .copied()
+            .flat_map(|i| files_of[i].iter().copied())
             .collect();
         per_locale.par_iter_mut().enumerate().for_each(|(i, work)| {
             if work.parsed.is_none() && wanted.contains(&i) {
