@@ -830,13 +830,34 @@ pub fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
 
 /// Parses and schema-checks one set file.
 pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<LoadedSet> {
-    let doc = match yaml::parse(&file.text) {
-        Ok(doc) => doc,
-        Err(error) => {
-            diagnostics.push(yaml_diagnostic(&file.path, error));
-            return None;
-        }
-    };
+    let doc = parse_set_file(file, diagnostics)?;
+    load_parsed(file, doc, diagnostics)
+}
+
+/// [`load_set`] and the file's YAML tree (for the translation commands,
+/// which locate the English text in it).
+pub fn load_set_and_doc(
+    file: &SourceFile,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(LoadedSet, Node)> {
+    let doc = parse_set_file(file, diagnostics)?;
+    let set = load_parsed(file, doc.clone(), diagnostics)?;
+    Some((set, doc))
+}
+
+/// A set file's YAML tree, or its YAML error reported.
+fn parse_set_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Node> {
+    yaml::parse(&file.text)
+        .map_err(|error| diagnostics.push(yaml_diagnostic(&file.path, error)))
+        .ok()
+}
+
+/// [`load_set`] from the file's tree, which it takes apart.
+fn load_parsed(
+    file: &SourceFile,
+    doc: Node,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<LoadedSet> {
     // Everything wanted from the tree is taken before the tree becomes JSON
     // (by moving its text, not copying it).
     let spans = SetSpans::of(&doc);
@@ -905,17 +926,6 @@ pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<
         set,
         cards,
     })
-}
-
-/// [`load_set`] and the file's YAML tree (for the translation commands,
-/// which locate the English text in it).
-pub fn load_set_and_doc(
-    file: &SourceFile,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<(LoadedSet, Node)> {
-    let set = load_set(file, diagnostics)?;
-    let doc = yaml::parse(&file.text).ok()?;
-    Some((set, doc))
 }
 
 /// Parses a card's effect; syntax errors become diagnostics located inside
