@@ -288,15 +288,6 @@ impl Cache {
         self.fresh_locales.push((path, entry));
     }
 
-    /// How many set files this build recorded.
-    pub fn len(&self) -> usize {
-        self.fresh_sets.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.fresh_sets.is_empty()
-    }
-
     /// Ends a build in memory only: its results become the cache (files not
     /// in this build are dropped), the file stays as it is. For `--watch`,
     /// which keeps the results of failed builds too.
