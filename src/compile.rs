@@ -110,14 +110,6 @@ fn key_span(doc: &Node, pointer: &str) -> Range<usize> {
     located.key.unwrap_or_else(|| located.node.span.clone())
 }
 
-fn item_spans(doc: &Node, pointer: &str) -> Vec<Range<usize>> {
-    doc.locate(pointer)
-        .node
-        .as_seq()
-        .map(|items| items.iter().map(|n| n.span.clone()).collect())
-        .unwrap_or_default()
-}
-
 impl SetSpans {
     fn of(doc: &Node) -> Self {
         SetSpans {
@@ -132,21 +124,62 @@ impl SetSpans {
 
 impl CardSpans {
     fn of(doc: &Node, index: usize) -> Self {
-        // Pointers inside the card, from the card's node (found once).
         let card = doc.locate(&format!("/cards/{index}")).node;
-        CardSpans {
-            id: value_span(card, "/id"),
-            id_key: key_span(card, "/id"),
-            name: value_span(card, "/name"),
-            copies: value_span(card, "/copies"),
-            elements: item_spans(card, "/elements"),
-            types: item_spans(card, "/types"),
-            effect: value_span(card, "/effect"),
-            effect_style: match &card.locate("/effect").node.value {
-                NodeValue::Str(_, style) => TextStyle::of(*style),
-                _ => TextStyle::Plain,
-            },
+        // One pass over the card's fields (a missing field points at the card).
+        let mut spans = CardSpans {
+            id: card.span.clone(),
+            id_key: card.span.clone(),
+            name: card.span.clone(),
+            copies: card.span.clone(),
+            effect: card.span.clone(),
+            ..CardSpans::default()
+        };
+        let items = |node: &Node| {
+            node.as_seq()
+                .map(|items| items.iter().map(|n| n.span.clone()).collect())
+                .unwrap_or_default()
+        };
+        let fields = match &card.value {
+            NodeValue::Map(fields) => &fields[..],
+            _ => &[],
+        };
+        // The first of repeated keys counts, as with `Node::locate`.
+        let mut seen = 0u8;
+        for field in fields {
+            let value = &field.value;
+            let key = field.key.as_str();
+            let bit = match key {
+                Some("id") => 1,
+                Some("name") => 2,
+                Some("copies") => 4,
+                Some("elements") => 8,
+                Some("types") => 16,
+                Some("effect") => 32,
+                _ => continue,
+            };
+            if seen & bit != 0 {
+                continue;
+            }
+            seen |= bit;
+            match key {
+                Some("id") => {
+                    spans.id = value.span.clone();
+                    spans.id_key = field.key.span.clone();
+                }
+                Some("name") => spans.name = value.span.clone(),
+                Some("copies") => spans.copies = value.span.clone(),
+                Some("elements") => spans.elements = items(value),
+                Some("types") => spans.types = items(value),
+                Some("effect") => {
+                    spans.effect = value.span.clone();
+                    if let NodeValue::Str(_, style) = &value.value {
+                        spans.effect_style = TextStyle::of(*style);
+                    }
+                }
+                _ => {}
+            }
         }
+        spans
     }
 
     fn item(list: &[Range<usize>], i: usize) -> Range<usize> {
