@@ -175,7 +175,7 @@ fn ja_entry(key: UnitKey, english: &str, japanese: String) -> Entry {
         fingerprint: Some(fingerprint(english)),
         fuzzy: false,
         note: None,
-        node: None,
+        text_at: None,
         key_span: 0..0,
     }
 }

@@ -87,6 +87,14 @@ impl Node {
         }
     }
 
+    /// The string of a string scalar, moved out.
+    pub fn into_string(self) -> Option<String> {
+        match self.value {
+            NodeValue::Str(s, _) => Some(s),
+            _ => None,
+        }
+    }
+
     pub fn as_seq(&self) -> Option<&[Node]> {
         match &self.value {
             NodeValue::Seq(items) => Some(items),

@@ -1284,7 +1284,7 @@ fn target(depth: u32) -> BoxedStrategy<Target> {
     ];
     prop_oneof![
         3 => simple,
-        2 => query(depth, None).prop_map(TargetKind::Cards),
+        2 => query(depth, None).prop_map(|q| TargetKind::Cards(Box::new(q))),
     ]
     .prop_map(Target::new)
     .boxed()
@@ -1292,7 +1292,9 @@ fn target(depth: u32) -> BoxedStrategy<Target> {
 
 fn count(depth: u32) -> BoxedStrategy<Count> {
     prop_oneof![
-        query(depth, Some(Quant::Each)).prop_map(|cards| Count::Cards { cards }),
+        query(depth, Some(Quant::Each)).prop_map(|cards| Count::Cards {
+            cards: Box::new(cards)
+        }),
         target(depth).prop_map(|among| Count::Elements { among }),
         target(depth).prop_map(|among| Count::Types { among }),
         target(depth).prop_map(|on| Count::Tokens { on }),

@@ -289,7 +289,7 @@ pub enum Amount {
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Count {
     /// `fire card in your tableau`. The query's quantity is always `each`.
-    Cards { cards: CardQuery },
+    Cards { cards: Box<CardQuery> },
     /// `different element among <cards>`.
     Elements { among: Target },
     /// `different type among <cards>`.
@@ -401,8 +401,11 @@ pub enum TargetKind {
     OfThem { n: Num, up_to: bool },
     /// `the top card of the Store` (`count` 1) / `the top 3 cards of the Store`.
     StoreTop { count: Num },
+    // Boxed here and in `Count`: a query is several times the size of the
+    // other variants, and every clause would carry its room (a tree per card
+    // is kept through a build).
     /// A described group (`a fire card in an opponent's tableau`).
-    Cards(CardQuery),
+    Cards(Box<CardQuery>),
 }
 
 impl Target {

@@ -626,7 +626,7 @@ impl Builder<'_> {
                             q.span = span;
                             q.place = Some(self.place(p));
                             among = Target {
-                                kind: TargetKind::Cards(q),
+                                kind: TargetKind::Cards(Box::new(q)),
                                 span,
                             };
                         }
@@ -650,7 +650,7 @@ impl Builder<'_> {
             }
             Rule::count_opponents => Count::Opponents,
             _ => Count::Cards {
-                cards: self.query(inner, Quant::Each),
+                cards: Box::new(self.query(inner, Quant::Each)),
             },
         }
     }
@@ -756,7 +756,7 @@ impl Builder<'_> {
                     );
                 TargetKind::StoreTop { count }
             }
-            _ => TargetKind::Cards(self.query(inner, Quant::Bare)),
+            _ => TargetKind::Cards(Box::new(self.query(inner, Quant::Bare))),
         };
         Target { kind, span }
     }

@@ -854,7 +854,7 @@ fn translation_templates(file: &LocaleFile) -> Vec<Template> {
                 key: key.clone(),
                 text: e.text.clone(),
                 key_span: e.key_span.clone(),
-                node: e.node.clone(),
+                node: e.text_at.as_ref().map(|at| at.node(&e.text)),
             }),
             _ => None,
         })

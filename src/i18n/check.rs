@@ -88,8 +88,13 @@ pub struct Located<'a> {
 impl<'a> Located<'a> {
     fn new(project: &Project, file: &LocaleFile, entry: &'a Entry) -> Option<Located<'a>> {
         let text = project.sources.get(&file.path)?;
-        let map = match &entry.node {
-            Some(node) => yaml::scalar_offsets(text, node),
+        let map = match &entry.text_at {
+            Some(at) => yaml::text_offsets(
+                text,
+                at.span.start,
+                yaml::TextStyle::of(at.style),
+                &entry.text,
+            ),
             None => vec![entry.key_span.start; entry.text.len() + 1],
         };
         Some(Located {

@@ -468,7 +468,7 @@ pub fn import(
             fuzzy: entry.is_fuzzy() && source == unit.english,
             source: Some(source),
             note,
-            node: None,
+            text_at: None,
             key_span: 0..0,
         };
         match existing {

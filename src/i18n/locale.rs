@@ -44,12 +44,24 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 /// `\n`. A YAML block scalar's final newline, or re-indenting a file, is not
 /// a change of the English.
 pub fn normalize(text: &str) -> String {
-    // Most texts already are (a large pool has hundreds of thousands).
-    if text.trim() == text && !text.contains('\r') && text.lines().all(|l| l.trim_end() == l) {
+    if is_normal(text) {
         return text.to_string();
     }
     let lines: Vec<&str> = text.trim().lines().map(str::trim_end).collect();
     lines.join("\n")
+}
+
+/// [`normalize`] for a string that can be kept as it is (most texts already
+/// are normal: a large pool has hundreds of thousands).
+pub fn normalize_owned(text: String) -> String {
+    if is_normal(&text) {
+        return text;
+    }
+    normalize(&text)
+}
+
+fn is_normal(text: &str) -> bool {
+    text.trim() == text && !text.contains('\r') && text.lines().all(|l| l.trim_end() == l)
 }
 
 /// [`normalize`] with, for each byte of the result (and its end), the
@@ -138,10 +150,29 @@ pub struct Entry {
     pub fuzzy: bool,
     /// Translator's note (PO translator comments).
     pub note: Option<String>,
-    /// The `text` value in the file (`None` for entries made in memory).
-    pub node: Option<Node>,
+    /// Where the `text` value is in the file (`None` for entries made in
+    /// memory).
+    pub text_at: Option<TextAt>,
     /// The field's key in the file (`flavor:`).
     pub key_span: Range<usize>,
+}
+
+/// Where and how a text value is written (its value is the entry's `text`;
+/// keeping just this, not the YAML node, saves a copy of every text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextAt {
+    pub span: Range<usize>,
+    pub style: ScalarStyle,
+}
+
+impl TextAt {
+    /// `text`'s node again, as it was in the file.
+    pub fn node(&self, text: &str) -> Node {
+        Node {
+            value: NodeValue::Str(text.to_string(), self.style),
+            span: self.span.clone(),
+        }
+    }
 }
 
 impl Entry {
@@ -154,7 +185,7 @@ impl Entry {
             fingerprint: Some(fingerprint(english)),
             fuzzy: false,
             note: None,
-            node: None,
+            text_at: None,
             key_span: 0..0,
         }
     }
@@ -166,9 +197,9 @@ impl Entry {
 
     /// Span of the text in the file (the key for in-memory entries).
     pub fn text_span(&self) -> Range<usize> {
-        self.node
+        self.text_at
             .as_ref()
-            .map_or(self.key_span.clone(), |n| n.span.clone())
+            .map_or(self.key_span.clone(), |at| at.span.clone())
     }
 
     /// The text, normalised (what exports and comparisons use; see
@@ -400,16 +431,16 @@ fn parse_entry(
         fingerprint: None,
         fuzzy: false,
         note: None,
-        node: None,
+        text_at: None,
         key_span: field.key.span.clone(),
     };
     let value_span = field.value.span.clone();
     match field.value.value {
         NodeValue::Str(text, style) => {
-            entry.text = text.clone();
-            entry.node = Some(Node {
-                value: NodeValue::Str(text, style),
+            entry.text = text;
+            entry.text_at = Some(TextAt {
                 span: value_span,
+                style,
             });
         }
         NodeValue::Map(items) => {
@@ -417,13 +448,19 @@ fn parse_entry(
                 let name = item.key.as_str().unwrap_or_default();
                 let text = item.value.as_str();
                 match (name, text) {
-                    ("text", Some(t)) => {
-                        entry.text = t.to_string();
-                        entry.node = Some(item.value);
+                    ("text", Some(_)) => {
+                        let NodeValue::Str(text, style) = item.value.value else {
+                            unreachable!("a text value")
+                        };
+                        entry.text = text;
+                        entry.text_at = Some(TextAt {
+                            span: item.value.span,
+                            style,
+                        });
                     }
-                    ("source", Some(t)) => entry.source = Some(normalize(t)),
+                    ("source", Some(_)) => entry.source = item.value.into_string().map(normalize_owned),
                     ("fingerprint", Some(t)) if valid_fingerprint(t) => {
-                        entry.fingerprint = Some(t.to_string());
+                        entry.fingerprint = item.value.into_string();
                     }
                     ("fingerprint", text) => diagnostics.push(invalid(
                         file,
@@ -457,7 +494,7 @@ fn parse_entry(
                     (other, _) => diagnostics.push(unknown_field(file, &item, other, &ENTRY_FIELDS)),
                 }
             }
-            if entry.node.is_none() {
+            if entry.text_at.is_none() {
                 diagnostics.push(invalid(
                     file,
                     first_line(&file.text, &value_span),
