@@ -26,7 +26,21 @@ use super::{Field, UnitKey, language_name, valid_lang};
 /// FNV-1a hash of its normalised UTF-8 bytes. Stable across platforms,
 /// versions and runs (unlike std's `DefaultHasher`).
 pub fn fingerprint(english: &str) -> String {
-    format!("{:016x}", fnv1a64(normalize(english).as_bytes()))
+    format!("{:016x}", fingerprint_value(english))
+}
+
+/// The number a fingerprint writes in hex.
+fn fingerprint_value(english: &str) -> u64 {
+    if is_normal(english) {
+        return fnv1a64(english.as_bytes());
+    }
+    fnv1a64(normalize(english).as_bytes())
+}
+
+/// Is `written` the fingerprint of `english` (16 lowercase hex digits)?
+fn fingerprint_matches(written: &str, english: &str) -> bool {
+    valid_fingerprint(written)
+        && u64::from_str_radix(written, 16).is_ok_and(|v| v == fingerprint_value(english))
 }
 
 /// 64-bit FNV-1a.
@@ -192,7 +206,11 @@ impl Entry {
 
     /// Was it translated from this English (and not marked for review)?
     pub fn is_current(&self, english: &str) -> bool {
-        !self.fuzzy && self.fingerprint.as_deref() == Some(fingerprint(english).as_str())
+        !self.fuzzy
+            && self
+                .fingerprint
+                .as_deref()
+                .is_some_and(|f| fingerprint_matches(f, english))
     }
 
     /// Span of the text in the file (the key for in-memory entries).
@@ -893,6 +911,22 @@ mod tests {
         assert_eq!(map.len(), normal.len() + 1);
         let play = normal.find("Play").unwrap();
         assert_eq!(&raw[map[play]..map[play] + 4], "Play");
+    }
+
+    #[test]
+    fn an_entry_is_current_when_its_fingerprint_is_the_englishs() {
+        let mut e = entry("g/wyrm/name", "竜", "Canyon Wyrm");
+        assert!(e.is_current("Canyon Wyrm"));
+        assert!(e.is_current("  Canyon Wyrm \r\n"));
+        assert!(!e.is_current("Canyon Wyrms"));
+        // Only the written form counts: the same number in capitals is no
+        // fingerprint.
+        let written = e.fingerprint.clone().unwrap();
+        e.fingerprint = Some(written.to_uppercase());
+        assert!(written.to_uppercase() != written && !e.is_current("Canyon Wyrm"));
+        e.fingerprint = Some(written);
+        e.fuzzy = true;
+        assert!(!e.is_current("Canyon Wyrm"));
     }
 
     #[test]

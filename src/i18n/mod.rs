@@ -592,8 +592,12 @@ pub fn duplicate_locale_file(
 pub struct Locale {
     pub lang: String,
     pub files: Vec<LocaleFile>,
-    /// Unit key → (file, entry) of the first file that holds it.
-    index: HashMap<UnitKey, (usize, usize)>,
+    /// Unit key → (file, entry) of the first file that holds it; built on
+    /// first use (a build finds texts by set and card alone, and keying
+    /// every text of a large pool costs two strings each).
+    index: std::sync::OnceLock<HashMap<UnitKey, (usize, usize)>>,
+    /// Set id → (file, entry) of its first translated name.
+    set_names: HashMap<String, (usize, usize)>,
     /// Card id → its entries' (file, entry).
     by_card: HashMap<String, Vec<(usize, usize)>>,
     /// Lower-cased translated card name → card id (the first one); built
@@ -606,7 +610,8 @@ impl Locale {
         Locale {
             lang,
             files: Vec::new(),
-            index: HashMap::default(),
+            index: std::sync::OnceLock::new(),
+            set_names: HashMap::default(),
             by_card: HashMap::default(),
             by_name: std::sync::OnceLock::new(),
         }
@@ -626,28 +631,67 @@ impl Locale {
         }
         let file_index = self.files.len();
         for (i, entry) in file.entries.iter().enumerate() {
-            self.index
-                .entry(entry.key.clone())
-                .or_insert((file_index, i));
-            if let UnitKey::Card { card, .. } = &entry.key {
-                self.by_card
+            match &entry.key {
+                UnitKey::Card { card, .. } => self
+                    .by_card
                     .entry(card.clone())
                     .or_default()
-                    .push((file_index, i));
+                    .push((file_index, i)),
+                UnitKey::SetName { set } => {
+                    self.set_names
+                        .entry(set.clone())
+                        .or_insert((file_index, i));
+                }
+                UnitKey::Phrase { .. } => {}
             }
         }
         self.files.push(file);
+        self.index = std::sync::OnceLock::new();
         self.by_name = std::sync::OnceLock::new();
+    }
+
+    fn index(&self) -> &HashMap<UnitKey, (usize, usize)> {
+        self.index.get_or_init(|| {
+            let mut index = HashMap::default();
+            for (f, file) in self.files.iter().enumerate() {
+                for (e, entry) in file.entries.iter().enumerate() {
+                    index.entry(entry.key.clone()).or_insert((f, e));
+                }
+            }
+            index
+        })
     }
 
     /// The translation of a unit.
     pub fn entry(&self, key: &UnitKey) -> Option<&Entry> {
-        self.index.get(key).map(|&(f, e)| &self.files[f].entries[e])
+        self.index().get(key).map(|&(f, e)| &self.files[f].entries[e])
     }
 
     /// The file that holds a unit's translation.
     pub fn file_of(&self, key: &UnitKey) -> Option<&LocaleFile> {
-        self.index.get(key).map(|&(f, _)| &self.files[f])
+        self.index().get(key).map(|&(f, _)| &self.files[f])
+    }
+
+    /// The translated name of a set (the first file's).
+    pub fn set_name_entry(&self, set: &str) -> Option<&Entry> {
+        self.set_names
+            .get(set)
+            .map(|&(f, e)| &self.files[f].entries[e])
+    }
+
+    /// A card's translated fields: for each field, the first file's entry.
+    pub fn card_entries(&self, set: &str, card: &str) -> [Option<&Entry>; 3] {
+        let mut found = [None; 3];
+        for &(f, e) in self.by_card.get(card).into_iter().flatten() {
+            let entry = &self.files[f].entries[e];
+            if let UnitKey::Card { set: s, field, .. } = &entry.key
+                && s == set
+                && let Some(i) = Field::CARD.iter().position(|c| c == field)
+            {
+                found[i].get_or_insert(entry);
+            }
+        }
+        found
     }
 
     /// Every entry, file by file.
@@ -724,33 +768,26 @@ pub fn find_card<'a>(database: &'a Database, name: &str) -> Option<&'a Card> {
 pub fn attach(database: &mut Database, locales: &Locales) {
     for locale in &locales.languages {
         for set in &mut database.sets {
-            let key = UnitKey::SetName {
-                set: set.id.0.clone(),
-            };
-            if let Some(entry) = locale.entry(&key) {
+            if let Some(entry) = locale.set_name_entry(&set.id.0) {
                 set.translations.insert(
                     locale.lang.clone(),
                     SetTranslation {
                         name: entry.normalized(),
-                        stale: !entry.is_current(&normalize(&set.name)),
+                        stale: !entry.is_current(&set.name),
                     },
                 );
             }
         }
         database.cards.par_iter_mut().for_each(|card| {
             let mut translation = CardTranslation::default();
-            for field in Field::CARD {
-                let key = UnitKey::Card {
-                    set: card.set.0.clone(),
-                    card: card.id.0.clone(),
-                    field,
-                };
+            let entries = locale.card_entries(&card.set.0, &card.id.0);
+            for (field, entry) in Field::CARD.into_iter().zip(entries) {
                 let english = match field {
                     Field::Name => Some(&card.name),
                     Field::Flavor => card.flavor.as_ref(),
                     _ => card.effect.as_ref(),
                 };
-                let (Some(entry), Some(english)) = (locale.entry(&key), english) else {
+                let (Some(entry), Some(english)) = (entry, english) else {
                     continue;
                 };
                 let text = Some(entry.normalized());
@@ -759,7 +796,7 @@ pub fn attach(database: &mut Database, locales: &Locales) {
                     Field::Flavor => translation.flavor = text,
                     _ => translation.effect = text,
                 }
-                if !entry.is_current(&normalize(english)) {
+                if !entry.is_current(english) {
                     translation.stale.push(field.as_str().to_string());
                 }
             }
