@@ -75,7 +75,12 @@ pub fn normalize_owned(text: String) -> String {
 }
 
 fn is_normal(text: &str) -> bool {
-    text.trim() == text && !text.contains('\r') && text.lines().all(|l| l.trim_end() == l)
+    // What `normalize` would change: blank space at either end or at the
+    // end of a line, and carriage returns.
+    !text.starts_with(char::is_whitespace)
+        && !text.ends_with(char::is_whitespace)
+        && !text.contains('\r')
+        && text.split('\n').all(|l| !l.ends_with(char::is_whitespace))
 }
 
 /// [`normalize`] with, for each byte of the result (and its end), the
@@ -1140,6 +1145,7 @@ mod tests {
         fn normalize_is_trim_and_join(text in "[ a\t\r\n\u{3000}あ]{0,12}") {
             let lines: Vec<&str> = text.trim().lines().map(str::trim_end).collect();
             prop_assert_eq!(normalize(&text), lines.join("\n"));
+            prop_assert_eq!(normalize_owned(text.clone()), normalize(&text));
         }
 
         #[test]
