@@ -656,6 +656,9 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
             }
         }
         let as_pieces = cache.is_some() || pieces;
+        let keeps_sets = cache.is_some();
+        let card_count = loaded.iter().map(|s| s.cards.len()).sum();
+        let books = Books::of(&phrases);
         let built: Vec<(usize, Option<Built>)> = loaded
             .par_iter_mut()
             .zip(locale_files)
@@ -668,13 +671,22 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 if works[w].reused {
                     *set = whole_set(&works[w], set, &pool.sets[w]);
                 }
-                let (set_model, cards) = assemble_set(index, set, &derived);
+                let trees: Vec<Option<Effect>> =
+                    set.cards.iter_mut().map(|c| c.effect.take()).collect();
+                // Without a cache, the set is not needed after this: its
+                // cards' text moves into the database.
+                let (set_model, mut cards) = match keeps_sets {
+                    true => assemble_set(index, set, &derived),
+                    false => assemble_set_taking(index, set, &derived),
+                };
+                for (card, tree) in cards.iter_mut().zip(trees) {
+                    render_card(card, tree, &books, &vocab);
+                }
                 let mut one = Database {
                     format: DATABASE_FORMAT,
                     sets: vec![set_model],
                     cards,
                 };
-                render_effects(&mut one, std::slice::from_mut(set), &vocab, &phrases);
                 // Second files for a set were reported above.
                 let locales = crate::i18n::Locales::from_files(files, &mut Vec::new());
                 crate::i18n::attach(&mut one, &locales);
@@ -703,7 +715,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 format: DATABASE_FORMAT,
                 sets,
                 paths,
-                cards: loaded.iter().map(|s| s.cards.len()).sum(),
+                cards: card_count,
             });
         } else {
             let mut all = Database {
@@ -1509,26 +1521,49 @@ pub fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
 /// One set and its cards as they go into the database (`set_index` is its
 /// place among the loaded sets, which `derived` is keyed by).
 pub fn assemble_set(set_index: usize, loaded: &LoadedSet, derived: &Derived) -> (Set, Vec<Card>) {
+    let cards = loaded.cards.iter().map(|c| (c.index, c.card.clone()));
+    assemble_cards(set_index, loaded, cards, derived)
+}
+
+/// [`assemble_set`] that moves the cards' fields out of `loaded` rather
+/// than copying them (the set is left without cards), for a build that
+/// keeps no loaded sets after rendering them.
+fn assemble_set_taking(
+    set_index: usize,
+    loaded: &mut LoadedSet,
+    derived: &Derived,
+) -> (Set, Vec<Card>) {
+    let taken = std::mem::take(&mut loaded.cards);
+    let cards = taken.into_iter().map(|c| (c.index, c.card));
+    assemble_cards(set_index, loaded, cards, derived)
+}
+
+fn assemble_cards(
+    set_index: usize,
+    loaded: &LoadedSet,
+    sources: impl ExactSizeIterator<Item = (usize, CardSource)>,
+    derived: &Derived,
+) -> (Set, Vec<Card>) {
     let set = &loaded.set;
     let mut physical = 0u32;
-    let mut cards = Vec::with_capacity(loaded.cards.len());
-    for LoadedCard { index, card, .. } in &loaded.cards {
-        let copies = derived.get(&(set_index, *index)).copied().unwrap_or(1);
+    let mut cards = Vec::with_capacity(sources.len());
+    for (index, card) in sources {
+        let copies = derived.get(&(set_index, index)).copied().unwrap_or(1);
         physical += u32::from(copies);
         cards.push(Card {
-            id: card.id.clone(),
-            name: card.name.clone(),
+            id: card.id,
+            name: card.name,
             set: set.id.clone(),
             kind: card.kind,
             stars: card.stars,
-            elements: card.elements.clone(),
-            types: card.types.clone(),
+            elements: card.elements,
+            types: card.types,
             rarity: set.kind.rarity(),
             copies,
-            effect: card.effect.clone(),
+            effect: card.effect,
             effect_tree: None,
             effect_text: Default::default(),
-            flavor: card.flavor.clone(),
+            flavor: card.flavor,
             translations: Default::default(),
         });
     }
@@ -1538,7 +1573,7 @@ pub fn assemble_set(set_index: usize, loaded: &LoadedSet, derived: &Derived) -> 
         kind: set.kind,
         cost: set.cost,
         extra_types: set.extra_types.clone(),
-        distinct_cards: loaded.cards.len() as u32,
+        distinct_cards: cards.len() as u32,
         physical_cards: physical,
         translations: Default::default(),
     };
@@ -1552,7 +1587,7 @@ pub fn render_effects(
     vocab: &Vocabulary,
     phrases: &Phrasebooks,
 ) {
-    let books = Lang::ALL.map(|lang| (lang.code(), lang, phrases.get(lang)));
+    let books = Books::of(phrases);
     // The trees move into the database (no second copy of every effect).
     let trees: Vec<Option<Effect>> = sets
         .iter_mut()
@@ -1562,16 +1597,28 @@ pub fn render_effects(
         .cards
         .par_iter_mut()
         .zip(trees)
-        .for_each(|(card, tree)| {
-            let Some(tree) = tree else { return };
-            for (code, lang, book) in &books {
-                card.effect_text.insert(
-                    (*code).to_string(),
-                    effect::render(&tree, *lang, book, vocab),
-                );
-            }
-            card.effect_tree = Some(tree);
-        });
+        .for_each(|(card, tree)| render_card(card, tree, &books, vocab));
+}
+
+/// The phrase book of each language, with its code.
+struct Books<'a>([(&'static str, Lang, &'a effect::Phrasebook); Lang::ALL.len()]);
+
+impl<'a> Books<'a> {
+    fn of(phrases: &'a Phrasebooks) -> Books<'a> {
+        Books(Lang::ALL.map(|lang| (lang.code(), lang, phrases.get(lang))))
+    }
+}
+
+/// Prints a card's effect in every language; the tree moves into the card.
+fn render_card(card: &mut Card, tree: Option<Effect>, books: &Books<'_>, vocab: &Vocabulary) {
+    let Some(tree) = tree else { return };
+    for (code, lang, book) in &books.0 {
+        card.effect_text.insert(
+            (*code).to_string(),
+            effect::render(&tree, *lang, book, vocab),
+        );
+    }
+    card.effect_tree = Some(tree);
 }
 
 /// Looks a set id up in a database.

@@ -638,9 +638,7 @@ impl Locale {
                     .or_default()
                     .push((file_index, i)),
                 UnitKey::SetName { set } => {
-                    self.set_names
-                        .entry(set.clone())
-                        .or_insert((file_index, i));
+                    self.set_names.entry(set.clone()).or_insert((file_index, i));
                 }
                 UnitKey::Phrase { .. } => {}
             }
@@ -664,7 +662,9 @@ impl Locale {
 
     /// The translation of a unit.
     pub fn entry(&self, key: &UnitKey) -> Option<&Entry> {
-        self.index().get(key).map(|&(f, e)| &self.files[f].entries[e])
+        self.index()
+            .get(key)
+            .map(|&(f, e)| &self.files[f].entries[e])
     }
 
     /// The file that holds a unit's translation.
