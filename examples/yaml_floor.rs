@@ -1,7 +1,12 @@
 //! The parse floor for `bench/compare.sh`: read every YAML file under a
-//! folder and run the same YAML parser `blades build` uses over it (events
-//! only: no tree, no schema, no checks), on all cores like the build.
-//! `cargo run --release --example yaml_floor -- DIR`
+//! folder and run the same YAML parser `blades build` uses over it, on all
+//! cores like the build; no schema, no checks, nothing kept.
+//!
+//! By default the parser's events only (saphyr-parser, a lower bound no YAML
+//! load reaches); with `--tree`, each file parsed into the spanned document
+//! tree `blades::yaml::parse` builds from those events, which is what the
+//! build (and any YAML load) starts from.
+//! `cargo run --release --example yaml_floor -- DIR [--tree]`
 
 use std::path::{Path, PathBuf};
 
@@ -23,8 +28,10 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: yaml_floor DIR");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let tree = args.iter().any(|a| a == "--tree");
+    let Some(dir) = args.iter().find(|a| !a.starts_with("--")) else {
+        eprintln!("usage: yaml_floor DIR [--tree]");
         std::process::exit(2);
     };
     let mut files = Vec::new();
@@ -33,10 +40,14 @@ fn main() {
         .par_iter()
         .map(|path| {
             let text = std::fs::read_to_string(path).unwrap_or_default();
+            if tree {
+                return usize::from(blades::yaml::parse(&text).is_ok());
+            }
             Parser::new_from_str(&text)
                 .take_while(Result::is_ok)
                 .count()
         })
         .sum();
-    println!("{} files, {events} events", files.len());
+    let what = if tree { "documents" } else { "events" };
+    println!("{} files, {events} {what}", files.len());
 }

@@ -1165,8 +1165,22 @@ pub fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
     diagnostic
 }
 
-/// Derived copies of each card, by (set index, card index in file).
-pub type Derived = HashMap<(usize, usize), u8>;
+/// Derived copies of each card, by set (its index among the loaded sets)
+/// and card (its index in the set's file).
+#[derive(Debug, Clone, Default)]
+pub struct Derived {
+    /// Per set, (card index, copies) in card order.
+    by_set: Vec<Vec<(usize, u8)>>,
+}
+
+impl Derived {
+    /// The copies of a card, when the copy rule or the card gives them.
+    pub fn copies(&self, set_index: usize, card_index: usize) -> Option<u8> {
+        let cards = self.by_set.get(set_index)?;
+        let at = cards.binary_search_by_key(&card_index, |&(i, _)| i).ok()?;
+        Some(cards[at].1)
+    }
+}
 
 /// One set's own pool checks: findings, and copies by card index.
 type SetChecks = (Vec<Diagnostic>, Vec<(usize, u8)>);
@@ -1201,15 +1215,13 @@ pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
         },
     );
     out.extend(unique);
-    let mut derived = Derived::default();
-    derived.reserve(sets.iter().map(|s| s.cards.len()).sum());
-    for (set_index, (found, copies)) in per_set.into_iter().enumerate() {
+    let mut by_set = Vec::with_capacity(per_set.len());
+    for (found, mut copies) in per_set {
         out.extend(found);
-        for (index, copies) in copies {
-            derived.insert((set_index, index), copies);
-        }
+        copies.sort_unstable_by_key(|&(index, _)| index);
+        by_set.push(copies);
     }
-    derived
+    Derived { by_set }
 }
 
 fn check_unique_sets(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
@@ -1548,7 +1560,7 @@ fn assemble_cards(
     let mut physical = 0u32;
     let mut cards = Vec::with_capacity(sources.len());
     for (index, card) in sources {
-        let copies = derived.get(&(set_index, index)).copied().unwrap_or(1);
+        let copies = derived.copies(set_index, index).unwrap_or(1);
         physical += u32::from(copies);
         cards.push(Card {
             id: card.id,
