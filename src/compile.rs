@@ -16,9 +16,11 @@ use serde::{Deserialize, Serialize};
 use crate::cache::{Cache, content_hash};
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::effect::{self, Effect, EffectError, Keywords, Lang, Phrasebooks, Vocabulary};
+use crate::i18n::locale::LocaleFile;
 use crate::model::{
     BASE_TYPES, Card, CardSource, DATABASE_FORMAT, Database, Id, Set, SetKind, SetSource,
 };
+use crate::output::DatabaseWriter;
 use crate::pool::{Pool, SourceFile};
 use crate::schema::SetValidator;
 use crate::suggest::closest;
@@ -238,6 +240,12 @@ pub struct Options<'a> {
     /// each set is built, rather than as models: what a program that
     /// only writes the database wants (the cache implies it).
     pub pieces: bool,
+    /// Write the database here while the sets are made (implies `pieces`):
+    /// each set's cards go out as soon as they are rendered, so a large
+    /// pool's JSON is never held whole; [`Compiled::json`] then has the
+    /// cards as written. The caller finishes the writer if the build has
+    /// no errors (nothing is written otherwise).
+    pub writer: Option<&'a mut DatabaseWriter>,
 }
 
 /// Builds the database from a pool, collecting every problem.
@@ -346,14 +354,11 @@ impl SetJson {
                 }
                 serde_json::to_writer(&mut *json, card).expect("a card serializes");
             }
-            // One exact-sized buffer holds both pieces.
-            let buffer = Arc::new(json.as_slice().to_vec());
-            let whole = buffer.len();
+            // Apart: the cards are written (and freed) before the set's
+            // object, which waits for the end of the file.
             SetJson {
-                set: SharedBytes::slice(&buffer, 0..set_end).expect("in the buffer"),
-                cards: CardsJson::Built(
-                    SharedBytes::slice(&buffer, set_end..whole).expect("in the buffer"),
-                ),
+                set: json[..set_end].to_vec().into(),
+                cards: CardsJson::Built(json[set_end..].to_vec().into()),
             }
         })
     }
@@ -378,6 +383,8 @@ type SetModel = (Set, Vec<Card>);
 enum Built {
     Model(SetModel),
     Json(SetJson),
+    /// A reused set's JSON, now with its cards in the database being written.
+    Written(SetJson),
 }
 
 /// A set file on its way through a build.
@@ -405,7 +412,7 @@ struct LocaleWork<'a> {
     hash: u64,
     summary: LocaleSummary,
     /// The file itself, when it was read in this build.
-    parsed: Option<crate::i18n::locale::LocaleFile>,
+    parsed: Option<LocaleFile>,
     /// Whether the summary came from the cache.
     reused: bool,
 }
@@ -425,6 +432,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let mut cache = options.cache;
     let schema_only = options.schema_only;
     let pieces = options.pieces;
+    let writer = options.writer;
     let started = std::time::Instant::now();
     let previous: Vec<Option<crate::cache::SetEntry>> = pool
         .sets
@@ -643,7 +651,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         }
         // Each set's own translation files: all its text needs, so sets
         // are translated in parallel, each with its own small index.
-        let mut locale_files: Vec<Vec<(String, crate::i18n::locale::LocaleFile)>> =
+        let mut locale_files: Vec<Vec<(String, LocaleFile)>> =
             (0..loaded.len()).map(|_| Vec::new()).collect();
         for i in 0..loaded.len() {
             if !fresh[owner[i]] {
@@ -655,54 +663,69 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 }
             }
         }
-        let as_pieces = cache.is_some() || pieces;
+        let as_pieces = cache.is_some() || pieces || writer.is_some();
         let keeps_sets = cache.is_some();
         let card_count = loaded.iter().map(|s| s.cards.len()).sum();
         let books = Books::of(&phrases);
-        let built: Vec<(usize, Option<Built>)> = loaded
-            .par_iter_mut()
-            .zip(locale_files)
-            .enumerate()
-            .map(|(index, (set, files))| {
-                let w = owner[index];
-                if !fresh[w] {
-                    return (w, None);
-                }
-                if works[w].reused {
-                    *set = whole_set(&works[w], set, &pool.sets[w]);
-                }
-                let trees: Vec<Option<Effect>> =
-                    set.cards.iter_mut().map(|c| c.effect.take()).collect();
-                // Without a cache, the set is not needed after this: its
-                // cards' text moves into the database.
-                let (set_model, mut cards) = match keeps_sets {
-                    true => assemble_set(index, set, &derived),
-                    false => assemble_set_taking(index, set, &derived),
-                };
-                for (card, tree) in cards.iter_mut().zip(trees) {
-                    render_card(card, tree, &books, &vocab);
-                }
-                let mut one = Database {
-                    format: DATABASE_FORMAT,
-                    sets: vec![set_model],
-                    cards,
-                };
-                // Second files for a set were reported above.
-                let locales = crate::i18n::Locales::from_files(files, &mut Vec::new());
-                crate::i18n::attach(&mut one, &locales);
-                let set_model = one.sets.pop().expect("one set");
-                let built = match as_pieces {
-                    true => Built::Json(SetJson::of(&set_model, &one.cards)),
-                    false => Built::Model((set_model, one.cards)),
-                };
-                (w, Some(built))
-            })
-            .collect();
+        let render = |index: usize, set: &mut LoadedSet, files| -> (usize, Option<Built>) {
+            let w = owner[index];
+            if !fresh[w] {
+                return (w, None);
+            }
+            if works[w].reused {
+                *set = whole_set(&works[w], set, &pool.sets[w]);
+            }
+            let trees: Vec<Option<Effect>> =
+                set.cards.iter_mut().map(|c| c.effect.take()).collect();
+            // Without a cache, the set is not needed after this: its
+            // cards' text moves into the database.
+            let (set_model, mut cards) = match keeps_sets {
+                true => assemble_set(index, set, &derived),
+                false => assemble_set_taking(index, set, &derived),
+            };
+            for (card, tree) in cards.iter_mut().zip(trees) {
+                render_card(card, tree, &books, &vocab);
+            }
+            let mut one = Database {
+                format: DATABASE_FORMAT,
+                sets: vec![set_model],
+                cards,
+            };
+            // Second files for a set were reported above.
+            let locales = crate::i18n::Locales::from_files(files, &mut Vec::new());
+            crate::i18n::attach(&mut one, &locales);
+            let set_model = one.sets.pop().expect("one set");
+            let built = match as_pieces {
+                true => Built::Json(SetJson::of(&set_model, &one.cards)),
+                false => Built::Model((set_model, one.cards)),
+            };
+            (w, Some(built))
+        };
+        let built: Vec<(usize, Option<Built>)> = match writer {
+            Some(writer) if as_pieces => {
+                stream_sets(&mut loaded, locale_files, &render, &works, writer)
+            }
+            _ => loaded
+                .par_iter_mut()
+                .zip(locale_files)
+                .enumerate()
+                .map(|(index, (set, files))| render(index, set, files))
+                .collect(),
+        };
         if as_pieces {
             for (w, built) in built {
-                if let Some(Built::Json(set_json)) = built {
-                    works[w].output = Some((keys[w], set_json));
-                    works[w].changed = true;
+                match built {
+                    Some(Built::Json(set_json)) => {
+                        works[w].output = Some((keys[w], set_json));
+                        works[w].changed = true;
+                    }
+                    // Reused, and now written to the new database.
+                    Some(Built::Written(set_json)) => {
+                        if let Some(output) = &mut works[w].output {
+                            output.1 = set_json;
+                        }
+                    }
+                    _ => {}
                 }
             }
             let (paths, sets) = works
@@ -721,7 +744,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
             let mut all = Database {
                 format: DATABASE_FORMAT,
                 sets: Vec::with_capacity(built.len()),
-                cards: Vec::with_capacity(loaded.iter().map(|s| s.cards.len()).sum()),
+                cards: Vec::with_capacity(card_count),
             };
             for (_, built) in built {
                 if let Some(Built::Model((set, cards))) = built {
@@ -785,6 +808,83 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         reused_files,
         timings,
     }
+}
+
+/// Renders the sets in chunks, each chunk while the one before it is
+/// written (in pool order, reused sets too): the write overlaps the
+/// rendering, and a chunk's JSON is freed once written.
+fn stream_sets<R>(
+    loaded: &mut [LoadedSet],
+    locale_files: Vec<Vec<(String, LocaleFile)>>,
+    render: &R,
+    works: &[SetWork],
+    writer: &mut DatabaseWriter,
+) -> Vec<(usize, Option<Built>)>
+where
+    R: Fn(usize, &mut LoadedSet, Vec<(String, LocaleFile)>) -> (usize, Option<Built>) + Sync,
+{
+    // Enough sets to share out between threads, few enough that the
+    // chunks waiting to be written stay small.
+    const CHUNK: usize = 64;
+    let mut files = locale_files.into_iter();
+    let mut done = Vec::with_capacity(loaded.len());
+    let mut pending = Vec::new();
+    for (c, chunk) in loaded.chunks_mut(CHUNK).enumerate() {
+        let files: Vec<_> = files.by_ref().take(chunk.len()).collect();
+        let to_write = std::mem::take(&mut pending);
+        let (rendered, written) = rayon::join(
+            || {
+                chunk
+                    .par_iter_mut()
+                    .zip(files)
+                    .enumerate()
+                    .map(|(i, (set, files))| render(c * CHUNK + i, set, files))
+                    .collect::<Vec<_>>()
+            },
+            || write_chunk(to_write, works, writer),
+        );
+        done.extend(written);
+        pending = rendered;
+    }
+    done.extend(write_chunk(pending, works, writer));
+    done
+}
+
+/// Writes rendered sets, and the reused ones among them, to the database
+/// being written; their cards are then found there. After a failed write
+/// (which the writer reports when finished) sets stay as they were.
+fn write_chunk(
+    sets: Vec<(usize, Option<Built>)>,
+    works: &[SetWork],
+    writer: &mut DatabaseWriter,
+) -> Vec<(usize, Option<Built>)> {
+    sets.into_iter()
+        .map(|(w, built)| {
+            let (json, fresh) = match built {
+                Some(Built::Json(json)) => (json, true),
+                None => match &works[w].output {
+                    Some((_, json)) => (json.clone(), false),
+                    None => return (w, None),
+                },
+                other => return (w, other),
+            };
+            let json = match writer.push(&json) {
+                Ok(range) => SetJson {
+                    set: json.set,
+                    cards: CardsJson::Written {
+                        file: Arc::clone(writer.file().expect("open once written to")),
+                        range,
+                    },
+                },
+                Err(_) => json,
+            };
+            let built = match fresh {
+                true => Built::Json(json),
+                false => Built::Written(json),
+            };
+            (w, Some(built))
+        })
+        .collect()
 }
 
 /// Reads a translation file of set text.

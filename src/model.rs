@@ -254,9 +254,10 @@ pub struct CardSource {
 pub struct Database {
     /// Format version of this file.
     pub format: u32,
-    pub sets: Vec<Set>,
-    /// Every card of every set, in set order then file order.
+    /// Every card of every set, in set order then file order. Before the
+    /// sets, so a build can write each set's cards as it renders them.
     pub cards: Vec<Card>,
+    pub sets: Vec<Set>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -333,6 +333,12 @@ fn replace_file_with<R>(
     std::fs::create_dir_all(dir)?;
     let mut temp = tempfile::NamedTempFile::new_in(dir)?;
     let filled = fill(temp.as_file_mut())?;
+    put_in_place(temp, path, durable)?;
+    Ok(filled)
+}
+
+/// Puts a filled temp file (made beside `path`) in `path`'s place.
+fn put_in_place(temp: tempfile::NamedTempFile, path: &Path, durable: bool) -> std::io::Result<()> {
     if durable {
         temp.as_file().sync_all()?;
     }
@@ -347,10 +353,10 @@ fn replace_file_with<R>(
     }
     if !durable && exchange(temp.path(), path) {
         // The temp file's name now holds the old file, deleted with it.
-        return Ok(filled);
+        return Ok(());
     }
     temp.persist(path).map_err(|e| e.error)?;
-    Ok(filled)
+    Ok(())
 }
 
 /// Swaps two files atomically, where the system can. ext4 writes a file out
@@ -387,14 +393,30 @@ pub fn write_database(w: &mut dyn Write, database: &Database, pretty: bool) -> s
 /// Writes a database kept as JSON pieces (see [`DatabaseJson`]), byte for
 /// byte what [`write_database`] writes for the same database, compact.
 pub fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::io::Result<()> {
-    let head = database_json_head(database);
-    for op in database_json_ops(database, &head).0 {
-        match op {
-            Piece::Bytes(bytes) => w.write_all(bytes)?,
-            Piece::Copy(file, range) => copy_range(file, range, w)?,
+    write!(w, "{{\"format\":{},\"cards\":[", database.format)?;
+    let mut first = true;
+    for part in &database.sets {
+        // A set without cards has an empty piece, which takes no comma.
+        if part.cards.is_empty() {
+            continue;
+        }
+        if !first {
+            w.write_all(b",")?;
+        }
+        first = false;
+        match &part.cards {
+            CardsJson::Built(bytes) => w.write_all(bytes)?,
+            CardsJson::Written { file, range } => copy_range(file, range.clone(), w)?,
         }
     }
-    Ok(())
+    w.write_all(b"],\"sets\":[")?;
+    for (i, part) in database.sets.iter().enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        w.write_all(&part.set)?;
+    }
+    w.write_all(b"]}\n")
 }
 
 /// A database file as a build wrote it: which file it is, and where each
@@ -438,122 +460,189 @@ impl FileIdentity {
 }
 
 /// Writes the database from its JSON pieces to `path` as a build artifact
-/// ([`write_artifact`]): the same bytes as [`write_database_json`]. Pieces
-/// in memory go out with vectored writes (a buffered writer would copy
-/// them once more); cards still in the previous database file are copied
-/// from it in runs, by the kernel. One thread writes: a file takes one
-/// writer at a time, and a second one only spins on the inode's lock.
+/// ([`write_artifact`]): the same bytes as [`write_database_json`].
 pub fn write_database_json_file(
     path: &Path,
     database: &DatabaseJson,
 ) -> std::io::Result<WrittenDatabase> {
-    let head = database_json_head(database);
-    let (pieces, cards) = database_json_ops(database, &head);
-    replace_file_with(path, false, |file| {
-        let mut slices: Vec<std::io::IoSlice<'_>> = Vec::new();
-        for piece in &pieces {
-            match piece {
-                Piece::Bytes(bytes) => slices.push(std::io::IoSlice::new(bytes)),
-                Piece::Copy(source, range) => {
-                    write_slices(file, &mut slices)?;
-                    copy_range(source, range.clone(), file)?;
-                }
-            }
-        }
-        write_slices(file, &mut slices)?;
-        Ok(WrittenDatabase {
-            identity: FileIdentity::of(&file.metadata()?),
-            cards,
-            file: Arc::new(file.try_clone()?),
-        })
-    })
-}
-
-/// A run of the database file: bytes in memory, or a range of an earlier
-/// database file.
-enum Piece<'a> {
-    Bytes(&'a [u8]),
-    Copy(&'a std::fs::File, Range<u64>),
-}
-
-fn database_json_head(database: &DatabaseJson) -> Vec<u8> {
-    let mut head = b"{\"format\":".to_vec();
-    serde_json::to_writer(&mut head, &database.format).expect("a number serializes");
-    head.extend_from_slice(b",\"sets\":[");
-    head
-}
-
-/// The database file as a sequence of pieces (`head`, the set pieces, the
-/// card pieces, with the punctuation between them), and where each set's
-/// cards land in it. Cards that were next to each other in the earlier
-/// file, comma and all, are copied as one run.
-fn database_json_ops<'a>(
-    database: &'a DatabaseJson,
-    head: &'a [u8],
-) -> (Vec<Piece<'a>>, Vec<Range<u64>>) {
-    let mut ops = Ops {
-        pieces: Vec::new(),
-        offset: 0,
-    };
-    ops.push(Piece::Bytes(head));
-    for (i, part) in database.sets.iter().enumerate() {
-        if i > 0 {
-            ops.push(Piece::Bytes(b","));
-        }
-        ops.push(Piece::Bytes(&part.set));
+    let mut writer = DatabaseWriter::new(path, database.format);
+    for set in &database.sets {
+        writer.push(set)?;
     }
-    ops.push(Piece::Bytes(b"],\"cards\":["));
-    let mut cards = Vec::with_capacity(database.sets.len());
-    let mut first = true;
-    for part in &database.sets {
-        // A set without cards has an empty piece, which takes no comma.
-        if part.cards.is_empty() {
-            cards.push(ops.offset..ops.offset);
-            continue;
-        }
-        if !first {
-            ops.push(Piece::Bytes(b","));
-        }
-        first = false;
-        let piece = match &part.cards {
-            CardsJson::Built(bytes) => Piece::Bytes(bytes),
-            CardsJson::Written { file, range } => Piece::Copy(file, range.clone()),
-        };
-        cards.push(ops.push(piece));
-    }
-    ops.push(Piece::Bytes(b"]}\n"));
-    (ops.pieces, cards)
+    writer.finish()
 }
 
-/// Pieces of a file being planned, and its length so far.
-struct Ops<'a> {
-    pieces: Vec<Piece<'a>>,
+/// A database file written set by set while a build renders them: each
+/// set's cards go out as they come (so they need not all be held in memory
+/// at once), the sets' own small objects at the end; then the file is put in
+/// place like any build artifact ([`write_artifact`]). Cards still in the
+/// previous database file are copied from it by the kernel, in runs. Pieces
+/// in memory go out with vectored writes (a buffered writer would copy them
+/// once more). One thread writes: a file takes one writer at a time, and a
+/// second one only spins on the inode's lock.
+///
+/// Nothing is created before the first set arrives, and a writer dropped
+/// unfinished deletes its temp file: a failed build leaves every file as it
+/// was.
+pub struct DatabaseWriter {
+    path: std::path::PathBuf,
+    format: u32,
+    open: Option<OpenDatabase>,
+    /// The first write that failed: nothing more is written, and
+    /// [`DatabaseWriter::finish`] returns it.
+    failed: Option<std::io::Error>,
+}
+
+struct OpenDatabase {
+    temp: tempfile::NamedTempFile,
+    /// The temp file, for reading back what was written.
+    file: Arc<std::fs::File>,
+    /// Bytes written or planned so far (the pending run included).
     offset: u64,
+    /// Where each set's cards are.
+    cards: Vec<Range<u64>>,
+    /// The sets' objects, written last.
+    sets: Vec<crate::compile::SharedBytes>,
+    /// A run of the previous database not copied yet, which the next set's
+    /// cards may extend.
+    run: Option<(Arc<std::fs::File>, Range<u64>)>,
+    /// Whether a set with cards came yet (the next one takes a comma).
+    any_cards: bool,
 }
 
-impl<'a> Ops<'a> {
-    /// Adds a piece; returns where it lands in the file.
-    fn push(&mut self, piece: Piece<'a>) -> Range<u64> {
-        let len = match &piece {
-            Piece::Bytes(bytes) => bytes.len() as u64,
-            Piece::Copy(_, range) => range.end - range.start,
-        };
-        let at = self.offset;
-        self.offset += len;
-        // A run of the earlier file, a comma, and the range right after it
-        // there (where the comma is too): one run.
-        if let Piece::Copy(file, range) = &piece
-            && let [.., Piece::Copy(last_file, last), Piece::Bytes(b",")] = &self.pieces[..]
-            && std::ptr::eq(*file, *last_file)
-            && last.end + 1 == range.start
-        {
-            let joined = Piece::Copy(file, last.start..range.end);
-            self.pieces.truncate(self.pieces.len() - 2);
-            self.pieces.push(joined);
-        } else {
-            self.pieces.push(piece);
+impl DatabaseWriter {
+    pub fn new(path: &Path, format: u32) -> DatabaseWriter {
+        DatabaseWriter {
+            path: path.to_path_buf(),
+            format,
+            open: None,
+            failed: None,
         }
-        at..at + len
+    }
+
+    fn open(&mut self) -> std::io::Result<&mut OpenDatabase> {
+        if self.open.is_none() {
+            let dir = match self.path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            std::fs::create_dir_all(dir)?;
+            let mut temp = tempfile::NamedTempFile::new_in(dir)?;
+            let head = format!("{{\"format\":{},\"cards\":[", self.format);
+            temp.as_file_mut().write_all(head.as_bytes())?;
+            let file = Arc::new(temp.as_file().try_clone()?);
+            self.open = Some(OpenDatabase {
+                temp,
+                file,
+                offset: head.len() as u64,
+                cards: Vec::new(),
+                sets: Vec::new(),
+                run: None,
+                any_cards: false,
+            });
+        }
+        Ok(self.open.as_mut().expect("opened above"))
+    }
+
+    /// Writes the next set's cards (in pool order) and keeps its object for
+    /// the end; returns where its cards are in the new file, which can be
+    /// read back through [`DatabaseWriter::file`].
+    pub fn push(&mut self, set: &crate::compile::SetJson) -> std::io::Result<Range<u64>> {
+        if let Some(e) = &self.failed {
+            return Err(std::io::Error::new(e.kind(), e.to_string()));
+        }
+        let pushed = self.push_unchecked(set);
+        if let Err(e) = &pushed {
+            self.failed = Some(std::io::Error::new(e.kind(), e.to_string()));
+        }
+        pushed
+    }
+
+    fn push_unchecked(&mut self, set: &crate::compile::SetJson) -> std::io::Result<Range<u64>> {
+        let db = self.open()?;
+        db.sets.push(set.set.clone());
+        // A set without cards has an empty piece, which takes no comma.
+        if set.cards.is_empty() {
+            db.cards.push(db.offset..db.offset);
+            return Ok(db.offset..db.offset);
+        }
+        let comma: &[u8] = if db.any_cards { b"," } else { b"" };
+        db.any_cards = true;
+        let at = db.offset + comma.len() as u64;
+        let range = at..at + set.cards.len();
+        match &set.cards {
+            CardsJson::Built(bytes) => {
+                db.flush_run()?;
+                let mut slices = vec![std::io::IoSlice::new(comma), std::io::IoSlice::new(bytes)];
+                write_slices(db.temp.as_file_mut(), &mut slices)?;
+            }
+            CardsJson::Written { file, range: from } => match &mut db.run {
+                // Cards that were next to each other in the earlier file,
+                // comma and all: one run.
+                Some((run_file, run))
+                    if Arc::ptr_eq(run_file, file) && run.end + 1 == from.start =>
+                {
+                    run.end = from.end;
+                }
+                _ => {
+                    db.flush_run()?;
+                    if !comma.is_empty() {
+                        db.temp.as_file_mut().write_all(comma)?;
+                    }
+                    db.run = Some((Arc::clone(file), from.clone()));
+                }
+            },
+        }
+        db.offset = range.end;
+        db.cards.push(range.clone());
+        Ok(range)
+    }
+
+    /// The file being written (none before the first set).
+    pub fn file(&self) -> Option<&Arc<std::fs::File>> {
+        self.open.as_ref().map(|db| &db.file)
+    }
+
+    /// Writes the sets' objects and puts the file in place.
+    pub fn finish(mut self) -> std::io::Result<WrittenDatabase> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        let db = self.open()?;
+        db.flush_run()?;
+        let mut tail: Vec<&[u8]> = vec![b"],\"sets\":["];
+        for (i, set) in db.sets.iter().enumerate() {
+            if i > 0 {
+                tail.push(b",");
+            }
+            tail.push(set);
+        }
+        tail.push(b"]}\n");
+        let file = db.temp.as_file_mut();
+        // At most IOV_MAX slices a call (write_slices writes them all).
+        for chunk in tail.chunks(1024) {
+            let mut slices: Vec<std::io::IoSlice<'_>> =
+                chunk.iter().map(|b| std::io::IoSlice::new(b)).collect();
+            write_slices(file, &mut slices)?;
+        }
+        let db = self.open.take().expect("opened above");
+        let cards = db.cards;
+        let read_back = db.file;
+        put_in_place(db.temp, &self.path, false)?;
+        Ok(WrittenDatabase {
+            identity: FileIdentity::of(&read_back.metadata()?),
+            cards,
+            file: read_back,
+        })
+    }
+}
+
+impl OpenDatabase {
+    fn flush_run(&mut self) -> std::io::Result<()> {
+        if let Some((file, range)) = self.run.take() {
+            copy_range(&file, range, self.temp.as_file_mut())?;
+        }
+        Ok(())
     }
 }
 
@@ -598,8 +687,6 @@ fn write_compact(w: &mut dyn Write, database: &Database, chunk: usize) -> std::i
     use rayon::prelude::*;
     w.write_all(b"{\"format\":")?;
     serde_json::to_writer(&mut *w, &database.format)?;
-    w.write_all(b",\"sets\":")?;
-    serde_json::to_writer(&mut *w, &database.sets)?;
     w.write_all(b",\"cards\":[")?;
     // A few chunks per round, so the JSON text never sits in memory whole.
     let round = chunk * rayon::current_num_threads().max(1) * 2;
@@ -624,7 +711,9 @@ fn write_compact(w: &mut dyn Write, database: &Database, chunk: usize) -> std::i
             w.write_all(&chunk?)?;
         }
     }
-    w.write_all(b"]}\n")
+    w.write_all(b"],\"sets\":")?;
+    serde_json::to_writer(&mut *w, &database.sets)?;
+    w.write_all(b"}\n")
 }
 
 /// Permissions for a new output file: read-write for the owner, readable by all.
@@ -662,6 +751,106 @@ mod tests {
         let mut expected = serde_json::to_vec_pretty(&database).unwrap();
         expected.push(b'\n');
         assert_eq!(pretty, expected);
+    }
+
+    /// What serde writes for the built-in pool's database, and its pieces.
+    fn builtin_database() -> (Vec<u8>, DatabaseJson) {
+        let pool = crate::pool::Pool::builtin();
+        let database = crate::compile::compile(&pool).database.expect("builds");
+        let mut expected = serde_json::to_vec(&database).unwrap();
+        expected.push(b'\n');
+        let options = crate::compile::Options {
+            pieces: true,
+            ..Default::default()
+        };
+        let pieces = crate::compile::compile_with(&pool, options)
+            .json
+            .expect("pieces");
+        (expected, pieces)
+    }
+
+    #[test]
+    fn a_database_written_while_building_is_what_serde_writes() {
+        let (expected, _) = builtin_database();
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("dist/cards.json");
+        let mut writer = DatabaseWriter::new(&out, crate::model::DATABASE_FORMAT);
+        let options = crate::compile::Options {
+            writer: Some(&mut writer),
+            ..Default::default()
+        };
+        let compiled = crate::compile::compile_with(&crate::pool::Pool::builtin(), options);
+        let json = compiled.json.expect("pieces");
+        // Every set's cards are already in the file being written.
+        assert!(
+            json.sets
+                .iter()
+                .all(|s| matches!(s.cards, CardsJson::Written { .. }))
+        );
+        assert!(
+            !out.exists(),
+            "nothing is in place before the writer finishes"
+        );
+        let written = writer.finish().unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), expected);
+        assert_eq!(written.cards.len(), json.sets.len());
+    }
+
+    #[test]
+    fn cards_copied_from_an_earlier_database_come_out_the_same() {
+        let (expected, pieces) = builtin_database();
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("first.json");
+        let written = write_database_json_file(&first, &pieces).unwrap();
+        assert_eq!(std::fs::read(&first).unwrap(), expected);
+        // Each range holds that set's cards.
+        for (set, range) in pieces.sets.iter().zip(&written.cards) {
+            let CardsJson::Built(bytes) = &set.cards else {
+                panic!("built")
+            };
+            let mut copied = Vec::new();
+            copy_range(&written.file, range.clone(), &mut copied).unwrap();
+            assert_eq!(&copied[..], &bytes[..]);
+        }
+        // The next database from the first one's cards (adjacent ones
+        // copied as one run), with one set made anew in the middle.
+        let mut again = DatabaseJson {
+            format: pieces.format,
+            sets: Vec::new(),
+            paths: pieces.paths.clone(),
+            cards: pieces.cards,
+        };
+        let middle = pieces.sets.len() / 2;
+        for (i, (set, range)) in pieces.sets.iter().zip(&written.cards).enumerate() {
+            let cards = match i == middle {
+                true => set.cards.clone(),
+                false => CardsJson::Written {
+                    file: Arc::clone(&written.file),
+                    range: range.clone(),
+                },
+            };
+            again.sets.push(crate::compile::SetJson {
+                set: set.set.clone(),
+                cards,
+            });
+        }
+        let second = dir.path().join("second.json");
+        write_database_json_file(&second, &again).unwrap();
+        assert_eq!(std::fs::read(&second).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_writer_that_fails_reports_it_when_finished_and_leaves_nothing() {
+        let (_, pieces) = builtin_database();
+        let dir = tempfile::tempdir().unwrap();
+        // The output's folder is a file: nothing can be created there.
+        let blocker = dir.path().join("dist");
+        std::fs::write(&blocker, "not a folder").unwrap();
+        let mut writer = DatabaseWriter::new(&blocker.join("cards.json"), 1);
+        assert!(writer.push(&pieces.sets[0]).is_err());
+        assert!(writer.push(&pieces.sets[1]).is_err(), "later sets fail too");
+        assert!(writer.finish().is_err());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant, SystemTime};
 use blades::cache::Cache;
 use blades::compile::{Compiled, Options, compile_with};
 use blades::diagnostics::Diagnostic;
-use blades::output::{self, Format};
+use blades::model::DATABASE_FORMAT;
+use blades::output::{self, DatabaseWriter, Format};
 use blades::pool::Pool;
 
 use super::{Context, exit};
@@ -56,7 +57,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Err(code) => return code,
     };
     let read = started.elapsed();
-    let compiled = build_with_progress(&pool, cache.as_mut(), &args);
+    let mut writer =
+        writes_while_building(&args).then(|| DatabaseWriter::new(&args.out, DATABASE_FORMAT));
+    let compiled = build_with_progress(&pool, cache.as_mut(), writer.as_mut(), &args);
     let before_write = started.elapsed();
     context.report(&compiled.diagnostics, &compiled.sources);
     if args.schema_only {
@@ -66,7 +69,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             exit::OK
         });
     }
-    let code = finish(context, &args.out, &compiled, args.pretty, cache.as_mut());
+    let code = finish(context, &args.out, &compiled, cache.as_mut(), writer);
     let written = started.elapsed();
     // A failed build leaves every file as it was, the cache too.
     if code == exit::OK
@@ -99,23 +102,33 @@ fn uses_cache(args: &Args) -> bool {
     !args.no_cache && !args.schema_only && !args.pretty
 }
 
+/// Whether the database is written while the sets are made (compact JSON,
+/// set by set); `--pretty` serializes the whole database at the end.
+fn writes_while_building(args: &Args) -> bool {
+    !args.schema_only && !args.pretty
+}
+
 /// Writes the database of a successful build (telling the cache where its
 /// sets went); returns the exit code.
 fn finish(
     context: &Context,
     out: &Path,
     compiled: &Compiled,
-    pretty: bool,
     cache: Option<&mut Cache>,
+    writer: Option<DatabaseWriter>,
 ) -> u8 {
     let (written, sets, cards) = match (&compiled.database, &compiled.json) {
+        // Only `--pretty` builds the database as models.
         (Some(database), _) => (
-            output::write_artifact(out, |w| output::write_database(w, database, pretty)),
+            output::write_artifact(out, |w| output::write_database(w, database, true)),
             database.sets.len(),
             database.cards.len(),
         ),
         (None, Some(json)) => {
-            let written = output::write_database_json_file(out, json);
+            let written = match writer {
+                Some(writer) => writer.finish(),
+                None => output::write_database_json_file(out, json),
+            };
             if let (Ok(written), Some(cache)) = (&written, cache) {
                 cache.database_written(&json.paths, written);
             }
@@ -134,7 +147,12 @@ fn finish(
 }
 
 /// Compiles, showing a progress bar on a terminal for large pools.
-fn build_with_progress(pool: &Pool, cache: Option<&mut Cache>, args: &Args) -> Compiled {
+fn build_with_progress(
+    pool: &Pool,
+    cache: Option<&mut Cache>,
+    writer: Option<&mut DatabaseWriter>,
+    args: &Args,
+) -> Compiled {
     let total = pool.sets.len();
     let show = total >= PROGRESS_MIN_FILES
         && std::io::stderr().is_terminal()
@@ -166,6 +184,7 @@ fn build_with_progress(pool: &Pool, cache: Option<&mut Cache>, args: &Args) -> C
                 // The database is only written: as JSON made set by set,
                 // unless it is to be indented.
                 pieces: !args.pretty,
+                writer,
             },
         );
         finished.store(true, Ordering::Relaxed);
@@ -222,7 +241,10 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
             let started = Instant::now();
             match Pool::from_dir(&dir) {
                 Ok(pool) => {
-                    let compiled = build_with_progress(&pool, cache.as_mut(), args);
+                    let mut writer = writes_while_building(args)
+                        .then(|| DatabaseWriter::new(&args.out, DATABASE_FORMAT));
+                    let compiled =
+                        build_with_progress(&pool, cache.as_mut(), writer.as_mut(), args);
                     let current: HashSet<_> = compiled.diagnostics.iter().map(identity).collect();
                     let new: Vec<Diagnostic> = compiled
                         .diagnostics
@@ -233,7 +255,7 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                     if !new.is_empty() {
                         context.report(&new, &compiled.sources);
                     }
-                    let code = finish(context, &args.out, &compiled, args.pretty, cache.as_mut());
+                    let code = finish(context, &args.out, &compiled, cache.as_mut(), writer);
                     // Failed builds are kept in memory only, like their output.
                     if let Some(cache) = cache.as_mut() {
                         if code != exit::OK {
