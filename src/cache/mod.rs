@@ -19,7 +19,7 @@
 //! bytes are out of date. Every record ends with a checksum; a damaged file
 //! is ignored as a whole.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -206,8 +206,8 @@ impl Cache {
     pub fn empty(path: &Path) -> Cache {
         Cache {
             path: path.to_path_buf(),
-            sets: HashMap::new(),
-            locales: HashMap::new(),
+            sets: HashMap::default(),
+            locales: HashMap::default(),
             disk: None,
             slack: REWRITE_SLACK,
             fresh_sets: Vec::new(),
@@ -396,7 +396,7 @@ impl Cache {
         let records = self.records(false);
         let mut disk = OnDisk {
             len: MAGIC.len() + 8 + BUILD_ID.len(),
-            current: HashMap::new(),
+            current: HashMap::default(),
         };
         crate::output::write_artifact(&self.path, |out| {
             out.write_all(MAGIC)?;
@@ -599,7 +599,8 @@ fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
     if !intact {
         return None;
     }
-    let mut last: HashMap<(u8, &str), usize> = HashMap::new();
+    let mut last: HashMap<(u8, &str), usize> = HashMap::default();
+    last.reserve(records.len());
     for (i, record) in records.iter().enumerate() {
         last.insert((record.kind, record.path), i);
     }
