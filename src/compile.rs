@@ -702,9 +702,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
             (w, Some(built))
         };
         let built: Vec<(usize, Option<Built>)> = match writer {
-            Some(writer) if as_pieces => {
-                stream_sets(&mut loaded, locale_files, &render, &works, writer)
-            }
+            Some(writer) => stream_sets(&mut loaded, locale_files, &render, &works, writer),
             _ => loaded
                 .par_iter_mut()
                 .zip(locale_files)
