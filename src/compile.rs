@@ -1345,53 +1345,153 @@ fn check_unique_sets(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
 }
 
 fn check_unique_cards(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
-    let mut ids: HashMap<&str, (&LoadedSet, &LoadedCard)> = HashMap::default();
-    let mut names: HashMap<String, (&LoadedSet, &LoadedCard)> = HashMap::default();
-    for set in sets {
-        for loaded in &set.cards {
-            let card = &loaded.card;
-            match ids.get(card.id.0.as_str()) {
-                Some((first, first_card)) => out.push(
-                    Diagnostic::error(
-                        Code::DuplicateCardId,
-                        &set.path,
-                        loaded.spans.id.clone(),
-                        format!("card id `{}` is already used in {}", card.id, first.path),
-                    )
-                    .with_label("used again here")
-                    .with_related(&first.path, first_card.spans.id.clone(), "first used here")
-                    .with_help("card ids are unique across the whole pool; rename one of them"),
-                ),
-                None => {
-                    ids.insert(&card.id.0, (set, loaded));
+    // Ids and names are independent: checked side by side (on a large pool
+    // this was the longest step between the parallel phases).
+    let cards = || {
+        sets.iter()
+            .flat_map(|set| set.cards.iter().map(move |c| (set, c)))
+    };
+    let count = sets.iter().map(|s| s.cards.len()).sum();
+    let (ids, names) = rayon::join(
+        || {
+            let mut found = Vec::new();
+            let mut first: HashMap<&str, (&LoadedSet, &LoadedCard)> = HashMap::default();
+            first.reserve(count);
+            for (set, loaded) in cards() {
+                let id = loaded.card.id.0.as_str();
+                match first.get(id) {
+                    Some(&(first_set, first_card)) => {
+                        found.push(duplicate_card_id(set, loaded, first_set, first_card))
+                    }
+                    None => {
+                        first.insert(id, (set, loaded));
+                    }
                 }
             }
-            let folded = card.name.to_lowercase();
-            match names.get(&folded) {
-                Some((first, first_card)) => out.push(
-                    Diagnostic::error(
-                        Code::DuplicateCardName,
-                        &set.path,
-                        loaded.spans.name.clone(),
-                        format!(
-                            "card name `{}` is already used by `{}` in {}",
-                            card.name, first_card.card.name, first.path
-                        ),
-                    )
-                    .with_label("used again here")
-                    .with_related(
-                        &first.path,
-                        first_card.spans.name.clone(),
-                        "first used here",
-                    )
-                    .with_help("card names are unique across the pool, ignoring case"),
-                ),
-                None => {
-                    names.insert(folded, (set, loaded));
+            found
+        },
+        || {
+            let mut found = Vec::new();
+            let mut names = FoldedNames::with_capacity(count);
+            for (set, loaded) in cards() {
+                if let Some((first_set, first_card)) =
+                    names.insert(&loaded.card.name, (set, loaded))
+                {
+                    found.push(duplicate_card_name(set, loaded, first_set, first_card));
+                }
+            }
+            found
+        },
+    );
+    out.extend(ids);
+    out.extend(names);
+}
+
+fn duplicate_card_id(
+    set: &LoadedSet,
+    loaded: &LoadedCard,
+    first: &LoadedSet,
+    first_card: &LoadedCard,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::DuplicateCardId,
+        &set.path,
+        loaded.spans.id.clone(),
+        format!(
+            "card id `{}` is already used in {}",
+            loaded.card.id, first.path
+        ),
+    )
+    .with_label("used again here")
+    .with_related(&first.path, first_card.spans.id.clone(), "first used here")
+    .with_help("card ids are unique across the whole pool; rename one of them")
+}
+
+fn duplicate_card_name(
+    set: &LoadedSet,
+    loaded: &LoadedCard,
+    first: &LoadedSet,
+    first_card: &LoadedCard,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::DuplicateCardName,
+        &set.path,
+        loaded.spans.name.clone(),
+        format!(
+            "card name `{}` is already used by `{}` in {}",
+            loaded.card.name, first_card.card.name, first.path
+        ),
+    )
+    .with_label("used again here")
+    .with_related(
+        &first.path,
+        first_card.spans.name.clone(),
+        "first used here",
+    )
+    .with_help("card names are unique across the pool, ignoring case")
+}
+
+/// Names compared ignoring case (as `str::to_lowercase` folds them), keyed
+/// by a hash of the folded characters so that no folded copy of each name
+/// is made: a large pool has 100,000 of them.
+struct FoldedNames<'a, T> {
+    /// First name (and its value) for each hash.
+    first: HashMap<u64, (&'a str, T)>,
+    /// Names whose hash an unequal name took first (a 64-bit collision:
+    /// kept correct, not expected to happen).
+    others: HashMap<String, T>,
+}
+
+impl<'a, T: Copy> FoldedNames<'a, T> {
+    fn with_capacity(count: usize) -> Self {
+        let mut first = HashMap::default();
+        first.reserve(count);
+        FoldedNames {
+            first,
+            others: HashMap::default(),
+        }
+    }
+
+    /// Records `name`; returns the value of an earlier name equal to it
+    /// ignoring case (keeping the earlier one).
+    fn insert(&mut self, name: &'a str, value: T) -> Option<T> {
+        self.insert_hashed(fold_hash(name), name, value)
+    }
+
+    fn insert_hashed(&mut self, hash: u64, name: &'a str, value: T) -> Option<T> {
+        match self.first.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert((name, value));
+                None
+            }
+            std::collections::hash_map::Entry::Occupied(slot) => {
+                let (earlier, earlier_value) = *slot.get();
+                let folded = name.to_lowercase();
+                if earlier.to_lowercase() == folded {
+                    return Some(earlier_value);
+                }
+                match self.others.entry(folded) {
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        slot.insert(value);
+                        None
+                    }
+                    std::collections::hash_map::Entry::Occupied(slot) => Some(*slot.get()),
                 }
             }
         }
     }
+}
+
+/// A hash of a name's characters as `str::to_lowercase` folds them: equal
+/// folded names hash equal. (`to_lowercase` writes a final capital sigma
+/// as `ς` and others as `σ`; both hash as `σ`.)
+fn fold_hash(name: &str) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = foldhash::fast::FixedState::default().build_hasher();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        hasher.write_u32(if c == 'ς' { 'σ' } else { c } as u32);
+    }
+    hasher.finish()
 }
 
 fn check_set_header(set: &LoadedSet, out: &mut Vec<Diagnostic>) {
@@ -1739,6 +1839,48 @@ pub fn find_set<'a>(database: &'a Database, id: &Id) -> Option<&'a Set> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `FoldedNames` must agree with: a map of `to_lowercase` copies.
+    fn naive_duplicates(names: &[&str]) -> Vec<Option<usize>> {
+        let mut first: std::collections::HashMap<String, usize> = Default::default();
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| match first.get(&n.to_lowercase()) {
+                Some(&f) => Some(f),
+                None => {
+                    first.insert(n.to_lowercase(), i);
+                    None
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_that_share_a_hash_but_differ_are_told_apart() {
+        let names = ["Wyrm", "Owl", "OWL", "wyrm", "Gull", "owl"];
+        let mut folded = FoldedNames::with_capacity(names.len());
+        // Every name under one hash: the collision path does all the work.
+        let found: Vec<Option<usize>> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| folded.insert_hashed(7, n, i))
+            .collect();
+        assert_eq!(found, naive_duplicates(&names));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn folded_names_find_the_duplicates_lowercase_copies_find(
+            names in proptest::collection::vec("[aAbB ΣσςİiIΩ]{0,4}", 0..24)
+        ) {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut folded = FoldedNames::with_capacity(names.len());
+            let found: Vec<Option<usize>> =
+                names.iter().enumerate().map(|(i, n)| folded.insert(n, i)).collect();
+            proptest::prop_assert_eq!(found, naive_duplicates(&names));
+        }
+    }
 
     #[test]
     fn copy_rule_for_a_twelve_card_set() {
