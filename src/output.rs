@@ -326,15 +326,21 @@ fn replace_file_with<R>(
     durable: bool,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<R>,
 ) -> std::io::Result<R> {
+    let mut temp = temp_file_beside(path)?;
+    let filled = fill(temp.as_file_mut())?;
+    put_in_place(temp, path, durable)?;
+    Ok(filled)
+}
+
+/// A new temp file in `path`'s folder (made if missing), to be renamed
+/// over `path` by [`put_in_place`].
+fn temp_file_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir)?;
-    let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-    let filled = fill(temp.as_file_mut())?;
-    put_in_place(temp, path, durable)?;
-    Ok(filled)
+    tempfile::NamedTempFile::new_in(dir)
 }
 
 /// Puts a filled temp file (made beside `path`) in `path`'s place.
@@ -390,10 +396,19 @@ pub fn write_database(w: &mut dyn Write, database: &Database, pretty: bool) -> s
     write_compact(w, database, 2048)
 }
 
+/// The database's compact JSON around its pieces, as `serde_json` writes
+/// [`Database`]: the head, the cards, [`CARDS_TO_SETS`], the sets, [`DATABASE_END`].
+fn database_head(format: u32) -> String {
+    format!("{{\"format\":{format},\"cards\":[")
+}
+
+const CARDS_TO_SETS: &[u8] = b"],\"sets\":[";
+const DATABASE_END: &[u8] = b"]}\n";
+
 /// Writes a database kept as JSON pieces (see [`DatabaseJson`]), byte for
 /// byte what [`write_database`] writes for the same database, compact.
 pub fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::io::Result<()> {
-    write!(w, "{{\"format\":{},\"cards\":[", database.format)?;
+    w.write_all(database_head(database.format).as_bytes())?;
     let mut first = true;
     for part in &database.sets {
         // A set without cards has an empty piece, which takes no comma.
@@ -409,14 +424,14 @@ pub fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::i
             CardsJson::Written { file, range } => copy_range(file, range.clone(), w)?,
         }
     }
-    w.write_all(b"],\"sets\":[")?;
+    w.write_all(CARDS_TO_SETS)?;
     for (i, part) in database.sets.iter().enumerate() {
         if i > 0 {
             w.write_all(b",")?;
         }
         w.write_all(&part.set)?;
     }
-    w.write_all(b"]}\n")
+    w.write_all(DATABASE_END)
 }
 
 /// A database file as a build wrote it: which file it is, and where each
@@ -522,13 +537,8 @@ impl DatabaseWriter {
 
     fn open(&mut self) -> std::io::Result<&mut OpenDatabase> {
         if self.open.is_none() {
-            let dir = match self.path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p,
-                _ => Path::new("."),
-            };
-            std::fs::create_dir_all(dir)?;
-            let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-            let head = format!("{{\"format\":{},\"cards\":[", self.format);
+            let mut temp = temp_file_beside(&self.path)?;
+            let head = database_head(self.format);
             temp.as_file_mut().write_all(head.as_bytes())?;
             let file = Arc::new(temp.as_file().try_clone()?);
             self.open = Some(OpenDatabase {
@@ -610,14 +620,14 @@ impl DatabaseWriter {
         }
         let db = self.open()?;
         db.flush_run()?;
-        let mut tail: Vec<&[u8]> = vec![b"],\"sets\":["];
+        let mut tail: Vec<&[u8]> = vec![CARDS_TO_SETS];
         for (i, set) in db.sets.iter().enumerate() {
             if i > 0 {
                 tail.push(b",");
             }
             tail.push(set);
         }
-        tail.push(b"]}\n");
+        tail.push(DATABASE_END);
         let file = db.temp.as_file_mut();
         // At most IOV_MAX slices a call (write_slices writes them all).
         for chunk in tail.chunks(1024) {
