@@ -10,11 +10,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 fn synthetic(cards: usize) -> Pool {
     let mut pool = Pool::default();
     for (name, text) in blades::synth::pool(cards, 7) {
-        pool.sets.push(SourceFile {
-            path: Arc::from(name.as_str()),
-            relative: name,
-            text: Arc::from(text),
-        });
+        pool.sets.push(SourceFile::new(
+            Arc::from(name.as_str()),
+            name,
+            Arc::from(text),
+        ));
     }
     pool
 }

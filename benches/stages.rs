@@ -24,15 +24,17 @@ fn bench(c: &mut Criterion) {
     let pool = Pool::from_dir(dir.path()).expect("pool");
     let sources: Vec<SourceFile> = files
         .iter()
-        .map(|(name, text)| SourceFile {
-            path: Arc::from(name.as_str()),
-            relative: name.clone(),
-            text: Arc::from(text.as_str()),
+        .map(|(name, text)| {
+            SourceFile::new(
+                Arc::from(name.as_str()),
+                name.clone(),
+                Arc::from(text.as_str()),
+            )
         })
         .collect();
     let docs: Vec<yaml::Node> = sources
         .iter()
-        .map(|f| yaml::parse(&f.text).expect("valid"))
+        .map(|f| yaml::parse(f.text()).expect("valid"))
         .collect();
     let jsons: Vec<serde_json::Value> = docs.iter().map(yaml::Node::to_json).collect();
     let loaded: Vec<LoadedSet> = sources
@@ -55,7 +57,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             sources
                 .iter()
-                .filter(|f| yaml::parse(black_box(&f.text)).is_ok())
+                .filter(|f| yaml::parse(black_box(f.text())).is_ok())
                 .count()
         })
     });

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::cache::{Cache, content_hash};
+use crate::cache::Cache;
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::effect::{self, Effect, EffectError, Keywords, Lang, Phrasebooks, Vocabulary};
 use crate::i18n::locale::LocaleFile;
@@ -413,8 +413,9 @@ struct LocaleWork<'a> {
     summary: LocaleSummary,
     /// The file itself, when it was read in this build.
     parsed: Option<LocaleFile>,
-    /// Whether the summary came from the cache.
-    reused: bool,
+    /// Whether the cache file has this file's entry as it is (the summary
+    /// and the stamp).
+    stored: bool,
 }
 
 /// [`compile`] with a cache, a progress counter or schema-only checking.
@@ -426,8 +427,12 @@ struct LocaleWork<'a> {
 pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let mut sources = Sources::default();
     let mut diagnostics = pool.problems.clone();
+    // Files left unread (the cache vouched for them) join at the end if
+    // a finding points into them.
     for file in pool.lossy.iter().chain(&pool.sets) {
-        sources.insert(file.path.clone(), file.text.clone());
+        if file.is_read() {
+            sources.insert(file.path.clone(), file.text().clone());
+        }
     }
     let mut cache = options.cache;
     let schema_only = options.schema_only;
@@ -461,11 +466,17 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 .par_iter()
                 .zip(previous)
                 .map(|(file, previous)| {
-                    let hash = content_hash(&file.text);
-                    let (reused, result, effects, output, texts) =
+                    let hash = file.hash();
+                    let (reused, result, effects, output, texts, restamped) =
                         match previous.filter(|p| p.hash == hash) {
-                            Some(e) => (true, e.result, e.effects, e.output, e.texts),
-                            None => (false, load_file(file, schema_only), None, None, None),
+                            Some(e) => {
+                                let restamped = e.stamp != file.stamp;
+                                (true, e.result, e.effects, e.output, e.texts, restamped)
+                            }
+                            None => {
+                                let result = load_file(file, schema_only);
+                                (false, result, None, None, None, true)
+                            }
                         };
                     let work = (
                         SetWork {
@@ -475,7 +486,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                             loaded: None,
                             effects,
                             output,
-                            changed: !reused,
+                            changed: restamped,
                             texts,
                         },
                         result.set,
@@ -491,14 +502,14 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
             locale_files
                 .par_iter()
                 .map(|&file| {
-                    let hash = content_hash(&file.text);
+                    let hash = file.hash();
                     match cached.and_then(|c| c.locale(&file.path, hash)) {
                         Some(entry) => LocaleWork {
                             file,
                             hash,
                             summary: entry.summary.clone(),
                             parsed: None,
-                            reused: true,
+                            stored: entry.stamp == file.stamp,
                         },
                         None => read_locale(file, hash),
                     }
@@ -578,7 +589,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                     true => std::borrow::Cow::Owned(whole_set(work, &loaded[index], file)),
                     false => std::borrow::Cow::Borrowed(&loaded[index]),
                 };
-                Some((w, check_set_effects(&set, &vocab, &file.text), true))
+                Some((w, check_set_effects(&set, &vocab, file.text()), true))
             })
             .collect();
         for (w, found, fresh) in found {
@@ -588,7 +599,9 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         }
     }
     for file in &pool.data {
-        sources.insert(file.path.clone(), file.text.clone());
+        if file.is_read() {
+            sources.insert(file.path.clone(), file.text().clone());
+        }
     }
     diagnostics::sort(&mut diagnostics);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
@@ -753,6 +766,21 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
             database = Some(all);
         }
     }
+    // A file left unread that could not be read when its text was needed
+    // after all: what was built from it cannot be trusted.
+    let late: Vec<Diagnostic> = pool
+        .sets
+        .iter()
+        .chain(&pool.data)
+        .filter_map(|f| f.late_read_problem().cloned())
+        .collect();
+    if !late.is_empty() {
+        diagnostics.extend(late);
+        diagnostics::sort(&mut diagnostics);
+        database = None;
+        json = None;
+    }
+    add_unread_sources(pool, &diagnostics, &mut sources);
     let timings = Timings {
         files: files_done,
         pool: started.elapsed() - files_done,
@@ -776,6 +804,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 file.path.clone(),
                 crate::cache::SetEntry {
                     hash: work.hash,
+                    stamp: file.stamp,
                     result: FileResult {
                         set,
                         diagnostics: work.diagnostics,
@@ -792,8 +821,9 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 work.file.path.clone(),
                 crate::cache::LocaleEntry {
                     hash: work.hash,
+                    stamp: work.file.stamp,
                     summary: work.summary,
-                    stored: work.reused,
+                    stored: work.stored,
                 },
             );
         }
@@ -805,6 +835,24 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         sources,
         reused_files,
         timings,
+    }
+}
+
+/// The text of the files left unread that findings point into.
+fn add_unread_sources(pool: &Pool, diagnostics: &[Diagnostic], sources: &mut Sources) {
+    let missing: HashSet<&str> = diagnostics
+        .iter()
+        .flat_map(|d| std::iter::once(&d.path).chain(d.related.iter().map(|r| &r.path)))
+        .map(|path| &**path)
+        .filter(|path| sources.get(path).is_none())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    for file in pool.sets.iter().chain(&pool.data) {
+        if missing.contains(&*file.path) {
+            sources.insert(file.path.clone(), file.text().clone());
+        }
     }
 }
 
@@ -908,7 +956,7 @@ fn read_locale(file: &SourceFile, hash: u64) -> LocaleWork<'_> {
             diagnostics: found,
         },
         parsed,
-        reused: false,
+        stored: false,
     }
 }
 
@@ -929,7 +977,7 @@ fn vocabulary_key(pool: &Pool, vocab: &Vocabulary) -> u64 {
     for file in &pool.data {
         if file.relative == "keywords.yaml" || file.relative.starts_with("phrases/") {
             key.update(file.relative.as_bytes());
-            key.update(&content_hash(&file.text).to_le_bytes());
+            key.update(&file.hash().to_le_bytes());
         }
     }
     key.digest()
@@ -956,7 +1004,7 @@ pub fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
     let mut diagnostics = Vec::new();
     if schema_only {
         // YAML and the JSON Schema only: no cards read, no effects parsed.
-        match yaml::parse(&file.text) {
+        match yaml::parse(file.text()) {
             Ok(doc) => {
                 diagnostics.extend(SetValidator::get().validate(&file.path, &doc, &doc.to_json()))
             }
@@ -990,7 +1038,7 @@ pub fn load_set_and_doc(
 
 /// A set file's YAML tree, or its YAML error reported.
 fn parse_set_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Node> {
-    yaml::parse(&file.text)
+    yaml::parse(file.text())
         .map_err(|error| diagnostics.push(yaml_diagnostic(&file.path, error)))
         .ok()
 }
@@ -1013,7 +1061,7 @@ fn load_parsed(
     let mut bad_fields = Vec::new();
     // Rare: the tree is read again to locate every schema error.
     if !validator.is_valid(&json)
-        && let Ok(doc) = yaml::parse(&file.text)
+        && let Ok(doc) = yaml::parse(file.text())
     {
         let schema_errors = validator.validate(&file.path, &doc, &json);
         bad_fields = card_fields_with_errors(&doc, &schema_errors);
@@ -1083,7 +1131,7 @@ fn parse_effect(
     match effect::parse(text) {
         Ok(tree) => Some(tree),
         Err(errors) => {
-            let offsets = text_offsets(&file.text, spans.effect.start, spans.effect_style, text);
+            let offsets = text_offsets(file.text(), spans.effect.start, spans.effect_style, text);
             diagnostics.extend(
                 errors
                     .into_iter()
@@ -1118,7 +1166,7 @@ pub fn pool_keywords(pool: &Pool, out: &mut Vec<Diagnostic>) -> Keywords {
     let Some(file) = pool.data_file("keywords.yaml") else {
         return Keywords::builtin();
     };
-    let doc = match yaml::parse(&file.text) {
+    let doc = match yaml::parse(file.text()) {
         Ok(doc) => doc,
         Err(error) => {
             out.push(yaml_diagnostic(&file.path, error));

@@ -193,18 +193,28 @@ impl MietteDiagnostic {
                     span(&r.span),
                 ));
             } else {
+                let source = sources
+                    .get(&r.path)
+                    .map(|t| NamedSource::new(&*r.path, t.clone()));
+                // Without its own text, a label would be drawn on the
+                // main file's (miette's fallback): name the file instead.
+                let (message, labels) = match source {
+                    Some(_) => (
+                        r.label.clone(),
+                        vec![LabeledSpan::new_primary_with_span(
+                            Some(r.label.clone()),
+                            span(&r.span),
+                        )],
+                    ),
+                    None => (format!("{}: {}", r.label, r.path), Vec::new()),
+                };
                 related.push(MietteDiagnostic {
-                    message: r.label.clone(),
+                    message,
                     code: "",
                     severity: miette::Severity::Advice,
                     help: None,
-                    source: sources
-                        .get(&r.path)
-                        .map(|t| NamedSource::new(&*r.path, t.clone())),
-                    labels: vec![LabeledSpan::new_primary_with_span(
-                        Some(r.label.clone()),
-                        span(&r.span),
-                    )],
+                    source,
+                    labels,
                     related: Vec::new(),
                 });
             }
@@ -741,6 +751,36 @@ fn default_permissions() -> Option<std::fs::Permissions> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_related_place_without_its_text_is_named_not_drawn_on_the_main_file() {
+        let main: Arc<str> = Arc::from("a.yaml");
+        let other: Arc<str> = Arc::from("b.yaml");
+        let mut sources = Sources::default();
+        sources.insert(main.clone(), Arc::from("id: x\nname: y\n"));
+        let finding = Diagnostic::error(
+            crate::diagnostics::Code::DuplicateCardId,
+            &main,
+            4..5,
+            "taken",
+        )
+        .with_label("used again here")
+        .with_related(&other, 4..5, "first used here");
+        let style = Style {
+            color: false,
+            width: 80,
+        };
+        let shown = render_human(std::slice::from_ref(&finding), &sources, style);
+        assert!(shown.contains("first used here: b.yaml"), "{shown}");
+        assert_eq!(shown.matches("id: x").count(), 1, "{shown}");
+        // With the other file's text, its line is shown.
+        sources.insert(other, Arc::from("id: z\n"));
+        let shown = render_human(&[finding], &sources, style);
+        assert!(
+            shown.contains("b.yaml:1:5") && shown.contains("id: z"),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn chunked_database_json_is_what_serde_writes() {

@@ -9,9 +9,11 @@
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::{Code, Diagnostic};
 
@@ -32,7 +34,154 @@ pub struct SourceFile {
     pub path: Arc<str>,
     /// Path relative to the pool root, with `/` separators.
     pub relative: String,
-    pub text: Arc<str>,
+    text: Text,
+    /// The file's stamp when it was read, when the stamp alone can tell a
+    /// later build that the file is unchanged (see [`FileStamp::vouching`]).
+    pub stamp: Option<FileStamp>,
+}
+
+/// A file's text: read, or left on disk because an earlier build read the
+/// same file (its stamp says so) and kept what it needed from it.
+#[derive(Debug, Clone)]
+enum Text {
+    Read {
+        text: Arc<str>,
+        hash: OnceLock<u64>,
+    },
+    Unread {
+        from: PathBuf,
+        hash: u64,
+        loaded: OnceLock<Result<Arc<str>, Box<Diagnostic>>>,
+    },
+}
+
+impl SourceFile {
+    pub fn new(path: Arc<str>, relative: String, text: Arc<str>) -> SourceFile {
+        SourceFile {
+            path,
+            relative,
+            text: Text::Read {
+                text,
+                hash: OnceLock::new(),
+            },
+            stamp: None,
+        }
+    }
+
+    /// The file's text. A file left unread is read now (a build asks for
+    /// one only to check or render its set again); should that fail, or
+    /// the file no longer be what its stamp said, the text is empty and
+    /// [`SourceFile::late_read_problem`] says why.
+    pub fn text(&self) -> &Arc<str> {
+        static EMPTY: OnceLock<Arc<str>> = OnceLock::new();
+        match &self.text {
+            Text::Read { text, .. } => text,
+            Text::Unread { from, hash, loaded } => {
+                let read = loaded.get_or_init(|| match read_text(from, &self.path) {
+                    Ok(text) if content_hash(&text) == *hash => Ok(text),
+                    Ok(_) => Err(Box::new(changed_while_building(&self.path))),
+                    Err(problem) => Err(problem),
+                });
+                read.as_ref()
+                    .unwrap_or_else(|_| EMPTY.get_or_init(|| Arc::from("")))
+            }
+        }
+    }
+
+    /// Hash of the file's content ([`content_hash`]).
+    pub fn hash(&self) -> u64 {
+        match &self.text {
+            Text::Read { text, hash } => *hash.get_or_init(|| content_hash(text)),
+            Text::Unread { hash, .. } => *hash,
+        }
+    }
+
+    /// Whether the text is in memory (read with the pool, or since).
+    pub fn is_read(&self) -> bool {
+        match &self.text {
+            Text::Read { .. } => true,
+            Text::Unread { loaded, .. } => loaded.get().is_some_and(Result::is_ok),
+        }
+    }
+
+    /// Why a file left unread could not be read when its text was asked
+    /// for (an error: the build's results for it cannot be trusted).
+    pub fn late_read_problem(&self) -> Option<&Diagnostic> {
+        match &self.text {
+            Text::Unread { loaded, .. } => loaded.get()?.as_ref().err().map(|d| &**d),
+            Text::Read { .. } => None,
+        }
+    }
+}
+
+fn changed_while_building(path: &Arc<str>) -> Diagnostic {
+    Diagnostic::error(
+        Code::Unreadable,
+        path,
+        0..0,
+        "this file changed while the build was running",
+    )
+    .with_label("changed")
+    .with_help("run the build again")
+}
+
+/// Hash of a file's content.
+pub fn content_hash(text: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+}
+
+/// What `stat` tells of a file: enough to see that it is not the file that
+/// was read before, without reading it. Any write or rename changes the
+/// change time (ctime), which programs cannot set; an editor that saves
+/// by renaming a new file into place also changes the inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileStamp {
+    pub len: u64,
+    pub modified: (i64, u32),
+    pub changed: (i64, u32),
+    pub inode: u64,
+    pub device: u64,
+}
+
+/// How long after its last change a file's stamp is trusted: two writes
+/// within one tick of the file system's clock leave the same stamp, so a
+/// stamp is recorded only for a file last changed well before it was read.
+const STAMP_SETTLE: Duration = Duration::from_secs(2);
+
+impl FileStamp {
+    /// The stamp of a file, where the system has one.
+    pub fn of(meta: &fs::Metadata) -> Option<FileStamp> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let nanos = |n: i64| u32::try_from(n).unwrap_or(0);
+            Some(FileStamp {
+                len: meta.len(),
+                modified: (meta.mtime(), nanos(meta.mtime_nsec())),
+                changed: (meta.ctime(), nanos(meta.ctime_nsec())),
+                inode: meta.ino(),
+                device: meta.dev(),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            None
+        }
+    }
+
+    /// The stamp of a file read after `reading_began`, when it can vouch
+    /// for the content: the file was last changed at least
+    /// [`STAMP_SETTLE`] before, so a later change cannot share its stamp.
+    pub fn vouching(meta: &fs::Metadata, reading_began: SystemTime) -> Option<FileStamp> {
+        let stamp = FileStamp::of(meta)?;
+        let settled = reading_began
+            .checked_sub(STAMP_SETTLE)?
+            .duration_since(UNIX_EPOCH)
+            .ok()?;
+        let settled = (settled.as_secs() as i64, settled.subsec_nanos());
+        (stamp.changed < settled).then_some(stamp)
+    }
 }
 
 /// The files of a pool, split into set files and data files.
@@ -90,17 +239,23 @@ impl Pool {
     pub fn builtin() -> Pool {
         let mut pool = Pool::default();
         for (relative, text) in builtin::BUILTIN_FILES {
-            pool.add(SourceFile {
-                path: Arc::from(format!("cards/{relative}")),
-                relative: (*relative).to_string(),
-                text: Arc::from(*text),
-            });
+            pool.add(SourceFile::new(
+                Arc::from(format!("cards/{relative}")),
+                (*relative).to_string(),
+                Arc::from(*text),
+            ));
         }
         pool
     }
 
     /// Every YAML file under `dir`, at any depth, in a stable order.
     pub fn from_dir(dir: &Path) -> Result<Pool, PoolError> {
+        Pool::list(dir)?.read(|_, _| None)
+    }
+
+    /// The YAML files under `dir`, found but not read yet.
+    pub fn list(dir: &Path) -> Result<Listing, PoolError> {
+        let began = SystemTime::now();
         let meta = fs::metadata(dir).map_err(|e| PoolError::Unreadable(dir.to_path_buf(), e))?;
         if !meta.is_dir() {
             return Err(PoolError::NotADirectory(dir.to_path_buf()));
@@ -108,47 +263,11 @@ impl Pool {
         let mut paths = Vec::new();
         walk(dir, 0, &mut paths).map_err(|e| PoolError::Unreadable(dir.to_path_buf(), e))?;
         paths.sort();
-        // Files are read in parallel, then taken in path order.
-        let read: Vec<_> = paths
-            .par_iter()
-            .map(|path| {
-                let shown: Arc<str> = Arc::from(path.display().to_string());
-                let text = read_text(path, &shown);
-                (shown, text)
-            })
-            .collect();
-        let mut pool = Pool::default();
-        for (path, (shown, text)) in paths.into_iter().zip(read) {
-            let relative = path
-                .strip_prefix(dir)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .replace('\\', "/");
-            match text {
-                Ok(text) => pool.add(SourceFile {
-                    path: shown,
-                    relative,
-                    text,
-                }),
-                Err(diagnostic) => {
-                    if let Ok(bytes) =
-                        fs::read(&path).map(|b| String::from_utf8_lossy(&b).into_owned())
-                        && diagnostic.code == Code::NotUtf8
-                    {
-                        pool.lossy.push(SourceFile {
-                            path: shown.clone(),
-                            relative,
-                            text: Arc::from(bytes),
-                        });
-                    }
-                    pool.problems.push(*diagnostic);
-                }
-            }
-        }
-        if pool.sets.is_empty() && pool.problems.is_empty() {
-            return Err(PoolError::NoSets(dir.to_path_buf()));
-        }
-        Ok(pool)
+        Ok(Listing {
+            dir: dir.to_path_buf(),
+            files: paths.into_iter().map(|path| (path, None)).collect(),
+            began,
+        })
     }
 
     fn add(&mut self, file: SourceFile) {
@@ -162,6 +281,91 @@ impl Pool {
     /// A data file by its path relative to the pool root.
     pub fn data_file(&self, relative: &str) -> Option<&SourceFile> {
         self.data.iter().find(|f| f.relative == relative)
+    }
+}
+
+/// The files of a pool folder, found but not read yet, so that a build can
+/// leave unread the files its cache vouches for.
+pub struct Listing {
+    dir: PathBuf,
+    /// Each file, with its stamp once [`Listing::stamp`] took them.
+    files: Vec<(PathBuf, Option<FileStamp>)>,
+    /// When the listing began (see [`FileStamp::vouching`]).
+    began: SystemTime,
+}
+
+impl Listing {
+    /// Takes every file's stamp (in parallel: a large pool has thousands).
+    pub fn stamp(mut self) -> Listing {
+        self.files.par_iter_mut().for_each(|(path, stamp)| {
+            *stamp = fs::metadata(&*path).ok().and_then(|m| FileStamp::of(&m));
+        });
+        self
+    }
+
+    /// Reads the files in parallel, except those `known` vouches for: given
+    /// the path as shown and the file's stamp, it returns the hash of the
+    /// content when an earlier build read the file with that very stamp.
+    pub fn read<F>(self, known: F) -> Result<Pool, PoolError>
+    where
+        F: Fn(&str, &FileStamp) -> Option<u64> + Sync,
+    {
+        let began = self.began;
+        let read: Vec<_> = self
+            .files
+            .par_iter()
+            .map(|(path, listed)| {
+                let shown: Arc<str> = Arc::from(path.display().to_string());
+                if let Some(stamp) = listed
+                    && let Some(hash) = known(&shown, stamp)
+                {
+                    let text = Text::Unread {
+                        from: path.clone(),
+                        hash,
+                        loaded: OnceLock::new(),
+                    };
+                    return (shown, Ok((text, Some(*stamp))));
+                }
+                let read = read_text_and_meta(path, &shown).map(|(text, meta)| {
+                    let text = Text::Read {
+                        text,
+                        hash: OnceLock::new(),
+                    };
+                    (text, FileStamp::vouching(&meta, began))
+                });
+                (shown, read)
+            })
+            .collect();
+        let mut pool = Pool::default();
+        for ((path, _), (shown, read)) in self.files.iter().zip(read) {
+            let relative = path
+                .strip_prefix(&self.dir)
+                .unwrap_or(path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            match read {
+                Ok((text, stamp)) => pool.add(SourceFile {
+                    path: shown,
+                    relative,
+                    text,
+                    stamp,
+                }),
+                Err(diagnostic) => {
+                    if let Ok(bytes) =
+                        fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned())
+                        && diagnostic.code == Code::NotUtf8
+                    {
+                        pool.lossy
+                            .push(SourceFile::new(shown.clone(), relative, Arc::from(bytes)));
+                    }
+                    pool.problems.push(*diagnostic);
+                }
+            }
+        }
+        if pool.sets.is_empty() && pool.problems.is_empty() {
+            return Err(PoolError::NoSets(self.dir));
+        }
+        Ok(pool)
     }
 }
 
@@ -192,6 +396,14 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> std::io::Result<()>
 
 /// Reads a file as UTF-8 text within the size limit.
 pub fn read_text(path: &Path, shown: &Arc<str>) -> Result<Arc<str>, Box<Diagnostic>> {
+    read_text_and_meta(path, shown).map(|(text, _)| text)
+}
+
+/// [`read_text`], with the file's metadata as it was when opened.
+fn read_text_and_meta(
+    path: &Path,
+    shown: &Arc<str>,
+) -> Result<(Arc<str>, fs::Metadata), Box<Diagnostic>> {
     let unreadable = |e: std::io::Error| {
         Box::new(
             Diagnostic::error(
@@ -236,7 +448,7 @@ pub fn read_text(path: &Path, shown: &Arc<str>) -> Result<Arc<str>, Box<Diagnost
             "it grew past the size limit while being read",
         )));
     }
-    text_from_bytes(bytes, shown)
+    Ok((text_from_bytes(bytes, shown)?, meta))
 }
 
 /// UTF-8 text from bytes, or a diagnostic at the first invalid byte.
@@ -272,6 +484,55 @@ mod tests {
         assert!(is_data_file("_draft.yaml"));
         assert!(!is_data_file("sunset-gulch.yaml"));
         assert!(!is_data_file("promos/gold.yaml"));
+    }
+
+    /// A pool folder with one set file, listed and stamped.
+    fn listed(text: &str) -> (tempfile::TempDir, Listing) {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("set.yaml"), text).unwrap();
+        let listing = Pool::list(dir.path()).unwrap().stamp();
+        (dir, listing)
+    }
+
+    #[test]
+    fn a_file_the_cache_vouches_for_is_read_only_when_its_text_is_asked_for() {
+        let text = "id: s\n";
+        let (_dir, listing) = listed(text);
+        let pool = listing.read(|_, _| Some(content_hash(text))).unwrap();
+        let file = &pool.sets[0];
+        assert!(!file.is_read());
+        assert_eq!(file.hash(), content_hash(text));
+        assert_eq!(&**file.text(), text);
+        assert!(file.is_read());
+        assert!(file.late_read_problem().is_none());
+    }
+
+    #[test]
+    fn a_file_that_is_not_what_the_cache_said_is_a_located_error_not_its_old_text() {
+        let (_dir, listing) = listed("id: s\n");
+        let pool = listing.read(|_, _| Some(content_hash("id: t\n"))).unwrap();
+        let file = &pool.sets[0];
+        assert_eq!(&**file.text(), "");
+        let problem = file.late_read_problem().expect("a problem");
+        assert_eq!(problem.code, Code::Unreadable);
+        assert!(
+            problem.message.contains("changed while"),
+            "{}",
+            problem.message
+        );
+    }
+
+    #[test]
+    fn a_stamp_vouches_only_for_a_file_left_alone_before_it_was_read() {
+        let (dir, listing) = listed("id: s\n");
+        // Just written: its stamp could be shared by a second write.
+        let pool = listing.read(|_, _| None).unwrap();
+        assert!(pool.sets[0].is_read());
+        assert_eq!(pool.sets[0].stamp, None);
+        let meta = fs::metadata(dir.path().join("set.yaml")).unwrap();
+        let later = SystemTime::now() + STAMP_SETTLE + Duration::from_secs(1);
+        assert_eq!(FileStamp::vouching(&meta, later), FileStamp::of(&meta));
+        assert!(FileStamp::of(&meta).is_some());
     }
 
     #[test]

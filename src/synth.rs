@@ -219,11 +219,11 @@ mod tests {
     fn as_pool(files: &[(String, String)]) -> Pool {
         let mut pool = Pool::default();
         for (name, text) in files {
-            pool.sets.push(SourceFile {
-                path: Arc::from(name.as_str()),
-                relative: name.clone(),
-                text: Arc::from(text.as_str()),
-            });
+            pool.sets.push(SourceFile::new(
+                Arc::from(name.as_str()),
+                name.clone(),
+                Arc::from(text.as_str()),
+            ));
         }
         pool
     }

@@ -84,8 +84,21 @@ fn reused(run: &Run) -> String {
         .lines()
         .find(|l| l.starts_with("timings:"))
         .unwrap_or_else(|| panic!("no timings in {}", run.stderr));
-    let start = line.find('(').unwrap() + 1;
-    line[start..line.find(" files reused").unwrap()].to_string()
+    let end = line.find(" files reused").unwrap();
+    let start = line[..end].rfind('(').unwrap() + 1;
+    line[start..end].to_string()
+}
+
+/// "N of M" files read from disk (the rest the cache vouched for).
+fn read(run: &Run) -> String {
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("timings:"))
+        .unwrap();
+    let end = line.find(" files read").unwrap();
+    let start = line[..end].rfind('(').unwrap() + 1;
+    line[start..end].to_string()
 }
 
 fn cache_file(dir: &Path) -> PathBuf {
@@ -124,6 +137,68 @@ fn an_edited_set_file_is_read_again_and_the_rest_reused() {
     // The set's own name, and the effect text that names it.
     assert!(text.contains("\"name\":\"Sundown Gulch\""));
     assert!(text.contains("from the Sundown Gulch set"));
+}
+
+#[test]
+fn files_unchanged_since_a_build_are_not_read_again_and_an_edit_is_always_seen() {
+    let dir = pool_copy();
+    // A file's stamp vouches for it only once it has been left alone for a
+    // moment (two writes within one tick of the clock share a stamp).
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let (first, _) = build_both(dir.path());
+    let total = read(&first);
+    let (second, _) = build_both(dir.path());
+    assert_eq!(reused(&second), "11 of 11");
+    let (unread, _) = read(&second)
+        .split_once(" of ")
+        .map(|(n, _)| (n.parse::<usize>().unwrap(), ()))
+        .unwrap();
+    let (all, _) = total.split_once(" of ").unwrap();
+    // Only the data files the cache does not keep (keywords, phrase
+    // books, glossary) are read again.
+    assert!(
+        unread < 10 && all.parse::<usize>().unwrap() > 20,
+        "{total} then {}",
+        read(&second)
+    );
+
+    // An edit of the same length, right after the build: still seen.
+    let set = dir.path().join("cards/sunset-gulch.yaml");
+    edit(
+        &set,
+        "name: Tumbleweed Jackrabbit",
+        "name: Tumbleweed Jackalope",
+    );
+    let (run, database) = build_both(dir.path());
+    assert_eq!(reused(&run), "10 of 11");
+    assert!(
+        String::from_utf8(database)
+            .unwrap()
+            .contains("\"name\":\"Tumbleweed Jackalope\"")
+    );
+
+    // A finding that points into files left unread shows their lines as a
+    // build that read them would (`build_both` compares the reports).
+    let other = std::fs::read_to_string(dir.path().join("cards/orbital-drift.yaml")).unwrap();
+    let taken = other
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("- id: "))
+        .expect("a card id")
+        .to_string();
+    let text = std::fs::read_to_string(&set).unwrap();
+    let mine = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("- id: "))
+        .unwrap()
+        .to_string();
+    edit(&set, &format!("- id: {mine}"), &format!("- id: {taken}"));
+    let (failed, _) = build_both(dir.path());
+    assert_eq!(failed.code, 1);
+    assert!(
+        failed.stderr.contains("orbital-drift.yaml"),
+        "{}",
+        failed.stderr
+    );
 }
 
 #[test]

@@ -941,7 +941,7 @@ fn shipped_locale_files_are_in_canonical_form() {
     );
     let position = |k: &UnitKey| project.position(k);
     for file in &ja.files {
-        let text = &pool.data_file(&file.relative).unwrap().text;
+        let text = pool.data_file(&file.relative).unwrap().text();
         let rendered = match &file.target {
             locale::Target::Set(set) => {
                 locale::render_set_file("ja", set, &file.entries, &position)

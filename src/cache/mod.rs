@@ -33,24 +33,23 @@ mod card_codec;
 use crate::compile::{CardsJson, FileResult, LoadedSet, LocaleSummary, SetJson, SharedBytes};
 use crate::diagnostics::Diagnostic;
 use crate::output::{FileIdentity, WrittenDatabase};
+use crate::pool::FileStamp;
 
 /// Identity of the code that produced a cache; a cache from any other build
 /// is ignored.
 pub const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
 
 /// First line of a cache file (its format).
-const MAGIC: &[u8] = b"blades-cache 6\n";
-
-/// Hash of a file's content.
-pub fn content_hash(text: &str) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(text.as_bytes())
-}
+const MAGIC: &[u8] = b"blades-cache 7\n";
 
 /// What a set file contributed to a build.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SetEntry {
     /// Hash of the file's content.
     pub hash: u64,
+    /// The file's stamp when it was read, when it vouches for the content:
+    /// a build that finds the file with this stamp need not read it.
+    pub stamp: Option<FileStamp>,
     /// The file's own result (cards without their parsed effects).
     pub result: FileResult,
     /// Effect findings that depend on the pool's vocabulary, for the
@@ -128,6 +127,8 @@ impl CardTexts {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LocaleEntry {
     pub hash: u64,
+    /// As [`SetEntry::stamp`].
+    pub stamp: Option<FileStamp>,
     pub summary: LocaleSummary,
     /// Whether this entry is in the cache file as it is.
     #[serde(skip)]
@@ -265,6 +266,17 @@ impl Cache {
         }
         drop(cards);
         self.layout = Some((layout, false));
+    }
+
+    /// The content hash of the file at `path` when the cache vouches for it:
+    /// an earlier build read it with this very stamp. For the
+    /// `known` argument of [`crate::pool::Listing::read`].
+    pub fn known(&self, path: &str, stamp: &FileStamp) -> Option<u64> {
+        let (hash, recorded) = match self.sets.get(path) {
+            Some(entry) => (entry.hash, entry.stamp),
+            None => self.locales.get(path).map(|e| (e.hash, e.stamp))?,
+        };
+        (recorded.as_ref() == Some(stamp)).then_some(hash)
     }
 
     /// Takes the set entry recorded for this path (whatever its content was).
@@ -686,6 +698,7 @@ mod tests {
     fn entry(hash: u64) -> SetEntry {
         SetEntry {
             hash,
+            stamp: None,
             result: FileResult {
                 set: None,
                 diagnostics: Vec::new(),

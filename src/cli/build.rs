@@ -12,7 +12,7 @@ use blades::compile::{Compiled, Options, compile_with};
 use blades::diagnostics::Diagnostic;
 use blades::model::DATABASE_FORMAT;
 use blades::output::{self, DatabaseWriter, Format};
-use blades::pool::Pool;
+use blades::pool::{Listing, Pool, PoolError};
 
 use super::{Context, exit};
 
@@ -47,16 +47,18 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         return watch(context, &args);
     }
     let started = Instant::now();
-    // The cache is decoded while the pool is read.
-    let (pool, mut cache) = rayon::join(
-        || context.pool(),
-        || uses_cache(&args).then(|| Cache::open_beside(&args.out)),
-    );
-    let pool = match pool {
-        Ok(pool) => pool,
+    let (pool, mut cache) = match pool_and_cache(context, &args) {
+        Ok(found) => found,
         Err(code) => return code,
     };
     let read = started.elapsed();
+    let files = pool.sets.len() + pool.data.len();
+    let files_read = pool
+        .sets
+        .iter()
+        .chain(&pool.data)
+        .filter(|f| f.is_read())
+        .count();
     let mut writer =
         writes_while_building(&args).then(|| DatabaseWriter::new(&args.out, DATABASE_FORMAT));
     let compiled = build_with_progress(&pool, cache.as_mut(), writer.as_mut(), &args);
@@ -81,7 +83,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     if args.timings {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         eprintln!(
-            "timings: read and cache load {:.1} ms, per-file checks {:.1} ms ({} of {} files reused), pool checks {:.1} ms, write {:.1} ms, cache save {:.1} ms",
+            "timings: read and cache load {:.1} ms ({files_read} of {files} files read), per-file checks {:.1} ms ({} of {} files reused), pool checks {:.1} ms, write {:.1} ms, cache save {:.1} ms",
             ms(read),
             ms(compiled.timings.files),
             compiled.reused_files,
@@ -95,6 +97,27 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     // freeing a large pool's millions of strings one by one takes a while.
     std::mem::forget((compiled, pool, cache));
     ExitCode::from(code)
+}
+
+/// The pool and the build cache. The cache is decoded while the pool's
+/// files are found and stamped, and the files it vouches for (unchanged
+/// since a build read them) are not read.
+fn pool_and_cache(context: &Context, args: &Args) -> Result<(Pool, Option<Cache>), ExitCode> {
+    let open_cache = || uses_cache(args).then(|| Cache::open_beside(&args.out));
+    let Some(dir) = &context.cards else {
+        return Ok((Pool::builtin(), open_cache()));
+    };
+    let (listing, cache) = rayon::join(|| Pool::list(dir).map(Listing::stamp), open_cache);
+    let pool = read_listed(listing, cache.as_ref()).map_err(super::pool_error)?;
+    Ok((pool, cache))
+}
+
+/// Reads the files of a listed pool that `cache` does not vouch for.
+fn read_listed(
+    listing: Result<Listing, PoolError>,
+    cache: Option<&Cache>,
+) -> Result<Pool, PoolError> {
+    listing?.read(|path, stamp| cache?.known(path, stamp))
 }
 
 /// Whether a build reads and writes the cache.
@@ -239,7 +262,7 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
         if state != seen {
             seen = state;
             let started = Instant::now();
-            match Pool::from_dir(&dir) {
+            match read_listed(Pool::list(&dir).map(Listing::stamp), cache.as_ref()) {
                 Ok(pool) => {
                     let mut writer = writes_while_building(args)
                         .then(|| DatabaseWriter::new(&args.out, DATABASE_FORMAT));

@@ -31,8 +31,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let mut problems = Vec::new();
     let mut rewrites = Vec::new();
     for file in &pool.sets {
-        sources.insert(file.path.clone(), file.text.clone());
-        let formatted = format_set_file(&file.path, &file.text);
+        sources.insert(file.path.clone(), file.text().clone());
+        let formatted = format_set_file(&file.path, file.text());
         problems.extend(formatted.problems);
         if let Some(text) = formatted.text {
             rewrites.push((file.path.clone(), text, formatted.changes.len()));

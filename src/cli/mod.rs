@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use blades::diagnostics::{Diagnostic, Sources};
 use blades::output::{self, Format, Style};
-use blades::pool::Pool;
+use blades::pool::{Pool, PoolError};
 
 mod build;
 mod card;
@@ -93,10 +93,7 @@ impl Context {
     pub fn pool(&self) -> Result<Pool, ExitCode> {
         match &self.cards {
             None => Ok(Pool::builtin()),
-            Some(dir) => Pool::from_dir(dir).map_err(|e| {
-                eprintln!("error: {e}");
-                ExitCode::from(exit::CANNOT_RUN)
-            }),
+            Some(dir) => Pool::from_dir(dir).map_err(pool_error),
         }
     }
 
@@ -114,6 +111,12 @@ impl Context {
             Format::Json => print!("{}", output::render_json(diagnostics, sources)),
         }
     }
+}
+
+/// Reports a pool that cannot be read at all.
+pub fn pool_error(e: PoolError) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::from(exit::CANNOT_RUN)
 }
 
 pub fn run() -> ExitCode {

@@ -640,14 +640,15 @@ const JA: &str = include_str!("../../cards/phrases/ja.yaml");
 /// A built-in book as a pool file, shown as `<built-in>/phrases/<lang>.yaml`.
 pub fn builtin_file(lang: Lang) -> SourceFile {
     let relative = format!("phrases/{}.yaml", lang.code());
-    SourceFile {
-        path: Arc::from(format!("<built-in>/{relative}")),
+    let text = match lang {
+        Lang::En => EN,
+        Lang::Ja => JA,
+    };
+    SourceFile::new(
+        Arc::from(format!("<built-in>/{relative}")),
         relative,
-        text: Arc::from(match lang {
-            Lang::En => EN,
-            Lang::Ja => JA,
-        }),
-    }
+        Arc::from(text),
+    )
 }
 
 /// The built-in books, read once.
@@ -767,7 +768,7 @@ impl Phrasebook {
         out: &mut Vec<Diagnostic>,
     ) -> Option<Phrasebook> {
         let result = match lang {
-            Lang::En => match yaml::parse(&file.text) {
+            Lang::En => match yaml::parse(file.text()) {
                 Ok(doc) => Phrasebook::from_book(lang, &doc),
                 Err(error) => {
                     out.push(yaml_diagnostic(&file.path, error));
@@ -1014,11 +1015,7 @@ mod tests {
     use super::*;
 
     fn source(relative: &str, text: &str) -> SourceFile {
-        SourceFile {
-            path: Arc::from(relative),
-            relative: relative.into(),
-            text: Arc::from(text),
-        }
+        SourceFile::new(Arc::from(relative), relative.into(), Arc::from(text))
     }
 
     fn translation(text: &str) -> LocaleFile {

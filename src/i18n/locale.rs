@@ -287,7 +287,7 @@ pub fn parse_set_file(
     lang: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<LocaleFile> {
-    let doc = match yaml::parse(&file.text) {
+    let doc = match yaml::parse(file.text()) {
         Ok(doc) => doc,
         Err(error) => {
             diagnostics.push(yaml_diagnostic(&file.path, error));
@@ -298,7 +298,7 @@ pub fn parse_set_file(
     let NodeValue::Map(fields) = doc.value else {
         diagnostics.push(invalid(
             file,
-            first_line(&file.text, &doc.span),
+            first_line(file.text(), &doc.span),
             "a locale file is a mapping with `set`, `name` and `cards`",
             "not a mapping",
             "start the file with `set: <set-id>`",
@@ -325,7 +325,7 @@ pub fn parse_set_file(
         if !fields.iter().any(|f| f.key.as_str() == Some("set")) {
             diagnostics.push(invalid(
                 file,
-                first_line(&file.text, &doc.span),
+                first_line(file.text(), &doc.span),
                 "missing field `set`",
                 "this needs `set`",
                 "add `set: <set-id>`: the id of the set this file translates",
@@ -520,7 +520,7 @@ fn parse_entry(
             if entry.text_at.is_none() {
                 diagnostics.push(invalid(
                     file,
-                    first_line(&file.text, &value_span),
+                    first_line(file.text(), &value_span),
                     format!("`{}` has no `text`", entry.key),
                     "this needs `text`",
                     "add `text: <translation>`",
@@ -561,7 +561,7 @@ pub fn parse_phrase_file(
     lang: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<LocaleFile> {
-    let doc = match yaml::parse(&file.text) {
+    let doc = match yaml::parse(file.text()) {
         Ok(doc) => doc,
         Err(error) => {
             diagnostics.push(yaml_diagnostic(&file.path, error));
@@ -571,7 +571,7 @@ pub fn parse_phrase_file(
     if doc.get("lang").is_some() && doc.get("phrases").is_some() {
         diagnostics.push(invalid(
             file,
-            first_line(&file.text, &doc.span),
+            first_line(file.text(), &doc.span),
             "this is a phrasebook in the English book format (`lang`, `phrases`), not a translation",
             "book format",
             "a translated phrase file maps each key to its entry: `line.ability: {text: \"…\", source: \"{timing}: {sentences}\", fingerprint: …}` (see cards/phrases/ja.yaml)",
@@ -637,7 +637,7 @@ pub fn parse_phrase_file(
     }
     entries.sort_by_key(|e| e.key_span.start);
     let header: String = file
-        .text
+        .text()
         .lines()
         .take_while(|l| l.starts_with('#'))
         .map(|l| format!("{l}\n"))
@@ -891,11 +891,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn source(relative: &str, text: &str) -> SourceFile {
-        SourceFile {
-            path: Arc::from(relative),
-            relative: relative.into(),
-            text: Arc::from(text),
-        }
+        SourceFile::new(Arc::from(relative), relative.into(), Arc::from(text))
     }
 
     #[test]

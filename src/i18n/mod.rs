@@ -209,7 +209,7 @@ impl Project {
         let mut set_problems = pool.problems.clone();
         let mut loaded = Vec::new();
         for file in &pool.sets {
-            sources.insert(file.path.clone(), file.text.clone());
+            sources.insert(file.path.clone(), file.text().clone());
             if let Some(set) = compile::load_set_and_doc(file, &mut set_problems) {
                 loaded.push(set);
             }
@@ -227,11 +227,11 @@ impl Project {
         let (locales, mut diagnostics) = Locales::load(pool);
         add_variant_units(&mut units, &locales);
         for file in &pool.data {
-            sources.insert(file.path.clone(), file.text.clone());
+            sources.insert(file.path.clone(), file.text().clone());
         }
         // The built-in English book, when the pool's translations follow it.
         if let Some(file) = english_phrase_file(pool) {
-            sources.insert(file.path, file.text);
+            sources.insert(file.path.clone(), file.text().clone());
         }
         diagnostics::sort(&mut diagnostics);
         let mut index = HashMap::default();
@@ -396,7 +396,7 @@ pub fn phrase_units(pool: &Pool) -> Vec<Unit> {
     };
     // Problems with the English book are the effect language's to report
     // (`blades build`); every template that can be read is a unit.
-    let Ok(doc) = yaml::parse(&file.text) else {
+    let Ok(doc) = yaml::parse(file.text()) else {
         return Vec::new();
     };
     let book = phrases::read_book_file(&doc, Lang::En);
