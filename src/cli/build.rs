@@ -59,8 +59,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         .chain(&pool.data)
         .filter(|f| f.is_read())
         .count();
-    let mut writer =
-        writes_while_building(&args).then(|| DatabaseWriter::new(&args.out, DATABASE_FORMAT));
+    let mut writer = database_writer(&args);
     let compiled = build_with_progress(&pool, cache.as_mut(), writer.as_mut(), &args);
     let before_write = started.elapsed();
     context.report(&compiled.diagnostics, &compiled.sources);
@@ -129,6 +128,17 @@ fn uses_cache(args: &Args) -> bool {
 /// set by set); `--pretty` serializes the whole database at the end.
 fn writes_while_building(args: &Args) -> bool {
     !args.schema_only && !args.pretty
+}
+
+/// The writer of the database as it is made, if it is; with a cache, the
+/// database it replaces is left for the next build to delete.
+fn database_writer(args: &Args) -> Option<DatabaseWriter> {
+    let writer =
+        writes_while_building(args).then(|| DatabaseWriter::new(&args.out, DATABASE_FORMAT))?;
+    Some(match uses_cache(args) {
+        true => writer.keeping_replaced(),
+        false => writer,
+    })
 }
 
 /// Writes the database of a successful build (telling the cache where its
@@ -264,8 +274,7 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
             let started = Instant::now();
             match read_listed(Pool::list(&dir).map(Listing::stamp), cache.as_ref()) {
                 Ok(pool) => {
-                    let mut writer = writes_while_building(args)
-                        .then(|| DatabaseWriter::new(&args.out, DATABASE_FORMAT));
+                    let mut writer = database_writer(args);
                     let compiled =
                         build_with_progress(&pool, cache.as_mut(), writer.as_mut(), args);
                     let current: HashSet<_> = compiled.diagnostics.iter().map(identity).collect();
