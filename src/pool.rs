@@ -171,7 +171,7 @@ impl FileStamp {
     }
 
     /// The stamp of a file read after `reading_began`, when it can vouch
-    /// for the content: the file was last changed at least
+    /// for the content: the file was last changed (and modified) at least
     /// [`STAMP_SETTLE`] before, so a later change cannot share its stamp.
     pub fn vouching(meta: &fs::Metadata, reading_began: SystemTime) -> Option<FileStamp> {
         let stamp = FileStamp::of(meta)?;
@@ -180,7 +180,9 @@ impl FileStamp {
             .duration_since(UNIX_EPOCH)
             .ok()?;
         let settled = (settled.as_secs() as i64, settled.subsec_nanos());
-        (stamp.changed < settled).then_some(stamp)
+        // The modification time too: on some file systems (FAT) the
+        // change time is the creation time.
+        (stamp.changed < settled && stamp.modified < settled).then_some(stamp)
     }
 }
 

@@ -778,7 +778,8 @@ pub fn attach(database: &mut Database, locales: &Locales) {
                 );
             }
         }
-        database.cards.par_iter_mut().for_each(|card| {
+        // One set at a time (sets are translated in parallel).
+        database.cards.iter_mut().for_each(|card| {
             let mut translation = CardTranslation::default();
             let entries = locale.card_entries(&card.set.0, &card.id.0);
             for (field, entry) in Field::CARD.into_iter().zip(entries) {
