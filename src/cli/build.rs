@@ -106,7 +106,12 @@ fn pool_and_cache(context: &Context, args: &Args) -> Result<(Pool, Option<Cache>
     let Some(dir) = &context.cards else {
         return Ok((Pool::builtin(), open_cache()));
     };
-    let (listing, cache) = rayon::join(|| Pool::list(dir).map(Listing::stamp), open_cache);
+    // Stamps only matter to a cache.
+    let list = || match uses_cache(args) {
+        true => Pool::list(dir).map(Listing::stamp),
+        false => Pool::list(dir),
+    };
+    let (listing, cache) = rayon::join(list, open_cache);
     let pool = read_listed(listing, cache.as_ref()).map_err(super::pool_error)?;
     Ok((pool, cache))
 }
