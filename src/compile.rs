@@ -1888,6 +1888,62 @@ pub fn find_set<'a>(database: &'a Database, id: &Id) -> Option<&'a Set> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_file_left_unread_that_changed_before_its_text_was_needed_fails_the_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let builtin = Pool::builtin();
+        let mut names = Vec::new();
+        for file in builtin.sets.iter().take(2) {
+            std::fs::write(dir.path().join(&file.relative), &**file.text()).unwrap();
+            names.push(file.relative.clone());
+        }
+        let mut cache = Cache::empty(&dir.path().join(".blades-cache"));
+        let pool = Pool::from_dir(dir.path()).unwrap();
+        fn options(cache: &mut Cache) -> Options<'_> {
+            Options {
+                cache: Some(cache),
+                ..Default::default()
+            }
+        }
+        let first = compile_with(&pool, options(&mut cache));
+        assert_eq!(first.error_count(), 0, "{:?}", first.diagnostics);
+        cache.commit();
+        // The first set's file changes, yet the listing takes it for the
+        // file the cache knows (as a stamp that failed to change would).
+        let changed = dir.path().join(&names[0]);
+        let old_hash = crate::pool::content_hash(&std::fs::read_to_string(&changed).unwrap());
+        let mut text = std::fs::read_to_string(&changed).unwrap();
+        text.push_str("# edited\n");
+        std::fs::write(&changed, text).unwrap();
+        // A third set changes the vocabulary, so every set's effects are
+        // checked again, which needs their text.
+        let third = &builtin.sets[2];
+        std::fs::write(dir.path().join(&third.relative), &**third.text()).unwrap();
+        let listed = Pool::list(dir.path()).unwrap().stamp();
+        let first_name = names[0].clone();
+        let pool = listed
+            .read(|path, _| path.ends_with(&first_name).then_some(old_hash))
+            .unwrap();
+        assert!(
+            !pool
+                .sets
+                .iter()
+                .find(|f| f.relative == first_name)
+                .unwrap()
+                .is_read()
+        );
+        let second = compile_with(&pool, options(&mut cache));
+        let codes: Vec<Code> = second.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(
+            codes,
+            [Code::ChangedDuringBuild],
+            "{:?}",
+            second.diagnostics
+        );
+        assert!(second.diagnostics[0].path.ends_with(&first_name));
+        assert!(second.json.is_none() && second.database.is_none());
+    }
+
     /// What `FoldedNames` must agree with: a map of `to_lowercase` copies.
     fn naive_duplicates(names: &[&str]) -> Vec<Option<usize>> {
         let mut first: std::collections::HashMap<String, usize> = Default::default();

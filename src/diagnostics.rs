@@ -16,6 +16,7 @@ pub enum Code {
     Unreadable,
     NotUtf8,
     FileTooLarge,
+    ChangedDuringBuild,
     NoSets,
     // YAML.
     YamlSyntax,
@@ -85,6 +86,10 @@ pub const CODES: &[(Code, &str)] = &[
     (Code::Unreadable, "a file or folder could not be read"),
     (Code::NotUtf8, "a file is not valid UTF-8 text"),
     (Code::FileTooLarge, "a file is larger than the size limit"),
+    (
+        Code::ChangedDuringBuild,
+        "a file changed while the build was running",
+    ),
     (Code::NoSets, "the card folder holds no set files"),
     (Code::YamlSyntax, "the file is not valid YAML"),
     (Code::DuplicateKey, "a mapping has the same key twice"),
@@ -252,6 +257,7 @@ impl Code {
             Code::Unreadable => "unreadable",
             Code::NotUtf8 => "not-utf8",
             Code::FileTooLarge => "file-too-large",
+            Code::ChangedDuringBuild => "changed-during-build",
             Code::NoSets => "no-sets",
             Code::YamlSyntax => "yaml-syntax",
             Code::DuplicateKey => "duplicate-key",

@@ -116,7 +116,7 @@ impl SourceFile {
 
 fn changed_while_building(path: &Arc<str>) -> Diagnostic {
     Diagnostic::error(
-        Code::Unreadable,
+        Code::ChangedDuringBuild,
         path,
         0..0,
         "this file changed while the build was running",
@@ -516,12 +516,7 @@ mod tests {
         let file = &pool.sets[0];
         assert_eq!(&**file.text(), "");
         let problem = file.late_read_problem().expect("a problem");
-        assert_eq!(problem.code, Code::Unreadable);
-        assert!(
-            problem.message.contains("changed while"),
-            "{}",
-            problem.message
-        );
+        assert_eq!(problem.code, Code::ChangedDuringBuild);
     }
 
     #[test]
