@@ -77,8 +77,8 @@ impl SourceFile {
         match &self.text {
             Text::Read { text, .. } => text,
             Text::Unread { from, hash, loaded } => {
-                let read = loaded.get_or_init(|| match read_text(from, &self.path) {
-                    Ok(text) if content_hash(&text) == *hash => Ok(text),
+                let read = loaded.get_or_init(|| match read_pool_file(from, &self.path) {
+                    Ok((text, _)) if content_hash(&text) == *hash => Ok(text),
                     Ok(_) => Err(Box::new(changed_while_building(&self.path))),
                     Err(problem) => Err(problem),
                 });
@@ -328,7 +328,7 @@ impl Listing {
                     };
                     return (shown, Ok((text, Some(*stamp))));
                 }
-                let read = read_text_and_meta(path, &shown).map(|(text, meta)| {
+                let read = read_pool_file(path, &shown).map(|(text, meta)| {
                     let text = Text::Read {
                         text,
                         hash: OnceLock::new(),
@@ -353,9 +353,9 @@ impl Listing {
                     stamp,
                 }),
                 Err(diagnostic) => {
-                    if let Ok(bytes) =
-                        fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned())
-                        && diagnostic.code == Code::NotUtf8
+                    if diagnostic.code == Code::NotUtf8
+                        && let Ok(bytes) =
+                            fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned())
                     {
                         pool.lossy
                             .push(SourceFile::new(shown.clone(), relative, Arc::from(bytes)));
@@ -406,6 +406,44 @@ fn read_text_and_meta(
     path: &Path,
     shown: &Arc<str>,
 ) -> Result<(Arc<str>, fs::Metadata), Box<Diagnostic>> {
+    read_opened(shown, fs::File::open(path))
+}
+
+/// [`read_text_and_meta`] for a file found in a pool folder, which must be
+/// a regular file: a pipe named `x.yaml` among the sets would otherwise
+/// hold the build forever, waiting for a writer. (A file named on the
+/// command line may be a pipe, as in `<(…)`.)
+fn read_pool_file(
+    path: &Path,
+    shown: &Arc<str>,
+) -> Result<(Arc<str>, fs::Metadata), Box<Diagnostic>> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    // Opening a pipe without a writer waits, unless non-blocking (which
+    // changes nothing for a regular file).
+    #[cfg(target_os = "linux")]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        rustix::fs::OFlags::NONBLOCK.bits() as i32,
+    );
+    let opened = options.open(path);
+    if let Ok(file) = &opened
+        && let Ok(meta) = file.metadata()
+        && !meta.is_file()
+    {
+        return Err(Box::new(
+            Diagnostic::error(Code::Unreadable, shown, 0..0, "this is not a regular file")
+                .with_label("not a file")
+                .with_help("a pool holds set and data files only; move pipes, sockets and devices elsewhere"),
+        ));
+    }
+    read_opened(shown, opened)
+}
+
+fn read_opened(
+    shown: &Arc<str>,
+    opened: std::io::Result<fs::File>,
+) -> Result<(Arc<str>, fs::Metadata), Box<Diagnostic>> {
     let unreadable = |e: std::io::Error| {
         Box::new(
             Diagnostic::error(
@@ -421,7 +459,7 @@ fn read_text_and_meta(
     // One open, then the size from the open file: a path lookup less per
     // file (thousands in a large pool), and a file that grows after the
     // check is still read only up to the limit.
-    let file = fs::File::open(path).map_err(unreadable)?;
+    let file = opened.map_err(unreadable)?;
     let meta = file.metadata().map_err(unreadable)?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(Box::new(

@@ -301,6 +301,47 @@ fn non_utf8_and_oversized_files_are_reported_not_fatal() {
     assert!(!dir.path().join("dist").exists(), "nothing is written");
 }
 
+/// A pipe among the set files is reported, not waited on forever.
+#[cfg(unix)]
+#[test]
+fn a_pipe_in_the_pool_is_a_finding_not_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        common::root().join("cards/sunset-gulch.yaml"),
+        dir.path().join("sunset-gulch.yaml"),
+    )
+    .unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("pipe.yaml"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_blades"))
+        .args(["build", "--cards", ".", "--format", "json"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("the build waited on the pipe");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    assert_eq!(status.code(), Some(1));
+    let lines = located(&stdout);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("pipe.yaml:1:1 unreadable"), "{lines:?}");
+}
+
 #[test]
 fn could_not_run_is_exit_2() {
     let run = blades(&fixtures(), &["build", "--cards", "empty"]);
