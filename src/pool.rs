@@ -305,6 +305,11 @@ impl Listing {
         self
     }
 
+    /// Each file and its stamp (none before [`Listing::stamp`]), in order.
+    pub fn stamps(&self) -> &[(PathBuf, Option<FileStamp>)] {
+        &self.files
+    }
+
     /// Reads the files in parallel, except those `known` vouches for: given
     /// the path as shown and the file's stamp, it returns the hash of the
     /// content when an earlier build read the file with that very stamp.

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use blades::cache::Cache;
 use blades::compile::{Compiled, Options, compile_with};
@@ -240,29 +240,6 @@ fn identity(d: &Diagnostic) -> (String, usize, &'static str, String) {
     )
 }
 
-/// Size and modification time of every YAML file under `dir`.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, u64, Option<SystemTime>)> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            match entry.metadata() {
-                Ok(meta) if meta.is_dir() => todo.push(path),
-                Ok(meta) if path.extension().is_some_and(|e| e == "yaml" || e == "yml") => {
-                    out.push((path, meta.len(), meta.modified().ok()));
-                }
-                _ => {}
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// `--watch`: rebuild on every change, keeping the cache in memory.
 fn watch(context: &Context, args: &Args) -> ExitCode {
     let Some(dir) = context.cards.clone() else {
@@ -271,13 +248,16 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
     };
     let mut cache = uses_cache(args).then(|| Cache::open_beside(&args.out));
     let mut previous: HashSet<(String, usize, &'static str, String)> = HashSet::new();
-    let mut seen = Vec::new();
+    // The pool's files and their stamps as last built: any change to them
+    // (an edit, a new or removed file) starts a build.
+    let mut seen = None;
     loop {
-        let state = snapshot(&dir);
-        if state != seen {
-            seen = state;
+        let listing = Pool::list(&dir).map(Listing::stamp);
+        let state = listing.as_ref().ok().map(|l| l.stamps().to_vec());
+        if seen.as_ref() != Some(&state) {
+            seen = Some(state);
             let started = Instant::now();
-            match read_listed(Pool::list(&dir).map(Listing::stamp), cache.as_ref()) {
+            match read_listed(listing, cache.as_ref()) {
                 Ok(pool) => {
                     let mut writer = database_writer(args);
                     let compiled =
