@@ -442,7 +442,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let previous: Vec<Option<crate::cache::SetEntry>> = pool
         .sets
         .iter()
-        .map(|f| cache.as_deref_mut().and_then(|c| c.take_set(&f.path)))
+        .map(|f| cache.as_deref_mut().and_then(|c| c.take_set(&f.relative)))
         .collect();
     let locale_files: Vec<&SourceFile> = if schema_only {
         Vec::new()
@@ -468,8 +468,11 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 .map(|(file, previous)| {
                     let hash = file.hash();
                     let (reused, result, effects, output, texts, restamped) =
-                        match previous.filter(|p| p.hash == hash) {
-                            Some(e) => {
+                        match previous.filter(|p| p.hash == hash && p.fits(&file.path)) {
+                            Some(mut e) => {
+                                if let Some(set) = &mut e.result.set {
+                                    set.path = file.path.clone();
+                                }
                                 let restamped = e.stamp != file.stamp;
                                 (true, e.result, e.effects, e.output, e.texts, restamped)
                             }
@@ -503,7 +506,8 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 .par_iter()
                 .map(|&file| {
                     let hash = file.hash();
-                    match cached.and_then(|c| c.locale(&file.path, hash)) {
+                    let entry = cached.and_then(|c| c.locale(&file.relative, hash));
+                    match entry.filter(|e| fits(&e.summary.diagnostics, &file.path)) {
                         Some(entry) => LocaleWork {
                             file,
                             hash,
@@ -618,7 +622,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 key.update(&work.hash.to_le_bytes());
                 key.update(&vocab_key.to_le_bytes());
                 for &l in set.and_then(|s| locales_of.get(s)).into_iter().flatten() {
-                    key.update(per_locale[l].file.path.as_bytes());
+                    key.update(per_locale[l].file.relative.as_bytes());
                     key.update(&per_locale[l].hash.to_le_bytes());
                 }
                 key.digest()
@@ -743,7 +747,9 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 .iter()
                 .zip(&pool.sets)
                 .filter(|(w, _)| w.loaded.is_some())
-                .filter_map(|(w, file)| Some((file.path.clone(), w.output.as_ref()?.1.clone())))
+                .filter_map(|(w, file)| {
+                    Some((Arc::from(&*file.relative), w.output.as_ref()?.1.clone()))
+                })
                 .unzip();
             json = Some(DatabaseJson {
                 format: DATABASE_FORMAT,
@@ -801,7 +807,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 }
             });
             cache.put_set(
-                file.path.clone(),
+                Arc::from(&*file.relative),
                 crate::cache::SetEntry {
                     hash: work.hash,
                     stamp: file.stamp,
@@ -818,7 +824,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         }
         for work in per_locale {
             cache.put_locale(
-                work.file.path.clone(),
+                Arc::from(&*work.file.relative),
                 crate::cache::LocaleEntry {
                     hash: work.hash,
                     stamp: work.file.stamp,
@@ -836,6 +842,15 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         reused_files,
         timings,
     }
+}
+
+/// Whether cached findings were made for the file as it is named now: the
+/// cache is keyed by the path within the pool, so `--cards ./pool` and
+/// `--cards pool` share it, but a finding names the file as it was shown.
+pub(crate) fn fits(diagnostics: &[Diagnostic], path: &Arc<str>) -> bool {
+    diagnostics
+        .iter()
+        .all(|d| d.path == *path && d.related.iter().all(|r| r.path == *path))
 }
 
 /// The text of the files left unread that findings point into.

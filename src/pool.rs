@@ -311,8 +311,8 @@ impl Listing {
     }
 
     /// Reads the files in parallel, except those `known` vouches for: given
-    /// the path as shown and the file's stamp, it returns the hash of the
-    /// content when an earlier build read the file with that very stamp.
+    /// the path within the pool and the file's stamp, it returns the hash of
+    /// the content when an earlier build read the file with that very stamp.
     pub fn read<F>(self, known: F) -> Result<Pool, PoolError>
     where
         F: Fn(&str, &FileStamp) -> Option<u64> + Sync,
@@ -323,15 +323,16 @@ impl Listing {
             .par_iter()
             .map(|(path, listed)| {
                 let shown: Arc<str> = Arc::from(path.display().to_string());
+                let relative = relative_path(&self.dir, path);
                 if let Some(stamp) = listed
-                    && let Some(hash) = known(&shown, stamp)
+                    && let Some(hash) = known(&relative, stamp)
                 {
                     let text = Text::Unread {
                         from: path.clone(),
                         hash,
                         loaded: OnceLock::new(),
                     };
-                    return (shown, Ok((text, Some(*stamp))));
+                    return (shown, relative, Ok((text, Some(*stamp))));
                 }
                 let read = read_pool_file(path, &shown).map(|(text, meta)| {
                     let text = Text::Read {
@@ -340,16 +341,11 @@ impl Listing {
                     };
                     (text, FileStamp::vouching(&meta, began))
                 });
-                (shown, read)
+                (shown, relative, read)
             })
             .collect();
         let mut pool = Pool::default();
-        for ((path, _), (shown, read)) in self.files.iter().zip(read) {
-            let relative = path
-                .strip_prefix(&self.dir)
-                .unwrap_or(path)
-                .to_string_lossy()
-                .replace('\\', "/");
+        for ((path, _), (shown, relative, read)) in self.files.iter().zip(read) {
             match read {
                 Ok((text, stamp)) => pool.add(SourceFile {
                     path: shown,
@@ -374,6 +370,14 @@ impl Listing {
         }
         Ok(pool)
     }
+}
+
+/// A file's path within the pool folder, with `/` separators.
+fn relative_path(dir: &Path, path: &Path) -> String {
+    path.strip_prefix(dir)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
 }
 
 fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> std::io::Result<()> {

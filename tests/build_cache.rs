@@ -202,6 +202,50 @@ fn files_unchanged_since_a_build_are_not_read_again_and_an_edit_is_always_seen()
 }
 
 #[test]
+fn the_cache_is_shared_however_the_pool_folder_is_named() {
+    let dir = pool_copy();
+    let (first, database) = build_both(dir.path());
+    assert_eq!(reused(&first), "0 of 11");
+    let out = dir.path().join("out/cards.json");
+    let again = blades(
+        dir.path(),
+        &[
+            "build",
+            "--cards",
+            "./cards",
+            "--out",
+            out.to_str().unwrap(),
+            "--timings",
+        ],
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(reused(&again), "11 of 11");
+    assert_eq!(std::fs::read(&out).unwrap(), database);
+    // Findings name the files as this build was told them.
+    edit(
+        &dir.path().join("cards/sunset-gulch.yaml"),
+        "stars: 1",
+        "stars: 11",
+    );
+    let failed = blades(
+        dir.path(),
+        &[
+            "build",
+            "--cards",
+            "./cards",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(failed.code, 1);
+    assert!(
+        failed.stderr.contains("./cards/sunset-gulch.yaml"),
+        "{}",
+        failed.stderr
+    );
+}
+
+#[test]
 fn an_edited_translation_file_changes_only_its_sets_text() {
     let dir = pool_copy();
     build_both(dir.path());

@@ -1,5 +1,6 @@
 //! The incremental build cache, for one build of the tool, keyed by each
-//! file's path and a hash of its content:
+//! file's path within the pool (however the pool's folder is named) and a
+//! hash of its content:
 //!
 //! - a set file's own result (its readable cards with their spans, and its
 //!   own findings), its effect findings for one vocabulary, and its part of
@@ -40,7 +41,7 @@ use crate::pool::FileStamp;
 pub const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
 
 /// First line of a cache file (its format).
-const MAGIC: &[u8] = b"blades-cache 7\n";
+const MAGIC: &[u8] = b"blades-cache 8\n";
 
 /// What a set file contributed to a build.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -135,7 +136,16 @@ pub struct LocaleEntry {
     pub stored: bool,
 }
 
-/// Per-file results of earlier builds.
+impl SetEntry {
+    /// Whether the entry's findings name the file as `path` (see
+    /// [`crate::compile::fits`]).
+    pub fn fits(&self, path: &Arc<str>) -> bool {
+        let effects = self.effects.as_ref().map_or(&[][..], |(_, found)| found);
+        crate::compile::fits(&self.result.diagnostics, path) && crate::compile::fits(effects, path)
+    }
+}
+
+/// Per-file results of earlier builds, by path within the pool.
 pub struct Cache {
     path: PathBuf,
     sets: HashMap<Arc<str>, SetEntry>,
@@ -824,6 +834,24 @@ mod tests {
                 .output
                 .is_none()
         );
+    }
+
+    #[test]
+    fn an_entry_with_findings_fits_only_the_file_named_as_they_name_it() {
+        let shown: Arc<str> = Arc::from("cards/x.yaml");
+        let mut entry = entry(1);
+        assert!(
+            entry.fits(&Arc::from("./cards/x.yaml")),
+            "no findings: any name"
+        );
+        let finding = Diagnostic::error(crate::diagnostics::Code::YamlSyntax, &shown, 0..1, "bad");
+        entry.effects = Some((7, vec![finding.clone()]));
+        assert!(entry.fits(&shown));
+        assert!(!entry.fits(&Arc::from("./cards/x.yaml")));
+        entry.effects = None;
+        let elsewhere = finding.with_related(&Arc::from("./cards/x.yaml"), 0..1, "here");
+        entry.result.diagnostics.push(elsewhere);
+        assert!(!entry.fits(&shown));
     }
 
     #[test]
