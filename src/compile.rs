@@ -1096,7 +1096,10 @@ fn load_parsed(
         serde_json::Value::Array(items) => items,
         _ => Vec::new(),
     };
-    let cards = items
+    // Sized up front: a card is a few hundred bytes, and a core set's
+    // list grown by doubling copied each one several times.
+    let mut cards = Vec::with_capacity(items.len());
+    let read = items
         .into_iter()
         .zip(card_spans)
         .enumerate()
@@ -1123,8 +1126,8 @@ fn load_parsed(
                 spans,
                 effect,
             })
-        })
-        .collect();
+        });
+    cards.extend(read);
     Some(LoadedSet {
         path: file.path.clone(),
         spans,

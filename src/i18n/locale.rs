@@ -393,6 +393,17 @@ fn parse_cards(
         }
         return;
     };
+    // Room for every field at once: an entry is a few hundred bytes, and
+    // growing the list card by card copied them over and over.
+    entries.reserve(
+        cards
+            .iter()
+            .map(|card| match &card.value.value {
+                NodeValue::Map(fields) => fields.len(),
+                _ => 0,
+            })
+            .sum(),
+    );
     for card in cards {
         let Some(card_id) = card.key.as_str() else {
             diagnostics.push(invalid(
@@ -414,7 +425,6 @@ fn parse_cards(
             ));
             continue;
         };
-        entries.reserve(fields.len());
         for field in fields {
             let name = field.key.as_str().unwrap_or_default();
             match Field::parse_card_field(name) {
