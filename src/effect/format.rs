@@ -46,10 +46,21 @@ fn ability(a: &Ability) -> String {
 
 /// Capitalises the first letter.
 pub(crate) fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+    let mut out = s.to_string();
+    capitalise_in_place(&mut out);
+    out
+}
+
+/// [`capitalise`] without a copy when the first letter is ASCII (nearly
+/// always: it runs on every sentence of a large build).
+pub(crate) fn capitalise_in_place(s: &mut String) {
+    match s.chars().next() {
+        Some(c) if c.is_ascii() => s[..1].make_ascii_uppercase(),
+        Some(c) => {
+            let upper: String = c.to_uppercase().collect();
+            s.replace_range(..c.len_utf8(), &upper);
+        }
+        None => {}
     }
 }
 
@@ -561,5 +572,27 @@ fn event(e: &Event) -> String {
         },
         Event::GainsRp { who: p } => format!("{} {} RP", who(*p), verb("gain", third(*p))),
         Event::LosesRp { who: p } => format!("{} {} RP", who(*p), verb("lose", third(*p))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capitalising_changes_the_first_letter_only() {
+        for (text, expected) in [
+            ("gain 1 RP.", "Gain 1 RP."),
+            ("Gain", "Gain"),
+            ("", ""),
+            ("été", "Été"),
+            ("ßa", "SSa"),
+            ("1 card", "1 card"),
+        ] {
+            assert_eq!(capitalise(text), expected);
+            let mut in_place = text.to_string();
+            capitalise_in_place(&mut in_place);
+            assert_eq!(in_place, expected);
+        }
     }
 }

@@ -987,7 +987,9 @@ pub(crate) fn fill(template: &str, args: &[(&str, &str)]) -> String {
     // Templates are short: a byte loop beats a `str::find` per brace (a
     // large build fills hundreds of thousands of them).
     let find = |text: &str, brace: u8| text.bytes().position(|b| b == brace);
-    let mut out = String::with_capacity(template.len() + 32);
+    // Room for each value once (placeholders are rarely repeated).
+    let values: usize = args.iter().map(|(_, v)| v.len()).sum();
+    let mut out = String::with_capacity(template.len() + values);
     let mut rest = template;
     while let Some(open) = find(rest, b'{') {
         out.push_str(&rest[..open]);

@@ -138,7 +138,7 @@ impl Renderer<'_> {
             }
             None => {
                 if self.pb.options.capitalize {
-                    body = super::format::capitalise(&body);
+                    super::format::capitalise_in_place(&mut body);
                 }
                 self.t("sentence.plain", &[], &[("body", &body)])
             }
