@@ -1648,19 +1648,44 @@ fn check_card_symbols(
             );
         }
     }
-    let mut seen = HashSet::default();
-    for (i, element) in card.elements.iter().enumerate() {
-        if !seen.insert(element.as_str()) {
-            let span = CardSpans::item(&loaded.spans.elements, i);
-            out.push(duplicate_symbol(set, span, element.as_str()));
+    // Symbols in card order, each with its span: a symbol listed before is
+    // a duplicate.
+    let symbols = card
+        .elements
+        .iter()
+        .map(|e| e.as_str())
+        .zip(spans_of(&loaded.spans.elements, card.elements.len()))
+        .chain(
+            card.types
+                .iter()
+                .map(|t| t.0.as_str())
+                .zip(spans_of(&loaded.spans.types, card.types.len())),
+        );
+    // A card has a handful of symbols: comparing with the ones before is
+    // cheaper than a set per card (100,000 of them), and a hostile card
+    // with thousands still gets a set.
+    const FEW: usize = 16;
+    if card.elements.len() + card.types.len() <= FEW {
+        let mut seen: [&str; FEW] = [""; FEW];
+        for (count, (symbol, span)) in symbols.enumerate() {
+            if seen[..count].contains(&symbol) {
+                out.push(duplicate_symbol(set, span, symbol));
+            }
+            seen[count] = symbol;
+        }
+    } else {
+        let mut seen = HashSet::default();
+        for (symbol, span) in symbols {
+            if !seen.insert(symbol) {
+                out.push(duplicate_symbol(set, span, symbol));
+            }
         }
     }
-    for (i, ty) in card.types.iter().enumerate() {
-        if !seen.insert(ty.0.as_str()) {
-            let span = CardSpans::item(&loaded.spans.types, i);
-            out.push(duplicate_symbol(set, span, &ty.0));
-        }
-    }
+}
+
+/// The span of each of the first `count` items of a list.
+fn spans_of(list: &[Range<usize>], count: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+    (0..count).map(|i| CardSpans::item(list, i))
 }
 
 fn duplicate_symbol(set: &LoadedSet, span: Range<usize>, symbol: &str) -> Diagnostic {
@@ -1709,7 +1734,7 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
     let kind = set.set.kind;
     let stars: Vec<u8> = set.cards.iter().map(|c| c.card.stars).collect();
     let rule = derive_copies(kind, &stars);
-    let mut result = Vec::new();
+    let mut result = Vec::with_capacity(set.cards.len());
     for (loaded, derived) in set.cards.iter().zip(rule) {
         let card = &loaded.card;
         let copies = match (derived, card.copies) {
@@ -2002,6 +2027,31 @@ mod tests {
             .map(|(i, n)| folded.insert_hashed(7, n, i))
             .collect();
         assert_eq!(found, naive_duplicates(&names));
+    }
+
+    #[test]
+    fn every_symbol_listed_again_is_reported_on_small_and_hostile_cards() {
+        for count in [3, 40] {
+            let elements = vec!["fire"; count].join(", ");
+            let text = format!(
+                "id: test-set\nname: Test Set\nkind: gold-promo\ncards:\n  - id: test-card\n    name: Test Card\n    kind: single\n    stars: 1\n    elements: [{elements}, water]\n    types: [citizen, citizen]\n"
+            );
+            let mut pool = Pool::default();
+            pool.sets.push(SourceFile::new(
+                Arc::from("t.yaml"),
+                "t.yaml".into(),
+                Arc::from(text),
+            ));
+            let compiled = compile(&pool);
+            let again: Vec<&Diagnostic> = compiled
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == Code::DuplicateSymbol)
+                .collect();
+            // Every `fire` after the first, and the second `citizen`.
+            assert_eq!(again.len(), count, "{again:?}");
+            assert!(again.windows(2).all(|w| w[0].span.start < w[1].span.start));
+        }
     }
 
     #[test]
