@@ -437,7 +437,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let mut cache = options.cache;
     let schema_only = options.schema_only;
     let pieces = options.pieces;
-    let writer = options.writer;
+    let mut writer = options.writer;
     let started = std::time::Instant::now();
     let previous: Vec<Option<crate::cache::SetEntry>> = pool
         .sets
@@ -558,7 +558,12 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         }
     }
     let files_done = started.elapsed();
-    let derived = if schema_only {
+    // With a cache and a writer, the pool-wide checks wait until the sets
+    // are out, and run while the writer copies the unchanged cards (one
+    // core's work in the kernel): they only decide whether the database is
+    // kept, and a rebuild's copy took longer than its checks.
+    let checks_later = !schema_only && cache.is_some() && writer.is_some();
+    let derived = if schema_only || checks_later {
         Derived::default()
     } else {
         check_pool(&loaded, &mut diagnostics)
@@ -607,8 +612,12 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
             sources.insert(file.path.clone(), file.text().clone());
         }
     }
-    diagnostics::sort(&mut diagnostics);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
+    if checks_later && has_errors {
+        // Nothing is going to be written: nothing to wait for.
+        check_pool(&loaded, &mut diagnostics);
+    }
+    diagnostics::sort(&mut diagnostics);
     let mut database = None;
     let mut json = None;
     if !has_errors && !schema_only {
@@ -680,6 +689,12 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 }
             }
         }
+        // The copies of the sets to render, when the checks that give them
+        // for every set come later.
+        let derived = match checks_later {
+            true => Derived::of(&loaded, |i| fresh[owner[i]]),
+            false => derived,
+        };
         let as_pieces = cache.is_some() || pieces || writer.is_some();
         let keeps_sets = cache.is_some();
         let card_count = loaded.iter().map(|s| s.cards.len()).sum();
@@ -718,7 +733,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
             };
             (w, Some(built))
         };
-        let built: Vec<(usize, Option<Built>)> = match writer {
+        let built: Vec<(usize, Option<Built>)> = match writer.as_deref_mut() {
             Some(writer) => stream_sets(&mut loaded, locale_files, &render, &works, writer),
             _ => loaded
                 .par_iter_mut()
@@ -727,7 +742,16 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 .map(|(index, (set, files))| render(index, set, files))
                 .collect(),
         };
-        if as_pieces {
+        let mut passed = true;
+        if checks_later && let Some(writer) = &mut writer {
+            let mut found = Vec::new();
+            rayon::join(|| check_pool(&loaded, &mut found), || writer.flush());
+            passed = !found.iter().any(Diagnostic::is_error);
+            diagnostics.extend(found);
+            diagnostics::sort(&mut diagnostics);
+        }
+        // A build that failed its pool checks keeps nothing it made.
+        if as_pieces && passed {
             for (w, built) in built {
                 match built {
                     Some(Built::Json(set_json)) => {
@@ -757,7 +781,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 paths,
                 cards: card_count,
             });
-        } else {
+        } else if passed {
             let mut all = Database {
                 format: DATABASE_FORMAT,
                 sets: Vec::with_capacity(built.len()),
@@ -1343,6 +1367,26 @@ impl Derived {
         let cards = self.by_set.get(set_index)?;
         let at = cards.binary_search_by_key(&card_index, |&(i, _)| i).ok()?;
         Some(cards[at].1)
+    }
+}
+
+impl Derived {
+    /// The copies of the sets `wanted` picks (by index), without their
+    /// findings (the pool checks report those).
+    fn of(sets: &[LoadedSet], wanted: impl Fn(usize) -> bool + Sync) -> Derived {
+        let by_set = sets
+            .par_iter()
+            .enumerate()
+            .map(|(i, set)| match wanted(i) {
+                true => {
+                    let mut copies = check_copies(set, &mut Vec::new());
+                    copies.sort_unstable_by_key(|&(index, _)| index);
+                    copies
+                }
+                false => Vec::new(),
+            })
+            .collect();
+        Derived { by_set }
     }
 }
 

@@ -672,6 +672,20 @@ impl DatabaseWriter {
         Ok(range)
     }
 
+    /// Writes what is still pending (a run of cards copied from the
+    /// previous database), so that [`DatabaseWriter::finish`] has only the
+    /// end to write; a failure is reported by `finish`.
+    pub fn flush(&mut self) {
+        if self.failed.is_some() {
+            return;
+        }
+        if let Some(db) = &mut self.open
+            && let Err(e) = db.flush_run()
+        {
+            self.failed = Some(e);
+        }
+    }
+
     /// The file being written (none before the first set).
     pub fn file(&self) -> Option<&Arc<std::fs::File>> {
         self.open.as_ref().map(|db| &db.file)

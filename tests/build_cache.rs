@@ -192,8 +192,23 @@ fn files_unchanged_since_a_build_are_not_read_again_and_an_edit_is_always_seen()
         .unwrap()
         .to_string();
     edit(&set, &format!("- id: {mine}"), &format!("- id: {taken}"));
+    // Every file is valid alone: only the pool checks, which run while the
+    // unchanged cards are copied, find the problem, and the copy is dropped.
+    let before = std::fs::read(dir.path().join("out/cards.json")).unwrap();
+    let cache_before = std::fs::read(cache_file(dir.path())).unwrap();
     let (failed, _) = build_both(dir.path());
     assert_eq!(failed.code, 1);
+    assert_eq!(
+        std::fs::read(dir.path().join("out/cards.json")).unwrap(),
+        before
+    );
+    assert_eq!(std::fs::read(cache_file(dir.path())).unwrap(), cache_before);
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with(".blades-previous-"))
+        .collect();
+    assert_eq!(names.len(), 2, "no temp file is left: {names:?}");
     assert!(
         failed.stderr.contains("orbital-drift.yaml"),
         "{}",
