@@ -202,6 +202,10 @@ pub struct Compiled {
     pub sources: Sources,
     /// Set files whose result came from the cache.
     pub reused_files: usize,
+    /// Whether the database file the cache describes is already what this
+    /// build would write (nothing to render, the same sets in the same
+    /// order): it is then left as it is, not written again.
+    pub database_unchanged: bool,
     /// Time spent on the per-file checks and on the pool-wide ones.
     pub timings: Timings,
 }
@@ -620,6 +624,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     diagnostics::sort(&mut diagnostics);
     let mut database = None;
     let mut json = None;
+    let mut database_unchanged = false;
     if !has_errors && !schema_only {
         // Each set's context: its file, its translation files, and what
         // every effect may name or be printed with.
@@ -644,6 +649,19 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 cache.is_none() || work.output.as_ref().is_none_or(|(k, _)| k != key)
             })
             .collect();
+        // Nothing to render, and the sets in the database's order: the
+        // database on disk is what this build would write, byte for byte.
+        let sets = works
+            .iter()
+            .zip(&pool.sets)
+            .zip(&fresh)
+            .filter(|((work, _), _)| work.loaded.is_some());
+        database_unchanged = writer.is_some()
+            && sets.clone().all(|(_, fresh)| !fresh)
+            && cache.as_deref().is_some_and(|cache| {
+                let paths = sets.map(|((_, file), _)| file.relative.as_str());
+                cache.database_sets().eq(paths)
+            });
         // The translation files of each loaded set.
         let files_of: Vec<Vec<usize>> = loaded
             .iter()
@@ -734,6 +752,8 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
             (w, Some(built))
         };
         let built: Vec<(usize, Option<Built>)> = match writer.as_deref_mut() {
+            // Each set keeps its place in the database file.
+            Some(_) if database_unchanged => Vec::new(),
             Some(writer) => stream_sets(&mut loaded, locale_files, &render, &works, writer),
             _ => loaded
                 .par_iter_mut()
@@ -811,6 +831,8 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         json = None;
     }
     add_unread_sources(pool, &diagnostics, &mut sources);
+    // Only a build that has a database keeps the one on disk.
+    database_unchanged &= json.is_some();
     let timings = Timings {
         files: files_done,
         pool: started.elapsed() - files_done,
@@ -864,6 +886,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         diagnostics,
         sources,
         reused_files,
+        database_unchanged,
         timings,
     }
 }

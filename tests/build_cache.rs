@@ -112,9 +112,31 @@ fn a_second_build_reuses_every_file_and_writes_the_same_database() {
     assert_eq!(first.code, 0, "{}", first.stderr);
     assert_eq!(reused(&first), "0 of 11");
     assert!(cache_file(dir.path()).exists());
+    let stamp = |path: &Path| {
+        let meta = std::fs::metadata(path).unwrap();
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(&meta);
+        #[cfg(not(unix))]
+        let inode = 0;
+        (meta.modified().unwrap(), inode)
+    };
+    let out = dir.path().join("out/cards.json");
+    let before = (stamp(&out), stamp(&cache_file(dir.path())));
     let (second, again) = build_both(dir.path());
     assert_eq!(reused(&second), "11 of 11");
     assert_eq!(database, again);
+    // Nothing changed, so neither file was written again (a tool that
+    // watches the database sees no change).
+    assert_eq!((stamp(&out), stamp(&cache_file(dir.path()))), before);
+    // An edit writes it again.
+    edit(
+        &dir.path().join("cards/sunset-gulch.yaml"),
+        "name: Tumbleweed Jackrabbit",
+        "name: Tumbleweed Jackalope",
+    );
+    let (third, _) = build_both(dir.path());
+    assert_eq!(reused(&third), "10 of 11");
+    assert_ne!(stamp(&out), before.0);
 }
 
 #[test]

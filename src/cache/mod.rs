@@ -289,6 +289,13 @@ impl Cache {
         (recorded.as_ref() == Some(stamp)).then_some(hash)
     }
 
+    /// The set files of the database this cache describes, in the
+    /// database's order.
+    pub fn database_sets(&self) -> impl Iterator<Item = &str> {
+        let layout = self.layout.iter().map(|(layout, _)| layout);
+        layout.flat_map(|layout| layout.cards.iter().map(|(path, _)| &**path))
+    }
+
     /// Takes the set entry recorded for this path (whatever its content was).
     pub fn take_set(&mut self, path: &str) -> Option<SetEntry> {
         self.sets.remove(path)

@@ -162,6 +162,9 @@ fn finish(
             database.sets.len(),
             database.cards.len(),
         ),
+        // Already on disk as this build would write it: left untouched (a
+        // tool that watches it sees no change).
+        (None, Some(json)) if compiled.database_unchanged => (Ok(()), json.sets.len(), json.cards),
         (None, Some(json)) => {
             let written = match writer {
                 Some(writer) => writer.finish(),
