@@ -20,33 +20,21 @@ fn edit(path: &Path, from: &str, to: &str) {
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
+/// `blades build --cards <cards> --out <out>` in `dir`, with more flags.
+fn build_into(dir: &Path, cards: &str, out: &Path, flags: &[&str]) -> Run {
+    let out = out.to_str().unwrap();
+    let mut args = vec!["build", "--cards", cards, "--out", out];
+    args.extend_from_slice(flags);
+    blades(dir, &args)
+}
+
 /// Builds `dir/cards` with the cache in `dir/out`, and without it; checks
 /// both give the same result and returns the cached run and its database.
 fn build_both(dir: &Path) -> (Run, Vec<u8>) {
     let cached_out = dir.join("out/cards.json");
     let fresh_out = dir.join("fresh/cards.json");
-    let cached = blades(
-        dir,
-        &[
-            "build",
-            "--cards",
-            "cards",
-            "--out",
-            cached_out.to_str().unwrap(),
-            "--timings",
-        ],
-    );
-    let fresh = blades(
-        dir,
-        &[
-            "build",
-            "--cards",
-            "cards",
-            "--no-cache",
-            "--out",
-            fresh_out.to_str().unwrap(),
-        ],
-    );
+    let cached = build_into(dir, "cards", &cached_out, &["--timings"]);
+    let fresh = build_into(dir, "cards", &fresh_out, &["--no-cache"]);
     assert_eq!(
         cached.code, fresh.code,
         "{}\n{}",
@@ -244,17 +232,7 @@ fn the_cache_is_shared_however_the_pool_folder_is_named() {
     let (first, database) = build_both(dir.path());
     assert_eq!(reused(&first), "0 of 11");
     let out = dir.path().join("out/cards.json");
-    let again = blades(
-        dir.path(),
-        &[
-            "build",
-            "--cards",
-            "./cards",
-            "--out",
-            out.to_str().unwrap(),
-            "--timings",
-        ],
-    );
+    let again = build_into(dir.path(), "./cards", &out, &["--timings"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert_eq!(reused(&again), "11 of 11");
     assert_eq!(std::fs::read(&out).unwrap(), database);
@@ -264,16 +242,7 @@ fn the_cache_is_shared_however_the_pool_folder_is_named() {
         "stars: 1",
         "stars: 11",
     );
-    let failed = blades(
-        dir.path(),
-        &[
-            "build",
-            "--cards",
-            "./cards",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let failed = build_into(dir.path(), "./cards", &out, &[]);
     assert_eq!(failed.code, 1);
     assert!(
         failed.stderr.contains("./cards/sunset-gulch.yaml"),
@@ -356,17 +325,7 @@ fn a_database_replaced_behind_the_cache_is_not_copied_from() {
     let dir = pool_copy();
     build_both(dir.path());
     let out = dir.path().join("out/cards.json");
-    let pretty = blades(
-        dir.path(),
-        &[
-            "build",
-            "--cards",
-            "cards",
-            "--pretty",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let pretty = build_into(dir.path(), "cards", &out, &["--pretty"]);
     assert_eq!(pretty.code, 0, "{}", pretty.stderr);
     // A flavor edit re-renders only its set (the others' cards would be
     // copied from the database).
