@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -431,41 +431,169 @@ impl Diagnostic {
     }
 }
 
-/// The text of every file diagnostics may point into, by path.
+/// The text of every file diagnostics may point into, by path, each with
+/// its line index built the first time a position in it is asked for.
 #[derive(Debug, Default, Clone)]
 pub struct Sources {
-    files: BTreeMap<Arc<str>, Arc<str>>,
+    files: BTreeMap<Arc<str>, Arc<SourceText>>,
+}
+
+/// One file's text and its [`LineIndex`] (built on first use: most files
+/// have no findings).
+#[derive(Debug)]
+pub struct SourceText {
+    text: Arc<str>,
+    lines: OnceLock<LineIndex>,
+}
+
+impl SourceText {
+    pub fn text(&self) -> &Arc<str> {
+        &self.text
+    }
+
+    pub fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
+    }
 }
 
 impl Sources {
     pub fn insert(&mut self, path: Arc<str>, text: Arc<str>) {
-        self.files.insert(path, text);
+        let text = SourceText {
+            text,
+            lines: OnceLock::new(),
+        };
+        self.files.insert(path, Arc::new(text));
     }
 
     pub fn get(&self, path: &str) -> Option<&Arc<str>> {
+        self.files.get(path).map(|file| &file.text)
+    }
+
+    /// The file's text with its line index.
+    pub fn file(&self, path: &str) -> Option<&Arc<SourceText>> {
         self.files.get(path)
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, path: &str, offset: usize) -> (usize, usize) {
-        match self.get(path) {
-            Some(text) => line_col(text, offset),
+        match self.file(path) {
+            Some(file) => file.lines().line_col(&file.text, offset),
             None => (1, 1),
         }
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset in `text`.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+/// Where lines start in a text, and how many characters come before every
+/// [`CHAR_MARK`]th byte: a byte offset becomes a line and a column in
+/// logarithmic time plus at most `CHAR_MARK` bytes scanned, however long
+/// the line. Built once per file, so a report's cost is linear in the
+/// number of findings (rescanning the text for each one was quadratic).
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    /// Byte offset where each line starts (the first is 0).
+    line_starts: Vec<usize>,
+    /// Characters before byte `i * CHAR_MARK`; empty for ASCII text, where
+    /// bytes are characters.
+    char_marks: Vec<usize>,
+}
+
+/// Bytes between two character counts kept by a [`LineIndex`].
+const CHAR_MARK: usize = 64;
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        // A line ends at LF, CRLF or a lone CR (YAML's line breaks, and
+        // the old Mac files an editor still opens line by line).
+        let line_starts = std::iter::once(0)
+            .chain(
+                memchr::memchr2_iter(b'\r', b'\n', bytes)
+                    .filter(|&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
+                    .map(|i| i + 1),
+            )
+            .collect();
+        let char_marks = if text.is_ascii() {
+            Vec::new()
+        } else {
+            // One mark per chunk start, and one for the end of the text.
+            let mut marks = Vec::with_capacity(bytes.len() / CHAR_MARK + 2);
+            let mut count = 0;
+            for chunk in bytes.chunks(CHAR_MARK) {
+                marks.push(count);
+                count += char_starts(chunk);
+            }
+            marks.push(count);
+            marks
+        };
+        LineIndex {
+            line_starts,
+            char_marks,
+        }
+    }
+
+    /// 1-based line of a byte offset.
+    pub fn line(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&start| start <= offset)
+    }
+
+    /// Byte offset where a 1-based line starts (the end of the text past
+    /// the last line).
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.line_starts.get(line.checked_sub(1)?).copied()
+    }
+
+    /// The bytes of a 1-based line in `text`, without its line break.
+    pub fn line_range(&self, text: &str, line: usize) -> Range<usize> {
+        let start = self.line_start(line).unwrap_or(text.len());
+        let mut end = self.line_start(line + 1).unwrap_or(text.len());
+        let bytes = text.as_bytes();
+        if end > start && bytes[end - 1] == b'\n' {
+            end -= 1;
+        }
+        if end > start && bytes[end - 1] == b'\r' {
+            end -= 1;
+        }
+        start..end
+    }
+
+    /// Number of lines (a text ending in a newline has an empty last one).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// Characters in `text` before byte `offset` (a char boundary).
+    pub fn chars_before(&self, text: &str, offset: usize) -> usize {
+        if self.char_marks.is_empty() {
+            return offset;
+        }
+        let mark = offset / CHAR_MARK;
+        self.char_marks[mark] + char_starts(&text.as_bytes()[mark * CHAR_MARK..offset])
+    }
+
+    /// 1-based line and column (in characters) of a byte offset in `text`,
+    /// the text this index was built from. An offset past the end or
+    /// inside a character counts as the character's start.
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = char_floor(text, offset);
+        let line = self.line(offset);
+        let start = self.line_starts[line - 1];
+        let column = self.chars_before(text, offset) - self.chars_before(text, start) + 1;
+        (line, column)
+    }
+}
+
+/// The largest char boundary at or before `offset` (clamped to the text).
+pub fn char_floor(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let before = &text[..offset];
-    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = before[line_start..].chars().count() + 1;
-    (line, col)
+    offset
+}
+
+/// Bytes that start a character (all but UTF-8 continuation bytes).
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 /// Sorts diagnostics by file, then position, then code, so output is stable.
@@ -484,12 +612,62 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
 mod tests {
     use super::*;
 
+    /// The position by scanning the text from its start: the definition
+    /// the index must agree with.
+    fn scanned_line_col(text: &str, offset: usize) -> (usize, usize) {
+        let (mut line, mut column) = (1, 1);
+        for (i, c) in text[..char_floor(text, offset)].char_indices() {
+            let lone_cr = c == '\r' && !text[i + 1..].starts_with('\n');
+            if c == '\n' || lone_cr {
+                (line, column) = (line + 1, 1);
+            } else {
+                column += 1;
+            }
+        }
+        (line, column)
+    }
+
     #[test]
     fn line_col_counts_characters() {
         let text = "ab\n峡谷x\n";
-        assert_eq!(line_col(text, 0), (1, 1));
-        assert_eq!(line_col(text, 3), (2, 1));
-        assert_eq!(line_col(text, 9), (2, 3));
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_col(text, 0), (1, 1));
+        assert_eq!(index.line_col(text, 3), (2, 1));
+        assert_eq!(index.line_col(text, 9), (2, 3));
+        assert_eq!(index.line_col(text, 4), (2, 1), "inside a character");
+        assert_eq!(index.line_col(text, 99), (3, 1), "past the end");
+        let breaks = "a\rb\r\nc\nd";
+        let index = LineIndex::new(breaks);
+        let starts: Vec<usize> = (1..=4)
+            .map(|l| index.line_col(breaks, index.line_start(l).unwrap()).0)
+            .collect();
+        assert_eq!(starts, [1, 2, 3, 4], "CR, CRLF and LF each end a line");
+        assert_eq!(index.line_range(breaks, 2), 2..3);
+    }
+
+    #[test]
+    fn a_position_far_into_a_long_line_is_found_without_rescanning() {
+        let text = format!("a\n{}峡{}x", "é".repeat(70_000), " ".repeat(70_000));
+        let index = LineIndex::new(&text);
+        let x = text.len() - 1;
+        assert_eq!(index.line_col(&text, x), (2, 140_002));
+        assert_eq!(index.line_col(&text, x), scanned_line_col(&text, x));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_index_agrees_with_scanning(
+            text in "(a|é|峡|\n|\r|🂡| ){0,300}",
+            offsets in proptest::collection::vec(0usize..1300, 1..20),
+        ) {
+            let index = LineIndex::new(&text);
+            for offset in offsets {
+                proptest::prop_assert_eq!(
+                    index.line_col(&text, offset),
+                    scanned_line_col(&text, offset)
+                );
+            }
+        }
     }
 
     #[test]
