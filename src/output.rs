@@ -7,11 +7,12 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use serde::Serialize;
 
 use crate::compile::{CardsJson, DatabaseJson};
-use crate::diagnostics::{Diagnostic, Severity, Sources};
+use crate::diagnostics::{Diagnostic, Related, Severity, Sources};
+use crate::excerpt::Excerpt;
 use crate::model::Database;
 
 /// How findings are printed.
@@ -168,57 +169,45 @@ struct MietteDiagnostic {
     code: &'static str,
     severity: miette::Severity,
     help: Option<String>,
-    source: Option<NamedSource<Arc<str>>>,
+    source: Option<Excerpt>,
     labels: Vec<LabeledSpan>,
     related: Vec<MietteDiagnostic>,
 }
 
 impl MietteDiagnostic {
     fn new(d: &Diagnostic, sources: &Sources) -> Self {
-        let source = sources
-            .get(&d.path)
-            .map(|text| NamedSource::new(&*d.path, text.clone()));
+        let file = sources.file(&d.path);
+        // Related places in the same file are labels on its excerpt; the
+        // others are reports of their own.
+        let (same_file, other_files): (Vec<&Related>, Vec<&Related>) = d
+            .related
+            .iter()
+            .partition(|r| r.path == d.path && file.is_some());
         let mut labels = Vec::new();
-        let mut related = Vec::new();
-        if source.is_some() {
-            labels.push(LabeledSpan::new_primary_with_span(
-                (!d.label.is_empty()).then(|| d.label.clone()),
-                span(&d.span),
-            ));
-        }
-        for r in &d.related {
-            if r.path == d.path && source.is_some() {
+        let source = file.map(|file| {
+            let spans: Vec<Range<usize>> = std::iter::once(d.span.clone())
+                .chain(same_file.iter().map(|r| r.span.clone()))
+                .collect();
+            let (excerpt, moved) = Excerpt::new(&d.path, file, &spans);
+            let mut moved = moved.into_iter();
+            if let Some(primary) = moved.next() {
+                labels.push(LabeledSpan::new_primary_with_span(
+                    (!d.label.is_empty()).then(|| d.label.clone()),
+                    span(&primary),
+                ));
+            }
+            for (r, place) in same_file.iter().zip(moved) {
                 labels.push(LabeledSpan::new_with_span(
                     Some(r.label.clone()),
-                    span(&r.span),
+                    span(&place),
                 ));
-            } else {
-                let source = sources
-                    .get(&r.path)
-                    .map(|t| NamedSource::new(&*r.path, t.clone()));
-                // Without its own text, a label would be drawn on the
-                // main file's (miette's fallback): name the file instead.
-                let (message, labels) = match source {
-                    Some(_) => (
-                        r.label.clone(),
-                        vec![LabeledSpan::new_primary_with_span(
-                            Some(r.label.clone()),
-                            span(&r.span),
-                        )],
-                    ),
-                    None => (format!("{}: {}", r.label, r.path), Vec::new()),
-                };
-                related.push(MietteDiagnostic {
-                    message,
-                    code: "",
-                    severity: miette::Severity::Advice,
-                    help: None,
-                    source,
-                    labels,
-                    related: Vec::new(),
-                });
             }
-        }
+            excerpt
+        });
+        let related = other_files
+            .into_iter()
+            .map(|r| MietteDiagnostic::elsewhere(r, sources))
+            .collect();
         let message = if source.is_none() {
             // No text to show (unreadable file): name the file in the message.
             format!("{}: {}", d.path, d.message)
@@ -236,6 +225,34 @@ impl MietteDiagnostic {
             source,
             labels,
             related,
+        }
+    }
+
+    /// A related place in another file, as an advice of its own.
+    fn elsewhere(r: &Related, sources: &Sources) -> MietteDiagnostic {
+        // Without its own text, a label would be drawn on the main file's
+        // lines (miette's fallback): name the file instead.
+        let (message, source, labels) = match sources.file(&r.path) {
+            Some(file) => {
+                let (excerpt, moved) = Excerpt::new(&r.path, file, std::slice::from_ref(&r.span));
+                let labels = moved
+                    .iter()
+                    .map(|place| {
+                        LabeledSpan::new_primary_with_span(Some(r.label.clone()), span(place))
+                    })
+                    .collect();
+                (r.label.clone(), Some(excerpt), labels)
+            }
+            None => (format!("{}: {}", r.label, r.path), None, Vec::new()),
+        };
+        MietteDiagnostic {
+            message,
+            code: "",
+            severity: miette::Severity::Advice,
+            help: None,
+            source,
+            labels,
+            related: Vec::new(),
         }
     }
 }

@@ -1,0 +1,64 @@
+//! Inputs far larger than anyone writes by hand: the binary must report
+//! them, not crash, and its reports must stay readable and linear.
+
+mod common;
+
+use common::blades;
+
+/// A finding at column 70,000 used to panic inside the report renderer
+/// (a formatting width past 65,535).
+#[test]
+fn a_finding_far_into_a_long_line_is_reported_at_its_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = format!("{}No Such Card\n", " ".repeat(70_000));
+    std::fs::write(dir.path().join("wide.txt"), &line).unwrap();
+    let run = blades(dir.path(), &["deck", "check", "wide.txt"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.stderr.contains("[wide.txt:1:70001]"), "{}", run.stderr);
+    assert!(
+        run.stderr.len() < 4_000,
+        "{} bytes of report",
+        run.stderr.len()
+    );
+}
+
+#[test]
+fn a_set_file_with_a_long_line_builds_into_a_located_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    let set = format!(
+        "id: wide\nname: Wide\nkind: starter\ncards: [{}{{id: x, name: X, kind: single, stars: 99}}]\n",
+        " ".repeat(80_000)
+    );
+    std::fs::write(pool.join("wide.yaml"), set).unwrap();
+    let run = blades(
+        dir.path(),
+        &["build", "--cards", "pool", "--out", "out/db.json"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.stderr.contains("wide.yaml:4:"), "{}", run.stderr);
+}
+
+/// NUL and escape bytes are drawn as their pictures, never sent raw to the
+/// terminal.
+#[test]
+fn control_bytes_in_a_file_are_not_echoed_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    std::fs::write(pool.join("nul.yaml"), "id: a\0b\x1b[2J\nname: [x\n").unwrap();
+    let run = blades(
+        dir.path(),
+        &["build", "--cards", "pool", "--out", "out/db.json"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("a␀b␛[2J"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains('\0') && !run.stderr.contains('\x1b'),
+        "{}",
+        run.stderr
+    );
+}
