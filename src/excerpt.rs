@@ -442,7 +442,7 @@ mod tests {
     fn a_label_far_into_a_long_line_is_drawn_in_a_window_with_its_true_column() {
         let text = format!("cards:\n  - {}No Such Card\n", " ".repeat(70_000));
         let start = text.find("No Such").unwrap();
-        let out = excerpt_report(&text, &[start..start + 12]);
+        let out = excerpt_report(&text, std::slice::from_ref(&(start..start + 12)));
         assert!(out.contains("[f.yaml:2:70005]"), "{out}");
         assert!(out.contains("…") && out.contains("No Such Card"), "{out}");
         assert!(out.len() < 2_000, "{} bytes drawn", out.len());
@@ -451,7 +451,7 @@ mod tests {
     #[test]
     fn control_characters_are_drawn_as_their_pictures() {
         let text = "id: a\0b\x1b[2J\nname: x\n";
-        let out = excerpt_report(text, &[4..8]);
+        let out = excerpt_report(text, std::slice::from_ref(&(4..8)));
         assert!(out.contains("a␀b␛[2J"), "{out}");
         assert!(!out.contains('\0') && !out.contains('\x1b'), "{out}");
         assert!(
@@ -478,10 +478,10 @@ mod tests {
     #[test]
     fn a_label_at_the_end_of_the_file_is_drawn() {
         let text = "id: a\nname: b";
-        let out = excerpt_report(text, &[text.len()..text.len()]);
+        let out = excerpt_report(text, std::slice::from_ref(&(text.len()..text.len())));
         assert!(out.contains("[f.yaml:2:8]"), "{out}");
         let text = "id: a\nname: b\n";
-        let out = excerpt_report(text, &[text.len()..text.len()]);
+        let out = excerpt_report(text, std::slice::from_ref(&(text.len()..text.len())));
         assert!(out.contains("[f.yaml:3:1]"), "{out}");
     }
 }
