@@ -1,6 +1,7 @@
 //! Rendering findings and writing results: miette reports for people, JSON
 //! for editors and CI, and atomic file writes (temp file + rename).
 
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::Write;
 use std::ops::Range;
@@ -11,7 +12,7 @@ use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use serde::Serialize;
 
 use crate::compile::{CardsJson, DatabaseJson};
-use crate::diagnostics::{Diagnostic, Related, Severity, Sources};
+use crate::diagnostics::{Code, Diagnostic, Related, Severity, Sources};
 use crate::excerpt::Excerpt;
 use crate::model::Database;
 
@@ -39,7 +40,14 @@ impl Default for Style {
     }
 }
 
-/// Renders diagnostics as miette reports, then a count line.
+/// Reports drawn for one code in one file; the rest are counted in a note.
+/// A file with 100,000 empty cards has 400,000 findings: drawn, they are a
+/// 100 MB report nobody reads, and the first few of a kind say what to fix.
+/// JSON output keeps every finding.
+pub const MAX_DRAWN_PER_CODE: usize = 10;
+
+/// Renders diagnostics as miette reports (at most [`MAX_DRAWN_PER_CODE`]
+/// of one code in one file, the rest counted in a note), then a count line.
 pub fn render_human(diagnostics: &[Diagnostic], sources: &Sources, style: Style) -> String {
     let theme = if style.color {
         GraphicalTheme::unicode()
@@ -50,12 +58,30 @@ pub fn render_human(diagnostics: &[Diagnostic], sources: &Sources, style: Style)
         .with_width(style.width)
         .with_links(false);
     let mut out = String::new();
+    let mut drawn: HashMap<(&str, Code), usize> = HashMap::new();
+    let mut not_drawn: BTreeMap<(&str, &str), Vec<&Diagnostic>> = BTreeMap::new();
     for diagnostic in diagnostics {
+        let count = drawn
+            .entry((&diagnostic.path, diagnostic.code))
+            .or_default();
+        *count += 1;
+        if *count > MAX_DRAWN_PER_CODE {
+            let key = (&*diagnostic.path, diagnostic.code.as_str());
+            not_drawn.entry(key).or_default().push(diagnostic);
+            continue;
+        }
         let report = MietteDiagnostic::new(diagnostic, sources);
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", diagnostic.path, diagnostic.message));
         }
         out.push('\n');
+    }
+    for ((path, code), rest) in &not_drawn {
+        out.push_str(&format!(
+            "note: `{code}` in {path}: {} not drawn (the first {MAX_DRAWN_PER_CODE} \
+             are above; `--format json` lists every one)\n\n",
+            summary(rest.iter().copied()),
+        ));
     }
     out.push_str(&summary(diagnostics));
     out.push('\n');
@@ -63,9 +89,15 @@ pub fn render_human(diagnostics: &[Diagnostic], sources: &Sources, style: Style)
 }
 
 /// "3 errors, 1 warning" (or "no problems").
-pub fn summary(diagnostics: &[Diagnostic]) -> String {
-    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-    let warnings = diagnostics.len() - errors;
+pub fn summary<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> String {
+    let (mut errors, mut warnings) = (0, 0);
+    for diagnostic in diagnostics {
+        if diagnostic.is_error() {
+            errors += 1;
+        } else {
+            warnings += 1;
+        }
+    }
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     match (errors, warnings) {
         (0, 0) => "no problems found".to_string(),
@@ -850,7 +882,7 @@ mod tests {
         let mut sources = Sources::default();
         sources.insert(main.clone(), Arc::from("id: x\nname: y\n"));
         let finding = Diagnostic::error(
-            crate::diagnostics::Code::DuplicateCardId,
+            Code::DuplicateCardId,
             &main,
             4..5,
             "taken",

@@ -62,3 +62,35 @@ fn control_bytes_in_a_file_are_not_echoed_raw() {
         run.stderr
     );
 }
+
+/// Every finding is counted and listed in JSON; the human report draws the
+/// first few of each code in a file and counts the rest in a note.
+#[test]
+fn many_findings_are_all_counted_and_a_few_of_each_kind_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    let cards = "  - {}\n".repeat(1_000);
+    let set = format!("id: big\nname: Big\nkind: expansion\ncost: 3\ncards:\n{cards}");
+    std::fs::write(pool.join("big.yaml"), set).unwrap();
+    let args = ["build", "--cards", "pool", "--out", "out/db.json"];
+    let human = blades(dir.path(), &args);
+    assert_eq!(human.code, 1);
+    assert_eq!(human.stderr.matches("blades::missing-field").count(), 10);
+    assert!(
+        human.stderr.contains(
+            "note: `missing-field` in pool/big.yaml: 3990 errors not drawn (the first 10 are above"
+        ),
+        "{}",
+        human.stderr
+    );
+    assert!(
+        human.stderr.trim_end().ends_with("4000 errors"),
+        "{}",
+        human.stderr
+    );
+    let json = blades(dir.path(), &[&args[..], &["--format", "json"]].concat());
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(report["diagnostics"].as_array().unwrap().len(), 4000);
+    assert_eq!(report["diagnostics"][3999]["line"], 1005);
+}
