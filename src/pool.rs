@@ -262,12 +262,15 @@ impl Pool {
         if !meta.is_dir() {
             return Err(PoolError::NotADirectory(dir.to_path_buf()));
         }
-        let mut paths = Vec::new();
-        walk(dir, 0, &mut paths).map_err(|e| PoolError::Unreadable(dir.to_path_buf(), e))?;
-        paths.sort();
+        // The root itself must be readable: nothing else could be said.
+        let entries = fs::read_dir(dir).map_err(|e| PoolError::Unreadable(dir.to_path_buf(), e))?;
+        let mut found = Found::default();
+        walk(dir, entries, 0, &mut found);
+        found.paths.sort();
         Ok(Listing {
             dir: dir.to_path_buf(),
-            files: paths.into_iter().map(|path| (path, None)).collect(),
+            files: found.paths.into_iter().map(|path| (path, None)).collect(),
+            problems: found.problems,
             began,
         })
     }
@@ -292,6 +295,8 @@ pub struct Listing {
     dir: PathBuf,
     /// Each file, with its stamp once [`Listing::stamp`] took them.
     files: Vec<(PathBuf, Option<FileStamp>)>,
+    /// Folders that could not be searched, or that are named like files.
+    problems: Vec<Diagnostic>,
     /// When the listing began (see [`FileStamp::vouching`]).
     began: SystemTime,
 }
@@ -344,7 +349,10 @@ impl Listing {
                 (shown, relative, read)
             })
             .collect();
-        let mut pool = Pool::default();
+        let mut pool = Pool {
+            problems: self.problems,
+            ..Pool::default()
+        };
         for ((path, _), (shown, relative, read)) in self.files.iter().zip(read) {
             match read {
                 Ok((text, stamp)) => pool.add(SourceFile {
@@ -380,29 +388,95 @@ fn relative_path(dir: &Path, path: &Path) -> String {
         .replace('\\', "/")
 }
 
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// What a walk of the pool folder found.
+#[derive(Default)]
+struct Found {
+    paths: Vec<PathBuf>,
+    problems: Vec<Diagnostic>,
+}
+
+/// Whether a path is named like a pool file (`*.yaml`, `*.yml`).
+fn yaml_name(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    )
+}
+
+/// Collects the YAML files of `dir` (whose `entries` are open) and of its
+/// folders. A folder that cannot be read is a finding naming it, and the
+/// rest of the pool is still searched.
+fn walk(dir: &Path, entries: fs::ReadDir, depth: usize, found: &mut Found) {
     if depth > MAX_DIR_DEPTH {
-        return Ok(());
+        return;
     }
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                found.problems.push(unreadable(dir, "folder", &e));
+                return;
+            }
+        };
         let path = entry.path();
-        // `file_type` does not follow links, so a linked folder cannot loop.
-        let kind = entry.file_type()?;
         let name = entry.file_name();
         if name.to_string_lossy().starts_with('.') {
             continue;
         }
+        // `file_type` does not follow links, so a linked folder cannot loop.
+        let kind = match entry.file_type() {
+            Ok(kind) => kind,
+            Err(e) => {
+                found.problems.push(unreadable(&path, "entry", &e));
+                continue;
+            }
+        };
         if kind.is_dir() {
-            walk(&path, depth + 1, out)?;
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml")
-        ) {
-            out.push(path);
+            if yaml_name(&path) {
+                found.problems.push(folder_named_like_a_file(&path));
+            }
+            match fs::read_dir(&path) {
+                Ok(entries) => walk(&path, entries, depth + 1, found),
+                Err(e) => found.problems.push(unreadable(&path, "folder", &e)),
+            }
+        } else if yaml_name(&path) {
+            found.paths.push(path);
         }
     }
-    Ok(())
+}
+
+/// A folder of the pool that could not be searched (or an entry that could
+/// not be told a file or a folder): an error naming it, since its files may
+/// be sets the database would silently lack.
+fn unreadable(path: &Path, what: &str, error: &std::io::Error) -> Diagnostic {
+    let shown: Arc<str> = Arc::from(path.display().to_string());
+    Diagnostic::error(
+        Code::Unreadable,
+        &shown,
+        0..0,
+        format!("cannot read this {what}: {error}"),
+    )
+    .with_label(format!("unreadable {what}"))
+    .with_help(format!(
+        "check that you may read the {what}, or move it out of the pool"
+    ))
+}
+
+/// A folder named `*.yaml`: an error, as for any pool entry of that name
+/// that is not a regular file (the name promises a set or data file, and
+/// one may be missing). Its files are searched all the same.
+fn folder_named_like_a_file(path: &Path) -> Diagnostic {
+    let shown: Arc<str> = Arc::from(path.display().to_string());
+    Diagnostic::error(
+        Code::Unreadable,
+        &shown,
+        0..0,
+        "this is a folder, not a set file",
+    )
+    .with_label("a folder")
+    .with_help(
+        "rename the folder: names ending in .yaml or .yml are for set and data files (the files inside it are still read)",
+    )
 }
 
 /// Reads a file as UTF-8 text within the size limit.
@@ -577,6 +651,99 @@ mod tests {
         let later = SystemTime::now() + STAMP_SETTLE + Duration::from_secs(1);
         assert_eq!(FileStamp::vouching(&meta, later), FileStamp::of(&meta));
         assert!(FileStamp::of(&meta).is_some());
+    }
+
+    #[test]
+    fn a_folder_named_like_a_set_file_is_an_error_and_its_files_are_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("set.yaml"), "id: s\n").unwrap();
+        fs::create_dir(dir.path().join("gulch.yaml")).unwrap();
+        fs::write(dir.path().join("gulch.yaml/inner.yml"), "id: t\n").unwrap();
+        let pool = Pool::from_dir(dir.path()).unwrap();
+        let relative: Vec<&str> = pool.sets.iter().map(|f| f.relative.as_str()).collect();
+        assert_eq!(relative, ["gulch.yaml/inner.yml", "set.yaml"]);
+        assert_eq!(pool.problems.len(), 1, "{:?}", pool.problems);
+        let problem = &pool.problems[0];
+        assert!(problem.is_error());
+        assert_eq!(problem.code, Code::Unreadable);
+        assert_eq!(
+            &*problem.path,
+            dir.path().join("gulch.yaml").display().to_string()
+        );
+        assert_eq!(problem.message, "this is a folder, not a set file");
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_read_is_an_error_naming_that_folder() {
+        let folder = Path::new("cards/promos");
+        let error = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let problem = unreadable(folder, "folder", &error);
+        assert!(problem.is_error());
+        assert_eq!(problem.code, Code::Unreadable);
+        assert_eq!(&*problem.path, "cards/promos");
+        assert_eq!(
+            problem.message,
+            "cannot read this folder: permission denied"
+        );
+    }
+
+    /// A folder whose path is longer than the system takes cannot be
+    /// read, even by root (whom permission bits do not stop).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_unreadable_subfolder_is_named_and_the_rest_of_the_pool_still_read() {
+        use rustix::fs::{Mode, OFlags, mkdirat, openat};
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("set.yaml"), "id: s\n").unwrap();
+        let name = "d".repeat(250);
+        let open = OFlags::DIRECTORY | OFlags::RDONLY;
+        let mut fd = openat(rustix::fs::CWD, dir.path(), open, Mode::empty()).unwrap();
+        let mut path = dir.path().to_path_buf();
+        let mut too_long = None;
+        // 20 levels of 250 bytes: past the 4096-byte limit of a path.
+        for _ in 0..20 {
+            mkdirat(&fd, name.as_str(), Mode::RWXU).unwrap();
+            fd = openat(&fd, name.as_str(), open, Mode::empty()).unwrap();
+            path.push(&name);
+            if too_long.is_none() && path.as_os_str().len() >= 4096 {
+                too_long = Some(path.clone());
+            }
+        }
+        let too_long = too_long.unwrap();
+        let pool = Pool::from_dir(dir.path()).unwrap();
+        assert_eq!(pool.sets.len(), 1);
+        assert_eq!(pool.problems.len(), 1, "{:?}", pool.problems);
+        let problem = &pool.problems[0];
+        assert_eq!(problem.code, Code::Unreadable);
+        assert_eq!(&*problem.path, too_long.display().to_string());
+        assert!(
+            problem.message.starts_with("cannot read this folder: "),
+            "{}",
+            problem.message
+        );
+    }
+
+    /// Permission bits, where they apply (not as root).
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_without_read_permission_is_named() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("set.yaml"), "id: s\n").unwrap();
+        let locked = dir.path().join("locked");
+        fs::create_dir(&locked).unwrap();
+        fs::write(locked.join("hidden.yaml"), "id: t\n").unwrap();
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+        let bites = fs::read_dir(&locked).is_err();
+        let pool = Pool::from_dir(dir.path());
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+        if !bites {
+            eprintln!("skipped: permission bits do not stop this user (root)");
+            return;
+        }
+        let pool = pool.unwrap();
+        assert_eq!(pool.problems.len(), 1, "{:?}", pool.problems);
+        assert_eq!(&*pool.problems[0].path, locked.display().to_string());
     }
 
     #[test]

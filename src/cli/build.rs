@@ -14,6 +14,7 @@ use blades::model::DATABASE_FORMAT;
 use blades::output::{self, DatabaseWriter, Format};
 use blades::pool::{Listing, Pool, PoolError};
 
+use super::out::{self, stderr, stderrln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -62,34 +63,39 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let mut writer = database_writer(&args);
     let compiled = build_with_progress(&pool, cache.as_mut(), writer.as_mut(), &args);
     let before_write = started.elapsed();
-    context.report(&compiled.diagnostics, &compiled.sources);
     if args.schema_only {
+        context.report(&compiled.diagnostics, &compiled.sources);
         return ExitCode::from(if compiled.error_count() > 0 {
             exit::PROBLEMS
         } else {
             exit::OK
         });
     }
-    let code = finish(context, &args.out, &compiled, cache.as_mut(), writer);
-    let written = started.elapsed();
+    // The database is written before anything is reported: what the build
+    // leaves on disk never depends on whether anyone reads its report.
+    let written = write_database(&args.out, &compiled, cache.as_mut(), writer);
+    let code = written.code();
+    let written_at = started.elapsed();
+    context.report(&compiled.diagnostics, &compiled.sources);
+    written.report(context, &args.out);
     // A failed build leaves every file as it was, the cache too.
     if code == exit::OK
         && let Some(cache) = cache.as_mut()
         && let Err(e) = cache.save()
     {
-        eprintln!("warning: cannot write the build cache: {e}");
+        stderrln!("warning: cannot write the build cache: {e}");
     }
     if args.timings {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-        eprintln!(
+        stderrln!(
             "timings: read and cache load {:.1} ms ({files_read} of {files} files read), per-file checks {:.1} ms ({} of {} files reused), pool checks {:.1} ms, write {:.1} ms, cache save {:.1} ms",
             ms(read),
             ms(compiled.timings.files),
             compiled.reused_files,
             pool.sets.len(),
             ms(compiled.timings.pool),
-            ms(written - before_write),
-            ms(started.elapsed() - written)
+            ms(written_at - before_write),
+            ms(started.elapsed() - written_at)
         );
     }
     // The process ends here: the OS takes the memory back at once, where
@@ -146,15 +152,47 @@ fn database_writer(args: &Args) -> Option<DatabaseWriter> {
     })
 }
 
+/// What became of the database.
+enum Written {
+    /// Written (or already on disk as it would be written).
+    Done { sets: usize, cards: usize },
+    /// The build has errors: nothing written.
+    NotBuilt,
+    /// Writing failed.
+    Failed(std::io::Error),
+}
+
+impl Written {
+    fn code(&self) -> u8 {
+        match self {
+            Written::Done { .. } => exit::OK,
+            Written::NotBuilt => exit::PROBLEMS,
+            Written::Failed(_) => exit::CANNOT_RUN,
+        }
+    }
+
+    /// Says what was written, or why not (after the diagnostics).
+    fn report(&self, context: &Context, out: &Path) {
+        match self {
+            Written::Done { sets, cards } => {
+                if context.format == Format::Human {
+                    stderrln!("built {sets} sets, {cards} cards into {}", out.display());
+                }
+            }
+            Written::NotBuilt => {}
+            Written::Failed(e) => stderrln!("error: cannot write `{}`: {e}", out.display()),
+        }
+    }
+}
+
 /// Writes the database of a successful build (telling the cache where its
-/// sets went); returns the exit code.
-fn finish(
-    context: &Context,
+/// sets went), printing nothing.
+fn write_database(
     out: &Path,
     compiled: &Compiled,
     cache: Option<&mut Cache>,
     writer: Option<DatabaseWriter>,
-) -> u8 {
+) -> Written {
     let (written, sets, cards) = match (&compiled.database, &compiled.json) {
         // Only `--pretty` builds the database as models.
         (Some(database), _) => (
@@ -175,16 +213,12 @@ fn finish(
             }
             (written.map(|_| ()), json.sets.len(), json.cards)
         }
-        (None, None) => return exit::PROBLEMS,
+        (None, None) => return Written::NotBuilt,
     };
-    if let Err(e) = written {
-        eprintln!("error: cannot write `{}`: {e}", out.display());
-        return exit::CANNOT_RUN;
+    match written {
+        Ok(()) => Written::Done { sets, cards },
+        Err(e) => Written::Failed(e),
     }
-    if context.format == Format::Human {
-        eprintln!("built {sets} sets, {cards} cards into {}", out.display());
-    }
-    exit::OK
 }
 
 /// Compiles, showing a progress bar on a terminal for large pools.
@@ -206,14 +240,14 @@ fn build_with_progress(
                 while !finished.load(Ordering::Relaxed) {
                     let n = done.load(Ordering::Relaxed);
                     let filled = n * 30 / total.max(1);
-                    eprint!(
+                    stderr!(
                         "\r[{}{}] {n}/{total} files",
                         "=".repeat(filled),
                         " ".repeat(30 - filled)
                     );
                     std::thread::sleep(Duration::from_millis(100));
                 }
-                eprint!("\r{}\r", " ".repeat(50));
+                stderr!("\r{}\r", " ".repeat(50));
             });
         }
         let compiled = compile_with(
@@ -246,10 +280,14 @@ fn identity(d: &Diagnostic) -> (String, usize, &'static str, String) {
 /// `--watch`: rebuild on every change, keeping the cache in memory.
 fn watch(context: &Context, args: &Args) -> ExitCode {
     let Some(dir) = context.cards.clone() else {
-        eprintln!("error: --watch needs --cards DIR (the built-in pool never changes)");
+        stderrln!("error: --watch needs --cards DIR (the built-in pool never changes)");
         return ExitCode::from(exit::CANNOT_RUN);
     };
     let mut cache = uses_cache(args).then(|| Cache::open_beside(&args.out));
+    let reports = match context.format {
+        Format::Json => out::Stream::Stdout,
+        Format::Human => out::Stream::Stderr,
+    };
     let mut previous: HashSet<(String, usize, &'static str, String)> = HashSet::new();
     // The pool's files and their stamps as last built: any change to them
     // (an edit, a new or removed file) starts a build.
@@ -272,19 +310,21 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                         .filter(|d| !previous.contains(&identity(d)))
                         .cloned()
                         .collect();
+                    let written = write_database(&args.out, &compiled, cache.as_mut(), writer);
+                    let code = written.code();
                     if !new.is_empty() {
                         context.report(&new, &compiled.sources);
                     }
-                    let code = finish(context, &args.out, &compiled, cache.as_mut(), writer);
+                    written.report(context, &args.out);
                     // Failed builds are kept in memory only, like their output.
                     if let Some(cache) = cache.as_mut() {
                         if code != exit::OK {
                             cache.commit();
                         } else if let Err(e) = cache.save() {
-                            eprintln!("[watch] warning: cannot write the build cache: {e}");
+                            stderrln!("[watch] warning: cannot write the build cache: {e}");
                         }
                     }
-                    eprintln!(
+                    stderrln!(
                         "[watch] {} ({} new, {} fixed) in {} ms; {} of {} files reused",
                         output::summary(&compiled.diagnostics),
                         new.len(),
@@ -294,8 +334,12 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                         pool.sets.len()
                     );
                     previous = current;
+                    // Nobody reads the reports any more: stop watching.
+                    if out::gone(reports) {
+                        return ExitCode::from(code);
+                    }
                 }
-                Err(e) => eprintln!("[watch] error: {e}"),
+                Err(e) => stderrln!("[watch] error: {e}"),
             }
         }
         std::thread::sleep(Duration::from_millis(250));

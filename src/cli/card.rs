@@ -12,6 +12,7 @@ use blades::model::{Card, Set};
 use blades::output::Format;
 use blades::suggest::nearest;
 
+use super::out::{stderrln, stdout, stdoutln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -49,7 +50,7 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
         && lang != i18n::SOURCE_LANG
         && !i18n::valid_lang(lang)
     {
-        eprintln!("error: `{lang}` is not a language code (use `en` or `ja`)");
+        stderrln!("error: `{lang}` is not a language code (use `en` or `ja`)");
         return ExitCode::from(exit::CANNOT_RUN);
     }
     let pool = match context.pool() {
@@ -68,11 +69,11 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
             known.extend(c.translations.values().filter_map(|t| t.name.as_deref()));
         }
         let suggestions = nearest(&name, known.iter().copied(), 3);
-        eprintln!("error: no card is named `{name}`");
+        stderrln!("error: no card is named `{name}`");
         if !suggestions.is_empty() {
-            eprintln!("help: did you mean {}?", quoted(&suggestions));
+            stderrln!("help: did you mean {}?", quoted(&suggestions));
         } else {
-            eprintln!("help: give a card id, English name or Japanese name");
+            stderrln!("help: give a card id, English name or Japanese name");
         }
         return ExitCode::from(exit::PROBLEMS);
     };
@@ -80,12 +81,12 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
     match context.format {
         Format::Json => {
             let value = serde_json::json!({ "card": card, "set": set });
-            println!(
+            stdoutln!(
                 "{}",
                 serde_json::to_string_pretty(&value).unwrap_or_default()
             );
         }
-        Format::Human => print!("{}", render(card, set, args.lang.as_deref())),
+        Format::Human => stdout!("{}", render(card, set, args.lang.as_deref())),
     }
     ExitCode::from(exit::OK)
 }

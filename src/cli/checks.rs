@@ -16,6 +16,7 @@ use blades::output::{self, Format};
 use blades::rules::input::InputFile;
 use blades::rules::{Common, Verdict, Violation};
 
+use super::out::{stderr, stderrln};
 use super::{Context, exit};
 
 /// The card database of the pool named by `--cards`; a pool with errors
@@ -27,7 +28,7 @@ pub fn database(context: &Context) -> Result<Database, ExitCode> {
         Some(database) => Ok(database),
         None => {
             context.report(&compiled.diagnostics, &compiled.sources);
-            eprintln!("error: the card pool has errors, so nothing can be checked against it");
+            stderrln!("error: the card pool has errors, so nothing can be checked against it");
             Err(ExitCode::from(exit::CANNOT_RUN))
         }
     }
@@ -67,7 +68,7 @@ pub fn not_checked(
         sources.insert(file.path.clone(), file.text.clone());
     }
     if context.format == Format::Human {
-        eprint!(
+        stderr!(
             "{}",
             output::render_human(&found, &sources, Context::stderr_style())
         );

@@ -12,6 +12,7 @@ use blades::rules::copies::{self, CopiesReport, Manifest};
 use blades::rules::input;
 
 use super::checks;
+use super::out::{self, stderrln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -42,8 +43,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(database) => database,
         Err(code) => return code,
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = std::io::BufWriter::new(out::Stdout);
     let code = match args.command {
         CopiesCommand::Check { file } => {
             let index = CardIndex::new(&database);
@@ -56,9 +56,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         }
         CopiesCommand::List { set } => list(context, &database, set.as_deref(), &mut out),
     };
-    if out.flush().is_err() {
-        return ExitCode::from(exit::CANNOT_RUN);
-    }
+    let _ = out.flush();
     code
 }
 
@@ -135,7 +133,7 @@ fn list(
                     }
                     _ => String::new(),
                 };
-                eprintln!("error[unknown-set]: no set of the pool is named `{reference}`{hint}");
+                stderrln!("error[unknown-set]: no set of the pool is named `{reference}`{hint}");
                 return ExitCode::from(exit::CANNOT_RUN);
             }
         },

@@ -8,6 +8,7 @@ use blades::diagnostics::Sources;
 use blades::effect::{self, Keywords, Lang, Phrasebook};
 use blades::output::Format;
 
+use super::out::stdoutln;
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -71,17 +72,17 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             let errors = effect::check(&tree, &vocab);
             if errors.is_empty() {
                 match lang {
-                    Some(lang) => println!(
+                    Some(lang) => stdoutln!(
                         "{}",
                         effect::render(&tree, lang, &Phrasebook::builtin(lang), &vocab)
                     ),
                     None if context.format == Format::Json => {
-                        println!(
+                        stdoutln!(
                             "{}",
                             serde_json::to_string_pretty(&tree).unwrap_or_default()
                         )
                     }
-                    None => println!("{}", effect::format(&tree)),
+                    None => stdoutln!("{}", effect::format(&tree)),
                 }
                 return ExitCode::from(exit::OK);
             }

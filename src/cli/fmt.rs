@@ -7,6 +7,7 @@ use blades::diagnostics::Sources;
 use blades::fmt::format_set_file;
 use blades::output::{self, Format};
 
+use super::out::{stderrln, stdoutln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -18,7 +19,7 @@ pub struct Args {
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
     if context.cards.is_none() && !args.check {
-        eprintln!(
+        stderrln!(
             "error: `blades fmt` rewrites files: name the pool folder with --cards DIR (or use --check)"
         );
         return ExitCode::from(exit::CANNOT_RUN);
@@ -46,16 +47,16 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     for (path, text, changes) in &rewrites {
         if args.check {
             if context.format == Format::Human {
-                println!("{path}: {changes} effect(s) not in canonical form");
+                stdoutln!("{path}: {changes} effect(s) not in canonical form");
             }
             continue;
         }
         if let Err(e) = output::write_atomic(Path::new(&**path), text.as_bytes()) {
-            eprintln!("error: cannot write `{path}`: {e}");
+            stderrln!("error: cannot write `{path}`: {e}");
             return ExitCode::from(exit::CANNOT_RUN);
         }
         if context.format == Format::Human {
-            println!("{path}: {changes} effect(s) rewritten");
+            stdoutln!("{path}: {changes} effect(s) rewritten");
         }
     }
     if context.format == Format::Json {
@@ -63,7 +64,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             .iter()
             .map(|(path, _, changes)| serde_json::json!({"file": &**path, "changes": changes}))
             .collect();
-        println!(
+        stdoutln!(
             "{}",
             serde_json::json!({"check": args.check, "files": files})
         );

@@ -13,6 +13,7 @@ use blades::i18n::{self, Project, check, po};
 use blades::output::{self, Format};
 use blades::pool::{self, Pool};
 
+use super::out::{stderr, stderrln, stdout, stdoutln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -97,7 +98,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 }
 
 fn bad_lang(lang: &str) -> ExitCode {
-    eprintln!(
+    stderrln!(
         "error: `{lang}` is not a language to translate into (use a code such as `ja`; `en` is the source)"
     );
     ExitCode::from(exit::CANNOT_RUN)
@@ -109,7 +110,7 @@ fn load(context: &Context) -> Result<Project, ExitCode> {
     let pool = context.pool()?;
     let project = Project::load(&pool);
     if project.set_errors > 0 {
-        eprintln!(
+        stderrln!(
             "note: the set files have {} error(s); their cards are left out here (`blades build` lists them)",
             project.set_errors
         );
@@ -139,7 +140,7 @@ fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
     match context.format {
         Format::Human => {
             if !project.diagnostics.is_empty() {
-                eprint!(
+                stderr!(
                     "{}",
                     output::render_human(
                         &project.diagnostics,
@@ -150,9 +151,9 @@ fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
             }
             for (i, language) in languages.iter().enumerate() {
                 if i > 0 {
-                    println!();
+                    stdoutln!();
                 }
-                print!("{}", status::render_human(language));
+                stdout!("{}", status::render_human(language));
             }
         }
         Format::Json => {
@@ -164,7 +165,7 @@ fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
                 output::json_report(&project.diagnostics, &project.sources).diagnostics,
             )
             .unwrap_or_default();
-            println!(
+            stdoutln!(
                 "{}",
                 serde_json::to_string_pretty(&value).unwrap_or_default()
             );
@@ -209,7 +210,7 @@ fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
     blades::diagnostics::sort(&mut diagnostics);
     context.report(&diagnostics, &project.sources);
     if context.format == Format::Human && diagnostics.is_empty() {
-        eprintln!("checked {texts} translated texts: no problems found");
+        stderrln!("checked {texts} translated texts: no problems found");
     }
     if has_errors(&diagnostics) {
         ExitCode::from(exit::PROBLEMS)
@@ -251,18 +252,18 @@ fn export_command(context: &Context, args: ExportArgs) -> ExitCode {
     match &args.out {
         Some(path) => {
             if let Err(e) = output::write_atomic(path, text.as_bytes()) {
-                eprintln!("error: cannot write `{}`: {e}", path.display());
+                stderrln!("error: cannot write `{}`: {e}", path.display());
                 return ExitCode::from(exit::CANNOT_RUN);
             }
             if context.format == Format::Human {
-                eprintln!(
+                stderrln!(
                     "exported {total} {} texts ({fuzzy} fuzzy, {empty} untranslated) to {}",
                     i18n::language_name(&args.lang),
                     path.display()
                 );
             }
         }
-        None => print!("{text}"),
+        None => stdout!("{text}"),
     }
     ExitCode::from(exit::OK)
 }
@@ -273,7 +274,7 @@ fn import_root(context: &Context) -> Result<PathBuf, ExitCode> {
         Some(dir) => Ok(dir.clone()),
         None if Path::new("cards").is_dir() => Ok(PathBuf::from("cards")),
         None => {
-            eprintln!(
+            stderrln!(
                 "error: import writes locale files into a card folder: pass `--cards DIR` (the built-in pool is read-only)"
             );
             Err(ExitCode::from(exit::CANNOT_RUN))
@@ -294,14 +295,14 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     let pool = match Pool::from_dir(&root) {
         Ok(pool) => pool,
         Err(e) => {
-            eprintln!("error: {e}");
+            stderrln!("error: {e}");
             return ExitCode::from(exit::CANNOT_RUN);
         }
     };
     let mut project = Project::load(&pool);
     if has_errors(&project.diagnostics) {
         context.report(&project.diagnostics, &project.sources);
-        eprintln!("error: the locale files have problems; fix them before importing");
+        stderrln!("error: the locale files have problems; fix them before importing");
         return ExitCode::from(exit::PROBLEMS);
     }
     let shown: Arc<str> = Arc::from(args.file.display().to_string());
@@ -328,7 +329,7 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
             blades::diagnostics::sort(&mut diagnostics);
             context.report(&diagnostics, &project.sources);
             if context.format == Format::Human {
-                eprintln!("nothing was imported");
+                stderrln!("nothing was imported");
             }
             return ExitCode::from(exit::PROBLEMS);
         }
@@ -336,7 +337,7 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     if !args.dry_run
         && let Err(e) = exchange::write_files(&root, &plan.writes)
     {
-        eprintln!("error: cannot write the locale files: {e}");
+        stderrln!("error: cannot write the locale files: {e}");
         return ExitCode::from(exit::CANNOT_RUN);
     }
     let files: Vec<String> = plan
@@ -346,7 +347,7 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
         .collect();
     match context.format {
         Format::Human => {
-            eprintln!(
+            stderrln!(
                 "{} {} ({}): {} added, {} updated, {} unchanged, {} untranslated",
                 if args.dry_run {
                     "would import"
@@ -361,7 +362,7 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
                 plan.untranslated
             );
             for file in &files {
-                eprintln!(
+                stderrln!(
                     "  {} {file}",
                     if args.dry_run { "would write" } else { "wrote" }
                 );
@@ -378,7 +379,7 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
                 "obsolete": plan.obsolete,
                 "files": files,
             });
-            println!(
+            stdoutln!(
                 "{}",
                 serde_json::to_string_pretty(&value).unwrap_or_default()
             );

@@ -11,6 +11,8 @@ use blades::diagnostics::{Diagnostic, Sources};
 use blades::output::{self, Format, Style};
 use blades::pool::{Pool, PoolError};
 
+use out::{stderrln, stdout_str};
+
 mod build;
 mod card;
 mod checks;
@@ -20,6 +22,7 @@ mod deck;
 mod effect;
 mod fmt;
 mod i18n;
+mod out;
 mod schema;
 mod trade;
 
@@ -102,28 +105,43 @@ impl Context {
         match self.format {
             Format::Human => {
                 if !diagnostics.is_empty() {
-                    eprint!(
-                        "{}",
-                        output::render_human(diagnostics, sources, Self::stderr_style())
-                    );
+                    out::stderr_str(&output::render_human(
+                        diagnostics,
+                        sources,
+                        Self::stderr_style(),
+                    ));
                 }
             }
-            Format::Json => print!("{}", output::render_json(diagnostics, sources)),
+            Format::Json => stdout_str(&output::render_json(diagnostics, sources)),
         }
     }
 }
 
 /// Reports a pool that cannot be read at all.
 pub fn pool_error(e: PoolError) -> ExitCode {
-    eprintln!("error: {e}");
+    stderrln!("error: {e}");
     ExitCode::from(exit::CANNOT_RUN)
 }
 
+/// Runs the command line; whatever happens to the output streams, the
+/// command runs to its end (see [`out`]).
 pub fn run() -> ExitCode {
+    out::finish(dispatch())
+}
+
+fn dispatch() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let _ = e.print();
+            // Help, version and usage errors, printed by the parser itself
+            // (which never panics on a failed write, but would keep quiet).
+            if let Err(error) = e.print() {
+                let stream = match e.use_stderr() {
+                    true => out::Stream::Stderr,
+                    false => out::Stream::Stdout,
+                };
+                stream.failed(&error);
+            }
             return ExitCode::from(if e.use_stderr() {
                 exit::CANNOT_RUN
             } else {

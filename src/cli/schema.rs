@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use blades::output;
 use blades::schema::SchemaName;
 
+use super::out::{stderrln, stdout};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -40,7 +41,7 @@ pub fn run(_context: &Context, args: Args) -> ExitCode {
         for name in SchemaName::ALL {
             let path = dir.join(name.file_name());
             if let Err(e) = output::write_atomic(&path, name.generate_text().as_bytes()) {
-                eprintln!("error: cannot write `{}`: {e}", path.display());
+                stderrln!("error: cannot write `{}`: {e}", path.display());
                 return ExitCode::from(exit::CANNOT_RUN);
             }
         }
@@ -61,6 +62,6 @@ pub fn run(_context: &Context, args: Args) -> ExitCode {
         Which::CopiesCheck => SchemaName::CopiesCheck,
         Which::CopiesList => SchemaName::CopiesList,
     };
-    print!("{}", name.generate_text());
+    stdout!("{}", name.generate_text());
     ExitCode::from(exit::OK)
 }

@@ -11,7 +11,7 @@ use blades::rules::input;
 use blades::rules::trade::{self, Side, SideValue, TradeReport};
 
 use super::checks;
-use super::{Context, exit};
+use super::{Context, out};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -41,15 +41,12 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     };
     let index = CardIndex::new(&database);
     let report = check_file(context, &index, &file, free_market);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = std::io::BufWriter::new(out::Stdout);
     match context.format {
         Format::Json => checks::print_json(&mut out, &report, false),
         Format::Human => print_human(&mut out, &index, &report),
     }
-    if out.flush().is_err() {
-        return ExitCode::from(exit::CANNOT_RUN);
-    }
+    let _ = out.flush();
     checks::exit_code(report.common.verdict())
 }
 

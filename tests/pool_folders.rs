@@ -1,0 +1,122 @@
+//! Folders of a pool that are not what they seem: named like set files, or
+//! unreadable. Each is a located error naming the folder; the rest of the
+//! pool is still checked.
+
+mod common;
+
+use std::path::Path;
+
+use common::{blades, root};
+use serde_json::Value;
+
+/// The (file, code, message) of each diagnostic of a JSON report.
+fn findings(stdout: &str) -> Vec<(String, String, String)> {
+    let report: Value = serde_json::from_str(stdout).expect("a JSON report");
+    report["diagnostics"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|d| {
+            let text = |key: &str| d[key].as_str().unwrap().to_string();
+            (text("file"), text("code"), text("message"))
+        })
+        .collect()
+}
+
+/// A pool of one valid set.
+fn pool() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("cards/sunset-gulch.yaml"),
+        dir.path().join("sunset-gulch.yaml"),
+    )
+    .unwrap();
+    dir
+}
+
+fn build(dir: &Path) -> common::Run {
+    blades(
+        dir,
+        &[
+            "--cards",
+            ".",
+            "--format",
+            "json",
+            "build",
+            "--out",
+            "out/cards.json",
+        ],
+    )
+}
+
+#[test]
+fn a_folder_named_like_a_set_file_is_an_error_and_its_files_are_still_checked() {
+    let dir = pool();
+    std::fs::create_dir(dir.path().join("tin-town.yaml")).unwrap();
+    std::fs::write(dir.path().join("tin-town.yaml/broken.yaml"), "id: [\n").unwrap();
+    let run = build(dir.path());
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let found = findings(&run.stdout);
+    assert!(
+        found.contains(&(
+            "./tin-town.yaml".to_string(),
+            "unreadable".to_string(),
+            "this is a folder, not a set file".to_string()
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(file, code, _)| file == "./tin-town.yaml/broken.yaml" && code == "yaml-syntax"),
+        "the folder's own files are checked: {found:?}"
+    );
+    assert!(!dir.path().join("out").exists(), "nothing is written");
+
+    // People see the folder named too.
+    let run = blades(
+        dir.path(),
+        &["--cards", ".", "build", "--out", "out/cards.json"],
+    );
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("./tin-town.yaml"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("this is a folder, not a set file"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A folder whose path is longer than the system takes cannot be read,
+/// even by root (whom permission bits do not stop): the finding names that
+/// folder, not the pool, and the pool's other files are still checked.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unreadable_subfolder_is_named_not_the_pool() {
+    use rustix::fs::{Mode, OFlags, mkdirat, openat};
+    let dir = pool();
+    let name = "d".repeat(250);
+    let open = OFlags::DIRECTORY | OFlags::RDONLY;
+    let mut fd = openat(rustix::fs::CWD, dir.path(), open, Mode::empty()).unwrap();
+    let mut shown = ".".to_string();
+    for _ in 0..20 {
+        mkdirat(&fd, name.as_str(), Mode::RWXU).unwrap();
+        fd = openat(&fd, name.as_str(), open, Mode::empty()).unwrap();
+        shown = format!("{shown}/{name}");
+    }
+    let run = build(dir.path());
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let found = findings(&run.stdout);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (file, code, message) = &found[0];
+    assert_eq!(code, "unreadable");
+    assert!(
+        message.starts_with("cannot read this folder: "),
+        "{message}"
+    );
+    // A folder deep inside the pool, which holds it.
+    assert!(
+        file.len() > 4000 && shown.starts_with(file.as_str()),
+        "{file}"
+    );
+}
