@@ -25,6 +25,7 @@ pub mod cards;
 pub mod compile;
 pub mod diagnostics;
 pub mod effect;
+pub mod files;
 pub mod fmt;
 pub mod i18n;
 pub mod model;

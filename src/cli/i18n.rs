@@ -336,7 +336,7 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     if !args.dry_run
         && let Err(e) = exchange::write_files(&root, &plan.writes)
     {
-        eprintln!("error: cannot write the locale files: {e}");
+        eprintln!("error: {e}");
         return ExitCode::from(exit::CANNOT_RUN);
     }
     let files: Vec<String> = plan
