@@ -18,7 +18,7 @@ use crate::suggest::closest;
 
 use super::check::budget;
 use super::glossary::{Glossary, Mode};
-use super::locale::{self, Target};
+use super::locale::{self, LineEnd, Target};
 use super::po::{self, PoEntry, PoFile, PoString};
 use super::{Entry, Field, Project, Unit, UnitKey, fingerprint, language_name, normalize};
 
@@ -545,7 +545,9 @@ fn render_changes(project: &Project, lang: &str, changes: Vec<Entry>) -> Vec<(St
                 ),
             ),
         };
-        writes.push((relative, text));
+        // A rewritten file keeps its line ends.
+        let line_end = existing.map_or(LineEnd::Lf, |f| f.line_end);
+        writes.push((relative, line_end.apply(text)));
     }
     writes.sort();
     writes
