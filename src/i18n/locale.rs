@@ -276,9 +276,14 @@ impl LineEnd {
     /// The style of most of `text`'s line ends (of the first one on a
     /// tie); `\n` for a text without any.
     pub fn of(text: &str) -> LineEnd {
+        let bytes = text.as_bytes();
+        // Most files: no `\r` at all (a fast search; every locale file is
+        // read on every build).
+        if !bytes.contains(&b'\r') {
+            return LineEnd::Lf;
+        }
         // Count and first place of each style.
         let mut seen = [(0usize, usize::MAX); 3];
-        let bytes = text.as_bytes();
         let mut i = 0;
         while let Some(at) = bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r') {
             let at = i + at;
