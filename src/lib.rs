@@ -26,6 +26,7 @@ pub mod compile;
 pub mod diagnostics;
 pub mod effect;
 pub mod excerpt;
+pub mod files;
 pub mod fmt;
 pub mod i18n;
 pub mod model;

@@ -393,14 +393,11 @@ fn replace_file_with<R>(
 }
 
 /// A new temp file in `path`'s folder (made if missing), to be renamed
-/// over `path` by [`put_in_place`].
+/// over `path` by [`put_in_place`]: named as the tool's own, so that a run
+/// that is killed leaves nothing the next one does not delete (see
+/// [`crate::files`]).
 fn temp_file_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir)?;
-    tempfile::NamedTempFile::new_in(dir)
+    crate::files::temp_beside(path)
 }
 
 /// Puts a filled temp file (made beside `path`) in `path`'s place. Returns
@@ -414,14 +411,10 @@ fn put_in_place(
     if durable {
         temp.as_file().sync_all()?;
     }
-    // A temp file is private (0600); give the result the permissions of
-    // the file it replaces, or the usual ones for a new file.
-    let permissions = match std::fs::metadata(path) {
-        Ok(meta) => Some(meta.permissions()),
-        Err(_) => default_permissions(),
-    };
-    if let Some(permissions) = permissions {
-        temp.as_file().set_permissions(permissions)?;
+    // A temp file has the usual permissions of a new file; give the result
+    // those of the file it replaces, if any.
+    if let Ok(meta) = std::fs::metadata(path) {
+        temp.as_file().set_permissions(meta.permissions())?;
     }
     if !durable && exchange(temp.path(), path) {
         // The temp file's name now holds the old file.
@@ -859,18 +852,6 @@ fn write_compact(w: &mut dyn Write, database: &Database, chunk: usize) -> std::i
     w.write_all(b"}\n")
 }
 
-/// Permissions for a new output file: read-write for the owner, readable by all.
-#[cfg(unix)]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    use std::os::unix::fs::PermissionsExt;
-    Some(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn default_permissions() -> Option<std::fs::Permissions> {
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -881,14 +862,9 @@ mod tests {
         let other: Arc<str> = Arc::from("b.yaml");
         let mut sources = Sources::default();
         sources.insert(main.clone(), Arc::from("id: x\nname: y\n"));
-        let finding = Diagnostic::error(
-            Code::DuplicateCardId,
-            &main,
-            4..5,
-            "taken",
-        )
-        .with_label("used again here")
-        .with_related(&other, 4..5, "first used here");
+        let finding = Diagnostic::error(Code::DuplicateCardId, &main, 4..5, "taken")
+            .with_label("used again here")
+            .with_related(&other, 4..5, "first used here");
         let style = Style {
             color: false,
             width: 80,

@@ -2,10 +2,12 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use blades::diagnostics::Sources;
+use blades::files::{FileSet, WriteError};
 use blades::fmt::format_set_file;
-use blades::output::{self, Format};
+use blades::output::Format;
 
 use super::out::{stderrln, stdoutln};
 use super::{Context, exit};
@@ -44,16 +46,19 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         context.report(&problems, &sources);
         return ExitCode::from(exit::PROBLEMS);
     }
-    for (path, text, changes) in &rewrites {
+    // Every file or none.
+    if !args.check
+        && let Err(e) = write_all(&rewrites)
+    {
+        stderrln!("error: {e}");
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    for (path, _, changes) in &rewrites {
         if args.check {
             if context.format == Format::Human {
                 stdoutln!("{path}: {changes} effect(s) not in canonical form");
             }
             continue;
-        }
-        if let Err(e) = output::write_atomic(Path::new(&**path), text.as_bytes()) {
-            stderrln!("error: cannot write `{path}`: {e}");
-            return ExitCode::from(exit::CANNOT_RUN);
         }
         if context.format == Format::Human {
             stdoutln!("{path}: {changes} effect(s) rewritten");
@@ -74,4 +79,13 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     } else {
         exit::OK
     })
+}
+
+/// Writes the rewritten set files as one [`FileSet`].
+fn write_all(rewrites: &[(Arc<str>, String, usize)]) -> Result<(), WriteError> {
+    let mut set = FileSet::new();
+    for (path, text, _) in rewrites {
+        set.stage(Path::new(&**path), text.as_bytes())?;
+    }
+    set.commit().map(drop)
 }

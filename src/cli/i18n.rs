@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use clap::Subcommand;
 
-use blades::diagnostics::{Code, Diagnostic};
+use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::i18n::exchange::{self, ExportOptions, ImportOptions};
 use blades::i18n::status::{self, State, StatusReport};
 use blades::i18n::{self, Project, check, po};
@@ -292,6 +292,21 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
         Ok(root) => root,
         Err(code) => return code,
     };
+    // The PO file first: one too large (or unreadable) is refused before
+    // the pool is loaded (its size is checked before it is read).
+    let shown: Arc<str> = Arc::from(args.file.display().to_string());
+    let text = match pool::read_text(&args.file, &shown) {
+        Ok(text) => text,
+        Err(diagnostic) => {
+            let code = if diagnostic.code == Code::Unreadable {
+                exit::CANNOT_RUN
+            } else {
+                exit::PROBLEMS
+            };
+            context.report(&[*diagnostic], &Sources::default());
+            return ExitCode::from(code);
+        }
+    };
     let pool = match Pool::from_dir(&root) {
         Ok(pool) => pool,
         Err(e) => {
@@ -305,19 +320,6 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
         stderrln!("error: the locale files have problems; fix them before importing");
         return ExitCode::from(exit::PROBLEMS);
     }
-    let shown: Arc<str> = Arc::from(args.file.display().to_string());
-    let text = match pool::read_text(&args.file, &shown) {
-        Ok(text) => text,
-        Err(diagnostic) => {
-            let code = if diagnostic.code == Code::Unreadable {
-                exit::CANNOT_RUN
-            } else {
-                exit::PROBLEMS
-            };
-            context.report(&[*diagnostic], &project.sources);
-            return ExitCode::from(code);
-        }
-    };
     project.sources.insert(shown.clone(), text.clone());
     let options = ImportOptions {
         lang: args.lang.clone(),
@@ -337,7 +339,7 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     if !args.dry_run
         && let Err(e) = exchange::write_files(&root, &plan.writes)
     {
-        stderrln!("error: cannot write the locale files: {e}");
+        stderrln!("error: {e}");
         return ExitCode::from(exit::CANNOT_RUN);
     }
     let files: Vec<String> = plan

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use blades::output;
+use blades::files::FileSet;
 use blades::schema::SchemaName;
 
 use super::out::{stderrln, stdout};
@@ -38,12 +38,17 @@ enum Which {
 
 pub fn run(_context: &Context, args: Args) -> ExitCode {
     if let Some(dir) = args.write {
-        for name in SchemaName::ALL {
-            let path = dir.join(name.file_name());
-            if let Err(e) = output::write_atomic(&path, name.generate_text().as_bytes()) {
-                stderrln!("error: cannot write `{}`: {e}", path.display());
-                return ExitCode::from(exit::CANNOT_RUN);
-            }
+        // Every schema or none.
+        let mut set = FileSet::new();
+        let written = SchemaName::ALL
+            .iter()
+            .try_for_each(|name| {
+                set.stage(dir.join(name.file_name()), name.generate_text().as_bytes())
+            })
+            .and_then(|()| set.commit());
+        if let Err(e) = written {
+            stderrln!("error: {e}");
+            return ExitCode::from(exit::CANNOT_RUN);
         }
         return ExitCode::from(exit::OK);
     }

@@ -8,17 +8,17 @@
 //! canonical layout), so importing an unchanged export changes no byte.
 
 use std::collections::HashMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::phrases;
+use crate::files::{FileSet, WriteError};
 use crate::suggest::closest;
 
 use super::check::budget;
 use super::glossary::{Glossary, Mode};
-use super::locale::{self, Target};
+use super::locale::{self, LineEnd, Target};
 use super::po::{self, PoEntry, PoFile, PoString};
 use super::{Entry, Field, Project, Unit, UnitKey, fingerprint, language_name, normalize};
 
@@ -545,30 +545,22 @@ fn render_changes(project: &Project, lang: &str, changes: Vec<Entry>) -> Vec<(St
                 ),
             ),
         };
-        writes.push((relative, text));
+        // A rewritten file keeps its line ends.
+        let line_end = existing.map_or(LineEnd::Lf, |f| f.line_end);
+        writes.push((relative, line_end.apply(text)));
     }
     writes.sort();
     writes
 }
 
-/// Writes files under `root` as one step as far as the file system allows:
-/// every file goes to a temp file beside its target first, and only when
-/// all are written are they renamed into place.
-pub fn write_files(root: &Path, writes: &[(String, String)]) -> std::io::Result<Vec<PathBuf>> {
-    let mut staged = Vec::new();
+/// Writes files under `root` all together or not at all (see
+/// [`FileSet`]): each to a temp file beside its target first, and only
+/// when all are written are they renamed into place; a failure puts back
+/// the files already renamed and names the one that failed.
+pub fn write_files(root: &Path, writes: &[(String, String)]) -> Result<Vec<PathBuf>, WriteError> {
+    let mut set = FileSet::new();
     for (relative, text) in writes {
-        let path = root.join(relative);
-        let dir = path.parent().unwrap_or(root).to_path_buf();
-        std::fs::create_dir_all(&dir)?;
-        let mut temp = tempfile::NamedTempFile::new_in(&dir)?;
-        temp.write_all(text.as_bytes())?;
-        temp.as_file().sync_all()?;
-        staged.push((temp, path));
+        set.stage(root.join(relative), text.as_bytes())?;
     }
-    let mut written = Vec::new();
-    for (temp, path) in staged {
-        temp.persist(&path).map_err(|e| e.error)?;
-        written.push(path);
-    }
-    Ok(written)
+    set.commit()
 }

@@ -258,6 +258,90 @@ pub struct LocaleFile {
     /// Phrase files: the comment lines the file starts with, kept when the
     /// file is rewritten (they document the language's terms).
     pub header: Option<String>,
+    /// The file's line ends, kept when it is rewritten.
+    pub line_end: LineEnd,
+}
+
+/// The line ends of a text file: `\n`, `\r\n` or a bare `\r`. The tool
+/// writes `\n`; a file it rewrites keeps the style it had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LineEnd {
+    #[default]
+    Lf,
+    CrLf,
+    Cr,
+}
+
+impl LineEnd {
+    /// The style of most of `text`'s line ends (of the first one on a
+    /// tie); `\n` for a text without any.
+    pub fn of(text: &str) -> LineEnd {
+        let bytes = text.as_bytes();
+        // Most files: no `\r` at all (a fast search; every locale file is
+        // read on every build).
+        if !bytes.contains(&b'\r') {
+            return LineEnd::Lf;
+        }
+        // Count and first place of each style.
+        let mut seen = [(0usize, usize::MAX); 3];
+        let mut i = 0;
+        while let Some(at) = bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r') {
+            let at = i + at;
+            let (style, len) = match (bytes[at], bytes.get(at + 1)) {
+                (b'\r', Some(b'\n')) => (1, 2),
+                (b'\r', _) => (2, 1),
+                _ => (0, 1),
+            };
+            seen[style].0 += 1;
+            seen[style].1 = seen[style].1.min(at);
+            i = at + len;
+        }
+        let best = (0..3)
+            .max_by_key(|&s| (seen[s].0, std::cmp::Reverse(seen[s].1)))
+            .filter(|&s| seen[s].0 > 0);
+        match best {
+            Some(1) => LineEnd::CrLf,
+            Some(2) => LineEnd::Cr,
+            _ => LineEnd::Lf,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineEnd::Lf => "\n",
+            LineEnd::CrLf => "\r\n",
+            LineEnd::Cr => "\r",
+        }
+    }
+
+    /// `text`, written with `\n`, with this style's line ends.
+    pub fn apply(self, text: String) -> String {
+        match self {
+            LineEnd::Lf => text,
+            _ => text.replace('\n', self.as_str()),
+        }
+    }
+}
+
+/// The lines of `text`, whichever line ends it uses (`str::lines` knows
+/// no bare `\r`).
+pub fn lines_any_end(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        match text.find(['\n', '\r']) {
+            Some(at) => {
+                let len = if text[at..].starts_with("\r\n") { 2 } else { 1 };
+                rest = Some(&text[at + len..]).filter(|r| !r.is_empty());
+                Some(&text[..at])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    })
+    .filter(|_| !text.is_empty())
 }
 
 fn invalid(
@@ -277,7 +361,9 @@ const SET_FIELDS: [&str; 3] = ["set", "name", "cards"];
 
 fn first_line(text: &str, span: &Range<usize>) -> Range<usize> {
     let start = span.start.min(text.len());
-    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let end = text[start..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |i| start + i);
     start..end.max(start)
 }
 
@@ -357,6 +443,7 @@ pub fn parse_set_file(
         entries,
         options: None,
         header: None,
+        line_end: LineEnd::of(file.text()),
     })
 }
 
@@ -646,9 +733,9 @@ pub fn parse_phrase_file(
         }
     }
     entries.sort_by_key(|e| e.key_span.start);
-    let header: String = file
-        .text()
-        .lines()
+    // Split at every line end: a file with bare `\r` ends is one line to
+    // `str::lines`, and all of it would be taken for the header.
+    let header: String = lines_any_end(file.text())
         .take_while(|l| l.starts_with('#'))
         .map(|l| format!("{l}\n"))
         .collect();
@@ -661,6 +748,7 @@ pub fn parse_phrase_file(
         entries,
         options,
         header: (!header.is_empty()).then_some(header),
+        line_end: LineEnd::of(file.text()),
     })
 }
 
@@ -1116,6 +1204,49 @@ mod tests {
             ],
             "one line per template; spaces at a template's ends are kept"
         );
+    }
+
+    #[test]
+    fn line_ends_are_told_and_kept() {
+        assert_eq!(LineEnd::of("a\nb\n"), LineEnd::Lf);
+        assert_eq!(LineEnd::of("a\r\nb\r\n"), LineEnd::CrLf);
+        assert_eq!(LineEnd::of("a\rb\r"), LineEnd::Cr);
+        assert_eq!(LineEnd::of("no end"), LineEnd::Lf);
+        // Mixed: the most used, the first one on a tie.
+        assert_eq!(LineEnd::of("a\rb\r\nc\r\n"), LineEnd::CrLf);
+        assert_eq!(LineEnd::of("a\rb\nc"), LineEnd::Cr);
+        assert_eq!(LineEnd::Cr.apply("a\nb\n".into()), "a\rb\r");
+        assert_eq!(LineEnd::CrLf.apply("a\nb\n".into()), "a\r\nb\r\n");
+        let lines = |text| lines_any_end(text).collect::<Vec<_>>();
+        assert_eq!(lines("a\rb\r\nc\n\nd"), ["a", "b", "c", "", "d"]);
+        assert_eq!(lines("a\r"), ["a"]);
+        assert_eq!(lines(""), [] as [&str; 0]);
+        assert_eq!(lines("\r\r"), ["", ""]);
+    }
+
+    #[test]
+    fn a_phrase_file_with_bare_cr_ends_keeps_its_header_and_line_ends() {
+        let position = |_: &UnitKey| None;
+        let entries = vec![phrase(
+            "line.ability",
+            "{timing}：{sentences}",
+            "{timing}: {sentences}",
+        )];
+        let header = "# 見出し\n# two lines\n";
+        let canonical = render_phrase_file("ja", Some(header), None, &entries, &position);
+        for end in [LineEnd::Lf, LineEnd::CrLf, LineEnd::Cr] {
+            let text = end.apply(canonical.clone());
+            let mut diagnostics = Vec::new();
+            let file = parse_phrase_file(&source("phrases/ja.yaml", &text), "ja", &mut diagnostics)
+                .expect("reads");
+            assert!(diagnostics.is_empty(), "{diagnostics:?}");
+            assert_eq!(file.line_end, end);
+            assert_eq!(file.header.as_deref(), Some(header), "{end:?}");
+            assert_eq!(file.entries.len(), 1);
+            let again =
+                render_phrase_file("ja", file.header.as_deref(), None, &file.entries, &position);
+            assert_eq!(file.line_end.apply(again), text, "{end:?}");
+        }
     }
 
     #[test]

@@ -133,7 +133,7 @@ pub fn parse(text: &str) -> Result<PoFile, Vec<PoError>> {
     let mut errors = Vec::new();
     let mut b = Builder::default();
     let mut offset = 0;
-    for raw in text.split_inclusive('\n') {
+    for raw in lines_with_ends(text) {
         let line_start = offset;
         offset += raw.len();
         let line = raw.trim_end_matches(['\n', '\r']);
@@ -161,6 +161,25 @@ pub fn parse(text: &str) -> Result<PoFile, Vec<PoError>> {
     } else {
         Err(errors)
     }
+}
+
+/// The lines of `text` with their line ends, whichever they are (`\n`,
+/// `\r\n`, or a bare `\r` as old Mac editors save).
+fn lines_with_ends(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = match rest.find(['\n', '\r']) {
+            Some(at) if rest[at..].starts_with("\r\n") => at + 2,
+            Some(at) => at + 1,
+            None => rest.len(),
+        };
+        let (line, after) = rest.split_at(end);
+        rest = after;
+        Some(line)
+    })
 }
 
 /// Closes the entry being built.
@@ -710,6 +729,25 @@ msgstr "ちょこまか。\nプレイ：1RPを得る。"
         assert_eq!(e.msgstr.value, "ちょこまか。\nプレイ：1RPを得る。");
         assert!(file.entries[3].obsolete);
         assert_eq!(file.entries[3].msgstr.value, "消えた");
+    }
+
+    #[test]
+    fn any_line_ends_parse_alike() {
+        let lf = parse(SAMPLE).unwrap();
+        for end in ["\r\n", "\r"] {
+            let text = SAMPLE.replace('\n', end);
+            let file = parse(&text).unwrap();
+            assert_eq!(file.entries.len(), lf.entries.len(), "{end:?}");
+            for (a, b) in file.entries.iter().zip(&lf.entries) {
+                assert_eq!(
+                    (&a.msgid.value, &a.msgstr.value),
+                    (&b.msgid.value, &b.msgstr.value)
+                );
+                assert_eq!(a.flags, b.flags);
+            }
+            let span = &file.entries[1].msgstr.span;
+            assert_eq!(&text[span.clone()], "msgstr \"峡谷の竜\"");
+        }
     }
 
     #[test]

@@ -1,0 +1,672 @@
+//! Writing files so that a failure, or a killed run, leaves nothing half
+//! done: temp files the tool recognises as its own, and [`FileSet`], the
+//! all-or-nothing write of several files (`fmt`, `i18n import`,
+//! `schema --write`). The single-file writers and the database writer of
+//! [`crate::output`] make their temp files here too.
+//!
+//! Every temp file is named `.blades-tmp-<pid>-<random>` and made beside
+//! the file it is to replace (a rename only stays atomic within one file
+//! system). A run that makes one in a folder first deletes the stale ones
+//! there ([`remove_stale_temp_files`]): those of a run that was killed
+//! before it could clean up.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
+
+/// What every temp file's name starts with; the process id, a `-` and
+/// random letters follow.
+pub const TEMP_PREFIX: &str = ".blades-tmp-";
+
+/// The temp-file prefix of this process: `.blades-tmp-<pid>-`.
+fn own_prefix() -> String {
+    format!("{TEMP_PREFIX}{}-", std::process::id())
+}
+
+/// The folder `path` is in (`.` for a bare name).
+pub fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// A new empty temp file beside `path`, in its folder (made if missing),
+/// to be renamed over `path`. It has the usual permissions of a new file
+/// (0644 less the umask), not a temp file's 0600. Stale temp files of
+/// killed runs in that folder are deleted first (once a run per folder).
+///
+/// The error of a failure is the system's, without the temp file's name:
+/// the caller names the file it was writing.
+pub fn temp_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let dir = parent_of(path);
+    fs::create_dir_all(dir)?;
+    remove_stale_temp_files_once(dir);
+    new_temp_in(dir)
+}
+
+fn new_temp_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let prefix = own_prefix();
+    // `make_in` opens the file itself, so its errors carry no path (the
+    // builder's own `tempfile_in` adds the temp file's name to them).
+    tempfile::Builder::new()
+        .prefix(&prefix)
+        .make_in(dir, |path| {
+            let mut options = fs::OpenOptions::new();
+            options.read(true).write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o644);
+            options.open(path)
+        })
+}
+
+// ----- stale temp files ------------------------------------------------------
+
+/// How much later than a temp file's last change the process now holding
+/// its pid must have started for the file to count as another process's
+/// (the pid was reused): a margin for the clock's steps.
+const REUSED_PID_MARGIN: Duration = Duration::from_secs(60);
+
+/// Where the system cannot say whether a process runs: a temp file
+/// untouched for this long is stale (no run waits that long between
+/// writing a temp file and renaming it).
+const STALE_AGE: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// The folders this process has cleaned already.
+static SWEPT: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+
+/// [`remove_stale_temp_files`], the first time a run writes into `dir`.
+pub fn remove_stale_temp_files_once(dir: &Path) {
+    {
+        let mut swept = SWEPT.lock().unwrap_or_else(|e| e.into_inner());
+        if !swept
+            .get_or_insert_with(HashSet::new)
+            .insert(dir.to_path_buf())
+        {
+            return;
+        }
+    }
+    remove_stale_temp_files(dir);
+}
+
+/// Deletes the temp files of killed runs in `dir`; returns how many.
+///
+/// A file is ours when its name is `.blades-tmp-<pid>-<random>` and it is
+/// a regular file. It is stale when no process has that pid, or when the
+/// process that has it started after the file last changed (the pid was
+/// reused: a file is only written by the process that made it). A file
+/// whose process may still be writing it is never deleted. Where the
+/// system does not tell (no `/proc`), a file untouched for a day is stale.
+pub fn remove_stale_temp_files(dir: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(temp_file_pid) else {
+            continue;
+        };
+        // Not followed: a link or a folder of that name is not ours.
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        if meta.is_file() && is_stale(pid, &meta) && fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// The pid in a temp file's name, if it is one of ours.
+fn temp_file_pid(name: &str) -> Option<u32> {
+    let (pid, random) = name.strip_prefix(TEMP_PREFIX)?.split_once('-')?;
+    let digits = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
+    if digits && !random.is_empty() {
+        pid.parse().ok()
+    } else {
+        None
+    }
+}
+
+fn is_stale(pid: u32, meta: &fs::Metadata) -> bool {
+    let Ok(modified) = meta.modified() else {
+        return false;
+    };
+    match process_start(pid) {
+        Process::Gone => true,
+        Process::Started(start) => start > modified + REUSED_PID_MARGIN,
+        Process::Unknown => SystemTime::now()
+            .duration_since(modified)
+            .is_ok_and(|age| age > STALE_AGE),
+    }
+}
+
+enum Process {
+    /// No process has the pid.
+    Gone,
+    /// The process with the pid started then.
+    Started(SystemTime),
+    /// The system does not say.
+    Unknown,
+}
+
+/// Whether a process has `pid`, and when it started (from `/proc`).
+#[cfg(target_os = "linux")]
+fn process_start(pid: u32) -> Process {
+    let stat = match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat,
+        // Without `/proc` (a chroot), no pid can be told apart.
+        Err(_) if !Path::new("/proc/self/stat").exists() => return Process::Unknown,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Process::Gone,
+        Err(_) => return Process::Unknown,
+    };
+    // The fields after the command's name, in parentheses: the start time
+    // is the 22nd field of the line, in clock ticks since boot.
+    let ticks = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().nth(19))
+        .and_then(|t| t.parse::<u64>().ok());
+    let uptime = fs::read_to_string("/proc/uptime").ok().and_then(|u| {
+        u.split_whitespace()
+            .next()
+            .and_then(|s| s.parse::<f64>().ok())
+    });
+    let (Some(ticks), Some(uptime)) = (ticks, uptime) else {
+        return Process::Unknown;
+    };
+    let per_second = rustix::param::clock_ticks_per_second().max(1);
+    let since_boot = Duration::from_secs_f64(ticks as f64 / per_second as f64);
+    let booted = SystemTime::now().checked_sub(Duration::from_secs_f64(uptime));
+    match booted.and_then(|b| b.checked_add(since_boot)) {
+        Some(start) => Process::Started(start),
+        None => Process::Unknown,
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn process_start(_pid: u32) -> Process {
+    Process::Unknown
+}
+
+// ----- several files at once ------------------------------------------------
+
+/// A write of several files that happens whole or not at all.
+///
+/// [`FileSet::stage`] writes each file's new bytes to a temp file beside
+/// it (synced to disk, with the permissions of the file it replaces, or
+/// those of a new file) after checking that the target can be replaced:
+/// not a folder, its folder there or made. Nothing the user sees has
+/// changed yet. [`FileSet::commit`] then renames the temp files over their
+/// targets, one by one, each replaced file first kept aside under a temp
+/// name (a hard link, so the target never goes missing). If a rename
+/// fails, the files already replaced get their earlier bytes back (new
+/// ones are deleted) and the error names the file that failed; when all
+/// are in place, the kept files are deleted.
+///
+/// Limits: readers may see some files new and others old while the
+/// renames run (a few system calls each); a run killed during those
+/// renames leaves the set half-written (its backups are then stale temp
+/// files, deleted by the next run). Folders made for new files are
+/// removed again if the set is not committed.
+pub struct FileSet {
+    staged: Vec<Staged>,
+    /// Folders made for new files, outermost first.
+    made_dirs: Vec<PathBuf>,
+    /// Keep replaced files aside by hard link (else by rename); the rename
+    /// is the fallback where links fail, and tests take it directly.
+    link_backups: bool,
+}
+
+struct Staged {
+    target: PathBuf,
+    temp: tempfile::NamedTempFile,
+}
+
+/// A file renamed into place, and where the file it replaced is kept.
+struct Placed {
+    target: PathBuf,
+    backup: Option<tempfile::TempPath>,
+}
+
+/// A [`FileSet`] that could not be written: the file at fault, and any
+/// file the roll-back could not put back.
+#[derive(Debug)]
+pub struct WriteError {
+    /// The file that could not be written (a target, never a temp file).
+    pub path: PathBuf,
+    pub error: io::Error,
+    /// Files already replaced that could not be put back as they were:
+    /// each target, and where its earlier bytes are (none for a new file).
+    pub not_restored: Vec<(PathBuf, Option<PathBuf>)>,
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot write `{}`: {}",
+            self.path.display(),
+            plain_error(&self.error)
+        )?;
+        if self.not_restored.is_empty() {
+            return write!(f, "; no file was changed");
+        }
+        write!(f, "; these files could not be put back as they were:")?;
+        for (i, (target, kept)) in self.not_restored.iter().enumerate() {
+            let sep = if i == 0 { " " } else { ", " };
+            match kept {
+                Some(kept) => write!(
+                    f,
+                    "{sep}`{}` (its earlier text is in `{}`)",
+                    target.display(),
+                    kept.display()
+                )?,
+                None => write!(f, "{sep}`{}` (new)", target.display())?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for WriteError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// The system's message of an error, without the path a library may have
+/// appended (`… at path "dir/.tmpXXXX"`): the caller names the file.
+pub fn plain_error(error: &io::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at path \"") {
+        Some(at) if text.ends_with('"') => text[..at].to_string(),
+        _ => text,
+    }
+}
+
+impl Default for FileSet {
+    fn default() -> FileSet {
+        FileSet::new()
+    }
+}
+
+impl FileSet {
+    pub fn new() -> FileSet {
+        FileSet {
+            staged: Vec::new(),
+            made_dirs: Vec::new(),
+            link_backups: true,
+        }
+    }
+
+    /// How many files are staged.
+    pub fn len(&self) -> usize {
+        self.staged.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.staged.is_empty()
+    }
+
+    /// Writes `bytes` to a temp file beside `path`, to replace it on
+    /// [`FileSet::commit`]. Staging a path again replaces what was staged.
+    pub fn stage(&mut self, path: impl AsRef<Path>, bytes: &[u8]) -> Result<(), WriteError> {
+        let target = path.as_ref().to_path_buf();
+        let temp = self
+            .stage_unnamed(&target, bytes)
+            .map_err(|error| WriteError {
+                path: target.clone(),
+                error,
+                not_restored: Vec::new(),
+            })?;
+        self.staged.retain(|s| s.target != target);
+        self.staged.push(Staged { target, temp });
+        Ok(())
+    }
+
+    fn stage_unnamed(
+        &mut self,
+        target: &Path,
+        bytes: &[u8],
+    ) -> io::Result<tempfile::NamedTempFile> {
+        let existing = match fs::symlink_metadata(target) {
+            Ok(meta) if meta.is_dir() => return Err(is_a_folder()),
+            Ok(_) => fs::metadata(target).ok(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        let dir = parent_of(target);
+        self.make_dir(dir)?;
+        remove_stale_temp_files_once(dir);
+        let mut temp = new_temp_in(dir)?;
+        temp.write_all(bytes)?;
+        if let Some(meta) = existing {
+            temp.as_file().set_permissions(meta.permissions())?;
+        }
+        temp.as_file().sync_all()?;
+        Ok(temp)
+    }
+
+    /// Makes `dir` and any missing folder above it, remembering which.
+    fn make_dir(&mut self, dir: &Path) -> io::Result<()> {
+        let mut missing = Vec::new();
+        let mut at = Some(dir);
+        while let Some(d) = at.filter(|d| !d.as_os_str().is_empty()) {
+            if fs::symlink_metadata(d).is_ok() {
+                break;
+            }
+            missing.push(d.to_path_buf());
+            at = d.parent();
+        }
+        fs::create_dir_all(dir)?;
+        self.made_dirs.extend(missing.into_iter().rev());
+        Ok(())
+    }
+
+    /// Puts every staged file in place, or none (see [`FileSet`]); returns
+    /// the files written, in the order staged.
+    pub fn commit(mut self) -> Result<Vec<PathBuf>, WriteError> {
+        let staged = std::mem::take(&mut self.staged);
+        let mut placed: Vec<Placed> = Vec::with_capacity(staged.len());
+        for Staged { target, temp } in staged {
+            match self.place(temp, &target) {
+                Ok(backup) => placed.push(Placed { target, backup }),
+                Err(error) => {
+                    let not_restored = roll_back(placed);
+                    return Err(WriteError {
+                        path: target,
+                        error,
+                        not_restored,
+                    });
+                }
+            }
+        }
+        // The renames reach the disk before the earlier files go.
+        let mut dirs: Vec<&Path> = placed.iter().map(|p| parent_of(&p.target)).collect();
+        dirs.sort();
+        dirs.dedup();
+        for dir in dirs {
+            sync_dir(dir);
+        }
+        self.made_dirs.clear();
+        // The backups are deleted as they drop.
+        Ok(placed.into_iter().map(|p| p.target).collect())
+    }
+
+    /// Renames `temp` over `target`, keeping the file it replaces aside.
+    fn place(
+        &self,
+        temp: tempfile::NamedTempFile,
+        target: &Path,
+    ) -> io::Result<Option<tempfile::TempPath>> {
+        let backup = match fs::symlink_metadata(target) {
+            Ok(meta) if meta.is_dir() => return Err(is_a_folder()),
+            Ok(_) => Some(self.keep_aside(target)?),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        if let Err(e) = temp.persist(target) {
+            if let Some((backup, true)) = backup {
+                // Renamed aside: back in its place (a link is just dropped).
+                let _ = backup.persist(target);
+            }
+            return Err(e.error);
+        }
+        Ok(backup.map(|(backup, _)| backup))
+    }
+
+    /// Keeps `target` under a temp name beside it: a hard link, or where
+    /// links fail, the file itself renamed (`true`: the target is gone).
+    fn keep_aside(&self, target: &Path) -> io::Result<(tempfile::TempPath, bool)> {
+        let prefix = own_prefix();
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix);
+        let dir = parent_of(target);
+        if self.link_backups
+            && let Ok(link) = builder.make_in(dir, |path| fs::hard_link(target, path))
+        {
+            return Ok((link.into_temp_path(), false));
+        }
+        let moved = builder.make_in(dir, |path| fs::rename(target, path))?;
+        Ok((moved.into_temp_path(), true))
+    }
+}
+
+impl Drop for FileSet {
+    /// An uncommitted set deletes its temp files and the folders it made
+    /// (when empty).
+    fn drop(&mut self) {
+        self.staged.clear();
+        for dir in self.made_dirs.iter().rev() {
+            let _ = fs::remove_dir(dir);
+        }
+    }
+}
+
+/// Puts back the files of a failed commit, last first; returns those that
+/// could not be.
+fn roll_back(placed: Vec<Placed>) -> Vec<(PathBuf, Option<PathBuf>)> {
+    let mut not_restored = Vec::new();
+    for Placed { target, backup } in placed.into_iter().rev() {
+        match backup {
+            Some(backup) => {
+                if let Err(e) = backup.persist(&target) {
+                    // Kept under a name no clean-up deletes.
+                    let kept = e.path.keep().ok().map(|at| {
+                        let name = target.file_name().unwrap_or_default().to_string_lossy();
+                        let safe = target.with_file_name(format!("{name}.blades-backup"));
+                        match fs::rename(&at, &safe) {
+                            Ok(()) => safe,
+                            Err(_) => at,
+                        }
+                    });
+                    not_restored.push((target, kept));
+                }
+            }
+            None => {
+                if fs::remove_file(&target).is_err() {
+                    not_restored.push((target, None));
+                }
+            }
+        }
+    }
+    not_restored
+}
+
+fn is_a_folder() -> io::Error {
+    io::Error::new(io::ErrorKind::IsADirectory, "a folder is in its place")
+}
+
+/// Syncs a folder, so that renames in it survive a power cut (best effort).
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(dir) = fs::File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(path).unwrap().permissions().mode() & 0o7777
+    }
+
+    #[test]
+    fn temp_files_are_named_as_ours() {
+        let dir = tempfile::tempdir().unwrap();
+        let temp = temp_beside(&dir.path().join("out.json")).unwrap();
+        let name = temp.path().file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with(&own_prefix()), "{name}");
+        assert_eq!(temp_file_pid(name), Some(std::process::id()));
+        assert_eq!(temp_file_pid(".blades-tmp-12-x"), Some(12));
+        for other in [
+            ".tmpAbC123",
+            ".blades-tmp-12",
+            ".blades-tmp--x",
+            ".blades-tmp-+1-x",
+        ] {
+            assert_eq!(temp_file_pid(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_set_is_written_whole_with_each_files_permissions() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("old.yaml");
+        fs::write(&old, "old").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&old, fs::Permissions::from_mode(0o640)).unwrap();
+        }
+        let new = dir.path().join("sub/new.yaml");
+        let mut set = FileSet::new();
+        set.stage(&old, b"OLD").unwrap();
+        set.stage(&new, b"NEW").unwrap();
+        // Staged, nothing changed yet.
+        assert_eq!(fs::read(&old).unwrap(), b"old");
+        assert!(!new.exists());
+        assert_eq!(set.commit().unwrap(), [old.clone(), new.clone()]);
+        assert_eq!(fs::read(&old).unwrap(), b"OLD");
+        assert_eq!(fs::read(&new).unwrap(), b"NEW");
+        #[cfg(unix)]
+        {
+            assert_eq!(mode(&old), 0o640, "a rewritten file keeps its mode");
+            // A new file: 0644 less the umask, as any file made by `fs::write`.
+            let probe = dir.path().join("probe");
+            fs::write(&probe, "").unwrap();
+            assert_eq!(mode(&new), 0o644 & mode(&probe));
+            fs::remove_file(probe).unwrap();
+        }
+        assert_eq!(names(dir.path()), ["old.yaml", "sub"]);
+        assert_eq!(names(&dir.path().join("sub")), ["new.yaml"]);
+    }
+
+    #[test]
+    fn a_folder_in_a_targets_place_stops_the_set_before_any_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.yaml");
+        fs::write(&a, "a").unwrap();
+        let b = dir.path().join("b.yaml");
+        fs::create_dir(&b).unwrap();
+        let mut set = FileSet::new();
+        set.stage(&a, b"A").unwrap();
+        let error = set.stage(&b, b"B").unwrap_err();
+        assert_eq!(error.path, b);
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "cannot write `{}`: a folder is in its place; no file was changed",
+                b.display()
+            )
+        );
+        drop(set);
+        assert_eq!(fs::read(&a).unwrap(), b"a");
+        assert_eq!(names(dir.path()), ["a.yaml", "b.yaml"]);
+    }
+
+    /// Stages three files, then puts a folder where the third goes: the
+    /// commit fails there and puts the first two back.
+    fn failing_commit(link_backups: bool) {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.yaml");
+        let b = dir.path().join("new/b.yaml");
+        let c = dir.path().join("c.yaml");
+        fs::write(&a, "a").unwrap();
+        fs::write(&c, "c").unwrap();
+        let mut set = FileSet::new();
+        set.link_backups = link_backups;
+        for (path, bytes) in [(&a, "A"), (&b, "B"), (&c, "C")] {
+            set.stage(path, bytes.as_bytes()).unwrap();
+        }
+        fs::remove_file(&c).unwrap();
+        fs::create_dir(&c).unwrap();
+        let error = set.commit().unwrap_err();
+        assert_eq!(error.path, c);
+        assert!(error.not_restored.is_empty(), "{error}");
+        assert_eq!(fs::read(&a).unwrap(), b"a");
+        assert!(!b.exists());
+        assert_eq!(names(dir.path()), ["a.yaml", "c.yaml"], "no temp file left");
+    }
+
+    #[test]
+    fn a_commit_that_fails_midway_puts_every_file_back() {
+        failing_commit(true);
+        failing_commit(false);
+    }
+
+    #[test]
+    fn a_failed_temp_file_is_not_named_in_the_error() {
+        // A folder deep enough that a file's path in it is too long: the
+        // folder is made, the temp file in it cannot be.
+        let dir = tempfile::tempdir().unwrap();
+        let mut deep = dir.path().to_path_buf();
+        while deep.as_os_str().len() + 201 < 4090 {
+            deep.push("d".repeat(200));
+        }
+        deep.push("d".repeat(4090 - deep.as_os_str().len() - 1));
+        fs::create_dir_all(&deep).unwrap();
+        let error = temp_beside(&deep.join("cards.json")).unwrap_err();
+        let text = error.to_string();
+        assert!(
+            !text.contains(TEMP_PREFIX) && !text.contains(".tmp"),
+            "{text}"
+        );
+        // A library's appended path is dropped from a message.
+        let wrapped = io::Error::other(format!("{text} at path \"/x/.tmpAb12\""));
+        assert_eq!(plain_error(&wrapped), text);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn stale_temp_files_are_deleted_and_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        // A process that has ended.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let plant = |name: String, age: Duration| {
+            let path = dir.path().join(&name);
+            let file = fs::File::create(&path).unwrap();
+            file.set_modified(SystemTime::now() - age).unwrap();
+            name
+        };
+        let me = std::process::id();
+        let killed = plant(format!("{TEMP_PREFIX}{dead}-aB3dE9"), Duration::ZERO);
+        // This process started after the file last changed: its pid was
+        // another process's then.
+        let reused = plant(
+            format!("{TEMP_PREFIX}{me}-zz"),
+            Duration::from_secs(7 * 86400),
+        );
+        let live = plant(format!("{TEMP_PREFIX}{me}-live"), Duration::ZERO);
+        let other = plant(".tmpQwErTy".into(), Duration::from_secs(7 * 86400));
+        fs::create_dir(dir.path().join(format!("{TEMP_PREFIX}{dead}-dir"))).unwrap();
+        let removed = remove_stale_temp_files(dir.path());
+        let left = names(dir.path());
+        assert!(!left.contains(&killed), "{left:?}");
+        assert!(!left.contains(&reused), "{left:?}");
+        assert!(left.contains(&live) && left.contains(&other), "{left:?}");
+        assert_eq!(removed, 2);
+        assert_eq!(left.len(), 3, "the folder stays: {left:?}");
+    }
+}
