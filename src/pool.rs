@@ -408,6 +408,7 @@ fn yaml_name(path: &Path) -> bool {
 /// rest of the pool is still searched.
 fn walk(dir: &Path, entries: fs::ReadDir, depth: usize, found: &mut Found) {
     if depth > MAX_DIR_DEPTH {
+        found.problems.push(too_deep(dir));
         return;
     }
     for entry in entries {
@@ -459,6 +460,25 @@ fn unreadable(path: &Path, what: &str, error: &std::io::Error) -> Diagnostic {
     .with_label(format!("unreadable {what}"))
     .with_help(format!(
         "check that you may read the {what}, or move it out of the pool"
+    ))
+}
+
+/// A folder below [`MAX_DIR_DEPTH`] levels of folders, which the walk does
+/// not enter (a bound on a hostile tree): an error, as its files may be
+/// sets the database would silently lack.
+fn too_deep(path: &Path) -> Diagnostic {
+    let shown: Arc<str> = Arc::from(path.display().to_string());
+    Diagnostic::error(
+        Code::Unreadable,
+        &shown,
+        0..0,
+        format!(
+            "this folder is nested more than {MAX_DIR_DEPTH} folders deep and was not searched"
+        ),
+    )
+    .with_label("too deep")
+    .with_help(format!(
+        "move its files up: a pool is searched {MAX_DIR_DEPTH} folders deep"
     ))
 }
 
@@ -671,6 +691,26 @@ mod tests {
             dir.path().join("gulch.yaml").display().to_string()
         );
         assert_eq!(problem.message, "this is a folder, not a set file");
+    }
+
+    #[test]
+    fn a_folder_too_deep_to_search_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut deep = dir.path().to_path_buf();
+        std::fs::write(deep.join("top.yaml"), "id: top\n").unwrap();
+        for level in 0..=MAX_DIR_DEPTH + 1 {
+            deep.push(format!("d{level}"));
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("lost.yaml"), "id: lost\n").unwrap();
+        let pool = Pool::from_dir(dir.path()).unwrap();
+        assert_eq!(pool.problems.len(), 1, "{:?}", pool.problems);
+        assert!(pool.problems[0].message.contains("nested more than 32"));
+        assert!(
+            pool.problems[0]
+                .path
+                .ends_with(&format!("d{}", MAX_DIR_DEPTH))
+        );
     }
 
     #[test]

@@ -120,3 +120,20 @@ fn an_unreadable_subfolder_is_named_not_the_pool() {
         "{file}"
     );
 }
+
+/// `fmt` reads the pool as `build` does: a folder it cannot take for what
+/// its name says is reported, and nothing is rewritten.
+#[test]
+fn fmt_reports_a_folder_of_the_pool_it_cannot_read() {
+    let dir = pool();
+    std::fs::create_dir(dir.path().join("old.yaml")).unwrap();
+    let run = blades(dir.path(), &["--cards", ".", "--format", "json", "fmt"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let found = findings(&run.stdout);
+    assert!(
+        found
+            .iter()
+            .any(|(file, code, _)| file.ends_with("old.yaml") && code == "unreadable"),
+        "{found:?}"
+    );
+}

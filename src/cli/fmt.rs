@@ -31,7 +31,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Err(code) => return code,
     };
     let mut sources = Sources::default();
-    let mut problems = Vec::new();
+    // Files and folders the pool could not read are problems too: a
+    // rewrite must not pass over a set file without a word.
+    let mut problems = pool.problems.clone();
     let mut rewrites = Vec::new();
     for file in &pool.sets {
         sources.insert(file.path.clone(), file.text().clone());
