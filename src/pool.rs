@@ -697,12 +697,12 @@ mod tests {
     fn a_folder_too_deep_to_search_is_named() {
         let dir = tempfile::tempdir().unwrap();
         let mut deep = dir.path().to_path_buf();
-        std::fs::write(deep.join("top.yaml"), "id: top\n").unwrap();
+        fs::write(deep.join("top.yaml"), "id: top\n").unwrap();
         for level in 0..=MAX_DIR_DEPTH + 1 {
             deep.push(format!("d{level}"));
         }
-        std::fs::create_dir_all(&deep).unwrap();
-        std::fs::write(deep.join("lost.yaml"), "id: lost\n").unwrap();
+        fs::create_dir_all(&deep).unwrap();
+        fs::write(deep.join("lost.yaml"), "id: lost\n").unwrap();
         let pool = Pool::from_dir(dir.path()).unwrap();
         assert_eq!(pool.problems.len(), 1, "{:?}", pool.problems);
         assert!(pool.problems[0].message.contains("nested more than 32"));
