@@ -24,7 +24,7 @@ use crate::output::DatabaseWriter;
 use crate::pool::{Pool, SourceFile};
 use crate::schema::SetValidator;
 use crate::suggest::closest;
-use crate::yaml::{self, Node, NodeValue, TextStyle, YamlError, YamlErrorKind, text_offsets};
+use crate::yaml::{self, Node, NodeValue, TextStyle, text_offsets};
 
 /// A set file that parsed and whose header matches the schema: what the
 /// pool-wide checks need, with the spans they report at (no document tree,
@@ -1066,11 +1066,8 @@ pub fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
     let mut diagnostics = Vec::new();
     if schema_only {
         // YAML and the JSON Schema only: no cards read, no effects parsed.
-        match yaml::parse(file.text()) {
-            Ok(doc) => {
-                diagnostics.extend(SetValidator::get().validate(&file.path, &doc, &doc.to_json()))
-            }
-            Err(error) => diagnostics.push(yaml_diagnostic(&file.path, error)),
+        if let Some(doc) = yaml::parse_reported(file.text(), &file.path, &mut diagnostics) {
+            diagnostics.extend(SetValidator::get().validate(&file.path, &doc, &doc.to_json()));
         }
         return FileResult {
             set: None,
@@ -1100,9 +1097,7 @@ pub fn load_set_and_doc(
 
 /// A set file's YAML tree, or its YAML error reported.
 fn parse_set_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Node> {
-    yaml::parse(file.text())
-        .map_err(|error| diagnostics.push(yaml_diagnostic(&file.path, error)))
-        .ok()
+    yaml::parse_reported(file.text(), &file.path, diagnostics)
 }
 
 /// [`load_set`] from the file's tree, which it takes apart.
@@ -1230,12 +1225,8 @@ pub fn pool_keywords(pool: &Pool, out: &mut Vec<Diagnostic>) -> Keywords {
     let Some(file) = pool.data_file("keywords.yaml") else {
         return Keywords::builtin();
     };
-    let doc = match yaml::parse(file.text()) {
-        Ok(doc) => doc,
-        Err(error) => {
-            out.push(yaml_diagnostic(&file.path, error));
-            return Keywords::builtin();
-        }
+    let Some(doc) = yaml::parse_reported(file.text(), &file.path, out) else {
+        return Keywords::builtin();
     };
     match Keywords::from_json(&doc.to_json()) {
         Ok(keywords) => keywords,
@@ -1347,47 +1338,6 @@ fn fields_of_card(bad_fields: &[(usize, String)], index: usize) -> &[(usize, Str
     let from = bad_fields.partition_point(|(card, _)| *card < index);
     let to = bad_fields.partition_point(|(card, _)| *card <= index);
     &bad_fields[from..to]
-}
-
-/// A YAML error as a located diagnostic (also used for locale files).
-pub fn yaml_diagnostic(path: &Arc<str>, error: YamlError) -> Diagnostic {
-    let (code, label, help) = match error.kind {
-        YamlErrorKind::Syntax => (
-            Code::YamlSyntax,
-            "here",
-            "check indentation, colons and closing brackets or quotes near this point",
-        ),
-        YamlErrorKind::DuplicateKey => (
-            Code::DuplicateKey,
-            "defined again here",
-            "remove one of the two entries, or rename it",
-        ),
-        YamlErrorKind::TooDeep => (
-            Code::TooDeep,
-            "nested too deep",
-            "card files need only a few levels of nesting",
-        ),
-        YamlErrorKind::AliasBomb => (
-            Code::AliasBomb,
-            "expansion grows too large here",
-            "write the values out, or use fewer nested aliases",
-        ),
-        YamlErrorKind::UnsupportedKey => {
-            (Code::UnsupportedKey, "complex key", "use a plain text key")
-        }
-        YamlErrorKind::MultipleDocuments => (
-            Code::MultipleDocuments,
-            "second document",
-            "put each set in its own file",
-        ),
-    };
-    let mut diagnostic = Diagnostic::error(code, path, error.span, error.message)
-        .with_label(label)
-        .with_help(help);
-    if let Some(first) = error.first {
-        diagnostic = diagnostic.with_related(path, first, "first defined here");
-    }
-    diagnostic
 }
 
 /// Derived copies of each card, by set (its index among the loaded sets)

@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::compile::{effect_error_diagnostic, yaml_diagnostic};
+use crate::compile::effect_error_diagnostic;
 use crate::diagnostics::Diagnostic;
 use crate::effect;
 use crate::yaml::{self, Node, NodeValue, scalar_offsets};
@@ -33,12 +33,8 @@ pub struct Formatted {
 /// Formats every effect of a set file's text.
 pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
     let mut formatted = Formatted::default();
-    let doc = match yaml::parse(text) {
-        Ok(doc) => doc,
-        Err(error) => {
-            formatted.problems.push(yaml_diagnostic(path, error));
-            return formatted;
-        }
+    let Some(doc) = yaml::parse_reported(text, path, &mut formatted.problems) else {
+        return formatted;
     };
     let Some(cards) = doc.get("cards").and_then(Node::as_seq) else {
         return formatted;

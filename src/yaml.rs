@@ -9,9 +9,12 @@
 
 use foldhash::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 use serde_json::{Map, Number, Value};
+
+use crate::diagnostics::{Code, Diagnostic};
 
 /// Nesting deeper than this is rejected (card files need about 5 levels).
 pub const MAX_DEPTH: usize = 64;
@@ -64,6 +67,57 @@ pub enum YamlErrorKind {
     AliasBomb,
     UnsupportedKey,
     MultipleDocuments,
+}
+
+impl YamlError {
+    /// This error as a located diagnostic in the file `path` (set, data,
+    /// locale and player input files alike).
+    pub fn diagnostic(self, path: &Arc<str>) -> Diagnostic {
+        let (code, label, help) = match self.kind {
+            YamlErrorKind::Syntax => (
+                Code::YamlSyntax,
+                "here",
+                "check indentation, colons and closing brackets or quotes near this point",
+            ),
+            YamlErrorKind::DuplicateKey => (
+                Code::DuplicateKey,
+                "defined again here",
+                "remove one of the two entries, or rename it",
+            ),
+            YamlErrorKind::TooDeep => (
+                Code::TooDeep,
+                "nested too deep",
+                "card files need only a few levels of nesting",
+            ),
+            YamlErrorKind::AliasBomb => (
+                Code::AliasBomb,
+                "expansion grows too large here",
+                "write the values out, or use fewer nested aliases",
+            ),
+            YamlErrorKind::UnsupportedKey => {
+                (Code::UnsupportedKey, "complex key", "use a plain text key")
+            }
+            YamlErrorKind::MultipleDocuments => (
+                Code::MultipleDocuments,
+                "second document",
+                "put each set in its own file",
+            ),
+        };
+        let mut diagnostic = Diagnostic::error(code, path, self.span, self.message)
+            .with_label(label)
+            .with_help(help);
+        if let Some(first) = self.first {
+            diagnostic = diagnostic.with_related(path, first, "first defined here");
+        }
+        diagnostic
+    }
+}
+
+/// Parses `text`, or reports its YAML error as a diagnostic naming `path`.
+pub fn parse_reported(text: &str, path: &Arc<str>, out: &mut Vec<Diagnostic>) -> Option<Node> {
+    parse(text)
+        .map_err(|error| out.push(error.diagnostic(path)))
+        .ok()
 }
 
 impl Node {

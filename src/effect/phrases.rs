@@ -32,7 +32,6 @@ use serde::{Deserialize, Serialize};
 
 use super::Lang;
 use super::ast::{Element, Rarity};
-use crate::compile::yaml_diagnostic;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::i18n::UnitKey;
 use crate::i18n::locale::{self, FileClass, LocaleFile};
@@ -768,13 +767,9 @@ impl Phrasebook {
         out: &mut Vec<Diagnostic>,
     ) -> Option<Phrasebook> {
         let result = match lang {
-            Lang::En => match yaml::parse(file.text()) {
-                Ok(doc) => Phrasebook::from_book(lang, &doc),
-                Err(error) => {
-                    out.push(yaml_diagnostic(&file.path, error));
-                    return None;
-                }
-            },
+            Lang::En => {
+                Phrasebook::from_book(lang, &yaml::parse_reported(file.text(), &file.path, out)?)
+            }
             _ => {
                 let mut found = Vec::new();
                 let parsed = locale::parse_phrase_file(file, lang.code(), &mut found);

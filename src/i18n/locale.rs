@@ -12,7 +12,6 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::compile::yaml_diagnostic;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::PhraseOptions;
 use crate::pool::SourceFile;
@@ -373,13 +372,7 @@ pub fn parse_set_file(
     lang: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<LocaleFile> {
-    let doc = match yaml::parse(file.text()) {
-        Ok(doc) => doc,
-        Err(error) => {
-            diagnostics.push(yaml_diagnostic(&file.path, error));
-            return None;
-        }
-    };
+    let doc = yaml::parse_reported(file.text(), &file.path, diagnostics)?;
     // The tree is taken apart: its nodes move into the entries.
     let NodeValue::Map(fields) = doc.value else {
         diagnostics.push(invalid(
@@ -658,13 +651,7 @@ pub fn parse_phrase_file(
     lang: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<LocaleFile> {
-    let doc = match yaml::parse(file.text()) {
-        Ok(doc) => doc,
-        Err(error) => {
-            diagnostics.push(yaml_diagnostic(&file.path, error));
-            return None;
-        }
-    };
+    let doc = yaml::parse_reported(file.text(), &file.path, diagnostics)?;
     if doc.get("lang").is_some() && doc.get("phrases").is_some() {
         diagnostics.push(invalid(
             file,

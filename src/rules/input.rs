@@ -24,7 +24,6 @@ use super::Counted;
 use super::characters::{self, Character};
 use super::collection::Symbol;
 use crate::cards::{CardIndex, LookupError, NameIndex, NameSource};
-use crate::compile::yaml_diagnostic;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::{BASE_TYPES, Database, Element, Id, Set};
 use crate::pool;
@@ -386,7 +385,7 @@ impl<'a> YamlReader<'a> {
         let doc = match yaml::parse(&file.text) {
             Ok(doc) => Some(doc),
             Err(error) => {
-                let mut d = yaml_diagnostic(&file.path, error);
+                let mut d = error.diagnostic(&file.path);
                 if d.code == Code::MultipleDocuments {
                     d.help = Some("check one input per file".into());
                 }
