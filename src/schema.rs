@@ -59,23 +59,35 @@ impl SchemaName {
         SchemaName::CopiesList,
     ];
 
-    /// File name under `schema/`.
-    pub fn file_name(self) -> &'static str {
+    /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
+    pub fn name(self) -> &'static str {
         match self {
-            SchemaName::Set => "set.schema.json",
-            SchemaName::Database => "database.schema.json",
-            SchemaName::DeckInput => "deck.schema.json",
-            SchemaName::CollectionInput => "collection.schema.json",
-            SchemaName::BinderInput => "binder.schema.json",
-            SchemaName::TradeInput => "trade.schema.json",
-            SchemaName::CopiesInput => "copies.schema.json",
-            SchemaName::DeckCheck => "deck-check.schema.json",
-            SchemaName::CollectionCheck => "collection-check.schema.json",
-            SchemaName::CollectionBest => "collection-best.schema.json",
-            SchemaName::TradeCheck => "trade-check.schema.json",
-            SchemaName::CopiesCheck => "copies-check.schema.json",
-            SchemaName::CopiesList => "copies-list.schema.json",
+            SchemaName::Set => "set",
+            SchemaName::Database => "database",
+            SchemaName::DeckInput => "deck",
+            SchemaName::CollectionInput => "collection",
+            SchemaName::BinderInput => "binder",
+            SchemaName::TradeInput => "trade",
+            SchemaName::CopiesInput => "copies",
+            SchemaName::DeckCheck => "deck-check",
+            SchemaName::CollectionCheck => "collection-check",
+            SchemaName::CollectionBest => "collection-best",
+            SchemaName::TradeCheck => "trade-check",
+            SchemaName::CopiesCheck => "copies-check",
+            SchemaName::CopiesList => "copies-list",
         }
+    }
+
+    /// The schema called `name` (see [`SchemaName::name`]).
+    pub fn from_name(name: &str) -> Option<SchemaName> {
+        SchemaName::ALL
+            .into_iter()
+            .find(|schema| schema.name() == name)
+    }
+
+    /// File name under `schema/`.
+    pub fn file_name(self) -> String {
+        format!("{}.schema.json", self.name())
     }
 
     /// The schema, generated from the Rust types.

@@ -12,28 +12,16 @@ use super::{Context, exit};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Which schema to print.
-    #[arg(value_enum, default_value_t = Which::Set)]
-    which: Which,
+    #[arg(default_value = "set", value_parser = schema_names())]
+    which: String,
     /// Write every schema into this folder instead of printing one.
     #[arg(long, value_name = "DIR")]
     write: Option<PathBuf>,
 }
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum Which {
-    Set,
-    Database,
-    Deck,
-    Collection,
-    Binder,
-    Trade,
-    Copies,
-    DeckCheck,
-    CollectionCheck,
-    CollectionBest,
-    TradeCheck,
-    CopiesCheck,
-    CopiesList,
+/// The library's list of schemas, as the values clap accepts.
+fn schema_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(SchemaName::ALL.map(SchemaName::name))
 }
 
 pub fn run(_context: &Context, args: Args) -> ExitCode {
@@ -52,20 +40,10 @@ pub fn run(_context: &Context, args: Args) -> ExitCode {
         }
         return ExitCode::from(exit::OK);
     }
-    let name = match args.which {
-        Which::Set => SchemaName::Set,
-        Which::Database => SchemaName::Database,
-        Which::Deck => SchemaName::DeckInput,
-        Which::Collection => SchemaName::CollectionInput,
-        Which::Binder => SchemaName::BinderInput,
-        Which::Trade => SchemaName::TradeInput,
-        Which::Copies => SchemaName::CopiesInput,
-        Which::DeckCheck => SchemaName::DeckCheck,
-        Which::CollectionCheck => SchemaName::CollectionCheck,
-        Which::CollectionBest => SchemaName::CollectionBest,
-        Which::TradeCheck => SchemaName::TradeCheck,
-        Which::CopiesCheck => SchemaName::CopiesCheck,
-        Which::CopiesList => SchemaName::CopiesList,
+    // clap accepts only the names of SchemaName::ALL.
+    let Some(name) = SchemaName::from_name(&args.which) else {
+        stderrln!("error: no schema is called `{}`", args.which);
+        return ExitCode::from(exit::CANNOT_RUN);
     };
     stdout!("{}", name.generate_text());
     ExitCode::from(exit::OK)
