@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::compile::{effect_error_diagnostic, yaml_diagnostic};
 use crate::diagnostics::Diagnostic;
 use crate::effect;
-use crate::yaml::{self, Node, NodeValue, scalar_offsets};
+use crate::yaml::{self, Node, NodeValue, TextStyle, text_offsets};
 use saphyr_parser::ScalarStyle;
 
 /// One effect that is not in canonical form.
@@ -54,7 +54,11 @@ pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
         let tree = match effect::parse(source) {
             Ok(tree) => tree,
             Err(errors) => {
-                let offsets = scalar_offsets(text, node);
+                // Offsets only as far as the findings reach: a text refused
+                // for its length is not mapped whole.
+                let reach = errors.iter().map(|e| e.span.end).max().unwrap_or(0);
+                let located = source.get(..reach).unwrap_or(source);
+                let offsets = text_offsets(text, node.span.start, TextStyle::of(*style), located);
                 formatted.problems.extend(
                     errors
                         .into_iter()
@@ -184,6 +188,19 @@ mod tests {
         }
         // Formatting twice changes nothing.
         assert!(format_set_file(&path, &new).text.is_none());
+    }
+
+    #[test]
+    fn an_effect_too_long_is_located_not_mapped_whole() {
+        let long = "Play: Gain 2 RP. ".repeat(50_000);
+        let text = format!("id: s\ncards:\n  - id: a\n    effect: '{long}'\n");
+        let formatted = format_set_file(&Arc::from("s.yaml"), &text);
+        assert!(formatted.text.is_none());
+        assert_eq!(formatted.problems.len(), 1);
+        let problem = &formatted.problems[0];
+        assert_eq!(problem.code.as_str(), "effect-too-long");
+        let start = text.find('\'').unwrap() + 1 + effect::MAX_EFFECT_CHARS;
+        assert_eq!(problem.span, start..start + 1);
     }
 
     #[test]

@@ -111,6 +111,32 @@ fn fmt_changes_nothing_while_an_effect_does_not_parse() {
 }
 
 #[test]
+fn effects_longer_than_the_bound_are_refused_by_check_render_and_fmt() {
+    let long = "Play: Gain 2 RP. ".repeat(200);
+    for args in [
+        vec!["effect", "check"],
+        vec!["effect", "render", "--lang", "ja"],
+    ] {
+        let mut args = args.clone();
+        args.push(&long);
+        let (code, out, err) = blades(root(), &args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains("effect-too-long"), "{err}");
+        assert!(err.contains("<effect>:1:2001"), "{err}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.yaml");
+    let text = format!("id: s\ncards:\n  - id: a\n    effect: \"{long}\"\n");
+    std::fs::write(&file, &text).unwrap();
+    let (code, _, err) = blades(root(), &["fmt", "--cards", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("effect-too-long"), "{err}");
+    assert!(err.contains("s.yaml:4:2014"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}
+
+#[test]
 fn fmt_needs_a_folder_to_rewrite() {
     let (code, _, err) = blades(root(), &["fmt"]);
     assert_eq!(code, 2);

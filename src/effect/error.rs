@@ -70,6 +70,10 @@ pub const CODES: &[(&str, &str)] = &[
         "the text does not follow the effect grammar",
     ),
     (
+        "effect-too-long",
+        "an effect text longer than the language allows (2,000 characters)",
+    ),
+    (
         "effect-too-deep",
         "card descriptions nested more deeply than the language allows (16 levels)",
     ),
