@@ -111,6 +111,38 @@ fn fmt_changes_nothing_while_an_effect_does_not_parse() {
 }
 
 #[test]
+fn fmt_leaves_an_effect_it_cannot_rewrite_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.yaml");
+    std::fs::write(
+        &file,
+        "id: s\nname: S\nkind: bronze-promo\ncards:\n  - {id: a, name: A, kind: single, stars: 1, effect: \"Play\"}\n  - {id: b, name: B, kind: single, stars: 2, effect: \"play: gain 2 rp.\"}\n",
+    )
+    .unwrap();
+    let pool = dir.path().to_str().unwrap();
+    let (code, out, err) = blades(dir.path(), &["fmt", "--cards", pool]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("effect-not-formatted"), "{err}");
+    assert!(err.contains("s.yaml:5:54"), "{err}");
+    assert!(out.contains("1 effect(s) rewritten"), "{out}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("effect: \"Play\"}"), "{text}");
+    assert!(text.contains("effect: \"Play: Gain 2 RP.\"}"), "{text}");
+    // The effect's own problem is what the check still reports.
+    let (_, _, err) = blades(dir.path(), &["effect", "check", "Play"]);
+    assert!(err.contains("unknown-keyword"), "{err}");
+    // JSON names what was skipped.
+    let (code, out, _) = blades(
+        dir.path(),
+        &["--format", "json", "fmt", "--check", "--cards", pool],
+    );
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["skipped"][0]["code"], "effect-not-formatted");
+    assert_eq!(report["skipped"][0]["line"], 5);
+}
+
+#[test]
 fn effects_longer_than_the_bound_are_refused_by_check_render_and_fmt() {
     let long = "Play: Gain 2 RP. ".repeat(200);
     for args in [

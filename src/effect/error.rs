@@ -141,4 +141,8 @@ pub const CODES: &[(&str, &str)] = &[
         "other-without-card",
         "`other` or `adjacent` where there is no card to compare with",
     ),
+    (
+        "effect-not-formatted",
+        "a warning of `fmt`: an effect left as written, as its canonical form would not read back as the same effect",
+    ),
 ];
