@@ -1190,7 +1190,12 @@ fn parse_effect(
     match effect::parse(text) {
         Ok(tree) => Some(tree),
         Err(errors) => {
-            let offsets = text_offsets(file.text(), spans.effect.start, spans.effect_style, text);
+            // Offsets only as far as the findings reach: a text refused for
+            // its length is not mapped whole.
+            let reach = errors.iter().map(|e| e.span.end).max().unwrap_or(0);
+            let located = text.get(..reach).unwrap_or(text);
+            let offsets =
+                text_offsets(file.text(), spans.effect.start, spans.effect_style, located);
             diagnostics.extend(
                 errors
                     .into_iter()

@@ -6,9 +6,9 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::compile::effect_error_diagnostic;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Code, Diagnostic};
 use crate::effect;
-use crate::yaml::{self, Node, NodeValue, scalar_offsets};
+use crate::yaml::{self, Node, NodeValue, TextStyle, text_offsets};
 use saphyr_parser::ScalarStyle;
 
 /// One effect that is not in canonical form.
@@ -26,7 +26,9 @@ pub struct Formatted {
     /// The new text, when anything changed.
     pub text: Option<String>,
     pub changes: Vec<Change>,
-    /// Effects that could not be formatted (syntax errors), and YAML errors.
+    /// Effects that could not be formatted: syntax errors and YAML errors
+    /// (nothing may be rewritten then), and warnings for effects left as
+    /// written because their canonical form would read as another effect.
     pub problems: Vec<Diagnostic>,
 }
 
@@ -50,7 +52,11 @@ pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
         let tree = match effect::parse(source) {
             Ok(tree) => tree,
             Err(errors) => {
-                let offsets = scalar_offsets(text, node);
+                // Offsets only as far as the findings reach: a text refused
+                // for its length is not mapped whole.
+                let reach = errors.iter().map(|e| e.span.end).max().unwrap_or(0);
+                let located = source.get(..reach).unwrap_or(source);
+                let offsets = text_offsets(text, node.span.start, TextStyle::of(*style), located);
                 formatted.problems.extend(
                     errors
                         .into_iter()
@@ -61,6 +67,15 @@ pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
         };
         let canonical = effect::format(&tree);
         if canonical == source.trim_end_matches('\n') {
+            continue;
+        }
+        // Only a rewrite that reads back as the same effect is made (an
+        // effect that fails its check may have no canonical spelling).
+        let reread = effect::parse(&canonical);
+        if reread.as_ref() != Ok(&tree) {
+            formatted
+                .problems
+                .push(not_formatted(path, text, node, &canonical, reread.is_ok()));
             continue;
         }
         let span = value_extent(text, node, *style);
@@ -85,6 +100,38 @@ pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
     out.push_str(&text[at..]);
     formatted.text = Some(out);
     formatted
+}
+
+/// The warning for an effect left as written: located at the first line of
+/// its value.
+fn not_formatted(
+    path: &Arc<str>,
+    text: &str,
+    node: &Node,
+    canonical: &str,
+    parses: bool,
+) -> Diagnostic {
+    let start = node.span.start.min(text.len());
+    let end = text[start..node.span.end.min(text.len()).max(start)]
+        .find('\n')
+        .map_or(node.span.end, |i| start + i)
+        .max(start);
+    let outcome = if parses {
+        "reads as a different effect"
+    } else {
+        "does not parse"
+    };
+    let canonical = canonical.replace('\n', " / ");
+    Diagnostic::warning(
+        Code::Effect("effect-not-formatted"),
+        path,
+        start..end,
+        "this effect is left as written: its canonical form would not read back as the same effect",
+    )
+    .with_label("not rewritten")
+    .with_help(format!(
+        "its canonical form `{canonical}` {outcome}; fix what `blades build` reports for this effect, then run `blades fmt` again"
+    ))
 }
 
 /// The bytes a scalar's value occupies. A block scalar's span runs on to
@@ -180,6 +227,37 @@ mod tests {
         }
         // Formatting twice changes nothing.
         assert!(format_set_file(&path, &new).text.is_none());
+    }
+
+    #[test]
+    fn an_effect_whose_canonical_form_reads_differently_is_left_as_written() {
+        // `Play` fails its check (no such keyword); its canonical `Play.`
+        // would not parse at all.
+        let text = "id: s\ncards:\n  - {id: a, effect: \"Play\"}\n  - {id: b, effect: \"play: gain 1 rp.\"}\n";
+        let formatted = format_set_file(&Arc::from("s.yaml"), text);
+        assert_eq!(formatted.problems.len(), 1, "{:?}", formatted.problems);
+        let warning = &formatted.problems[0];
+        assert!(!warning.is_error());
+        assert_eq!(warning.code.as_str(), "effect-not-formatted");
+        assert_eq!(&text[warning.span.clone()], "\"Play\"");
+        assert!(warning.help.as_deref().unwrap().contains("`Play.`"));
+        // The other effect is rewritten, this one kept.
+        let new = formatted.text.expect("the other effect changed");
+        assert_eq!(effects(&new), ["Play", "Play: Gain 1 RP."]);
+        assert_eq!(formatted.changes.len(), 1);
+    }
+
+    #[test]
+    fn an_effect_too_long_is_located_not_mapped_whole() {
+        let long = "Play: Gain 2 RP. ".repeat(50_000);
+        let text = format!("id: s\ncards:\n  - id: a\n    effect: '{long}'\n");
+        let formatted = format_set_file(&Arc::from("s.yaml"), &text);
+        assert!(formatted.text.is_none());
+        assert_eq!(formatted.problems.len(), 1);
+        let problem = &formatted.problems[0];
+        assert_eq!(problem.code.as_str(), "effect-too-long");
+        let start = text.find('\'').unwrap() + 1 + effect::MAX_EFFECT_CHARS;
+        assert_eq!(problem.span, start..start + 1);
     }
 
     #[test]

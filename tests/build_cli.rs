@@ -301,6 +301,35 @@ fn non_utf8_and_oversized_files_are_reported_not_fatal() {
     assert!(!dir.path().join("dist").exists(), "nothing is written");
 }
 
+#[test]
+fn an_effect_longer_than_the_bound_is_a_located_error_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    // A valid effect of about 1 MB on one line.
+    let long = "Play: Gain 2 RP. ".repeat(60_000);
+    std::fs::write(
+        dir.path().join("s.yaml"),
+        format!(
+            "id: s\nname: S\nkind: gold-promo\ncards:\n  - id: a\n    name: A\n    kind: single\n    stars: 1\n    effect: '{long}'\n"
+        ),
+    )
+    .unwrap();
+    let run = blades(dir.path(), &["build", "--cards", ".", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines = located(&run.stdout);
+    let too_long: Vec<_> = lines
+        .iter()
+        .filter(|l| l.contains("effect-too-long"))
+        .collect();
+    assert_eq!(too_long.len(), 1, "{lines:?}");
+    // The text starts at column 14 of line 9 (after the quote); its
+    // 2,001st character is 2,000 further.
+    assert!(
+        too_long[0].starts_with("./s.yaml:9:2014 effect-too-long"),
+        "{lines:?}"
+    );
+    assert!(!dir.path().join("dist").exists(), "nothing is written");
+}
+
 /// A pipe among the set files is reported, not waited on forever.
 #[cfg(unix)]
 #[test]

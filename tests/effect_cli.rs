@@ -111,6 +111,64 @@ fn fmt_changes_nothing_while_an_effect_does_not_parse() {
 }
 
 #[test]
+fn fmt_leaves_an_effect_it_cannot_rewrite_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.yaml");
+    std::fs::write(
+        &file,
+        "id: s\nname: S\nkind: bronze-promo\ncards:\n  - {id: a, name: A, kind: single, stars: 1, effect: \"Play\"}\n  - {id: b, name: B, kind: single, stars: 2, effect: \"play: gain 2 rp.\"}\n",
+    )
+    .unwrap();
+    let pool = dir.path().to_str().unwrap();
+    let (code, out, err) = blades(dir.path(), &["fmt", "--cards", pool]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("effect-not-formatted"), "{err}");
+    assert!(err.contains("s.yaml:5:54"), "{err}");
+    assert!(out.contains("1 effect(s) rewritten"), "{out}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("effect: \"Play\"}"), "{text}");
+    assert!(text.contains("effect: \"Play: Gain 2 RP.\"}"), "{text}");
+    // The effect's own problem is what the check still reports.
+    let (_, _, err) = blades(dir.path(), &["effect", "check", "Play"]);
+    assert!(err.contains("unknown-keyword"), "{err}");
+    // JSON names what was skipped.
+    let (code, out, _) = blades(
+        dir.path(),
+        &["--format", "json", "fmt", "--check", "--cards", pool],
+    );
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["skipped"][0]["code"], "effect-not-formatted");
+    assert_eq!(report["skipped"][0]["line"], 5);
+}
+
+#[test]
+fn effects_longer_than_the_bound_are_refused_by_check_render_and_fmt() {
+    let long = "Play: Gain 2 RP. ".repeat(200);
+    for args in [
+        vec!["effect", "check"],
+        vec!["effect", "render", "--lang", "ja"],
+    ] {
+        let mut args = args.clone();
+        args.push(&long);
+        let (code, out, err) = blades(root(), &args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains("effect-too-long"), "{err}");
+        assert!(err.contains("<effect>:1:2001"), "{err}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.yaml");
+    let text = format!("id: s\ncards:\n  - id: a\n    effect: \"{long}\"\n");
+    std::fs::write(&file, &text).unwrap();
+    let (code, _, err) = blades(root(), &["fmt", "--cards", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("effect-too-long"), "{err}");
+    assert!(err.contains("s.yaml:4:2014"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}
+
+#[test]
 fn fmt_needs_a_folder_to_rewrite() {
     let (code, _, err) = blades(root(), &["fmt"]);
     assert_eq!(code, 2);

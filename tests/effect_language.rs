@@ -1740,11 +1740,57 @@ fn nesting_is_bounded_not_a_stack_overflow() {
     let errors = parse(&nested(MAX_NESTING + 1)).unwrap_err();
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].code, "effect-too-deep");
-    // A hostile text (about 3 MB) is refused at once, located at the first
-    // comparison too many.
-    let hostile = nested(100_000);
+    // A hostile text (as deep as the length bound allows) is refused at
+    // once, located at the first comparison too many.
+    let hostile = nested(60);
+    assert!(hostile.chars().count() <= MAX_EFFECT_CHARS);
     let errors = parse(&hostile).unwrap_err();
     assert_eq!(errors[0].code, "effect-too-deep");
     let nth = hostile.match_indices("than").nth(MAX_NESTING).unwrap().0;
     assert_eq!(errors[0].span, nth..nth + 4);
+    // Deeper still is longer than an effect may be.
+    let errors = parse(&nested(100_000)).unwrap_err();
+    assert_eq!(errors[0].code, "effect-too-long");
+}
+
+/// A valid effect of exactly `chars` characters: many abilities, padded
+/// with spaces at the end (which the parser ignores).
+fn long_effect(chars: usize) -> String {
+    let mut text = String::new();
+    while text.len() + 17 < chars {
+        text.push_str("Play: Gain 2 RP.\n");
+    }
+    text.push_str(&" ".repeat(chars - text.len()));
+    text
+}
+
+#[test]
+fn effect_length_is_bounded_before_parsing() {
+    let longest = long_effect(MAX_EFFECT_CHARS);
+    assert_eq!(longest.chars().count(), MAX_EFFECT_CHARS);
+    assert!(parse(&longest).is_ok());
+    // One character more is one located error, at that character.
+    let errors = parse(&long_effect(MAX_EFFECT_CHARS + 1)).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].code, "effect-too-long");
+    assert_eq!(errors[0].span, MAX_EFFECT_CHARS..MAX_EFFECT_CHARS + 1);
+    assert!(errors[0].message.contains("2001 characters"), "{errors:?}");
+    // Characters, not bytes: 2,000 two-byte letters are within the bound,
+    // and the span of the next one is in bytes.
+    let accented = "é".repeat(MAX_EFFECT_CHARS);
+    assert_ne!(
+        parse(&accented).unwrap_err()[0].code,
+        "effect-too-long",
+        "a bound in bytes"
+    );
+    let errors = parse(&format!("{accented}éé")).unwrap_err();
+    assert_eq!(errors[0].code, "effect-too-long");
+    assert_eq!(
+        errors[0].span,
+        2 * MAX_EFFECT_CHARS..2 * MAX_EFFECT_CHARS + 2
+    );
+    // A valid effect of 10 MB is refused as one finding, not parsed.
+    let errors = parse(&"Play: Gain 2 RP.\n".repeat(600_000)).unwrap_err();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].code, "effect-too-long");
 }

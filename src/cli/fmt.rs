@@ -4,10 +4,10 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use blades::diagnostics::Sources;
+use blades::diagnostics::{Diagnostic, Sources};
 use blades::files::{FileSet, WriteError};
 use blades::fmt::format_set_file;
-use blades::output::Format;
+use blades::output::{self, Format};
 
 use super::out::{stderrln, stdoutln};
 use super::{Context, exit};
@@ -43,10 +43,14 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             rewrites.push((file.path.clone(), text, formatted.changes.len()));
         }
     }
-    // Nothing is rewritten while any effect cannot be parsed.
-    if !problems.is_empty() {
+    // Nothing is rewritten while any effect cannot be parsed; effects left
+    // as written (warnings) do not stop the others.
+    if problems.iter().any(Diagnostic::is_error) {
         context.report(&problems, &sources);
         return ExitCode::from(exit::PROBLEMS);
+    }
+    if context.format == Format::Human {
+        context.report(&problems, &sources);
     }
     // Every file or none.
     if !args.check
@@ -71,9 +75,10 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             .iter()
             .map(|(path, _, changes)| serde_json::json!({"file": &**path, "changes": changes}))
             .collect();
+        let skipped = output::json_report(&problems, &sources).diagnostics;
         stdoutln!(
             "{}",
-            serde_json::json!({"check": args.check, "files": files})
+            serde_json::json!({"check": args.check, "files": files, "skipped": skipped})
         );
     }
     ExitCode::from(if args.check && !rewrites.is_empty() {

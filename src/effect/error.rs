@@ -70,6 +70,10 @@ pub const CODES: &[(&str, &str)] = &[
         "the text does not follow the effect grammar",
     ),
     (
+        "effect-too-long",
+        "an effect text longer than the language allows (2,000 characters)",
+    ),
+    (
         "effect-too-deep",
         "card descriptions nested more deeply than the language allows (16 levels)",
     ),
@@ -136,5 +140,9 @@ pub const CODES: &[(&str, &str)] = &[
     (
         "other-without-card",
         "`other` or `adjacent` where there is no card to compare with",
+    ),
+    (
+        "effect-not-formatted",
+        "a warning of `fmt`: an effect left as written, as its canonical form would not read back as the same effect",
     ),
 ];

@@ -105,7 +105,7 @@ pub fn format(effect: &Effect) -> String {
 }
 
 /// The grammar's rules, for tools that want to walk pest's parse tree.
-pub use parser::{MAX_NESTING, Rule};
+pub use parser::{MAX_EFFECT_CHARS, MAX_NESTING, Rule};
 
 /// The pest parser itself (`EffectParser::parse(Rule::ability_line, line)`).
 pub use parser::EffectParser;

@@ -16,6 +16,9 @@ pub struct EffectParser;
 
 /// Parses an effect text; see [`crate::effect::parse`].
 pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
+    if let Some(error) = too_long(text) {
+        return Err(vec![error]);
+    }
     if let Some(error) = nested_too_deeply(text) {
         return Err(vec![error]);
     }
@@ -27,6 +30,36 @@ pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
         return Ok(effect);
     }
     parse_each_line(text)
+}
+
+/// The longest effect text, in characters (Unicode scalar values, line
+/// ends included). A printed card holds a few hundred characters and the
+/// longest effect of the built-in pool has 127; the bound is far beyond
+/// any card, and keeps one hostile value from costing seconds and
+/// gigabytes (parse trees, the rendered texts, the database).
+pub const MAX_EFFECT_CHARS: usize = 2_000;
+
+/// A text longer than [`MAX_EFFECT_CHARS`] is refused before parsing; the
+/// finding points at the first character past the bound, so locating it
+/// never needs the whole text.
+fn too_long(text: &str) -> Option<EffectError> {
+    // Fewer bytes than the bound means fewer characters too.
+    if text.len() <= MAX_EFFECT_CHARS {
+        return None;
+    }
+    let (at, c) = text.char_indices().nth(MAX_EFFECT_CHARS)?;
+    let length = MAX_EFFECT_CHARS + text[at..].chars().count();
+    Some(
+        EffectError::new(
+            "effect-too-long",
+            at..at + c.len_utf8(),
+            format!(
+                "this effect is {length} characters long; an effect may have at most {MAX_EFFECT_CHARS}"
+            ),
+            format!("character {} of the effect", MAX_EFFECT_CHARS + 1),
+        )
+        .with_help("a printed card holds a few hundred characters: shorten the text, or split the card"),
+    )
 }
 
 /// How deeply card descriptions may nest (`a card with a lower STAR than a

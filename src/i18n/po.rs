@@ -217,6 +217,10 @@ fn parse_line(
     if let Some(rest) = line.strip_prefix("#~") {
         let skip = if rest.starts_with(' ') { 3 } else { 2 };
         let inner = &line[skip.min(line.len())..];
+        // `#~` alone is an empty obsolete line: nothing to read.
+        if inner.trim().is_empty() {
+            return Ok(());
+        }
         if b.started && b.has_msgstr && !b.entry.obsolete && !inner.starts_with('"') {
             finish(b, file, errors);
         }
@@ -794,6 +798,21 @@ msgstr "ちょこまか。\nプレイ：1RPを得る。"
                 "msgstr \"a\"".into()
             )
         );
+    }
+
+    #[test]
+    fn an_obsolete_marker_alone_is_an_empty_line_not_an_error_past_the_end() {
+        assert_eq!(parse("#~").unwrap().entries, []);
+        let file = parse("#~ msgid \"a\"\n#~\n#~ msgstr \"b\"\n").unwrap();
+        assert_eq!(file.entries[0].msgstr.value, "b");
+        assert!(file.entries[0].obsolete);
+        // What the fuzzer found: the error's span was one byte past the end.
+        let text = "#\t\0\n\n#~";
+        if let Err(errors) = parse(text) {
+            for e in errors {
+                assert!(text.get(e.span.clone()).is_some(), "{e:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Fuzzes one target for a while: fuzz/run.sh TARGET SECONDS [LIBFUZZER FLAGS...]
+#
+# Targets: set_file, effect, rules, po, locale (bodies in fuzz/targets.rs).
+# Uses the nightly toolchain and installs cargo-fuzz when it is missing.
+# The corpus (fuzz/corpus/TARGET, not in git) is seeded with the files of
+# cards/, tests/fixtures/ and examples/inputs/ (and, for effect, every effect
+# text of the docs and the pool); inputs the fuzzer finds stay there for the
+# next run. A crash is written to fuzz/artifacts/TARGET/; minimise it with
+#   cargo +nightly fuzz tmin -s none TARGET fuzz/artifacts/TARGET/crash-…
+# and save the result under fuzz/regressions/TARGET/, which `cargo test`
+# replays (tests/fuzz_regressions.rs).
+#
+# Extra flags go to libFuzzer, after the defaults (a later one wins), e.g.
+# -max_len=4096 for a first run on short inputs only.
+set -euo pipefail
+
+usage() {
+    echo "usage: fuzz/run.sh TARGET SECONDS [LIBFUZZER FLAGS...]" >&2
+    echo "targets: set_file effect rules po locale" >&2
+    exit 2
+}
+[ $# -ge 2 ] || usage
+target=$1
+seconds=$2
+shift 2
+case "$target" in
+    set_file | effect | rules | po | locale) ;;
+    *) usage ;;
+esac
+[[ "$seconds" =~ ^[0-9]+$ ]] || usage
+
+fuzz_dir="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$fuzz_dir")"
+cd "$fuzz_dir"
+
+if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+    echo "installing cargo-fuzz" >&2
+    cargo install cargo-fuzz
+fi
+
+corpus="$fuzz_dir/corpus/$target"
+mkdir -p "$corpus"
+# Seeds, named by their path so that a seed changed in the repository is
+# a new input, not a clash.
+seed() {
+    local file=$1
+    local name
+    name=$(printf '%s' "${file#"$root"/}" | tr '/' '_')
+    [ -e "$corpus/seed_$name" ] || cp "$file" "$corpus/seed_$name"
+}
+while IFS= read -r -d '' file; do
+    seed "$file"
+done < <(find "$root/cards" "$root/tests/fixtures" "$root/examples/inputs" -type f -print0)
+if [ "$target" = effect ]; then
+    # Every fenced effect example of the reference, one file each.
+    awk -v dir="$corpus" '
+        /^```effect/ { n++; file = sprintf("%s/seed_doc_effect_%03d", dir, n); inside = 1; next }
+        /^```/ && inside { inside = 0; close(file); next }
+        inside { print > file }
+    ' "$root/docs/effect-language.md"
+    # Every one-line effect of the pool.
+    grep -rhoE 'effect: "[^"]*"' "$root/cards" | sed -E 's/^effect: "(.*)"$/\1/' |
+        awk -v dir="$corpus" '{ file = sprintf("%s/seed_pool_effect_%03d", dir, NR); print > file; close(file) }'
+fi
+
+# No sanitizer: the project forbids unsafe code, and what is looked for is
+# panics (debug assertions on: overflow too), time and memory; without one
+# the runs are several times faster. -max_len reaches the long-line cases
+# (a diagnostic past column 65,536). The timeout and memory limit make a
+# slow or huge input a finding.
+exec cargo +nightly fuzz run --sanitizer none --debug-assertions "$target" "$corpus" -- \
+    -max_total_time="$seconds" \
+    -max_len=131072 \
+    -timeout=30 \
+    -rss_limit_mb=2048 \
+    -print_final_stats=1 \
+    "$@"

@@ -1,0 +1,487 @@
+//! The bodies of the fuzz targets, through the public API of `blades` only.
+//!
+//! One file, two users: the fuzz binaries of `fuzz/fuzz_targets/` call these
+//! functions (nightly, `cargo fuzz`), and `tests/fuzz_regressions.rs`
+//! includes this file to replay every input saved under
+//! `fuzz/regressions/<target>/` with `cargo test` on stable. A target
+//! fails by panicking: a panic of the library, or an assertion here that a
+//! property the project promises does not hold.
+
+use std::sync::{Arc, OnceLock};
+
+use blades::cards::CardIndex;
+use blades::compile::compile;
+use blades::diagnostics::{Diagnostic, Sources};
+use blades::effect::{self, Lang, Phrasebook, Vocabulary};
+use blades::fmt::format_set_file;
+use blades::i18n::exchange::{self, ImportOptions};
+use blades::i18n::locale::{self, Entry, LocaleFile};
+use blades::i18n::{Project, po};
+use blades::model::Database;
+use blades::output::{self, Style};
+use blades::pool::{Pool, SourceFile, text_from_bytes};
+use blades::rules::collection;
+use blades::rules::input::{self, InputFile};
+use blades::rules::{copies, deck, trade};
+use blades::yaml::{self, Node, NodeValue};
+
+/// A target's body: one input, any bytes.
+pub type Target = fn(&[u8]);
+
+/// Every target by name, as its folder under `fuzz/regressions/` is named.
+pub const TARGETS: &[(&str, Target)] = &[
+    ("set_file", set_file),
+    ("effect", effect),
+    ("rules", rules),
+    ("po", po),
+    ("locale", locale),
+];
+
+/// Both reports of a list of findings: miette's for people, and JSON that
+/// must be valid JSON.
+fn report(diagnostics: &[Diagnostic], sources: &Sources) {
+    let _ = output::render_human(diagnostics, sources, Style::default());
+    let json = output::render_json(diagnostics, sources);
+    if let Err(e) = serde_json::from_str::<serde_json::Value>(&json) {
+        panic!("the JSON report is not JSON ({e}): {json}");
+    }
+}
+
+/// Every finding's span lies in its file, on character boundaries.
+fn assert_located(diagnostics: &[Diagnostic], sources: &Sources) {
+    for d in diagnostics {
+        if let Some(text) = sources.get(&d.path) {
+            assert!(
+                text.get(d.span.clone()).is_some(),
+                "{} at {:?} is outside `{}` ({} bytes) or splits a character",
+                d.code.as_str(),
+                d.span,
+                d.path,
+                text.len()
+            );
+        }
+    }
+}
+
+// ─────────────────────────────── set files ───────────────────────────────
+
+/// A set file through loading, checking, both reports, the database and
+/// `fmt` (whose rewrite must read back as the same effects, change nothing
+/// else, and be a fixed point).
+pub fn set_file(data: &[u8]) {
+    let path: Arc<str> = Arc::from("fuzz/set.yaml");
+    let mut pool = Pool::default();
+    match text_from_bytes(data.to_vec(), &path) {
+        Ok(text) => pool
+            .sets
+            .push(SourceFile::new(path.clone(), "set.yaml".into(), text)),
+        Err(problem) => pool.problems.push(*problem),
+    }
+    let compiled = compile(&pool);
+    assert_located(&compiled.diagnostics, &compiled.sources);
+    report(&compiled.diagnostics, &compiled.sources);
+    if let Some(database) = &compiled.database {
+        let mut json = Vec::new();
+        output::write_database(&mut json, database, false).expect("the database is written");
+        serde_json::from_slice::<serde_json::Value>(&json).expect("the database is JSON");
+    }
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let formatted = format_set_file(&path, text);
+    let mut sources = Sources::default();
+    sources.insert(path.clone(), Arc::from(text));
+    assert_located(&formatted.problems, &sources);
+    report(&formatted.problems, &sources);
+    // `fmt` writes nothing while a file has errors, but the rewrite of the
+    // effects that parse is made all the same.
+    if let Some(new) = &formatted.text {
+        check_rewrite(&path, text, new);
+    }
+}
+
+/// What `fmt` promises of a rewrite.
+fn check_rewrite(path: &Arc<str>, old: &str, new: &str) {
+    let before = yaml::parse(old).expect("the file fmt read is YAML");
+    let after = match yaml::parse(new) {
+        Ok(after) => after,
+        Err(e) => panic!("fmt wrote YAML that does not parse ({e:?}):\n{new}"),
+    };
+    let (old_effects, old_rest) = effects_apart(&before);
+    let (new_effects, new_rest) = effects_apart(&after);
+    assert_eq!(old_rest, new_rest, "fmt changed more than effects:\n{new}");
+    assert_eq!(old_effects.len(), new_effects.len());
+    for (was, is) in old_effects.iter().zip(&new_effects) {
+        let (Some(was), Some(is)) = (was, is) else {
+            assert_eq!(was, is, "fmt changed an effect that is not text");
+            continue;
+        };
+        match (effect::parse(was), effect::parse(is)) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "fmt changed `{was}` into `{is}`"),
+            (Err(_), Err(_)) => assert_eq!(was, is, "fmt rewrote an effect with errors"),
+            _ => panic!("fmt changed `{was:?}` into `{is:?}`"),
+        }
+    }
+    let again = format_set_file(path, new);
+    assert!(
+        again.text.is_none(),
+        "fmt is not a fixed point: {:?}",
+        again.changes
+    );
+}
+
+/// A set file's card effects (text or not), and the rest of the document
+/// as JSON with the effects taken out.
+fn effects_apart(doc: &Node) -> (Vec<Option<String>>, serde_json::Value) {
+    let mut json = doc.to_json();
+    let mut effects = Vec::new();
+    if let Some(cards) = doc.get("cards").and_then(Node::as_seq) {
+        for card in cards {
+            if let Some(node) = card.get("effect") {
+                effects.push(match &node.value {
+                    NodeValue::Str(text, _) => Some(text.clone()),
+                    _ => None,
+                });
+            }
+        }
+    }
+    if let Some(cards) = json.get_mut("cards").and_then(|c| c.as_array_mut()) {
+        for card in cards {
+            if let Some(card) = card.as_object_mut() {
+                card.remove("effect");
+            }
+        }
+    }
+    (effects, json)
+}
+
+// ──────────────────────────────── effects ────────────────────────────────
+
+/// The vocabulary effects are checked against: the base types and keywords,
+/// one declared type and two sets.
+fn vocabulary() -> &'static Vocabulary {
+    static VOCABULARY: OnceLock<Vocabulary> = OnceLock::new();
+    VOCABULARY.get_or_init(|| {
+        let mut vocab = Vocabulary::base();
+        vocab.types.push("speedster".into());
+        vocab.sets = vec![
+            ("sunset-gulch".into(), "Sunset Gulch".into()),
+            ("tin-town".into(), "Tin Town".into()),
+        ];
+        vocab
+    })
+}
+
+fn phrasebook(lang: Lang) -> &'static Phrasebook {
+    static EN: OnceLock<Phrasebook> = OnceLock::new();
+    static JA: OnceLock<Phrasebook> = OnceLock::new();
+    match lang {
+        Lang::En => EN.get_or_init(|| Phrasebook::builtin(Lang::En)),
+        Lang::Ja => JA.get_or_init(|| Phrasebook::builtin(Lang::Ja)),
+    }
+}
+
+/// Effect text through parse, check, render (both languages) and format,
+/// with the round trip `parse(format(x)) == parse(x)` for every effect that
+/// passes its check, and located findings for every other.
+pub fn effect(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let vocab = vocabulary();
+    let path: Arc<str> = Arc::from("<effect>");
+    let mut sources = Sources::default();
+    sources.insert(path.clone(), Arc::from(text));
+    let offsets: Vec<usize> = (0..=text.len()).collect();
+    let findings = match effect::parse(text) {
+        Ok(tree) => {
+            let errors = effect::check(&tree, vocab);
+            for lang in [Lang::En, Lang::Ja] {
+                let _ = effect::render(&tree, lang, phrasebook(lang), vocab);
+            }
+            let canonical = effect::format(&tree);
+            let _ = serde_json::to_string(&tree).expect("the tree serializes");
+            if errors.is_empty() {
+                match effect::parse(&canonical) {
+                    Ok(again) => {
+                        assert_eq!(again, tree, "`{text}` formats as `{canonical}`");
+                        assert_eq!(effect::format(&again), canonical, "format is idempotent");
+                    }
+                    Err(e) => panic!("`{text}` formats as `{canonical}`, which fails: {e:?}"),
+                }
+            }
+            errors
+        }
+        Err(errors) => errors,
+    };
+    let diagnostics: Vec<Diagnostic> = findings
+        .into_iter()
+        .map(|e| blades::compile::effect_error_diagnostic(&path, &offsets, e))
+        .collect();
+    assert_located(&diagnostics, &sources);
+    report(&diagnostics, &sources);
+}
+
+// ───────────────────────────── player checks ─────────────────────────────
+
+/// The built-in pool's database, built once.
+fn database() -> &'static Database {
+    static DATABASE: OnceLock<Database> = OnceLock::new();
+    DATABASE.get_or_init(|| {
+        compile(&Pool::builtin())
+            .database
+            .expect("the built-in pool builds")
+    })
+}
+
+/// A deck, collection, binder, trade or copies list, YAML or plain text,
+/// through reading, name resolution and the rules: every check reads the
+/// same input, named so that it is read as detected, as YAML and as text.
+pub fn rules(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let database = database();
+    let index = CardIndex::new(database);
+    for name in ["input", "input.yaml", "input.txt"] {
+        let file = InputFile::new(name, text);
+        let mut sources = Sources::default();
+        sources.insert(file.path.clone(), file.text.clone());
+        let mut found = Vec::new();
+
+        let doc = input::read_deck(&file, &mut found);
+        let character = doc
+            .character
+            .as_ref()
+            .and_then(|c| input::resolve_character(&file.path, c, &mut found));
+        let cards = input::resolve_cards(&index, &file.path, &doc.cards, &mut found);
+        let _ = deck::check(deck::tournament(), character, &cards);
+
+        let doc = input::read_cards(&file, true, &mut found);
+        let symbol = doc
+            .symbol
+            .as_ref()
+            .and_then(|s| input::resolve_symbol(database, &file.path, s, &mut found));
+        let cards = input::resolve_cards(&index, &file.path, &doc.cards, &mut found);
+        let _ = collection::check(&cards, symbol.as_ref());
+
+        let doc = input::read_cards(&file, false, &mut found);
+        let binder = input::resolve_cards(&index, &file.path, &doc.cards, &mut found);
+        let _ = collection::best(&binder);
+        let _ = collection::best_duel(&binder);
+
+        let doc = input::read_trade(&file, &mut found);
+        let a = trade::Side {
+            cards: input::resolve_cards(&index, &file.path, &doc.a.cards, &mut found),
+            dollars: doc.a.dollars,
+            friendship: doc.a.friendship,
+        };
+        let b = trade::Side {
+            cards: input::resolve_cards(&index, &file.path, &doc.b.cards, &mut found),
+            dollars: doc.b.dollars,
+            friendship: doc.b.friendship,
+        };
+        let _ = trade::check(&a, &b, false);
+        let _ = trade::check(&a, &b, true);
+
+        let doc = input::read_copies(&file, &mut found);
+        let sets = input::resolve_sets(database, &file.path, &doc.sets, &mut found);
+        let cards = input::resolve_cards(&index, &file.path, &doc.cards, &mut found);
+        let _ = copies::check(&sets, &cards);
+
+        blades::diagnostics::sort(&mut found);
+        assert_located(&found, &sources);
+        report(&found, &sources);
+    }
+}
+
+// ──────────────────────────────── PO files ───────────────────────────────
+
+/// The built-in pool as a translation project, loaded once.
+fn project() -> &'static Project {
+    static PROJECT: OnceLock<Project> = OnceLock::new();
+    PROJECT.get_or_init(|| Project::load(&Pool::builtin()))
+}
+
+/// A PO file through the parser (a parsed file written and parsed again is
+/// the same file) and an import into the built-in pool, whose locale files
+/// must read back without a problem.
+pub fn po(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match po::parse(text) {
+        Ok(file) => {
+            let written = po::write(&file);
+            match po::parse(&written) {
+                Ok(again) => assert_eq!(
+                    without_spans(again),
+                    without_spans(file),
+                    "a PO file changes when written:\n{written}"
+                ),
+                Err(e) => panic!("a written PO file does not parse: {e:?}\n{written}"),
+            }
+        }
+        Err(errors) => {
+            for e in errors {
+                assert!(
+                    text.get(e.span.clone()).is_some(),
+                    "PO error at {:?}",
+                    e.span
+                );
+            }
+        }
+    }
+    let project = project();
+    let path: Arc<str> = Arc::from("fuzz.po");
+    let mut sources = project.sources.clone();
+    sources.insert(path.clone(), Arc::from(text));
+    for options in [
+        ImportOptions {
+            lang: None,
+            accept_stale: true,
+        },
+        ImportOptions {
+            lang: Some("ja".into()),
+            accept_stale: false,
+        },
+    ] {
+        match exchange::import(project, &path, text, &options) {
+            Ok(plan) => reread_writes(&plan.lang, &plan.writes),
+            Err(problems) => {
+                assert_located(&problems, &sources);
+                report(&problems, &sources);
+            }
+        }
+    }
+}
+
+/// A PO file's entries with every span zeroed.
+fn without_spans(mut file: po::PoFile) -> po::PoFile {
+    for entry in &mut file.entries {
+        entry.span = 0..0;
+        for s in [&mut entry.msgid, &mut entry.msgstr]
+            .into_iter()
+            .chain(entry.msgctxt.as_mut())
+            .chain(entry.msgid_plural.as_mut())
+            .chain(entry.msgstr_plural.iter_mut())
+        {
+            s.span = 0..0;
+        }
+    }
+    file
+}
+
+/// The locale files an import would write read back without a problem.
+fn reread_writes(lang: &str, writes: &[(String, String)]) {
+    for (relative, text) in writes {
+        let file = SourceFile::new(
+            Arc::from(relative.as_str()),
+            relative.clone(),
+            Arc::from(text.as_str()),
+        );
+        let mut problems = Vec::new();
+        let parsed = match locale::classify(relative) {
+            Some((_, locale::FileClass::Phrases)) => {
+                locale::parse_phrase_file(&file, lang, &mut problems)
+            }
+            _ => locale::parse_set_file(&file, lang, &mut problems),
+        };
+        assert!(
+            parsed.is_some() && problems.is_empty(),
+            "an imported file does not read back: {problems:?}\n{text}"
+        );
+    }
+}
+
+// ───────────────────────────── locale files ──────────────────────────────
+
+/// A set locale file and a phrase book through their parsers and their
+/// canonical rewrite (what `i18n import` writes): a file read without a
+/// problem, written and read again, has the same entries. Then the file in
+/// the built-in pool, through the project's load and `i18n check`.
+pub fn locale(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let text: Arc<str> = Arc::from(text);
+    for relative in ["locales/ja/fuzz.yaml", "phrases/ja.yaml"] {
+        let file = SourceFile::new(Arc::from(relative), relative.into(), text.clone());
+        let mut sources = Sources::default();
+        sources.insert(file.path.clone(), text.clone());
+        let mut problems = Vec::new();
+        let phrases = relative.starts_with("phrases/");
+        let parsed = if phrases {
+            locale::parse_phrase_file(&file, "ja", &mut problems)
+        } else {
+            locale::parse_set_file(&file, "ja", &mut problems)
+        };
+        assert_located(&problems, &sources);
+        report(&problems, &sources);
+        if let Some(parsed) = parsed
+            && problems.is_empty()
+        {
+            check_locale_rewrite(&file, &parsed);
+        }
+    }
+    // In a pool: the built-in one with this file as the Japanese text of
+    // one of its sets.
+    let mut pool = Pool::builtin();
+    let relative = "locales/ja/sunset-gulch.yaml";
+    pool.data.retain(|f| f.relative != relative);
+    pool.data.push(SourceFile::new(
+        Arc::from(format!("cards/{relative}")),
+        relative.into(),
+        text,
+    ));
+    let project = Project::load(&pool);
+    let mut found = project.diagnostics.clone();
+    found.extend(blades::i18n::check::check(&project, "ja"));
+    assert_located(&found, &project.sources);
+    report(&found, &project.sources);
+}
+
+/// The canonical rewrite of a locale file reads back as the same entries.
+fn check_locale_rewrite(file: &SourceFile, parsed: &LocaleFile) {
+    let position = |_: &blades::i18n::UnitKey| None;
+    let written = match &parsed.target {
+        locale::Target::Set(set) => locale::render_set_file("ja", set, &parsed.entries, &position),
+        locale::Target::Phrases => locale::render_phrase_file(
+            "ja",
+            parsed.header.as_deref(),
+            parsed.options.as_ref(),
+            &parsed.entries,
+            &position,
+        ),
+    };
+    let again_file = SourceFile::new(
+        file.path.clone(),
+        file.relative.clone(),
+        Arc::from(written.as_str()),
+    );
+    let mut problems = Vec::new();
+    let again = match &parsed.target {
+        locale::Target::Set(_) => locale::parse_set_file(&again_file, "ja", &mut problems),
+        locale::Target::Phrases => locale::parse_phrase_file(&again_file, "ja", &mut problems),
+    };
+    let Some(again) = again.filter(|_| problems.is_empty()) else {
+        panic!("a rewritten locale file does not read back: {problems:?}\n{written}");
+    };
+    assert_eq!(again.target, parsed.target);
+    let key = |e: &&Entry| format!("{:?}", e.key);
+    let mut before: Vec<&Entry> = parsed.entries.iter().collect();
+    let mut after: Vec<&Entry> = again.entries.iter().collect();
+    before.sort_by_key(key);
+    after.sort_by_key(key);
+    assert_eq!(
+        before.len(),
+        after.len(),
+        "entries lost or added:\n{written}"
+    );
+    for (a, b) in before.iter().zip(&after) {
+        assert!(
+            a.same_content(b),
+            "an entry changed in the rewrite: {a:?} became {b:?}\n{written}"
+        );
+    }
+}

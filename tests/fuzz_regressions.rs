@@ -1,0 +1,130 @@
+//! Every input the fuzzer ever crashed on, replayed on stable: the files
+//! under `fuzz/regressions/<target>/` go through the same target bodies as
+//! the fuzz binaries (`fuzz/targets.rs`). A new crash is minimised and saved
+//! there before it is fixed (see `fuzz/run.sh`).
+
+#[path = "../fuzz/targets.rs"]
+mod targets;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn fuzz_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")
+}
+
+/// The files of one folder, in name order (none when it does not exist).
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.expect("a readable folder").path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Replays every input of `<folder>/<target>/`; returns how many.
+fn replay(folder: &str) -> usize {
+    let root = fuzz_dir().join(folder);
+    if let Ok(entries) = fs::read_dir(&root) {
+        for entry in entries {
+            let entry = entry.unwrap();
+            if !entry.path().is_dir() {
+                continue;
+            }
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            assert!(
+                targets::TARGETS.iter().any(|(t, _)| *t == name),
+                "fuzz/{folder}/{name} names no fuzz target"
+            );
+        }
+    }
+    let mut replayed = 0;
+    for (name, target) in targets::TARGETS {
+        for input in inputs(&root.join(name)) {
+            let data = fs::read(&input).unwrap();
+            let outcome = std::panic::catch_unwind(|| target(&data));
+            assert!(outcome.is_ok(), "{} crashes again", input.display());
+            replayed += 1;
+        }
+    }
+    replayed
+}
+
+#[test]
+fn every_saved_crash_input_runs_clean() {
+    let replayed = replay("regressions");
+    assert!(replayed > 0, "no regression inputs found");
+}
+
+/// Crash inputs of bugs fixed on other branches (see `fuzz/known/README.md`):
+/// `cargo test -- --ignored` replays them; once the fix is in, they move to
+/// `fuzz/regressions/`.
+#[test]
+#[ignore = "crashes fixed on another branch; move the inputs to fuzz/regressions once merged"]
+fn known_crash_inputs_run_clean() {
+    replay("known");
+}
+
+/// The targets' properties hold on the files of the repository the fuzz
+/// corpus is seeded with, each file given to the targets of its kind.
+#[test]
+fn the_targets_hold_on_the_repository_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["cards", "tests/fixtures", "examples/inputs"] {
+        collect(&root.join(dir), &mut files);
+    }
+    let mut ran = [0; 5];
+    for file in files {
+        let shown = file
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let kind = if shown.contains("/locales/") || shown.contains("/phrases/") {
+            "locale"
+        } else if shown.ends_with(".po") {
+            "po"
+        } else if shown.starts_with("examples/inputs/")
+            || shown.starts_with("tests/fixtures/rules/")
+        {
+            "rules"
+        } else {
+            "set_file"
+        };
+        let data = fs::read(&file).unwrap();
+        for (i, (name, target)) in targets::TARGETS.iter().enumerate() {
+            if *name == kind {
+                let outcome = std::panic::catch_unwind(|| target(&data));
+                assert!(outcome.is_ok(), "{name} fails on {shown}");
+                ran[i] += 1;
+            }
+        }
+    }
+    // Effects are not files: the reference's examples go through the
+    // effect target one by one.
+    let doc = fs::read_to_string(root.join("docs/effect-language.md")).unwrap();
+    for example in doc.split("```effect\n").skip(1) {
+        let text = example.split("```").next().unwrap();
+        let outcome = std::panic::catch_unwind(|| targets::effect(text.as_bytes()));
+        assert!(outcome.is_ok(), "effect fails on {text}");
+        ran[1] += 1;
+    }
+    assert!(ran.iter().all(|&n| n > 0), "{ran:?}");
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
