@@ -12,7 +12,9 @@
 # replays (tests/fuzz_regressions.rs).
 #
 # Extra flags go to libFuzzer, after the defaults (a later one wins), e.g.
-# -max_len=4096 for a first run on short inputs only.
+# -max_len=4096 for a first run on short inputs only, or -len_control=0 to
+# try inputs up to the full 128 KiB from the start (libFuzzer otherwise
+# grows the length limit slowly: about 23 KB after three minutes).
 set -euo pipefail
 
 usage() {
