@@ -5,14 +5,16 @@
 # Uses the nightly toolchain and installs cargo-fuzz when it is missing.
 # The corpus (fuzz/corpus/TARGET, not in git) is seeded with the files of
 # cards/, tests/fixtures/ and examples/inputs/ (and, for effect, every effect
-# text of the docs and the pool); inputs the fuzzer finds stay there for the
+# text of the docs and the pool; for po, what `blades i18n export` writes); inputs the fuzzer finds stay there for the
 # next run. A crash is written to fuzz/artifacts/TARGET/; minimise it with
 #   cargo +nightly fuzz tmin -s none TARGET fuzz/artifacts/TARGET/crash-…
 # and save the result under fuzz/regressions/TARGET/, which `cargo test`
 # replays (tests/fuzz_regressions.rs).
 #
 # Extra flags go to libFuzzer, after the defaults (a later one wins), e.g.
-# -max_len=4096 for a first run on short inputs only.
+# -max_len=4096 for a first run on short inputs only, or -len_control=0 to
+# try inputs up to the full 128 KiB from the start (libFuzzer otherwise
+# grows the length limit slowly: about 23 KB after three minutes).
 set -euo pipefail
 
 usage() {
@@ -52,6 +54,15 @@ seed() {
 while IFS= read -r -d '' file; do
     seed "$file"
 done < <(find "$root/cards" "$root/tests/fixtures" "$root/examples/inputs" -type f -print0)
+if [ "$target" = po ]; then
+    # What `i18n export` writes for the pool: a PO file the import accepts
+    # (whole, and its first entries), in a language with translations and
+    # in one without.
+    for lang in ja fr; do
+        (cd "$root" && cargo run --quiet -- i18n export --lang "$lang") >"$corpus/seed_export_$lang.po"
+        head -n 80 "$corpus/seed_export_$lang.po" >"$corpus/seed_export_${lang}_head.po"
+    done
+fi
 if [ "$target" = effect ]; then
     # Every fenced effect example of the reference, one file each.
     awk -v dir="$corpus" '

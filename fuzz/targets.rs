@@ -182,8 +182,14 @@ fn phrasebook(lang: Lang) -> &'static Phrasebook {
 }
 
 /// Effect text through parse, check, render (both languages) and format,
-/// with the round trip `parse(format(x)) == parse(x)` for every effect that
-/// passes its check, and located findings for every other.
+/// with the round trip `parse(format(x)) == parse(x)`, and located findings.
+///
+/// The round trip holds for every effect that parses but one kind: a line
+/// that is only a timing word (`Play`) is read as a keyword line (no such
+/// keyword: it fails its check), and its canonical form `Play.` reads as
+/// an ability, which does not parse. `fmt` leaves such an effect as written
+/// (`effect-not-formatted`); the round trip must hold for every other
+/// effect that parses, checked or not.
 pub fn effect(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -201,7 +207,7 @@ pub fn effect(data: &[u8]) {
             }
             let canonical = effect::format(&tree);
             let _ = serde_json::to_string(&tree).expect("the tree serializes");
-            if errors.is_empty() {
+            if errors.is_empty() || !bare_timing_word(&tree) {
                 match effect::parse(&canonical) {
                     Ok(again) => {
                         assert_eq!(again, tree, "`{text}` formats as `{canonical}`");
@@ -220,6 +226,16 @@ pub fn effect(data: &[u8]) {
         .collect();
     assert_located(&diagnostics, &sources);
     report(&diagnostics, &sources);
+}
+
+/// Does the effect have a keyword line named like a timing word (`Play`)?
+fn bare_timing_word(tree: &effect::Effect) -> bool {
+    tree.lines.iter().any(|line| match line {
+        effect::Line::Keyword(keyword) => effect::Timing::ALL
+            .iter()
+            .any(|t| t.word().eq_ignore_ascii_case(keyword.name.trim())),
+        effect::Line::Ability(_) => false,
+    })
 }
 
 // ───────────────────────────── player checks ─────────────────────────────
