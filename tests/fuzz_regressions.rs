@@ -61,15 +61,6 @@ fn every_saved_crash_input_runs_clean() {
     assert!(replayed > 0, "no regression inputs found");
 }
 
-/// Crash inputs of bugs fixed on other branches (see `fuzz/known/README.md`):
-/// `cargo test -- --ignored` replays them; once the fix is in, they move to
-/// `fuzz/regressions/`.
-#[test]
-#[ignore = "crashes fixed on another branch; move the inputs to fuzz/regressions once merged"]
-fn known_crash_inputs_run_clean() {
-    replay("known");
-}
-
 /// The targets' properties hold on the files of the repository the fuzz
 /// corpus is seeded with, each file given to the targets of its kind.
 #[test]
