@@ -9,35 +9,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{blades, copy_dir, root};
-
-/// A copy of an i18n fixture pool in a temp folder, as `<temp>/pool`.
-fn scratch(fixture: &str) -> tempfile::TempDir {
-    let temp = tempfile::tempdir().unwrap();
-    copy_dir(
-        &root().join("tests/fixtures/i18n").join(fixture),
-        &temp.path().join("pool"),
-    );
-    temp
-}
-
-/// Every file under a folder with its bytes.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                todo.push(path);
-            } else {
-                let name = path.strip_prefix(dir).unwrap().display().to_string();
-                out.insert(name, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
-}
+use common::{blades, copy_dir, files, root, scratch};
 
 /// The files whose bytes differ between two listings.
 fn changed(before: &BTreeMap<String, Vec<u8>>, after: &BTreeMap<String, Vec<u8>>) -> Vec<String> {

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::copy_dir;
+use common::{copy_dir, files, scratch};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
@@ -42,31 +42,6 @@ fn blades(dir: &Path, args: &[&str]) -> Run {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
-}
-
-/// A copy of a fixture pool in a temp folder, as `<temp>/pool`.
-fn scratch(fixture: &str) -> tempfile::TempDir {
-    let temp = tempfile::tempdir().unwrap();
-    copy_dir(&fixtures().join(fixture), &temp.path().join("pool"));
-    temp
-}
-
-/// Every file under a folder with its bytes.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                todo.push(path);
-            } else {
-                let name = path.strip_prefix(dir).unwrap().display().to_string();
-                out.insert(name, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
 }
 
 /// The diagnostics of a JSON report, reduced to what must stay stable.

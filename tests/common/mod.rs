@@ -45,3 +45,31 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A copy of the i18n fixture pool `fixture` as `pool/` in a new folder.
+pub fn scratch(fixture: &str) -> tempfile::TempDir {
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &root().join("tests/fixtures/i18n").join(fixture),
+        &temp.path().join("pool"),
+    );
+    temp
+}
+
+/// Every file under a folder with its bytes, by path within it.
+pub fn files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                let name = path.strip_prefix(dir).unwrap().display().to_string();
+                out.insert(name, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
