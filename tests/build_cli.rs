@@ -352,17 +352,7 @@ fn a_pipe_in_the_pool_is_a_finding_not_a_hang() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > std::time::Duration::from_secs(30) {
-            child.kill().unwrap();
-            panic!("the build waited on the pipe");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let status = common::wait_or_kill(&mut child, 30, "the build waited on the pipe");
     let mut stdout = String::new();
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
     assert_eq!(status.code(), Some(1));

@@ -311,16 +311,6 @@ fn a_watch_whose_reader_went_away_ends() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > std::time::Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("the watch kept running with nobody reading");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let status = common::wait_or_kill(&mut child, 60, "the watch kept running with nobody reading");
     assert_eq!(status.code(), Some(1), "the code of the last build");
 }

@@ -73,3 +73,23 @@ pub fn files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     }
     out
 }
+
+/// Waits for a child process; kills it and fails with `what` if it is still
+/// running after `seconds` (a hang is the bug such a test looks for).
+pub fn wait_or_kill(
+    child: &mut std::process::Child,
+    seconds: u64,
+    what: &str,
+) -> std::process::ExitStatus {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(seconds) {
+            child.kill().unwrap();
+            panic!("{what}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
