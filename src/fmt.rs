@@ -170,7 +170,7 @@ fn write_scalar(text: &str, node: &Node, style: ScalarStyle, old: &str, new: &st
             format!("'{}'", new.replace('\'', "''"))
         }
         ScalarStyle::Plain if !new.contains('\n') && plain_safe(new) => new.to_string(),
-        _ => double_quoted(new),
+        _ => yaml::double_quoted(new),
     }
 }
 
@@ -180,21 +180,6 @@ fn plain_safe(text: &str) -> bool {
         && !text.contains(" #")
         && !text.contains(['{', '}', '[', ']', ',', '"', '\''])
         && !text.starts_with(['-', '?', ':', '!', '&', '*', '|', '>', '%', '@', '`', ' '])
-}
-
-fn double_quoted(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

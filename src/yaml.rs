@@ -69,6 +69,34 @@ pub enum YamlErrorKind {
     MultipleDocuments,
 }
 
+/// `text` as a YAML double-quoted scalar, which reads back as exactly
+/// `text`: line breaks, tabs, control characters, YAML's other line breaks
+/// and the byte order mark are escaped.
+pub fn double_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() || is_break(c) || c == '\u{feff}' => {
+                out.push_str(&format!("\\u{:04X}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A character YAML reads as a line break besides `\n`.
+pub fn is_break(c: char) -> bool {
+    matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}' | '\r')
+}
+
 impl YamlError {
     /// This error as a located diagnostic in the file `path` (set, data,
     /// locale and player input files alike).
@@ -967,5 +995,14 @@ mod tests {
     fn small_aliases_expand() {
         let doc = parse("base: &b [fire]\nx: *b\n").unwrap();
         assert_eq!(doc.to_json()["x"][0], "fire");
+    }
+
+    proptest::proptest! {
+        /// Whatever the text, its double-quoted form reads back as it.
+        #[test]
+        fn a_double_quoted_text_reads_back_as_itself(text in "(\\PC|[\\x00-\\x1f\\x7f\\u{85}\\u{2028}\\u{2029}\\u{feff}\"\\\\ ]){0,40}") {
+            let doc = super::parse(&format!("k: {}\n", super::double_quoted(&text))).unwrap();
+            proptest::prop_assert_eq!(doc.get("k").and_then(super::Node::as_str), Some(text.as_str()));
+        }
     }
 }

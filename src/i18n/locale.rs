@@ -836,9 +836,12 @@ pub fn render_phrase_file(
         };
         // Templates are short: one line each, every text double-quoted
         // (most start with `{`, and spaces at their ends matter).
-        let mut fields = vec![format!("text: {}", double_quoted(&entry.normalized()))];
+        let mut fields = vec![format!(
+            "text: {}",
+            yaml::double_quoted(&entry.normalized())
+        )];
         if let Some(source) = &entry.source {
-            fields.push(format!("source: {}", double_quoted(source)));
+            fields.push(format!("source: {}", yaml::double_quoted(source)));
         }
         if let Some(fp) = &entry.fingerprint {
             fields.push(format!("fingerprint: {}", scalar(fp, 0)));
@@ -847,7 +850,7 @@ pub fn render_phrase_file(
             fields.push("fuzzy: true".into());
         }
         if let Some(note) = &entry.note {
-            fields.push(format!("note: {}", double_quoted(note)));
+            fields.push(format!("note: {}", yaml::double_quoted(note)));
         }
         out.push_str(&format!("{}: {{{}}}\n", key_text(key), fields.join(", ")));
     }
@@ -886,7 +889,7 @@ fn scalar(text: &str, _indent: usize) -> String {
     if plain_ok(text) {
         text.to_string()
     } else {
-        double_quoted(text)
+        yaml::double_quoted(text)
     }
 }
 
@@ -908,7 +911,7 @@ fn value(text: &str, indent: usize) -> String {
         }
         return out;
     }
-    format!(" {}\n", double_quoted(text))
+    format!(" {}\n", yaml::double_quoted(text))
 }
 
 fn plain_ok(text: &str) -> bool {
@@ -916,7 +919,7 @@ fn plain_ok(text: &str) -> bool {
         return false;
     };
     if text.trim() != text
-        || text.chars().any(|c| c.is_control() || is_yaml_break(c))
+        || text.chars().any(|c| c.is_control() || yaml::is_break(c))
         || "!&*%@`|>{}[],#?:-'\"".contains(first)
         || text.contains(" #")
         || text.contains(": ")
@@ -940,34 +943,10 @@ fn block_ok(text: &str) -> bool {
         && !text.ends_with('\n')
         && !text
             .chars()
-            .any(|c| (c.is_control() && c != '\n') || is_yaml_break(c) || c == '\u{feff}')
+            .any(|c| (c.is_control() && c != '\n') || yaml::is_break(c) || c == '\u{feff}')
         && text
             .split('\n')
             .all(|l| l.trim_end() == l && !l.starts_with(' '))
-}
-
-fn is_yaml_break(c: char) -> bool {
-    matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}' | '\r')
-}
-
-/// A YAML double-quoted scalar.
-fn double_quoted(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() || is_yaml_break(c) || c == '\u{feff}' => {
-                out.push_str(&format!("\\u{:04X}", u32::from(c)));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]
