@@ -1001,8 +1001,8 @@ mod tests {
         /// Whatever the text, its double-quoted form reads back as it.
         #[test]
         fn a_double_quoted_text_reads_back_as_itself(text in "(\\PC|[\\x00-\\x1f\\x7f\\u{85}\\u{2028}\\u{2029}\\u{feff}\"\\\\ ]){0,40}") {
-            let doc = super::parse(&format!("k: {}\n", super::double_quoted(&text))).unwrap();
-            proptest::prop_assert_eq!(doc.get("k").and_then(super::Node::as_str), Some(text.as_str()));
+            let doc = parse(&format!("k: {}\n", double_quoted(&text))).unwrap();
+            proptest::prop_assert_eq!(doc.get("k").and_then(Node::as_str), Some(text.as_str()));
         }
     }
 }
