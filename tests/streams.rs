@@ -182,9 +182,17 @@ fn run_with(
     )
 }
 
-/// What a command does with both streams read: (exit code, wrote to
-/// stdout, wrote to stderr).
-fn normal_run(args: &[String]) -> (i32, bool, bool) {
+/// A command's arguments for a new folder (kept while the folder lives).
+fn fresh(command: &[&str]) -> (tempfile::TempDir, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let args = arguments(command, dir.path());
+    (dir, args)
+}
+
+/// What a command does, in a folder of its own, with both streams read:
+/// (exit code, wrote to stdout, wrote to stderr).
+fn normal_run(command: &[&str]) -> (i32, bool, bool) {
+    let (_dir, args) = fresh(command);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let run = blades(root(), &args);
     assert_ne!(run.code, 101, "{args:?} panics: {}", run.stderr);
@@ -194,11 +202,8 @@ fn normal_run(args: &[String]) -> (i32, bool, bool) {
 #[test]
 fn a_closed_stdout_ends_every_command_quietly_with_its_own_exit_code() {
     for command in COMMANDS {
-        let dir = tempfile::tempdir().unwrap();
-        let args = arguments(command, dir.path());
-        let (expected, _, _) = normal_run(&args);
-        let dir = tempfile::tempdir().unwrap();
-        let args = arguments(command, dir.path());
+        let (expected, _, _) = normal_run(command);
+        let (_dir, args) = fresh(command);
         let (code, _, stderr) = run_with(&args, Some(closed_pipe()), None);
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(
@@ -212,11 +217,8 @@ fn a_closed_stdout_ends_every_command_quietly_with_its_own_exit_code() {
 #[test]
 fn closed_stdout_and_stderr_end_every_command_with_its_own_exit_code() {
     for command in COMMANDS {
-        let dir = tempfile::tempdir().unwrap();
-        let args = arguments(command, dir.path());
-        let (expected, _, _) = normal_run(&args);
-        let dir = tempfile::tempdir().unwrap();
-        let args = arguments(command, dir.path());
+        let (expected, _, _) = normal_run(command);
+        let (_dir, args) = fresh(command);
         let (code, _, _) = run_with(&args, Some(closed_pipe()), Some(closed_pipe()));
         assert_eq!(code, expected, "{args:?}");
     }
@@ -229,11 +231,8 @@ fn a_full_stdout_is_exit_2_with_one_message() {
         return;
     }
     for command in COMMANDS {
-        let dir = tempfile::tempdir().unwrap();
-        let args = arguments(command, dir.path());
-        let (expected, wrote, _) = normal_run(&args);
-        let dir = tempfile::tempdir().unwrap();
-        let args = arguments(command, dir.path());
+        let (expected, wrote, _) = normal_run(command);
+        let (_dir, args) = fresh(command);
         let (code, _, stderr) = run_with(&args, full(), None);
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         if !wrote {
@@ -255,11 +254,8 @@ fn a_full_stderr_is_exit_2() {
         return;
     }
     for command in COMMANDS {
-        let dir = tempfile::tempdir().unwrap();
-        let args = arguments(command, dir.path());
-        let (expected, wrote_out, wrote_err) = normal_run(&args);
-        let dir = tempfile::tempdir().unwrap();
-        let args = arguments(command, dir.path());
+        let (expected, wrote_out, wrote_err) = normal_run(command);
+        let (_dir, args) = fresh(command);
         let (code, _, _) = run_with(&args, None, full());
         let want = if wrote_err { 2 } else { expected };
         assert_eq!(code, want, "{args:?}");
