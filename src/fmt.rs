@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::compile::effect_error_diagnostic;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect;
+use crate::i18n::locale::LineEnd;
 use crate::yaml::{self, Node, NodeValue, TextStyle, text_offsets};
 use saphyr_parser::ScalarStyle;
 
@@ -42,6 +43,8 @@ pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
         return formatted;
     };
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+    // A block scalar rewritten over several lines takes the file's line ends.
+    let line_end = LineEnd::of(text);
     for card in cards {
         let Some(node) = card.get("effect") else {
             continue;
@@ -79,7 +82,7 @@ pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
             continue;
         }
         let span = value_extent(text, node, *style);
-        let replacement = write_scalar(text, node, *style, source, &canonical);
+        let replacement = write_scalar(text, node, *style, source, &canonical, line_end);
         formatted.changes.push(Change {
             span: span.clone(),
             before: source.clone(),
@@ -149,20 +152,30 @@ fn value_extent(text: &str, node: &Node, style: ScalarStyle) -> Range<usize> {
 }
 
 /// The new value text for a scalar, in a style that fits where it stands.
-fn write_scalar(text: &str, node: &Node, style: ScalarStyle, old: &str, new: &str) -> String {
+fn write_scalar(
+    text: &str,
+    node: &Node,
+    style: ScalarStyle,
+    old: &str,
+    new: &str,
+    line_end: LineEnd,
+) -> String {
     match style {
         ScalarStyle::Literal | ScalarStyle::Folded => {
             // The span starts at the content; its column is the indentation.
-            let line_start = text[..node.span.start].rfind('\n').map_or(0, |i| i + 1);
+            let line_start = text[..node.span.start]
+                .rfind(['\n', '\r'])
+                .map_or(0, |i| i + 1);
             let indent = &text[line_start..node.span.start];
+            let end = line_end.as_str();
             let separator = if style == ScalarStyle::Folded {
-                "\n\n"
+                format!("{end}{end}")
             } else {
-                "\n"
+                end.to_string()
             };
             let mut out = new.replace('\n', &format!("{separator}{indent}"));
             if old.ends_with('\n') {
-                out.push('\n');
+                out.push_str(end);
             }
             out
         }
@@ -243,6 +256,28 @@ mod tests {
         assert_eq!(problem.code.as_str(), "effect-too-long");
         let start = text.find('\'').unwrap() + 1 + effect::MAX_EFFECT_CHARS;
         assert_eq!(problem.span, start..start + 1);
+    }
+
+    /// A block scalar rewritten over several lines keeps the file's line
+    /// ends (LF, CRLF or a bare CR) and its indentation.
+    #[test]
+    fn block_effects_keep_the_files_line_ends() {
+        for end in ["\n", "\r\n", "\r"] {
+            let text = [
+                "id: s",
+                "cards:",
+                "  - id: a",
+                "    effect: |",
+                "      Play:   Gain 2 RP.",
+                "      Scurry.",
+                "",
+            ]
+            .join(end);
+            let formatted = format_set_file(&Arc::from("s.yaml"), &text);
+            let new = formatted.text.expect("the effect is rewritten");
+            let expected = text.replace("Play:   Gain", "Play: Gain");
+            assert_eq!(new, expected, "line end {end:?}");
+        }
     }
 
     #[test]
