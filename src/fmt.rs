@@ -8,8 +8,7 @@ use std::sync::Arc;
 use crate::compile::effect_error_diagnostic;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect;
-use crate::i18n::locale::LineEnd;
-use crate::yaml::{self, Node, NodeValue, TextStyle, text_offsets};
+use crate::yaml::{self, LineEnd, Node, NodeValue, TextStyle, text_offsets};
 use saphyr_parser::ScalarStyle;
 
 /// One effect that is not in canonical form.

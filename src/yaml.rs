@@ -92,6 +92,67 @@ pub fn double_quoted(text: &str) -> String {
     out
 }
 
+/// The line ends of a text file: `\n`, `\r\n` or a bare `\r`. The tool
+/// writes `\n`; a file it rewrites keeps the style it had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LineEnd {
+    #[default]
+    Lf,
+    CrLf,
+    Cr,
+}
+
+impl LineEnd {
+    /// The style of most of `text`'s line ends (of the first one on a
+    /// tie); `\n` for a text without any.
+    pub fn of(text: &str) -> LineEnd {
+        let bytes = text.as_bytes();
+        // Most files: no `\r` at all (a fast search; every locale file is
+        // read on every build).
+        if !bytes.contains(&b'\r') {
+            return LineEnd::Lf;
+        }
+        // Count and first place of each style.
+        let mut seen = [(0usize, usize::MAX); 3];
+        let mut i = 0;
+        while let Some(at) = bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r') {
+            let at = i + at;
+            let (style, len) = match (bytes[at], bytes.get(at + 1)) {
+                (b'\r', Some(b'\n')) => (1, 2),
+                (b'\r', _) => (2, 1),
+                _ => (0, 1),
+            };
+            seen[style].0 += 1;
+            seen[style].1 = seen[style].1.min(at);
+            i = at + len;
+        }
+        let best = (0..3)
+            .max_by_key(|&s| (seen[s].0, std::cmp::Reverse(seen[s].1)))
+            .filter(|&s| seen[s].0 > 0);
+        match best {
+            Some(1) => LineEnd::CrLf,
+            Some(2) => LineEnd::Cr,
+            _ => LineEnd::Lf,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineEnd::Lf => "\n",
+            LineEnd::CrLf => "\r\n",
+            LineEnd::Cr => "\r",
+        }
+    }
+
+    /// `text`, written with `\n`, with this style's line ends.
+    pub fn apply(self, text: String) -> String {
+        match self {
+            LineEnd::Lf => text,
+            _ => text.replace('\n', self.as_str()),
+        }
+    }
+}
+
 /// A character YAML reads as a line break besides `\n`.
 pub fn is_break(c: char) -> bool {
     matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}' | '\r')

@@ -18,9 +18,10 @@ use crate::suggest::closest;
 
 use super::check::budget;
 use super::glossary::{Glossary, Mode};
-use super::locale::{self, LineEnd, Target};
+use super::locale::{self, Target};
 use super::po::{self, PoEntry, PoFile, PoString};
 use super::{Entry, Field, Project, Unit, UnitKey, fingerprint, language_name, normalize};
+use crate::yaml::LineEnd;
 
 /// What to export.
 #[derive(Debug, Clone)]
