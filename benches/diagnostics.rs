@@ -7,8 +7,8 @@
 use std::hint::black_box;
 
 use blades::compile::compile;
-use blades::output::{Style, render_human, render_json};
 use blades::pool::Pool;
+use blades::report::{Style, render_human, render_json};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 fn pool_with_errors(errors: usize) -> (tempfile::TempDir, Pool) {

@@ -9,6 +9,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use blades::artifacts;
 use blades::cards::CardIndex;
 use blades::compile::compile;
 use blades::diagnostics::{Diagnostic, Sources};
@@ -18,8 +19,8 @@ use blades::i18n::exchange::{self, ImportOptions};
 use blades::i18n::locale::{self, Entry, LocaleFile};
 use blades::i18n::{Project, po};
 use blades::model::Database;
-use blades::output::{self, Style};
 use blades::pool::{Pool, SourceFile, text_from_bytes};
+use blades::report::{self, Style};
 use blades::rules::collection;
 use blades::rules::input::{self, InputFile};
 use blades::rules::{copies, deck, trade};
@@ -40,8 +41,8 @@ pub const TARGETS: &[(&str, Target)] = &[
 /// Both reports of a list of findings: miette's for people, and JSON that
 /// must be valid JSON.
 fn report(diagnostics: &[Diagnostic], sources: &Sources) {
-    let _ = output::render_human(diagnostics, sources, Style::default());
-    let json = output::render_json(diagnostics, sources);
+    let _ = report::render_human(diagnostics, sources, Style::default());
+    let json = report::render_json(diagnostics, sources);
     if let Err(e) = serde_json::from_str::<serde_json::Value>(&json) {
         panic!("the JSON report is not JSON ({e}): {json}");
     }
@@ -82,7 +83,7 @@ pub fn set_file(data: &[u8]) {
     report(&compiled.diagnostics, &compiled.sources);
     if let Some(database) = &compiled.database {
         let mut json = Vec::new();
-        output::write_database(&mut json, database, false).expect("the database is written");
+        artifacts::write_database(&mut json, database, false).expect("the database is written");
         serde_json::from_slice::<serde_json::Value>(&json).expect("the database is JSON");
     }
     let Ok(text) = std::str::from_utf8(data) else {

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::artifacts::{CardsJson, DatabaseJson, DatabaseWriter, SetJson};
 use crate::cache::Cache;
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::effect::{self, Effect, EffectError, Keywords, Lang, Phrasebooks, Vocabulary};
@@ -20,7 +21,6 @@ use crate::i18n::locale::LocaleFile;
 use crate::model::{
     BASE_TYPES, Card, CardSource, DATABASE_FORMAT, Database, Id, Set, SetKind, SetSource,
 };
-use crate::output::DatabaseWriter;
 use crate::pool::{Pool, SourceFile};
 use crate::schema::SetValidator;
 use crate::suggest::closest;
@@ -266,118 +266,6 @@ pub struct LocaleSummary {
     /// The `set:` value, where a second file for the set is reported.
     pub set_span: Range<usize>,
     pub diagnostics: Vec<Diagnostic>,
-}
-
-/// A set's part of the database as JSON, as `serde_json` writes it: the
-/// set's object in `sets` and its cards' objects in `cards`, comma-separated.
-#[derive(Debug, Clone)]
-pub struct SetJson {
-    pub set: SharedBytes,
-    pub cards: CardsJson,
-}
-
-/// A set's cards as database JSON: made by this build, or still in the
-/// database file an earlier build wrote, where the next database is copied
-/// from (by the kernel, without passing through this process).
-#[derive(Debug, Clone)]
-pub enum CardsJson {
-    Built(SharedBytes),
-    Written {
-        /// That database file, opened when its build cache was read (so it
-        /// stays readable after a new database is renamed over it).
-        file: Arc<std::fs::File>,
-        range: Range<u64>,
-    },
-}
-
-impl CardsJson {
-    /// Length in bytes.
-    pub fn len(&self) -> u64 {
-        match self {
-            CardsJson::Built(bytes) => bytes.len() as u64,
-            CardsJson::Written { range, .. } => range.end - range.start,
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-/// Bytes kept in a shared buffer: a piece of the database JSON, made by
-/// this build or read with the whole cache file, without a copy.
-#[derive(Debug, Clone)]
-pub struct SharedBytes {
-    buffer: Arc<Vec<u8>>,
-    range: Range<usize>,
-}
-
-impl SharedBytes {
-    /// The part `range` of `buffer`.
-    pub fn slice(buffer: &Arc<Vec<u8>>, range: Range<usize>) -> Option<SharedBytes> {
-        buffer.get(range.clone())?;
-        Some(SharedBytes {
-            buffer: Arc::clone(buffer),
-            range,
-        })
-    }
-}
-
-impl From<Vec<u8>> for SharedBytes {
-    fn from(bytes: Vec<u8>) -> SharedBytes {
-        let range = 0..bytes.len();
-        SharedBytes {
-            buffer: Arc::new(bytes),
-            range,
-        }
-    }
-}
-
-impl std::ops::Deref for SharedBytes {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        &self.buffer[self.range.clone()]
-    }
-}
-
-impl SetJson {
-    fn of(set: &Set, cards: &[Card]) -> SetJson {
-        thread_local! {
-            // Grown once per thread: serializing into a fresh vector per set
-            // regrew it (copying) for most sets.
-            static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        SCRATCH.with_borrow_mut(|json| {
-            json.clear();
-            serde_json::to_writer(&mut *json, set).expect("a set serializes");
-            let set_end = json.len();
-            for (i, card) in cards.iter().enumerate() {
-                if i > 0 {
-                    json.push(b',');
-                }
-                serde_json::to_writer(&mut *json, card).expect("a card serializes");
-            }
-            // Apart: the cards are written (and freed) before the set's
-            // object, which waits for the end of the file.
-            SetJson {
-                set: json[..set_end].to_vec().into(),
-                cards: CardsJson::Built(json[set_end..].to_vec().into()),
-            }
-        })
-    }
-}
-
-/// The database as JSON pieces, in pool order: what an incremental build
-/// writes, reusing the pieces of unchanged sets.
-#[derive(Debug, Clone)]
-pub struct DatabaseJson {
-    pub format: u32,
-    pub sets: Vec<SetJson>,
-    /// The set file of each piece.
-    pub paths: Vec<Arc<str>>,
-    /// How many cards the pieces hold.
-    pub cards: usize,
 }
 
 /// A set and its cards, as they go into the database.

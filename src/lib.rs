@@ -20,6 +20,7 @@
 // feature, see docs/decisions.md) names `alloc` by path.
 extern crate alloc;
 
+pub mod artifacts;
 pub mod cache;
 pub mod cards;
 pub mod compile;
@@ -30,8 +31,8 @@ pub mod files;
 pub mod fmt;
 pub mod i18n;
 pub mod model;
-pub mod output;
 pub mod pool;
+pub mod report;
 pub mod rules;
 pub mod schema;
 pub mod suggest;

@@ -31,9 +31,10 @@ use serde::{Deserialize, Serialize};
 
 mod card_codec;
 
-use crate::compile::{CardsJson, FileResult, LoadedSet, LocaleSummary, SetJson, SharedBytes};
+use crate::artifacts::{CardsJson, SetJson, SharedBytes};
+use crate::artifacts::{FileIdentity, WrittenDatabase};
+use crate::compile::{FileResult, LoadedSet, LocaleSummary};
 use crate::diagnostics::Diagnostic;
-use crate::output::{FileIdentity, WrittenDatabase};
 use crate::pool::FileStamp;
 
 /// Identity of the code that produced a cache; a cache from any other build
@@ -427,7 +428,7 @@ impl Cache {
             len: MAGIC.len() + 8 + BUILD_ID.len(),
             current: HashMap::default(),
         };
-        crate::output::write_artifact(&self.path, |out| {
+        crate::files::write_artifact(&self.path, |out| {
             out.write_all(MAGIC)?;
             write_chunk(out, BUILD_ID.as_bytes())?;
             for (_, record) in &records {
@@ -787,13 +788,13 @@ mod tests {
             paths.push(Arc::from(name));
             sets.push(entry.output.as_ref().unwrap().1.clone());
         }
-        let json = crate::compile::DatabaseJson {
+        let json = crate::artifacts::DatabaseJson {
             format: 1,
             sets,
             paths,
             cards: 10,
         };
-        let written = crate::output::write_database_json_file(&out, &json).unwrap();
+        let written = crate::artifacts::write_database_json_file(&out, &json).unwrap();
         cache.database_written(&json.paths, &written);
         out
     }
@@ -814,7 +815,7 @@ mod tests {
             Some((_, json)) => match &json.cards {
                 CardsJson::Written { file, range } => {
                     let mut bytes = Vec::new();
-                    crate::output::copy_range(file, range.clone(), &mut bytes).unwrap();
+                    crate::artifacts::copy_range(file, range.clone(), &mut bytes).unwrap();
                     Some(bytes)
                 }
                 CardsJson::Built(_) => panic!("built, not read"),

@@ -7,12 +7,14 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use blades::artifacts::{self, DatabaseWriter};
 use blades::cache::Cache;
 use blades::compile::{Compiled, Options, compile_with};
 use blades::diagnostics::Diagnostic;
+use blades::files;
 use blades::model::DATABASE_FORMAT;
-use blades::output::{self, DatabaseWriter, Format};
 use blades::pool::{Listing, Pool, PoolError};
+use blades::report::{self, Format};
 
 use super::out::{self, stderr, stderrln};
 use super::{Context, exit};
@@ -196,7 +198,7 @@ fn write_database(
     let (written, sets, cards) = match (&compiled.database, &compiled.json) {
         // Only `--pretty` builds the database as models.
         (Some(database), _) => (
-            output::write_artifact(out, |w| output::write_database(w, database, true)),
+            files::write_artifact(out, |w| artifacts::write_database(w, database, true)),
             database.sets.len(),
             database.cards.len(),
         ),
@@ -206,7 +208,7 @@ fn write_database(
         (None, Some(json)) => {
             let written = match writer {
                 Some(writer) => writer.finish(),
-                None => output::write_database_json_file(out, json),
+                None => artifacts::write_database_json_file(out, json),
             };
             if let (Ok(written), Some(cache)) = (&written, cache) {
                 cache.database_written(&json.paths, written);
@@ -326,7 +328,7 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                     }
                     stderrln!(
                         "[watch] {} ({} new, {} fixed) in {} ms; {} of {} files reused",
-                        output::summary(&compiled.diagnostics),
+                        report::summary(&compiled.diagnostics),
                         new.len(),
                         previous.difference(&current).count(),
                         started.elapsed().as_millis(),

@@ -9,7 +9,7 @@ use blades::compile::{compile, find_set};
 use blades::i18n::glossary::Glossary;
 use blades::i18n::{self, find_card, language_name};
 use blades::model::{Card, Set};
-use blades::output::Format;
+use blades::report::Format;
 use blades::suggest::nearest;
 
 use super::out::{stderrln, stdout, stdoutln};

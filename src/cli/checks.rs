@@ -12,7 +12,7 @@ use blades::cards::CardIndex;
 use blades::compile::compile;
 use blades::diagnostics::{self, Diagnostic, Sources};
 use blades::model::{Database, Id};
-use blades::output::{self, Format};
+use blades::report::{self, Format};
 use blades::rules::input::InputFile;
 use blades::rules::{Common, Verdict, Violation};
 
@@ -70,10 +70,10 @@ pub fn not_checked(
     if context.format == Format::Human {
         stderr!(
             "{}",
-            output::render_human(&found, &sources, Context::stderr_style())
+            report::render_human(&found, &sources, Context::stderr_style())
         );
     }
-    Common::not_checked(shown, output::json_report(&found, &sources).diagnostics)
+    Common::not_checked(shown, report::json_report(&found, &sources).diagnostics)
 }
 
 /// Any error among the findings?

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use blades::cards::CardIndex;
 use blades::model::Database;
-use blades::output::Format;
+use blades::report::Format;
 use blades::rules::collection::{self, BestReport, ChosenReport, CollectionReport, RP_PER_CARD};
 use blades::rules::input;
 use blades::rules::{Common, Violation, rule};

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use blades::cards::{CardIndex, LookupError};
 use blades::model::{CardKind, Database};
-use blades::output::Format;
+use blades::report::Format;
 use blades::rules::Common;
 use blades::rules::copies::{self, CopiesReport, Manifest};
 use blades::rules::input;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use blades::cards::CardIndex;
 use blades::model::CardKind;
-use blades::output::Format;
+use blades::report::Format;
 use blades::rules::deck::{self, CharacterRef, DeckReport};
 use blades::rules::input;
 use blades::rules::{Common, Verdict};

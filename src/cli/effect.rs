@@ -6,7 +6,7 @@ use std::sync::Arc;
 use blades::compile::{self, effect_error_diagnostic};
 use blades::diagnostics::Sources;
 use blades::effect::{self, Keywords, Lang, Phrasebook};
-use blades::output::Format;
+use blades::report::Format;
 
 use super::out::stdoutln;
 use super::{Context, exit};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use blades::diagnostics::{Diagnostic, Sources};
 use blades::files::{FileSet, WriteError};
 use blades::fmt::format_set_file;
-use blades::output::{self, Format};
+use blades::report::{self, Format};
 
 use super::out::{stderrln, stdoutln};
 use super::{Context, exit};
@@ -75,7 +75,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             .iter()
             .map(|(path, _, changes)| serde_json::json!({"file": &**path, "changes": changes}))
             .collect();
-        let skipped = output::json_report(&problems, &sources).diagnostics;
+        let skipped = report::json_report(&problems, &sources).diagnostics;
         stdoutln!(
             "{}",
             serde_json::json!({"check": args.check, "files": files, "skipped": skipped})

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use clap::Subcommand;
 
 use blades::diagnostics::{Code, Diagnostic, Sources};
+use blades::files;
 use blades::i18n::exchange::{self, ExportOptions, ImportOptions};
 use blades::i18n::status::{self, State, StatusReport};
 use blades::i18n::{self, Project, check, po};
-use blades::output::{self, Format};
 use blades::pool::{self, Pool};
+use blades::report::{self, Format};
 
 use super::out::{stderr, stderrln, stdout, stdoutln};
 use super::{Context, exit};
@@ -142,7 +143,7 @@ fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
             if !project.diagnostics.is_empty() {
                 stderr!(
                     "{}",
-                    output::render_human(
+                    report::render_human(
                         &project.diagnostics,
                         &project.sources,
                         Context::stderr_style()
@@ -162,7 +163,7 @@ fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
             };
             let mut value = serde_json::to_value(&report).unwrap_or_default();
             value["diagnostics"] = serde_json::to_value(
-                output::json_report(&project.diagnostics, &project.sources).diagnostics,
+                report::json_report(&project.diagnostics, &project.sources).diagnostics,
             )
             .unwrap_or_default();
             stdoutln!(
@@ -251,7 +252,7 @@ fn export_command(context: &Context, args: ExportArgs) -> ExitCode {
     }
     match &args.out {
         Some(path) => {
-            if let Err(e) = output::write_atomic(path, text.as_bytes()) {
+            if let Err(e) = files::write_atomic(path, text.as_bytes()) {
                 stderrln!("error: cannot write `{}`: {e}", path.display());
                 return ExitCode::from(exit::CANNOT_RUN);
             }

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use blades::diagnostics::{Diagnostic, Sources};
-use blades::output::{self, Format, Style};
 use blades::pool::{Pool, PoolError};
+use blades::report::{self, Format, Style};
 
 use out::{stderrln, stdout_str};
 
@@ -105,14 +105,14 @@ impl Context {
         match self.format {
             Format::Human => {
                 if !diagnostics.is_empty() {
-                    out::stderr_str(&output::render_human(
+                    out::stderr_str(&report::render_human(
                         diagnostics,
                         sources,
                         Self::stderr_style(),
                     ));
                 }
             }
-            Format::Json => stdout_str(&output::render_json(diagnostics, sources)),
+            Format::Json => stdout_str(&report::render_json(diagnostics, sources)),
         }
     }
 }

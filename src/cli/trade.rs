@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use blades::cards::CardIndex;
-use blades::output::Format;
+use blades::report::Format;
 use blades::rules::Common;
 use blades::rules::input;
 use blades::rules::trade::{self, Side, SideValue, TradeReport};

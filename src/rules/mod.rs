@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::{Card, Id};
-use crate::output::JsonDiagnostic;
+use crate::report::JsonDiagnostic;
 
 pub mod characters;
 pub mod collection;

@@ -1,427 +1,127 @@
-//! Rendering findings and writing results: miette reports for people, JSON
-//! for editors and CI, and atomic file writes (temp file + rename).
+//! Build artifacts: the database written as JSON (whole, or set by set
+//! while a build renders, copying unchanged cards from the previous file),
+//! put in place like every artifact (see [`crate::files`]).
 
-use std::collections::{BTreeMap, HashMap};
-use std::fmt;
 use std::io::Write;
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use serde::Serialize;
 
-use crate::compile::{CardsJson, DatabaseJson};
-use crate::diagnostics::{Code, Diagnostic, Related, Severity, Sources};
-use crate::excerpt::Excerpt;
-use crate::model::Database;
+use crate::files::{put_in_place, temp_beside};
+use crate::model::{Card, Database, Set};
 
-/// How findings are printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Format {
-    #[default]
-    Human,
-    Json,
+/// A set's part of the database as JSON, as `serde_json` writes it: the
+/// set's object in `sets` and its cards' objects in `cards`, comma-separated.
+#[derive(Debug, Clone)]
+pub struct SetJson {
+    pub set: SharedBytes,
+    pub cards: CardsJson,
 }
 
-/// Options for human output.
-#[derive(Debug, Clone, Copy)]
-pub struct Style {
-    pub color: bool,
-    pub width: usize,
+/// A set's cards as database JSON: made by this build, or still in the
+/// database file an earlier build wrote, where the next database is copied
+/// from (by the kernel, without passing through this process).
+#[derive(Debug, Clone)]
+pub enum CardsJson {
+    Built(SharedBytes),
+    Written {
+        /// That database file, opened when its build cache was read (so it
+        /// stays readable after a new database is renamed over it).
+        file: Arc<std::fs::File>,
+        range: Range<u64>,
+    },
 }
 
-impl Default for Style {
-    fn default() -> Self {
-        Style {
-            color: false,
-            width: 100,
-        }
-    }
-}
-
-/// Reports drawn for one code in one file; the rest are counted in a note.
-/// A file with 100,000 empty cards has 400,000 findings: drawn, they are a
-/// 100 MB report nobody reads, and the first few of a kind say what to fix.
-/// JSON output keeps every finding.
-pub const MAX_DRAWN_PER_CODE: usize = 10;
-
-/// Renders diagnostics as miette reports (at most [`MAX_DRAWN_PER_CODE`]
-/// of one code in one file, the rest counted in a note), then a count line.
-pub fn render_human(diagnostics: &[Diagnostic], sources: &Sources, style: Style) -> String {
-    let theme = if style.color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_width(style.width)
-        .with_links(false);
-    let mut out = String::new();
-    let mut drawn: HashMap<(&str, Code), usize> = HashMap::new();
-    let mut not_drawn: BTreeMap<(&str, &str), Vec<&Diagnostic>> = BTreeMap::new();
-    for diagnostic in diagnostics {
-        let count = drawn
-            .entry((&diagnostic.path, diagnostic.code))
-            .or_default();
-        *count += 1;
-        if *count > MAX_DRAWN_PER_CODE {
-            let key = (&*diagnostic.path, diagnostic.code.as_str());
-            not_drawn.entry(key).or_default().push(diagnostic);
-            continue;
-        }
-        let report = MietteDiagnostic::new(diagnostic, sources);
-        if handler.render_report(&mut out, &report).is_err() {
-            out.push_str(&format!("{}: {}\n", diagnostic.path, diagnostic.message));
-        }
-        out.push('\n');
-    }
-    for ((path, code), rest) in &not_drawn {
-        out.push_str(&format!(
-            "note: `{code}` in {path}: {} not drawn (the first {MAX_DRAWN_PER_CODE} \
-             are above; `--format json` lists every one)\n\n",
-            summary(rest.iter().copied()),
-        ));
-    }
-    out.push_str(&summary(diagnostics));
-    out.push('\n');
-    out
-}
-
-/// "3 errors, 1 warning" (or "no problems").
-pub fn summary<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> String {
-    let (mut errors, mut warnings) = (0, 0);
-    for diagnostic in diagnostics {
-        if diagnostic.is_error() {
-            errors += 1;
-        } else {
-            warnings += 1;
-        }
-    }
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    match (errors, warnings) {
-        (0, 0) => "no problems found".to_string(),
-        (e, 0) => plural(e, "error"),
-        (0, w) => plural(w, "warning"),
-        (e, w) => format!("{}, {}", plural(e, "error"), plural(w, "warning")),
-    }
-}
-
-/// One diagnostic in the JSON output.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct JsonDiagnostic {
-    pub code: String,
-    pub severity: String,
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    pub end_line: usize,
-    pub end_column: usize,
-    /// Byte offsets into the file.
-    pub start: usize,
-    pub end: usize,
-    pub message: String,
-    pub label: String,
-    pub help: Option<String>,
-    pub related: Vec<JsonRelated>,
-}
-
-#[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct JsonRelated {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    pub label: String,
-}
-
-/// The JSON report: every diagnostic and the counts.
-#[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct JsonReport {
-    pub diagnostics: Vec<JsonDiagnostic>,
-    pub errors: usize,
-    pub warnings: usize,
-}
-
-pub fn json_report(diagnostics: &[Diagnostic], sources: &Sources) -> JsonReport {
-    let items = diagnostics
-        .iter()
-        .map(|d| {
-            let (line, column) = sources.line_col(&d.path, d.span.start);
-            let (end_line, end_column) = sources.line_col(&d.path, d.span.end);
-            JsonDiagnostic {
-                code: d.code.as_str().to_string(),
-                severity: match d.severity {
-                    Severity::Error => "error".into(),
-                    Severity::Warning => "warning".into(),
-                },
-                file: d.path.to_string(),
-                line,
-                column,
-                end_line,
-                end_column,
-                start: d.span.start,
-                end: d.span.end,
-                message: d.message.clone(),
-                label: d.label.clone(),
-                help: d.help.clone(),
-                related: d
-                    .related
-                    .iter()
-                    .map(|r| {
-                        let (line, column) = sources.line_col(&r.path, r.span.start);
-                        JsonRelated {
-                            file: r.path.to_string(),
-                            line,
-                            column,
-                            label: r.label.clone(),
-                        }
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-    JsonReport {
-        diagnostics: items,
-        errors,
-        warnings: diagnostics.len() - errors,
-    }
-}
-
-pub fn render_json(diagnostics: &[Diagnostic], sources: &Sources) -> String {
-    let mut text =
-        serde_json::to_string_pretty(&json_report(diagnostics, sources)).unwrap_or_default();
-    text.push('\n');
-    text
-}
-
-/// Adapter from our diagnostic to miette's trait.
-struct MietteDiagnostic {
-    message: String,
-    code: &'static str,
-    severity: miette::Severity,
-    help: Option<String>,
-    source: Option<Excerpt>,
-    labels: Vec<LabeledSpan>,
-    related: Vec<MietteDiagnostic>,
-}
-
-impl MietteDiagnostic {
-    fn new(d: &Diagnostic, sources: &Sources) -> Self {
-        let file = sources.file(&d.path);
-        // Related places in the same file are labels on its excerpt; the
-        // others are reports of their own.
-        let (same_file, other_files): (Vec<&Related>, Vec<&Related>) = d
-            .related
-            .iter()
-            .partition(|r| r.path == d.path && file.is_some());
-        let mut labels = Vec::new();
-        let source = file.map(|file| {
-            let spans: Vec<Range<usize>> = std::iter::once(d.span.clone())
-                .chain(same_file.iter().map(|r| r.span.clone()))
-                .collect();
-            let (excerpt, moved) = Excerpt::new(&d.path, file, &spans);
-            let mut moved = moved.into_iter();
-            if let Some(primary) = moved.next() {
-                labels.push(LabeledSpan::new_primary_with_span(
-                    (!d.label.is_empty()).then(|| d.label.clone()),
-                    span(&primary),
-                ));
-            }
-            for (r, place) in same_file.iter().zip(moved) {
-                labels.push(LabeledSpan::new_with_span(
-                    Some(r.label.clone()),
-                    span(&place),
-                ));
-            }
-            excerpt
-        });
-        let related = other_files
-            .into_iter()
-            .map(|r| MietteDiagnostic::elsewhere(r, sources))
-            .collect();
-        let message = if source.is_none() {
-            // No text to show (unreadable file): name the file in the message.
-            format!("{}: {}", d.path, d.message)
-        } else {
-            d.message.clone()
-        };
-        MietteDiagnostic {
-            message,
-            code: d.code.as_str(),
-            severity: match d.severity {
-                Severity::Error => miette::Severity::Error,
-                Severity::Warning => miette::Severity::Warning,
-            },
-            help: d.help.clone(),
-            source,
-            labels,
-            related,
+impl CardsJson {
+    /// Length in bytes.
+    pub fn len(&self) -> u64 {
+        match self {
+            CardsJson::Built(bytes) => bytes.len() as u64,
+            CardsJson::Written { range, .. } => range.end - range.start,
         }
     }
 
-    /// A related place in another file, as an advice of its own.
-    fn elsewhere(r: &Related, sources: &Sources) -> MietteDiagnostic {
-        // Without its own text, a label would be drawn on the main file's
-        // lines (miette's fallback): name the file instead.
-        let (message, source, labels) = match sources.file(&r.path) {
-            Some(file) => {
-                let (excerpt, moved) = Excerpt::new(&r.path, file, std::slice::from_ref(&r.span));
-                let labels = moved
-                    .iter()
-                    .map(|place| {
-                        LabeledSpan::new_primary_with_span(Some(r.label.clone()), span(place))
-                    })
-                    .collect();
-                (r.label.clone(), Some(excerpt), labels)
-            }
-            None => (format!("{}: {}", r.label, r.path), None, Vec::new()),
-        };
-        MietteDiagnostic {
-            message,
-            code: "",
-            severity: miette::Severity::Advice,
-            help: None,
-            source,
-            labels,
-            related: Vec::new(),
-        }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
-fn span(range: &Range<usize>) -> SourceSpan {
-    SourceSpan::new(range.start.into(), range.end - range.start)
+/// Bytes kept in a shared buffer: a piece of the database JSON, made by
+/// this build or read with the whole cache file, without a copy.
+#[derive(Debug, Clone)]
+pub struct SharedBytes {
+    buffer: Arc<Vec<u8>>,
+    range: Range<usize>,
 }
 
-impl fmt::Debug for MietteDiagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl fmt::Display for MietteDiagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for MietteDiagnostic {}
-
-impl miette::Diagnostic for MietteDiagnostic {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        (!self.code.is_empty())
-            .then(|| Box::new(format!("blades::{}", self.code)) as Box<dyn fmt::Display>)
-    }
-
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(self.severity)
-    }
-
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
-    }
-
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
-    }
-
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        (!self.labels.is_empty())
-            .then(|| Box::new(self.labels.iter().cloned()) as Box<dyn Iterator<Item = LabeledSpan>>)
-    }
-
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
-        (!self.related.is_empty()).then(|| {
-            Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic))
-                as Box<dyn Iterator<Item = &'a dyn miette::Diagnostic>>
+impl SharedBytes {
+    /// The part `range` of `buffer`.
+    pub fn slice(buffer: &Arc<Vec<u8>>, range: Range<usize>) -> Option<SharedBytes> {
+        buffer.get(range.clone())?;
+        Some(SharedBytes {
+            buffer: Arc::clone(buffer),
+            range,
         })
     }
 }
 
-/// Writes a file atomically: a temp file beside it, then a rename, so a
-/// failure leaves any existing file as it was.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_atomic_with(path, |out| out.write_all(bytes))
-}
-
-/// [`write_atomic`] for output produced piece by piece (a large database is
-/// streamed to the temp file rather than built in memory first).
-pub fn write_atomic_with(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    replace_file(path, true, write)
-}
-
-/// [`write_atomic_with`] for a build artifact (the database, the build
-/// cache): replaced just as atomically, but without waiting for the disk.
-/// A power cut may lose it, which costs a rebuild; forcing a large
-/// database to disk would cost more than the incremental build itself.
-/// Source files (`fmt`, translation updates) are always synced.
-pub fn write_artifact(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    replace_file(path, false, write)
-}
-
-fn replace_file(
-    path: &Path,
-    durable: bool,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    replace_file_with(path, durable, |file| {
-        let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
-        write(&mut buffered)?;
-        buffered.flush()
-    })
-}
-
-/// Replaces `path` with a temp file filled by `fill`, then renamed over it.
-fn replace_file_with<R>(
-    path: &Path,
-    durable: bool,
-    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<R>,
-) -> std::io::Result<R> {
-    let mut temp = temp_file_beside(path)?;
-    let filled = fill(temp.as_file_mut())?;
-    // The replaced file, if any, is deleted as it drops.
-    put_in_place(temp, path, durable)?;
-    Ok(filled)
-}
-
-/// A new temp file in `path`'s folder (made if missing), to be renamed
-/// over `path` by [`put_in_place`]: named as the tool's own, so that a run
-/// that is killed leaves nothing the next one does not delete (see
-/// [`crate::files`]).
-fn temp_file_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
-    crate::files::temp_beside(path)
-}
-
-/// Puts a filled temp file (made beside `path`) in `path`'s place. Returns
-/// the file it replaced when that now has the temp file's name (and is
-/// deleted when dropped).
-fn put_in_place(
-    temp: tempfile::NamedTempFile,
-    path: &Path,
-    durable: bool,
-) -> std::io::Result<Option<tempfile::NamedTempFile>> {
-    if durable {
-        temp.as_file().sync_all()?;
+impl From<Vec<u8>> for SharedBytes {
+    fn from(bytes: Vec<u8>) -> SharedBytes {
+        let range = 0..bytes.len();
+        SharedBytes {
+            buffer: Arc::new(bytes),
+            range,
+        }
     }
-    // A temp file has the usual permissions of a new file; give the result
-    // those of the file it replaces, if any.
-    if let Ok(meta) = std::fs::metadata(path) {
-        temp.as_file().set_permissions(meta.permissions())?;
+}
+
+impl std::ops::Deref for SharedBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.buffer[self.range.clone()]
     }
-    if !durable && exchange(temp.path(), path) {
-        // The temp file's name now holds the old file.
-        return Ok(Some(temp));
+}
+
+impl SetJson {
+    pub(crate) fn of(set: &Set, cards: &[Card]) -> SetJson {
+        thread_local! {
+            // Grown once per thread: serializing into a fresh vector per set
+            // regrew it (copying) for most sets.
+            static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        SCRATCH.with_borrow_mut(|json| {
+            json.clear();
+            serde_json::to_writer(&mut *json, set).expect("a set serializes");
+            let set_end = json.len();
+            for (i, card) in cards.iter().enumerate() {
+                if i > 0 {
+                    json.push(b',');
+                }
+                serde_json::to_writer(&mut *json, card).expect("a card serializes");
+            }
+            // Apart: the cards are written (and freed) before the set's
+            // object, which waits for the end of the file.
+            SetJson {
+                set: json[..set_end].to_vec().into(),
+                cards: CardsJson::Built(json[set_end..].to_vec().into()),
+            }
+        })
     }
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(None)
+}
+
+/// The database as JSON pieces, in pool order: what an incremental build
+/// writes, reusing the pieces of unchanged sets.
+#[derive(Debug, Clone)]
+pub struct DatabaseJson {
+    pub format: u32,
+    pub sets: Vec<SetJson>,
+    /// The set file of each piece.
+    pub paths: Vec<Arc<str>>,
+    /// How many cards the pieces hold.
+    pub cards: usize,
 }
 
 /// Where a build that keeps a cache leaves the database it replaced, for
@@ -454,27 +154,6 @@ fn delete_previous_database(previous: &Path) {
         std::thread::spawn(move || drop(file));
     }
 }
-
-/// Swaps two files atomically, where the system can. ext4 writes a file out
-/// when it is renamed over another one unsynced (so a crash cannot leave an
-/// empty file where a full one was); for a 100 MB database that flush took
-/// 35 of the 120 ms of a one-file rebuild. An exchange does not trigger it, and an
-/// artifact that a crash loses only costs a rebuild.
-///
-/// Only over a regular file: a folder (or a link) in the output's place
-/// must fail the way a rename fails, not be swapped away.
-#[cfg(target_os = "linux")]
-fn exchange(temp: &Path, path: &Path) -> bool {
-    use rustix::fs::{CWD, RenameFlags, renameat_with};
-    std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_file())
-        && renameat_with(CWD, temp, CWD, path, RenameFlags::EXCHANGE).is_ok()
-}
-
-#[cfg(not(target_os = "linux"))]
-fn exchange(_temp: &Path, _path: &Path) -> bool {
-    false
-}
-
 /// Writes the database as JSON, byte for byte what `serde_json` writes
 /// (compact or pretty). Compact output, the default, serializes the cards in
 /// parallel chunks: on a large pool the JSON text costs as much as the checks.
@@ -613,7 +292,7 @@ struct OpenDatabase {
     /// Where each set's cards are.
     cards: Vec<Range<u64>>,
     /// The sets' objects, written last.
-    sets: Vec<crate::compile::SharedBytes>,
+    sets: Vec<SharedBytes>,
     /// A run of the previous database not copied yet, which the next set's
     /// cards may extend.
     run: Option<(Arc<std::fs::File>, Range<u64>)>,
@@ -643,7 +322,7 @@ impl DatabaseWriter {
 
     fn open(&mut self) -> std::io::Result<&mut OpenDatabase> {
         if self.open.is_none() {
-            let mut temp = temp_file_beside(&self.path)?;
+            let mut temp = temp_beside(&self.path)?;
             let head = database_head(self.format);
             temp.as_file_mut().write_all(head.as_bytes())?;
             let file = Arc::new(temp.as_file().try_clone()?);
@@ -663,7 +342,7 @@ impl DatabaseWriter {
     /// Writes the next set's cards (in pool order) and keeps its object for
     /// the end; returns where its cards are in the new file, which can be
     /// read back through [`DatabaseWriter::file`].
-    pub fn push(&mut self, set: &crate::compile::SetJson) -> std::io::Result<Range<u64>> {
+    pub fn push(&mut self, set: &SetJson) -> std::io::Result<Range<u64>> {
         if let Some(e) = &self.failed {
             return Err(std::io::Error::new(e.kind(), e.to_string()));
         }
@@ -674,7 +353,7 @@ impl DatabaseWriter {
         pushed
     }
 
-    fn push_unchecked(&mut self, set: &crate::compile::SetJson) -> std::io::Result<Range<u64>> {
+    fn push_unchecked(&mut self, set: &SetJson) -> std::io::Result<Range<u64>> {
         let db = self.open()?;
         db.sets.push(set.set.clone());
         // A set without cards has an empty piece, which takes no comma.
@@ -853,33 +532,9 @@ fn write_compact(w: &mut dyn Write, database: &Database, chunk: usize) -> std::i
 }
 
 #[cfg(test)]
+#[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_related_place_without_its_text_is_named_not_drawn_on_the_main_file() {
-        let main: Arc<str> = Arc::from("a.yaml");
-        let other: Arc<str> = Arc::from("b.yaml");
-        let mut sources = Sources::default();
-        sources.insert(main.clone(), Arc::from("id: x\nname: y\n"));
-        let finding = Diagnostic::error(Code::DuplicateCardId, &main, 4..5, "taken")
-            .with_label("used again here")
-            .with_related(&other, 4..5, "first used here");
-        let style = Style {
-            color: false,
-            width: 80,
-        };
-        let shown = render_human(std::slice::from_ref(&finding), &sources, style);
-        assert!(shown.contains("first used here: b.yaml"), "{shown}");
-        assert_eq!(shown.matches("id: x").count(), 1, "{shown}");
-        // With the other file's text, its line is shown.
-        sources.insert(other, Arc::from("id: z\n"));
-        let shown = render_human(&[finding], &sources, style);
-        assert!(
-            shown.contains("b.yaml:1:5") && shown.contains("id: z"),
-            "{shown}"
-        );
-    }
 
     #[test]
     fn chunked_database_json_is_what_serde_writes() {
@@ -978,7 +633,7 @@ mod tests {
                     range: range.clone(),
                 },
             };
-            again.sets.push(crate::compile::SetJson {
+            again.sets.push(SetJson {
                 set: set.set.clone(),
                 cards,
             });

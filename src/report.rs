@@ -1,0 +1,367 @@
+//! Rendering findings: miette reports for people (drawn from excerpts of
+//! the files, see [`crate::excerpt`]) and JSON for editors and CI.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::ops::Range;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
+use serde::Serialize;
+
+use crate::diagnostics::{Code, Diagnostic, Related, Severity, Sources};
+use crate::excerpt::Excerpt;
+
+/// How findings are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    #[default]
+    Human,
+    Json,
+}
+
+/// Options for human output.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub color: bool,
+    pub width: usize,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            color: false,
+            width: 100,
+        }
+    }
+}
+
+/// Reports drawn for one code in one file; the rest are counted in a note.
+/// A file with 100,000 empty cards has 400,000 findings: drawn, they are a
+/// 100 MB report nobody reads, and the first few of a kind say what to fix.
+/// JSON output keeps every finding.
+pub const MAX_DRAWN_PER_CODE: usize = 10;
+
+/// Renders diagnostics as miette reports (at most [`MAX_DRAWN_PER_CODE`]
+/// of one code in one file, the rest counted in a note), then a count line.
+pub fn render_human(diagnostics: &[Diagnostic], sources: &Sources, style: Style) -> String {
+    let theme = if style.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(style.width)
+        .with_links(false);
+    let mut out = String::new();
+    let mut drawn: HashMap<(&str, Code), usize> = HashMap::new();
+    let mut not_drawn: BTreeMap<(&str, &str), Vec<&Diagnostic>> = BTreeMap::new();
+    for diagnostic in diagnostics {
+        let count = drawn
+            .entry((&diagnostic.path, diagnostic.code))
+            .or_default();
+        *count += 1;
+        if *count > MAX_DRAWN_PER_CODE {
+            let key = (&*diagnostic.path, diagnostic.code.as_str());
+            not_drawn.entry(key).or_default().push(diagnostic);
+            continue;
+        }
+        let report = MietteDiagnostic::new(diagnostic, sources);
+        if handler.render_report(&mut out, &report).is_err() {
+            out.push_str(&format!("{}: {}\n", diagnostic.path, diagnostic.message));
+        }
+        out.push('\n');
+    }
+    for ((path, code), rest) in &not_drawn {
+        out.push_str(&format!(
+            "note: `{code}` in {path}: {} not drawn (the first {MAX_DRAWN_PER_CODE} \
+             are above; `--format json` lists every one)\n\n",
+            summary(rest.iter().copied()),
+        ));
+    }
+    out.push_str(&summary(diagnostics));
+    out.push('\n');
+    out
+}
+
+/// "3 errors, 1 warning" (or "no problems").
+pub fn summary<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> String {
+    let (mut errors, mut warnings) = (0, 0);
+    for diagnostic in diagnostics {
+        if diagnostic.is_error() {
+            errors += 1;
+        } else {
+            warnings += 1;
+        }
+    }
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    match (errors, warnings) {
+        (0, 0) => "no problems found".to_string(),
+        (e, 0) => plural(e, "error"),
+        (0, w) => plural(w, "warning"),
+        (e, w) => format!("{}, {}", plural(e, "error"), plural(w, "warning")),
+    }
+}
+
+/// One diagnostic in the JSON output.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct JsonDiagnostic {
+    pub code: String,
+    pub severity: String,
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    /// Byte offsets into the file.
+    pub start: usize,
+    pub end: usize,
+    pub message: String,
+    pub label: String,
+    pub help: Option<String>,
+    pub related: Vec<JsonRelated>,
+}
+
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct JsonRelated {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub label: String,
+}
+
+/// The JSON report: every diagnostic and the counts.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct JsonReport {
+    pub diagnostics: Vec<JsonDiagnostic>,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+pub fn json_report(diagnostics: &[Diagnostic], sources: &Sources) -> JsonReport {
+    let items = diagnostics
+        .iter()
+        .map(|d| {
+            let (line, column) = sources.line_col(&d.path, d.span.start);
+            let (end_line, end_column) = sources.line_col(&d.path, d.span.end);
+            JsonDiagnostic {
+                code: d.code.as_str().to_string(),
+                severity: match d.severity {
+                    Severity::Error => "error".into(),
+                    Severity::Warning => "warning".into(),
+                },
+                file: d.path.to_string(),
+                line,
+                column,
+                end_line,
+                end_column,
+                start: d.span.start,
+                end: d.span.end,
+                message: d.message.clone(),
+                label: d.label.clone(),
+                help: d.help.clone(),
+                related: d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        let (line, column) = sources.line_col(&r.path, r.span.start);
+                        JsonRelated {
+                            file: r.path.to_string(),
+                            line,
+                            column,
+                            label: r.label.clone(),
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    JsonReport {
+        diagnostics: items,
+        errors,
+        warnings: diagnostics.len() - errors,
+    }
+}
+
+pub fn render_json(diagnostics: &[Diagnostic], sources: &Sources) -> String {
+    let mut text =
+        serde_json::to_string_pretty(&json_report(diagnostics, sources)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Adapter from our diagnostic to miette's trait.
+struct MietteDiagnostic {
+    message: String,
+    code: &'static str,
+    severity: miette::Severity,
+    help: Option<String>,
+    source: Option<Excerpt>,
+    labels: Vec<LabeledSpan>,
+    related: Vec<MietteDiagnostic>,
+}
+
+impl MietteDiagnostic {
+    fn new(d: &Diagnostic, sources: &Sources) -> Self {
+        let file = sources.file(&d.path);
+        // Related places in the same file are labels on its excerpt; the
+        // others are reports of their own.
+        let (same_file, other_files): (Vec<&Related>, Vec<&Related>) = d
+            .related
+            .iter()
+            .partition(|r| r.path == d.path && file.is_some());
+        let mut labels = Vec::new();
+        let source = file.map(|file| {
+            let spans: Vec<Range<usize>> = std::iter::once(d.span.clone())
+                .chain(same_file.iter().map(|r| r.span.clone()))
+                .collect();
+            let (excerpt, moved) = Excerpt::new(&d.path, file, &spans);
+            let mut moved = moved.into_iter();
+            if let Some(primary) = moved.next() {
+                labels.push(LabeledSpan::new_primary_with_span(
+                    (!d.label.is_empty()).then(|| d.label.clone()),
+                    span(&primary),
+                ));
+            }
+            for (r, place) in same_file.iter().zip(moved) {
+                labels.push(LabeledSpan::new_with_span(
+                    Some(r.label.clone()),
+                    span(&place),
+                ));
+            }
+            excerpt
+        });
+        let related = other_files
+            .into_iter()
+            .map(|r| MietteDiagnostic::elsewhere(r, sources))
+            .collect();
+        let message = if source.is_none() {
+            // No text to show (unreadable file): name the file in the message.
+            format!("{}: {}", d.path, d.message)
+        } else {
+            d.message.clone()
+        };
+        MietteDiagnostic {
+            message,
+            code: d.code.as_str(),
+            severity: match d.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+            },
+            help: d.help.clone(),
+            source,
+            labels,
+            related,
+        }
+    }
+
+    /// A related place in another file, as an advice of its own.
+    fn elsewhere(r: &Related, sources: &Sources) -> MietteDiagnostic {
+        // Without its own text, a label would be drawn on the main file's
+        // lines (miette's fallback): name the file instead.
+        let (message, source, labels) = match sources.file(&r.path) {
+            Some(file) => {
+                let (excerpt, moved) = Excerpt::new(&r.path, file, std::slice::from_ref(&r.span));
+                let labels = moved
+                    .iter()
+                    .map(|place| {
+                        LabeledSpan::new_primary_with_span(Some(r.label.clone()), span(place))
+                    })
+                    .collect();
+                (r.label.clone(), Some(excerpt), labels)
+            }
+            None => (format!("{}: {}", r.label, r.path), None, Vec::new()),
+        };
+        MietteDiagnostic {
+            message,
+            code: "",
+            severity: miette::Severity::Advice,
+            help: None,
+            source,
+            labels,
+            related: Vec::new(),
+        }
+    }
+}
+
+fn span(range: &Range<usize>) -> SourceSpan {
+    SourceSpan::new(range.start.into(), range.end - range.start)
+}
+
+impl fmt::Debug for MietteDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for MietteDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MietteDiagnostic {}
+
+impl miette::Diagnostic for MietteDiagnostic {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        (!self.code.is_empty())
+            .then(|| Box::new(format!("blades::{}", self.code)) as Box<dyn fmt::Display>)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        (!self.labels.is_empty())
+            .then(|| Box::new(self.labels.iter().cloned()) as Box<dyn Iterator<Item = LabeledSpan>>)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        (!self.related.is_empty()).then(|| {
+            Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic))
+                as Box<dyn Iterator<Item = &'a dyn miette::Diagnostic>>
+        })
+    }
+}
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    #[test]
+    fn a_related_place_without_its_text_is_named_not_drawn_on_the_main_file() {
+        let main: Arc<str> = Arc::from("a.yaml");
+        let other: Arc<str> = Arc::from("b.yaml");
+        let mut sources = Sources::default();
+        sources.insert(main.clone(), Arc::from("id: x\nname: y\n"));
+        let finding = Diagnostic::error(Code::DuplicateCardId, &main, 4..5, "taken")
+            .with_label("used again here")
+            .with_related(&other, 4..5, "first used here");
+        let style = Style {
+            color: false,
+            width: 80,
+        };
+        let shown = render_human(std::slice::from_ref(&finding), &sources, style);
+        assert!(shown.contains("first used here: b.yaml"), "{shown}");
+        assert_eq!(shown.matches("id: x").count(), 1, "{shown}");
+        // With the other file's text, its line is shown.
+        sources.insert(other, Arc::from("id: z\n"));
+        let shown = render_human(&[finding], &sources, style);
+        assert!(
+            shown.contains("b.yaml:1:5") && shown.contains("id: z"),
+            "{shown}"
+        );
+    }
+}
