@@ -5,7 +5,8 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use blades::compile::{LoadedSet, assemble, check_pool, compile, load_set};
+use blades::compile::{assemble, check_pool, compile};
+use blades::load::{LoadedSet, load_set};
 use blades::model::Database;
 use blades::pool::{Pool, SourceFile};
 use blades::schema::SetValidator;

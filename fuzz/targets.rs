@@ -225,7 +225,7 @@ pub fn effect(data: &[u8]) {
     };
     let diagnostics: Vec<Diagnostic> = findings
         .into_iter()
-        .map(|e| blades::compile::effect_error_diagnostic(&path, &offsets, e))
+        .map(|e| e.into_diagnostic(&path, &offsets))
         .collect();
     assert_located(&diagnostics, &sources);
     report(&diagnostics, &sources);

@@ -5,7 +5,6 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::compile::effect_error_diagnostic;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect;
 use crate::yaml::{self, LineEnd, Node, NodeValue, TextStyle, text_offsets};
@@ -62,7 +61,7 @@ pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
                 formatted.problems.extend(
                     errors
                         .into_iter()
-                        .map(|e| effect_error_diagnostic(path, &offsets, e)),
+                        .map(|e| e.into_diagnostic(path, &offsets)),
                 );
                 continue;
             }

@@ -30,6 +30,7 @@ pub mod excerpt;
 pub mod files;
 pub mod fmt;
 pub mod i18n;
+pub mod load;
 pub mod model;
 pub mod pool;
 pub mod report;

@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use crate::compile::{CardSpans, LoadedCard};
+use crate::load::{CardSpans, LoadedCard};
 use crate::model::{CardKind, CardSource, Element, Id};
 use crate::yaml::TextStyle;
 
@@ -223,7 +223,7 @@ mod tests {
         let mut diagnostics = Vec::new();
         let mut cards = Vec::new();
         for file in &pool.sets {
-            let set = crate::compile::load_set(file, &mut diagnostics).expect("a built-in set");
+            let set = crate::load::load_set(file, &mut diagnostics).expect("a built-in set");
             cards.extend(set.cards);
         }
         for card in &mut cards {

@@ -33,8 +33,8 @@ mod card_codec;
 
 use crate::artifacts::{CardsJson, SetJson, SharedBytes};
 use crate::artifacts::{FileIdentity, WrittenDatabase};
-use crate::compile::{FileResult, LoadedSet, LocaleSummary};
 use crate::diagnostics::Diagnostic;
+use crate::load::{FileResult, LoadedSet, LocaleSummary};
 use crate::pool::FileStamp;
 
 /// Identity of the code that produced a cache; a cache from any other build
@@ -139,10 +139,10 @@ pub struct LocaleEntry {
 
 impl SetEntry {
     /// Whether the entry's findings name the file as `path` (see
-    /// [`crate::compile::fits`]).
+    /// [`crate::load::fits`]).
     pub fn fits(&self, path: &Arc<str>) -> bool {
         let effects = self.effects.as_ref().map_or(&[][..], |(_, found)| found);
-        crate::compile::fits(&self.result.diagnostics, path) && crate::compile::fits(effects, path)
+        crate::load::fits(&self.result.diagnostics, path) && crate::load::fits(effects, path)
     }
 }
 

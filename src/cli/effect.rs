@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use blades::compile::{self, effect_error_diagnostic};
+use blades::compile;
 use blades::diagnostics::Sources;
 use blades::effect::{self, Keywords, Lang, Phrasebook};
 use blades::report::Format;
@@ -59,7 +59,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let sets: Vec<_> = pool
         .sets
         .iter()
-        .filter_map(|f| compile::load_set(f, &mut Vec::new()))
+        .filter_map(|f| blades::load::load_set(f, &mut Vec::new()))
         .collect();
     let vocab = compile::vocabulary(&sets, Keywords::builtin());
     let path: Arc<str> = Arc::from("<effect>");
@@ -91,7 +91,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Err(errors) => errors,
     }
     .into_iter()
-    .map(|e| effect_error_diagnostic(&path, &offsets, e))
+    .map(|e| e.into_diagnostic(&path, &offsets))
     .collect();
     context.report(&problems, &sources);
     ExitCode::from(exit::PROBLEMS)

@@ -4,8 +4,11 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::Serialize;
+
+use crate::diagnostics::{Code, Diagnostic};
 
 /// One finding in an effect text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -146,3 +149,18 @@ pub const CODES: &[(&str, &str)] = &[
         "a warning of `fmt`: an effect left as written, as its canonical form would not read back as the same effect",
     ),
 ];
+
+impl EffectError {
+    /// This finding as a diagnostic in a file, its span moved from the
+    /// effect text into the file through the value's offset map.
+    pub fn into_diagnostic(self, path: &Arc<str>, offsets: &[usize]) -> Diagnostic {
+        let at = |i: usize| offsets.get(i).or(offsets.last()).copied().unwrap_or(0);
+        let span = at(self.span.start)..at(self.span.end).max(at(self.span.start));
+        let mut diagnostic = Diagnostic::error(Code::Effect(self.code), path, span, self.message)
+            .with_label(self.label);
+        if let Some(help) = self.help {
+            diagnostic = diagnostic.with_help(help);
+        }
+        diagnostic
+    }
+}

@@ -26,9 +26,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::compile::{self, LoadedCard, LoadedSet};
 use crate::diagnostics::{self, Diagnostic, Sources};
 use crate::effect::{Lang, phrases};
+use crate::load::{self, LoadedCard, LoadedSet};
 use crate::model::{Card, CardKind, CardTranslation, Database, Element, Id, SetTranslation};
 use crate::pool::{Pool, SourceFile};
 use crate::yaml::{self, Node};
@@ -210,7 +210,7 @@ impl Project {
         let mut loaded = Vec::new();
         for file in &pool.sets {
             sources.insert(file.path.clone(), file.text().clone());
-            if let Some(set) = compile::load_set_and_doc(file, &mut set_problems) {
+            if let Some(set) = load::load_set_and_doc(file, &mut set_problems) {
                 loaded.push(set);
             }
         }

@@ -1,0 +1,394 @@
+//! Loading one file on its own: a set file through YAML (with spans) and
+//! the JSON Schema into the cards the pool-wide checks read, with the spans
+//! they report at; and what a translation file contributes to a build.
+//! A file's result depends on its text alone, so the build cache keeps it.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostics::Diagnostic;
+use crate::effect::{self, Effect};
+use crate::model::{CardSource, SetSource};
+use crate::pool::SourceFile;
+use crate::schema::SetValidator;
+use crate::yaml::{self, Node, NodeValue, TextStyle, text_offsets};
+
+/// A set file that parsed and whose header matches the schema: what the
+/// pool-wide checks need, with the spans they report at (no document tree,
+/// so a file's result is small and can be cached).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LoadedSet {
+    /// The file (the cache has it as the entry's key).
+    #[serde(skip)]
+    pub path: Arc<str>,
+    /// The set's header (its `cards` list is empty; see `cards`).
+    pub set: SetSource,
+    pub spans: SetSpans,
+    /// Cards that match the schema (cached apart, in a binary form).
+    #[serde(skip)]
+    pub cards: Vec<LoadedCard>,
+    /// How many cards the file lists, readable or not (none when `cards`
+    /// is not a list).
+    pub listed_cards: Option<usize>,
+}
+
+/// One readable card with its place in the file.
+#[derive(Debug, Clone)]
+pub struct LoadedCard {
+    /// Index in the file's `cards` list.
+    pub index: usize,
+    pub card: CardSource,
+    pub spans: CardSpans,
+    /// The parsed effect, when the card has one without syntax errors
+    /// (parsed again from the text rather than cached).
+    pub effect: Option<Effect>,
+}
+
+/// Where the header's parts are (keys for whole-entry findings).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct SetSpans {
+    #[serde(with = "span_pair")]
+    pub id: Range<usize>,
+    #[serde(with = "span_pair")]
+    pub kind_key: Range<usize>,
+    #[serde(with = "span_pair")]
+    pub cost_key: Range<usize>,
+    #[serde(with = "span_pair")]
+    pub extra_types_key: Range<usize>,
+    #[serde(with = "span_pair")]
+    pub cards_key: Range<usize>,
+}
+
+/// Where a card's parts are (cached by `cache::card_codec`).
+#[derive(Debug, Clone, Default)]
+pub struct CardSpans {
+    pub id: Range<usize>,
+    pub id_key: Range<usize>,
+    pub name: Range<usize>,
+    pub copies: Range<usize>,
+    pub elements: Vec<Range<usize>>,
+    pub types: Vec<Range<usize>>,
+    /// The effect text's value and how it is written, to locate findings
+    /// inside it.
+    pub effect: Range<usize>,
+    pub effect_style: TextStyle,
+}
+
+/// Spans in the cache as `[start, end]`, shorter than `{"start": .., "end": ..}`.
+mod span_pair {
+    use std::ops::Range;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(span: &Range<usize>, s: S) -> Result<S::Ok, S::Error> {
+        (span.start, span.end).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Range<usize>, D::Error> {
+        let (start, end) = <(usize, usize)>::deserialize(d)?;
+        Ok(start..end)
+    }
+}
+
+fn value_span(doc: &Node, pointer: &str) -> Range<usize> {
+    doc.locate(pointer).node.span.clone()
+}
+
+fn key_span(doc: &Node, pointer: &str) -> Range<usize> {
+    let located = doc.locate(pointer);
+    located.key.unwrap_or_else(|| located.node.span.clone())
+}
+
+impl SetSpans {
+    fn of(doc: &Node) -> Self {
+        SetSpans {
+            id: value_span(doc, "/id"),
+            kind_key: key_span(doc, "/kind"),
+            cost_key: key_span(doc, "/cost"),
+            extra_types_key: key_span(doc, "/extra-types"),
+            cards_key: key_span(doc, "/cards"),
+        }
+    }
+}
+
+impl CardSpans {
+    fn of(doc: &Node, index: usize) -> Self {
+        let card = doc.locate(&format!("/cards/{index}")).node;
+        // One pass over the card's fields (a missing field points at the card).
+        let mut spans = CardSpans {
+            id: card.span.clone(),
+            id_key: card.span.clone(),
+            name: card.span.clone(),
+            copies: card.span.clone(),
+            effect: card.span.clone(),
+            ..CardSpans::default()
+        };
+        let items = |node: &Node| {
+            node.as_seq()
+                .map(|items| items.iter().map(|n| n.span.clone()).collect())
+                .unwrap_or_default()
+        };
+        let fields = match &card.value {
+            NodeValue::Map(fields) => &fields[..],
+            _ => &[],
+        };
+        // The first of repeated keys counts, as with `Node::locate`.
+        let mut seen = 0u8;
+        for field in fields {
+            let value = &field.value;
+            let key = field.key.as_str();
+            let bit = match key {
+                Some("id") => 1,
+                Some("name") => 2,
+                Some("copies") => 4,
+                Some("elements") => 8,
+                Some("types") => 16,
+                Some("effect") => 32,
+                _ => continue,
+            };
+            if seen & bit != 0 {
+                continue;
+            }
+            seen |= bit;
+            match key {
+                Some("id") => {
+                    spans.id = value.span.clone();
+                    spans.id_key = field.key.span.clone();
+                }
+                Some("name") => spans.name = value.span.clone(),
+                Some("copies") => spans.copies = value.span.clone(),
+                Some("elements") => spans.elements = items(value),
+                Some("types") => spans.types = items(value),
+                Some("effect") => {
+                    spans.effect = value.span.clone();
+                    if let NodeValue::Str(_, style) = &value.value {
+                        spans.effect_style = TextStyle::of(*style);
+                    }
+                }
+                _ => {}
+            }
+        }
+        spans
+    }
+
+    pub(crate) fn item(list: &[Range<usize>], i: usize) -> Range<usize> {
+        list.get(i).cloned().unwrap_or_default()
+    }
+}
+
+/// One set file's own result: what the pool-wide checks need and the
+/// file's own findings. Depends only on the file's text (so it is cached).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FileResult {
+    pub set: Option<LoadedSet>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A translation file's part of a build: its language, the set it
+/// translates (none when it could not be read) and its own findings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LocaleSummary {
+    pub lang: String,
+    pub set: Option<String>,
+    /// The `set:` value, where a second file for the set is reported.
+    pub set_span: Range<usize>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Whether cached findings were made for the file as it is named now: the
+/// cache is keyed by the path within the pool, so `--cards ./pool` and
+/// `--cards pool` share it, but a finding names the file as it was shown.
+pub(crate) fn fits(diagnostics: &[Diagnostic], path: &Arc<str>) -> bool {
+    diagnostics
+        .iter()
+        .all(|d| d.path == *path && d.related.iter().all(|r| r.path == *path))
+}
+
+/// One file's own checks.
+pub fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
+    let mut diagnostics = Vec::new();
+    if schema_only {
+        // YAML and the JSON Schema only: no cards read, no effects parsed.
+        if let Some(doc) = yaml::parse_reported(file.text(), &file.path, &mut diagnostics) {
+            diagnostics.extend(SetValidator::get().validate(&file.path, &doc, &doc.to_json()));
+        }
+        return FileResult {
+            set: None,
+            diagnostics,
+        };
+    }
+    let set = load_set(file, &mut diagnostics);
+    FileResult { set, diagnostics }
+}
+
+/// Parses and schema-checks one set file.
+pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<LoadedSet> {
+    let doc = parse_set_file(file, diagnostics)?;
+    load_parsed(file, doc, diagnostics)
+}
+
+/// [`load_set`] and the file's YAML tree (for the translation commands,
+/// which locate the English text in it).
+pub fn load_set_and_doc(
+    file: &SourceFile,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(LoadedSet, Node)> {
+    let doc = parse_set_file(file, diagnostics)?;
+    let set = load_parsed(file, doc.clone(), diagnostics)?;
+    Some((set, doc))
+}
+
+/// A set file's YAML tree, or its YAML error reported.
+fn parse_set_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Node> {
+    yaml::parse_reported(file.text(), &file.path, diagnostics)
+}
+
+/// [`load_set`] from the file's tree, which it takes apart.
+fn load_parsed(
+    file: &SourceFile,
+    doc: Node,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<LoadedSet> {
+    // Everything wanted from the tree is taken before the tree becomes JSON
+    // (by moving its text, not copying it).
+    let spans = SetSpans::of(&doc);
+    let listed_cards = doc.get("cards").and_then(Node::as_seq).map(<[Node]>::len);
+    let card_spans: Vec<CardSpans> = (0..listed_cards.unwrap_or(0))
+        .map(|i| CardSpans::of(&doc, i))
+        .collect();
+    let json = doc.into_json();
+    let validator = SetValidator::get();
+    let mut bad_fields = Vec::new();
+    // Rare: the tree is read again to locate every schema error.
+    if !validator.is_valid(&json)
+        && let Ok(doc) = yaml::parse(file.text())
+    {
+        let schema_errors = validator.validate(&file.path, &doc, &json);
+        bad_fields = card_fields_with_errors(&doc, &schema_errors);
+        diagnostics.extend(schema_errors);
+    }
+    // The header (everything but the cards) must match for semantics to run;
+    // each card is then read on its own, so one bad card hides no other.
+    let mut header = json;
+    let raw_cards = match header.get_mut("cards") {
+        Some(cards) => std::mem::replace(cards, serde_json::Value::Array(Vec::new())),
+        None => serde_json::Value::Array(Vec::new()),
+    };
+    let set: SetSource = serde_json::from_value(header).ok()?;
+    // Cards are read from values they own, so their text moves rather
+    // than being copied once more.
+    let items = match raw_cards {
+        serde_json::Value::Array(items) => items,
+        _ => Vec::new(),
+    };
+    // Sized up front: a card is a few hundred bytes, and a core set's
+    // list grown by doubling copied each one several times.
+    let mut cards = Vec::with_capacity(items.len());
+    let read = items
+        .into_iter()
+        .zip(card_spans)
+        .enumerate()
+        .filter_map(|(i, (mut v, spans))| {
+            // Drop the fields the schema refused, so the rest of the card
+            // still takes part in the pool-wide checks. Required fields
+            // stay: a value the schema refuses (stars: 11, an id with
+            // spaces) may still be read.
+            if let Some(card) = v.as_object_mut() {
+                let refused = fields_of_card(&bad_fields, i)
+                    .iter()
+                    .map(|(_, field)| field.as_str())
+                    .filter(|field| !matches!(*field, "id" | "name" | "kind" | "stars"));
+                for field in refused {
+                    card.remove(field);
+                }
+            }
+            let card = serde_json::from_value::<CardSource>(v).ok()?;
+            let effect = parse_effect(file, &card, &spans, diagnostics);
+            Some(LoadedCard {
+                index: i,
+                card,
+                spans,
+                effect,
+            })
+        });
+    cards.extend(read);
+    Some(LoadedSet {
+        path: file.path.clone(),
+        spans,
+        listed_cards,
+        set,
+        cards,
+    })
+}
+
+/// Parses a card's effect; syntax errors become diagnostics located inside
+/// the YAML value.
+pub(crate) fn parse_effect(
+    file: &SourceFile,
+    card: &CardSource,
+    spans: &CardSpans,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Effect> {
+    let text = card.effect.as_deref()?;
+    match effect::parse(text) {
+        Ok(tree) => Some(tree),
+        Err(errors) => {
+            // Offsets only as far as the findings reach: a text refused for
+            // its length is not mapped whole.
+            let reach = errors.iter().map(|e| e.span.end).max().unwrap_or(0);
+            let located = text.get(..reach).unwrap_or(text);
+            let offsets =
+                text_offsets(file.text(), spans.effect.start, spans.effect_style, located);
+            diagnostics.extend(
+                errors
+                    .into_iter()
+                    .map(|e| e.into_diagnostic(&file.path, &offsets)),
+            );
+            None
+        }
+    }
+}
+
+/// (card index, field) of every schema error inside a card, found by the
+/// error's span lying within that field's entry; sorted by card. The
+/// entries of all cards are listed once in file order and each error finds
+/// its entry by binary search: looping over errors × cards was quadratic
+/// (10,000 empty cards took most of a minute).
+fn card_fields_with_errors(doc: &Node, errors: &[Diagnostic]) -> Vec<(usize, String)> {
+    let Some(cards) = doc.get("cards").and_then(Node::as_seq) else {
+        return Vec::new();
+    };
+    // (start, end, card, field), ordered by start: entries do not overlap.
+    let mut entries: Vec<(usize, usize, usize, &str)> = Vec::new();
+    for (i, card) in cards.iter().enumerate() {
+        let NodeValue::Map(fields) = &card.value else {
+            continue;
+        };
+        for entry in fields {
+            if let Some(name) = entry.key.as_str() {
+                let end = entry.value.span.end.max(entry.key.span.end);
+                entries.push((entry.key.span.start, end, i, name));
+            }
+        }
+    }
+    entries.sort_unstable_by_key(|&(start, ..)| start);
+    let mut found: Vec<(usize, String)> = errors
+        .iter()
+        .filter_map(|error| {
+            let after = entries.partition_point(|&(start, ..)| start <= error.span.start);
+            let &(_, end, card, name) = entries.get(after.checked_sub(1)?)?;
+            (error.span.end <= end).then(|| (card, name.to_string()))
+        })
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+/// The fields of card `index` in a list from [`card_fields_with_errors`].
+fn fields_of_card(bad_fields: &[(usize, String)], index: usize) -> &[(usize, String)] {
+    let from = bad_fields.partition_point(|(card, _)| *card < index);
+    let to = bad_fields.partition_point(|(card, _)| *card <= index);
+    &bad_fields[from..to]
+}
