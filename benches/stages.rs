@@ -9,7 +9,7 @@ use blades::compile::{assemble, check_pool, compile};
 use blades::load::{LoadedSet, load_set};
 use blades::model::Database;
 use blades::pool::{Pool, SourceFile};
-use blades::schema::SetValidator;
+use blades::set_schema::SetValidator;
 use blades::yaml;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 

@@ -36,6 +36,7 @@ pub mod pool;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod set_schema;
 pub mod suggest;
 pub mod synth;
 pub mod yaml;

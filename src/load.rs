@@ -12,7 +12,7 @@ use crate::diagnostics::Diagnostic;
 use crate::effect::{self, Effect};
 use crate::model::{CardSource, SetSource};
 use crate::pool::SourceFile;
-use crate::schema::SetValidator;
+use crate::set_schema::SetValidator;
 use crate::yaml::{self, Node, NodeValue, TextStyle, text_offsets};
 
 /// A set file that parsed and whose header matches the schema: what the

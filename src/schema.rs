@@ -1,26 +1,18 @@
-//! JSON Schemas generated from the model types, and validation of a YAML
-//! document against them with every error mapped back to the YAML node its
-//! instance path names.
+//! Every JSON Schema the tool publishes, generated from the types: the set
+//! file, the database, the player checks' inputs and reports.
 //!
 //! The generated schemas are checked in under `schema/` for editors
 //! (yaml-language-server completion); a test fails when they are stale.
 
-use std::ops::Range;
-use std::sync::{Arc, OnceLock};
-
-use jsonschema::Validator;
-use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
-use crate::diagnostics::{Code, Diagnostic};
-use crate::model::{Database, SetSource};
+use crate::model::Database;
 use crate::rules::collection::{BestReport, CollectionReport};
 use crate::rules::copies::{CopiesReport, Manifest};
 use crate::rules::deck::DeckReport;
 use crate::rules::input;
 use crate::rules::trade::TradeReport;
-use crate::suggest::closest;
-use crate::yaml::{Node, NodeValue};
+use crate::set_schema::set_schema;
 
 /// A named schema the project publishes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,7 +85,7 @@ impl SchemaName {
     /// The schema, generated from the Rust types.
     pub fn generate(self) -> Value {
         let schema = match self {
-            SchemaName::Set => schemars::schema_for!(SetSource),
+            SchemaName::Set => return set_schema(),
             SchemaName::Database => schemars::schema_for!(Database),
             SchemaName::DeckInput => schemars::schema_for!(input::DeckFile),
             SchemaName::CollectionInput => schemars::schema_for!(input::CollectionFile),
@@ -118,321 +110,6 @@ impl SchemaName {
     }
 }
 
-/// The set-file schema, compiled once.
-pub struct SetValidator {
-    validator: Validator,
-    set_fields: Vec<String>,
-    card_fields: Vec<String>,
-}
-
-impl SetValidator {
-    /// The shared validator for set files.
-    pub fn get() -> &'static SetValidator {
-        static VALIDATOR: OnceLock<SetValidator> = OnceLock::new();
-        VALIDATOR.get_or_init(|| {
-            let schema = SchemaName::Set.generate();
-            let validator = jsonschema::validator_for(&schema)
-                .expect("the generated set schema is a valid JSON Schema");
-            let fields = |v: Option<&Value>| -> Vec<String> {
-                v.and_then(|p| p.as_object())
-                    .map(|o| o.keys().cloned().collect())
-                    .unwrap_or_default()
-            };
-            SetValidator {
-                set_fields: fields(schema.get("properties")),
-                card_fields: fields(schema.pointer("/$defs/CardSource/properties")),
-                validator,
-            }
-        })
-    }
-
-    /// Whether a set document (as JSON) matches the schema: the quick check
-    /// that spares a valid document the located diagnostics.
-    pub fn is_valid(&self, json: &Value) -> bool {
-        self.validator.is_valid(json)
-    }
-
-    /// Validates a set document; every schema error becomes a diagnostic at
-    /// the node it concerns.
-    pub fn validate(&self, path: &Arc<str>, doc: &Node, json: &Value) -> Vec<Diagnostic> {
-        self.validator
-            .iter_errors(json)
-            .map(|error| {
-                let pointer = error.instance_path().as_str().to_string();
-                self.diagnose(path, doc, &pointer, error.kind(), error.instance())
-            })
-            .collect()
-    }
-
-    /// Properties allowed at a pointer (the set itself or one of its cards).
-    fn fields_at(&self, pointer: &str) -> &[String] {
-        if pointer.is_empty() {
-            &self.set_fields
-        } else {
-            &self.card_fields
-        }
-    }
-
-    fn diagnose(
-        &self,
-        path: &Arc<str>,
-        doc: &Node,
-        pointer: &str,
-        kind: &ValidationErrorKind,
-        instance: &Value,
-    ) -> Diagnostic {
-        let located = doc.locate(pointer);
-        let value_span = located.node.span.clone();
-        let field = field_name(pointer);
-        let diag = |code: Code, span: Range<usize>, message: String| {
-            Diagnostic::error(code, path, span, message)
-        };
-        match kind {
-            ValidationErrorKind::AdditionalProperties { unexpected } => {
-                let name = unexpected.first().cloned().unwrap_or_default();
-                let child = format!("{pointer}/{}", name.replace('~', "~0").replace('/', "~1"));
-                let span = doc.locate(&child).key.unwrap_or(value_span);
-                let fields = self.fields_at(pointer);
-                let help = match closest(&name, fields.iter().map(String::as_str)) {
-                    Some(best) => {
-                        format!("did you mean `{best}`? Known fields: {}", fields.join(", "))
-                    }
-                    None => format!("known fields: {}", fields.join(", ")),
-                };
-                diag(Code::UnknownField, span, format!("unknown field `{name}`"))
-                    .with_label("not a field here")
-                    .with_help(help)
-            }
-            ValidationErrorKind::Required { property } => {
-                let name = property.as_str().unwrap_or_default();
-                // Point at the first line of the mapping that lacks the field.
-                let span = first_line(located.node, &value_span);
-                diag(Code::MissingField, span, format!("missing field `{name}`"))
-                    .with_label(format!("this needs `{name}`"))
-                    .with_help(format!("add `{name}: …` here"))
-            }
-            ValidationErrorKind::Enum { options } => {
-                let choices: Vec<&str> = options
-                    .as_array()
-                    .map(|a| a.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                let got = display_value(instance);
-                let help = match instance
-                    .as_str()
-                    .and_then(|s| closest(s, choices.iter().copied()))
-                {
-                    Some(best) => format!(
-                        "did you mean `{best}`? Expected one of: {}",
-                        choices.join(", ")
-                    ),
-                    None => format!("expected one of: {}", choices.join(", ")),
-                };
-                diag(
-                    Code::InvalidValue,
-                    value_span,
-                    format!("{got} is not a valid {field}"),
-                )
-                .with_label("unknown value")
-                .with_help(help)
-            }
-            ValidationErrorKind::Type { kind } => {
-                let expected = match kind {
-                    TypeKind::Single(t) => yaml_type_name(&t.to_string()).to_string(),
-                    TypeKind::Multiple(set) => set
-                        .iter()
-                        .map(|t| t.to_string())
-                        .filter(|t| t != "null")
-                        .map(|t| yaml_type_name(&t).to_string())
-                        .collect::<Vec<_>>()
-                        .join(" or "),
-                };
-                diag(
-                    Code::WrongType,
-                    value_span,
-                    format!(
-                        "{} must be {}, found {}",
-                        subject(field),
-                        article(&expected),
-                        json_type(instance)
-                    ),
-                )
-                .with_label(format!("expected {expected}"))
-                .with_help(type_help(&expected, field))
-            }
-            ValidationErrorKind::Minimum { limit } | ValidationErrorKind::Maximum { limit } => {
-                let (word, range) = bounds(field);
-                let low = matches!(kind, ValidationErrorKind::Minimum { .. });
-                diag(
-                    Code::OutOfRange,
-                    value_span,
-                    format!(
-                        "`{field}` is {} but must be {} {limit}",
-                        display_value(instance),
-                        if low { "at least" } else { "at most" }
-                    ),
-                )
-                .with_label(if low { "too small" } else { "too large" })
-                .with_help(format!("{word} range from {range}"))
-            }
-            ValidationErrorKind::Pattern { .. } => {
-                let got = instance.as_str().unwrap_or_default();
-                diag(
-                    Code::InvalidId,
-                    value_span,
-                    format!("`{got}` is not a kebab-case id"),
-                )
-                .with_label("not kebab-case")
-                .with_help(format!(
-                    "ids use lowercase letters, digits and single hyphens, e.g. `{}`",
-                    kebab_case(got)
-                ))
-            }
-            ValidationErrorKind::MinLength { .. } => {
-                diag(Code::EmptyText, value_span, format!("`{field}` is empty"))
-                    .with_label("empty")
-                    .with_help(format!("write the {field}"))
-            }
-            other => diag(
-                Code::Schema,
-                value_span,
-                format!("`{field}`: {}", describe_other(other, instance)),
-            )
-            .with_label("does not match the schema")
-            .with_help("see schema/set.schema.json for the expected shape"),
-        }
-    }
-}
-
-fn describe_other(kind: &ValidationErrorKind, instance: &Value) -> String {
-    match kind {
-        ValidationErrorKind::MaxLength { limit } => format!("longer than {limit} characters"),
-        ValidationErrorKind::MinItems { limit } => format!("needs at least {limit} items"),
-        ValidationErrorKind::MaxItems { limit } => format!("allows at most {limit} items"),
-        _ => format!("{} does not match the schema", display_value(instance)),
-    }
-}
-
-/// The last named field of a pointer (`/cards/3/stars` → `stars`).
-fn field_name(pointer: &str) -> &str {
-    let mut segments = pointer.rsplit('/').filter(|s| !s.is_empty());
-    match segments.next() {
-        None => "set file",
-        // An item of a list is named after the list.
-        Some(last) if last.bytes().all(|b| b.is_ascii_digit()) => match segments.next() {
-            Some("cards") => "card",
-            Some("elements") => "element",
-            Some("types") => "type",
-            Some("extra-types") => "extra type",
-            _ => "item",
-        },
-        Some(last) => last,
-    }
-}
-
-/// A JSON Schema type in the words of a YAML author.
-fn yaml_type_name(json_type: &str) -> &str {
-    match json_type {
-        "object" => "mapping",
-        "array" => "list",
-        "integer" => "whole number",
-        "string" => "text",
-        other => other,
-    }
-}
-
-/// Where to point for a mapping that lacks a field: its first key (a
-/// whole card's span would underline many lines).
-fn first_line(node: &Node, span: &Range<usize>) -> Range<usize> {
-    match &node.value {
-        NodeValue::Map(entries) if !entries.is_empty() => entries[0].key.span.clone(),
-        _ => span.start..span.start,
-    }
-}
-
-fn bounds(field: &str) -> (&'static str, &'static str) {
-    match field {
-        "stars" => ("STARs", "1 to 10"),
-        "copies" => ("copies", "1 to 9"),
-        "cost" => ("costs", "1 to 99 Millennium Dollars"),
-        _ => ("values", "the limits in schema/set.schema.json"),
-    }
-}
-
-fn type_help(expected: &str, field: &str) -> String {
-    match expected {
-        "whole number" => format!("write `{field}` as a whole number without quotes"),
-        "list" => format!("write `{field}` as a list, e.g. `[a, b]`"),
-        "text" => format!("quote the {field} if it looks like a number or boolean"),
-        "mapping" if field == "set file" => {
-            "a set file is a mapping with `id`, `name`, `kind` and `cards`".to_string()
-        }
-        "mapping" if field == "card" => {
-            "write each card as a mapping, e.g. `- {id: ..., name: ..., kind: single, stars: 3}`"
-                .to_string()
-        }
-        "mapping" => "write a mapping of `key: value` lines".to_string(),
-        _ => format!("`{field}` must be {expected}"),
-    }
-}
-
-/// How a message names a field: the pseudo-fields (a list item, the whole
-/// file) in words, real keys in backticks.
-fn subject(field: &str) -> String {
-    match field {
-        "set file" => "the set file".to_string(),
-        "card" | "element" | "type" | "extra type" | "item" => format!("each {field}"),
-        key => format!("`{key}`"),
-    }
-}
-
-fn article(word: &str) -> String {
-    if word == "text" {
-        word.to_string()
-    } else if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        format!("an {word}")
-    } else {
-        format!("a {word}")
-    }
-}
-
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "nothing (null)",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "a whole number",
-        Value::Number(_) => "a number",
-        Value::String(_) => "text",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
-    }
-}
-
-fn display_value(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("`{s}`"),
-        Value::Array(_) | Value::Object(_) => json_type(v).to_string(),
-        other => format!("`{other}`"),
-    }
-}
-
-/// A kebab-case rendering of any text, for the help line.
-pub fn kebab_case(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    let trimmed = out.trim_end_matches('-');
-    if trimmed.is_empty() {
-        "my-id".to_string()
-    } else {
-        trimmed.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,20 +128,5 @@ mod tests {
                 path.display()
             );
         }
-    }
-
-    #[test]
-    fn kebab_case_suggestions() {
-        assert_eq!(kebab_case("Canyon Wyrm"), "canyon-wyrm");
-        assert_eq!(kebab_case("a__b"), "a-b");
-        assert_eq!(kebab_case("!!"), "my-id");
-    }
-
-    #[test]
-    fn field_names_skip_indices() {
-        assert_eq!(field_name("/cards/3/elements/0"), "element");
-        assert_eq!(field_name("/cards/3/stars"), "stars");
-        assert_eq!(field_name("/cards/3"), "card");
-        assert_eq!(field_name(""), "set file");
     }
 }
