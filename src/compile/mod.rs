@@ -290,7 +290,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let phrases = if schema_only {
         Phrasebooks::builtin()
     } else {
-        Phrasebooks::of_pool(pool, &mut diagnostics)
+        Phrasebooks::of_files(&pool.data, &mut diagnostics)
     };
     let vocab_key = vocabulary_key(pool, &vocab);
     if !schema_only {

@@ -27,7 +27,7 @@ mod syntax_error;
 pub use ast::*;
 pub use error::{CODES, EffectError};
 pub use keywords::{Keyword, Keywords, Texts};
-pub use phrases::{Options as PhraseOptions, Phrasebook, Phrasebooks};
+pub use phrases::{Phrasebook, Phrasebooks};
 
 use serde::{Deserialize, Serialize};
 

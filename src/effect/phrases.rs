@@ -22,20 +22,20 @@
 //! locale format of `blades i18n` (`key: {text, source, fingerprint}`, read
 //! by [`locale::parse_phrase_file`]), so a template whose English moved is
 //! reported stale like any card text. A pool may bring its own books
-//! ([`Phrasebooks::of_pool`]); the built-in ones are `cards/phrases/`.
+//! ([`Phrasebooks::of_files`]); the built-in ones are `cards/phrases/`.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::Lang;
 use super::ast::{Element, Rarity};
 use crate::diagnostics::{Code, Diagnostic};
-use crate::i18n::UnitKey;
-use crate::i18n::locale::{self, FileClass, LocaleFile};
-use crate::pool::{Pool, SourceFile};
+use crate::i18n::keys::{PHRASES_EN, UnitKey};
+use crate::i18n::locale::{self, FileClass, LocaleFile, PhraseOptions};
+use crate::pool::SourceFile;
 use crate::suggest::closest;
 use crate::yaml::{self, Node, NodeValue};
 
@@ -281,21 +281,12 @@ pub fn allowed_placeholders(key: &str) -> Option<&'static [&'static str]> {
     )
 }
 
-/// Layout options of a language.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Options {
-    /// Capitalise the first letter of each sentence.
-    #[serde(default)]
-    pub capitalize: bool,
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PhrasebookFile {
     lang: String,
     #[serde(default)]
-    options: Option<Options>,
+    options: Option<PhraseOptions>,
     phrases: serde_json::Value,
 }
 
@@ -496,7 +487,7 @@ fn validate(
 /// and what is wrong with the rest.
 #[derive(Clone, Debug, Default)]
 pub struct BookFile {
-    pub options: Option<Options>,
+    pub options: Option<PhraseOptions>,
     /// In file order.
     pub templates: Vec<Template>,
     pub problems: Vec<PhraseProblem>,
@@ -550,7 +541,7 @@ pub fn read_book_file(doc: &Node, lang: Lang) -> BookFile {
                     ));
                 }
             }
-            "options" => match serde_json::from_value::<Options>(field.value.to_json()) {
+            "options" => match serde_json::from_value::<PhraseOptions>(field.value.to_json()) {
                 Ok(options) => book.options = Some(options),
                 Err(e) => book.problems.push(PhraseProblem::shape(
                     field.value.span.clone(),
@@ -627,7 +618,7 @@ fn read_group(prefix: &str, node: &Node, book: &mut BookFile) {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Phrasebook {
     pub lang: Lang,
-    pub options: Options,
+    pub options: PhraseOptions,
     /// Hashed, not ordered: rendering looks up several templates per
     /// effect line, on every card of the pool.
     phrases: foldhash::HashMap<Box<str>, Box<str>>,
@@ -785,7 +776,7 @@ impl Phrasebook {
 
     fn assemble(
         lang: Lang,
-        options: Option<Options>,
+        options: Option<PhraseOptions>,
         templates: Vec<Template>,
         missing_at: Range<usize>,
         missing_help: &str,
@@ -796,7 +787,7 @@ impl Phrasebook {
         }
         Ok(Phrasebook {
             lang,
-            options: options.unwrap_or(Options { capitalize: false }),
+            options: options.unwrap_or(PhraseOptions { capitalize: false }),
             phrases: templates
                 .into_iter()
                 .map(|t| (t.key.into_boxed_str(), t.text.into_boxed_str()))
@@ -887,13 +878,13 @@ impl Phrasebooks {
         }
     }
 
-    /// A pool's own books (`phrases/en.yaml`, `phrases/ja.yaml`), each
+    /// The books among a pool's data files (`phrases/en.yaml`, `phrases/ja.yaml`), each
     /// falling back to the built-in one when the pool has none. A broken
     /// book is an error (located diagnostics) and the built-in one stands
     /// in, as for `keywords.yaml`.
-    pub fn of_pool(pool: &Pool, out: &mut Vec<Diagnostic>) -> Phrasebooks {
+    pub fn of_files(files: &[SourceFile], out: &mut Vec<Diagnostic>) -> Phrasebooks {
         let mut book = |lang: Lang| {
-            pool.data
+            files
                 .iter()
                 .find(|f| book_lang(&f.relative) == Some(lang))
                 .and_then(|file| Phrasebook::from_file(lang, file, out))
@@ -909,7 +900,7 @@ impl Phrasebooks {
 /// The language whose book a pool file is: `phrases/en.yaml`, or a phrase
 /// translation file (`phrases/ja.yaml`).
 fn book_lang(relative: &str) -> Option<Lang> {
-    if relative == crate::i18n::PHRASES_EN {
+    if relative == PHRASES_EN {
         return Some(Lang::En);
     }
     match locale::classify(relative)? {
@@ -1139,23 +1130,15 @@ mod tests {
             r#""flip": "turn over {target}""#,
         );
         assert_ne!(en, EN);
-        let pool = Pool {
-            data: vec![source("phrases/en.yaml", &en)],
-            ..Pool::default()
-        };
         let mut diagnostics = Vec::new();
-        let books = Phrasebooks::of_pool(&pool, &mut diagnostics);
+        let books = Phrasebooks::of_files(&[source("phrases/en.yaml", &en)], &mut diagnostics);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         assert_eq!(books.en.get("action.flip", &[]), "turn over {target}");
         // No Japanese book of its own: the built-in one.
         assert_eq!(books.ja, Phrasebook::builtin(Lang::Ja));
 
         let ja = JA.replace("{target}を裏返す", "{card}を裏返す");
-        let pool = Pool {
-            data: vec![source("phrases/ja.yaml", &ja)],
-            ..Pool::default()
-        };
-        let books = Phrasebooks::of_pool(&pool, &mut diagnostics);
+        let books = Phrasebooks::of_files(&[source("phrases/ja.yaml", &ja)], &mut diagnostics);
         assert_eq!(books, Phrasebooks::builtin(), "the built-in book stands in");
         let codes: Vec<(&str, &str)> = diagnostics
             .iter()

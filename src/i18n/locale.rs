@@ -13,13 +13,22 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::diagnostics::{Code, Diagnostic};
-use crate::effect::PhraseOptions;
 use crate::pool::SourceFile;
 use crate::suggest::closest;
 use crate::yaml::{self, LineEnd, Node, NodeValue};
 use saphyr_parser::ScalarStyle;
+use serde::{Deserialize, Serialize};
 
-use super::{Field, UnitKey, language_name, valid_lang};
+use super::keys::{Field, UnitKey, language_name, valid_lang};
+
+/// Layout options of a language (a phrase file's `options:`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhraseOptions {
+    /// Capitalise the first letter of each sentence.
+    #[serde(default)]
+    pub capitalize: bool,
+}
 
 /// Fingerprint of an English text: the first 16 hex digits of the 64-bit
 /// FNV-1a hash of its normalised UTF-8 bytes. Stable across platforms,
