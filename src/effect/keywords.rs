@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ast::{Effect, Line};
 use super::error::EffectError;
-use super::parser::{EffectParser, Rule};
+use super::grammar::{EffectParser, Rule};
 
 /// A text in both card languages.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -18,6 +18,7 @@ pub mod ast;
 mod check;
 mod error;
 mod format;
+mod grammar;
 mod keywords;
 mod parser;
 pub mod phrases;
@@ -105,7 +106,8 @@ pub fn format(effect: &Effect) -> String {
 }
 
 /// The grammar's rules, for tools that want to walk pest's parse tree.
-pub use parser::{MAX_EFFECT_CHARS, MAX_NESTING, Rule};
+pub use grammar::Rule;
+pub use parser::{MAX_EFFECT_CHARS, MAX_NESTING};
 
 /// The pest parser itself (`EffectParser::parse(Rule::ability_line, line)`).
-pub use parser::EffectParser;
+pub use grammar::EffectParser;

@@ -7,12 +7,8 @@ use pest::iterators::Pair;
 
 use super::ast::*;
 use super::error::EffectError;
+use super::grammar::{EffectParser, Rule};
 use super::syntax_error;
-
-/// The pest parser generated from `grammar/effect.pest`.
-#[derive(pest_derive::Parser)]
-#[grammar = "grammar/effect.pest"]
-pub struct EffectParser;
 
 /// Parses an effect text; see [`crate::effect::parse`].
 pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {

@@ -5,7 +5,7 @@ use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::ast::Timing;
 use super::error::EffectError;
-use super::parser::Rule;
+use super::grammar::Rule;
 
 /// A readable name for what a rule matches; `None` hides the rule.
 fn describe(rule: Rule) -> Option<&'static str> {
