@@ -1,16 +1,86 @@
-//! What effect text may name in a pool (its sets, types and keyword table)
-//! and the effect checks that need it.
+//! What effect text may name in a pool and how it prints (its sets, types,
+//! keyword table and phrase books), assembled here and nowhere else, and
+//! the effect checks that need it.
+
+use rayon::prelude::*;
 
 use crate::diagnostics::{Code, Diagnostic};
-use crate::effect::{self, Keywords, Vocabulary};
+use crate::effect::{self, Keywords, Phrasebooks, Vocabulary};
 use crate::load::LoadedSet;
 use crate::model::BASE_TYPES;
 use crate::pool::Pool;
 use crate::yaml::{self, text_offsets};
 
+use super::read::{FilesRead, whole_set};
+
+/// A pool's vocabulary: what its effects may name, the phrase books they
+/// print with, and a key that changes when either does.
+pub struct PoolVocabulary {
+    pub vocab: Vocabulary,
+    pub phrases: Phrasebooks,
+    pub key: u64,
+}
+
+impl PoolVocabulary {
+    /// The vocabulary of `pool`, whose loaded sets are `sets`; a broken
+    /// keyword table or phrase book is reported, and the built-in one
+    /// stands in.
+    pub fn of(pool: &Pool, sets: &[LoadedSet], diagnostics: &mut Vec<Diagnostic>) -> Self {
+        let vocab = vocabulary(sets, pool_keywords(pool, diagnostics));
+        let phrases = Phrasebooks::of_files(&pool.data, diagnostics);
+        let key = vocabulary_key(pool, &vocab);
+        PoolVocabulary {
+            vocab,
+            phrases,
+            key,
+        }
+    }
+}
+
+/// The effect checks that need the pool's vocabulary, for every set that
+/// could be read; a set's findings are reused while the vocabulary is the
+/// same.
+pub(super) fn check_effects(
+    pool: &Pool,
+    read: &mut FilesRead<'_>,
+    vocabulary: &PoolVocabulary,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let key = vocabulary.key;
+    let loaded = &read.loaded;
+    let found: Vec<(usize, Vec<Diagnostic>, bool)> = read
+        .works
+        .par_iter()
+        .enumerate()
+        .filter_map(|(w, work)| {
+            let index = work.loaded?;
+            if let Some((cached_key, found)) = &work.effects
+                && *cached_key == key
+            {
+                return Some((w, found.clone(), false));
+            }
+            let file = &pool.sets[w];
+            let set = match work.reused {
+                true => std::borrow::Cow::Owned(whole_set(work, &loaded[index], file)),
+                false => std::borrow::Cow::Borrowed(&loaded[index]),
+            };
+            Some((
+                w,
+                check_set_effects(&set, &vocabulary.vocab, file.text()),
+                true,
+            ))
+        })
+        .collect();
+    for (w, found, fresh) in found {
+        diagnostics.extend(found.iter().cloned());
+        read.works[w].effects = Some((key, found));
+        read.works[w].changed |= fresh;
+    }
+}
+
 /// A key for what effect text may name and how it prints: the pool's sets
 /// and types, its keyword table and its phrase books.
-pub(super) fn vocabulary_key(pool: &Pool, vocab: &Vocabulary) -> u64 {
+fn vocabulary_key(pool: &Pool, vocab: &Vocabulary) -> u64 {
     let mut key = xxhash_rust::xxh3::Xxh3::new();
     for t in &vocab.types {
         key.update(t.as_bytes());

@@ -1,0 +1,231 @@
+//! The first stages: every set file loaded on its own, in parallel with the
+//! translation files beside them (the cache answering for files it has
+//! seen unchanged), and each set paired with its translation files.
+
+use foldhash::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use crate::cache::{Cache, SetEntry};
+use crate::diagnostics::Diagnostic;
+use crate::i18n::locale::{self, FileClass, Target};
+use crate::load::{LoadedSet, LocaleSummary, fits, load_file, parse_effect};
+use crate::pool::{Pool, SourceFile};
+
+use super::{LocaleWork, SetWork};
+
+/// What the read stage gives: every set file's work in pool order, the sets
+/// that could be read, and the translation files of sets.
+pub(super) struct FilesRead<'p> {
+    pub works: Vec<SetWork>,
+    pub loaded: Vec<LoadedSet>,
+    pub locales: Vec<LocaleWork<'p>>,
+    /// Set files whose result came from the cache.
+    pub reused: usize,
+}
+
+/// Loads every set file and every translation file of a set, each on its
+/// own; their findings go to `diagnostics` (the set files' here, the
+/// translation files' when they are paired).
+pub(super) fn read_files<'p>(
+    pool: &'p Pool,
+    mut cache: Option<&mut Cache>,
+    schema_only: bool,
+    progress: Option<&AtomicUsize>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> FilesRead<'p> {
+    let previous: Vec<Option<SetEntry>> = pool
+        .sets
+        .iter()
+        .map(|f| cache.as_deref_mut().and_then(|c| c.take_set(&f.relative)))
+        .collect();
+    let translation_files = match schema_only {
+        true => Vec::new(),
+        false => set_translation_files(pool),
+    };
+    let cached = cache.as_deref();
+    // Files are independent until the pool-wide checks: set files parse in
+    // parallel, and the translation files alongside them.
+    let (per_set, locales) = rayon::join(
+        || -> Vec<(SetWork, Option<LoadedSet>)> {
+            pool.sets
+                .par_iter()
+                .zip(previous)
+                .map(|(file, previous)| {
+                    let read = read_set_file(file, previous, schema_only);
+                    if let Some(progress) = progress {
+                        progress.fetch_add(1, Ordering::Relaxed);
+                    }
+                    read
+                })
+                .collect()
+        },
+        || -> Vec<LocaleWork<'p>> {
+            translation_files
+                .par_iter()
+                .map(|&file| read_translation_file(file, cached))
+                .collect()
+        },
+    );
+    let reused = per_set.iter().filter(|(w, _)| w.reused).count();
+    let mut works = Vec::with_capacity(per_set.len());
+    let mut loaded = Vec::with_capacity(per_set.len());
+    for (mut work, set) in per_set {
+        diagnostics.extend(work.diagnostics.iter().cloned());
+        if let Some(set) = set {
+            work.loaded = Some(loaded.len());
+            loaded.push(set);
+        }
+        works.push(work);
+    }
+    FilesRead {
+        works,
+        loaded,
+        locales,
+        reused,
+    }
+}
+
+/// The pool's translation files of set text (not of phrase templates).
+fn set_translation_files(pool: &Pool) -> Vec<&SourceFile> {
+    pool.data
+        .iter()
+        .filter(|f| matches!(locale::classify(&f.relative), Some((_, FileClass::Set))))
+        .collect()
+}
+
+/// One set file: its cached result when the cache has it for this text and
+/// this name, else the file loaded anew.
+fn read_set_file(
+    file: &SourceFile,
+    previous: Option<SetEntry>,
+    schema_only: bool,
+) -> (SetWork, Option<LoadedSet>) {
+    let hash = file.hash();
+    let (reused, result, effects, output, texts, restamped) =
+        match previous.filter(|p| p.hash == hash && p.fits(&file.path)) {
+            Some(mut e) => {
+                if let Some(set) = &mut e.result.set {
+                    set.path = file.path.clone();
+                }
+                let restamped = e.stamp != file.stamp;
+                (true, e.result, e.effects, e.output, e.texts, restamped)
+            }
+            None => {
+                let result = load_file(file, schema_only);
+                (false, result, None, None, None, true)
+            }
+        };
+    let work = SetWork {
+        hash,
+        reused,
+        diagnostics: result.diagnostics,
+        loaded: None,
+        effects,
+        output,
+        changed: restamped,
+        texts,
+    };
+    (work, result.set)
+}
+
+/// One translation file: its summary from the cache, or the file read.
+fn read_translation_file<'p>(file: &'p SourceFile, cached: Option<&Cache>) -> LocaleWork<'p> {
+    let hash = file.hash();
+    let entry = cached.and_then(|c| c.locale(&file.relative, hash));
+    match entry.filter(|e| fits(&e.summary.diagnostics, &file.path)) {
+        Some(entry) => LocaleWork {
+            file,
+            hash,
+            summary: entry.summary.clone(),
+            parsed: None,
+            stored: entry.stamp == file.stamp,
+        },
+        None => read_locale(file, hash),
+    }
+}
+
+/// Reads a translation file of set text.
+pub(super) fn read_locale(file: &SourceFile, hash: u64) -> LocaleWork<'_> {
+    let (lang, parsed, found) =
+        crate::i18n::parse_locale_file(file, false).expect("a set translation file");
+    let (set, set_span) = match &parsed {
+        Some(parsed) => match &parsed.target {
+            Target::Set(set) => (Some(set.clone()), parsed.target_span.clone()),
+            Target::Phrases => (None, 0..0),
+        },
+        None => (None, 0..0),
+    };
+    LocaleWork {
+        file,
+        hash,
+        summary: LocaleSummary {
+            lang,
+            set,
+            set_span,
+            diagnostics: found,
+        },
+        parsed,
+        stored: false,
+    }
+}
+
+/// Which translation files each loaded set has (indices into the
+/// translation files, in pool order). A second file for the same set and
+/// language is an error and is left out. The translation files' own
+/// findings join `diagnostics` here.
+pub(super) fn pair_translations(
+    loaded: &[LoadedSet],
+    locales: &[LocaleWork<'_>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Vec<usize>> {
+    let mut of_set: HashMap<&str, Vec<usize>> = HashMap::default();
+    let mut first_file: HashMap<(&str, &str), usize> = HashMap::default();
+    for (i, work) in locales.iter().enumerate() {
+        diagnostics.extend(work.summary.diagnostics.iter().cloned());
+        let Some(set) = &work.summary.set else {
+            continue;
+        };
+        match first_file.get(&(work.summary.lang.as_str(), set.as_str())) {
+            Some(&first) => {
+                let first = &locales[first];
+                diagnostics.push(crate::i18n::duplicate_locale_file(
+                    &work.summary.lang,
+                    &Target::Set(set.clone()),
+                    (&work.file.path, work.summary.set_span.clone()),
+                    (&first.file.path, first.summary.set_span.clone()),
+                ));
+            }
+            None => {
+                first_file.insert((&work.summary.lang, set), i);
+                of_set.entry(set).or_default().push(i);
+            }
+        }
+    }
+    loaded
+        .iter()
+        .map(|set| {
+            of_set
+                .get(set.set.id.0.as_str())
+                .cloned()
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// A set from the cache made whole again, for checking or rendering it
+/// anew: its card texts put back and its effects parsed (their findings were
+/// reported when the file was first read). Should the cached texts not
+/// decode, the file is read again.
+pub(super) fn whole_set(work: &SetWork, cached: &LoadedSet, file: &SourceFile) -> LoadedSet {
+    let mut set = cached.clone();
+    let restored = work.texts.as_ref().is_some_and(|t| t.restore(&mut set));
+    if !restored {
+        return load_file(file, false).set.unwrap_or(set);
+    }
+    for card in &mut set.cards {
+        card.effect = parse_effect(file, &card.card, &card.spans, &mut Vec::new());
+    }
+    set
+}

@@ -1,0 +1,339 @@
+//! The render-and-write stage: each set whose context changed is assembled
+//! and rendered in every language, then written to the database (set by set
+//! while the next chunk renders) or kept as models; the unchanged sets keep
+//! the JSON the cache has for them.
+
+use foldhash::HashSet;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::artifacts::{DatabaseJson, DatabaseWriter, SetJson};
+use crate::cache::Cache;
+use crate::diagnostics::{self, Diagnostic};
+use crate::effect::{Effect, Vocabulary};
+use crate::i18n::locale::LocaleFile;
+use crate::load::LoadedSet;
+use crate::model::{DATABASE_FORMAT, Database};
+use crate::pool::Pool;
+
+use super::assemble::{Books, assemble_set, assemble_set_taking, render_card};
+use super::checks::{Derived, check_pool};
+use super::read::{FilesRead, read_locale, whole_set};
+use super::stream::stream_sets;
+use super::vocabulary::PoolVocabulary;
+use super::{Built, Plan, SetWork};
+
+/// The database a build made, if it made one.
+#[derive(Default)]
+pub(super) struct Rendered {
+    pub database: Option<Database>,
+    pub json: Option<DatabaseJson>,
+    /// The database the cache describes is what this build would write.
+    pub database_unchanged: bool,
+}
+
+/// What the stage needs besides the files read.
+pub(super) struct RenderInput<'a> {
+    pub pool: &'a Pool,
+    pub plan: &'a Plan,
+    pub vocabulary: &'a PoolVocabulary,
+    /// Each loaded set's translation files.
+    pub translations: &'a [Vec<usize>],
+    /// The pool checks' copies, unless the checks come later.
+    pub derived: Derived,
+    pub cache: Option<&'a Cache>,
+}
+
+/// Renders and writes the sets of a build without errors. With deferred pool
+/// checks (`plan.checks_later`), their findings join `diagnostics`, and a
+/// build that fails them keeps nothing it made.
+pub(super) fn render_and_write(
+    input: RenderInput<'_>,
+    read: &mut FilesRead<'_>,
+    mut writer: Option<&mut DatabaseWriter>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Rendered {
+    let RenderInput {
+        pool,
+        plan,
+        vocabulary,
+        translations,
+        derived,
+        cache,
+    } = input;
+    let keys = context_keys(read, translations, vocabulary.key);
+    let fresh = fresh_sets(&read.works, &keys, cache.is_some());
+    let database_unchanged =
+        writer.is_some() && database_on_disk_is_current(pool, &read.works, &fresh, cache);
+    let owner = owners(&read.works, read.loaded.len());
+    let locale_files = translations_to_render(read, translations, &owner, &fresh);
+    let derived = match plan.checks_later {
+        true => Derived::of(&read.loaded, |i| fresh[owner[i]]),
+        false => derived,
+    };
+    let card_count = read.loaded.iter().map(|s| s.cards.len()).sum();
+    let renderer = Renderer {
+        pool,
+        works: &read.works,
+        owner: &owner,
+        fresh: &fresh,
+        derived: &derived,
+        books: Books::of(&vocabulary.phrases),
+        vocab: &vocabulary.vocab,
+        plan,
+    };
+    let render = |index: usize, set: &mut LoadedSet, files| renderer.render(index, set, files);
+    let built: Vec<(usize, Option<Built>)> = match writer.as_deref_mut() {
+        // Each set keeps its place in the database file.
+        Some(_) if database_unchanged => Vec::new(),
+        Some(writer) => stream_sets(&mut read.loaded, locale_files, &render, &read.works, writer),
+        None => read
+            .loaded
+            .par_iter_mut()
+            .zip(locale_files)
+            .enumerate()
+            .map(|(index, (set, files))| render(index, set, files))
+            .collect(),
+    };
+    let passed = match (plan.checks_later, writer) {
+        (true, Some(writer)) => deferred_pool_checks(&read.loaded, writer, diagnostics),
+        _ => true,
+    };
+    // A build that failed its pool checks keeps nothing it made.
+    match (passed, plan.as_pieces) {
+        (false, _) => Rendered::default(),
+        (true, true) => Rendered {
+            json: Some(keep_pieces(pool, built, &mut read.works, &keys, card_count)),
+            database: None,
+            database_unchanged,
+        },
+        (true, false) => Rendered {
+            database: Some(gather_models(built, card_count)),
+            json: None,
+            database_unchanged,
+        },
+    }
+}
+
+/// Each set's context key: its file, its translation files, and what every
+/// effect may name or be printed with. A set whose key is unchanged has
+/// nothing to render.
+fn context_keys(read: &FilesRead<'_>, translations: &[Vec<usize>], vocab_key: u64) -> Vec<u64> {
+    read.works
+        .iter()
+        .map(|work| {
+            let mut key = xxhash_rust::xxh3::Xxh3::new();
+            key.update(&work.hash.to_le_bytes());
+            key.update(&vocab_key.to_le_bytes());
+            for &l in work.loaded.iter().flat_map(|&i| &translations[i]) {
+                key.update(read.locales[l].file.relative.as_bytes());
+                key.update(&read.locales[l].hash.to_le_bytes());
+            }
+            key.digest()
+        })
+        .collect()
+}
+
+/// Which set files are rendered anew: all of them without a cache, else
+/// those whose cached JSON was made for another context.
+fn fresh_sets(works: &[SetWork], keys: &[u64], cached: bool) -> Vec<bool> {
+    works
+        .iter()
+        .zip(keys)
+        .map(|(work, key)| !cached || work.output.as_ref().is_none_or(|(k, _)| k != key))
+        .collect()
+}
+
+/// Nothing to render, and the sets in the database's order: the database
+/// on disk is what this build would write, byte for byte.
+fn database_on_disk_is_current(
+    pool: &Pool,
+    works: &[SetWork],
+    fresh: &[bool],
+    cache: Option<&Cache>,
+) -> bool {
+    let sets = works
+        .iter()
+        .zip(&pool.sets)
+        .zip(fresh)
+        .filter(|((work, _), _)| work.loaded.is_some());
+    sets.clone().all(|(_, fresh)| !fresh)
+        && cache.is_some_and(|cache| {
+            let paths = sets.map(|((_, file), _)| file.relative.as_str());
+            cache.database_sets().eq(paths)
+        })
+}
+
+/// The set file (work) of each loaded set.
+fn owners(works: &[SetWork], loaded: usize) -> Vec<usize> {
+    let mut owner = vec![0; loaded];
+    for (w, work) in works.iter().enumerate() {
+        if let Some(i) = work.loaded {
+            owner[i] = w;
+        }
+    }
+    owner
+}
+
+/// Each loaded set's own translation files, for the sets to render (read
+/// now if the cache had them): all a set's text needs, so sets are
+/// translated in parallel, each with its own small index.
+fn translations_to_render(
+    read: &mut FilesRead<'_>,
+    translations: &[Vec<usize>],
+    owner: &[usize],
+    fresh: &[bool],
+) -> Vec<Vec<(String, LocaleFile)>> {
+    let wanted: HashSet<usize> = (0..read.loaded.len())
+        .filter(|&i| fresh[owner[i]])
+        .flat_map(|i| translations[i].iter().copied())
+        .collect();
+    read.locales
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(i, work)| {
+            if work.parsed.is_none() && wanted.contains(&i) {
+                work.parsed = read_locale(work.file, work.hash).parsed;
+            }
+        });
+    (0..read.loaded.len())
+        .map(|i| match fresh[owner[i]] {
+            false => Vec::new(),
+            true => translations[i]
+                .iter()
+                .filter_map(|&l| {
+                    let work = &mut read.locales[l];
+                    let parsed = work.parsed.take()?;
+                    Some((work.summary.lang.clone(), parsed))
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Renders one set: assembled with its copies, every effect rendered in
+/// every language, its translations attached.
+struct Renderer<'a> {
+    pool: &'a Pool,
+    works: &'a [SetWork],
+    owner: &'a [usize],
+    fresh: &'a [bool],
+    derived: &'a Derived,
+    books: Books<'a>,
+    vocab: &'a Vocabulary,
+    plan: &'a Plan,
+}
+
+impl Renderer<'_> {
+    /// The loaded set `index` built for the database, or nothing when its
+    /// cached JSON stands.
+    fn render(
+        &self,
+        index: usize,
+        set: &mut LoadedSet,
+        files: Vec<(String, LocaleFile)>,
+    ) -> (usize, Option<Built>) {
+        let w = self.owner[index];
+        if !self.fresh[w] {
+            return (w, None);
+        }
+        if self.works[w].reused {
+            *set = whole_set(&self.works[w], set, &self.pool.sets[w]);
+        }
+        let trees: Vec<Option<Effect>> = set.cards.iter_mut().map(|c| c.effect.take()).collect();
+        // Without a cache, the set is not needed after this: its cards'
+        // text moves into the database.
+        let (set_model, mut cards) = match self.plan.keeps_sets {
+            true => assemble_set(index, set, self.derived),
+            false => assemble_set_taking(index, set, self.derived),
+        };
+        for (card, tree) in cards.iter_mut().zip(trees) {
+            render_card(card, tree, &self.books, self.vocab);
+        }
+        let mut one = Database {
+            format: DATABASE_FORMAT,
+            sets: vec![set_model],
+            cards,
+        };
+        // Second files for a set were reported when they were paired.
+        let locales = crate::i18n::Locales::from_files(files, &mut Vec::new());
+        crate::i18n::attach(&mut one, &locales);
+        let set_model = one.sets.pop().expect("one set");
+        let built = match self.plan.as_pieces {
+            true => Built::Json(SetJson::of(&set_model, &one.cards)),
+            false => Built::Model((set_model, one.cards)),
+        };
+        (w, Some(built))
+    }
+}
+
+/// The pool checks a build with a cache and a writer left until the sets
+/// were out: run while the writer copies the unchanged cards (one core's
+/// work in the kernel). Whether they passed.
+fn deferred_pool_checks(
+    loaded: &[LoadedSet],
+    writer: &mut DatabaseWriter,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let mut found = Vec::new();
+    rayon::join(|| check_pool(loaded, &mut found), || writer.flush());
+    let passed = !found.iter().any(Diagnostic::is_error);
+    diagnostics.extend(found);
+    diagnostics::sort(diagnostics);
+    passed
+}
+
+/// The database as JSON pieces in pool order: the sets rendered now, and
+/// the cached JSON of the others; each set file's work keeps its piece.
+fn keep_pieces(
+    pool: &Pool,
+    built: Vec<(usize, Option<Built>)>,
+    works: &mut [SetWork],
+    keys: &[u64],
+    card_count: usize,
+) -> DatabaseJson {
+    for (w, built) in built {
+        match built {
+            Some(Built::Json(set_json)) => {
+                works[w].output = Some((keys[w], set_json));
+                works[w].changed = true;
+            }
+            // Reused, and now written to the new database.
+            Some(Built::Written(set_json)) => {
+                if let Some(output) = &mut works[w].output {
+                    output.1 = set_json;
+                }
+            }
+            _ => {}
+        }
+    }
+    let (paths, sets) = works
+        .iter()
+        .zip(&pool.sets)
+        .filter(|(w, _)| w.loaded.is_some())
+        .filter_map(|(w, file)| Some((Arc::from(&*file.relative), w.output.as_ref()?.1.clone())))
+        .unzip();
+    DatabaseJson {
+        format: DATABASE_FORMAT,
+        sets,
+        paths,
+        cards: card_count,
+    }
+}
+
+/// The database as models, the sets in pool order.
+fn gather_models(built: Vec<(usize, Option<Built>)>, card_count: usize) -> Database {
+    let mut all = Database {
+        format: DATABASE_FORMAT,
+        sets: Vec::with_capacity(built.len()),
+        cards: Vec::with_capacity(card_count),
+    };
+    for (_, built) in built {
+        if let Some(Built::Model((set, cards))) = built {
+            all.sets.push(set);
+            all.cards.extend(cards);
+        }
+    }
+    all
+}
