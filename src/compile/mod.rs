@@ -30,7 +30,7 @@ pub use vocabulary::{PoolVocabulary, check_set_effects, pool_keywords, vocabular
 use crate::cache::Cache;
 use crate::diagnostics::{self, Diagnostic, Sources};
 use crate::i18n::locale::LocaleFile;
-use crate::load::LocaleSummary;
+use crate::load::{LoadedSet, LocaleSummary};
 use crate::model::Database;
 use crate::pool::{Pool, SourceFile};
 
@@ -187,23 +187,14 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     );
     let translations = pair_translations(&read.loaded, &read.locales, &mut diagnostics);
     let files_done = started.elapsed();
-    let checks_now = !plan.schema_only && !plan.checks_later;
-    let derived = match checks_now {
-        true => check_pool(&read.loaded, &mut diagnostics),
-        false => Derived::default(),
-    };
+    let derived = check_pool_now(&plan, &read.loaded, &mut diagnostics);
     let vocabulary = (!plan.schema_only).then(|| {
         let vocabulary = PoolVocabulary::of(pool, &read.loaded, &mut diagnostics);
         check_effects(pool, &mut read, &vocabulary, &mut diagnostics);
         vocabulary
     });
     add_sources_read(&mut sources, &pool.data);
-    let has_errors = diagnostics.iter().any(Diagnostic::is_error);
-    if plan.checks_later && has_errors {
-        // Nothing is going to be written: nothing to wait for.
-        check_pool(&read.loaded, &mut diagnostics);
-    }
-    diagnostics::sort(&mut diagnostics);
+    let has_errors = settle_findings(&plan, &read.loaded, &mut diagnostics);
     let mut rendered = match &vocabulary {
         Some(vocabulary) if !has_errors => {
             let input = RenderInput {
@@ -241,6 +232,27 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         reused_files,
         timings,
     }
+}
+
+/// The pool checks, when they run before rendering (else their copies
+/// come later, and none are needed for schema-only checks).
+fn check_pool_now(plan: &Plan, loaded: &[LoadedSet], diagnostics: &mut Vec<Diagnostic>) -> Derived {
+    match !plan.schema_only && !plan.checks_later {
+        true => check_pool(loaded, diagnostics),
+        false => Derived::default(),
+    }
+}
+
+/// Whether the findings so far hold an error; they are sorted, and the
+/// deferred pool checks run at once when nothing is going to be written
+/// for them to wait on.
+fn settle_findings(plan: &Plan, loaded: &[LoadedSet], diagnostics: &mut Vec<Diagnostic>) -> bool {
+    let has_errors = diagnostics.iter().any(Diagnostic::is_error);
+    if plan.checks_later && has_errors {
+        check_pool(loaded, diagnostics);
+    }
+    diagnostics::sort(diagnostics);
+    has_errors
 }
 
 /// Adds the texts of the files among `files` that were read, for drawing
