@@ -39,4 +39,5 @@ pub mod schema;
 pub mod set_schema;
 pub mod suggest;
 pub mod synth;
+pub mod workspace;
 pub mod yaml;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
-use blades::compile::{compile, find_set};
+use blades::compile::find_set;
 use blades::i18n::glossary::Glossary;
 use blades::i18n::{self, find_card, language_name};
 use blades::model::{Card, Set};
@@ -53,14 +53,16 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
         stderrln!("error: `{lang}` is not a language code (use `en` or `ja`)");
         return ExitCode::from(exit::CANNOT_RUN);
     }
-    let pool = match context.pool() {
-        Ok(pool) => pool,
+    let workspace = match context.workspace() {
+        Ok(workspace) => workspace,
         Err(code) => return code,
     };
-    let compiled = compile(&pool);
-    let Some(database) = compiled.database else {
-        context.report(&compiled.diagnostics, &compiled.sources);
-        return ExitCode::from(exit::PROBLEMS);
+    let database = match workspace.database() {
+        Ok(database) => database,
+        Err(findings) => {
+            context.report(&findings.diagnostics, &findings.sources);
+            return ExitCode::from(exit::PROBLEMS);
+        }
     };
     let Some(card) = find_card(&database, &name) else {
         let mut known: Vec<&str> = Vec::new();

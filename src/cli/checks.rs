@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use blades::cards::CardIndex;
-use blades::compile::compile;
 use blades::diagnostics::{self, Diagnostic, Sources};
 use blades::model::{Database, Id};
 use blades::report::{self, Format};
@@ -22,12 +21,10 @@ use super::{Context, exit};
 /// The card database of the pool named by `--cards`; a pool with errors
 /// cannot be checked against (exit 2).
 pub fn database(context: &Context) -> Result<Database, ExitCode> {
-    let pool = context.pool()?;
-    let compiled = compile(&pool);
-    match compiled.database {
-        Some(database) => Ok(database),
-        None => {
-            context.report(&compiled.diagnostics, &compiled.sources);
+    match context.workspace()?.database() {
+        Ok(database) => Ok(database),
+        Err(findings) => {
+            context.report(&findings.diagnostics, &findings.sources);
             stderrln!("error: the card pool has errors, so nothing can be checked against it");
             Err(ExitCode::from(exit::CANNOT_RUN))
         }

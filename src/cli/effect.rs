@@ -3,12 +3,11 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use blades::compile;
 use blades::diagnostics::Sources;
-use blades::effect::{self, Keywords, Lang, Phrasebook};
+use blades::effect::{self, Lang};
 use blades::report::Format;
 
-use super::out::stdoutln;
+use super::out::{stderrln, stdoutln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -51,17 +50,21 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             }),
         ),
     };
-    let pool = match context.pool() {
-        Ok(pool) => pool,
+    let workspace = match context.workspace() {
+        Ok(workspace) => workspace,
         Err(code) => return code,
     };
-    // The pool's sets and types are what an effect may name.
-    let sets: Vec<_> = pool
-        .sets
-        .iter()
-        .filter_map(|f| blades::load::load_set(f, &mut Vec::new()))
-        .collect();
-    let vocab = compile::vocabulary(&sets, Keywords::builtin());
+    // What the build checks and renders this pool's effects with.
+    let (vocabulary, findings) = workspace.vocabulary();
+    if findings.error_count() > 0 {
+        // As for the player checks: a broken pool is nothing to check against.
+        context.report(&findings.diagnostics, &findings.sources);
+        stderrln!(
+            "error: the pool's keyword table or phrase books have errors, so no effect can be checked against them"
+        );
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    let vocab = &vocabulary.vocab;
     let path: Arc<str> = Arc::from("<effect>");
     let mut sources = Sources::default();
     sources.insert(path.clone(), Arc::from(text.as_str()));
@@ -69,12 +72,12 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let offsets: Vec<usize> = (0..=text.len()).collect();
     let problems: Vec<_> = match effect::parse(text) {
         Ok(tree) => {
-            let errors = effect::check(&tree, &vocab);
+            let errors = effect::check(&tree, vocab);
             if errors.is_empty() {
                 match lang {
                     Some(lang) => stdoutln!(
                         "{}",
-                        effect::render(&tree, lang, &Phrasebook::builtin(lang), &vocab)
+                        effect::render(&tree, lang, vocabulary.phrases.get(lang), vocab)
                     ),
                     None if context.format == Format::Json => {
                         stdoutln!(

@@ -26,10 +26,11 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         );
         return ExitCode::from(exit::CANNOT_RUN);
     }
-    let pool = match context.pool() {
-        Ok(pool) => pool,
+    let workspace = match context.workspace_uncached() {
+        Ok(workspace) => workspace,
         Err(code) => return code,
     };
+    let pool = workspace.pool();
     let mut sources = Sources::default();
     // Files and folders the pool could not read are problems too: a
     // rewrite must not pass over a set file without a word.

@@ -11,8 +11,9 @@ use blades::files;
 use blades::i18n::exchange::{self, ExportOptions, ImportOptions};
 use blades::i18n::status::{self, State, StatusReport};
 use blades::i18n::{self, Project, check, po};
-use blades::pool::{self, Pool};
+use blades::pool;
 use blades::report::{self, Format};
+use blades::workspace::Workspace;
 
 use super::out::{stderr, stderrln, stdout, stdoutln};
 use super::{Context, exit};
@@ -108,8 +109,7 @@ fn bad_lang(lang: &str) -> ExitCode {
 /// Loads the project; problems reading locale files are printed (human) and
 /// counted.
 fn load(context: &Context) -> Result<Project, ExitCode> {
-    let pool = context.pool()?;
-    let project = Project::load(&pool);
+    let project = context.workspace_uncached()?.translations();
     if project.set_errors > 0 {
         stderrln!(
             "note: the set files have {} error(s); their cards are left out here (`blades build` lists them)",
@@ -308,14 +308,14 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let pool = match Pool::from_dir(&root) {
-        Ok(pool) => pool,
+    let workspace = match Workspace::open_uncached(Some(&root)) {
+        Ok(workspace) => workspace,
         Err(e) => {
             stderrln!("error: {e}");
             return ExitCode::from(exit::CANNOT_RUN);
         }
     };
-    let mut project = Project::load(&pool);
+    let mut project = workspace.translations();
     if has_errors(&project.diagnostics) {
         context.report(&project.diagnostics, &project.sources);
         stderrln!("error: the locale files have problems; fix them before importing");

@@ -8,8 +8,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use blades::diagnostics::{Diagnostic, Sources};
-use blades::pool::{Pool, PoolError};
+use blades::pool::PoolError;
 use blades::report::{self, Format, Style};
+use blades::workspace::Workspace;
 
 use out::{stderrln, stdout_str};
 
@@ -92,12 +93,16 @@ impl Context {
         }
     }
 
-    /// The pool named by `--cards`, or the built-in one.
-    pub fn pool(&self) -> Result<Pool, ExitCode> {
-        match &self.cards {
-            None => Ok(Pool::builtin()),
-            Some(dir) => Pool::from_dir(dir).map_err(pool_error),
-        }
+    /// The pool named by `--cards` (or the built-in one), opened to answer
+    /// questions about it through the last build's cache.
+    pub fn workspace(&self) -> Result<Workspace, ExitCode> {
+        Workspace::open(self.cards.as_deref()).map_err(pool_error)
+    }
+
+    /// [`Context::workspace`] with every file read, for the commands that
+    /// rewrite or translate the pool's files.
+    pub fn workspace_uncached(&self) -> Result<Workspace, ExitCode> {
+        Workspace::open_uncached(self.cards.as_deref()).map_err(pool_error)
     }
 
     /// Prints diagnostics to stderr (human) or stdout (JSON).

@@ -234,6 +234,23 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     }
 }
 
+/// The vocabulary of a pool as a build assembles it, and the findings of
+/// its keyword table and phrase books: the set files read through `cache`
+/// when there is one (their results go back into it).
+pub fn read_vocabulary(
+    pool: &Pool,
+    mut cache: Option<&mut Cache>,
+) -> (PoolVocabulary, Vec<Diagnostic>) {
+    let read = read_files(pool, cache.as_deref_mut(), false, None, &mut Vec::new());
+    let mut diagnostics = Vec::new();
+    let vocabulary = PoolVocabulary::of(pool, &read.loaded, &mut diagnostics);
+    if let Some(cache) = cache {
+        store(cache, pool, read);
+    }
+    diagnostics::sort(&mut diagnostics);
+    (vocabulary, diagnostics)
+}
+
 /// The pool checks, when they run before rendering (else their copies
 /// come later, and none are needed for schema-only checks).
 fn check_pool_now(plan: &Plan, loaded: &[LoadedSet], diagnostics: &mut Vec<Diagnostic>) -> Derived {

@@ -1,0 +1,399 @@
+//! A pool opened for work: the one entry point every front end uses for a
+//! pool's build, vocabulary, database and findings, so that no command
+//! assembles them again.
+//!
+//! Two ways in:
+//! - [`Workspace`] answers questions about a pool (its database for the
+//!   player checks and card lookups, its vocabulary for the effect
+//!   commands, its translations). It reads the pool through the build cache
+//!   of [`DEFAULT_DATABASE`] when there is one, read-only: with the pool
+//!   unchanged since that build, a question costs about what a cached build
+//!   with nothing to do costs.
+//! - [`Builder`] runs `blades build`: it reads the pool through the cache
+//!   beside the output, compiles, writes the database and stores the cache,
+//!   once or again and again (`--watch`).
+//!
+//! ```
+//! use blades::workspace::Workspace;
+//!
+//! let workspace = Workspace::builtin();
+//! let database = workspace.database().expect("the built-in pool is valid");
+//! assert!(database.cards.iter().any(|card| card.copies == 3));
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::AtomicUsize;
+use std::time::{Duration, Instant};
+
+use crate::artifacts::{self, DatabaseWriter};
+use crate::cache::Cache;
+use crate::compile::{Compiled, Options, PoolVocabulary, compile_with, read_vocabulary};
+use crate::diagnostics::{Diagnostic, Sources};
+use crate::files;
+use crate::i18n;
+use crate::model::{DATABASE_FORMAT, Database};
+use crate::pool::{Listing, Pool, PoolError};
+
+/// Where `blades build` writes the database unless told otherwise; the
+/// build cache sits beside it.
+pub const DEFAULT_DATABASE: &str = "dist/cards.json";
+
+/// Findings about a pool, with the text of the files they point into.
+#[derive(Debug, Default)]
+pub struct Findings {
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: Sources,
+}
+
+impl Findings {
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+}
+
+/// A pool opened to answer questions about it.
+pub struct Workspace {
+    pool: Pool,
+    /// The cache of the last build to [`DEFAULT_DATABASE`], if any: never
+    /// written from here. Building takes it (hence the lock).
+    cache: Mutex<Option<Cache>>,
+}
+
+impl Workspace {
+    /// The built-in pool.
+    pub fn builtin() -> Workspace {
+        Workspace {
+            pool: Pool::builtin(),
+            cache: Mutex::new(None),
+        }
+    }
+
+    /// The pool in `cards`, or the built-in one, read through the cache of
+    /// the last build to [`DEFAULT_DATABASE`] (files it vouches for are
+    /// read only if their text is needed).
+    pub fn open(cards: Option<&Path>) -> Result<Workspace, PoolError> {
+        let cache = Cache::open_beside(Path::new(DEFAULT_DATABASE));
+        let pool = match cards {
+            None => Pool::builtin(),
+            Some(dir) => read_through(Pool::list(dir).map(Listing::stamp), Some(&cache))?,
+        };
+        Ok(Workspace {
+            pool,
+            cache: Mutex::new(Some(cache)),
+        })
+    }
+
+    /// The pool in `cards`, or the built-in one, every file read (for the
+    /// commands that rewrite or translate its files).
+    pub fn open_uncached(cards: Option<&Path>) -> Result<Workspace, PoolError> {
+        let pool = match cards {
+            None => Pool::builtin(),
+            Some(dir) => Pool::from_dir(dir)?,
+        };
+        Ok(Workspace {
+            pool,
+            cache: Mutex::new(None),
+        })
+    }
+
+    /// The pool's files.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    /// The checked database, or the findings that stand in its way (every
+    /// finding of a build, errors and warnings).
+    pub fn database(&self) -> Result<Database, Findings> {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let compiled = compile_with(
+            &self.pool,
+            Options {
+                pieces: cache.is_some(),
+                cache: cache.as_mut(),
+                ..Options::default()
+            },
+        );
+        database_of(compiled)
+    }
+
+    /// What the pool's effects may name and how they print: the same
+    /// vocabulary the build checks and renders with. Findings are those of
+    /// the pool's keyword table and phrase books.
+    pub fn vocabulary(&self) -> (PoolVocabulary, Findings) {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let (vocabulary, diagnostics) = read_vocabulary(&self.pool, cache.as_mut());
+        let mut sources = Sources::default();
+        for file in &self.pool.data {
+            if diagnostics.iter().any(|d| d.path == file.path) {
+                sources.insert(file.path.clone(), file.text().clone());
+            }
+        }
+        (
+            vocabulary,
+            Findings {
+                diagnostics,
+                sources,
+            },
+        )
+    }
+
+    /// The pool's translation units and translations.
+    pub fn translations(&self) -> i18n::Project {
+        i18n::Project::load(&self.pool)
+    }
+}
+
+/// The database of a finished build: as models, or from its JSON pieces.
+fn database_of(compiled: Compiled) -> Result<Database, Findings> {
+    let findings = |compiled: Compiled| Findings {
+        diagnostics: compiled.diagnostics,
+        sources: compiled.sources,
+    };
+    if let Some(database) = compiled.database {
+        return Ok(database);
+    }
+    let Some(json) = &compiled.json else {
+        return Err(findings(compiled));
+    };
+    let mut bytes = Vec::with_capacity(1 << 20);
+    let read = artifacts::write_database_json(&mut bytes, json)
+        .ok()
+        .and_then(|()| serde_json::from_slice::<Database>(&bytes).ok());
+    match read {
+        Some(database) => Ok(database),
+        // The previous database file could not be read back: build anew.
+        None => Err(findings(compiled)),
+    }
+}
+
+/// Reads a listed pool, leaving unread the files `cache` vouches for.
+fn read_through(
+    listing: Result<Listing, PoolError>,
+    cache: Option<&Cache>,
+) -> Result<Pool, PoolError> {
+    listing?.read(|path, stamp| cache?.known(path, stamp))
+}
+
+/// How `blades build` goes.
+#[derive(Debug, Clone)]
+pub struct BuildSettings {
+    /// The pool folder; `None` is the built-in pool.
+    pub cards: Option<PathBuf>,
+    /// Where the database goes (the cache beside it).
+    pub out: PathBuf,
+    /// YAML and the JSON Schema only: nothing written.
+    pub schema_only: bool,
+    /// Neither read nor write the build cache.
+    pub no_cache: bool,
+    /// Indented JSON, made whole at the end (builds without the cache).
+    pub pretty: bool,
+}
+
+impl BuildSettings {
+    /// Whether a build reads and writes the cache.
+    fn uses_cache(&self) -> bool {
+        !self.no_cache && !self.schema_only && !self.pretty
+    }
+
+    /// Whether the database is written while the sets are made (compact
+    /// JSON, set by set); `--pretty` serializes it whole at the end.
+    fn writes_while_building(&self) -> bool {
+        !self.schema_only && !self.pretty
+    }
+}
+
+/// What became of the database.
+#[derive(Debug)]
+pub enum Written {
+    /// Written (or already on disk as it would be written).
+    Done { sets: usize, cards: usize },
+    /// Only checked (`schema_only`): nothing to write.
+    Checked,
+    /// The build has errors: nothing written.
+    NotBuilt,
+    /// Writing failed.
+    Failed(std::io::Error),
+}
+
+/// One build: what it found and what it wrote.
+pub struct Build {
+    pub compiled: Compiled,
+    pub written: Written,
+    /// Set and data files in the pool, and how many were read (the others
+    /// the cache vouched for).
+    pub files: usize,
+    pub files_read: usize,
+    pub sets: usize,
+    pub timings: BuildTimings,
+}
+
+/// Where a build's time went (reading the pool is [`Builder::read`]'s).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BuildTimings {
+    /// Per-file checks, then the pool-wide ones (see [`Compiled::timings`]).
+    pub files: Duration,
+    pub pool: Duration,
+    pub write: Duration,
+}
+
+/// Runs `blades build`, once or on every change (`--watch`), keeping the
+/// cache between builds.
+pub struct Builder {
+    settings: BuildSettings,
+    cache: Option<Cache>,
+    opened: bool,
+}
+
+impl Builder {
+    pub fn new(settings: BuildSettings) -> Builder {
+        Builder {
+            settings,
+            cache: None,
+            opened: false,
+        }
+    }
+
+    /// The pool folder's files and their stamps, as they are now (`None`
+    /// for the built-in pool): any change to them starts a rebuild.
+    pub fn list(&self) -> Option<Result<Listing, PoolError>> {
+        let dir = self.settings.cards.as_ref()?;
+        Some(Pool::list(dir).map(Listing::stamp))
+    }
+
+    /// Reads the pool (listed already, or listed now), the cache opened
+    /// alongside on the first call.
+    pub fn read(&mut self, listing: Option<Result<Listing, PoolError>>) -> Result<Pool, PoolError> {
+        let uses_cache = self.settings.uses_cache();
+        let open = !self.opened && uses_cache;
+        let out = self.settings.out.clone();
+        let open_cache = || open.then(|| Cache::open_beside(&out));
+        let Some(dir) = self.settings.cards.clone() else {
+            self.keep_opened(open_cache());
+            return Ok(Pool::builtin());
+        };
+        let list = || match listing {
+            Some(listing) => listing,
+            // Stamps only matter to a cache.
+            None if uses_cache => Pool::list(&dir).map(Listing::stamp),
+            None => Pool::list(&dir),
+        };
+        let (listing, opened) = rayon::join(list, open_cache);
+        self.keep_opened(opened);
+        read_through(listing, self.cache.as_ref())
+    }
+
+    fn keep_opened(&mut self, cache: Option<Cache>) {
+        if !self.opened {
+            self.cache = cache;
+            self.opened = true;
+        }
+    }
+
+    /// Builds a pool read by [`Builder::read`] and writes its database,
+    /// printing nothing; `progress` counts the set files done.
+    pub fn build(&mut self, pool: &Pool, progress: Option<&AtomicUsize>) -> Build {
+        let started = Instant::now();
+        let mut writer = self.database_writer();
+        let compiled = compile_with(
+            pool,
+            Options {
+                cache: self.cache.as_mut(),
+                schema_only: self.settings.schema_only,
+                progress,
+                // The database is only written: as JSON made set by set,
+                // unless it is to be indented.
+                pieces: !self.settings.pretty,
+                writer: writer.as_mut(),
+            },
+        );
+        let built = started.elapsed();
+        // The database is written before anything is reported: what the
+        // build leaves on disk never depends on whether anyone reads it.
+        let written = match self.settings.schema_only {
+            true => Written::Checked,
+            false => self.write_database(&compiled, writer),
+        };
+        let files_read = pool
+            .sets
+            .iter()
+            .chain(&pool.data)
+            .filter(|f| f.is_read())
+            .count();
+        Build {
+            timings: BuildTimings {
+                files: compiled.timings.files,
+                pool: compiled.timings.pool,
+                write: started.elapsed() - built,
+            },
+            compiled,
+            written,
+            files: pool.sets.len() + pool.data.len(),
+            files_read,
+            sets: pool.sets.len(),
+        }
+    }
+
+    /// Keeps what a build taught the cache: stored on disk after a build
+    /// that wrote its database, kept in memory only after a failed one (a
+    /// failed build leaves every file as it was, the cache too).
+    pub fn keep(&mut self, build: &Build) -> std::io::Result<()> {
+        let Some(cache) = self.cache.as_mut() else {
+            return Ok(());
+        };
+        match build.written {
+            Written::Done { .. } => cache.save(),
+            _ => {
+                cache.commit();
+                Ok(())
+            }
+        }
+    }
+
+    /// The writer of the database as it is made, if it is; with a cache,
+    /// the database it replaces is left for the next build to delete.
+    fn database_writer(&self) -> Option<DatabaseWriter> {
+        let settings = &self.settings;
+        let writer = settings
+            .writes_while_building()
+            .then(|| DatabaseWriter::new(&settings.out, DATABASE_FORMAT))?;
+        Some(match settings.uses_cache() {
+            true => writer.keeping_replaced(),
+            false => writer,
+        })
+    }
+
+    /// Writes the database of a successful build (telling the cache where
+    /// its sets went).
+    fn write_database(&mut self, compiled: &Compiled, writer: Option<DatabaseWriter>) -> Written {
+        let out = &self.settings.out;
+        let (written, sets, cards) = match (&compiled.database, &compiled.json) {
+            // Only `--pretty` builds the database as models.
+            (Some(database), _) => (
+                files::write_artifact(out, |w| artifacts::write_database(w, database, true)),
+                database.sets.len(),
+                database.cards.len(),
+            ),
+            // Already on disk as this build would write it: left untouched
+            // (a tool that watches it sees no change).
+            (None, Some(json)) if compiled.database_unchanged => {
+                (Ok(()), json.sets.len(), json.cards)
+            }
+            (None, Some(json)) => {
+                let written = match writer {
+                    Some(writer) => writer.finish(),
+                    None => artifacts::write_database_json_file(out, json),
+                };
+                if let (Ok(written), Some(cache)) = (&written, self.cache.as_mut()) {
+                    cache.database_written(&json.paths, written);
+                }
+                (written.map(|_| ()), json.sets.len(), json.cards)
+            }
+            (None, None) => return Written::NotBuilt,
+        };
+        match written {
+            Ok(()) => Written::Done { sets, cards },
+            Err(e) => Written::Failed(e),
+        }
+    }
+}
