@@ -244,7 +244,7 @@ impl FileIdentity {
 }
 
 /// Writes the database from its JSON pieces to `path` as a build artifact
-/// ([`write_artifact`]): the same bytes as [`write_database_json`].
+/// ([`crate::files::write_artifact`]): the same bytes as [`write_database_json`].
 pub fn write_database_json_file(
     path: &Path,
     database: &DatabaseJson,
@@ -259,7 +259,7 @@ pub fn write_database_json_file(
 /// A database file written set by set while a build renders them: each
 /// set's cards go out as they come (so they need not all be held in memory
 /// at once), the sets' own small objects at the end; then the file is put in
-/// place like any build artifact ([`write_artifact`]). Cards still in the
+/// place like any build artifact ([`crate::files::write_artifact`]). Cards still in the
 /// previous database file are copied from it by the kernel, in runs. Pieces
 /// in memory go out with vectored writes (a buffered writer would copy them
 /// once more). One thread writes: a file takes one writer at a time, and a

@@ -1,8 +1,9 @@
 //! Writing files so that a failure, or a killed run, leaves nothing half
 //! done: temp files the tool recognises as its own, and [`FileSet`], the
 //! all-or-nothing write of several files (`fmt`, `i18n import`,
-//! `schema --write`). The single-file writers and the database writer of
-//! [`crate::output`] make their temp files here too.
+//! `schema --write`); one file replaced atomically ([`write_atomic`],
+//! [`write_artifact`]). The database writer ([`crate::artifacts`]) makes
+//! its temp file here too.
 //!
 //! Every temp file is named `.blades-tmp-<pid>-<random>` and made beside
 //! the file it is to replace (a rename only stays atomic within one file

@@ -142,7 +142,7 @@ pub fn vocabulary(sets: &[LoadedSet], keywords: Keywords) -> Vocabulary {
     }
 }
 
-/// [`check_effects`] for one set; `text` is its file's.
+/// The effect checks that need the pool for one set; `text` is its file's.
 pub fn check_set_effects(set: &LoadedSet, vocab: &Vocabulary, text: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for loaded in &set.cards {

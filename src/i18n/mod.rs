@@ -352,22 +352,12 @@ pub struct Locales {
 impl Locales {
     /// Reads every `locales/<lang>/*.yaml` and `phrases/<lang>.yaml` file.
     pub fn load(pool: &Pool) -> (Locales, Vec<Diagnostic>) {
-        Locales::load_files(pool, true)
-    }
-
-    /// Reads the set locale files only (`blades build`: the phrase files
-    /// belong to the effect language, which reports on them itself).
-    pub fn load_set_locales(pool: &Pool) -> (Locales, Vec<Diagnostic>) {
-        Locales::load_files(pool, false)
-    }
-
-    fn load_files(pool: &Pool, phrases: bool) -> (Locales, Vec<Diagnostic>) {
         // Files parse independently (in parallel); they join their language
         // in pool order.
         let parsed: Vec<(String, Option<LocaleFile>, Vec<Diagnostic>)> = pool
             .data
             .par_iter()
-            .filter_map(|file| parse_locale_file(file, phrases))
+            .filter_map(|file| parse_locale_file(file, true))
             .collect();
         let mut diagnostics = Vec::new();
         let mut files = Vec::new();
