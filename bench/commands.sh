@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Whole-process timings of the commands that read a pool's database, on a large
+# synthetic pool, with the pool unchanged since the last build (its cache in
+# dist/ of the folder they run in) and from scratch (no build there), beside a
+# cached build that has nothing to do. Prints medians and ratios and writes
+# them to bench/COMMANDS.md.
+#
+# usage: bench/commands.sh [CARDS=100000] [RUNS=5]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cards=${1:-100000}
+runs=${2:-5}
+scratch=target/bench-scratch
+mkdir -p "$scratch"
+cargo build --release --quiet --bin blades --example synth
+blades=$PWD/target/release/blades
+pool="$PWD/$scratch/pool-$cards"
+if [ ! -d "$pool" ]; then
+  target/release/examples/synth --cards "$cards" --out "$pool"
+fi
+built="$PWD/$scratch/commands-built"
+fresh="$PWD/$scratch/commands-fresh"
+rm -rf "$built" "$fresh"
+mkdir -p "$built" "$fresh"
+(cd "$built" && "$blades" --cards "$pool" build >/dev/null 2>&1)
+
+# A legal deck of the pool, and one of its card names.
+deck="$built/deck.yaml"
+"$blades" --cards "$pool" --format json copies list 2>/dev/null | python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+cards = [c for s in m["sets"] for c in s["cards"]]
+pick = [c for c in cards if c["kind"] == "single"][:8]
+pick += [c for c in cards if c["kind"] == "deck-box"][:1]
+pick += [c for c in cards if c["kind"] == "accessory"][:2]
+print("cards:")
+for c in pick:
+    print("  - " + json.dumps(c["name"], ensure_ascii=False))
+' >"$deck"
+card=$(sed -n 2p "$deck" | sed 's/^  - //; s/^"//; s/"$//')
+
+declare -A median
+measure() {
+  local name=$1 dir=$2 n=$3; shift 3
+  local times=()
+  for _ in $(seq "$n"); do
+    local start end
+    start=$(date +%s.%N)
+    (cd "$dir" && "$@" >/dev/null 2>&1) || true
+    end=$(date +%s.%N)
+    times+=("$(echo "$end - $start" | bc -l)")
+  done
+  median[$name]=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
+  printf '%-34s median %8.3f s over %d runs\n' "$name" "${median[$name]}" "$n"
+}
+
+measure "build, nothing changed" "$built" "$runs" "$blades" --cards "$pool" build
+for where in built fresh; do
+  dir=$built; [ $where = fresh ] && dir=$fresh
+  measure "deck check ($where)" "$dir" "$runs" "$blades" --cards "$pool" deck check "$deck"
+  measure "card show ($where)" "$dir" "$runs" "$blades" --cards "$pool" card show "$card"
+  measure "effect check ($where)" "$dir" "$runs" "$blades" --cards "$pool" effect check "Play: Gain 2 RP."
+done
+
+ratio() { printf '%.2f' "$(echo "${median[$1]} / ${median[$2]}" | bc -l)"; }
+{
+  echo "# Commands after a build"
+  echo
+  echo "Run by \`bench/commands.sh $cards $runs\` on $(date -u +%Y-%m-%d), $(nproc) cores, shared machine (medians; expect noise)."
+  echo "Pool: $cards synthetic cards from \`examples/synth\`. *After a build*: the command runs where \`blades build\`"
+  echo "wrote \`dist/\` (database and cache) and the pool has not changed since; *from scratch*: where it did not."
+  echo
+  echo "| what | after a build (s) | from scratch (s) | after a build / build with nothing changed |"
+  echo "|---|---|---|---|"
+  for k in "deck check" "card show" "effect check"; do
+    printf '| %s | %.3f | %.3f | %s× |\n' "$k" "${median[$k (built)]}" "${median[$k (fresh)]}" "$(ratio "$k (built)" 'build, nothing changed')"
+  done
+  echo
+  printf -- '- build with nothing changed: %.3f s\n' "${median[build, nothing changed]}"
+} > bench/COMMANDS.md
+cat bench/COMMANDS.md
