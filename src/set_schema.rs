@@ -73,7 +73,6 @@ impl SetValidator {
             &self.card_fields
         }
     }
-
     fn diagnose(
         &self,
         path: &Arc<str>,
@@ -83,103 +82,42 @@ impl SetValidator {
         instance: &Value,
     ) -> Diagnostic {
         let located = doc.locate(pointer);
-        let value_span = located.node.span.clone();
+        let span = located.node.span.clone();
         let field = field_name(pointer);
-        let diag = |code: Code, span: Range<usize>, message: String| {
-            Diagnostic::error(code, path, span, message)
-        };
         match kind {
             ValidationErrorKind::AdditionalProperties { unexpected } => {
                 let name = unexpected.first().cloned().unwrap_or_default();
                 let child = format!("{pointer}/{}", name.replace('~', "~0").replace('/', "~1"));
-                let span = doc.locate(&child).key.unwrap_or(value_span);
-                let fields = self.fields_at(pointer);
-                let help = match closest(&name, fields.iter().map(String::as_str)) {
-                    Some(best) => {
-                        format!("did you mean `{best}`? Known fields: {}", fields.join(", "))
-                    }
-                    None => format!("known fields: {}", fields.join(", ")),
-                };
-                diag(Code::UnknownField, span, format!("unknown field `{name}`"))
-                    .with_label("not a field here")
-                    .with_help(help)
+                let span = doc.locate(&child).key.unwrap_or(span);
+                unknown_field(path, span, &name, self.fields_at(pointer))
             }
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
                 // Point at the first line of the mapping that lacks the field.
-                let span = first_line(located.node, &value_span);
-                diag(Code::MissingField, span, format!("missing field `{name}`"))
-                    .with_label(format!("this needs `{name}`"))
-                    .with_help(format!("add `{name}: …` here"))
+                let span = first_line(located.node, &span);
+                Diagnostic::error(
+                    Code::MissingField,
+                    path,
+                    span,
+                    format!("missing field `{name}`"),
+                )
+                .with_label(format!("this needs `{name}`"))
+                .with_help(format!("add `{name}: …` here"))
             }
             ValidationErrorKind::Enum { options } => {
-                let choices: Vec<&str> = options
-                    .as_array()
-                    .map(|a| a.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                let got = display_value(instance);
-                let help = match instance
-                    .as_str()
-                    .and_then(|s| closest(s, choices.iter().copied()))
-                {
-                    Some(best) => format!(
-                        "did you mean `{best}`? Expected one of: {}",
-                        choices.join(", ")
-                    ),
-                    None => format!("expected one of: {}", choices.join(", ")),
-                };
-                diag(
-                    Code::InvalidValue,
-                    value_span,
-                    format!("{got} is not a valid {field}"),
-                )
-                .with_label("unknown value")
-                .with_help(help)
+                invalid_value(path, span, field, options, instance)
             }
-            ValidationErrorKind::Type { kind } => {
-                let expected = match kind {
-                    TypeKind::Single(t) => yaml_type_name(&t.to_string()).to_string(),
-                    TypeKind::Multiple(set) => set
-                        .iter()
-                        .map(|t| t.to_string())
-                        .filter(|t| t != "null")
-                        .map(|t| yaml_type_name(&t).to_string())
-                        .collect::<Vec<_>>()
-                        .join(" or "),
-                };
-                diag(
-                    Code::WrongType,
-                    value_span,
-                    format!(
-                        "{} must be {}, found {}",
-                        subject(field),
-                        article(&expected),
-                        json_type(instance)
-                    ),
-                )
-                .with_label(format!("expected {expected}"))
-                .with_help(type_help(&expected, field))
-            }
+            ValidationErrorKind::Type { kind } => wrong_type(path, span, field, kind, instance),
             ValidationErrorKind::Minimum { limit } | ValidationErrorKind::Maximum { limit } => {
-                let (word, range) = bounds(field);
                 let low = matches!(kind, ValidationErrorKind::Minimum { .. });
-                diag(
-                    Code::OutOfRange,
-                    value_span,
-                    format!(
-                        "`{field}` is {} but must be {} {limit}",
-                        display_value(instance),
-                        if low { "at least" } else { "at most" }
-                    ),
-                )
-                .with_label(if low { "too small" } else { "too large" })
-                .with_help(format!("{word} range from {range}"))
+                out_of_range(path, span, field, low, limit, instance)
             }
             ValidationErrorKind::Pattern { .. } => {
                 let got = instance.as_str().unwrap_or_default();
-                diag(
+                Diagnostic::error(
                     Code::InvalidId,
-                    value_span,
+                    path,
+                    span,
                     format!("`{got}` is not a kebab-case id"),
                 )
                 .with_label("not kebab-case")
@@ -189,19 +127,126 @@ impl SetValidator {
                 ))
             }
             ValidationErrorKind::MinLength { .. } => {
-                diag(Code::EmptyText, value_span, format!("`{field}` is empty"))
+                Diagnostic::error(Code::EmptyText, path, span, format!("`{field}` is empty"))
                     .with_label("empty")
                     .with_help(format!("write the {field}"))
             }
-            other => diag(
+            other => Diagnostic::error(
                 Code::Schema,
-                value_span,
+                path,
+                span,
                 format!("`{field}`: {}", describe_other(other, instance)),
             )
             .with_label("does not match the schema")
             .with_help("see schema/set.schema.json for the expected shape"),
         }
     }
+}
+
+/// A field the schema does not know, with the nearest known one.
+fn unknown_field(path: &Arc<str>, span: Range<usize>, name: &str, fields: &[String]) -> Diagnostic {
+    let help = match closest(name, fields.iter().map(String::as_str)) {
+        Some(best) => format!("did you mean `{best}`? Known fields: {}", fields.join(", ")),
+        None => format!("known fields: {}", fields.join(", ")),
+    };
+    Diagnostic::error(
+        Code::UnknownField,
+        path,
+        span,
+        format!("unknown field `{name}`"),
+    )
+    .with_label("not a field here")
+    .with_help(help)
+}
+
+/// A value outside the schema's list, with the nearest allowed one.
+fn invalid_value(
+    path: &Arc<str>,
+    span: Range<usize>,
+    field: &str,
+    options: &Value,
+    instance: &Value,
+) -> Diagnostic {
+    let choices: Vec<&str> = options
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let got = display_value(instance);
+    let help = match instance
+        .as_str()
+        .and_then(|s| closest(s, choices.iter().copied()))
+    {
+        Some(best) => format!(
+            "did you mean `{best}`? Expected one of: {}",
+            choices.join(", ")
+        ),
+        None => format!("expected one of: {}", choices.join(", ")),
+    };
+    Diagnostic::error(
+        Code::InvalidValue,
+        path,
+        span,
+        format!("{got} is not a valid {field}"),
+    )
+    .with_label("unknown value")
+    .with_help(help)
+}
+
+/// A value of the wrong YAML type.
+fn wrong_type(
+    path: &Arc<str>,
+    span: Range<usize>,
+    field: &str,
+    kind: &TypeKind,
+    instance: &Value,
+) -> Diagnostic {
+    let expected = match kind {
+        TypeKind::Single(t) => yaml_type_name(&t.to_string()).to_string(),
+        TypeKind::Multiple(set) => set
+            .iter()
+            .map(|t| t.to_string())
+            .filter(|t| t != "null")
+            .map(|t| yaml_type_name(&t).to_string())
+            .collect::<Vec<_>>()
+            .join(" or "),
+    };
+    Diagnostic::error(
+        Code::WrongType,
+        path,
+        span,
+        format!(
+            "{} must be {}, found {}",
+            subject(field),
+            article(&expected),
+            json_type(instance)
+        ),
+    )
+    .with_label(format!("expected {expected}"))
+    .with_help(type_help(&expected, field))
+}
+
+/// A number below the schema's minimum (`low`) or above its maximum.
+fn out_of_range(
+    path: &Arc<str>,
+    span: Range<usize>,
+    field: &str,
+    low: bool,
+    limit: &Value,
+    instance: &Value,
+) -> Diagnostic {
+    let (word, range) = bounds(field);
+    Diagnostic::error(
+        Code::OutOfRange,
+        path,
+        span,
+        format!(
+            "`{field}` is {} but must be {} {limit}",
+            display_value(instance),
+            if low { "at least" } else { "at most" }
+        ),
+    )
+    .with_label(if low { "too small" } else { "too large" })
+    .with_help(format!("{word} range from {range}"))
 }
 
 fn describe_other(kind: &ValidationErrorKind, instance: &Value) -> String {

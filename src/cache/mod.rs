@@ -578,11 +578,6 @@ struct Decoded {
 /// or is damaged in any way.
 fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
     let bytes = buffer.as_slice();
-    // Card texts and set pieces stay in the buffer, found by their offset.
-    let shared = |piece: &[u8]| {
-        let start = piece.as_ptr() as usize - bytes.as_ptr() as usize;
-        SharedBytes::slice(buffer, start..start + piece.len())
-    };
     let mut reader = Reader {
         bytes: bytes.strip_prefix(MAGIC)?,
     };
@@ -590,7 +585,46 @@ fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
         return None;
     }
     // Split into records first (cheap), then check and decode them in
-    // parallel; of several records for a path, the last one counts.
+    // parallel.
+    let records = split_records(reader)?;
+    let intact = records
+        .par_iter()
+        .all(|r| xxhash_rust::xxh3::xxh3_64(r.sealed.0) == r.sealed.1);
+    if !intact {
+        return None;
+    }
+    let current = latest_records(&records);
+    let layout: Option<DatabaseLayout> = match current.iter().find(|r| r.kind == DATABASE_RECORD) {
+        Some(r) => Some(serde_json::from_slice(r.meta).ok()?),
+        None => None,
+    };
+    // The cards of each set, while the database is the file the layout
+    // describes.
+    let written: HashMap<&str, CardsJson> = layout
+        .as_ref()
+        .zip(database)
+        .and_then(|(layout, path)| Some(layout.cards_in(&layout.open(path)?)))
+        .unwrap_or_default();
+    let current_sizes = current
+        .iter()
+        .map(|r| {
+            let size = r.sealed.0.len() + 8;
+            ((r.kind, Arc::from(r.path)), size)
+        })
+        .collect();
+    Some(Decoded {
+        sets: decode_sets(buffer, &current, &written)?,
+        locales: decode_locales(&current)?,
+        disk: OnDisk {
+            len: bytes.len(),
+            current: current_sizes,
+        },
+        layout,
+    })
+}
+
+/// The cache file's records, each with its checksum, not yet checked.
+fn split_records(mut reader: Reader<'_>) -> Option<Vec<Record<'_>>> {
     let mut records = Vec::new();
     while !reader.bytes.is_empty() {
         let start = reader.bytes;
@@ -623,35 +657,38 @@ fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
             output,
         });
     }
-    let intact = records
-        .par_iter()
-        .all(|r| xxhash_rust::xxh3::xxh3_64(r.sealed.0) == r.sealed.1);
-    if !intact {
-        return None;
-    }
+    Some(records)
+}
+
+/// Of several records for a path, the last one counts.
+fn latest_records<'r, 'b>(records: &'r [Record<'b>]) -> Vec<&'r Record<'b>> {
     let mut last: HashMap<(u8, &str), usize> = HashMap::default();
     last.reserve(records.len());
     for (i, record) in records.iter().enumerate() {
         last.insert((record.kind, record.path), i);
     }
-    let current: Vec<&Record> = records
+    records
         .iter()
         .enumerate()
         .filter(|(i, r)| last.get(&(r.kind, r.path)) == Some(i))
         .map(|(_, r)| r)
-        .collect();
-    let layout: Option<DatabaseLayout> = match current.iter().find(|r| r.kind == DATABASE_RECORD) {
-        Some(r) => Some(serde_json::from_slice(r.meta).ok()?),
-        None => None,
-    };
-    // The cards of each set, while the database is the file the layout
-    // describes.
-    let written: HashMap<&str, CardsJson> = layout
-        .as_ref()
-        .zip(database)
-        .and_then(|(layout, path)| Some(layout.cards_in(&layout.open(path)?)))
-        .unwrap_or_default();
-    let sets: Option<HashMap<Arc<str>, SetEntry>> = current
+        .collect()
+}
+
+/// A piece of the cache file, kept in its buffer (found by its offset).
+fn shared_piece(buffer: &Arc<Vec<u8>>, piece: &[u8]) -> Option<SharedBytes> {
+    let start = piece.as_ptr() as usize - buffer.as_ptr() as usize;
+    SharedBytes::slice(buffer, start..start + piece.len())
+}
+
+/// The set entries, their cards decoded and their texts and JSON pieces
+/// left in the buffer; `written` has each set's cards in the database.
+fn decode_sets(
+    buffer: &Arc<Vec<u8>>,
+    current: &[&Record<'_>],
+    written: &HashMap<&str, CardsJson>,
+) -> Option<HashMap<Arc<str>, SetEntry>> {
+    current
         .par_iter()
         .filter(|r| r.kind == SET_RECORD)
         .map(|r| {
@@ -667,7 +704,7 @@ fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
                 (Some((key, set)), Some(cards)) => Some((
                     key,
                     SetJson {
-                        set: shared(set)?,
+                        set: shared_piece(buffer, set)?,
                         cards: cards.clone(),
                     },
                 )),
@@ -675,13 +712,16 @@ fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
             };
             entry.texts = match r.texts {
                 b"null" => None,
-                texts => Some(CardTexts::Stored(shared(texts)?)),
+                texts => Some(CardTexts::Stored(shared_piece(buffer, texts)?)),
             };
             entry.stored = true;
             Some((path, entry))
         })
-        .collect();
-    let locales: Option<HashMap<Arc<str>, LocaleEntry>> = current
+        .collect()
+}
+
+fn decode_locales(current: &[&Record<'_>]) -> Option<HashMap<Arc<str>, LocaleEntry>> {
+    current
         .par_iter()
         .filter(|r| r.kind == LOCALE_RECORD)
         .map(|r| {
@@ -690,23 +730,7 @@ fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
             entry.stored = true;
             Some((Arc::from(r.path), entry))
         })
-        .collect();
-    let current_sizes = current
-        .iter()
-        .map(|r| {
-            let size = r.sealed.0.len() + 8;
-            ((r.kind, Arc::from(r.path)), size)
-        })
-        .collect();
-    Some(Decoded {
-        sets: sets?,
-        locales: locales?,
-        disk: OnDisk {
-            len: bytes.len(),
-            current: current_sizes,
-        },
-        layout,
-    })
+        .collect()
 }
 
 #[cfg(test)]
