@@ -3,10 +3,13 @@
 //! values all stay).
 
 use std::ops::Range;
+use std::path::Path;
 use std::sync::Arc;
 
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::{Code, Diagnostic, Sources};
 use crate::effect;
+use crate::files::{FileSet, WriteError};
+use crate::pool::Pool;
 use crate::yaml::{self, LineEnd, Node, NodeValue, TextStyle, text_offsets};
 use saphyr_parser::ScalarStyle;
 
@@ -29,6 +32,64 @@ pub struct Formatted {
     /// (nothing may be rewritten then), and warnings for effects left as
     /// written because their canonical form would read as another effect.
     pub problems: Vec<Diagnostic>,
+}
+/// A set file whose effects `fmt` rewrites: its new text and how many
+/// effects changed.
+pub struct Rewrite {
+    pub path: Arc<str>,
+    pub text: String,
+    pub changes: usize,
+}
+
+/// Every set file of a pool in canonical form.
+pub struct PoolFormat {
+    pub rewrites: Vec<Rewrite>,
+    /// Findings: the pool's own (files and folders it could not read: a
+    /// rewrite must not pass over a set file without a word) and every
+    /// effect that could not be parsed or was left as written.
+    pub problems: Vec<Diagnostic>,
+    pub sources: Sources,
+}
+
+impl PoolFormat {
+    /// Whether a rewrite must wait: an effect that cannot be parsed stops
+    /// every rewrite; effects left as written (warnings) stop none.
+    pub fn blocked(&self) -> bool {
+        self.problems.iter().any(Diagnostic::is_error)
+    }
+
+    /// Writes every rewritten file, or none.
+    pub fn write(&self) -> Result<(), WriteError> {
+        let mut set = FileSet::new();
+        for rewrite in &self.rewrites {
+            set.stage(Path::new(&*rewrite.path), rewrite.text.as_bytes())?;
+        }
+        set.commit().map(drop)
+    }
+}
+
+/// Formats every set file of `pool`.
+pub fn format_pool(pool: &Pool) -> PoolFormat {
+    let mut sources = Sources::default();
+    let mut problems = pool.problems.clone();
+    let mut rewrites = Vec::new();
+    for file in &pool.sets {
+        sources.insert(file.path.clone(), file.text().clone());
+        let formatted = format_set_file(&file.path, file.text());
+        problems.extend(formatted.problems);
+        if let Some(text) = formatted.text {
+            rewrites.push(Rewrite {
+                path: file.path.clone(),
+                text,
+                changes: formatted.changes.len(),
+            });
+        }
+    }
+    PoolFormat {
+        rewrites,
+        problems,
+        sources,
+    }
 }
 
 /// Formats every effect of a set file's text.
