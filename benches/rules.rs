@@ -9,9 +9,10 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use blades::cards::CardIndex;
-use blades::model::{BASE_TYPES, Card, CardKind, Database, Element, Id, Rarity};
+use blades::model::{Card, Database};
 use blades::rules::input::{self, InputFile};
 use blades::rules::{Counted, collection, deck};
+use blades::words::{BASE_TYPES, CardKind, Element, Id, SetKind};
 
 fn database(cards: usize) -> Database {
     let cards = (0..cards)
@@ -29,7 +30,7 @@ fn database(cards: usize) -> Database {
                 stars: (i % 10) as u8 + 1,
                 elements: vec![Element::ALL[i % 6], Element::ALL[(i / 6) % 6]],
                 types: vec![Id(BASE_TYPES[(i / 3) % 6].to_string())],
-                rarity: Rarity::Expansion,
+                rarity: SetKind::Expansion,
                 copies: 2,
                 ..Card::new("", "", "", CardKind::Single, 1)
             }

@@ -11,8 +11,9 @@ use std::collections::HashMap;
 
 use unicode_normalization::UnicodeNormalization;
 
-use crate::model::{Card, Database, Id};
+use crate::model::{Card, Database};
 use crate::suggest::nearest;
+use crate::words::Id;
 
 /// How many names an unknown reference suggests at most.
 pub const SUGGESTIONS: usize = 3;
@@ -229,7 +230,7 @@ impl<'a> CardIndex<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{CardKind, Element, Rarity};
+    use crate::words::{CardKind, Element, SetKind};
 
     fn card(id: &str, name: &str) -> Card {
         Card {
@@ -240,7 +241,7 @@ mod tests {
             stars: 1,
             elements: vec![Element::Fire],
             types: Vec::new(),
-            rarity: Rarity::Expansion,
+            rarity: SetKind::Expansion,
             copies: 1,
             ..Card::new("", "", "", CardKind::Single, 1)
         }

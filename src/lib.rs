@@ -58,5 +58,6 @@ pub mod schema;
 pub mod set_schema;
 pub mod suggest;
 pub mod synth;
+pub mod words;
 pub mod workspace;
 pub mod yaml;

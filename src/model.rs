@@ -6,194 +6,14 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::words::{CardKind, Element, Id, SetKind};
+
 /// Version of the database format; bumped on incompatible changes.
 pub const DATABASE_FORMAT: u32 = 1;
-
-/// A kebab-case identifier (`sunset-gulch`, `canyon-wyrm`).
-#[derive(
-    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[schemars(extend("pattern" = "^[a-z0-9]+(-[a-z0-9]+)*$"))]
-#[serde(transparent)]
-pub struct Id(pub String);
-
-impl fmt::Display for Id {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum SetKind {
-    Starter,
-    Core,
-    Expansion,
-    Premium,
-    Master,
-    BronzePromo,
-    SilverPromo,
-    GoldPromo,
-    ProPlayer,
-}
-
-impl SetKind {
-    pub const ALL: [SetKind; 9] = [
-        SetKind::Starter,
-        SetKind::Core,
-        SetKind::Expansion,
-        SetKind::Premium,
-        SetKind::Master,
-        SetKind::BronzePromo,
-        SetKind::SilverPromo,
-        SetKind::GoldPromo,
-        SetKind::ProPlayer,
-    ];
-
-    /// Physical cards in one set of this kind; `None` for the Core Set,
-    /// whose size the rules leave open.
-    pub fn physical_size(self) -> Option<u32> {
-        match self {
-            SetKind::Starter => Some(9),
-            SetKind::Core => None,
-            SetKind::Expansion | SetKind::Premium | SetKind::Master => Some(12),
-            SetKind::BronzePromo | SetKind::SilverPromo | SetKind::GoldPromo => Some(6),
-            SetKind::ProPlayer => Some(5),
-        }
-    }
-
-    /// Sets sold face down in the Store, which therefore carry a buy cost.
-    pub fn is_store_set(self) -> bool {
-        matches!(
-            self,
-            SetKind::Core | SetKind::Expansion | SetKind::Premium | SetKind::Master
-        )
-    }
-
-    /// Sets whose every card exists once (promos, starters, Pro Player sets).
-    pub fn single_copies(self) -> bool {
-        matches!(
-            self,
-            SetKind::Starter
-                | SetKind::BronzePromo
-                | SetKind::SilverPromo
-                | SetKind::GoldPromo
-                | SetKind::ProPlayer
-        )
-    }
-
-    /// The rarity a card gets from its set's kind.
-    pub fn rarity(self) -> Rarity {
-        match self {
-            SetKind::Starter => Rarity::Starter,
-            SetKind::Core => Rarity::Core,
-            SetKind::Expansion => Rarity::Expansion,
-            SetKind::Premium => Rarity::Premium,
-            SetKind::Master => Rarity::Master,
-            SetKind::BronzePromo => Rarity::BronzePromo,
-            SetKind::SilverPromo => Rarity::SilverPromo,
-            SetKind::GoldPromo => Rarity::GoldPromo,
-            SetKind::ProPlayer => Rarity::ProPlayer,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SetKind::Starter => "starter",
-            SetKind::Core => "core",
-            SetKind::Expansion => "expansion",
-            SetKind::Premium => "premium",
-            SetKind::Master => "master",
-            SetKind::BronzePromo => "bronze-promo",
-            SetKind::SilverPromo => "silver-promo",
-            SetKind::GoldPromo => "gold-promo",
-            SetKind::ProPlayer => "pro-player",
-        }
-    }
-}
-
-/// A card's rarity, given by its set's kind (starter decks are "grey",
-/// Pro Player cards have their own; see `docs/decisions.md`).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rarity {
-    Starter,
-    Core,
-    Expansion,
-    Premium,
-    Master,
-    BronzePromo,
-    SilverPromo,
-    GoldPromo,
-    ProPlayer,
-}
-
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum CardKind {
-    Single,
-    DeckBox,
-    Accessory,
-}
-
-impl CardKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CardKind::Single => "single",
-            CardKind::DeckBox => "deck-box",
-            CardKind::Accessory => "accessory",
-        }
-    }
-}
-
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Element {
-    Fire,
-    Air,
-    Light,
-    Water,
-    Earth,
-    Dark,
-}
-
-impl Element {
-    pub const ALL: [Element; 6] = [
-        Element::Fire,
-        Element::Air,
-        Element::Light,
-        Element::Water,
-        Element::Earth,
-        Element::Dark,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Element::Fire => "fire",
-            Element::Air => "air",
-            Element::Light => "light",
-            Element::Water => "water",
-            Element::Earth => "earth",
-            Element::Dark => "dark",
-        }
-    }
-}
-
-/// The six base types; sets may declare more (`extra-types`).
-pub const BASE_TYPES: [&str; 6] = ["animal", "myth", "construct", "citizen", "soldier", "mage"];
 
 /// One set file as the designer writes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -318,7 +138,7 @@ pub struct Card {
     pub elements: Vec<Element>,
     pub types: Vec<Id>,
     /// Derived from the set's kind.
-    pub rarity: Rarity,
+    pub rarity: SetKind,
     /// Derived from the copy rule (stated for Core Set cards).
     pub copies: u8,
     /// The effect as the designer wrote it (effect language source).
@@ -349,7 +169,7 @@ impl Card {
             stars,
             elements: Vec::new(),
             types: Vec::new(),
-            rarity: Rarity::Expansion,
+            rarity: SetKind::Expansion,
             copies: 1,
             effect: None,
             effect_tree: None,
@@ -357,12 +177,6 @@ impl Card {
             flavor: None,
             translations: ByLang::new(),
         }
-    }
-
-    /// Does the card carry this symbol (an element id or a type id)?
-    pub fn has_symbol(&self, symbol: &str) -> bool {
-        self.elements.iter().any(|e| e.as_str() == symbol)
-            || self.types.iter().any(|t| t.0 == symbol)
     }
 }
 

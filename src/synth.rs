@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use crate::effect::{self, Vocabulary};
 use crate::i18n::locale::{Entry, fingerprint, render_set_file};
 use crate::i18n::{Field, UnitKey};
-use crate::model::{BASE_TYPES, Element};
+use crate::words::{BASE_TYPES, Element};
 
 /// Effects to draw from: every example of the effect language reference
 /// (which covers the whole grammar) that is valid in any pool, i.e. names

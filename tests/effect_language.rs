@@ -2,6 +2,7 @@
 //! rendering and error snapshots, round-trip properties, keyword and phrase data.
 
 use blades::effect::*;
+use blades::words::SetKind;
 use proptest::prelude::*;
 
 // ───────────────────────────── helpers ─────────────────────────────
@@ -313,7 +314,7 @@ fn filters() {
                 span: Span::default()
             },
             Filter::Rarity {
-                rarity: Rarity::Premium
+                rarity: RarityFilter::Is(SetKind::Premium)
             },
         ]
     );
@@ -323,7 +324,7 @@ fn filters() {
     assert_eq!(
         q.filters,
         [Filter::Rarity {
-            rarity: Rarity::BronzePromo
+            rarity: RarityFilter::Is(SetKind::BronzePromo)
         }]
     );
     let t = flip_target("Play: Flip an accessory from the Tin Town set.");
@@ -1173,7 +1174,8 @@ fn filter() -> impl Strategy<Value = Filter> {
                 span: Span::default(),
             }
         }),
-        proptest::sample::select(Rarity::ALL.to_vec()).prop_map(|rarity| Filter::Rarity { rarity }),
+        proptest::sample::select(RarityFilter::ALL.to_vec())
+            .prop_map(|rarity| Filter::Rarity { rarity }),
     ]
 }
 

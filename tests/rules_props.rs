@@ -2,10 +2,11 @@
 //! collection legality, the best collection, the best Duel Mode pair, and
 //! trade symmetry.
 
-use blades::model::{Card, CardKind, Element, Id, Rarity};
+use blades::model::Card;
 use blades::rules::collection::{self, Symbol};
 use blades::rules::trade::{self, Side};
 use blades::rules::{Counted, rule};
+use blades::words::{CardKind, Element, Id, SetKind};
 use proptest::prelude::*;
 
 const ELEMENTS: [Element; 3] = [Element::Fire, Element::Water, Element::Dark];
@@ -39,7 +40,7 @@ fn make_cards(specs: &[(u8, u8, u8, u8)]) -> Vec<Card> {
                 .filter(|(b, _)| t & (1 << b) != 0)
                 .map(|(_, x)| Id((*x).into()))
                 .collect(),
-            rarity: Rarity::Expansion,
+            rarity: SetKind::Expansion,
             copies: 1,
             ..Card::new("", "", "", CardKind::Single, 1)
         })

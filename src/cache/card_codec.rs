@@ -7,7 +7,8 @@
 use std::ops::Range;
 
 use crate::load::{CardSpans, LoadedCard};
-use crate::model::{CardKind, CardSource, Element, Id};
+use crate::model::CardSource;
+use crate::words::{CardKind, Element, Id};
 use crate::yaml::TextStyle;
 
 /// Appends `cards` to `out`.

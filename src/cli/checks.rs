@@ -10,10 +10,11 @@ use serde::Serialize;
 
 use blades::cards::CardIndex;
 use blades::diagnostics::{self, Diagnostic, Sources};
-use blades::model::{Database, Id};
+use blades::model::Database;
 use blades::report::{self, Format};
 use blades::rules::input::InputFile;
 use blades::rules::{Common, Verdict, Violation};
+use blades::words::Id;
 
 use super::out::{stderr, stderrln};
 use super::{Context, exit};

@@ -176,7 +176,7 @@ fn best_file(context: &Context, index: &CardIndex, path: &Path, duel: bool) -> B
 }
 
 fn symbol_words(symbol: &str) -> String {
-    let is_element = blades::model::Element::ALL
+    let is_element = blades::words::Element::ALL
         .iter()
         .any(|e| e.as_str() == symbol);
     format!("{symbol} ({})", if is_element { "element" } else { "type" })

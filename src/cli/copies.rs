@@ -5,11 +5,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use blades::cards::{CardIndex, LookupError};
-use blades::model::{CardKind, Database};
+use blades::model::Database;
 use blades::report::Format;
 use blades::rules::Common;
 use blades::rules::copies::{self, CopiesReport, Manifest};
 use blades::rules::input;
+use blades::words::CardKind;
 
 use super::checks;
 use super::out::{self, stderrln};

@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use blades::cards::CardIndex;
-use blades::model::CardKind;
 use blades::report::Format;
 use blades::rules::deck::{self, CharacterRef, DeckReport};
 use blades::rules::input;
 use blades::rules::{Common, Verdict};
+use blades::words::CardKind;
 
 use super::checks;
 use super::{Context, out};

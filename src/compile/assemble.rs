@@ -3,7 +3,8 @@
 
 use crate::effect::{self, Effect, Lang, Phrasebooks, Vocabulary};
 use crate::load::LoadedSet;
-use crate::model::{Card, CardSource, DATABASE_FORMAT, Database, Id, Set};
+use crate::model::{Card, CardSource, DATABASE_FORMAT, Database, Set};
+use crate::words::Id;
 
 use super::checks::Derived;
 
@@ -64,7 +65,7 @@ fn assemble_cards(
             stars: card.stars,
             elements: card.elements,
             types: card.types,
-            rarity: set.kind.rarity(),
+            rarity: set.kind,
             copies,
             effect: card.effect,
             effect_tree: None,

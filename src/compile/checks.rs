@@ -9,8 +9,8 @@ use rayon::prelude::*;
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::load::{CardSpans, LoadedCard, LoadedSet};
-use crate::model::{BASE_TYPES, SetKind};
 use crate::suggest::closest;
+use crate::words::{BASE_TYPES, SetKind};
 
 /// Derived copies of each card, by set (its index among the loaded sets)
 /// and card (its index in the set's file).

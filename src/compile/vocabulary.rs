@@ -7,8 +7,8 @@ use rayon::prelude::*;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::{self, Keywords, Phrasebooks, Vocabulary};
 use crate::load::LoadedSet;
-use crate::model::BASE_TYPES;
 use crate::pool::Pool;
+use crate::words::BASE_TYPES;
 use crate::yaml::{self, text_offsets};
 
 use super::read::{FilesRead, whole_set};

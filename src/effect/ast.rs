@@ -9,6 +9,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::words::SetKind;
+
 /// Byte offsets `start..end` into the effect text.
 ///
 /// Equality ignores spans: every two spans are equal, so `#[derive(PartialEq)]`
@@ -554,69 +556,85 @@ pub enum Filter {
         span: Span,
     },
     Rarity {
-        rarity: Rarity,
+        rarity: RarityFilter,
     },
 }
 
-/// The six elements: the card model's own (its `as_str` is the English
+/// The six elements: the game's words (their `as_str` is the English
 /// source word).
-pub use crate::model::Element;
+pub use crate::words::Element;
 
-/// Rarities a query can ask for; `Promo` is any of the three promo rarities.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rarity {
-    Starter,
-    Core,
-    Expansion,
-    Premium,
-    Master,
-    BronzePromo,
-    SilverPromo,
-    GoldPromo,
-    Promo,
-    ProPlayer,
+/// A rarity a query asks for: one set kind's (a card's rarity is its set's
+/// kind), or any of the three promo rarities (`promo`). Written as its id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RarityFilter {
+    Is(SetKind),
+    AnyPromo,
 }
 
-impl Rarity {
-    pub const ALL: [Rarity; 10] = [
-        Rarity::Starter,
-        Rarity::Core,
-        Rarity::Expansion,
-        Rarity::Premium,
-        Rarity::Master,
-        Rarity::BronzePromo,
-        Rarity::SilverPromo,
-        Rarity::GoldPromo,
-        Rarity::Promo,
-        Rarity::ProPlayer,
+impl RarityFilter {
+    /// Every filter, in the order the language lists them.
+    pub const ALL: [RarityFilter; 10] = [
+        RarityFilter::Is(SetKind::Starter),
+        RarityFilter::Is(SetKind::Core),
+        RarityFilter::Is(SetKind::Expansion),
+        RarityFilter::Is(SetKind::Premium),
+        RarityFilter::Is(SetKind::Master),
+        RarityFilter::Is(SetKind::BronzePromo),
+        RarityFilter::Is(SetKind::SilverPromo),
+        RarityFilter::Is(SetKind::GoldPromo),
+        RarityFilter::AnyPromo,
+        RarityFilter::Is(SetKind::ProPlayer),
     ];
 
-    /// The id (`bronze-promo`).
+    /// The id (`bronze-promo`, `promo`).
     pub fn id(self) -> &'static str {
         match self {
-            Rarity::Starter => "starter",
-            Rarity::Core => "core",
-            Rarity::Expansion => "expansion",
-            Rarity::Premium => "premium",
-            Rarity::Master => "master",
-            Rarity::BronzePromo => "bronze-promo",
-            Rarity::SilverPromo => "silver-promo",
-            Rarity::GoldPromo => "gold-promo",
-            Rarity::Promo => "promo",
-            Rarity::ProPlayer => "pro-player",
+            RarityFilter::Is(kind) => kind.as_str(),
+            RarityFilter::AnyPromo => "promo",
         }
     }
 
     /// The English source words (`bronze promo`).
     pub fn words(self) -> &'static str {
         match self {
-            Rarity::BronzePromo => "bronze promo",
-            Rarity::SilverPromo => "silver promo",
-            Rarity::GoldPromo => "gold promo",
-            Rarity::ProPlayer => "pro player",
-            other => other.id(),
+            RarityFilter::Is(kind) => kind.words(),
+            RarityFilter::AnyPromo => "promo",
         }
+    }
+
+    fn from_id(id: &str) -> Option<RarityFilter> {
+        RarityFilter::ALL.into_iter().find(|r| r.id() == id)
+    }
+}
+
+impl Serialize for RarityFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
+    }
+}
+
+impl<'de> Deserialize<'de> for RarityFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let id = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        RarityFilter::from_id(&id).ok_or_else(|| {
+            let ids = RarityFilter::ALL.map(RarityFilter::id).join(", ");
+            serde::de::Error::custom(format!("unknown rarity `{id}`, expected one of {ids}"))
+        })
+    }
+}
+
+impl JsonSchema for RarityFilter {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RarityFilter".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A rarity a query asks for: a set kind's, or `promo` (any of the three promo rarities).",
+            "type": "string",
+            "enum": RarityFilter::ALL.map(RarityFilter::id),
+        })
     }
 }
 

@@ -423,7 +423,7 @@ impl Checker<'_> {
             {
                 let mut words: Vec<String> = self.vocab.types.clone();
                 words.extend(Element::ALL.iter().map(|e| e.as_str().to_string()));
-                words.extend(Rarity::ALL.iter().map(|r| r.words().to_string()));
+                words.extend(RarityFilter::ALL.iter().map(|r| r.words().to_string()));
                 let help = match nearest(name, words.iter().map(String::as_str)) {
                     Some(n) => format!("did you mean `{n}`?"),
                     None => format!(

@@ -9,6 +9,7 @@ use super::ast::*;
 use super::error::EffectError;
 use super::grammar::{EffectParser, Rule};
 use super::syntax_error;
+use crate::words::SetKind;
 
 /// Parses an effect text; see [`crate::effect::parse`].
 pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
@@ -930,10 +931,10 @@ impl Builder<'_> {
                     .map(str::to_ascii_lowercase)
                     .collect();
                 let rarity = match words.first().map(String::as_str) {
-                    Some("bronze") => Rarity::BronzePromo,
-                    Some("silver") => Rarity::SilverPromo,
-                    Some("gold") => Rarity::GoldPromo,
-                    _ => Rarity::ProPlayer,
+                    Some("bronze") => RarityFilter::Is(SetKind::BronzePromo),
+                    Some("silver") => RarityFilter::Is(SetKind::SilverPromo),
+                    Some("gold") => RarityFilter::Is(SetKind::GoldPromo),
+                    _ => RarityFilter::Is(SetKind::ProPlayer),
                 };
                 filters.push(Filter::Rarity { rarity });
             }
@@ -1245,7 +1246,7 @@ pub(crate) fn classify_word(word: &str) -> Option<Filter> {
     if let Some(element) = Element::ALL.into_iter().find(|e| e.as_str() == word) {
         return Some(Filter::Element { element });
     }
-    Rarity::ALL
+    RarityFilter::ALL
         .into_iter()
         .find(|r| r.words() == word)
         .map(|rarity| Filter::Rarity { rarity })

@@ -31,7 +31,7 @@ use std::sync::{Arc, LazyLock};
 use serde::Deserialize;
 
 use super::Lang;
-use super::ast::{Element, Rarity};
+use super::ast::{Element, RarityFilter};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::i18n::keys::{PHRASES_EN, UnitKey};
 use crate::i18n::locale::{self, FileClass, LocaleFile, PhraseOptions};
@@ -237,7 +237,7 @@ static NAME_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
         .map(|e| format!("name.element.{}", e.as_str()))
         .collect();
     keys.extend(
-        Rarity::ALL
+        RarityFilter::ALL
             .iter()
             .map(|r| format!("name.rarity.{}", r.id())),
     );

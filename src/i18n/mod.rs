@@ -28,8 +28,9 @@ use rayon::prelude::*;
 use crate::diagnostics::{self, Diagnostic, Sources};
 use crate::effect::{Lang, phrases};
 use crate::load::{self, LoadedCard, LoadedSet};
-use crate::model::{Card, CardKind, CardTranslation, Database, Element, Id, SetTranslation};
+use crate::model::{Card, CardTranslation, Database, SetTranslation};
 use crate::pool::{Pool, SourceFile};
+use crate::words::{CardKind, Element, Id};
 use crate::yaml::{self, Node};
 
 pub mod check;

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::cards::{LookupError, NameIndex, NameSource};
-use crate::model::{CardKind, Id};
+use crate::words::{CardKind, Id};
 use crate::yaml;
 
 /// The embedded character data.

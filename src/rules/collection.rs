@@ -13,7 +13,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Common, Counted, Violation, ids, list_names, plural, rule};
-use crate::model::{BASE_TYPES, Card, Element, Id};
+use crate::model::Card;
+use crate::words::{BASE_TYPES, Element, Id};
 
 pub const MIN_CARDS: u64 = 2;
 pub const MAX_CARDS: u64 = 8;

@@ -6,7 +6,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Common, Counted, Violation, list_names, plural, rule};
-use crate::model::{CardKind, Database, Id, Set, SetKind};
+use crate::model::{Database, Set};
+use crate::words::{CardKind, Id, SetKind};
 
 /// One card's count against the copies that exist.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::characters::Character;
 use super::{Common, Counted, Violation, ids, list_names, plural, rule, rule_named};
-use crate::model::{CardKind, Id};
+use crate::words::{CardKind, Id};
 use crate::yaml;
 
 /// The embedded deck formats.
@@ -208,8 +208,9 @@ pub struct DeckReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Card, Element, Rarity};
+    use crate::model::Card;
     use crate::rules::characters;
+    use crate::words::{Element, SetKind};
 
     fn card(id: &str, kind: CardKind) -> Card {
         Card {
@@ -220,7 +221,7 @@ mod tests {
             stars: 1,
             elements: vec![Element::Fire],
             types: Vec::new(),
-            rarity: Rarity::Expansion,
+            rarity: SetKind::Expansion,
             copies: 1,
             ..Card::new("", "", "", CardKind::Single, 1)
         }

@@ -25,9 +25,10 @@ use super::characters::{self, Character};
 use super::collection::Symbol;
 use crate::cards::{CardIndex, LookupError, NameIndex, NameSource};
 use crate::diagnostics::{Code, Diagnostic};
-use crate::model::{BASE_TYPES, Database, Element, Id, Set};
+use crate::model::{Database, Set};
 use crate::pool;
 use crate::suggest::closest;
+use crate::words::{BASE_TYPES, Element, Id};
 use crate::yaml::{self, Entry, Node, NodeValue};
 
 /// A count above this is refused as a typo.

@@ -11,8 +11,9 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::{Card, Id};
+use crate::model::Card;
 use crate::report::JsonDiagnostic;
+use crate::words::Id;
 
 pub mod characters;
 pub mod collection;

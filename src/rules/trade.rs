@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Common, Counted, Violation, ids, rule};
-use crate::model::Id;
+use crate::words::Id;
 
 /// One side of a trade.
 #[derive(Debug, Clone, Default)]

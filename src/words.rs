@@ -1,0 +1,170 @@
+//! The game's words: what every layer names. Ids, the six elements, card
+//! kinds, set kinds (which are also card rarities) and the base types.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A kebab-case identifier (`sunset-gulch`, `canyon-wyrm`).
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[schemars(extend("pattern" = "^[a-z0-9]+(-[a-z0-9]+)*$"))]
+#[serde(transparent)]
+pub struct Id(pub String);
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A set's kind, which is also the rarity of every card in it (starter
+/// decks are "grey", Pro Player cards have their own; see
+/// `docs/decisions.md`): one set of nine words for both.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SetKind {
+    Starter,
+    Core,
+    Expansion,
+    Premium,
+    Master,
+    BronzePromo,
+    SilverPromo,
+    GoldPromo,
+    ProPlayer,
+}
+
+impl SetKind {
+    pub const ALL: [SetKind; 9] = [
+        SetKind::Starter,
+        SetKind::Core,
+        SetKind::Expansion,
+        SetKind::Premium,
+        SetKind::Master,
+        SetKind::BronzePromo,
+        SetKind::SilverPromo,
+        SetKind::GoldPromo,
+        SetKind::ProPlayer,
+    ];
+
+    /// Physical cards in one set of this kind; `None` for the Core Set,
+    /// whose size the rules leave open.
+    pub fn physical_size(self) -> Option<u32> {
+        match self {
+            SetKind::Starter => Some(9),
+            SetKind::Core => None,
+            SetKind::Expansion | SetKind::Premium | SetKind::Master => Some(12),
+            SetKind::BronzePromo | SetKind::SilverPromo | SetKind::GoldPromo => Some(6),
+            SetKind::ProPlayer => Some(5),
+        }
+    }
+
+    /// Sets sold face down in the Store, which therefore carry a buy cost.
+    pub fn is_store_set(self) -> bool {
+        matches!(
+            self,
+            SetKind::Core | SetKind::Expansion | SetKind::Premium | SetKind::Master
+        )
+    }
+
+    /// Sets whose every card exists once (promos, starters, Pro Player sets).
+    pub fn single_copies(self) -> bool {
+        matches!(
+            self,
+            SetKind::Starter
+                | SetKind::BronzePromo
+                | SetKind::SilverPromo
+                | SetKind::GoldPromo
+                | SetKind::ProPlayer
+        )
+    }
+
+    /// The id (`bronze-promo`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SetKind::Starter => "starter",
+            SetKind::Core => "core",
+            SetKind::Expansion => "expansion",
+            SetKind::Premium => "premium",
+            SetKind::Master => "master",
+            SetKind::BronzePromo => "bronze-promo",
+            SetKind::SilverPromo => "silver-promo",
+            SetKind::GoldPromo => "gold-promo",
+            SetKind::ProPlayer => "pro-player",
+        }
+    }
+
+    /// The English words (`bronze promo`).
+    pub fn words(self) -> &'static str {
+        match self {
+            SetKind::BronzePromo => "bronze promo",
+            SetKind::SilverPromo => "silver promo",
+            SetKind::GoldPromo => "gold promo",
+            SetKind::ProPlayer => "pro player",
+            other => other.as_str(),
+        }
+    }
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum CardKind {
+    Single,
+    DeckBox,
+    Accessory,
+}
+
+impl CardKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CardKind::Single => "single",
+            CardKind::DeckBox => "deck-box",
+            CardKind::Accessory => "accessory",
+        }
+    }
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Element {
+    Fire,
+    Air,
+    Light,
+    Water,
+    Earth,
+    Dark,
+}
+
+impl Element {
+    pub const ALL: [Element; 6] = [
+        Element::Fire,
+        Element::Air,
+        Element::Light,
+        Element::Water,
+        Element::Earth,
+        Element::Dark,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Element::Fire => "fire",
+            Element::Air => "air",
+            Element::Light => "light",
+            Element::Water => "water",
+            Element::Earth => "earth",
+            Element::Dark => "dark",
+        }
+    }
+}
+
+/// The six base types; sets may declare more (`extra-types`).
+pub const BASE_TYPES: [&str; 6] = ["animal", "myth", "construct", "citizen", "soldier", "mage"];
