@@ -212,123 +212,191 @@ fn parse_line(
     file: &mut PoFile,
     errors: &mut Vec<PoError>,
 ) -> Result<(), PoError> {
-    let span = start..end;
-    // Obsolete lines: parse what follows `#~` as a normal line.
     if let Some(rest) = line.strip_prefix("#~") {
-        let skip = if rest.starts_with(' ') { 3 } else { 2 };
-        let inner = &line[skip.min(line.len())..];
-        // `#~` alone is an empty obsolete line: nothing to read.
-        if inner.trim().is_empty() {
-            return Ok(());
-        }
-        if b.started && b.has_msgstr && !b.entry.obsolete && !inner.starts_with('"') {
-            finish(b, file, errors);
-        }
-        b.entry.obsolete = true;
-        if inner.starts_with('#') {
-            return Ok(());
-        }
-        return parse_line(inner, start + skip.min(line.len()), end, b, file, errors)
-            .map(|()| b.entry.obsolete = true);
+        return obsolete_line(line, rest, start, end, b, file, errors);
     }
     if let Some(rest) = line.strip_prefix('#') {
-        // A comment after a complete entry starts the next one.
-        if b.has_msgstr {
-            finish(b, file, errors);
-        }
-        if b.has_msgid {
-            return Err(error(
-                span,
-                "a comment between `msgid` and `msgstr`",
-                "unexpected comment",
-                "comments come before `msgctxt`/`msgid`; move it up or separate entries with a blank line",
-            ));
-        }
-        begin(b, start);
-        b.entry.span.end = end;
-        let text = |r: &str| r.strip_prefix(' ').unwrap_or(r).to_string();
-        match rest.chars().next() {
-            Some('.') => b.entry.extracted.push(text(&rest[1..])),
-            Some(':') => b.entry.references.push(text(&rest[1..])),
-            Some(',') => b.entry.flags.extend(
-                rest[1..]
-                    .split(',')
-                    .map(|f| f.trim().to_string())
-                    .filter(|f| !f.is_empty()),
-            ),
-            Some('|') => {
-                let inner = rest[1..].trim_start();
-                let inner_start = end - inner.len();
-                let (slot, value_text, value_start) = if let Some(v) = inner.strip_prefix("msgctxt")
-                {
-                    (Slot::PreviousMsgctxt, v, end - v.len())
-                } else if let Some(v) = inner.strip_prefix("msgid_plural") {
-                    (Slot::PreviousOther, v, end - v.len())
-                } else if let Some(v) = inner.strip_prefix("msgid") {
-                    (Slot::PreviousMsgid, v, end - v.len())
-                } else if inner.starts_with('"') {
-                    let slot = match b.slot {
-                        Some(
-                            s @ (Slot::PreviousMsgctxt | Slot::PreviousMsgid | Slot::PreviousOther),
-                        ) => s,
-                        _ => {
-                            return Err(error(
-                                span,
-                                "a `#|` string continues no previous string",
-                                "nothing to continue",
-                                "start with `#| msgid \"…\"`",
-                            ));
-                        }
-                    };
-                    let value = string(inner, inner_start)?;
-                    append(b, slot, &value, end);
-                    return Ok(());
-                } else {
-                    return Err(error(
-                        span,
-                        "a `#|` line holds `msgctxt`, `msgid` or a continued string",
-                        "unknown previous-string line",
-                        "write `#| msgid \"the previous English\"`",
-                    ));
-                };
-                let value = keyword_string(value_text, value_start, &span)?;
-                match slot {
-                    Slot::PreviousMsgctxt => b.entry.previous_msgctxt = Some(value),
-                    Slot::PreviousMsgid => b.entry.previous_msgid = Some(value),
-                    _ => {}
-                }
-                b.slot = Some(slot);
-            }
-            Some('~') => {}
-            _ => b.entry.translator_comments.push(text(rest)),
-        }
-        return Ok(());
+        return comment_line(rest, start, end, b, file, errors);
     }
     if line.starts_with('"') {
-        let Some(slot) = b.slot.filter(|s| {
-            !matches!(
-                s,
-                Slot::PreviousMsgctxt | Slot::PreviousMsgid | Slot::PreviousOther
-            )
-        }) else {
-            return Err(error(
-                span,
-                "a string line continues no `msgid` or `msgstr`",
-                "nothing to continue",
-                "start the string with a keyword: `msgid \"…\"`",
-            ));
-        };
-        let value = string(line, start)?;
-        append(b, slot, &value, end);
+        return continued_string(line, start, end, b);
+    }
+    keyword_line(line, start, end, b, file, errors)
+}
+
+/// An obsolete line: what follows `#~` parsed as a normal line.
+fn obsolete_line(
+    line: &str,
+    rest: &str,
+    start: usize,
+    end: usize,
+    b: &mut Builder,
+    file: &mut PoFile,
+    errors: &mut Vec<PoError>,
+) -> Result<(), PoError> {
+    let skip = if rest.starts_with(' ') { 3 } else { 2 };
+    let inner = &line[skip.min(line.len())..];
+    // `#~` alone is an empty obsolete line: nothing to read.
+    if inner.trim().is_empty() {
         return Ok(());
     }
+    if b.started && b.has_msgstr && !b.entry.obsolete && !inner.starts_with('"') {
+        finish(b, file, errors);
+    }
+    b.entry.obsolete = true;
+    if inner.starts_with('#') {
+        return Ok(());
+    }
+    parse_line(inner, start + skip.min(line.len()), end, b, file, errors)
+        .map(|()| b.entry.obsolete = true)
+}
+
+/// A comment line (`rest` follows the `#`): translator comments, extracted
+/// comments, references, flags and previous strings.
+fn comment_line(
+    rest: &str,
+    start: usize,
+    end: usize,
+    b: &mut Builder,
+    file: &mut PoFile,
+    errors: &mut Vec<PoError>,
+) -> Result<(), PoError> {
+    // A comment after a complete entry starts the next one.
+    if b.has_msgstr {
+        finish(b, file, errors);
+    }
+    if b.has_msgid {
+        return Err(error(
+            start..end,
+            "a comment between `msgid` and `msgstr`",
+            "unexpected comment",
+            "comments come before `msgctxt`/`msgid`; move it up or separate entries with a blank line",
+        ));
+    }
+    begin(b, start);
+    b.entry.span.end = end;
+    let text = |r: &str| r.strip_prefix(' ').unwrap_or(r).to_string();
+    match rest.chars().next() {
+        Some('.') => b.entry.extracted.push(text(&rest[1..])),
+        Some(':') => b.entry.references.push(text(&rest[1..])),
+        Some(',') => b.entry.flags.extend(
+            rest[1..]
+                .split(',')
+                .map(|f| f.trim().to_string())
+                .filter(|f| !f.is_empty()),
+        ),
+        Some('|') => previous_string_line(&rest[1..], start, end, b)?,
+        Some('~') => {}
+        _ => b.entry.translator_comments.push(text(rest)),
+    }
+    Ok(())
+}
+
+/// A `#|` line (`rest` follows it): a previous `msgctxt` or `msgid`, or a
+/// string continuing one.
+fn previous_string_line(
+    rest: &str,
+    start: usize,
+    end: usize,
+    b: &mut Builder,
+) -> Result<(), PoError> {
+    let span = start..end;
+    let inner = rest.trim_start();
+    let inner_start = end - inner.len();
+    let (slot, value_text, value_start) = if let Some(v) = inner.strip_prefix("msgctxt") {
+        (Slot::PreviousMsgctxt, v, end - v.len())
+    } else if let Some(v) = inner.strip_prefix("msgid_plural") {
+        (Slot::PreviousOther, v, end - v.len())
+    } else if let Some(v) = inner.strip_prefix("msgid") {
+        (Slot::PreviousMsgid, v, end - v.len())
+    } else if inner.starts_with('"') {
+        let slot = match b.slot {
+            Some(s @ (Slot::PreviousMsgctxt | Slot::PreviousMsgid | Slot::PreviousOther)) => s,
+            _ => {
+                return Err(error(
+                    span,
+                    "a `#|` string continues no previous string",
+                    "nothing to continue",
+                    "start with `#| msgid \"…\"`",
+                ));
+            }
+        };
+        let value = string(inner, inner_start)?;
+        append(b, slot, &value, end);
+        return Ok(());
+    } else {
+        return Err(error(
+            span,
+            "a `#|` line holds `msgctxt`, `msgid` or a continued string",
+            "unknown previous-string line",
+            "write `#| msgid \"the previous English\"`",
+        ));
+    };
+    let value = keyword_string(value_text, value_start, &span)?;
+    match slot {
+        Slot::PreviousMsgctxt => b.entry.previous_msgctxt = Some(value),
+        Slot::PreviousMsgid => b.entry.previous_msgid = Some(value),
+        _ => {}
+    }
+    b.slot = Some(slot);
+    Ok(())
+}
+
+/// A line of only a string: it continues the `msgid` or `msgstr` above.
+fn continued_string(line: &str, start: usize, end: usize, b: &mut Builder) -> Result<(), PoError> {
+    let Some(slot) = b.slot.filter(|s| {
+        !matches!(
+            s,
+            Slot::PreviousMsgctxt | Slot::PreviousMsgid | Slot::PreviousOther
+        )
+    }) else {
+        return Err(error(
+            start..end,
+            "a string line continues no `msgid` or `msgstr`",
+            "nothing to continue",
+            "start the string with a keyword: `msgid \"…\"`",
+        ));
+    };
+    let value = string(line, start)?;
+    append(b, slot, &value, end);
+    Ok(())
+}
+
+/// A keyword line: `msgctxt`, `msgid`, `msgid_plural`, `msgstr` or
+/// `msgstr[n]`, followed by its string.
+fn keyword_line(
+    line: &str,
+    start: usize,
+    end: usize,
+    b: &mut Builder,
+    file: &mut PoFile,
+    errors: &mut Vec<PoError>,
+) -> Result<(), PoError> {
+    let span = start..end;
     let keyword_end = line
         .find(|c: char| c.is_whitespace() || c == '"')
         .unwrap_or(line.len());
-    let keyword = &line[..keyword_end];
-    let rest = &line[keyword_end..];
-    let value_start = start + keyword_end;
-    let slot = match keyword {
+    let slot = keyword_slot(&line[..keyword_end], start)?;
+    // A new msgctxt/msgid after a complete entry starts the next one.
+    if matches!(slot, Slot::Msgctxt | Slot::Msgid) && b.has_msgstr {
+        finish(b, file, errors);
+    }
+    let value = keyword_string(&line[keyword_end..], start + keyword_end, &span)?;
+    let string = PoString {
+        value,
+        span: span.clone(),
+    };
+    begin(b, start);
+    b.entry.span.end = end;
+    place_string(b, slot, string, span)?;
+    b.slot = Some(slot);
+    Ok(())
+}
+
+/// The slot a keyword fills (`start` is where the keyword is).
+fn keyword_slot(keyword: &str, start: usize) -> Result<Slot, PoError> {
+    let keyword_span = start..start + keyword.len();
+    Ok(match keyword {
         "msgctxt" => Slot::Msgctxt,
         "msgid" => Slot::Msgid,
         "msgid_plural" => Slot::MsgidPlural,
@@ -338,7 +406,7 @@ fn parse_line(
                 .parse::<usize>()
                 .map_err(|_| {
                     error(
-                        start..start + keyword_end,
+                        keyword_span,
                         format!("`{k}` needs a plural index"),
                         "bad index",
                         "write `msgstr[0]`, `msgstr[1]`, …",
@@ -349,75 +417,71 @@ fn parse_line(
         _ => {
             let shown: String = keyword.chars().take(20).collect();
             return Err(error(
-                start..start + keyword_end.max(1),
+                start..start + keyword.len().max(1),
                 format!("unknown keyword `{shown}`"),
                 "not a PO keyword",
                 "a PO line is a comment (`#`), a keyword (`msgctxt`, `msgid`, `msgstr`) followed by a quoted string, or a quoted string continuing the one above",
             ));
         }
-    };
-    // A new msgctxt/msgid after a complete entry starts the next one.
-    if matches!(slot, Slot::Msgctxt | Slot::Msgid) && b.has_msgstr {
-        finish(b, file, errors);
-    }
-    let value = keyword_string(rest, value_start, &span)?;
-    let string = PoString {
-        value,
-        span: span.clone(),
-    };
-    begin(b, start);
-    b.entry.span.end = end;
+    })
+}
+
+/// Puts a keyword's string in its place in the entry, if the entry has room
+/// for it there.
+fn place_string(
+    b: &mut Builder,
+    slot: Slot,
+    string: PoString,
+    span: Range<usize>,
+) -> Result<(), PoError> {
+    let misplaced =
+        |message: &str, label: &str, help: &str| Err(error(span.clone(), message, label, help));
     match slot {
         Slot::Msgctxt => {
             if b.has_msgid || b.entry.msgctxt.is_some() {
-                return Err(error(
-                    span,
+                return misplaced(
                     "`msgctxt` must come before `msgid`, once per entry",
                     "misplaced msgctxt",
                     "separate entries with a blank line",
-                ));
+                );
             }
             b.entry.msgctxt = Some(string);
         }
         Slot::Msgid => {
             if b.has_msgid {
-                return Err(error(
-                    span,
+                return misplaced(
                     "a second `msgid` before any `msgstr`",
                     "second msgid",
                     "every `msgid` needs a `msgstr` after it",
-                ));
+                );
             }
             b.entry.msgid = string;
             b.has_msgid = true;
         }
         Slot::MsgidPlural => {
             if !b.has_msgid {
-                return Err(error(
-                    span,
+                return misplaced(
                     "`msgid_plural` before `msgid`",
                     "misplaced",
                     "write `msgid` first",
-                ));
+                );
             }
             b.entry.msgid_plural = Some(string);
         }
         Slot::Msgstr | Slot::MsgstrPlural(_) => {
             if !b.has_msgid {
-                return Err(error(
-                    span,
+                return misplaced(
                     "`msgstr` without a `msgid` before it",
                     "msgstr without msgid",
                     "every entry is `msgid \"English\"` then `msgstr \"translation\"`",
-                ));
+                );
             }
             if b.has_msgstr && slot == Slot::Msgstr {
-                return Err(error(
-                    span,
+                return misplaced(
                     "a second `msgstr` in one entry",
                     "second msgstr",
                     "continue a long string on lines that start with `\"`",
-                ));
+                );
             }
             if let Slot::MsgstrPlural(_) = slot {
                 b.entry.msgstr_plural.push(string);
@@ -428,7 +492,6 @@ fn parse_line(
         }
         _ => {}
     }
-    b.slot = Some(slot);
     Ok(())
 }
 
