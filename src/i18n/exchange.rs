@@ -287,66 +287,160 @@ pub fn import(
             })
             .collect::<Vec<_>>()
     })?;
-    let mut problems = Vec::new();
-    let header_lang = file.header_field("Language").filter(|l| !l.is_empty());
-    let header_span = file.header().map_or(0..0, |h| h.msgstr.span.clone());
-    let lang = match (&options.lang, &header_lang) {
-        (Some(asked), Some(header)) if asked != header => {
-            return Err(vec![
-                Diagnostic::error(
-                    Code::PoLanguage,
-                    po_path,
-                    header_span,
-                    format!("this PO file is for `{header}`, not `{asked}`"),
-                )
-                .with_label(format!("Language: {header}"))
-                .with_help("import it with the language it was exported for"),
-            ]);
-        }
-        (Some(lang), _) | (None, Some(lang)) => lang.clone(),
-        (None, None) => {
-            return Err(vec![
-                Diagnostic::error(
-                    Code::PoLanguage,
-                    po_path,
-                    header_span,
-                    "this PO file does not say its language",
-                )
-                .with_label("no `Language:` header")
-                .with_help("pass `--lang ja`, or add `\"Language: ja\\n\"` to the header"),
-            ]);
-        }
+    let lang = import_language(&file, po_path, options).map_err(|d| vec![*d])?;
+    let import = Import {
+        project,
+        po_path,
+        locale: project.locales.get(&lang),
+        accept_stale: options.accept_stale,
     };
-    if !super::valid_lang(&lang) {
-        return Err(vec![
-            Diagnostic::error(
-                Code::PoLanguage,
-                po_path,
-                header_span,
-                format!("`{lang}` is not a language to translate into"),
-            )
-            .with_label("bad language")
-            .with_help("use a code such as `ja`"),
-        ]);
-    }
-    let locale = project.locales.get(&lang);
     let mut plan = ImportPlan {
         lang: lang.clone(),
         ..ImportPlan::default()
     };
+    let mut problems = Vec::new();
     let mut seen: HashMap<String, &PoEntry> = HashMap::new();
     // New or changed entries, by unit key.
     let mut changes: Vec<Entry> = Vec::new();
-    for entry in &file.entries {
-        if entry.is_header() {
-            continue;
+    for entry in file.entries.iter().filter(|e| !e.is_header()) {
+        match import.entry(entry, &mut seen) {
+            Ok(Imported::Obsolete) => plan.obsolete += 1,
+            Ok(Imported::Untranslated) => plan.untranslated += 1,
+            Ok(Imported::Unchanged) => plan.unchanged += 1,
+            Ok(Imported::Updated(new)) => {
+                plan.updated += 1;
+                changes.push(new);
+            }
+            Ok(Imported::Added(new)) => {
+                plan.added += 1;
+                changes.push(new);
+            }
+            Err(problem) => problems.push(*problem),
         }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    plan.writes = render_changes(project, &lang, changes);
+    Ok(plan)
+}
+
+/// The language a PO file is imported into: `--lang`, or its header's,
+/// which must agree.
+fn import_language(
+    file: &PoFile,
+    po_path: &Arc<str>,
+    options: &ImportOptions,
+) -> Result<String, Box<Diagnostic>> {
+    let header_lang = file.header_field("Language").filter(|l| !l.is_empty());
+    let header_span = file.header().map_or(0..0, |h| h.msgstr.span.clone());
+    let problem = |message: String, label: &str, help: &str| {
+        Box::new(
+            Diagnostic::error(Code::PoLanguage, po_path, header_span.clone(), message)
+                .with_label(label)
+                .with_help(help),
+        )
+    };
+    let lang = match (&options.lang, &header_lang) {
+        (Some(asked), Some(header)) if asked != header => {
+            return Err(problem(
+                format!("this PO file is for `{header}`, not `{asked}`"),
+                &format!("Language: {header}"),
+                "import it with the language it was exported for",
+            ));
+        }
+        (Some(lang), _) | (None, Some(lang)) => lang.clone(),
+        (None, None) => {
+            return Err(problem(
+                "this PO file does not say its language".into(),
+                "no `Language:` header",
+                "pass `--lang ja`, or add `\"Language: ja\\n\"` to the header",
+            ));
+        }
+    };
+    if !super::valid_lang(&lang) {
+        return Err(problem(
+            format!("`{lang}` is not a language to translate into"),
+            "bad language",
+            "use a code such as `ja`",
+        ));
+    }
+    Ok(lang)
+}
+
+/// What importing one PO entry does.
+enum Imported {
+    Obsolete,
+    Untranslated,
+    Unchanged,
+    Updated(Entry),
+    Added(Entry),
+}
+
+/// One import's context: the pool, the PO file's name, the language's
+/// current translations.
+struct Import<'a> {
+    project: &'a Project,
+    po_path: &'a Arc<str>,
+    locale: Option<&'a super::Locale>,
+    accept_stale: bool,
+}
+
+impl<'a> Import<'a> {
+    /// Imports one entry (`seen` holds the entries before it, by context).
+    fn entry<'f>(
+        &self,
+        entry: &'f PoEntry,
+        seen: &mut HashMap<String, &'f PoEntry>,
+    ) -> Result<Imported, Box<Diagnostic>> {
         if entry.obsolete {
-            plan.obsolete += 1;
-            continue;
+            return Ok(Imported::Obsolete);
         }
+        let unit = self.unit_of(entry, seen)?;
+        // Blank is untranslated; only a template may be all spaces.
+        let blank = match unit.key.field() {
+            Field::Phrase => entry.msgstr.value.is_empty(),
+            _ => entry.msgstr.value.trim().is_empty(),
+        };
+        if blank {
+            return Ok(Imported::Untranslated);
+        }
+        let existing = self.locale.and_then(|l| l.entry(&unit.key));
+        if let Some(existing) = existing
+            && unchanged(self.project, unit, existing, entry)
+        {
+            return Ok(Imported::Unchanged);
+        }
+        let source = self.source_of(unit, entry)?;
+        let note =
+            (!entry.translator_comments.is_empty()).then(|| entry.translator_comments.join("\n"));
+        let new = Entry {
+            key: unit.key.clone(),
+            text: locale::normalize_text(&unit.key, &entry.msgstr.value),
+            fingerprint: Some(fingerprint(&source)),
+            fuzzy: entry.is_fuzzy() && source == unit.english,
+            source: Some(source),
+            note,
+            text_at: None,
+            key_span: 0..0,
+        };
+        Ok(match existing {
+            Some(old) if old.same_content(&new) => Imported::Unchanged,
+            Some(_) => Imported::Updated(new),
+            None => Imported::Added(new),
+        })
+    }
+
+    /// The unit an entry translates, named by its `msgctxt`: once per file,
+    /// a unit of the pool, and no plural forms.
+    fn unit_of<'f>(
+        &self,
+        entry: &'f PoEntry,
+        seen: &mut HashMap<String, &'f PoEntry>,
+    ) -> Result<&'a Unit, Box<Diagnostic>> {
+        let po_path = self.po_path;
         let Some(context) = &entry.msgctxt else {
-            problems.push(
+            return Err(Box::new(
                 Diagnostic::error(
                     Code::PoUnknownContext,
                     po_path,
@@ -355,11 +449,10 @@ pub fn import(
                 )
                 .with_label("no msgctxt")
                 .with_help("every entry of a `blades i18n export` starts with `msgctxt \"set/card/field\"`"),
-            );
-            continue;
+            ));
         };
         if let Some(first) = seen.get(&context.value) {
-            problems.push(
+            return Err(Box::new(
                 Diagnostic::error(
                     Code::PoDuplicateContext,
                     po_path,
@@ -373,35 +466,15 @@ pub fn import(
                     "first here",
                 )
                 .with_help("keep one entry per field"),
-            );
-            continue;
+            ));
         }
         seen.insert(context.value.clone(), entry);
-        let unit = UnitKey::parse(&context.value).and_then(|k| project.unit(&k));
+        let unit = UnitKey::parse(&context.value).and_then(|k| self.project.unit(&k));
         let Some(unit) = unit else {
-            let contexts: Vec<String> = project.units.iter().map(|u| u.key.to_string()).collect();
-            let help = match closest(&context.value, contexts.iter().map(String::as_str)) {
-                Some(best) => {
-                    format!("did you mean `{best}`? Export again to get the current fields")
-                }
-                None => {
-                    "the field is not in the pool: export again to get the current fields".into()
-                }
-            };
-            problems.push(
-                Diagnostic::error(
-                    Code::PoUnknownContext,
-                    po_path,
-                    context.span.clone(),
-                    format!("`{}` names no translatable text of the pool", context.value),
-                )
-                .with_label("unknown field")
-                .with_help(help),
-            );
-            continue;
+            return Err(Box::new(self.unknown_context(context)));
         };
         if entry.msgid_plural.is_some() || !entry.msgstr_plural.is_empty() {
-            problems.push(
+            return Err(Box::new(
                 Diagnostic::error(
                     Code::PoSyntax,
                     po_path,
@@ -410,85 +483,65 @@ pub fn import(
                 )
                 .with_label("plural entry")
                 .with_help("use `msgid` and `msgstr` only"),
-            );
-            continue;
+            ));
         }
-        // Blank is untranslated; only a template may be all spaces.
-        let blank = match unit.key.field() {
-            Field::Phrase => entry.msgstr.value.is_empty(),
-            _ => entry.msgstr.value.trim().is_empty(),
+        Ok(unit)
+    }
+
+    /// A `msgctxt` that names no translatable text of the pool.
+    fn unknown_context(&self, context: &PoString) -> Diagnostic {
+        let contexts: Vec<String> = self
+            .project
+            .units
+            .iter()
+            .map(|u| u.key.to_string())
+            .collect();
+        let help = match closest(&context.value, contexts.iter().map(String::as_str)) {
+            Some(best) => format!("did you mean `{best}`? Export again to get the current fields"),
+            None => "the field is not in the pool: export again to get the current fields".into(),
         };
-        if blank {
-            plan.untranslated += 1;
-            continue;
-        }
-        let existing = locale.and_then(|l| l.entry(&unit.key));
-        if let Some(existing) = existing
-            && unchanged(project, unit, existing, entry)
-        {
-            plan.unchanged += 1;
-            continue;
-        }
+        Diagnostic::error(
+            Code::PoUnknownContext,
+            self.po_path,
+            context.span.clone(),
+            format!("`{}` names no translatable text of the pool", context.value),
+        )
+        .with_label("unknown field")
+        .with_help(help)
+    }
+
+    /// The English a translation was made from: a fuzzy entry's previous
+    /// `msgid`, else its `msgid`, which must be the current English unless
+    /// stale translations are accepted.
+    fn source_of(&self, unit: &Unit, entry: &PoEntry) -> Result<String, Box<Diagnostic>> {
         let msgid = normalize(&entry.msgid.value);
-        let note =
-            (!entry.translator_comments.is_empty()).then(|| entry.translator_comments.join("\n"));
-        let source = if entry.is_fuzzy() {
-            entry
+        if entry.is_fuzzy() {
+            return Ok(entry
                 .previous_msgid
                 .as_deref()
-                .map_or(msgid.clone(), normalize)
-        } else if msgid != unit.english {
-            if !options.accept_stale {
-                problems.push(
-                    Diagnostic::error(
-                        Code::PoStale,
-                        po_path,
-                        entry.msgid.span.clone(),
-                        format!(
-                            "`{}` was translated from English that has changed since",
-                            unit.key
-                        ),
-                    )
-                    .with_label("not the current English")
-                    .with_related(&unit.path, super::check::english_whole(project, unit), "the English now")
-                    .with_help(format!(
-                        "the English is now {:?}; export again and review the entry, or pass --accept-stale to keep it as a stale translation",
-                        unit.english
-                    )),
-                );
-                continue;
-            }
-            msgid.clone()
-        } else {
-            msgid.clone()
-        };
-        let new = Entry {
-            key: unit.key.clone(),
-            text: locale::normalize_text(&unit.key, &entry.msgstr.value),
-            fingerprint: Some(fingerprint(&source)),
-            fuzzy: entry.is_fuzzy() && source == unit.english,
-            source: Some(source),
-            note,
-            text_at: None,
-            key_span: 0..0,
-        };
-        match existing {
-            Some(old) if old.same_content(&new) => plan.unchanged += 1,
-            Some(_) => {
-                plan.updated += 1;
-                changes.push(new);
-            }
-            None => {
-                plan.added += 1;
-                changes.push(new);
-            }
+                .map_or(msgid.clone(), normalize));
         }
+        if msgid == unit.english || self.accept_stale {
+            return Ok(msgid);
+        }
+        Err(Box::new(
+            Diagnostic::error(
+                Code::PoStale,
+                self.po_path,
+                entry.msgid.span.clone(),
+                format!(
+                    "`{}` was translated from English that has changed since",
+                    unit.key
+                ),
+            )
+            .with_label("not the current English")
+            .with_related(&unit.path, super::check::english_whole(self.project, unit), "the English now")
+            .with_help(format!(
+                "the English is now {:?}; export again and review the entry, or pass --accept-stale to keep it as a stale translation",
+                unit.english
+            )),
+        ))
     }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    plan.writes = render_changes(project, &lang, changes);
-    Ok(plan)
 }
 
 /// Is the PO entry what an export of the existing translation would say?
