@@ -95,87 +95,9 @@ fn note_lines(entry: &Entry) -> Vec<String> {
 
 /// The PO entry of a unit with its current translation.
 pub fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) -> PoEntry {
-    let mut extracted = Vec::new();
-    match (&unit.key, &unit.card) {
-        (UnitKey::SetName { .. }, _) => extracted.push("set name".to_string()),
-        (UnitKey::Phrase { key }, _) => {
-            extracted.push("phrase template of the effect language".to_string());
-            extracted.extend(phrase_notes(project, unit, key, entry));
-        }
-        (UnitKey::Card { field, .. }, Some(card)) => {
-            let mut about = vec![
-                format!("card {}", field.as_str()),
-                card.kind.as_str().to_string(),
-                format!("{} STAR", card.stars),
-            ];
-            if !card.elements.is_empty() {
-                about.push(
-                    card.elements
-                        .iter()
-                        .map(|e| e.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                );
-            }
-            if !card.types.is_empty() {
-                about.push(
-                    card.types
-                        .iter()
-                        .map(|t| t.0.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                );
-            }
-            extracted.push(about.join(" · "));
-            if *field == Field::Effect {
-                extracted.push(
-                    "optional: leave empty to use the effect text the effect language renders"
-                        .to_string(),
-                );
-            } else if let Some(effect) = &card.effect {
-                let mut lines = effect.lines();
-                if let Some(first) = lines.next() {
-                    extracted.push(format!("effect: {first}"));
-                }
-                extracted.extend(lines.map(|l| format!("        {l}")));
-            }
-        }
-        (UnitKey::Card { .. }, None) => {}
-    }
-    if let Some(b) = budget(&unit.key) {
-        extracted.push(if b.lines == 1 {
-            format!(
-                "fits {} columns on one line (a full-width character takes 2)",
-                b.columns
-            )
-        } else {
-            format!(
-                "fits {} lines of {} columns (a full-width character takes 2)",
-                b.lines, b.columns
-            )
-        });
-    }
-    let glossary = Glossary::builtin();
-    let mode = if unit.key.is_name() {
-        Mode::Names
-    } else {
-        Mode::Text
-    };
-    let english = match unit.key {
-        UnitKey::Phrase { .. } => phrases::mask_placeholders(&unit.english),
-        _ => unit.english.clone(),
-    };
-    let mut terms: Vec<String> = Vec::new();
-    for hit in glossary.english(&english, mode) {
-        let term = &glossary.terms[hit.term];
-        let pair = format!("{} = {}", &unit.english[hit.range], term.official());
-        if !terms.contains(&pair) {
-            terms.push(pair);
-        }
-    }
-    if !terms.is_empty() {
-        extracted.push(format!("glossary: {}", terms.join("; ")));
-    }
+    let mut extracted = about_unit(project, unit, entry);
+    extracted.extend(budget_note(unit));
+    extracted.extend(glossary_note(unit));
     let (line, _) = project.sources.line_col(&unit.path, unit.span.start);
     let stale = entry.is_some_and(|e| !e.is_current(&unit.english));
     let previous = entry
@@ -197,6 +119,92 @@ pub fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) -> PoEn
         msgstr: PoString::new(entry.map(Entry::normalized).unwrap_or_default()),
         ..PoEntry::default()
     }
+}
+
+/// What the text is: a set name, a template, or a card's field with the
+/// card's kind, STAR, symbols and effect.
+fn about_unit(project: &Project, unit: &Unit, entry: Option<&Entry>) -> Vec<String> {
+    let mut extracted = Vec::new();
+    match (&unit.key, &unit.card) {
+        (UnitKey::SetName { .. }, _) => extracted.push("set name".to_string()),
+        (UnitKey::Phrase { key }, _) => {
+            extracted.push("phrase template of the effect language".to_string());
+            extracted.extend(phrase_notes(project, unit, key, entry));
+        }
+        (UnitKey::Card { field, .. }, Some(card)) => extracted.extend(card_notes(*field, card)),
+        (UnitKey::Card { .. }, None) => {}
+    }
+    extracted
+}
+
+/// A card field's notes: the card at a glance, and its effect (or, for the
+/// effect itself, that a translation is optional).
+fn card_notes(field: Field, card: &super::CardInfo) -> Vec<String> {
+    let mut about = vec![
+        format!("card {}", field.as_str()),
+        card.kind.as_str().to_string(),
+        format!("{} STAR", card.stars),
+    ];
+    if !card.elements.is_empty() {
+        let elements: Vec<&str> = card.elements.iter().map(|e| e.as_str()).collect();
+        about.push(elements.join(", "));
+    }
+    if !card.types.is_empty() {
+        let types: Vec<&str> = card.types.iter().map(|t| t.0.as_str()).collect();
+        about.push(types.join(", "));
+    }
+    let mut notes = vec![about.join(" · ")];
+    if field == Field::Effect {
+        notes.push(
+            "optional: leave empty to use the effect text the effect language renders".to_string(),
+        );
+    } else if let Some(effect) = &card.effect {
+        let mut lines = effect.lines();
+        if let Some(first) = lines.next() {
+            notes.push(format!("effect: {first}"));
+        }
+        notes.extend(lines.map(|l| format!("        {l}")));
+    }
+    notes
+}
+
+/// How much room the printed card leaves the text.
+fn budget_note(unit: &Unit) -> Option<String> {
+    let b = budget(&unit.key)?;
+    Some(if b.lines == 1 {
+        format!(
+            "fits {} columns on one line (a full-width character takes 2)",
+            b.columns
+        )
+    } else {
+        format!(
+            "fits {} lines of {} columns (a full-width character takes 2)",
+            b.lines, b.columns
+        )
+    })
+}
+
+/// The official terms the English uses, with their Japanese.
+fn glossary_note(unit: &Unit) -> Option<String> {
+    let glossary = Glossary::builtin();
+    let mode = if unit.key.is_name() {
+        Mode::Names
+    } else {
+        Mode::Text
+    };
+    let english = match unit.key {
+        UnitKey::Phrase { .. } => phrases::mask_placeholders(&unit.english),
+        _ => unit.english.clone(),
+    };
+    let mut terms: Vec<String> = Vec::new();
+    for hit in glossary.english(&english, mode) {
+        let term = &glossary.terms[hit.term];
+        let pair = format!("{} = {}", &unit.english[hit.range], term.official());
+        if !terms.contains(&pair) {
+            terms.push(pair);
+        }
+    }
+    (!terms.is_empty()).then(|| format!("glossary: {}", terms.join("; ")))
 }
 
 /// What a translator of a template should know: its placeholders, what a
