@@ -103,7 +103,56 @@ fn quoted(words: &[&str]) -> String {
 
 /// The card as text: English, then each translation (or one language).
 pub fn render(card: &Card, set: Option<&Set>, only: Option<&str>) -> String {
-    let glossary = Glossary::builtin();
+    let page = Page {
+        card,
+        set,
+        langs: languages(card, only),
+        glossary: Glossary::builtin(),
+    };
+    let mut out = String::new();
+    // Names: one line per language.
+    for lang in &page.langs {
+        let _ = writeln!(out, "{}", page.name(lang));
+    }
+    field(&mut out, "id", vec![card.id.0.clone()]);
+    field(&mut out, "set", page.per_lang(|lang| page.set_line(lang)));
+    field(
+        &mut out,
+        "kind",
+        page.per_lang(|lang| page.word(card.kind.as_str(), lang)),
+    );
+    field(&mut out, "STAR", vec![card.stars.to_string()]);
+    if !card.elements.is_empty() {
+        let words = |lang: &str| page.words(card.elements.iter().map(|e| e.as_str()), lang);
+        field(&mut out, "elements", page.per_lang(words));
+    }
+    if !card.types.is_empty() {
+        let words = |lang: &str| page.words(card.types.iter().map(|t| t.0.as_str()), lang);
+        field(&mut out, "types", page.per_lang(words));
+    }
+    field(&mut out, "copies", vec![card.copies.to_string()]);
+    if let Some(effect) = &card.effect {
+        field(
+            &mut out,
+            "effect",
+            page.per_lang(|lang| page.effect_line(effect, lang)),
+        );
+    }
+    if let Some(flavor) = &card.flavor {
+        field(
+            &mut out,
+            "flavor",
+            page.per_lang(|lang| page.flavor_line(flavor, lang)),
+        );
+    }
+    if let Some(stale) = page.stale() {
+        field(&mut out, "stale", vec![stale]);
+    }
+    out
+}
+
+/// The languages shown: English and every translation, or the one asked for.
+fn languages<'a>(card: &'a Card, only: Option<&'a str>) -> Vec<&'a str> {
     let mut langs: Vec<&str> = Vec::new();
     if only.is_none_or(|l| l == i18n::SOURCE_LANG) {
         langs.push(i18n::SOURCE_LANG);
@@ -118,154 +167,133 @@ pub fn render(card: &Card, set: Option<&Set>, only: Option<&str>) -> String {
     {
         langs.push(l);
     }
-    let is_en = |lang: &str| -> bool { lang == i18n::SOURCE_LANG };
-    let ja = |word: &str, lang: &str| -> String {
-        if is_en(lang) {
-            word.to_string()
-        } else {
-            glossary
-                .official_for(word)
-                .map_or_else(|| word.to_string(), str::to_string)
+    langs
+}
+
+/// One labelled field: its values one under the other, the label on the
+/// first line.
+fn field(out: &mut String, label: &str, values: Vec<String>) {
+    for (i, value) in values.iter().enumerate() {
+        for (j, line) in value.lines().enumerate() {
+            let head = if i == 0 && j == 0 { label } else { "" };
+            let _ = writeln!(out, "  {head:<9}{line}");
         }
-    };
-    let mut out = String::new();
-    // Names: one line per language.
-    for lang in &langs {
-        let line = if is_en(lang) {
-            card.name.clone()
-        } else {
-            match card.translations.get(lang).and_then(|t| t.name.as_deref()) {
-                Some(n) => n.to_string(),
-                None => format!("{} ({} name missing)", card.name, language_name(lang)),
-            }
-        };
-        let _ = writeln!(out, "{line}");
     }
-    let field = |out: &mut String, label: &str, values: Vec<String>| {
-        for (i, value) in values.iter().enumerate() {
-            for (j, line) in value.lines().enumerate() {
-                let head = if i == 0 && j == 0 { label } else { "" };
-                let _ = writeln!(out, "  {head:<9}{line}");
-            }
-        }
-    };
-    let per_lang = |f: &dyn Fn(&str) -> String| -> Vec<String> {
+}
+
+/// A card shown in several languages.
+struct Page<'a> {
+    card: &'a Card,
+    set: Option<&'a Set>,
+    langs: Vec<&'a str>,
+    glossary: &'static Glossary,
+}
+
+fn is_en(lang: &str) -> bool {
+    lang == i18n::SOURCE_LANG
+}
+
+impl Page<'_> {
+    /// A field's value in each language, each different value once.
+    fn per_lang(&self, value: impl Fn(&str) -> String) -> Vec<String> {
         let mut values: Vec<String> = Vec::new();
-        for lang in &langs {
-            let v = f(lang);
+        for lang in &self.langs {
+            let v = value(lang);
             if !values.contains(&v) {
                 values.push(v);
             }
         }
         values
-    };
-    field(&mut out, "id", vec![card.id.0.clone()]);
-    field(
-        &mut out,
-        "set",
-        per_lang(&|lang| {
-            let name = set.map_or_else(
-                || card.set.0.clone(),
-                |s| {
-                    if is_en(lang) {
-                        s.name.clone()
-                    } else {
-                        s.translations
-                            .get(lang)
-                            .map_or_else(|| s.name.clone(), |t| t.name.clone())
-                    }
-                },
-            );
-            let kind = set.map_or("", |s| s.kind.as_str());
-            format!("{name} ({}, {})", card.set, ja(kind, lang))
-        }),
-    );
-    field(
-        &mut out,
-        "kind",
-        per_lang(&|lang| ja(card.kind.as_str(), lang)),
-    );
-    field(&mut out, "STAR", vec![card.stars.to_string()]);
-    if !card.elements.is_empty() {
-        field(
-            &mut out,
-            "elements",
-            per_lang(&|lang| {
-                card.elements
-                    .iter()
-                    .map(|e| ja(e.as_str(), lang))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }),
-        );
     }
-    if !card.types.is_empty() {
-        field(
-            &mut out,
-            "types",
-            per_lang(&|lang| {
-                card.types
-                    .iter()
-                    .map(|t| ja(&t.0, lang))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }),
-        );
+
+    /// A game word in `lang`: its official term outside English.
+    fn word(&self, word: &str, lang: &str) -> String {
+        if is_en(lang) {
+            return word.to_string();
+        }
+        self.glossary
+            .official_for(word)
+            .map_or_else(|| word.to_string(), str::to_string)
     }
-    field(&mut out, "copies", vec![card.copies.to_string()]);
-    if let Some(effect) = &card.effect {
-        field(
-            &mut out,
-            "effect",
-            per_lang(&|lang| {
-                if is_en(lang) {
-                    return effect.trim().to_string();
-                }
-                match card
+
+    fn words<'w>(&self, words: impl Iterator<Item = &'w str>, lang: &str) -> String {
+        words
+            .map(|w| self.word(w, lang))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn name(&self, lang: &str) -> String {
+        let card = self.card;
+        if is_en(lang) {
+            return card.name.clone();
+        }
+        match card.translations.get(lang).and_then(|t| t.name.as_deref()) {
+            Some(n) => n.to_string(),
+            None => format!("{} ({} name missing)", card.name, language_name(lang)),
+        }
+    }
+
+    fn set_line(&self, lang: &str) -> String {
+        let card = self.card;
+        let name = self.set.map_or_else(
+            || card.set.0.clone(),
+            |s| match is_en(lang) {
+                true => s.name.clone(),
+                false => s
                     .translations
                     .get(lang)
-                    .and_then(|t| t.effect.as_deref())
-                {
-                    Some(text) => text.to_string(),
-                    None => format!("[rendered by the effect language] {}", effect.trim()),
-                }
-            }),
+                    .map_or_else(|| s.name.clone(), |t| t.name.clone()),
+            },
         );
+        let kind = self.set.map_or("", |s| s.kind.as_str());
+        format!("{name} ({}, {})", card.set, self.word(kind, lang))
     }
-    if let Some(flavor) = &card.flavor {
-        field(
-            &mut out,
-            "flavor",
-            per_lang(&|lang| {
-                if is_en(lang) {
-                    return flavor.trim().to_string();
-                }
-                match card
-                    .translations
-                    .get(lang)
-                    .and_then(|t| t.flavor.as_deref())
-                {
-                    Some(text) => text.to_string(),
-                    None => format!("({} flavor missing) {}", language_name(lang), flavor.trim()),
-                }
-            }),
-        );
+
+    fn effect_line(&self, effect: &str, lang: &str) -> String {
+        if is_en(lang) {
+            return effect.trim().to_string();
+        }
+        let translated = self
+            .card
+            .translations
+            .get(lang)
+            .and_then(|t| t.effect.as_deref());
+        match translated {
+            Some(text) => text.to_string(),
+            None => format!("[rendered by the effect language] {}", effect.trim()),
+        }
     }
-    let stale: Vec<String> = card
-        .translations
-        .iter()
-        .filter(|(lang, t)| !t.stale.is_empty() && langs.contains(&lang.as_str()))
-        .map(|(lang, t)| format!("{lang}: {}", t.stale.join(", ")))
-        .collect();
-    if !stale.is_empty() {
-        field(
-            &mut out,
-            "stale",
-            vec![format!(
+
+    fn flavor_line(&self, flavor: &str, lang: &str) -> String {
+        if is_en(lang) {
+            return flavor.trim().to_string();
+        }
+        let translated = self
+            .card
+            .translations
+            .get(lang)
+            .and_then(|t| t.flavor.as_deref());
+        match translated {
+            Some(text) => text.to_string(),
+            None => format!("({} flavor missing) {}", language_name(lang), flavor.trim()),
+        }
+    }
+
+    /// The translated fields whose English changed since, if any.
+    fn stale(&self) -> Option<String> {
+        let stale: Vec<String> = self
+            .card
+            .translations
+            .iter()
+            .filter(|(lang, t)| !t.stale.is_empty() && self.langs.contains(&lang.as_str()))
+            .map(|(lang, t)| format!("{lang}: {}", t.stale.join(", ")))
+            .collect();
+        (!stale.is_empty()).then(|| {
+            format!(
                 "{} (the English changed since; see `blades i18n status`)",
                 stale.join("; ")
-            )],
-        );
+            )
+        })
     }
-    out
 }
