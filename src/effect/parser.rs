@@ -314,6 +314,14 @@ struct Builder<'m> {
 
 type P<'i> = Pair<'i, Rule>;
 
+/// What an action is built from (see [`Builder::action_parts`]).
+struct ActionParts<'i> {
+    targets: (Option<Target>, Option<Target>),
+    num: Option<Num>,
+    part: Option<P<'i>>,
+    pile: Pile,
+}
+
 fn first(pair: &P<'_>) -> Rule {
     pair.clone()
         .into_inner()
@@ -494,58 +502,21 @@ impl Builder<'_> {
 
     fn action(&mut self, pair: P<'_>) -> Action {
         let rule = pair.as_rule();
-        // One pass over the children; an action has at most two targets.
-        let mut first_target = None;
-        let mut second_target = None;
-        let mut num = None;
-        let mut part = None;
-        let mut pile = Pile::Binder;
-        for p in pair.into_inner() {
-            match p.as_rule() {
-                Rule::target => {
-                    let t = self.target(p);
-                    if first_target.is_none() {
-                        first_target = Some(t);
-                    } else {
-                        second_target = Some(t);
-                    }
-                }
-                Rule::number => num = Some(self.num(&p)),
-                Rule::pile_store_discard => pile = Pile::StoreDiscard,
-                Rule::pile_box => pile = Pile::Box,
-                Rule::discard_to => {
-                    for q in p.into_inner() {
-                        match q.as_rule() {
-                            Rule::pile_store_discard => pile = Pile::StoreDiscard,
-                            Rule::pile_box => pile = Pile::Box,
-                            _ => {}
-                        }
-                    }
-                }
-                Rule::rp_fixed
-                | Rule::rp_star
-                | Rule::clash_all
-                | Rule::clash_one
-                | Rule::take_to
-                | Rule::token_count
-                | Rule::insert_anywhere
-                | Rule::insert_beside
-                | Rule::insert_plain => part = Some(p),
-                _ => {}
-            }
-        }
-        let target = first_target.unwrap_or_else(|| Target::new(TargetKind::This));
+        let parts = self.action_parts(pair);
+        let part = parts.part;
+        let target = parts
+            .targets
+            .0
+            .unwrap_or_else(|| Target::new(TargetKind::This));
         match rule {
-            Rule::gain_rp | Rule::lose_rp => {
-                let amount = self.amount(part.expect("amount"));
-                if rule == Rule::gain_rp {
-                    Action::GainRp { amount }
-                } else {
-                    Action::LoseRp { amount }
-                }
-            }
+            Rule::gain_rp => Action::GainRp {
+                amount: self.amount(part.expect("amount")),
+            },
+            Rule::lose_rp => Action::LoseRp {
+                amount: self.amount(part.expect("amount")),
+            },
             Rule::gain_slots => Action::GainSlots {
-                count: num.unwrap_or(Num::new(1)),
+                count: parts.num.unwrap_or(Num::new(1)),
             },
             Rule::flip => Action::Flip { target },
             Rule::clash => {
@@ -558,7 +529,10 @@ impl Builder<'_> {
                     },
                 }
             }
-            Rule::discard | Rule::put_in => Action::Discard { target, to: pile },
+            Rule::discard | Rule::put_in => Action::Discard {
+                target,
+                to: parts.pile,
+            },
             Rule::reveal => Action::Reveal { target },
             Rule::take => {
                 let binder =
@@ -569,46 +543,97 @@ impl Builder<'_> {
                 }
             }
             Rule::look => Action::LookAt { target },
-            Rule::put_tokens => {
-                let count_pair = part.expect("token_count");
-                let count_span = self.span(&count_pair);
-                let count = count_pair
-                    .into_inner()
-                    .find(|p| p.as_rule() == Rule::number)
-                    .map_or(
-                        Num {
-                            value: 1,
-                            span: count_span,
-                        },
-                        |p| self.num(&p),
-                    );
-                Action::PutTokens { count, target }
-            }
-            Rule::insert => {
-                let position = match part {
-                    Some(p) if p.as_rule() == Rule::insert_beside => {
-                        let mut side = Side::Left;
-                        let mut of = Target::new(TargetKind::This);
-                        for q in p.into_inner() {
-                            match q.as_rule() {
-                                Rule::side => side = self.side(&q),
-                                Rule::target => of = self.target(q),
-                                _ => {}
-                            }
-                        }
-                        Position::Beside { side, of }
-                    }
-                    _ => Position::Anywhere,
-                };
-                Action::Insert { target, position }
-            }
+            Rule::put_tokens => Action::PutTokens {
+                count: self.token_count(part.expect("token_count")),
+                target,
+            },
+            Rule::insert => Action::Insert {
+                target,
+                position: self.insert_position(part),
+            },
             Rule::copy_effect => Action::CopyEffect { source: target },
             Rule::attach => Action::Attach {
                 card: target,
-                to: second_target.unwrap_or_else(|| Target::new(TargetKind::This)),
+                to: parts
+                    .targets
+                    .1
+                    .unwrap_or_else(|| Target::new(TargetKind::This)),
             },
             Rule::return_hand => Action::ReturnToHand { target },
             _ => Action::PlayCard { target },
+        }
+    }
+
+    /// An action's parts, in one pass over its children: at most two
+    /// targets, a number, a pile, and the one part its kind reads further.
+    fn action_parts<'i>(&mut self, pair: P<'i>) -> ActionParts<'i> {
+        let mut parts = ActionParts {
+            targets: (None, None),
+            num: None,
+            part: None,
+            pile: Pile::Binder,
+        };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::target => {
+                    let t = self.target(p);
+                    if parts.targets.0.is_none() {
+                        parts.targets.0 = Some(t);
+                    } else {
+                        parts.targets.1 = Some(t);
+                    }
+                }
+                Rule::number => parts.num = Some(self.num(&p)),
+                Rule::pile_store_discard => parts.pile = Pile::StoreDiscard,
+                Rule::pile_box => parts.pile = Pile::Box,
+                Rule::discard_to => {
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::pile_store_discard => parts.pile = Pile::StoreDiscard,
+                            Rule::pile_box => parts.pile = Pile::Box,
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::rp_fixed
+                | Rule::rp_star
+                | Rule::clash_all
+                | Rule::clash_one
+                | Rule::take_to
+                | Rule::token_count
+                | Rule::insert_anywhere
+                | Rule::insert_beside
+                | Rule::insert_plain => parts.part = Some(p),
+                _ => {}
+            }
+        }
+        parts
+    }
+
+    /// `a +1 STAR token` (one) or `3 +1 STAR tokens`.
+    fn token_count(&mut self, pair: P<'_>) -> Num {
+        let span = self.span(&pair);
+        pair.into_inner()
+            .find(|p| p.as_rule() == Rule::number)
+            .map_or(Num { value: 1, span }, |p| self.num(&p))
+    }
+
+    /// Where an inserted card goes: anywhere, or beside a card.
+    fn insert_position(&mut self, part: Option<P<'_>>) -> Position {
+        match part {
+            Some(p) if p.as_rule() == Rule::insert_beside => {
+                let mut side = Side::Left;
+                let mut of = Target::new(TargetKind::This);
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::side => side = self.side(&q),
+                        Rule::target => of = self.target(q),
+                        _ => {}
+                    }
+                }
+                Position::Beside { side, of }
+            }
+            _ => Position::Anywhere,
         }
     }
 

@@ -260,107 +260,93 @@ impl Renderer<'_> {
             variants.push("3rd");
         }
         let t = |key: &str, args: &[(&str, &str)]| self.t(key, &variants, args);
+        let from = |target: &Target| self.target(target, Ctx::From);
+        let at = |target: &Target| self.target(target, Ctx::In);
         match a {
             Action::GainRp { amount } => t("action.gain_rp", &[("amount", &self.amount(amount))]),
             Action::LoseRp { amount } => t("action.lose_rp", &[("amount", &self.amount(amount))]),
             Action::GainSlots { count } => {
-                let slots = self.t(
-                    "word.slot",
-                    if count.value == 1 { &[] } else { &["plural"] },
-                    &[],
-                );
+                let slots = self.slots(count.value);
                 t(
                     "action.gain_slots",
                     &[("n", &count.value.to_string()), ("slots", &slots)],
                 )
             }
-            Action::Flip { target } => {
-                t("action.flip", &[("target", &self.target(target, Ctx::In))])
-            }
-            Action::Clash { with } => {
-                let with = self.word(match with {
-                    ClashWith::Opponent => "clash.opponent",
-                    ClashWith::AllPlayers => "clash.all_players",
-                });
-                t("action.clash", &[("with", &with)])
-            }
-            Action::Discard { target, to } => {
-                let to = self.word(match to {
-                    Pile::Binder => "pile.binder",
-                    Pile::StoreDiscard => "pile.store_discard",
-                    Pile::Box => "pile.box",
-                });
-                t(
-                    "action.discard",
-                    &[("target", &self.target(target, Ctx::From)), ("to", &to)],
-                )
-            }
-            Action::Reveal { target } => t(
-                "action.reveal",
-                &[("target", &self.target(target, Ctx::From))],
+            Action::Flip { target } => t("action.flip", &[("target", &at(target))]),
+            Action::Clash { with } => t("action.clash", &[("with", &self.clash_with(*with))]),
+            Action::Discard { target, to } => t(
+                "action.discard",
+                &[("target", &from(target)), ("to", &self.pile(*to))],
             ),
-            Action::Take { target, to } => {
-                let to = self.word(match to {
-                    TakeTo::Hand => "take_to.hand",
-                    TakeTo::Binder => "take_to.binder",
-                });
-                t(
-                    "action.take",
-                    &[("target", &self.target(target, Ctx::From)), ("to", &to)],
-                )
-            }
-            Action::LookAt { target } => t(
-                "action.look_at",
-                &[("target", &self.target(target, Ctx::In))],
+            Action::Reveal { target } => t("action.reveal", &[("target", &from(target))]),
+            Action::Take { target, to } => t(
+                "action.take",
+                &[("target", &from(target)), ("to", &self.take_to(*to))],
             ),
-            Action::PutTokens { count, target } => {
-                let tokens = self.t(
-                    "tokens",
-                    if count.value == 1 { &["one"] } else { &[] },
-                    &[("n", &count.value.to_string())],
-                );
-                t(
-                    "action.put_tokens",
-                    &[
-                        ("tokens", &tokens),
-                        ("target", &self.target(target, Ctx::In)),
-                    ],
-                )
-            }
-            Action::Insert { target, position } => {
-                let card = self.target(target, Ctx::From);
-                match position {
-                    Position::Anywhere => t("action.insert_anywhere", &[("target", &card)]),
-                    Position::Beside { side, of } => t(
-                        "action.insert_beside",
-                        &[
-                            ("target", &card),
-                            ("side", &self.side(*side)),
-                            ("of", &self.target(of, Ctx::In)),
-                        ],
-                    ),
-                }
-            }
-            Action::CopyEffect { source } => t(
-                "action.copy_effect",
-                &[("source", &self.target(source, Ctx::In))],
-            ),
-            Action::Attach { card, to } => t(
-                "action.attach",
+            Action::LookAt { target } => t("action.look_at", &[("target", &at(target))]),
+            Action::PutTokens { count, target } => t(
+                "action.put_tokens",
                 &[
-                    ("card", &self.target(card, Ctx::From)),
-                    ("to", &self.target(to, Ctx::In)),
+                    ("tokens", &self.tokens(count.value)),
+                    ("target", &at(target)),
                 ],
             ),
-            Action::ReturnToHand { target } => t(
-                "action.return_to_hand",
-                &[("target", &self.target(target, Ctx::In))],
-            ),
-            Action::PlayCard { target } => t(
-                "action.play_card",
-                &[("target", &self.target(target, Ctx::From))],
-            ),
+            Action::Insert { target, position } => match position {
+                Position::Anywhere => t("action.insert_anywhere", &[("target", &from(target))]),
+                Position::Beside { side, of } => t(
+                    "action.insert_beside",
+                    &[
+                        ("target", &from(target)),
+                        ("side", &self.side(*side)),
+                        ("of", &at(of)),
+                    ],
+                ),
+            },
+            Action::CopyEffect { source } => t("action.copy_effect", &[("source", &at(source))]),
+            Action::Attach { card, to } => {
+                t("action.attach", &[("card", &from(card)), ("to", &at(to))])
+            }
+            Action::ReturnToHand { target } => {
+                t("action.return_to_hand", &[("target", &at(target))])
+            }
+            Action::PlayCard { target } => t("action.play_card", &[("target", &from(target))]),
         }
+    }
+
+    /// `a slot`, `2 slots`: the word, in the number given.
+    fn slots(&self, n: u32) -> String {
+        self.t("word.slot", if n == 1 { &[] } else { &["plural"] }, &[])
+    }
+
+    /// `a +1 STAR token`, `2 +1 STAR tokens`.
+    fn tokens(&self, n: u32) -> String {
+        self.t(
+            "tokens",
+            if n == 1 { &["one"] } else { &[] },
+            &[("n", &n.to_string())],
+        )
+    }
+
+    fn clash_with(&self, with: ClashWith) -> String {
+        self.word(match with {
+            ClashWith::Opponent => "clash.opponent",
+            ClashWith::AllPlayers => "clash.all_players",
+        })
+    }
+
+    fn pile(&self, pile: Pile) -> String {
+        self.word(match pile {
+            Pile::Binder => "pile.binder",
+            Pile::StoreDiscard => "pile.store_discard",
+            Pile::Box => "pile.box",
+        })
+    }
+
+    fn take_to(&self, to: TakeTo) -> String {
+        self.word(match to {
+            TakeTo::Hand => "take_to.hand",
+            TakeTo::Binder => "take_to.binder",
+        })
     }
 
     fn side(&self, s: Side) -> String {
@@ -590,118 +576,14 @@ impl Renderer<'_> {
 
     fn condition(&self, c: &Condition) -> String {
         match c {
-            Condition::Count { count, bound, n } => {
-                let plural = !(n.value == 1 && *bound == Bound::Exactly);
-                let unit = self.word(match count {
-                    Count::Cards { .. } => "unit.cards",
-                    Count::Elements { .. } | Count::Types { .. } => "unit.symbols",
-                    Count::Tokens { .. } => "unit.tokens",
-                    Count::Opponents => "unit.opponents",
-                });
-                let what = self.count(count, plural);
-                let yours = match count {
-                    Count::Cards { cards } => matches!(
-                        cards.place,
-                        None | Some(
-                            Place::Tableau { owner: Owner::You }
-                                | Place::Hand { owner: Owner::You }
-                                | Place::Binder { owner: Owner::You }
-                        )
-                    ),
-                    _ => false,
-                };
-                if *bound == Bound::Exactly && n.value == 0 {
-                    let key = if yours {
-                        "cond.count_none_yours"
-                    } else {
-                        "cond.count_none_there"
-                    };
-                    return self.t(key, &[], &[("count", &what), ("unit", &unit)]);
-                }
-                let bound = self.t(
-                    match bound {
-                        Bound::Exactly => "bound.exactly",
-                        Bound::OrMore => "bound.or_more",
-                        Bound::OrLess => "bound.or_less",
-                    },
-                    &[],
-                    &[("n", &n.value.to_string()), ("unit", &unit)],
-                );
-                let key = if yours {
-                    "cond.count_yours"
-                } else {
-                    "cond.count_there"
-                };
-                self.t(key, &[], &[("bound", &bound), ("count", &what)])
-            }
-            Condition::Star { target, star } => {
-                let v: &[&str] = if target.is_plural() { &["plural"] } else { &[] };
-                let t = self.target(target, Ctx::In);
-                match star {
-                    StarFilter::Compare { cmp, than } => {
-                        let key = match cmp {
-                            StarCmp::Lower => "cond_star.lower",
-                            StarCmp::Higher => "cond_star.higher",
-                            StarCmp::Same => "cond_star.same",
-                        };
-                        self.t(
-                            key,
-                            v,
-                            &[("target", &t), ("than", &self.target(than, Ctx::In))],
-                        )
-                    }
-                    StarFilter::Value { n, bound } => {
-                        let key = match bound {
-                            Bound::Exactly => "cond_star.exactly",
-                            Bound::OrMore => "cond_star.or_more",
-                            Bound::OrLess => "cond_star.or_less",
-                        };
-                        self.t(key, v, &[("target", &t), ("n", &n.value.to_string())])
-                    }
-                }
-            }
+            Condition::Count { count, bound, n } => self.count_condition(count, *bound, n.value),
+            Condition::Star { target, star } => self.star_condition(target, star),
             Condition::Is {
                 target,
                 face,
                 filters,
                 noun,
-            } => {
-                let plural = target.is_plural();
-                let sep = self.pb.get("query.separator", &[]);
-                let mut words: Vec<String> = Vec::new();
-                match face {
-                    Some(Face::Up) => words.push(self.word("face.up")),
-                    Some(Face::Down) => words.push(self.word("face.down")),
-                    None => {}
-                }
-                for f in filters {
-                    words.push(self.t("filter", &[], &[("name", &self.filter_name(f))]));
-                }
-                let key = match noun {
-                    Some(n) => {
-                        words.push(self.t(
-                            noun_key(*n),
-                            if plural { &["plural"] } else { &[] },
-                            &[],
-                        ));
-                        "cond.is_noun"
-                    }
-                    None => "cond.is_adjective",
-                };
-                let desc = words.join(sep);
-                let v: &[&str] = if plural {
-                    &["plural"]
-                } else if starts_with_vowel(&desc) {
-                    &["vowel"]
-                } else {
-                    &[]
-                };
-                self.t(
-                    key,
-                    v,
-                    &[("target", &self.target(target, Ctx::In)), ("desc", &desc)],
-                )
-            }
+            } => self.is_condition(target, *face, filters, *noun),
             Condition::IsTopCard { target, owner } => self.t(
                 "cond.is_top_card",
                 &[],
@@ -711,6 +593,121 @@ impl Renderer<'_> {
                 ],
             ),
         }
+    }
+
+    /// `if you have 3 or more fire cards in your tableau`.
+    fn count_condition(&self, count: &Count, bound: Bound, n: u32) -> String {
+        let plural = !(n == 1 && bound == Bound::Exactly);
+        let unit = self.word(match count {
+            Count::Cards { .. } => "unit.cards",
+            Count::Elements { .. } | Count::Types { .. } => "unit.symbols",
+            Count::Tokens { .. } => "unit.tokens",
+            Count::Opponents => "unit.opponents",
+        });
+        let what = self.count(count, plural);
+        let yours = match count {
+            Count::Cards { cards } => matches!(
+                cards.place,
+                None | Some(
+                    Place::Tableau { owner: Owner::You }
+                        | Place::Hand { owner: Owner::You }
+                        | Place::Binder { owner: Owner::You }
+                )
+            ),
+            _ => false,
+        };
+        if bound == Bound::Exactly && n == 0 {
+            let key = if yours {
+                "cond.count_none_yours"
+            } else {
+                "cond.count_none_there"
+            };
+            return self.t(key, &[], &[("count", &what), ("unit", &unit)]);
+        }
+        let bound = self.t(
+            match bound {
+                Bound::Exactly => "bound.exactly",
+                Bound::OrMore => "bound.or_more",
+                Bound::OrLess => "bound.or_less",
+            },
+            &[],
+            &[("n", &n.to_string()), ("unit", &unit)],
+        );
+        let key = if yours {
+            "cond.count_yours"
+        } else {
+            "cond.count_there"
+        };
+        self.t(key, &[], &[("bound", &bound), ("count", &what)])
+    }
+
+    /// `if this card has a lower STAR than …`, `if it has 4 or more STAR`.
+    fn star_condition(&self, target: &Target, star: &StarFilter) -> String {
+        let v: &[&str] = if target.is_plural() { &["plural"] } else { &[] };
+        let t = self.target(target, Ctx::In);
+        match star {
+            StarFilter::Compare { cmp, than } => {
+                let key = match cmp {
+                    StarCmp::Lower => "cond_star.lower",
+                    StarCmp::Higher => "cond_star.higher",
+                    StarCmp::Same => "cond_star.same",
+                };
+                self.t(
+                    key,
+                    v,
+                    &[("target", &t), ("than", &self.target(than, Ctx::In))],
+                )
+            }
+            StarFilter::Value { n, bound } => {
+                let key = match bound {
+                    Bound::Exactly => "cond_star.exactly",
+                    Bound::OrMore => "cond_star.or_more",
+                    Bound::OrLess => "cond_star.or_less",
+                };
+                self.t(key, v, &[("target", &t), ("n", &n.value.to_string())])
+            }
+        }
+    }
+
+    /// `if it is a face-up fire single`.
+    fn is_condition(
+        &self,
+        target: &Target,
+        face: Option<Face>,
+        filters: &[Filter],
+        noun: Option<Noun>,
+    ) -> String {
+        let plural = target.is_plural();
+        let sep = self.pb.get("query.separator", &[]);
+        let mut words: Vec<String> = Vec::new();
+        match face {
+            Some(Face::Up) => words.push(self.word("face.up")),
+            Some(Face::Down) => words.push(self.word("face.down")),
+            None => {}
+        }
+        for f in filters {
+            words.push(self.t("filter", &[], &[("name", &self.filter_name(f))]));
+        }
+        let key = match noun {
+            Some(n) => {
+                words.push(self.t(noun_key(n), if plural { &["plural"] } else { &[] }, &[]));
+                "cond.is_noun"
+            }
+            None => "cond.is_adjective",
+        };
+        let desc = words.join(sep);
+        let v: &[&str] = if plural {
+            &["plural"]
+        } else if starts_with_vowel(&desc) {
+            &["vowel"]
+        } else {
+            &[]
+        };
+        self.t(
+            key,
+            v,
+            &[("target", &self.target(target, Ctx::In)), ("desc", &desc)],
+        )
     }
 
     fn event(&self, e: &Event) -> String {

@@ -9,6 +9,15 @@ use super::grammar::Rule;
 
 /// A readable name for what a rule matches; `None` hides the rule.
 fn describe(rule: Rule) -> Option<&'static str> {
+    sentence_part(rule)
+        .or_else(|| card_part(rule))
+        .or_else(|| counting_part(rule))
+        .or_else(|| action_word(rule))
+        .or_else(|| word_of(rule))
+}
+
+/// Punctuation, numbers, names and the parts of a sentence.
+fn sentence_part(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::EOI => "the end of the line",
         Rule::stop => "`.`",
@@ -33,6 +42,13 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::purpose => "`to` and what it achieves",
         Rule::clauses | Rule::subject_clause => "an action",
         Rule::statement => "a card and what holds for it",
+        _ => return None,
+    })
+}
+
+/// The ways to name a card, a place or a STAR comparison.
+fn card_part(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
         Rule::target => {
             "a card (`this card`, `the card to the left`, `a fire card in your tableau`, …)"
         }
@@ -63,6 +79,13 @@ fn describe(rule: Rule) -> Option<&'static str> {
         }
         Rule::or_bound => "`or more` or `or less`",
         Rule::set_filter => "`from the … set`",
+        _ => return None,
+    })
+}
+
+/// What is counted, players, owners, bounds and events.
+fn counting_part(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
         Rule::countable | Rule::count_cards => "what to count (`fire card in your tableau`, …)",
         Rule::count_symbols => "`different element among …`",
         Rule::count_tokens => "`+1 STAR token on …`",
@@ -90,6 +113,13 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::by_opponents => "`by opponents' effects`",
         Rule::symbols | Rule::symbols_both => "`elements and types`",
         Rule::cannot_flip => "`cannot be flipped`",
+        _ => return None,
+    })
+}
+
+/// The words of actions and the fixed phrases of the language.
+fn action_word(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
         Rule::has_star | Rule::has_symbols => "`has`",
         Rule::gain_rp | Rule::gain_slots => "`gain`",
         Rule::lose_rp => "`lose`",
@@ -125,7 +155,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::k_star_token => "`+1 STAR token`",
         Rule::k_top_card => "`Top Card`",
         Rule::k_up_to => "`up to`",
-        _ => return word_of(rule),
+        _ => return None,
     })
 }
 

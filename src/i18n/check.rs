@@ -398,15 +398,10 @@ fn list(numbers: &[u64]) -> String {
 /// One English name must have one translation, one translation one English
 /// name; an override that names a card or set uses its translated name.
 fn check_names<'a>(
-    project: &Project,
+    project: &'a Project,
     entries: impl Iterator<Item = (&'a LocaleFile, &'a Entry)>,
     out: &mut Vec<Diagnostic>,
 ) {
-    struct Name<'a> {
-        english: &'a str,
-        entry: &'a Entry,
-        path: &'a Arc<str>,
-    }
     let mut names: Vec<Name> = Vec::new();
     let mut overrides = Vec::new();
     for (file, entry) in entries {
@@ -423,9 +418,26 @@ fn check_names<'a>(
             overrides.push((file, entry, unit));
         }
     }
+    check_one_name_one_translation(&names, out);
+    let by_first_word = names_by_first_word(&names);
+    for (file, entry, unit) in overrides {
+        check_names_in_override(&by_first_word, file, entry, unit, out);
+    }
+}
+
+/// A translated name and the English it translates.
+struct Name<'a> {
+    english: &'a str,
+    entry: &'a Entry,
+    path: &'a Arc<str>,
+}
+
+/// Two English names never share a translation, and one English name has
+/// one translation.
+fn check_one_name_one_translation(names: &[Name<'_>], out: &mut Vec<Diagnostic>) {
     let mut by_translation: HashMap<String, &Name> = HashMap::new();
     let mut by_english: HashMap<String, &Name> = HashMap::new();
-    for name in &names {
+    for name in names {
         let translated = name.entry.normalized().to_lowercase();
         let english = name.english.to_lowercase();
         match by_translation.get(&translated) {
@@ -477,51 +489,62 @@ fn check_names<'a>(
             }
         }
     }
-    // Names by their first word, so an override only tests the names
-    // whose first word it contains.
+}
+
+/// Names by their first word, so an override only tests the names whose
+/// first word it contains.
+fn names_by_first_word<'n, 'a>(names: &'n [Name<'a>]) -> HashMap<&'a str, Vec<&'n Name<'a>>> {
     let mut by_first_word: HashMap<&str, Vec<&Name>> = HashMap::new();
-    for name in &names {
+    for name in names {
         if let Some(word) = name.english.split_whitespace().next() {
             let word =
                 word.trim_end_matches(|c: char| c.is_ascii_punctuation() && c != '-' && c != '\'');
             by_first_word.entry(word).or_default().push(name);
         }
     }
-    for (file, entry, unit) in overrides {
-        let mut candidates: Vec<&Name> = unit
-            .english
-            .split(|c: char| {
-                c.is_whitespace() || (c.is_ascii_punctuation() && c != '-' && c != '\'')
-            })
-            .filter_map(|w| by_first_word.get(w))
-            .flatten()
-            .copied()
-            .collect();
-        candidates.sort_by(|a, b| a.entry.key.cmp(&b.entry.key));
-        candidates.dedup_by(|a, b| a.entry.key == b.entry.key);
-        for name in candidates {
-            if name.entry.key == entry.key || !contains_words(&unit.english, name.english) {
-                continue;
-            }
-            let translated = name.entry.normalized();
-            if entry.text.contains(&translated) {
-                continue;
-            }
-            out.push(
-                Diagnostic::error(
-                    Code::NameReference,
-                    &file.path,
-                    entry.text_span(),
-                    format!(
-                        "the English names `{}`; this text does not use its translation `{translated}`",
-                        name.english
-                    ),
-                )
-                .with_label(format!("no `{translated}` here"))
-                .with_related(name.path, name.entry.text_span(), "the translated name")
-                .with_help("refer to cards and sets by their translated names"),
-            );
+    by_first_word
+}
+
+/// An effect override names a card or set in English: its text must use
+/// that name's translation.
+fn check_names_in_override(
+    by_first_word: &HashMap<&str, Vec<&Name<'_>>>,
+    file: &LocaleFile,
+    entry: &Entry,
+    unit: &Unit,
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut candidates: Vec<&Name> = unit
+        .english
+        .split(|c: char| c.is_whitespace() || (c.is_ascii_punctuation() && c != '-' && c != '\''))
+        .filter_map(|w| by_first_word.get(w))
+        .flatten()
+        .copied()
+        .collect();
+    candidates.sort_by(|a, b| a.entry.key.cmp(&b.entry.key));
+    candidates.dedup_by(|a, b| a.entry.key == b.entry.key);
+    for name in candidates {
+        if name.entry.key == entry.key || !contains_words(&unit.english, name.english) {
+            continue;
         }
+        let translated = name.entry.normalized();
+        if entry.text.contains(&translated) {
+            continue;
+        }
+        out.push(
+            Diagnostic::error(
+                Code::NameReference,
+                &file.path,
+                entry.text_span(),
+                format!(
+                    "the English names `{}`; this text does not use its translation `{translated}`",
+                    name.english
+                ),
+            )
+            .with_label(format!("no `{translated}` here"))
+            .with_related(name.path, name.entry.text_span(), "the translated name")
+            .with_help("refer to cards and sets by their translated names"),
+        );
     }
 }
 

@@ -506,54 +506,7 @@ fn parse_entry(
         }
         NodeValue::Map(items) => {
             for item in items {
-                let name = item.key.as_str().unwrap_or_default();
-                let text = item.value.as_str();
-                match (name, text) {
-                    ("text", Some(_)) => {
-                        let NodeValue::Str(text, style) = item.value.value else {
-                            unreachable!("a text value")
-                        };
-                        entry.text = text;
-                        entry.text_at = Some(TextAt {
-                            span: item.value.span,
-                            style,
-                        });
-                    }
-                    ("source", Some(_)) => entry.source = item.value.into_string().map(normalize_owned),
-                    ("fingerprint", Some(t)) if valid_fingerprint(t) => {
-                        entry.fingerprint = item.value.into_string();
-                    }
-                    ("fingerprint", text) => diagnostics.push(invalid(
-                        file,
-                        item.value.span.clone(),
-                        "a fingerprint is 16 lowercase hex digits, as text",
-                        "not a fingerprint",
-                        if text.is_none() {
-                            "quote it: YAML reads digits alone as a number (`fingerprint: \"0123456789012345\"`)"
-                        } else {
-                            "let `blades i18n import` write it, or copy it from `blades i18n export`"
-                        },
-                    )),
-                    ("note", Some(t)) => entry.note = Some(t.to_string()),
-                    ("fuzzy", _) => match item.value.value {
-                        NodeValue::Bool(b) => entry.fuzzy = b,
-                        _ => diagnostics.push(invalid(
-                            file,
-                            item.value.span.clone(),
-                            "`fuzzy` is `true` or `false`",
-                            "expected true or false",
-                            "write `fuzzy: true` to mark the text for review, or remove it",
-                        )),
-                    },
-                    ("text" | "source" | "note", None) => diagnostics.push(invalid(
-                        file,
-                        item.value.span.clone(),
-                        format!("`{name}` is text"),
-                        "expected text",
-                        "quote the value",
-                    )),
-                    (other, _) => diagnostics.push(unknown_field(file, &item, other, &ENTRY_FIELDS)),
-                }
+                read_entry_field(file, &mut entry, item, diagnostics);
             }
             if entry.text_at.is_none() {
                 diagnostics.push(invalid(
@@ -589,6 +542,63 @@ fn parse_entry(
         return None;
     }
     Some(entry)
+}
+
+/// One field of an entry written as a mapping (`text`, `source`,
+/// `fingerprint`, `note`, `fuzzy`).
+fn read_entry_field(
+    file: &SourceFile,
+    entry: &mut Entry,
+    item: yaml::Entry,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let name = item.key.as_str().unwrap_or_default();
+    let text = item.value.as_str();
+    match (name, text) {
+        ("text", Some(_)) => {
+            if let NodeValue::Str(text, style) = item.value.value {
+                entry.text = text;
+                entry.text_at = Some(TextAt {
+                    span: item.value.span,
+                    style,
+                });
+            }
+        }
+        ("source", Some(_)) => entry.source = item.value.into_string().map(normalize_owned),
+        ("fingerprint", Some(t)) if valid_fingerprint(t) => {
+            entry.fingerprint = item.value.into_string();
+        }
+        ("fingerprint", text) => diagnostics.push(invalid(
+            file,
+            item.value.span.clone(),
+            "a fingerprint is 16 lowercase hex digits, as text",
+            "not a fingerprint",
+            if text.is_none() {
+                "quote it: YAML reads digits alone as a number (`fingerprint: \"0123456789012345\"`)"
+            } else {
+                "let `blades i18n import` write it, or copy it from `blades i18n export`"
+            },
+        )),
+        ("note", Some(t)) => entry.note = Some(t.to_string()),
+        ("fuzzy", _) => match item.value.value {
+            NodeValue::Bool(b) => entry.fuzzy = b,
+            _ => diagnostics.push(invalid(
+                file,
+                item.value.span.clone(),
+                "`fuzzy` is `true` or `false`",
+                "expected true or false",
+                "write `fuzzy: true` to mark the text for review, or remove it",
+            )),
+        },
+        ("text" | "source" | "note", None) => diagnostics.push(invalid(
+            file,
+            item.value.span.clone(),
+            format!("`{name}` is text"),
+            "expected text",
+            "quote the value",
+        )),
+        (other, _) => diagnostics.push(unknown_field(file, &item, other, &ENTRY_FIELDS)),
+    }
 }
 
 /// Reads a language's phrase-template file (`phrases/<lang>.yaml`): keys

@@ -692,107 +692,122 @@ impl<'a> TextReader<'a> {
         for raw in text.split_inclusive('\n') {
             let start = offset;
             offset += raw.len();
-            let mut line = raw.trim_end_matches(['\n', '\r']);
-            if line.trim_start().starts_with('#') {
+            let Some((content, at)) = line_content(raw, start) else {
+                continue;
+            };
+            if let Some(section) = self.section(content, at) {
+                lines.push(section);
                 continue;
             }
-            if let Some(i) = line.find(" #").or_else(|| line.find("\t#")) {
-                line = &line[..i];
-            }
-            let lead = line.len() - line.trim_start().len();
-            let mut content = line.trim();
-            let mut at = start + lead;
-            if content.is_empty() {
-                continue;
-            }
-            // A list bullet.
-            for bullet in ["- ", "* ", "• "] {
-                if let Some(rest) = content.strip_prefix(bullet) {
-                    let skipped = content.len() - rest.trim_start().len();
-                    at += skipped;
-                    content = rest.trim_start();
-                }
-            }
-            // A section: `[a]` or `a:`.
-            let section = content
-                .strip_prefix('[')
-                .and_then(|s| s.strip_suffix(']'))
-                .or_else(|| content.strip_suffix(':'))
-                .map(|s| s.trim().to_ascii_lowercase());
-            if let Some(name) = section.filter(|s| self.sections.contains(&s.as_str())) {
-                lines.push(TextLine::Section(Spanned {
-                    value: name,
-                    span: at..at + content.len(),
-                }));
-                continue;
-            }
-            // A header: `key: value`.
-            if let Some((key, value)) = content.split_once(':') {
-                let folded = key.trim().to_ascii_lowercase();
-                let word = !folded.is_empty()
-                    && folded.chars().all(|c| c.is_ascii_alphabetic() || c == '-');
-                if self.headers.contains(&folded.as_str()) {
-                    let key_span = at..at + key.trim_end().len();
-                    let value_start = at + key.len() + 1 + (value.len() - value.trim_start().len());
-                    let value = value.trim();
-                    if let Some((_, first)) = seen_headers.iter().find(|(k, _)| *k == folded) {
-                        self.out.push(
-                            Diagnostic::error(
-                                Code::DuplicateKey,
-                                &self.file.path,
-                                key_span.clone(),
-                                format!("`{folded}` is given twice"),
-                            )
-                            .with_label("given again here")
-                            .with_related(&self.file.path, first.clone(), "first given here")
-                            .with_help("keep one of the two lines"),
-                        );
-                    } else if !self.sections.is_empty() {
-                        // Trade headers repeat per side; no duplicate check.
+            match self.header(content, at, &mut seen_headers) {
+                Header::Read(header) => lines.push(header),
+                Header::Unknown => {}
+                Header::None => {
+                    let span = at..at + content.len();
+                    if let Some(r) =
+                        parse_reference(content, Some(at), &span, &self.file.path, self.out)
+                    {
+                        lines.push(TextLine::Card(r));
                     }
-                    if self.sections.is_empty() {
-                        seen_headers.push((folded.clone(), key_span.clone()));
-                    }
-                    lines.push(TextLine::Header {
-                        key: Spanned {
-                            value: folded,
-                            span: key_span,
-                        },
-                        value: Spanned {
-                            value: value.to_string(),
-                            span: value_start..value_start + value.len(),
-                        },
-                    });
-                    continue;
                 }
-                let known: Vec<&str> = self.headers.iter().chain(self.sections).copied().collect();
-                if word && let Some(best) = closest(&folded, known.iter().copied()) {
-                    self.out.push(
-                        Diagnostic::error(
-                            Code::InvalidInput,
-                            &self.file.path,
-                            at..at + key.len(),
-                            format!("unknown header `{}`", key.trim()),
-                        )
-                        .with_label("not a header")
-                        .with_help(format!(
-                            "did you mean `{best}:`? Header lines here: {}",
-                            known
-                                .iter()
-                                .map(|k| format!("`{k}:`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )),
-                    );
-                    continue;
-                }
-            }
-            let span = at..at + content.len();
-            if let Some(r) = parse_reference(content, Some(at), &span, &self.file.path, self.out) {
-                lines.push(TextLine::Card(r));
             }
         }
         lines
+    }
+
+    /// A section line: `[a]` or `a:`, for a section this list has.
+    fn section(&self, content: &str, at: usize) -> Option<TextLine> {
+        let name = content
+            .strip_prefix('[')
+            .and_then(|s| s.strip_suffix(']'))
+            .or_else(|| content.strip_suffix(':'))
+            .map(|s| s.trim().to_ascii_lowercase())?;
+        self.sections.contains(&name.as_str()).then(|| {
+            TextLine::Section(Spanned {
+                value: name,
+                span: at..at + content.len(),
+            })
+        })
+    }
+
+    /// A header line (`key: value`); a header given twice is reported (the
+    /// headers of a list without sections are given once), and so is a
+    /// word that is nearly a header.
+    fn header(
+        &mut self,
+        content: &str,
+        at: usize,
+        seen_headers: &mut Vec<(String, Range<usize>)>,
+    ) -> Header {
+        let Some((key, value)) = content.split_once(':') else {
+            return Header::None;
+        };
+        let folded = key.trim().to_ascii_lowercase();
+        if !self.headers.contains(&folded.as_str()) {
+            return self.unknown_header(key, &folded, at);
+        }
+        let key_span = at..at + key.trim_end().len();
+        let value_start = at + key.len() + 1 + (value.len() - value.trim_start().len());
+        let value = value.trim();
+        if let Some((_, first)) = seen_headers.iter().find(|(k, _)| *k == folded) {
+            self.out.push(
+                Diagnostic::error(
+                    Code::DuplicateKey,
+                    &self.file.path,
+                    key_span.clone(),
+                    format!("`{folded}` is given twice"),
+                )
+                .with_label("given again here")
+                .with_related(&self.file.path, first.clone(), "first given here")
+                .with_help("keep one of the two lines"),
+            );
+        }
+        // Trade headers repeat per side; no duplicate check.
+        if self.sections.is_empty() {
+            seen_headers.push((folded.clone(), key_span.clone()));
+        }
+        Header::Read(TextLine::Header {
+            key: Spanned {
+                value: folded,
+                span: key_span,
+            },
+            value: Spanned {
+                value: value.to_string(),
+                span: value_start..value_start + value.len(),
+            },
+        })
+    }
+
+    /// A `word:` line that is not a header here: reported when the word is
+    /// near one, else read as a card.
+    fn unknown_header(&mut self, key: &str, folded: &str, at: usize) -> Header {
+        let word =
+            !folded.is_empty() && folded.chars().all(|c| c.is_ascii_alphabetic() || c == '-');
+        if !word {
+            return Header::None;
+        }
+        let known: Vec<&str> = self.headers.iter().chain(self.sections).copied().collect();
+        let Some(best) = closest(folded, known.iter().copied()) else {
+            return Header::None;
+        };
+        self.out.push(
+            Diagnostic::error(
+                Code::InvalidInput,
+                &self.file.path,
+                at..at + key.len(),
+                format!("unknown header `{}`", key.trim()),
+            )
+            .with_label("not a header")
+            .with_help(format!(
+                "did you mean `{best}:`? Header lines here: {}",
+                known
+                    .iter()
+                    .map(|k| format!("`{k}:`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        );
+        Header::Unknown
     }
 
     /// A header's whole number.
@@ -1232,6 +1247,41 @@ pub struct CopiesFile {
 pub enum CopiesCards {
     Counts(std::collections::BTreeMap<CardName, u64>),
     List(Vec<CardName>),
+}
+
+/// A line of a plain-text list without its comment, end of line and list
+/// bullet, and where what is left starts; `None` for a line with nothing.
+fn line_content(raw: &str, start: usize) -> Option<(&str, usize)> {
+    let mut line = raw.trim_end_matches(['\n', '\r']);
+    if line.trim_start().starts_with('#') {
+        return None;
+    }
+    if let Some(i) = line.find(" #").or_else(|| line.find("\t#")) {
+        line = &line[..i];
+    }
+    let lead = line.len() - line.trim_start().len();
+    let mut content = line.trim();
+    let mut at = start + lead;
+    if content.is_empty() {
+        return None;
+    }
+    for bullet in ["- ", "* ", "• "] {
+        if let Some(rest) = content.strip_prefix(bullet) {
+            let skipped = content.len() - rest.trim_start().len();
+            at += skipped;
+            content = rest.trim_start();
+        }
+    }
+    Some((content, at))
+}
+
+/// What a line is as a header.
+enum Header {
+    Read(TextLine),
+    /// A misspelt header, reported.
+    Unknown,
+    /// Not a header line.
+    None,
 }
 
 #[cfg(test)]
