@@ -26,13 +26,17 @@ use std::sync::Mutex;
 use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
-use crate::artifacts::{self, DatabaseWriter};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::artifacts::{self, CardsJson, DatabaseJson, DatabaseWriter};
 use crate::cache::Cache;
 use crate::compile::{Compiled, Options, PoolVocabulary, compile_with, read_vocabulary};
 use crate::diagnostics::{Diagnostic, Sources};
 use crate::files;
 use crate::i18n;
-use crate::model::{DATABASE_FORMAT, Database};
+use crate::model::{Card, DATABASE_FORMAT, Database, Set};
 use crate::pool::{Listing, Pool, PoolError};
 
 /// Where `blades build` writes the database unless told otherwise; the
@@ -146,25 +150,82 @@ impl Workspace {
 
 /// The database of a finished build: as models, or from its JSON pieces.
 fn database_of(compiled: Compiled) -> Result<Database, Findings> {
-    let findings = |compiled: Compiled| Findings {
-        diagnostics: compiled.diagnostics,
-        sources: compiled.sources,
-    };
     if let Some(database) = compiled.database {
         return Ok(database);
     }
-    let Some(json) = &compiled.json else {
-        return Err(findings(compiled));
-    };
-    let mut bytes = Vec::with_capacity(1 << 20);
-    let read = artifacts::write_database_json(&mut bytes, json)
-        .ok()
-        .and_then(|()| serde_json::from_slice::<Database>(&bytes).ok());
-    match read {
+    // Pieces that could not be read back (the previous database file
+    // changed under the cache) leave no database: nothing is answered from
+    // a file that is not what the build says.
+    match compiled.json.as_ref().and_then(database_from_pieces) {
         Some(database) => Ok(database),
-        // The previous database file could not be read back: build anew.
-        None => Err(findings(compiled)),
+        None => Err(Findings {
+            diagnostics: compiled.diagnostics,
+            sources: compiled.sources,
+        }),
     }
+}
+
+/// The database parsed back from its JSON pieces, each set's in parallel.
+/// The cards still in the previous database file are read from it once.
+fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
+    let written = written_files(json)?;
+    let sets: Vec<(Set, Vec<Card>)> = json
+        .sets
+        .par_iter()
+        .map(|piece| {
+            let set: Set = serde_json::from_slice(&piece.set).ok()?;
+            let cards = match &piece.cards {
+                CardsJson::Built(bytes) => &bytes[..],
+                CardsJson::Written { file, range } => {
+                    let (_, text) = written.iter().find(|(f, _)| Arc::ptr_eq(f, file))?;
+                    let range =
+                        usize::try_from(range.start).ok()?..usize::try_from(range.end).ok()?;
+                    text.get(range)?
+                }
+            };
+            Some((set, cards_of(cards)?))
+        })
+        .collect::<Option<_>>()?;
+    let mut database = Database {
+        format: json.format,
+        sets: Vec::with_capacity(sets.len()),
+        cards: Vec::with_capacity(json.cards),
+    };
+    for (set, cards) in sets {
+        database.sets.push(set);
+        database.cards.extend(cards);
+    }
+    Some(database)
+}
+
+/// A set's cards from their piece of JSON (card objects, comma-separated).
+fn cards_of(piece: &[u8]) -> Option<Vec<Card>> {
+    let mut array = Vec::with_capacity(piece.len() + 2);
+    array.push(b'[');
+    array.extend_from_slice(piece);
+    array.push(b']');
+    serde_json::from_slice(&array).ok()
+}
+
+/// The text of each earlier database file the pieces point into.
+fn written_files(json: &DatabaseJson) -> Option<Vec<(Arc<std::fs::File>, Vec<u8>)>> {
+    let mut files: Vec<(Arc<std::fs::File>, Vec<u8>)> = Vec::new();
+    for piece in &json.sets {
+        if let CardsJson::Written { file, .. } = &piece.cards
+            && !files.iter().any(|(f, _)| Arc::ptr_eq(f, file))
+        {
+            files.push((Arc::clone(file), read_whole(file).ok()?));
+        }
+    }
+    Some(files)
+}
+
+fn read_whole(mut file: &std::fs::File) -> std::io::Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    file.seek(SeekFrom::Start(0))?;
+    let mut text = Vec::new();
+    file.read_to_end(&mut text)?;
+    Ok(text)
 }
 
 /// Reads a listed pool, leaving unread the files `cache` vouches for.
