@@ -145,7 +145,15 @@ pub struct Card {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
     /// The parsed effect.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Written for other programs, not read back when this crate reads a
+    // database: it is derived from `effect` (which `effect::parse` reads
+    // again), a third of a large database, and no question asked of a
+    // database needs it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "skip_effect_tree"
+    )]
     pub effect_tree: Option<crate::effect::Effect>,
     /// The printed effect text rendered from the tree, by language (`en`, `ja`).
     #[serde(default, skip_serializing_if = "ByLang::is_empty")]
@@ -290,4 +298,11 @@ impl<T: JsonSchema> JsonSchema for ByLang<T> {
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         BTreeMap::<String, T>::json_schema(generator)
     }
+}
+
+/// Reads past a database's effect tree (see [`Card::effect_tree`]).
+fn skip_effect_tree<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<crate::effect::Effect>, D::Error> {
+    serde::de::IgnoredAny::deserialize(deserializer).map(|_| None)
 }

@@ -118,7 +118,14 @@ impl Workspace {
                 ..Options::default()
             },
         );
-        database_of(compiled)
+        match database_of(compiled) {
+            Ok(database) => Ok(database),
+            // Pieces that could not be read back (the previous database file
+            // changed under the cache): built anew, from the files alone.
+            Err(None) => database_of(compile_with(&self.pool, Options::default()))
+                .map_err(Option::unwrap_or_default),
+            Err(Some(findings)) => Err(findings),
+        }
     }
 
     /// What the pool's effects may name and how they print: the same
@@ -148,20 +155,18 @@ impl Workspace {
     }
 }
 
-/// The database of a finished build: as models, or from its JSON pieces.
-fn database_of(compiled: Compiled) -> Result<Database, Findings> {
+/// The database of a finished build, as models or from its JSON pieces;
+/// else the build's findings, or `None` when the pieces could not be read.
+fn database_of(compiled: Compiled) -> Result<Database, Option<Findings>> {
     if let Some(database) = compiled.database {
         return Ok(database);
     }
-    // Pieces that could not be read back (the previous database file
-    // changed under the cache) leave no database: nothing is answered from
-    // a file that is not what the build says.
-    match compiled.json.as_ref().and_then(database_from_pieces) {
-        Some(database) => Ok(database),
-        None => Err(Findings {
+    match &compiled.json {
+        Some(json) => database_from_pieces(json).ok_or(None),
+        None => Err(Some(Findings {
             diagnostics: compiled.diagnostics,
             sources: compiled.sources,
-        }),
+        })),
     }
 }
 
@@ -456,5 +461,55 @@ impl Builder {
             Ok(()) => Written::Done { sets, cards },
             Err(e) => Written::Failed(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database as JSON text, effect trees aside (they are not read back).
+    fn without_trees(mut database: Database) -> String {
+        for card in &mut database.cards {
+            card.effect_tree = None;
+        }
+        serde_json::to_string(&database).unwrap()
+    }
+
+    #[test]
+    fn the_pieces_of_a_cached_build_read_back_as_the_database_it_wrote() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("cards.json");
+        let mut builder = Builder::new(BuildSettings {
+            cards: None,
+            out: out.clone(),
+            schema_only: false,
+            no_cache: false,
+            pretty: false,
+        });
+        let pool = builder.read(None).unwrap();
+        let build = builder.build(&pool, None);
+        assert!(matches!(build.written, Written::Done { .. }));
+        builder.keep(&build).unwrap();
+        // A second build with the cache: every set's cards are still in the
+        // database file it wrote.
+        let mut cache = Cache::open_beside(&out);
+        let compiled = compile_with(
+            &pool,
+            Options {
+                cache: Some(&mut cache),
+                pieces: true,
+                ..Options::default()
+            },
+        );
+        let json = compiled.json.expect("a database as pieces");
+        assert!(
+            json.sets
+                .iter()
+                .all(|s| matches!(s.cards, CardsJson::Written { .. }) || s.cards.is_empty())
+        );
+        let read = database_from_pieces(&json).expect("the pieces read back");
+        let built = crate::compile::compile(&pool).database.unwrap();
+        assert_eq!(without_trees(read), without_trees(built));
     }
 }

@@ -517,21 +517,7 @@ impl<'a> Builder<'a> {
                 self.count(1, &node.span)?;
                 self.push(node, anchor)?;
             }
-            Event::Alias(id) => {
-                let Some(size) = self.anchors.get(&id).map(count_nodes) else {
-                    return Err(YamlError {
-                        kind: YamlErrorKind::Syntax,
-                        span: range,
-                        message: "alias to an unknown anchor".into(),
-                        first: None,
-                    });
-                };
-                // Count before cloning, so a bomb is refused before it is built.
-                self.count(size, &range)?;
-                let mut copy = self.anchors[&id].clone();
-                copy.span = range;
-                self.push(copy, 0)?;
-            }
+            Event::Alias(id) => self.alias(id, range)?,
             Event::SequenceStart(anchor, _) => {
                 self.open(
                     Open::Seq {
@@ -555,45 +541,67 @@ impl<'a> Builder<'a> {
                 )?;
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let end = range.end;
-                let (node, anchor) = match self.stack.pop() {
-                    Some(Open::Seq {
-                        start,
-                        anchor,
-                        from,
-                    }) => {
-                        let items: Vec<Node> = self.items.drain(from..).collect();
-                        (
-                            Node {
-                                span: start..end.max(items.last().map_or(start, |n| n.span.end)),
-                                value: NodeValue::Seq(items),
-                            },
-                            anchor,
-                        )
-                    }
-                    Some(Open::Map {
-                        start,
-                        anchor,
-                        from,
-                        ..
-                    }) => {
-                        let entries: Vec<Entry> = self.entries.drain(from..).collect();
-                        (
-                            Node {
-                                span: start
-                                    ..end.max(entries.last().map_or(start, |e| e.value.span.end)),
-                                value: NodeValue::Map(entries),
-                            },
-                            anchor,
-                        )
-                    }
-                    None => return Ok(false),
+                let Some((node, anchor)) = self.close(range.end) else {
+                    return Ok(false);
                 };
                 self.push(node, anchor)?;
             }
             Event::Nothing | Event::StreamStart | Event::DocumentEnd => {}
         }
         Ok(false)
+    }
+
+    /// A copy of the node an alias names.
+    fn alias(&mut self, id: usize, range: Range<usize>) -> Result<(), YamlError> {
+        let Some(size) = self.anchors.get(&id).map(count_nodes) else {
+            return Err(YamlError {
+                kind: YamlErrorKind::Syntax,
+                span: range,
+                message: "alias to an unknown anchor".into(),
+                first: None,
+            });
+        };
+        // Count before cloning, so a bomb is refused before it is built.
+        self.count(size, &range)?;
+        let mut copy = self.anchors[&id].clone();
+        copy.span = range;
+        self.push(copy, 0)
+    }
+
+    /// The sequence or mapping that ends at `end`, made from the items or
+    /// entries read since it opened, with its anchor; `None` if none is open.
+    fn close(&mut self, end: usize) -> Option<(Node, usize)> {
+        Some(match self.stack.pop()? {
+            Open::Seq {
+                start,
+                anchor,
+                from,
+            } => {
+                let items: Vec<Node> = self.items.drain(from..).collect();
+                (
+                    Node {
+                        span: start..end.max(items.last().map_or(start, |n| n.span.end)),
+                        value: NodeValue::Seq(items),
+                    },
+                    anchor,
+                )
+            }
+            Open::Map {
+                start,
+                anchor,
+                from,
+                ..
+            } => {
+                let entries: Vec<Entry> = self.entries.drain(from..).collect();
+                (
+                    Node {
+                        span: start..end.max(entries.last().map_or(start, |e| e.value.span.end)),
+                        value: NodeValue::Map(entries),
+                    },
+                    anchor,
+                )
+            }
+        })
     }
 
     fn count(&mut self, n: usize, span: &Range<usize>) -> Result<(), YamlError> {

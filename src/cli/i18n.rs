@@ -8,7 +8,7 @@ use clap::Subcommand;
 
 use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::files;
-use blades::i18n::exchange::{self, ExportOptions, ImportOptions};
+use blades::i18n::exchange::{self, ExportOptions, ImportOptions, ImportPlan};
 use blades::i18n::status::{self, State, StatusReport};
 use blades::i18n::{self, Project, check, po};
 use blades::pool;
@@ -343,6 +343,12 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
         stderrln!("error: {e}");
         return ExitCode::from(exit::CANNOT_RUN);
     }
+    print_import(context, &args, &root, &plan);
+    ExitCode::from(exit::OK)
+}
+
+/// What an import wrote (or would write), for people or as JSON.
+fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &ImportPlan) {
     let files: Vec<String> = plan
         .writes
         .iter()
@@ -388,5 +394,4 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
             );
         }
     }
-    ExitCode::from(exit::OK)
 }

@@ -2,11 +2,12 @@
 //! missing, stale (its English changed since it was translated) or orphaned
 //! (a translation whose English is gone).
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::{Project, UnitKey, language_name};
+use super::{Entry, Locale, Project, Unit, UnitKey, language_name};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -143,58 +144,87 @@ fn group(key: &UnitKey) -> String {
 /// The status of one language over a project.
 pub fn status(project: &Project, lang: &str) -> LanguageStatus {
     let locale = project.locales.get(lang);
-    let mut entries = Vec::new();
-    for unit in &project.units {
-        let entry = locale.and_then(|l| l.entry(&unit.key));
-        let (state, reason, file, span) = match entry {
-            None if !unit.required => continue,
-            None => (State::Missing, None, unit.path.clone(), unit.span.clone()),
-            Some(e) => {
-                let file = locale
-                    .and_then(|l| l.file_of(&unit.key))
-                    .map(|f| f.path.clone())
-                    .unwrap_or_else(|| unit.path.clone());
-                if e.is_current(&unit.english) {
-                    (State::Translated, None, file, e.text_span())
-                } else {
-                    let reason = if e.fingerprint.is_none() {
-                        StaleReason::NoFingerprint
-                    } else if e.fingerprint.as_deref()
-                        == Some(super::fingerprint(&unit.english).as_str())
-                    {
-                        StaleReason::Fuzzy
-                    } else {
-                        StaleReason::EnglishChanged
-                    };
-                    (State::Stale, Some(reason), file, e.text_span())
-                }
-            }
-        };
-        let then = match (state, entry) {
-            (State::Stale, Some(e)) => e.source.clone(),
-            _ => None,
-        };
-        let (line, _) = project.sources.line_col(&file, span.start);
-        entries.push(StatusEntry {
-            context: unit.key.to_string(),
-            set: unit.key.set().map(str::to_string),
-            card: unit.key.card().map(str::to_string),
-            field: unit.key.field().as_str().to_string(),
-            state,
-            file: file.to_string(),
-            line,
-            reason,
-            then,
-            now: matches!(state, State::Stale | State::Missing).then(|| unit.english.clone()),
-        });
-    }
+    let mut entries: Vec<StatusEntry> = project
+        .units
+        .iter()
+        .filter_map(|unit| unit_status(project, locale, unit))
+        .collect();
     if let Some(locale) = locale {
-        for (file, entry) in locale.entries() {
-            if project.unit(&entry.key).is_some() {
-                continue;
+        entries.extend(orphaned(project, locale));
+    }
+    let (counts, sets) = tally(project, &entries);
+    LanguageStatus {
+        lang: lang.to_string(),
+        counts,
+        sets,
+        entries,
+    }
+}
+
+/// A unit's state in a language; `None` for an optional unit left
+/// untranslated.
+fn unit_status(project: &Project, locale: Option<&Locale>, unit: &Unit) -> Option<StatusEntry> {
+    let entry = locale.and_then(|l| l.entry(&unit.key));
+    let (state, reason, file, span) = match entry {
+        None if !unit.required => return None,
+        None => (State::Missing, None, unit.path.clone(), unit.span.clone()),
+        Some(e) => {
+            let file = locale
+                .and_then(|l| l.file_of(&unit.key))
+                .map(|f| f.path.clone())
+                .unwrap_or_else(|| unit.path.clone());
+            match e.is_current(&unit.english) {
+                true => (State::Translated, None, file, e.text_span()),
+                false => (
+                    State::Stale,
+                    Some(stale_reason(e, unit)),
+                    file,
+                    e.text_span(),
+                ),
             }
+        }
+    };
+    let then = match (state, entry) {
+        (State::Stale, Some(e)) => e.source.clone(),
+        _ => None,
+    };
+    let (line, _) = project.sources.line_col(&file, span.start);
+    Some(StatusEntry {
+        context: unit.key.to_string(),
+        set: unit.key.set().map(str::to_string),
+        card: unit.key.card().map(str::to_string),
+        field: unit.key.field().as_str().to_string(),
+        state,
+        file: file.to_string(),
+        line,
+        reason,
+        then,
+        now: matches!(state, State::Stale | State::Missing).then(|| unit.english.clone()),
+    })
+}
+
+/// Why a translation is stale.
+fn stale_reason(entry: &Entry, unit: &Unit) -> StaleReason {
+    if entry.fingerprint.is_none() {
+        StaleReason::NoFingerprint
+    } else if entry.fingerprint.as_deref() == Some(super::fingerprint(&unit.english).as_str()) {
+        StaleReason::Fuzzy
+    } else {
+        StaleReason::EnglishChanged
+    }
+}
+
+/// The translations of units the pool no longer has.
+fn orphaned<'a>(
+    project: &'a Project,
+    locale: &'a Locale,
+) -> impl Iterator<Item = StatusEntry> + 'a {
+    locale
+        .entries()
+        .filter(|(_, entry)| project.unit(&entry.key).is_none())
+        .map(|(file, entry)| {
             let (line, _) = project.sources.line_col(&file.path, entry.key_span.start);
-            entries.push(StatusEntry {
+            StatusEntry {
                 context: entry.key.to_string(),
                 set: entry.key.set().map(str::to_string),
                 card: entry.key.card().map(str::to_string),
@@ -205,9 +235,13 @@ pub fn status(project: &Project, lang: &str) -> LanguageStatus {
                 reason: None,
                 then: entry.source.clone(),
                 now: None,
-            });
-        }
-    }
+            }
+        })
+}
+
+/// The counts of each state, over all and by set (the pool's sets in
+/// order, then groups met in the entries).
+fn tally(project: &Project, entries: &[StatusEntry]) -> (Counts, Vec<SetStatus>) {
     let mut counts = Counts::default();
     let mut sets: Vec<SetStatus> = project
         .sets
@@ -217,30 +251,26 @@ pub fn status(project: &Project, lang: &str) -> LanguageStatus {
             counts: Counts::default(),
         })
         .collect();
-    for entry in &entries {
+    let mut index: HashMap<String, usize> = HashMap::with_capacity(sets.len());
+    for (i, set) in sets.iter().enumerate() {
+        index.entry(set.set.clone()).or_insert(i);
+    }
+    for entry in entries {
         counts.add(entry.state);
         let name = match UnitKey::parse(&entry.context) {
             Some(key) => group(&key),
             None => "phrases".into(),
         };
-        let index = match sets.iter().position(|s| s.set == name) {
-            Some(i) => i,
-            None => {
-                sets.push(SetStatus {
-                    set: name,
-                    counts: Counts::default(),
-                });
-                sets.len() - 1
-            }
-        };
-        sets[index].counts.add(entry.state);
+        let i = *index.entry(name).or_insert_with_key(|name| {
+            sets.push(SetStatus {
+                set: name.clone(),
+                counts: Counts::default(),
+            });
+            sets.len() - 1
+        });
+        sets[i].counts.add(entry.state);
     }
-    LanguageStatus {
-        lang: lang.to_string(),
-        counts,
-        sets,
-        entries,
-    }
+    (counts, sets)
 }
 
 /// A word diff in `git diff --word-diff=plain` style: `[-old-]{+new+}`.

@@ -424,90 +424,9 @@ fn best_for<'a>(
     element: Option<&Symbol>,
     kind_type: Option<&Symbol>,
 ) -> DuelPair<'a> {
-    // Cards of each STAR carrying either symbol, smallest id first.
-    let mut by_star: BTreeMap<u8, Vec<Counted<'a>>> = BTreeMap::new();
-    for &(card, n) in binder {
-        let e = element.is_some_and(|s| s.on(card));
-        let t = kind_type.is_some_and(|s| s.on(card));
-        if n > 0 && (e || t) {
-            by_star.entry(card.stars).or_default().push((card, n));
-        }
-    }
-    let mut options: Vec<(u8, StarOptions<'a>)> = Vec::new();
-    for (star, mut cards) in by_star {
-        cards.sort_by(|a, b| a.0.id.cmp(&b.0.id));
-        let on_e = |c: &Card| element.is_some_and(|s| s.on(c));
-        let on_t = |c: &Card| kind_type.is_some_and(|s| s.on(c));
-        let mut o = StarOptions {
-            element_only: cards.iter().map(|(c, _)| *c).find(|c| on_e(c)),
-            type_only: cards.iter().map(|(c, _)| *c).find(|c| on_t(c)),
-            both: None,
-        };
-        // The first pair (element card, type card) in id order that uses two
-        // physical cards.
-        'outer: for (a, na) in cards.iter().filter(|(c, _)| on_e(c)) {
-            for (b, _) in cards.iter().filter(|(c, _)| on_t(c)) {
-                if a.id != b.id || *na >= 2 {
-                    o.both = Some((a, b));
-                    break 'outer;
-                }
-            }
-        }
-        options.push((star, o));
-    }
-    // dp[a][b]: the lowest STAR total reaching sizes (a, b), and the use
-    // made of each STAR so far (0 none, 1 element, 2 type, 3 both).
-    type Cell = Option<(u64, Vec<u8>)>;
-    let mut dp: Vec<Vec<Cell>> = vec![vec![None; SIDE]; SIDE];
-    dp[0][0] = Some((0, Vec::new()));
-    for (star, o) in &options {
-        let mut next: Vec<Vec<Cell>> = vec![vec![None; SIDE]; SIDE];
-        let moves = [
-            (0, 0, true, 0u8),
-            (1, 0, o.element_only.is_some(), 1u8),
-            (0, 1, o.type_only.is_some(), 2u8),
-            (1, 1, o.both.is_some(), 3u8),
-        ];
-        for (a, row) in dp.iter().enumerate() {
-            for (b, cell) in row.iter().enumerate() {
-                let Some((total, path)) = cell else {
-                    continue;
-                };
-                for (da, db, possible, code) in moves {
-                    let (na, nb) = (a + da, b + db);
-                    if !possible || na >= SIDE || nb >= SIDE {
-                        continue;
-                    }
-                    let cost = total + u64::from(*star) * (da + db) as u64;
-                    if next[na][nb].as_ref().is_none_or(|(t, _)| cost < *t) {
-                        let mut p = path.clone();
-                        p.push(code);
-                        next[na][nb] = Some((cost, p));
-                    }
-                }
-            }
-        }
-        dp = next;
-    }
-    let valid = |n: usize| n == 0 || n as u64 >= MIN_CARDS;
-    let mut pick: Option<(usize, usize, u64)> = None;
-    for (a, row) in dp.iter().enumerate() {
-        for (b, cell) in row.iter().enumerate() {
-            let Some((total, _)) = cell else { continue };
-            if !valid(a) || !valid(b) {
-                continue;
-            }
-            let key = (a + b, std::cmp::Reverse(*total), a);
-            let better = match pick {
-                None => true,
-                Some((pa, pb, pt)) => key > (pa + pb, std::cmp::Reverse(pt), pa),
-            };
-            if better {
-                pick = Some((a, b, *total));
-            }
-        }
-    }
-    let Some((a, b, _)) = pick else {
+    let options = star_options(binder, element, kind_type);
+    let dp = cheapest_sizes(&options);
+    let Some((a, b)) = best_sizes(&dp) else {
         return DuelPair::default();
     };
     let path = dp[a][b]
@@ -539,6 +458,110 @@ fn best_for<'a>(
         element: chosen(element, element_cards),
         kind_type: chosen(kind_type, type_cards),
     }
+}
+
+/// For each STAR among the binder's cards that carry either symbol: the
+/// card to take for the element side, for the type side, and for both.
+fn star_options<'a>(
+    binder: &[Counted<'a>],
+    element: Option<&Symbol>,
+    kind_type: Option<&Symbol>,
+) -> Vec<(u8, StarOptions<'a>)> {
+    // Cards of each STAR carrying either symbol, smallest id first.
+    let mut by_star: BTreeMap<u8, Vec<Counted<'a>>> = BTreeMap::new();
+    for &(card, n) in binder {
+        let e = element.is_some_and(|s| s.on(card));
+        let t = kind_type.is_some_and(|s| s.on(card));
+        if n > 0 && (e || t) {
+            by_star.entry(card.stars).or_default().push((card, n));
+        }
+    }
+    let mut options: Vec<(u8, StarOptions<'a>)> = Vec::new();
+    for (star, mut cards) in by_star {
+        cards.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+        let on_e = |c: &Card| element.is_some_and(|s| s.on(c));
+        let on_t = |c: &Card| kind_type.is_some_and(|s| s.on(c));
+        let mut o = StarOptions {
+            element_only: cards.iter().map(|(c, _)| *c).find(|c| on_e(c)),
+            type_only: cards.iter().map(|(c, _)| *c).find(|c| on_t(c)),
+            both: None,
+        };
+        // The first pair (element card, type card) in id order that uses two
+        // physical cards.
+        'outer: for (a, na) in cards.iter().filter(|(c, _)| on_e(c)) {
+            for (b, _) in cards.iter().filter(|(c, _)| on_t(c)) {
+                if a.id != b.id || *na >= 2 {
+                    o.both = Some((a, b));
+                    break 'outer;
+                }
+            }
+        }
+        options.push((star, o));
+    }
+    options
+}
+
+/// dp[a][b]: the lowest STAR total reaching sizes (a, b), and the use made
+/// of each STAR so far (0 none, 1 element, 2 type, 3 both).
+type SizeTable = Vec<Vec<Option<(u64, Vec<u8>)>>>;
+
+fn cheapest_sizes(options: &[(u8, StarOptions<'_>)]) -> SizeTable {
+    let mut dp: SizeTable = vec![vec![None; SIDE]; SIDE];
+    dp[0][0] = Some((0, Vec::new()));
+    for (star, o) in options {
+        let mut next: SizeTable = vec![vec![None; SIDE]; SIDE];
+        let moves = [
+            (0, 0, true, 0u8),
+            (1, 0, o.element_only.is_some(), 1u8),
+            (0, 1, o.type_only.is_some(), 2u8),
+            (1, 1, o.both.is_some(), 3u8),
+        ];
+        for (a, row) in dp.iter().enumerate() {
+            for (b, cell) in row.iter().enumerate() {
+                let Some((total, path)) = cell else {
+                    continue;
+                };
+                for (da, db, possible, code) in moves {
+                    let (na, nb) = (a + da, b + db);
+                    if !possible || na >= SIDE || nb >= SIDE {
+                        continue;
+                    }
+                    let cost = total + u64::from(*star) * (da + db) as u64;
+                    if next[na][nb].as_ref().is_none_or(|(t, _)| cost < *t) {
+                        let mut p = path.clone();
+                        p.push(code);
+                        next[na][nb] = Some((cost, p));
+                    }
+                }
+            }
+        }
+        dp = next;
+    }
+    dp
+}
+
+/// The sizes to take: each side empty or legal, the most cards, then the
+/// lowest STAR total, then the larger element side.
+fn best_sizes(dp: &SizeTable) -> Option<(usize, usize)> {
+    let valid = |n: usize| n == 0 || n as u64 >= MIN_CARDS;
+    let mut pick: Option<(usize, usize, u64)> = None;
+    for (a, row) in dp.iter().enumerate() {
+        for (b, cell) in row.iter().enumerate() {
+            let Some((total, _)) = cell else { continue };
+            if !valid(a) || !valid(b) {
+                continue;
+            }
+            let key = (a + b, std::cmp::Reverse(*total), a);
+            let better = match pick {
+                None => true,
+                Some((pa, pb, pt)) => key > (pa + pb, std::cmp::Reverse(pt), pa),
+            };
+            if better {
+                pick = Some((a, b, *total));
+            }
+        }
+    }
+    pick.map(|(a, b, _)| (a, b))
 }
 
 /// The JSON output of `blades collection check`.
