@@ -7,7 +7,7 @@
 //! names of a translation, taken from the database) to what they name; [`CardIndex`] is one over the
 //! cards of a database. The same index resolves characters and sets.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use unicode_normalization::UnicodeNormalization;
 

@@ -26,8 +26,6 @@ use std::sync::Mutex;
 use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
-use std::sync::Arc;
-
 use rayon::prelude::*;
 
 use crate::artifacts::{self, CardsJson, DatabaseJson, DatabaseWriter};
@@ -171,24 +169,15 @@ fn database_of(compiled: Compiled) -> Result<Database, Option<Findings>> {
 }
 
 /// The database parsed back from its JSON pieces, each set's in parallel.
-/// The cards still in the previous database file are read from it once.
+/// The cards still in the previous database file are read from it, each
+/// set's straight into the buffer it is parsed from.
 fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
-    let written = written_files(json)?;
     let sets: Vec<(Set, Vec<Card>)> = json
         .sets
         .par_iter()
         .map(|piece| {
             let set: Set = serde_json::from_slice(&piece.set).ok()?;
-            let cards = match &piece.cards {
-                CardsJson::Built(bytes) => &bytes[..],
-                CardsJson::Written { file, range } => {
-                    let (_, text) = written.iter().find(|(f, _)| Arc::ptr_eq(f, file))?;
-                    let range =
-                        usize::try_from(range.start).ok()?..usize::try_from(range.end).ok()?;
-                    text.get(range)?
-                }
-            };
-            Some((set, cards_of(cards)?))
+            Some((set, cards_of(&piece.cards)?))
         })
         .collect::<Option<_>>()?;
     let mut database = Database {
@@ -204,33 +193,36 @@ fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
 }
 
 /// A set's cards from their piece of JSON (card objects, comma-separated).
-fn cards_of(piece: &[u8]) -> Option<Vec<Card>> {
-    let mut array = Vec::with_capacity(piece.len() + 2);
+fn cards_of(piece: &CardsJson) -> Option<Vec<Card>> {
+    let len = usize::try_from(piece.len()).ok()?;
+    let mut array = Vec::with_capacity(len + 2);
     array.push(b'[');
-    array.extend_from_slice(piece);
+    match piece {
+        CardsJson::Built(bytes) => array.extend_from_slice(bytes),
+        CardsJson::Written { file, range } => {
+            array.resize(len + 1, 0);
+            read_at(file, range.start, &mut array[1..]).ok()?;
+        }
+    }
     array.push(b']');
     serde_json::from_slice(&array).ok()
 }
 
-/// The text of each earlier database file the pieces point into.
-fn written_files(json: &DatabaseJson) -> Option<Vec<(Arc<std::fs::File>, Vec<u8>)>> {
-    let mut files: Vec<(Arc<std::fs::File>, Vec<u8>)> = Vec::new();
-    for piece in &json.sets {
-        if let CardsJson::Written { file, .. } = &piece.cards
-            && !files.iter().any(|(f, _)| Arc::ptr_eq(f, file))
-        {
-            files.push((Arc::clone(file), read_whole(file).ok()?));
-        }
-    }
-    Some(files)
+/// Fills `buffer` from `file` at `offset`, without moving the file's
+/// cursor (sets are read in parallel from one file).
+#[cfg(unix)]
+fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
 }
 
-fn read_whole(mut file: &std::fs::File) -> std::io::Result<Vec<u8>> {
+#[cfg(not(unix))]
+fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
-    file.seek(SeekFrom::Start(0))?;
-    let mut text = Vec::new();
-    file.read_to_end(&mut text)?;
-    Ok(text)
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut file = file;
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buffer)
 }
 
 /// Reads a listed pool, leaving unread the files `cache` vouches for.
