@@ -2,52 +2,21 @@
 //! `tests/fixtures/rules/pool` and the inputs beside it: every rule both
 //! ways, every exit code, the JSON shape, plain-text input and suggestions.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
+
+use common::Run;
 
 use serde_json::Value;
 
 const POOL: &str = "tests/fixtures/rules/pool";
 const FIXTURES: &str = "tests/fixtures/rules";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
-    }
-}
-
+/// Runs `blades ARGS...` at the repository root, `stdin` on its standard
+/// input.
 fn blades_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_blades"));
-    command
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command.spawn().expect("the blades binary runs");
-    {
-        let mut input = child.stdin.take().expect("stdin is piped");
-        if let Some(text) = stdin {
-            input
-                .write_all(text.as_bytes())
-                .expect("stdin accepts input");
-        }
-    }
-    let output = child.wait_with_output().expect("blades finishes");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    common::blades_with_stdin(common::root(), args, stdin)
 }
 
 /// Runs `blades --cards POOL ARGS...`.

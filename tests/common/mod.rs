@@ -2,8 +2,9 @@
 
 #![allow(dead_code)] // each test crate uses its own part of this module
 
+use std::io::Write;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// What one run of the binary gave.
 pub struct Run {
@@ -12,14 +13,38 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Runs `blades` in `dir` without colour.
+impl Run {
+    /// Standard output as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+/// Runs `blades` in `dir` without colour, with nothing on standard input.
 pub fn blades(dir: &Path, args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_blades"))
+    blades_with_stdin(dir, args, None)
+}
+
+/// Runs `blades` in `dir` without colour, `stdin` (if any) written to its
+/// standard input, which is then closed.
+pub fn blades_with_stdin(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blades"))
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("the blades binary runs");
+    let input = child.stdin.take();
+    if let (Some(mut input), Some(text)) = (input, stdin) {
+        input
+            .write_all(text.as_bytes())
+            .expect("stdin accepts input");
+    }
+    let output = child.wait_with_output().expect("blades finishes");
     Run {
         code: output.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
