@@ -13,53 +13,6 @@ fn blades(dir: &Path, args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
-fn effect_check_prints_the_canonical_form_or_located_errors() {
-    let (code, out, _) = blades(
-        root(),
-        &[
-            "effect",
-            "check",
-            "play: gain 2 rp for each fire card in your tableau.",
-        ],
-    );
-    assert_eq!(code, 0);
-    assert_eq!(out, "Play: Gain 2 RP for each fire card in your tableau.\n");
-
-    let (code, _, err) = blades(root(), &["effect", "check", "Play: Gian 2 RP."]);
-    assert_eq!(code, 1);
-    assert!(err.contains("<effect>:1:7"), "{err}");
-    assert!(err.contains("did you mean `gain`?"), "{err}");
-
-    // Sets of the pool are part of the vocabulary.
-    let (code, _, err) = blades(
-        root(),
-        &[
-            "effect",
-            "check",
-            "Play: Gain 1 RP for each card from Nowhere Land in your tableau.",
-        ],
-    );
-    assert_eq!(code, 1, "{err}");
-}
-
-#[test]
-fn effect_render_uses_the_official_japanese_terms() {
-    let (code, out, _) = blades(
-        root(),
-        &[
-            "effect",
-            "render",
-            "--lang",
-            "ja",
-            "Flip: Gain 2 RP for each fire card in your tableau.",
-        ],
-    );
-    assert_eq!(code, 0);
-    assert!(out.starts_with("リバース："), "{out}");
-    assert!(out.contains("炎") && out.contains("プレイエリア"), "{out}");
-}
-
-#[test]
 fn fmt_rewrites_effects_and_only_effects_and_is_idempotent() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("tin-cups.yaml");

@@ -62,47 +62,6 @@ fn the_fixture_pool_builds() {
 // ------------------------------------------------------------------ deck
 
 #[test]
-fn legal_decks_exit_zero() {
-    for file in [
-        "deck/legal.yaml",
-        "deck/legal-deques.yaml",
-        "deck/legal.txt",
-    ] {
-        let (code, json) = check_json(&["deck", "check"], file);
-        assert_eq!(code, 0, "{file}: {json}");
-        assert_eq!(json["legal"], true);
-        assert_eq!(json["checked"], true);
-        assert_eq!(rules(&json), Vec::<String>::new());
-    }
-}
-
-#[test]
-fn every_deck_rule_is_reported() {
-    let cases: &[(&str, &[&str])] = &[
-        ("deck/too-many-singles.yaml", &["too-many-singles"]),
-        ("deck/too-many-deck-boxes.yaml", &["too-many-deck-boxes"]),
-        ("deck/too-many-accessories.yaml", &["too-many-accessories"]),
-        ("deck/duplicate.yaml", &["duplicate-card"]),
-        (
-            "deck/nine-with-repeat.yaml",
-            &["too-many-singles", "duplicate-card"],
-        ),
-        (
-            "deck/deques-over.yaml",
-            &["too-many-deck-boxes", "too-many-accessories"],
-        ),
-        ("deck/cardine-boxes.yaml", &["too-many-deck-boxes"]),
-        ("deck/plain-list", &["duplicate-card"]),
-    ];
-    for (file, expected) in cases {
-        let (code, json) = check_json(&["deck", "check"], file);
-        assert_eq!(code, 1, "{file}");
-        assert_eq!(json["legal"], false, "{file}");
-        assert_eq!(rules(&json), *expected, "{file}");
-    }
-}
-
-#[test]
 fn violations_name_the_cards_and_the_fix() {
     let (_, json) = check_json(&["deck", "check"], "deck/nine-with-repeat.yaml");
     let duplicate = &json["violations"][1];
