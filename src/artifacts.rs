@@ -130,7 +130,7 @@ pub struct DatabaseJson {
 /// that waits on the device: 30 ms for a 100 MB database, a third of a
 /// one-file rebuild. The next build deletes it on a thread while it copies
 /// the unchanged cards (one core's work), so the wait overlaps the copy.
-pub fn previous_database_path(out: &Path) -> std::path::PathBuf {
+pub(crate) fn previous_database_path(out: &Path) -> std::path::PathBuf {
     let name = out
         .file_name()
         .map_or_else(|| "database".into(), |n| n.to_string_lossy().into_owned());
@@ -175,8 +175,10 @@ const CARDS_TO_SETS: &[u8] = b"],\"sets\":[";
 const DATABASE_END: &[u8] = b"]}\n";
 
 /// Writes a database kept as JSON pieces (see [`DatabaseJson`]), byte for
-/// byte what [`write_database`] writes for the same database, compact.
-pub fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::io::Result<()> {
+/// byte what [`write_database`] writes for the same database, compact: the
+/// reference the tests hold [`DatabaseWriter`] to.
+#[cfg(test)]
+fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::io::Result<()> {
     w.write_all(database_head(database.format).as_bytes())?;
     let mut first = true;
     for part in &database.sets {
@@ -244,8 +246,8 @@ impl FileIdentity {
 }
 
 /// Writes the database from its JSON pieces to `path` as a build artifact
-/// ([`crate::files::write_artifact`]): the same bytes as [`write_database_json`].
-pub fn write_database_json_file(
+/// ([`crate::files::write_artifact`]): the same bytes as [`write_database`] compact.
+pub(crate) fn write_database_json_file(
     path: &Path,
     database: &DatabaseJson,
 ) -> std::io::Result<WrittenDatabase> {

@@ -16,12 +16,12 @@ use crate::suggest::nearest;
 use crate::words::Id;
 
 /// How many names an unknown reference suggests at most.
-pub const SUGGESTIONS: usize = 3;
+pub(crate) const SUGGESTIONS: usize = 3;
 
 /// A name in comparable form: NFKC, every apostrophe-like character as `'`,
 /// lowercase, whitespace and the Japanese middle dot (`・`, which separates
 /// words of a katakana name as a space does) removed.
-pub fn fold(text: &str) -> String {
+pub(crate) fn fold(text: &str) -> String {
     text.nfkc()
         .filter(|c| !c.is_whitespace() && *c != '\u{30FB}')
         .map(|c| match c {

@@ -583,7 +583,7 @@ impl LineIndex {
 }
 
 /// The largest char boundary at or before `offset` (clamped to the text).
-pub fn char_floor(text: &str, offset: usize) -> usize {
+pub(crate) fn char_floor(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;

@@ -21,7 +21,7 @@ use std::time::{Duration, SystemTime};
 
 /// What every temp file's name starts with; the process id, a `-` and
 /// random letters follow.
-pub const TEMP_PREFIX: &str = ".blades-tmp-";
+pub(crate) const TEMP_PREFIX: &str = ".blades-tmp-";
 
 /// The temp-file prefix of this process: `.blades-tmp-<pid>-`.
 fn own_prefix() -> String {
@@ -29,7 +29,7 @@ fn own_prefix() -> String {
 }
 
 /// The folder `path` is in (`.` for a bare name).
-pub fn parent_of(path: &Path) -> &Path {
+pub(crate) fn parent_of(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -43,7 +43,7 @@ pub fn parent_of(path: &Path) -> &Path {
 ///
 /// The error of a failure is the system's, without the temp file's name:
 /// the caller names the file it was writing.
-pub fn temp_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+pub(crate) fn temp_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
     let dir = parent_of(path);
     fs::create_dir_all(dir)?;
     remove_stale_temp_files_once(dir);
@@ -81,7 +81,7 @@ const STALE_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 static SWEPT: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
 
 /// [`remove_stale_temp_files`], the first time a run writes into `dir`.
-pub fn remove_stale_temp_files_once(dir: &Path) {
+pub(crate) fn remove_stale_temp_files_once(dir: &Path) {
     {
         let mut swept = SWEPT.lock().unwrap_or_else(|e| e.into_inner());
         if !swept
@@ -102,7 +102,7 @@ pub fn remove_stale_temp_files_once(dir: &Path) {
 /// reused: a file is only written by the process that made it). A file
 /// whose process may still be writing it is never deleted. Where the
 /// system does not tell (no `/proc`), a file untouched for a day is stale.
-pub fn remove_stale_temp_files(dir: &Path) -> usize {
+pub(crate) fn remove_stale_temp_files(dir: &Path) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
     };
@@ -281,7 +281,7 @@ impl std::error::Error for WriteError {
 
 /// The system's message of an error, without the path a library may have
 /// appended (`… at path "dir/.tmpXXXX"`): the caller names the file.
-pub fn plain_error(error: &io::Error) -> String {
+pub(crate) fn plain_error(error: &io::Error) -> String {
     let text = error.to_string();
     match text.rfind(" at path \"") {
         Some(at) if text.ends_with('"') => text[..at].to_string(),
@@ -500,7 +500,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// [`write_atomic`] for output produced piece by piece (a large database is
 /// streamed to the temp file rather than built in memory first).
-pub fn write_atomic_with(
+pub(crate) fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
 ) -> io::Result<()> {
@@ -512,7 +512,7 @@ pub fn write_atomic_with(
 /// A power cut may lose it, which costs a rebuild; forcing a large
 /// database to disk would cost more than the incremental build itself.
 /// Source files (`fmt`, translation updates) are always synced.
-pub fn write_artifact(
+pub(crate) fn write_artifact(
     path: &Path,
     write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
 ) -> io::Result<()> {

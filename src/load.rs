@@ -207,7 +207,7 @@ pub(crate) fn fits(diagnostics: &[Diagnostic], path: &Arc<str>) -> bool {
 }
 
 /// One file's own checks.
-pub fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
+pub(crate) fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
     let mut diagnostics = Vec::new();
     if schema_only {
         // YAML and the JSON Schema only: no cards read, no effects parsed.
@@ -231,7 +231,7 @@ pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<
 
 /// [`load_set`] and the file's YAML tree (for the translation commands,
 /// which locate the English text in it).
-pub fn load_set_and_doc(
+pub(crate) fn load_set_and_doc(
     file: &SourceFile,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<(LoadedSet, Node)> {

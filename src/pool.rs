@@ -23,7 +23,7 @@ mod builtin {
 
 /// A file larger than this is refused (the largest real set file is a few
 /// kilobytes; a 100,000-card pool in 2,000 files averages 40 KB a file).
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Folders nested deeper than this are not searched.
 const MAX_DIR_DEPTH: usize = 32;
 
@@ -126,7 +126,7 @@ fn changed_while_building(path: &Arc<str>) -> Diagnostic {
 }
 
 /// Hash of a file's content.
-pub fn content_hash(text: &str) -> u64 {
+pub(crate) fn content_hash(text: &str) -> u64 {
     xxhash_rust::xxh3::xxh3_64(text.as_bytes())
 }
 
@@ -227,7 +227,7 @@ impl std::error::Error for PoolError {}
 /// Is this pool file data rather than a set? Reserved: `keywords.yaml`,
 /// `characters.yaml`, `glossary.yaml`, anything under a `locales/` or
 /// `phrases/` folder, and names starting with `_`.
-pub fn is_data_file(relative: &str) -> bool {
+pub(crate) fn is_data_file(relative: &str) -> bool {
     let mut parts = relative.split('/');
     let name = parts.next_back().unwrap_or_default();
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);

@@ -39,7 +39,7 @@ impl Default for Style {
 /// A file with 100,000 empty cards has 400,000 findings: drawn, they are a
 /// 100 MB report nobody reads, and the first few of a kind say what to fix.
 /// JSON output keeps every finding.
-pub const MAX_DRAWN_PER_CODE: usize = 10;
+pub(crate) const MAX_DRAWN_PER_CODE: usize = 10;
 
 /// Renders diagnostics as miette reports (at most [`MAX_DRAWN_PER_CODE`]
 /// of one code in one file, the rest counted in a note), then a count line.

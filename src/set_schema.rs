@@ -362,7 +362,7 @@ fn display_value(v: &Value) -> String {
 }
 
 /// A kebab-case rendering of any text, for the help line.
-pub fn kebab_case(text: &str) -> String {
+pub(crate) fn kebab_case(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
         if c.is_ascii_alphanumeric() {

@@ -2,7 +2,10 @@
 
 /// The candidate closest to `word` by edit distance, when it is close enough
 /// to be a plausible typo (case is ignored).
-pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     nearest(word, candidates, 1).into_iter().next()
 }
 

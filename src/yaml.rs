@@ -17,10 +17,10 @@ use serde_json::{Map, Number, Value};
 use crate::diagnostics::{Code, Diagnostic};
 
 /// Nesting deeper than this is rejected (card files need about 5 levels).
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 /// An alias expansion that makes the tree larger than this many nodes is
 /// rejected: the classic "billion laughs" document stops here.
-pub const MAX_NODES: usize = 2_000_000;
+pub(crate) const MAX_NODES: usize = 2_000_000;
 
 /// A node of the document with its byte span.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,7 +72,7 @@ pub enum YamlErrorKind {
 /// `text` as a YAML double-quoted scalar, which reads back as exactly
 /// `text`: line breaks, tabs, control characters, YAML's other line breaks
 /// and the byte order mark are escaped.
-pub fn double_quoted(text: &str) -> String {
+pub(crate) fn double_quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {
@@ -154,7 +154,7 @@ impl LineEnd {
 }
 
 /// A character YAML reads as a line break besides `\n`.
-pub fn is_break(c: char) -> bool {
+pub(crate) fn is_break(c: char) -> bool {
     matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}' | '\r')
 }
 
@@ -203,7 +203,11 @@ impl YamlError {
 }
 
 /// Parses `text`, or reports its YAML error as a diagnostic naming `path`.
-pub fn parse_reported(text: &str, path: &Arc<str>, out: &mut Vec<Diagnostic>) -> Option<Node> {
+pub(crate) fn parse_reported(
+    text: &str,
+    path: &Arc<str>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Node> {
     parse(text)
         .map_err(|error| out.push(error.diagnostic(path)))
         .ok()
@@ -787,7 +791,7 @@ fn looks_like_float(text: &str) -> bool {
 /// the file, through quotes, escapes, line folding and block indentation:
 /// `map[i]` is where byte `i` of the value came from (`map[len]` is the end).
 /// Used to locate errors found inside a value (an effect's parse error).
-pub fn scalar_offsets(file_text: &str, node: &Node) -> Vec<usize> {
+pub(crate) fn scalar_offsets(file_text: &str, node: &Node) -> Vec<usize> {
     match &node.value {
         NodeValue::Str(value, style) => {
             text_offsets(file_text, node.span.start, TextStyle::of(*style), value)
@@ -819,7 +823,12 @@ impl TextStyle {
 }
 
 /// [`scalar_offsets`] for a value written at `start` in `style`.
-pub fn text_offsets(file_text: &str, start: usize, style: TextStyle, value: &str) -> Vec<usize> {
+pub(crate) fn text_offsets(
+    file_text: &str,
+    start: usize,
+    style: TextStyle,
+    value: &str,
+) -> Vec<usize> {
     let source = file_text.get(start..).unwrap_or_default();
     // Skip the opening quote or the block header line.
     let mut pos = match style {

@@ -12,7 +12,7 @@ use crate::words::{CardKind, Element, Id};
 use crate::yaml::TextStyle;
 
 /// Appends `cards` to `out`.
-pub fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
+pub(crate) fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
     let mut w = Writer(out);
     w.number(cards.len());
     for loaded in cards {
@@ -56,7 +56,7 @@ pub fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
 }
 
 /// The cards [`encode`] wrote, if `bytes` holds exactly that.
-pub fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
+pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
     let mut r = Reader(bytes);
     let count = r.number()?;
     // Every card takes well over one byte: a bound against hostile counts.

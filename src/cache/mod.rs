@@ -39,7 +39,7 @@ use crate::pool::FileStamp;
 
 /// Identity of the code that produced a cache; a cache from any other build
 /// is ignored.
-pub const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
+pub(crate) const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
 
 /// First line of a cache file (its format).
 const MAGIC: &[u8] = b"blades-cache 8\n";

@@ -27,7 +27,11 @@ pub fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
 
 /// One set and its cards as they go into the database (`set_index` is its
 /// place among the loaded sets, which `derived` is keyed by).
-pub fn assemble_set(set_index: usize, loaded: &LoadedSet, derived: &Derived) -> (Set, Vec<Card>) {
+pub(crate) fn assemble_set(
+    set_index: usize,
+    loaded: &LoadedSet,
+    derived: &Derived,
+) -> (Set, Vec<Card>) {
     let cards = loaded.cards.iter().map(|c| (c.index, c.card.clone()));
     assemble_cards(set_index, loaded, cards, derived)
 }

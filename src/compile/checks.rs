@@ -407,7 +407,7 @@ fn duplicate_symbol(set: &LoadedSet, span: Range<usize>, symbol: &str) -> Diagno
 /// Core Set cards state their copies. Ties: every card tied for highest has
 /// 1 copy and every card tied for lowest 3; when all cards share one STAR,
 /// each has 2 (see docs/decisions.md).
-pub fn derive_copies(kind: SetKind, stars: &[u8]) -> Vec<Option<u8>> {
+pub(crate) fn derive_copies(kind: SetKind, stars: &[u8]) -> Vec<Option<u8>> {
     if kind == SetKind::Core {
         return vec![None; stars.len()];
     }

@@ -19,13 +19,13 @@ mod stream;
 mod vocabulary;
 
 use assemble::SetModel;
-pub use assemble::{assemble, assemble_set, find_set};
+pub use assemble::{assemble, find_set};
 pub use checks::{Derived, check_pool};
 use read::{pair_translations, read_files};
 use render::{RenderInput, Rendered, render_and_write};
 use store::store;
 use vocabulary::check_effects;
-pub use vocabulary::{PoolVocabulary, check_set_effects, pool_keywords, vocabulary};
+pub use vocabulary::{PoolVocabulary, vocabulary};
 
 use crate::cache::Cache;
 use crate::diagnostics::{self, Diagnostic, Sources};
@@ -166,7 +166,7 @@ impl Plan {
 /// set whose file, translations and vocabulary are unchanged is not rendered
 /// again: the database then comes as JSON per set ([`Compiled::json`], ready
 /// to write) instead of the model ([`Compiled::database`]).
-pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
+pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let started = Instant::now();
     let plan = Plan::of(&options);
     let Options {
@@ -237,7 +237,7 @@ pub fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
 /// The vocabulary of a pool as a build assembles it, and the findings of
 /// its keyword table and phrase books: the set files read through `cache`
 /// when there is one (their results go back into it).
-pub fn read_vocabulary(
+pub(crate) fn read_vocabulary(
     pool: &Pool,
     mut cache: Option<&mut Cache>,
 ) -> (PoolVocabulary, Vec<Diagnostic>) {

@@ -104,7 +104,7 @@ fn vocabulary_key(pool: &Pool, vocab: &Vocabulary) -> u64 {
 /// The keyword table of a pool: its own `keywords.yaml` when it has one (so
 /// a designer adds a set keyword without touching code), else the built-in
 /// table. A broken file is an error, and the built-in table stands in.
-pub fn pool_keywords(pool: &Pool, out: &mut Vec<Diagnostic>) -> Keywords {
+pub(crate) fn pool_keywords(pool: &Pool, out: &mut Vec<Diagnostic>) -> Keywords {
     let Some(file) = pool.data_file("keywords.yaml") else {
         return Keywords::builtin();
     };
@@ -143,7 +143,11 @@ pub fn vocabulary(sets: &[LoadedSet], keywords: Keywords) -> Vocabulary {
 }
 
 /// The effect checks that need the pool for one set; `text` is its file's.
-pub fn check_set_effects(set: &LoadedSet, vocab: &Vocabulary, text: &str) -> Vec<Diagnostic> {
+pub(crate) fn check_set_effects(
+    set: &LoadedSet,
+    vocab: &Vocabulary,
+    text: &str,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for loaded in &set.cards {
         let (Some(tree), Some(effect_text)) = (&loaded.effect, &loaded.card.effect) else {

@@ -41,7 +41,7 @@ use crate::yaml::{self, Node, NodeValue};
 
 /// The variants a key may have, with when the renderer picks each (see the
 /// module docs).
-pub const VARIANTS: &[(&str, &str)] = &[
+pub(crate) const VARIANTS: &[(&str, &str)] = &[
     ("3rd", "the subject is a single other player (`gains`)"),
     (
         "plural",
@@ -60,7 +60,7 @@ pub const VARIANTS: &[(&str, &str)] = &[
 ];
 
 /// Every required key with the placeholders its template may use.
-pub const KEYS: &[(&str, &[&str])] = &[
+pub(crate) const KEYS: &[(&str, &[&str])] = &[
     // lines and sentences
     ("line.ability", &["timing", "sentences"]),
     ("line.reaction", &["timing", "trigger", "sentences"]),
@@ -246,7 +246,7 @@ static NAME_KEYS: LazyLock<Vec<String>> = LazyLock::new(|| {
 });
 
 /// Every required key: those of [`KEYS`], then the names.
-pub fn required_keys() -> impl Iterator<Item = &'static str> {
+pub(crate) fn required_keys() -> impl Iterator<Item = &'static str> {
     KEYS.iter()
         .map(|(k, _)| *k)
         .chain(NAME_KEYS.iter().map(String::as_str))
@@ -259,7 +259,7 @@ fn is_required(key: &str) -> bool {
 /// The required key a key belongs to: the key itself when it is required
 /// (or names a type a set declares, `name.type.<id>`), the plain key of a
 /// variant (`action.flip` for `action.flip.3rd`), `None` for an unknown key.
-pub fn base_key(key: &str) -> Option<&str> {
+pub(crate) fn base_key(key: &str) -> Option<&str> {
     if is_required(key) || key.starts_with("name.type.") {
         return Some(key);
     }
@@ -272,7 +272,7 @@ fn is_variant(name: &str) -> bool {
 }
 
 /// The placeholders a key's template may use (`None` for an unknown key).
-pub fn allowed_placeholders(key: &str) -> Option<&'static [&'static str]> {
+pub(crate) fn allowed_placeholders(key: &str) -> Option<&'static [&'static str]> {
     let base = base_key(key)?;
     Some(
         KEYS.iter()
@@ -357,7 +357,10 @@ impl PhraseProblem {
 
 /// Located `data-invalid` diagnostics for a book's problems; the missing
 /// keys make one diagnostic, not one per key.
-pub fn problem_diagnostics(path: &Arc<str>, problems: Vec<PhraseProblem>) -> Vec<Diagnostic> {
+pub(crate) fn problem_diagnostics(
+    path: &Arc<str>,
+    problems: Vec<PhraseProblem>,
+) -> Vec<Diagnostic> {
     let (missing, other): (Vec<_>, Vec<_>) =
         problems.into_iter().partition(PhraseProblem::is_missing);
     let mut out: Vec<Diagnostic> = other
@@ -499,7 +502,7 @@ const BOOK_FIELDS: [&str; 3] = ["lang", "options", "phrases"];
 
 /// Reads a book in the English format; problems are collected, not fatal,
 /// so translation tools still see every readable template.
-pub fn read_book_file(doc: &Node, lang: Lang) -> BookFile {
+pub(crate) fn read_book_file(doc: &Node, lang: Lang) -> BookFile {
     let mut book = BookFile::default();
     let first_line = doc.span.start..doc.span.start;
     let NodeValue::Map(fields) = &doc.value else {
@@ -628,7 +631,7 @@ const EN: &str = include_str!("../../cards/phrases/en.yaml");
 const JA: &str = include_str!("../../cards/phrases/ja.yaml");
 
 /// A built-in book as a pool file, shown as `<built-in>/phrases/<lang>.yaml`.
-pub fn builtin_file(lang: Lang) -> SourceFile {
+pub(crate) fn builtin_file(lang: Lang) -> SourceFile {
     let relative = format!("phrases/{}.yaml", lang.code());
     let text = match lang {
         Lang::En => EN,
@@ -851,7 +854,7 @@ fn translation_templates(file: &LocaleFile) -> Vec<Template> {
 /// What is wrong with the templates of a translation file, apart from
 /// missing keys (which `blades i18n status` reports): unknown keys and
 /// placeholders, keys written twice.
-pub fn translation_problems(file: &LocaleFile) -> Vec<PhraseProblem> {
+pub(crate) fn translation_problems(file: &LocaleFile) -> Vec<PhraseProblem> {
     validate(&translation_templates(file), 0..0, "")
         .into_iter()
         .filter(|p| !p.is_missing())
@@ -955,7 +958,7 @@ fn placeholders(template: &str) -> Vec<&str> {
 
 /// A template with each `{placeholder}` blanked out, byte for byte, so
 /// word matching never takes a placeholder's name for a word (`{player}`).
-pub fn mask_placeholders(template: &str) -> String {
+pub(crate) fn mask_placeholders(template: &str) -> String {
     let mut out = template.to_string();
     let mut from = 0;
     while let Some(open) = template[from..].find('{').map(|i| from + i) {

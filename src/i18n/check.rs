@@ -24,7 +24,7 @@ pub struct Budget {
 }
 
 /// The box of each field (see docs/decisions.md).
-pub fn budget(key: &UnitKey) -> Option<Budget> {
+pub(crate) fn budget(key: &UnitKey) -> Option<Budget> {
     let (columns, lines) = match key {
         UnitKey::SetName { .. } => (40, 1),
         UnitKey::Card { field, .. } => match field {
@@ -163,7 +163,7 @@ fn english_span(project: &Project, unit: &Unit, range: Range<usize>) -> Range<us
 }
 
 /// The whole English of a unit, without a block scalar's trailing lines.
-pub fn english_whole(project: &Project, unit: &Unit) -> Range<usize> {
+pub(crate) fn english_whole(project: &Project, unit: &Unit) -> Range<usize> {
     english_span(project, unit, 0..unit.english.len())
 }
 

@@ -94,7 +94,7 @@ fn note_lines(entry: &Entry) -> Vec<String> {
 }
 
 /// The PO entry of a unit with its current translation.
-pub fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) -> PoEntry {
+pub(crate) fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) -> PoEntry {
     let mut extracted = about_unit(project, unit, entry);
     extracted.extend(budget_note(unit));
     extracted.extend(glossary_note(unit));

@@ -94,7 +94,7 @@ pub struct Glossary {
 }
 
 /// The glossary file shipped with the tool.
-pub const BUILTIN_TEXT: &str = include_str!("../../data/glossary.yaml");
+pub(crate) const BUILTIN_TEXT: &str = include_str!("../../data/glossary.yaml");
 
 impl Glossary {
     /// The built-in glossary (parsed once).

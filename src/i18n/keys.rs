@@ -8,7 +8,7 @@ use std::fmt;
 pub const SOURCE_LANG: &str = "en";
 
 /// Where the effect language keeps its English phrase templates.
-pub const PHRASES_EN: &str = "phrases/en.yaml";
+pub(crate) const PHRASES_EN: &str = "phrases/en.yaml";
 
 /// A translatable field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -52,7 +52,7 @@ fn fingerprint_matches(written: &str, english: &str) -> bool {
 }
 
 /// 64-bit FNV-1a.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         hash ^= u64::from(b);
@@ -65,7 +65,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 /// blank space removed, trailing spaces of each line removed, `\r\n` as
 /// `\n`. A YAML block scalar's final newline, or re-indenting a file, is not
 /// a change of the English.
-pub fn normalize(text: &str) -> String {
+pub(crate) fn normalize(text: &str) -> String {
     if is_normal(text) {
         return text.to_string();
     }
@@ -75,7 +75,7 @@ pub fn normalize(text: &str) -> String {
 
 /// [`normalize`] for a string that can be kept as it is (most texts already
 /// are normal: a large pool has hundreds of thousands).
-pub fn normalize_owned(text: String) -> String {
+pub(crate) fn normalize_owned(text: String) -> String {
     if is_normal(&text) {
         return text;
     }
@@ -93,7 +93,7 @@ fn is_normal(text: &str) -> bool {
 
 /// [`normalize`] with, for each byte of the result (and its end), the
 /// offset in `text` it came from.
-pub fn normalize_with_offsets(text: &str) -> (String, Vec<usize>) {
+pub(crate) fn normalize_with_offsets(text: &str) -> (String, Vec<usize>) {
     let start = text.len() - text.trim_start().len();
     let body = text.trim();
     let mut out = String::with_capacity(body.len());
@@ -116,7 +116,7 @@ pub fn normalize_with_offsets(text: &str) -> (String, Vec<usize>) {
 /// The form of a translated text that files and PO entries hold: card texts
 /// are [`normalize`]d; a phrase template keeps its spaces (` and ` joins
 /// clauses), only its line breaks are made `\n`.
-pub fn normalize_text(key: &UnitKey, text: &str) -> String {
+pub(crate) fn normalize_text(key: &UnitKey, text: &str) -> String {
     match key {
         UnitKey::Phrase { .. } => text.replace("\r\n", "\n"),
         _ => normalize(text),
@@ -124,7 +124,7 @@ pub fn normalize_text(key: &UnitKey, text: &str) -> String {
 }
 
 /// Is `text` a well-formed fingerprint (16 lowercase hex digits)?
-pub fn valid_fingerprint(text: &str) -> bool {
+pub(crate) fn valid_fingerprint(text: &str) -> bool {
     text.len() == 16 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
@@ -272,7 +272,7 @@ pub struct LocaleFile {
 
 /// The lines of `text`, whichever line ends it uses (`str::lines` knows
 /// no bare `\r`).
-pub fn lines_any_end(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn lines_any_end(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = Some(text);
     std::iter::from_fn(move || {
         let text = rest?;

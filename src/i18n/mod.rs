@@ -42,8 +42,10 @@ pub mod po;
 pub mod status;
 pub mod text;
 
-pub use keys::{Field, PHRASES_EN, SOURCE_LANG, UnitKey, language_name, valid_lang};
-pub use locale::{Entry, LocaleFile, fingerprint, normalize};
+pub(crate) use keys::PHRASES_EN;
+pub use keys::{Field, SOURCE_LANG, UnitKey, language_name, valid_lang};
+pub(crate) use locale::normalize;
+pub use locale::{Entry, LocaleFile, fingerprint};
 
 /// What a card unit's translator should know (PO extracted comments).
 #[derive(Debug, Clone, PartialEq)]
@@ -181,7 +183,7 @@ impl Project {
 
 /// The units of the card fields: each set's name, and each card's name,
 /// flavor and effect (the effect as an optional override).
-pub fn card_units(sets: &[(LoadedSet, Node)]) -> Vec<Unit> {
+pub(crate) fn card_units(sets: &[(LoadedSet, Node)]) -> Vec<Unit> {
     let mut units = Vec::new();
     for (set, doc) in sets {
         let set_id = set.set.id.0.clone();
@@ -241,7 +243,7 @@ pub fn card_units(sets: &[(LoadedSet, Node)]) -> Vec<Unit> {
 /// templates without an English book of its own (it renders with that
 /// one). `None` for a pool with no phrase files: it renders with the
 /// built-in books, whose translations the built-in pool tracks.
-pub fn english_phrase_file(pool: &Pool) -> Option<SourceFile> {
+pub(crate) fn english_phrase_file(pool: &Pool) -> Option<SourceFile> {
     if let Some(file) = pool.data_file(PHRASES_EN) {
         return Some(file.clone());
     }
@@ -259,7 +261,7 @@ pub fn english_phrase_file(pool: &Pool) -> Option<SourceFile> {
 /// (`timing.play`, `action.flip.3rd`). A plain key is required; an English
 /// variant (`.3rd`, `.plural`, …) is optional, since another language
 /// words it its own way.
-pub fn phrase_units(pool: &Pool) -> Vec<Unit> {
+pub(crate) fn phrase_units(pool: &Pool) -> Vec<Unit> {
     let Some(file) = english_phrase_file(pool) else {
         return Vec::new();
     };
@@ -405,7 +407,7 @@ impl Locales {
 /// Reads a pool data file if it is a translation file (set text, and phrase
 /// books when `phrases`): its language, the file when it could be read, and
 /// its own findings. `None` for other files.
-pub fn parse_locale_file(
+pub(crate) fn parse_locale_file(
     file: &SourceFile,
     phrases: bool,
 ) -> Option<(String, Option<LocaleFile>, Vec<Diagnostic>)> {
@@ -422,7 +424,7 @@ pub fn parse_locale_file(
 }
 
 /// A second translation file for the same set (or phrase book) and language.
-pub fn duplicate_locale_file(
+pub(crate) fn duplicate_locale_file(
     lang: &str,
     target: &locale::Target,
     (path, span): (&Arc<str>, Range<usize>),

@@ -276,7 +276,7 @@ fn tally(project: &Project, entries: &[StatusEntry]) -> (Counts, Vec<SetStatus>)
 /// A word diff in `git diff --word-diff=plain` style: `[-old-]{+new+}`.
 /// Words and punctuation marks are compared one by one; line breaks show
 /// as spaces.
-pub fn word_diff(then: &str, now: &str) -> String {
+pub(crate) fn word_diff(then: &str, now: &str) -> String {
     let a = tokens(then);
     let b = tokens(now);
     // Longest common subsequence table, from the end.

@@ -12,12 +12,12 @@ use std::ops::Range;
 use unicode_width::UnicodeWidthChar;
 
 /// Characters that may not start a line (行頭禁則).
-pub const NO_LINE_START: &str = "、。，．・：；？！ー―‐〜～」』）】〕〉》〙〗｝］゛゜ゝゞ々ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ…‥,.:;!?)]}%";
+pub(crate) const NO_LINE_START: &str = "、。，．・：；？！ー―‐〜～」』）】〕〉》〙〗｝］゛゜ゝゞ々ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ…‥,.:;!?)]}%";
 /// Characters that may not end a line (行末禁則).
-pub const NO_LINE_END: &str = "「『（【〔〈《〘〖｛［([{";
+pub(crate) const NO_LINE_END: &str = "「『（【〔〈《〘〖｛［([{";
 
 /// Columns a character takes (control characters take none).
-pub fn char_width(c: char) -> usize {
+pub(crate) fn char_width(c: char) -> usize {
     if c == '\t' {
         return 1;
     }
@@ -30,7 +30,7 @@ pub fn width(text: &str) -> usize {
 }
 
 /// Is this a wide (full-width) character?
-pub fn is_wide(c: char) -> bool {
+pub(crate) fn is_wide(c: char) -> bool {
     c.width().unwrap_or(0) == 2
 }
 
@@ -117,7 +117,7 @@ fn split_piece(text: &str, piece: &Piece) -> Vec<Piece> {
 
 /// Breaks a text into lines of at most `columns` columns; `\n` is a hard
 /// break. A line exceeds `columns` only when one character is wider.
-pub fn break_lines(text: &str, columns: usize) -> Vec<Line> {
+pub(crate) fn break_lines(text: &str, columns: usize) -> Vec<Line> {
     let columns = columns.max(2);
     let mut lines = Vec::new();
     let mut offset = 0;

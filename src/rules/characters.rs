@@ -12,7 +12,7 @@ use crate::words::{CardKind, Id};
 use crate::yaml;
 
 /// The embedded character data.
-pub const CHARACTERS_YAML: &str = include_str!("../../data/characters.yaml");
+pub(crate) const CHARACTERS_YAML: &str = include_str!("../../data/characters.yaml");
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

@@ -16,8 +16,8 @@ use super::{Common, Counted, Violation, ids, list_names, plural, rule};
 use crate::model::Card;
 use crate::words::{BASE_TYPES, Element, Id};
 
-pub const MIN_CARDS: u64 = 2;
-pub const MAX_CARDS: u64 = 8;
+pub(crate) const MIN_CARDS: u64 = 2;
+pub(crate) const MAX_CARDS: u64 = 8;
 /// Duel Mode: Ranking Points per card of a collection.
 pub const RP_PER_CARD: u64 = 10;
 
@@ -91,7 +91,7 @@ pub fn symbols(card: &Card) -> impl Iterator<Item = Symbol> + '_ {
 }
 
 /// The symbols every card carries, in symbol order.
-pub fn shared_symbols(cards: &[&Card]) -> Vec<Symbol> {
+pub(crate) fn shared_symbols(cards: &[&Card]) -> Vec<Symbol> {
     let Some(first) = cards.first() else {
         return Vec::new();
     };

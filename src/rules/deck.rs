@@ -15,7 +15,7 @@ use crate::words::{CardKind, Id};
 use crate::yaml;
 
 /// The embedded deck formats.
-pub const FORMATS_YAML: &str = include_str!("../../data/deck-formats.yaml");
+pub(crate) const FORMATS_YAML: &str = include_str!("../../data/deck-formats.yaml");
 
 /// A deck format: limits by card kind, and whether a card may repeat.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,7 +59,7 @@ struct LimitSource {
 }
 
 /// Reads deck formats from YAML text (the embedded file, or a test's).
-pub fn parse_formats(text: &str) -> Result<Vec<DeckFormat>, String> {
+pub(crate) fn parse_formats(text: &str) -> Result<Vec<DeckFormat>, String> {
     let doc = yaml::parse(text).map_err(|e| e.message)?;
     let file: FormatsFile = serde_json::from_value(doc.to_json()).map_err(|e| e.to_string())?;
     file.formats

@@ -32,7 +32,7 @@ use crate::words::{BASE_TYPES, Element, Id};
 use crate::yaml::{self, Entry, Node, NodeValue};
 
 /// A count above this is refused as a typo.
-pub const MAX_COUNT: u64 = 999;
+pub(crate) const MAX_COUNT: u64 = 999;
 
 /// One input file as read.
 #[derive(Debug, Clone)]
@@ -84,7 +84,7 @@ pub enum Syntax {
 
 /// The format of a file: by extension, else YAML when the text is a YAML
 /// mapping or list (or looks like one that does not parse), else text.
-pub fn detect(path: &str, text: &str) -> Syntax {
+pub(crate) fn detect(path: &str, text: &str) -> Syntax {
     let extension = path
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())
@@ -841,7 +841,7 @@ impl<'a> TextReader<'a> {
 /// Splits `2x Name`, `2 x Name`, `2× Name`, `Name x2`, `Name x 2` into the
 /// count and the name's byte range in `text`; `None` when there is no count.
 /// The count keeps its sign so a negative one can be reported.
-pub fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
+pub(crate) fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
     let trimmed_start = text.len() - text.trim_start().len();
     let t = text.trim();
     let end = trimmed_start + t.len();

@@ -63,7 +63,7 @@ pub mod rule {
 }
 
 /// Every rule with what it means (a test snapshots the list).
-pub const RULES: &[(&str, &str)] = &[
+pub(crate) const RULES: &[(&str, &str)] = &[
     (
         rule::TOO_MANY_SINGLES,
         "a deck holds more singles than allowed",
@@ -189,7 +189,7 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
 }
 
 /// `` `A`, `B` and `C` ``.
-pub fn list_names<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn list_names<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     let names: Vec<String> = names.into_iter().map(|n| format!("`{n}`")).collect();
     match names.len() {
         0 => String::new(),
