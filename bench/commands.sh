@@ -26,17 +26,7 @@ mkdir -p "$built" "$fresh"
 
 # A legal deck of the pool, and one of its card names.
 deck="$built/deck.yaml"
-"$blades" --cards "$pool" --format json copies list 2>/dev/null | python3 -c '
-import json, sys
-m = json.load(sys.stdin)
-cards = [c for s in m["sets"] for c in s["cards"]]
-pick = [c for c in cards if c["kind"] == "single"][:8]
-pick += [c for c in cards if c["kind"] == "deck-box"][:1]
-pick += [c for c in cards if c["kind"] == "accessory"][:2]
-print("cards:")
-for c in pick:
-    print("  - " + json.dumps(c["name"], ensure_ascii=False))
-' >"$deck"
+"$blades" --cards "$pool" --format json copies list 2>/dev/null | python3 bench/legal-deck.py >"$deck"
 card=$(sed -n 2p "$deck" | sed 's/^  - //; s/^"//; s/"$//')
 
 declare -A median

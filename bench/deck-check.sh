@@ -23,18 +23,7 @@ trap 'rm -rf "$work"' EXIT
 # A legal deck of the chosen pool: its first 8 singles, 1 deck box and 2
 # accessories, by name.
 deck="$work/deck.yaml"
-"$bin" "${cards[@]}" copies list --format json |
-    python3 -c '
-import json, sys
-m = json.load(sys.stdin)
-cards = [c for s in m["sets"] for c in s["cards"]]
-pick = [c for c in cards if c["kind"] == "single"][:8]
-pick += [c for c in cards if c["kind"] == "deck-box"][:1]
-pick += [c for c in cards if c["kind"] == "accessory"][:2]
-print("cards:")
-for c in pick:
-    print("  - " + json.dumps(c["name"], ensure_ascii=False))
-' >"$deck"
+"$bin" "${cards[@]}" copies list --format json | python3 bench/legal-deck.py >"$deck"
 mkdir -p "$work/decks"
 for i in $(seq 1 10000); do cp "$deck" "$work/decks/$i.yaml"; done
 
