@@ -94,7 +94,7 @@ fn exit_code(build: &Build) -> u8 {
 fn report_written(context: &Context, written: &Written, out: &Path) {
     match written {
         Written::Done { sets, cards } => {
-            if context.format == Format::Human {
+            if context.tells() {
                 stderrln!("built {sets} sets, {cards} cards into {}", out.display());
             }
         }

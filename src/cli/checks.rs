@@ -68,7 +68,7 @@ pub fn not_checked(
     if context.format == Format::Human {
         stderr!(
             "{}",
-            report::render_human(&found, &sources, Context::stderr_style())
+            report::render_human(&found, &sources, context.stderr_style())
         );
     }
     Common::not_checked(shown, report::json_report(&found, &sources).diagnostics)

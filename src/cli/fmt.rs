@@ -42,7 +42,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         return ExitCode::from(exit::CANNOT_RUN);
     }
     let rewrites = &formatted.rewrites;
-    if context.format == Format::Human {
+    // What --check finds is its result; what a rewrite did is news.
+    if context.format == Format::Human && (args.check || !context.quiet) {
         let done = match args.check {
             true => "not in canonical form",
             false => "rewritten",

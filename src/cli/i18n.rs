@@ -146,7 +146,7 @@ fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
                     report::render_human(
                         &project.diagnostics,
                         &project.sources,
-                        Context::stderr_style()
+                        context.stderr_style()
                     )
                 );
             }
@@ -210,7 +210,7 @@ fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
     }
     blades::diagnostics::sort(&mut diagnostics);
     context.report(&diagnostics, &project.sources);
-    if context.format == Format::Human && diagnostics.is_empty() {
+    if context.tells() && diagnostics.is_empty() {
         stderrln!("checked {texts} translated texts: no problems found");
     }
     if has_errors(&diagnostics) {
@@ -256,7 +256,7 @@ fn export_command(context: &Context, args: ExportArgs) -> ExitCode {
                 stderrln!("error: cannot write `{}`: {e}", path.display());
                 return ExitCode::from(exit::CANNOT_RUN);
             }
-            if context.format == Format::Human {
+            if context.tells() {
                 stderrln!(
                     "exported {total} {} texts ({fuzzy} fuzzy, {empty} untranslated) to {}",
                     i18n::language_name(&args.lang),
@@ -355,6 +355,7 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
         .map(|(relative, _)| root.join(relative).display().to_string())
         .collect();
     match context.format {
+        Format::Human if context.quiet => {}
         Format::Human => {
             stderrln!(
                 "{} {} ({}): {} added, {} updated, {} unchanged, {} untranslated",

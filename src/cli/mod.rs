@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use blades::diagnostics::{Diagnostic, Sources};
 use blades::pool::PoolError;
@@ -50,6 +50,12 @@ pub struct Cli {
     /// Output format.
     #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Colour in human reports: on a terminal (and without NO_COLOR), always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// Print results and problems only, not what was done (`built 3 sets …`).
+    #[arg(long, short, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -76,21 +82,50 @@ enum Command {
     Effect(effect::Args),
     /// Rewrite every card effect in canonical form (`--check`: only report).
     Fmt(fmt::Args),
+    /// Print a shell completion script (`blades completions bash > /etc/bash_completion.d/blades`).
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff: `blades man > blades.1`).
+    Man,
+}
+
+/// When human reports are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    Always,
+    Never,
 }
 
 /// What every command gets: the global options.
 pub struct Context {
     pub cards: Option<PathBuf>,
     pub format: Format,
+    pub color: ColorChoice,
+    /// Only results and problems: no word of what was done.
+    pub quiet: bool,
 }
 
 impl Context {
-    /// Style for human output on stderr: colour only on a terminal.
-    pub fn stderr_style() -> Style {
-        Style {
-            color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-            width: 100,
-        }
+    /// Style for human output on stderr: colour as `--color` says.
+    pub fn stderr_style(&self) -> Style {
+        let color = match self.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+            }
+        };
+        Style { color, width: 100 }
+    }
+
+    /// Whether to say what was done (human format, not `--quiet`).
+    pub fn tells(&self) -> bool {
+        self.format == Format::Human && !self.quiet
     }
 
     /// The pool named by `--cards` (or the built-in one), opened to answer
@@ -113,7 +148,7 @@ impl Context {
                     out::stderr_str(&report::render_human(
                         diagnostics,
                         sources,
-                        Self::stderr_style(),
+                        self.stderr_style(),
                     ));
                 }
             }
@@ -157,6 +192,8 @@ fn dispatch() -> ExitCode {
     let context = Context {
         cards: cli.cards,
         format: cli.format,
+        color: cli.color,
+        quiet: cli.quiet,
     };
     match cli.command {
         Command::Build(args) => build::run(&context, args),
@@ -169,5 +206,30 @@ fn dispatch() -> ExitCode {
         Command::Card(args) => card::run(&context, args),
         Command::Effect(args) => effect::run(&context, args),
         Command::Fmt(args) => fmt::run(&context, args),
+        Command::Completions { shell } => completions(shell),
+        Command::Man => manual(),
+    }
+}
+
+/// `blades completions SHELL`: the completion script, on stdout.
+fn completions(shell: clap_complete::Shell) -> ExitCode {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "blades", &mut script);
+    stdout_str(&String::from_utf8_lossy(&script));
+    ExitCode::from(exit::OK)
+}
+
+/// `blades man`: the manual page in roff, on stdout.
+fn manual() -> ExitCode {
+    let mut page = Vec::new();
+    match clap_mangen::Man::new(Cli::command()).render(&mut page) {
+        Ok(()) => {
+            stdout_str(&String::from_utf8_lossy(&page));
+            ExitCode::from(exit::OK)
+        }
+        Err(e) => {
+            stderrln!("error: cannot render the manual page: {e}");
+            ExitCode::from(exit::CANNOT_RUN)
+        }
     }
 }
