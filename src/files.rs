@@ -531,17 +531,60 @@ fn replace_file(
     })
 }
 
-/// Replaces `path` with a temp file filled by `fill`, then renamed over it.
+/// Replaces `path` with a temp file filled by `fill`, then renamed over it
+/// (over the file a link names, the link kept); a device or pipe is filled
+/// directly.
 fn replace_file_with<R>(
     path: &Path,
     durable: bool,
     fill: impl FnOnce(&mut fs::File) -> io::Result<R>,
 ) -> io::Result<R> {
-    let mut temp = temp_beside(path)?;
+    let path = match destination(path) {
+        Destination::Stream(path) => {
+            return fill(&mut fs::OpenOptions::new().write(true).open(path)?);
+        }
+        Destination::Replace(path) => path,
+    };
+    let mut temp = temp_beside(&path)?;
     let filled = fill(temp.as_file_mut())?;
     // The replaced file, if any, is deleted as it drops.
-    put_in_place(temp, path, durable)?;
+    put_in_place(temp, &path, durable)?;
     Ok(filled)
+}
+
+/// Where a write to a path goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// A file, replaced atomically: the path itself, or the file a link
+    /// names (the link stays a link).
+    Replace(PathBuf),
+    /// Something that is not a file (a device, a pipe): written straight
+    /// into, with nothing made beside it.
+    Stream(PathBuf),
+}
+
+/// Where a write to `path` goes (see [`Destination`]).
+pub fn destination(path: &Path) -> Destination {
+    // The system follows the links (its own, such as /dev/stdout, too).
+    match fs::metadata(path) {
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => Destination::Stream(path.to_path_buf()),
+        _ => Destination::Replace(follow_links(path)),
+    }
+}
+
+/// The path a chain of symbolic links ends at (the path itself when it is
+/// no link); a link to a file not yet made ends at that file. A loop stops
+/// after 40 links, as the system's own lookup does.
+fn follow_links(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::read_link(&current) {
+            Ok(target) if target.is_absolute() => current = target,
+            Ok(target) => current = parent_of(&current).join(target),
+            Err(_) => break,
+        }
+    }
+    current
 }
 
 /// Puts a filled temp file (made beside `path`) in `path`'s place. Returns

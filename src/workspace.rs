@@ -32,7 +32,7 @@ use crate::artifacts::{self, CardsJson, DatabaseJson, DatabaseWriter};
 use crate::cache::Cache;
 use crate::compile::{Compiled, Options, PoolVocabulary, compile_with, read_vocabulary};
 use crate::diagnostics::{Diagnostic, Sources};
-use crate::files;
+use crate::files::{self, Destination};
 use crate::i18n;
 use crate::model::{Card, DATABASE_FORMAT, Database, Set};
 use crate::pool::{Listing, Pool, PoolError};
@@ -286,6 +286,36 @@ pub struct Build {
     pub timings: BuildTimings,
 }
 
+impl Build {
+    /// A build of `pool`: compiled in `built`, written by `done`.
+    fn of(
+        pool: &Pool,
+        compiled: Compiled,
+        written: Written,
+        built: Duration,
+        done: Duration,
+    ) -> Build {
+        let files_read = pool
+            .sets
+            .iter()
+            .chain(&pool.data)
+            .filter(|f| f.is_read())
+            .count();
+        Build {
+            timings: BuildTimings {
+                files: compiled.timings.files,
+                pool: compiled.timings.pool,
+                write: done - built,
+            },
+            compiled,
+            written,
+            files: pool.sets.len() + pool.data.len(),
+            files_read,
+            sets: pool.sets.len(),
+        }
+    }
+}
+
 /// Where a build's time went (reading the pool is [`Builder::read`]'s).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BuildTimings {
@@ -301,14 +331,33 @@ pub struct Builder {
     settings: BuildSettings,
     cache: Option<Cache>,
     opened: bool,
+    /// The output is not a file (a device, a pipe): written straight into,
+    /// with no cache beside it.
+    streamed: bool,
 }
 
 impl Builder {
-    pub fn new(settings: BuildSettings) -> Builder {
+    pub fn new(mut settings: BuildSettings) -> Builder {
+        // The database, and the cache beside it, go where the output
+        // really is: the file a link names.
+        let streamed = match files::destination(&settings.out) {
+            Destination::Replace(path) => {
+                settings.out = path;
+                false
+            }
+            Destination::Stream(path) => {
+                settings.out = path;
+                true
+            }
+        };
+        if streamed {
+            settings.no_cache = true;
+        }
         Builder {
             settings,
             cache: None,
             opened: false,
+            streamed,
         }
     }
 
@@ -351,6 +400,19 @@ impl Builder {
     /// Builds a pool read by [`Builder::read`] and writes its database,
     /// printing nothing; `progress` counts the set files done.
     pub fn build(&mut self, pool: &Pool, progress: Option<&AtomicUsize>) -> Build {
+        if self.streamed && !self.settings.schema_only {
+            let out = self.settings.out.clone();
+            return match std::fs::OpenOptions::new().write(true).open(&out) {
+                Ok(file) => self.build_into(pool, progress, &mut std::io::BufWriter::new(file)),
+                Err(e) => {
+                    let mut build = self.build_into(pool, progress, &mut std::io::sink());
+                    if matches!(build.written, Written::Done { .. }) {
+                        build.written = Written::Failed(e);
+                    }
+                    build
+                }
+            };
+        }
         let started = Instant::now();
         let mut writer = self.database_writer();
         let compiled = compile_with(
@@ -372,24 +434,43 @@ impl Builder {
             true => Written::Checked,
             false => self.write_database(&compiled, writer),
         };
-        let files_read = pool
-            .sets
-            .iter()
-            .chain(&pool.data)
-            .filter(|f| f.is_read())
-            .count();
-        Build {
-            timings: BuildTimings {
-                files: compiled.timings.files,
-                pool: compiled.timings.pool,
-                write: started.elapsed() - built,
+        Build::of(pool, compiled, written, built, started.elapsed())
+    }
+
+    /// Builds a pool and writes its database into `sink` (standard output,
+    /// a pipe): no cache is read or written, nothing is made beside it.
+    pub fn build_into(
+        &mut self,
+        pool: &Pool,
+        progress: Option<&AtomicUsize>,
+        sink: &mut dyn std::io::Write,
+    ) -> Build {
+        let started = Instant::now();
+        let compiled = compile_with(
+            pool,
+            Options {
+                schema_only: self.settings.schema_only,
+                progress,
+                ..Options::default()
             },
-            compiled,
-            written,
-            files: pool.sets.len() + pool.data.len(),
-            files_read,
-            sets: pool.sets.len(),
-        }
+        );
+        let built = started.elapsed();
+        let written = match (&compiled.database, self.settings.schema_only) {
+            (_, true) => Written::Checked,
+            (None, false) => Written::NotBuilt,
+            (Some(database), false) => {
+                let done = artifacts::write_database(sink, database, self.settings.pretty)
+                    .and_then(|()| sink.flush());
+                match done {
+                    Ok(()) => Written::Done {
+                        sets: database.sets.len(),
+                        cards: database.cards.len(),
+                    },
+                    Err(e) => Written::Failed(e),
+                }
+            }
+        };
+        Build::of(pool, compiled, written, built, started.elapsed())
     }
 
     /// Keeps what a build taught the cache: stored on disk after a build

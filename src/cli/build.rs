@@ -17,7 +17,8 @@ use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Where to write the database.
+    /// Where to write the database (`-`: standard output; a link is followed
+    /// and kept; a device or pipe is written straight into, without the cache).
     #[arg(long, short, value_name = "FILE", default_value = DEFAULT_DATABASE)]
     out: PathBuf,
     /// Check YAML and the JSON Schema only: no pool-wide checks, nothing written.
@@ -52,7 +53,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Err(e) => return super::pool_error(e),
     };
     let read = started.elapsed();
-    let build = build_with_progress(&mut builder, &pool);
+    let build = build_with_progress(&mut builder, &pool, to_stdout(&args));
     context.report(&build.compiled.diagnostics, &build.compiled.sources);
     report_written(context, &build.written, &args.out);
     let saving = Instant::now();
@@ -75,17 +76,26 @@ fn settings(context: &Context, args: &Args) -> BuildSettings {
         cards: context.cards.clone(),
         out: args.out.clone(),
         schema_only: args.schema_only,
-        no_cache: args.no_cache,
+        // Nothing to keep a cache beside.
+        no_cache: args.no_cache || to_stdout(args),
         pretty: args.pretty,
     }
 }
 
+/// `--out -`: the database goes to standard output.
+fn to_stdout(args: &Args) -> bool {
+    args.out == Path::new("-")
+}
+
 fn exit_code(build: &Build) -> u8 {
-    match build.written {
+    match &build.written {
         Written::Done { .. } => exit::OK,
         Written::Checked if build.compiled.error_count() == 0 => exit::OK,
         Written::Checked => exit::PROBLEMS,
         Written::NotBuilt => exit::PROBLEMS,
+        // A reader that closed the pipe early: ended quietly, as every
+        // command's output does (see `out`).
+        Written::Failed(e) if e.kind() == std::io::ErrorKind::BrokenPipe => exit::OK,
         Written::Failed(_) => exit::CANNOT_RUN,
     }
 }
@@ -95,10 +105,15 @@ fn report_written(context: &Context, written: &Written, out: &Path) {
     match written {
         Written::Done { sets, cards } => {
             if context.tells() {
-                stderrln!("built {sets} sets, {cards} cards into {}", out.display());
+                let into = match out == Path::new("-") {
+                    true => "standard output".to_string(),
+                    false => out.display().to_string(),
+                };
+                stderrln!("built {sets} sets, {cards} cards into {into}");
             }
         }
         Written::Checked | Written::NotBuilt => {}
+        Written::Failed(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Written::Failed(e) => stderrln!("error: cannot write `{}`: {e}", out.display()),
     }
 }
@@ -122,7 +137,7 @@ fn print_timings(build: &Build, read: Duration, saving: Duration) {
 }
 
 /// Builds, showing a progress bar on a terminal for large pools.
-fn build_with_progress(builder: &mut Builder, pool: &Pool) -> Build {
+fn build_with_progress(builder: &mut Builder, pool: &Pool, to_stdout: bool) -> Build {
     let total = pool.sets.len();
     let show = total >= PROGRESS_MIN_FILES
         && std::io::stderr().is_terminal()
@@ -145,7 +160,10 @@ fn build_with_progress(builder: &mut Builder, pool: &Pool) -> Build {
                 stderr!("\r{}\r", " ".repeat(50));
             });
         }
-        let build = builder.build(pool, Some(&done));
+        let build = match to_stdout {
+            true => builder.build_into(pool, Some(&done), &mut out::Stdout),
+            false => builder.build(pool, Some(&done)),
+        };
         finished.store(true, Ordering::Relaxed);
         build
     })
@@ -165,6 +183,10 @@ fn identity(d: &Diagnostic) -> (String, usize, &'static str, String) {
 fn watch(context: &Context, args: &Args) -> ExitCode {
     if context.cards.is_none() {
         stderrln!("error: --watch needs --cards DIR (the built-in pool never changes)");
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    if to_stdout(args) {
+        stderrln!("error: --watch writes a file on every change; give --out FILE, not `-`");
         return ExitCode::from(exit::CANNOT_RUN);
     }
     let mut builder = Builder::new(settings(context, args));
@@ -187,7 +209,7 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
             let started = Instant::now();
             match builder.read(listing) {
                 Ok(pool) => {
-                    let build = build_with_progress(&mut builder, &pool);
+                    let build = build_with_progress(&mut builder, &pool, false);
                     let compiled = &build.compiled;
                     let current: HashSet<_> = compiled.diagnostics.iter().map(identity).collect();
                     let new: Vec<Diagnostic> = compiled
