@@ -316,7 +316,8 @@ impl FileSet {
     /// Writes `bytes` to a temp file beside `path`, to replace it on
     /// [`FileSet::commit`]. Staging a path again replaces what was staged.
     pub fn stage(&mut self, path: impl AsRef<Path>, bytes: &[u8]) -> Result<(), WriteError> {
-        let target = path.as_ref().to_path_buf();
+        // A linked file is replaced where it is; the link stays.
+        let target = follow_links(path.as_ref());
         let temp = self
             .stage_unnamed(&target, bytes)
             .map_err(|error| WriteError {

@@ -104,3 +104,22 @@ fn watch_refuses_standard_output() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("not `-`"), "{}", run.stderr);
 }
+
+#[cfg(unix)]
+#[test]
+fn fmt_rewrites_a_linked_set_file_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    let store = dir.path().join("store");
+    std::fs::create_dir_all(&pool).unwrap();
+    std::fs::create_dir_all(&store).unwrap();
+    let text = "id: tiny\nname: Tiny\nkind: bronze-promo\ncards:\n  - {id: a, name: A, kind: single, stars: 1, elements: [fire], types: [mage], effect: \"play: gain 2 rp.\"}\n";
+    std::fs::write(store.join("tiny.yaml"), text).unwrap();
+    std::os::unix::fs::symlink("../store/tiny.yaml", pool.join("tiny.yaml")).unwrap();
+    let run = blades(dir.path(), &["--cards", "pool", "fmt"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let link = std::fs::symlink_metadata(pool.join("tiny.yaml")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link was replaced");
+    let rewritten = std::fs::read_to_string(store.join("tiny.yaml")).unwrap();
+    assert!(rewritten.contains("Play: Gain 2 RP."), "{rewritten}");
+}
