@@ -56,6 +56,16 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let build = build_with_progress(&mut builder, &pool, to_stdout(&args));
     context.report(&build.compiled.diagnostics, &build.compiled.sources);
     report_written(context, &build.written, &args.out);
+    if matches!(build.written, Written::Checked)
+        && build.compiled.error_count() == 0
+        && context.tells()
+    {
+        stderrln!(
+            "checked {} set files (YAML and schema only): {}",
+            build.sets,
+            report::summary(&build.compiled.diagnostics)
+        );
+    }
     let saving = Instant::now();
     if let Err(e) = builder.keep(&build) {
         stderrln!("warning: cannot write the build cache: {e}");
@@ -112,7 +122,8 @@ fn report_written(context: &Context, written: &Written, out: &Path) {
                 stderrln!("built {sets} sets, {cards} cards into {into}");
             }
         }
-        Written::Checked | Written::NotBuilt => {}
+        Written::Checked => {}
+        Written::NotBuilt => {}
         Written::Failed(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Written::Failed(e) => stderrln!("error: cannot write `{}`: {e}", out.display()),
     }

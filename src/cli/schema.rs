@@ -1,6 +1,6 @@
 //! `blades schema`: print a JSON Schema, or rewrite the checked-in ones.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use blades::files::FileSet;
@@ -11,10 +11,10 @@ use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Which schema to print.
-    #[arg(default_value = "set", value_parser = schema_names())]
-    which: String,
-    /// Write every schema into this folder instead of printing one.
+    /// Which schema (default: `set` to print, every schema with `--write`).
+    #[arg(value_parser = schema_names())]
+    which: Option<String>,
+    /// Write the schema (or every schema) into this folder instead of printing it.
     #[arg(long, value_name = "DIR")]
     write: Option<PathBuf>,
 }
@@ -24,27 +24,48 @@ fn schema_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(SchemaName::ALL.map(SchemaName::name))
 }
 
-pub fn run(_context: &Context, args: Args) -> ExitCode {
-    if let Some(dir) = args.write {
-        // Every schema or none.
-        let mut set = FileSet::new();
-        let written = SchemaName::ALL
-            .iter()
-            .try_for_each(|name| {
-                set.stage(dir.join(name.file_name()), name.generate_text().as_bytes())
-            })
-            .and_then(|()| set.commit());
-        if let Err(e) = written {
-            stderrln!("error: {e}");
+pub fn run(context: &Context, args: Args) -> ExitCode {
+    // clap accepts only the names of SchemaName::ALL.
+    let named = match args.which.as_deref().map(SchemaName::from_name) {
+        Some(None) => {
+            stderrln!(
+                "error: no schema is called `{}`",
+                args.which.unwrap_or_default()
+            );
             return ExitCode::from(exit::CANNOT_RUN);
         }
-        return ExitCode::from(exit::OK);
-    }
-    // clap accepts only the names of SchemaName::ALL.
-    let Some(name) = SchemaName::from_name(&args.which) else {
-        stderrln!("error: no schema is called `{}`", args.which);
-        return ExitCode::from(exit::CANNOT_RUN);
+        Some(Some(name)) => Some(name),
+        None => None,
     };
+    if let Some(dir) = args.write {
+        let names: Vec<SchemaName> = match named {
+            Some(name) => vec![name],
+            None => SchemaName::ALL.to_vec(),
+        };
+        return write(context, &dir, &names);
+    }
+    let name = named.unwrap_or(SchemaName::Set);
     stdout!("{}", name.generate_text());
+    ExitCode::from(exit::OK)
+}
+
+/// Writes the schemas named into `dir`: every one or none.
+fn write(context: &Context, dir: &Path, names: &[SchemaName]) -> ExitCode {
+    let mut set = FileSet::new();
+    let written = names
+        .iter()
+        .try_for_each(|name| set.stage(dir.join(name.file_name()), name.generate_text().as_bytes()))
+        .and_then(|()| set.commit());
+    if let Err(e) = written {
+        stderrln!("error: {e}");
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    if context.tells() {
+        let what = match names {
+            [one] => one.file_name(),
+            _ => format!("{} schemas", names.len()),
+        };
+        stderrln!("wrote {what} into {}", dir.display());
+    }
     ExitCode::from(exit::OK)
 }
