@@ -8,7 +8,7 @@ use clap::Subcommand;
 use blades::compile::find_set;
 use blades::i18n::glossary::Glossary;
 use blades::i18n::{self, find_card, language_name};
-use blades::model::{Card, Set};
+use blades::model::{Card, Database, Set};
 use blades::report::Format;
 use blades::suggest::nearest;
 
@@ -64,6 +64,13 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
             return ExitCode::from(exit::PROBLEMS);
         }
     };
+    if let Some(lang) = &args.lang
+        && let Err(known) = check_lang(&database, lang)
+    {
+        stderrln!("error: the pool has no `{lang}` translation");
+        stderrln!("help: languages of this pool: {}", known.join(", "));
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
     let Some(card) = find_card(&database, &name) else {
         let mut known: Vec<&str> = Vec::new();
         for c in &database.cards {
@@ -151,6 +158,23 @@ pub fn render(card: &Card, set: Option<&Set>, only: Option<&str>) -> String {
     out
 }
 
+/// Whether the pool has `lang` (English, or a language some card is
+/// translated into); else the languages it has.
+fn check_lang(database: &Database, lang: &str) -> Result<(), Vec<String>> {
+    let mut known: Vec<String> = vec![i18n::SOURCE_LANG.to_string()];
+    for card in &database.cards {
+        for have in card.translations.keys() {
+            if !known.iter().any(|k| k == have) {
+                known.push(have.to_string());
+            }
+        }
+    }
+    match known.iter().any(|k| k == lang) {
+        true => Ok(()),
+        false => Err(known),
+    }
+}
+
 /// The languages shown: English and every translation, or the one asked for.
 fn languages<'a>(card: &'a Card, only: Option<&'a str>) -> Vec<&'a str> {
     let mut langs: Vec<&str> = Vec::new();
@@ -206,9 +230,10 @@ impl Page<'_> {
         values
     }
 
-    /// A game word in `lang`: its official term outside English.
+    /// A game word in `lang`: the official Japanese term in Japanese (the
+    /// glossary is the Japanese edition's), else the English word.
     fn word(&self, word: &str, lang: &str) -> String {
-        if is_en(lang) {
+        if lang != "ja" {
             return word.to_string();
         }
         self.glossary
