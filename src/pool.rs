@@ -8,6 +8,7 @@
 
 use std::fmt;
 use std::fs;
+use std::io::{self, Read as _};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -202,7 +203,7 @@ pub struct Pool {
 #[derive(Debug)]
 pub enum PoolError {
     NotADirectory(PathBuf),
-    Unreadable(PathBuf, std::io::Error),
+    Unreadable(PathBuf, io::Error),
     NoSets(PathBuf),
 }
 
@@ -449,7 +450,7 @@ fn walk(dir: &Path, entries: fs::ReadDir, depth: usize, found: &mut Found) {
 /// A folder of the pool that could not be searched (or an entry that could
 /// not be told a file or a folder): an error naming it, since its files may
 /// be sets the database would silently lack.
-fn unreadable(path: &Path, what: &str, error: &std::io::Error) -> Diagnostic {
+fn unreadable(path: &Path, what: &str, error: &io::Error) -> Diagnostic {
     let shown: Arc<str> = Arc::from(path.display().to_string());
     Diagnostic::error(
         Code::Unreadable,
@@ -500,6 +501,30 @@ fn folder_named_like_a_file(path: &Path) -> Diagnostic {
 }
 
 /// Reads a file as UTF-8 text within the size limit.
+/// A file named on the command line, or standard input for `-` (shown as
+/// `<stdin>`), bounded as a pool file is: its name as shown, and its text.
+pub fn read_input(path: &Path) -> Result<(Arc<str>, Arc<str>), Box<Diagnostic>> {
+    if path != Path::new("-") {
+        let shown: Arc<str> = Arc::from(path.display().to_string());
+        return read_text(path, &shown).map(|text| (shown, text));
+    }
+    let shown: Arc<str> = Arc::from("<stdin>");
+    let mut bytes = Vec::new();
+    io::stdin()
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| {
+            Box::new(Diagnostic::error(
+                Code::Unreadable,
+                &shown,
+                0..0,
+                format!("cannot read standard input: {e}"),
+            ))
+        })?;
+    let text = text_from_bytes(bytes, &shown)?;
+    Ok((shown, text))
+}
+
 pub fn read_text(path: &Path, shown: &Arc<str>) -> Result<Arc<str>, Box<Diagnostic>> {
     read_text_and_meta(path, shown).map(|(text, _)| text)
 }
@@ -545,9 +570,9 @@ fn read_pool_file(
 
 fn read_opened(
     shown: &Arc<str>,
-    opened: std::io::Result<fs::File>,
+    opened: io::Result<fs::File>,
 ) -> Result<(Arc<str>, fs::Metadata), Box<Diagnostic>> {
-    let unreadable = |e: std::io::Error| {
+    let unreadable = |e: io::Error| {
         Box::new(
             Diagnostic::error(
                 Code::Unreadable,
@@ -581,13 +606,10 @@ fn read_opened(
         ));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
-        &mut bytes,
-    )
-    .map_err(unreadable)?;
+    io::Read::read_to_end(&mut io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes)
+        .map_err(unreadable)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(unreadable(std::io::Error::other(
+        return Err(unreadable(io::Error::other(
             "it grew past the size limit while being read",
         )));
     }
@@ -716,7 +738,7 @@ mod tests {
     #[test]
     fn a_folder_that_cannot_be_read_is_an_error_naming_that_folder() {
         let folder = Path::new("cards/promos");
-        let error = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let error = io::Error::from(io::ErrorKind::PermissionDenied);
         let problem = unreadable(folder, "folder", &error);
         assert!(problem.is_error());
         assert_eq!(problem.code, Code::Unreadable);

@@ -32,6 +32,21 @@ pub fn database(context: &Context) -> Result<Database, ExitCode> {
     }
 }
 
+/// Standard input (`-`) can be read once: named twice, the second would
+/// be read empty and pass as an empty input.
+pub fn stdin_once(files: &[std::path::PathBuf]) -> Result<(), ExitCode> {
+    if files
+        .iter()
+        .filter(|f| f.as_path() == Path::new("-"))
+        .count()
+        > 1
+    {
+        stderrln!("error: `-` (standard input) is named more than once; it can be read only once");
+        return Err(ExitCode::from(exit::CANNOT_RUN));
+    }
+    Ok(())
+}
+
 /// Reads an input file; a problem goes into `diagnostics`.
 pub fn read(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<InputFile> {
     match InputFile::read(path) {

@@ -33,6 +33,9 @@ enum DeckCommand {
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
     let DeckCommand::Check { files } = args.command;
+    if let Err(code) = checks::stdin_once(&files) {
+        return code;
+    }
     let database = match checks::database(context) {
         Ok(database) => database,
         Err(code) => return code,

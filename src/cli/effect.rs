@@ -1,9 +1,10 @@
 //! `blades effect check|render TEXT`: try the effect language on one text.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use blades::diagnostics::Sources;
+use blades::diagnostics::{Diagnostic, Sources};
 use blades::effect::{self, Lang};
 use blades::report::Format;
 
@@ -21,12 +22,21 @@ enum Sub {
     /// Parse and check an effect against the pool's sets, types and keywords; print its
     /// canonical form (JSON: the parsed tree).
     Check {
-        /// The effect text (one ability per line).
-        text: String,
+        /// The effect text (one ability per line); `-` reads it from standard input.
+        #[arg(required_unless_present = "file")]
+        text: Option<String>,
+        /// Read the effect text from this file (`-`: standard input).
+        #[arg(long, short, value_name = "FILE", conflicts_with = "text")]
+        file: Option<PathBuf>,
     },
     /// Print the card text an effect renders to.
     Render {
-        text: String,
+        /// The effect text; `-` reads it from standard input.
+        #[arg(required_unless_present = "file")]
+        text: Option<String>,
+        /// Read the effect text from this file (`-`: standard input).
+        #[arg(long, short, value_name = "FILE", conflicts_with = "text")]
+        file: Option<PathBuf>,
         /// Language of the printed text.
         #[arg(long, value_enum, default_value = "en")]
         lang: LangArg,
@@ -40,16 +50,24 @@ enum LangArg {
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
-    let (text, lang) = match &args.command {
-        Sub::Check { text } => (text, None),
-        Sub::Render { text, lang } => (
-            text,
+    let (read, lang) = match &args.command {
+        Sub::Check { text, file } => (input(text, file), None),
+        Sub::Render { text, file, lang } => (
+            input(text, file),
             Some(match lang {
                 LangArg::En => Lang::En,
                 LangArg::Ja => Lang::Ja,
             }),
         ),
     };
+    let (path, text) = match read {
+        Ok(read) => read,
+        Err(problem) => {
+            context.report(&[*problem], &Sources::default());
+            return ExitCode::from(exit::CANNOT_RUN);
+        }
+    };
+    let text = &text;
     let workspace = match context.workspace() {
         Ok(workspace) => workspace,
         Err(code) => return code,
@@ -65,7 +83,6 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         return ExitCode::from(exit::CANNOT_RUN);
     }
     let vocab = &vocabulary.vocab;
-    let path: Arc<str> = Arc::from("<effect>");
     let mut sources = Sources::default();
     sources.insert(path.clone(), Arc::from(text.as_str()));
     // Offsets in the text are the offsets in the pseudo-file.
@@ -98,4 +115,22 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     .collect();
     context.report(&problems, &sources);
     ExitCode::from(exit::PROBLEMS)
+}
+
+/// The effect text: given on the command line, or read from a file or
+/// standard input (`-`), its last line end dropped; with the name its
+/// findings are shown under.
+fn input(
+    text: &Option<String>,
+    file: &Option<PathBuf>,
+) -> Result<(Arc<str>, String), Box<Diagnostic>> {
+    let from = match (text.as_deref(), file) {
+        (_, Some(file)) => file.as_path(),
+        (Some("-"), None) => Path::new("-"),
+        (text, None) => return Ok((Arc::from("<effect>"), text.unwrap_or_default().to_string())),
+    };
+    let (shown, read) = blades::pool::read_input(from)?;
+    let text = read.strip_suffix('\n').unwrap_or(&read);
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    Ok((shown, text.to_string()))
 }

@@ -2,7 +2,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::Subcommand;
 
@@ -295,9 +294,8 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     };
     // The PO file first: one too large (or unreadable) is refused before
     // the pool is loaded (its size is checked before it is read).
-    let shown: Arc<str> = Arc::from(args.file.display().to_string());
-    let text = match pool::read_text(&args.file, &shown) {
-        Ok(text) => text,
+    let (shown, text) = match pool::read_input(&args.file) {
+        Ok(read) => read,
         Err(diagnostic) => {
             let code = if diagnostic.code == Code::Unreadable {
                 exit::CANNOT_RUN

@@ -12,7 +12,6 @@
 //! Every problem becomes a located [`Diagnostic`]; reading goes on after one,
 //! so a file's problems are all reported at once.
 
-use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
@@ -45,25 +44,7 @@ pub struct InputFile {
 impl InputFile {
     /// Reads a file, or standard input for `-`.
     pub fn read(name: &Path) -> Result<InputFile, Box<Diagnostic>> {
-        if name == Path::new("-") {
-            let path: Arc<str> = Arc::from("<stdin>");
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .take(pool::MAX_FILE_BYTES + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|e| {
-                    Box::new(Diagnostic::error(
-                        Code::Unreadable,
-                        &path,
-                        0..0,
-                        format!("cannot read standard input: {e}"),
-                    ))
-                })?;
-            let text = pool::text_from_bytes(bytes, &path)?;
-            return Ok(InputFile { path, text });
-        }
-        let path: Arc<str> = Arc::from(name.display().to_string());
-        let text = pool::read_text(name, &path)?;
+        let (path, text) = pool::read_input(name)?;
         Ok(InputFile { path, text })
     }
 
