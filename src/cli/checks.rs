@@ -16,7 +16,7 @@ use blades::rules::input::InputFile;
 use blades::rules::{Common, Verdict, Violation};
 use blades::words::Id;
 
-use super::out::{stderr, stderrln};
+use super::out::{Stdout, stderr, stderrln};
 use super::{Context, exit};
 
 /// The card database of the pool named by `--cards`; a pool with errors
@@ -30,6 +30,37 @@ pub fn database(context: &Context) -> Result<Database, ExitCode> {
             Err(ExitCode::from(exit::CANNOT_RUN))
         }
     }
+}
+
+/// Checks each file in turn and prints each result as it comes (JSON Lines
+/// for several files); the exit code is the worst verdict's.
+pub fn check_each<R: Serialize>(
+    context: &Context,
+    files: &[std::path::PathBuf],
+    check: impl Fn(&Path) -> R,
+    verdict: impl Fn(&R) -> Verdict,
+    human: impl Fn(&mut std::io::BufWriter<Stdout>, &R),
+) -> ExitCode {
+    if let Err(code) = stdin_once(files) {
+        return code;
+    }
+    let mut out = std::io::BufWriter::new(Stdout);
+    let mut worst = Verdict::Legal;
+    let lines = files.len() > 1;
+    for path in files {
+        let report = check(path);
+        worst = worst.max(verdict(&report));
+        match context.format {
+            Format::Json => print_json(&mut out, &report, lines),
+            Format::Human => human(&mut out, &report),
+        }
+        if verdict(&report) == Verdict::NotChecked {
+            // Keep stderr and stdout in step for people reading both.
+            let _ = out.flush();
+        }
+    }
+    let _ = out.flush();
+    exit_code(worst)
 }
 
 /// Standard input (`-`) can be read once: named twice, the second would

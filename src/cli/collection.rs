@@ -25,9 +25,10 @@ enum CollectionCommand {
     /// Check a collection: 2 to 8 cards, one element or type on all of them,
     /// a different STAR each. Shows the shared symbols and the VP.
     Check {
-        /// Collection file (YAML or a plain-text list; `-` reads standard input).
-        #[arg(value_name = "FILE")]
-        file: PathBuf,
+        /// Collection files (YAML or a plain-text list; `-` reads standard
+        /// input). One result per file.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
         /// Duel Mode: built on an element or a type, 10 RP per card.
         #[arg(long)]
         duel: bool,
@@ -52,13 +53,14 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let index = CardIndex::new(&database);
     let mut out = std::io::BufWriter::new(out::Stdout);
     let verdict = match args.command {
-        CollectionCommand::Check { file, duel } => {
-            let report = check_file(context, &database, &index, &file, duel);
-            match context.format {
-                Format::Json => checks::print_json(&mut out, &report, false),
-                Format::Human => print_check(&mut out, &index, &report),
-            }
-            report.common.verdict()
+        CollectionCommand::Check { files, duel } => {
+            return checks::check_each(
+                context,
+                &files,
+                |path| check_file(context, &database, &index, path, duel),
+                |report| report.common.verdict(),
+                |out, report| print_check(out, &index, report),
+            );
         }
         CollectionCommand::Best { file, duel } => {
             let report = best_file(context, &index, &file, duel);

@@ -26,9 +26,10 @@ pub struct Args {
 enum CopiesCommand {
     /// Check owned copies against the copies that exist in the sets in play.
     Check {
-        /// File with `sets:` in play and `cards:` (name → count owned).
-        #[arg(value_name = "FILE")]
-        file: PathBuf,
+        /// Files with `sets:` in play and `cards:` (name → count owned; `-`
+        /// reads standard input). One result per file.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
     },
     /// Print the copy manifest: every card of a set (or of every set) with
     /// its copies.
@@ -46,14 +47,15 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     };
     let mut out = std::io::BufWriter::new(out::Stdout);
     let code = match args.command {
-        CopiesCommand::Check { file } => {
+        CopiesCommand::Check { files } => {
             let index = CardIndex::new(&database);
-            let report = check_file(context, &database, &index, &file);
-            match context.format {
-                Format::Json => checks::print_json(&mut out, &report, false),
-                Format::Human => print_check(&mut out, &index, &report),
-            }
-            checks::exit_code(report.common.verdict())
+            checks::check_each(
+                context,
+                &files,
+                |path| check_file(context, &database, &index, path),
+                |report| report.common.verdict(),
+                |out, report| print_check(out, &index, report),
+            )
         }
         CopiesCommand::List { set } => list(context, &database, set.as_deref(), &mut out),
     };

@@ -5,14 +5,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use blades::cards::CardIndex;
-use blades::report::Format;
+use blades::rules::Common;
 use blades::rules::deck::{self, CharacterRef, DeckReport};
 use blades::rules::input;
-use blades::rules::{Common, Verdict};
 use blades::words::CardKind;
 
+use super::Context;
 use super::checks;
-use super::{Context, out};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -41,23 +40,13 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Err(code) => return code,
     };
     let index = CardIndex::new(&database);
-    let mut out = std::io::BufWriter::new(out::Stdout);
-    let mut worst = Verdict::Legal;
-    let lines = files.len() > 1;
-    for path in &files {
-        let report = check_file(context, &index, path);
-        worst = worst.max(report.common.verdict());
-        match context.format {
-            Format::Json => checks::print_json(&mut out, &report, lines),
-            Format::Human => print_human(&mut out, &index, &report),
-        }
-        if report.common.verdict() == Verdict::NotChecked {
-            // Keep stderr and stdout in step for people reading both.
-            let _ = out.flush();
-        }
-    }
-    let _ = out.flush();
-    checks::exit_code(worst)
+    checks::check_each(
+        context,
+        &files,
+        |path| check_file(context, &index, path),
+        |report| report.common.verdict(),
+        |out, report| print_human(out, &index, report),
+    )
 }
 
 /// Reads, resolves and checks one deck file.

@@ -5,13 +5,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use blades::cards::CardIndex;
-use blades::report::Format;
 use blades::rules::Common;
 use blades::rules::input;
 use blades::rules::trade::{self, Side, SideValue, TradeReport};
 
+use super::Context;
 use super::checks;
-use super::{Context, out};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -24,9 +23,10 @@ enum TradeCommand {
     /// Check a trade: STARs plus Millennium Dollars equal on both sides
     /// (friendship cards ride along without value).
     Check {
-        /// Trade file with sides `a` and `b` (YAML or plain text).
-        #[arg(value_name = "FILE")]
-        file: PathBuf,
+        /// Trade files with sides `a` and `b` (YAML or plain text; `-` reads
+        /// standard input). One result per file.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
         /// Free Market Mode: uneven trades are allowed (values still shown).
         #[arg(long)]
         free_market: bool,
@@ -34,20 +34,22 @@ enum TradeCommand {
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
-    let TradeCommand::Check { file, free_market } = args.command;
+    let TradeCommand::Check { files, free_market } = args.command;
+    if let Err(code) = checks::stdin_once(&files) {
+        return code;
+    }
     let database = match checks::database(context) {
         Ok(database) => database,
         Err(code) => return code,
     };
     let index = CardIndex::new(&database);
-    let report = check_file(context, &index, &file, free_market);
-    let mut out = std::io::BufWriter::new(out::Stdout);
-    match context.format {
-        Format::Json => checks::print_json(&mut out, &report, false),
-        Format::Human => print_human(&mut out, &index, &report),
-    }
-    let _ = out.flush();
-    checks::exit_code(report.common.verdict())
+    checks::check_each(
+        context,
+        &files,
+        |path| check_file(context, &index, path, free_market),
+        |report| report.common.verdict(),
+        |out, report| print_human(out, &index, report),
+    )
 }
 
 fn check_file(context: &Context, index: &CardIndex, path: &Path, free_market: bool) -> TradeReport {
