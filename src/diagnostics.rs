@@ -18,6 +18,7 @@ pub enum Code {
     FileTooLarge,
     ChangedDuringBuild,
     NoSets,
+    IgnoredFile,
     // YAML.
     YamlSyntax,
     DuplicateKey,
@@ -91,6 +92,10 @@ pub const CODES: &[(Code, &str)] = &[
         "a file changed while the build was running",
     ),
     (Code::NoSets, "the card folder holds no set files"),
+    (
+        Code::IgnoredFile,
+        "a file named like a pool file is not read (an upper-case extension)",
+    ),
     (Code::YamlSyntax, "the file is not valid YAML"),
     (Code::DuplicateKey, "a mapping has the same key twice"),
     (Code::TooDeep, "the YAML nests deeper than the limit"),
@@ -259,6 +264,7 @@ impl Code {
             Code::FileTooLarge => "file-too-large",
             Code::ChangedDuringBuild => "changed-during-build",
             Code::NoSets => "no-sets",
+            Code::IgnoredFile => "ignored-file",
             Code::YamlSyntax => "yaml-syntax",
             Code::DuplicateKey => "duplicate-key",
             Code::TooDeep => "too-deep",

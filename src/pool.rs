@@ -404,6 +404,36 @@ fn yaml_name(path: &Path) -> bool {
     )
 }
 
+/// Whether a path ends like a pool file but in another case (`X.YAML`):
+/// not read, and so not passed over without a word.
+fn yaml_name_in_another_case(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"))
+}
+
+/// A file named like a pool file in another case: a warning naming it.
+fn ignored_file(path: &Path) -> Diagnostic {
+    let shown: Arc<str> = Arc::from(path.display().to_string());
+    let lower = path.with_extension(
+        path.extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default(),
+    );
+    let name = lower
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Diagnostic::warning(
+        Code::IgnoredFile,
+        &shown,
+        0..0,
+        "not read: pool files end in `.yaml` or `.yml`, in lower case",
+    )
+    .with_label("not read")
+    .with_help(format!("rename it to `{name}` to make it part of the pool"))
+}
+
 /// Collects the YAML files of `dir` (whose `entries` are open) and of its
 /// folders. A folder that cannot be read is a finding naming it, and the
 /// rest of the pool is still searched.
@@ -443,6 +473,8 @@ fn walk(dir: &Path, entries: fs::ReadDir, depth: usize, found: &mut Found) {
             }
         } else if yaml_name(&path) {
             found.paths.push(path);
+        } else if yaml_name_in_another_case(&path) {
+            found.problems.push(ignored_file(&path));
         }
     }
 }

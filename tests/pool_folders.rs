@@ -137,3 +137,25 @@ fn fmt_reports_a_folder_of_the_pool_it_cannot_read() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_set_file_with_an_upper_case_extension_is_named_not_passed_over() {
+    let dir = pool();
+    std::fs::copy(
+        root().join("cards/orbital-drift.yaml"),
+        dir.path().join("orbital-drift.YAML"),
+    )
+    .unwrap();
+    let run = build(dir.path());
+    // A warning: the pool still builds, without that file.
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let found = findings(&run.stdout);
+    assert_eq!(
+        found,
+        [(
+            "./orbital-drift.YAML".to_string(),
+            "ignored-file".to_string(),
+            "not read: pool files end in `.yaml` or `.yml`, in lower case".to_string()
+        )]
+    );
+}
