@@ -16,6 +16,8 @@ use saphyr_parser::ScalarStyle;
 /// One effect that is not in canonical form.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
+    /// The card's id (empty when the card has none).
+    pub card: String,
     /// Byte range of the effect's value in the file.
     pub span: Range<usize>,
     pub before: String,
@@ -33,12 +35,12 @@ pub struct Formatted {
     /// written because their canonical form would read as another effect.
     pub problems: Vec<Diagnostic>,
 }
-/// A set file whose effects `fmt` rewrites: its new text and how many
-/// effects changed.
+/// A set file whose effects `fmt` rewrites: its new text and each effect
+/// that changed.
 pub struct Rewrite {
     pub path: Arc<str>,
     pub text: String,
-    pub changes: usize,
+    pub changes: Vec<Change>,
 }
 
 /// Every set file of a pool in canonical form.
@@ -81,7 +83,7 @@ pub fn format_pool(pool: &Pool) -> PoolFormat {
             rewrites.push(Rewrite {
                 path: file.path.clone(),
                 text,
-                changes: formatted.changes.len(),
+                changes: formatted.changes,
             });
         }
     }
@@ -142,7 +144,9 @@ pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
         }
         let span = value_extent(text, node, *style);
         let replacement = write_scalar(text, node, *style, source, &canonical, line_end);
+        let card_id = card.get("id").and_then(Node::as_str).unwrap_or_default();
         formatted.changes.push(Change {
+            card: card_id.to_string(),
             span: span.clone(),
             before: source.clone(),
             after: canonical,

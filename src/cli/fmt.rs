@@ -2,7 +2,8 @@
 
 use std::process::ExitCode;
 
-use blades::fmt::format_pool;
+use blades::diagnostics::Sources;
+use blades::fmt::{Rewrite, format_pool};
 use blades::report::{self, Format};
 
 use super::out::{stderrln, stdoutln};
@@ -43,19 +44,23 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     }
     let rewrites = &formatted.rewrites;
     // What --check finds is its result; what a rewrite did is news.
-    if context.format == Format::Human && (args.check || !context.quiet) {
-        let done = match args.check {
-            true => "not in canonical form",
-            false => "rewritten",
-        };
+    if context.format == Format::Human && args.check {
         for rewrite in rewrites {
-            stdoutln!("{}: {} effect(s) {done}", rewrite.path, rewrite.changes);
+            print_changes(rewrite, &formatted.sources);
+        }
+    } else if context.tells() {
+        for rewrite in rewrites {
+            stdoutln!(
+                "{}: {} effect(s) rewritten",
+                rewrite.path,
+                rewrite.changes.len()
+            );
         }
     }
     if context.format == Format::Json {
         let files: Vec<_> = rewrites
             .iter()
-            .map(|r| serde_json::json!({"file": &*r.path, "changes": r.changes}))
+            .map(|r| serde_json::json!({"file": &*r.path, "changes": r.changes.len()}))
             .collect();
         let skipped = report::json_report(problems, sources).diagnostics;
         stdoutln!(
@@ -68,4 +73,23 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     } else {
         exit::OK
     })
+}
+
+/// `fmt --check`: each effect not in canonical form, where it is and how
+/// it would be written.
+fn print_changes(rewrite: &Rewrite, sources: &Sources) {
+    for change in &rewrite.changes {
+        let (line, column) = sources.line_col(&rewrite.path, change.span.start);
+        stdoutln!(
+            "{}:{line}:{column}: the effect of `{}` is not in canonical form",
+            rewrite.path,
+            change.card
+        );
+        for old in change.before.trim_end().lines() {
+            stdoutln!("  - {old}");
+        }
+        for new in change.after.lines() {
+            stdoutln!("  + {new}");
+        }
+    }
 }
