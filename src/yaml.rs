@@ -163,6 +163,12 @@ impl YamlError {
     /// locale and player input files alike).
     pub fn diagnostic(self, path: &Arc<str>) -> Diagnostic {
         let (code, label, help) = match self.kind {
+            // The parser's words for a tab ("tabs disallowed …") name no fix.
+            YamlErrorKind::Syntax if self.message.contains("tab") => (
+                Code::YamlSyntax,
+                "a tab",
+                "YAML indents with spaces, never tabs: replace the tab at the start of this line with spaces",
+            ),
             YamlErrorKind::Syntax => (
                 Code::YamlSyntax,
                 "here",
