@@ -8,7 +8,7 @@ use clap::Subcommand;
 use blades::compile::find_set;
 use blades::i18n::glossary::Glossary;
 use blades::i18n::{self, find_card, language_name};
-use blades::model::{Card, Database, Set};
+use blades::model::{Card, CardTranslation, Database, Set};
 use blades::report::Format;
 use blades::suggest::nearest;
 
@@ -276,32 +276,38 @@ impl Page<'_> {
     }
 
     fn effect_line(&self, effect: &str, lang: &str) -> String {
-        if is_en(lang) {
-            return effect.trim().to_string();
-        }
-        let translated = self
-            .card
-            .translations
-            .get(lang)
-            .and_then(|t| t.effect.as_deref());
-        match translated {
-            Some(text) => text.to_string(),
-            None => format!("[rendered by the effect language] {}", effect.trim()),
-        }
+        self.translated(
+            effect,
+            lang,
+            |t| t.effect.as_deref(),
+            || format!("[rendered by the effect language] {}", effect.trim()),
+        )
     }
 
     fn flavor_line(&self, flavor: &str, lang: &str) -> String {
+        self.translated(
+            flavor,
+            lang,
+            |t| t.flavor.as_deref(),
+            || format!("({} flavor missing) {}", language_name(lang), flavor.trim()),
+        )
+    }
+
+    /// A text field in `lang`: the English, the translation, or what stands
+    /// in for a missing one.
+    fn translated(
+        &self,
+        english: &str,
+        lang: &str,
+        field: impl Fn(&CardTranslation) -> Option<&str>,
+        missing: impl Fn() -> String,
+    ) -> String {
         if is_en(lang) {
-            return flavor.trim().to_string();
+            return english.trim().to_string();
         }
-        let translated = self
-            .card
-            .translations
-            .get(lang)
-            .and_then(|t| t.flavor.as_deref());
-        match translated {
+        match self.card.translations.get(lang).and_then(field) {
             Some(text) => text.to_string(),
-            None => format!("({} flavor missing) {}", language_name(lang), flavor.trim()),
+            None => missing(),
         }
     }
 
