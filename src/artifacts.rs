@@ -652,7 +652,8 @@ mod tests {
         // The output's folder is a file: nothing can be created there.
         let blocker = dir.path().join("dist");
         std::fs::write(&blocker, "not a folder").unwrap();
-        let mut writer = DatabaseWriter::new(&blocker.join("cards.json"), 1);
+        let mut writer =
+            DatabaseWriter::new(&blocker.join("cards.json"), crate::model::DATABASE_FORMAT);
         assert!(writer.push(&pieces.sets[0]).is_err());
         assert!(writer.push(&pieces.sets[1]).is_err(), "later sets fail too");
         assert!(writer.finish().is_err());
@@ -667,7 +668,8 @@ mod tests {
         let previous = previous_database_path(&out);
         assert_eq!(previous, dir.path().join(".blades-previous-cards.json"));
         let write = |sets: usize| {
-            let mut writer = DatabaseWriter::new(&out, 1).keeping_replaced();
+            let mut writer =
+                DatabaseWriter::new(&out, crate::model::DATABASE_FORMAT).keeping_replaced();
             for set in &pieces.sets[..sets] {
                 writer.push(set).unwrap();
             }
@@ -710,7 +712,7 @@ mod tests {
         );
         // Without `keeping_replaced`, nothing is left behind.
         std::fs::remove_dir_all(&previous).unwrap();
-        let mut writer = DatabaseWriter::new(&out, 1);
+        let mut writer = DatabaseWriter::new(&out, crate::model::DATABASE_FORMAT);
         writer.push(&pieces.sets[0]).unwrap();
         writer.finish().unwrap();
         assert_eq!(names(dir.path()), ["cards.json"]);

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::words::{CardKind, Element, Id, SetKind};
 
 /// Version of the database format; bumped on incompatible changes.
-pub(crate) const DATABASE_FORMAT: u32 = 1;
+pub(crate) const DATABASE_FORMAT: u32 = 2;
 
 /// One set file as the designer writes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -104,6 +104,7 @@ pub fn summary<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Str
 
 /// One diagnostic in the JSON output.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub struct JsonDiagnostic {
     pub code: String,
     pub severity: String,
@@ -122,6 +123,7 @@ pub struct JsonDiagnostic {
 }
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub struct JsonRelated {
     pub file: String,
     pub line: usize,
@@ -131,6 +133,7 @@ pub struct JsonRelated {
 
 /// The JSON report: every diagnostic and the counts.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub struct JsonReport {
     pub diagnostics: Vec<JsonDiagnostic>,
     pub errors: usize,

@@ -32,3 +32,38 @@ fn diagnostic_codes_are_stable() {
         .collect();
     insta::assert_snapshot!("codes", listing.join("\n"));
 }
+
+/// Every key of every JSON document the tool writes is kebab-case (the
+/// set files' style), so no consumer meets `end_line` beside
+/// `distinct-cards` (docs/decisions.md, "One key style").
+#[test]
+fn every_published_key_is_kebab_case() {
+    fn keys(schema: &serde_json::Value, at: &str, bad: &mut Vec<String>) {
+        match schema {
+            serde_json::Value::Object(map) => {
+                for (key, value) in map {
+                    if key == "properties"
+                        && let Some(properties) = value.as_object()
+                    {
+                        for name in properties.keys() {
+                            let kebab = name
+                                .chars()
+                                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+                            if !kebab {
+                                bad.push(format!("{at}: `{name}`"));
+                            }
+                        }
+                    }
+                    keys(value, at, bad);
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| keys(v, at, bad)),
+            _ => {}
+        }
+    }
+    let mut bad = Vec::new();
+    for name in SchemaName::ALL {
+        keys(&name.generate(), name.name(), &mut bad);
+    }
+    assert!(bad.is_empty(), "keys not in kebab-case: {bad:#?}");
+}

@@ -255,7 +255,11 @@ pub enum Action {
 
 /// A lasting state of some cards.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "state", rename_all = "kebab-case")]
+#[serde(
+    tag = "state",
+    rename_all = "kebab-case",
+    rename_all_fields = "kebab-case"
+)]
 pub enum State {
     /// `cannot be flipped [by opponents' effects]`.
     CannotBeFlipped { by_opponents: bool },
@@ -385,7 +389,11 @@ pub struct Target {
 
 /// What a target names.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "target", rename_all = "kebab-case")]
+#[serde(
+    tag = "target",
+    rename_all = "kebab-case",
+    rename_all_fields = "kebab-case"
+)]
 pub enum TargetKind {
     /// `this card`.
     This,
