@@ -12,6 +12,11 @@ use serde::{Deserialize, Serialize};
 /// on them (a test snapshots the whole list).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Code {
+    // Running the tool.
+    Usage,
+    CannotWrite,
+    UnknownLanguage,
+    PoolHasErrors,
     // Reading files.
     Unreadable,
     NotUtf8,
@@ -84,6 +89,22 @@ pub enum Code {
 /// Every code of the card-data layer with what it means (`Effect` codes are
 /// listed by the effect module).
 pub const CODES: &[(Code, &str)] = &[
+    (
+        Code::Usage,
+        "the command line is wrong: an unknown option, a missing argument, options that do not go together",
+    ),
+    (
+        Code::CannotWrite,
+        "an output file or stream could not be written",
+    ),
+    (
+        Code::UnknownLanguage,
+        "a language the pool has no translation for",
+    ),
+    (
+        Code::PoolHasErrors,
+        "the card pool has errors, so nothing can be checked against it",
+    ),
     (Code::Unreadable, "a file or folder could not be read"),
     (Code::NotUtf8, "a file is not valid UTF-8 text"),
     (Code::FileTooLarge, "a file is larger than the size limit"),
@@ -259,6 +280,10 @@ pub const CODES: &[(Code, &str)] = &[
 impl Code {
     pub fn as_str(self) -> &'static str {
         match self {
+            Code::Usage => "usage",
+            Code::CannotWrite => "cannot-write",
+            Code::UnknownLanguage => "unknown-language",
+            Code::PoolHasErrors => "pool-has-errors",
             Code::Unreadable => "unreadable",
             Code::NotUtf8 => "not-utf8",
             Code::FileTooLarge => "file-too-large",
@@ -396,6 +421,17 @@ impl Diagnostic {
         }
     }
 
+    /// A finding about the run, not a place in a file: bad arguments, an
+    /// output that cannot be written, a name that matches nothing.
+    pub fn general(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic::error(code, &Arc::from(""), 0..0, message)
+    }
+
+    /// Whether the finding points into no file (see [`Diagnostic::general`]).
+    pub fn is_general(&self) -> bool {
+        self.path.is_empty()
+    }
+
     pub fn warning(
         code: Code,
         path: &Arc<str>,
@@ -406,6 +442,12 @@ impl Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, path, span, message)
         }
+    }
+
+    /// The same finding as a warning.
+    pub fn as_warning(mut self) -> Self {
+        self.severity = Severity::Warning;
+        self
     }
 
     pub fn with_label(mut self, label: impl Into<String>) -> Self {

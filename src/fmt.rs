@@ -6,10 +6,14 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use crate::diagnostics::{Code, Diagnostic, Sources};
 use crate::effect;
 use crate::files::{FileSet, WriteError};
 use crate::pool::Pool;
+use crate::report::{JsonDiagnostic, json_report};
 use crate::yaml::{self, LineEnd, Node, NodeValue, TextStyle, text_offsets};
 use saphyr_parser::ScalarStyle;
 
@@ -20,6 +24,40 @@ pub struct Change {
     pub card: String,
     /// Byte range of the effect's value in the file.
     pub span: Range<usize>,
+    pub before: String,
+    pub after: String,
+}
+
+/// `blades fmt --format json`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct FmtReport {
+    /// True for `--check` (nothing written).
+    pub check: bool,
+    /// The files with effects not in canonical form.
+    pub files: Vec<FmtFile>,
+    /// Effects that could not be parsed or were left as written, and files
+    /// that could not be read.
+    pub skipped: Vec<JsonDiagnostic>,
+}
+
+/// One file `fmt` rewrites.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct FmtFile {
+    pub file: String,
+    pub changes: Vec<FmtChange>,
+}
+
+/// One effect rewritten: where it is, as written and in canonical form.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct FmtChange {
+    /// The card's id (empty when the card has none).
+    pub card: String,
+    /// 1-based line and column (in characters) of the effect's value.
+    pub line: usize,
+    pub column: usize,
     pub before: String,
     pub after: String,
 }
@@ -58,6 +96,38 @@ impl PoolFormat {
     /// every rewrite; effects left as written (warnings) stop none.
     pub fn blocked(&self) -> bool {
         self.problems.iter().any(Diagnostic::is_error)
+    }
+
+    /// What `fmt --format json` prints: each file and effect that is (or,
+    /// with `check`, would be) rewritten, and the findings.
+    pub fn report(&self, check: bool) -> FmtReport {
+        let files = self
+            .rewrites
+            .iter()
+            .map(|rewrite| FmtFile {
+                file: rewrite.path.to_string(),
+                changes: rewrite
+                    .changes
+                    .iter()
+                    .map(|change| {
+                        let (line, column) =
+                            self.sources.line_col(&rewrite.path, change.span.start);
+                        FmtChange {
+                            card: change.card.clone(),
+                            line,
+                            column,
+                            before: change.before.clone(),
+                            after: change.after.clone(),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        FmtReport {
+            check,
+            files,
+            skipped: json_report(&self.problems, &self.sources).diagnostics,
+        }
     }
 
     /// Writes every rewritten file, or none.

@@ -12,6 +12,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::words::{CardKind, Element, Id, SetKind};
 
+/// `blades card show --format json`: one card and its set.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CardShown<'a> {
+    pub card: &'a Card,
+    /// The card's set (absent only for a card whose set is not in the
+    /// database, which a build never writes).
+    pub set: Option<&'a Set>,
+}
+
 /// Version of the database format; bumped on incompatible changes.
 pub(crate) const DATABASE_FORMAT: u32 = 2;
 

@@ -225,6 +225,28 @@ impl fmt::Display for PoolError {
 
 impl std::error::Error for PoolError {}
 
+impl PoolError {
+    /// The finding a front end reports: the folder named, what is wrong
+    /// with it and what to do.
+    pub fn into_diagnostic(self) -> Diagnostic {
+        let (code, help) = match &self {
+            PoolError::NotADirectory(_) => (
+                Code::Unreadable,
+                "`--cards` names the folder that holds the set files",
+            ),
+            PoolError::Unreadable(..) => (
+                Code::Unreadable,
+                "check that the folder exists and can be read",
+            ),
+            PoolError::NoSets(_) => (
+                Code::NoSets,
+                "put the set files (`*.yaml`) in the folder, or name the folder that holds them",
+            ),
+        };
+        Diagnostic::general(code, self.to_string()).with_help(help)
+    }
+}
+
 /// Is this pool file data rather than a set? Reserved: `keywords.yaml`,
 /// `characters.yaml`, `glossary.yaml`, anything under a `locales/` or
 /// `phrases/` folder, and names starting with `_`.

@@ -102,20 +102,25 @@ pub fn summary<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Str
     }
 }
 
-/// One diagnostic in the JSON output.
+/// One diagnostic in the JSON output. The place is `null` for a finding
+/// about the run rather than a file (bad arguments, an unknown name).
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct JsonDiagnostic {
+    /// The stable code of this kind of finding (listed in the README).
     pub code: String,
+    /// `error` or `warning`.
     pub severity: String,
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    pub end_line: usize,
-    pub end_column: usize,
+    pub file: Option<String>,
+    /// 1-based line and column (in characters) where the finding starts.
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// 1-based line and column (in characters) where it ends.
+    pub end_line: Option<usize>,
+    pub end_column: Option<usize>,
     /// Byte offsets into the file.
-    pub start: usize,
-    pub end: usize,
+    pub start: Option<usize>,
+    pub end: Option<usize>,
     pub message: String,
     pub label: String,
     pub help: Option<String>,
@@ -131,7 +136,8 @@ pub struct JsonRelated {
     pub label: String,
 }
 
-/// The JSON report: every diagnostic and the counts.
+/// The JSON report: every diagnostic and the counts. It is also what any
+/// command prints in place of its result when it cannot produce one.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct JsonReport {
@@ -143,46 +149,52 @@ pub struct JsonReport {
 pub fn json_report(diagnostics: &[Diagnostic], sources: &Sources) -> JsonReport {
     let items = diagnostics
         .iter()
-        .map(|d| {
-            let (line, column) = sources.line_col(&d.path, d.span.start);
-            let (end_line, end_column) = sources.line_col(&d.path, d.span.end);
-            JsonDiagnostic {
-                code: d.code.as_str().to_string(),
-                severity: match d.severity {
-                    Severity::Error => "error".into(),
-                    Severity::Warning => "warning".into(),
-                },
-                file: d.path.to_string(),
-                line,
-                column,
-                end_line,
-                end_column,
-                start: d.span.start,
-                end: d.span.end,
-                message: d.message.clone(),
-                label: d.label.clone(),
-                help: d.help.clone(),
-                related: d
-                    .related
-                    .iter()
-                    .map(|r| {
-                        let (line, column) = sources.line_col(&r.path, r.span.start);
-                        JsonRelated {
-                            file: r.path.to_string(),
-                            line,
-                            column,
-                            label: r.label.clone(),
-                        }
-                    })
-                    .collect(),
-            }
-        })
+        .map(|d| json_diagnostic(d, sources))
         .collect();
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     JsonReport {
         diagnostics: items,
         errors,
         warnings: diagnostics.len() - errors,
+    }
+}
+
+fn json_diagnostic(d: &Diagnostic, sources: &Sources) -> JsonDiagnostic {
+    let place = (!d.is_general()).then(|| {
+        (
+            sources.line_col(&d.path, d.span.start),
+            sources.line_col(&d.path, d.span.end),
+        )
+    });
+    JsonDiagnostic {
+        code: d.code.as_str().to_string(),
+        severity: match d.severity {
+            Severity::Error => "error".into(),
+            Severity::Warning => "warning".into(),
+        },
+        file: place.map(|_| d.path.to_string()),
+        line: place.map(|((line, _), _)| line),
+        column: place.map(|((_, column), _)| column),
+        end_line: place.map(|(_, (line, _))| line),
+        end_column: place.map(|(_, (_, column))| column),
+        start: place.map(|_| d.span.start),
+        end: place.map(|_| d.span.end),
+        message: d.message.clone(),
+        label: d.label.clone(),
+        help: d.help.clone(),
+        related: d
+            .related
+            .iter()
+            .map(|r| {
+                let (line, column) = sources.line_col(&r.path, r.span.start);
+                JsonRelated {
+                    file: r.path.to_string(),
+                    line,
+                    column,
+                    label: r.label.clone(),
+                }
+            })
+            .collect(),
     }
 }
 
@@ -238,7 +250,7 @@ impl MietteDiagnostic {
             .into_iter()
             .map(|r| MietteDiagnostic::elsewhere(r, sources))
             .collect();
-        let message = if source.is_none() {
+        let message = if source.is_none() && !d.is_general() {
             // No text to show (unreadable file): name the file in the message.
             format!("{}: {}", d.path, d.message)
         } else {

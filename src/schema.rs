@@ -6,13 +6,29 @@
 
 use serde_json::Value;
 
-use crate::model::Database;
+use schemars::JsonSchema;
+
+use crate::effect::{Effect, Rendered};
+use crate::fmt::FmtReport;
+use crate::model::{CardShown, Database};
+use crate::report::JsonReport;
 use crate::rules::collection::{BestReport, CollectionReport};
 use crate::rules::copies::{CopiesReport, Manifest};
 use crate::rules::deck::DeckReport;
 use crate::rules::input;
 use crate::rules::trade::TradeReport;
 use crate::set_schema::set_schema;
+
+/// What a command prints with `--format json`: its result, or, when it
+/// cannot produce one (an unreadable pool, an unknown name, bad
+/// arguments), the report of why, as `blades build` prints it.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // Only its schema is used.
+enum Output<T> {
+    Result(T),
+    Report(JsonReport),
+}
 
 /// A named schema the project publishes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,10 +48,16 @@ pub enum SchemaName {
     TradeCheck,
     CopiesCheck,
     CopiesList,
+    // Every other command's `--format json`.
+    Report,
+    EffectCheck,
+    EffectRender,
+    CardShow,
+    Fmt,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 13] = [
+    pub const ALL: [SchemaName; 18] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -49,6 +71,11 @@ impl SchemaName {
         SchemaName::TradeCheck,
         SchemaName::CopiesCheck,
         SchemaName::CopiesList,
+        SchemaName::Report,
+        SchemaName::EffectCheck,
+        SchemaName::EffectRender,
+        SchemaName::CardShow,
+        SchemaName::Fmt,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -67,6 +94,11 @@ impl SchemaName {
             SchemaName::TradeCheck => "trade-check",
             SchemaName::CopiesCheck => "copies-check",
             SchemaName::CopiesList => "copies-list",
+            SchemaName::Report => "report",
+            SchemaName::EffectCheck => "effect-check",
+            SchemaName::EffectRender => "effect-render",
+            SchemaName::CardShow => "card-show",
+            SchemaName::Fmt => "fmt",
         }
     }
 
@@ -82,7 +114,8 @@ impl SchemaName {
         format!("{}.schema.json", self.name())
     }
 
-    /// The schema, generated from the Rust types.
+    /// The schema, generated from the Rust types. A command's output may
+    /// also be the report of why it has no result (see [`Output`]).
     pub fn generate(self) -> Value {
         let schema = match self {
             SchemaName::Set => return set_schema(),
@@ -92,14 +125,23 @@ impl SchemaName {
             SchemaName::BinderInput => schemars::schema_for!(input::BinderFile),
             SchemaName::TradeInput => schemars::schema_for!(input::TradeFile),
             SchemaName::CopiesInput => schemars::schema_for!(input::CopiesFile),
-            SchemaName::DeckCheck => schemars::schema_for!(DeckReport),
-            SchemaName::CollectionCheck => schemars::schema_for!(CollectionReport),
-            SchemaName::CollectionBest => schemars::schema_for!(BestReport),
-            SchemaName::TradeCheck => schemars::schema_for!(TradeReport),
-            SchemaName::CopiesCheck => schemars::schema_for!(CopiesReport),
-            SchemaName::CopiesList => schemars::schema_for!(Manifest),
+            SchemaName::DeckCheck => schemars::schema_for!(Output<DeckReport>),
+            SchemaName::CollectionCheck => schemars::schema_for!(Output<CollectionReport>),
+            SchemaName::CollectionBest => schemars::schema_for!(Output<BestReport>),
+            SchemaName::TradeCheck => schemars::schema_for!(Output<TradeReport>),
+            SchemaName::CopiesCheck => schemars::schema_for!(Output<CopiesReport>),
+            SchemaName::CopiesList => schemars::schema_for!(Output<Manifest>),
+            SchemaName::Report => schemars::schema_for!(JsonReport),
+            SchemaName::EffectCheck => schemars::schema_for!(Output<Effect>),
+            SchemaName::EffectRender => schemars::schema_for!(Output<Rendered>),
+            SchemaName::CardShow => schemars::schema_for!(Output<CardShown<'static>>),
+            SchemaName::Fmt => schemars::schema_for!(Output<FmtReport>),
         };
-        schema.to_value()
+        let mut value = schema.to_value();
+        if let Some(object) = value.as_object_mut() {
+            object.insert("title".into(), Value::from(self.name()));
+        }
+        value
     }
 
     /// The schema as the checked-in file holds it (pretty JSON, newline).

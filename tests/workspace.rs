@@ -159,7 +159,7 @@ fn questions_after_a_build_are_answered_as_from_scratch_and_follow_edits() {
     // And so is an error: nothing is answered from the last good build.
     std::fs::write(&set, text.replace("stars: ", "stars: x")).unwrap();
     let broken = show("Dustdevil Roadrunner");
-    assert_eq!(broken.code, 1, "{}", broken.stderr);
+    assert_eq!(broken.code, 2, "{}", broken.stderr);
     assert!(
         broken.stderr.contains("sunset-gulch.yaml"),
         "{}",

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use blades::diagnostics::Diagnostic;
+use blades::diagnostics::{Code, Diagnostic};
 use blades::pool::Pool;
 use blades::report::{self, Format};
 use blades::workspace::{Build, BuildSettings, Builder, DEFAULT_DATABASE, Written};
@@ -43,6 +43,9 @@ pub struct Args {
 const PROGRESS_MIN_FILES: usize = 200;
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
+    if let Some(refusal) = refused_combination(context, &args) {
+        return context.refuse(refusal);
+    }
     if args.watch {
         return watch(context, &args);
     }
@@ -50,34 +53,78 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let started = Instant::now();
     let pool = match builder.read(None) {
         Ok(pool) => pool,
-        Err(e) => return super::pool_error(e),
+        Err(e) => return context.refuse(e.into_diagnostic()),
     };
     let read = started.elapsed();
     let build = build_with_progress(&mut builder, &pool, to_stdout(&args));
-    context.report(&build.compiled.diagnostics, &build.compiled.sources);
-    report_written(context, &build.written, &args.out);
-    if matches!(build.written, Written::Checked)
-        && build.compiled.error_count() == 0
-        && context.tells()
-    {
-        stderrln!(
-            "checked {} set files (YAML and schema only): {}",
-            build.sets,
-            report::summary(&build.compiled.diagnostics)
-        );
-    }
     let saving = Instant::now();
-    if let Err(e) = builder.keep(&build) {
-        stderrln!("warning: cannot write the build cache: {e}");
-    }
+    let cache = builder.keep(&build).err().map(|e| {
+        Diagnostic::general(
+            Code::CannotWrite,
+            format!("cannot write the build cache: {e}"),
+        )
+        .as_warning()
+        .with_help("the database was written; the next build reads every file again")
+    });
+    let saving = saving.elapsed();
+    let findings: Vec<Diagnostic> = cache
+        .into_iter()
+        .chain(write_failure(&build.written, &args.out))
+        .collect();
+    report(context, &build, &args.out, findings);
     if args.timings {
-        print_timings(&build, read, saving.elapsed());
+        print_timings(&build, read, saving);
     }
     let code = exit_code(&build);
     // The process ends here: the OS takes the memory back at once, where
     // freeing a large pool's millions of strings one by one takes a while.
     std::mem::forget((build, pool, builder));
     ExitCode::from(code)
+}
+
+/// Options that cannot go together, refused before anything is read.
+fn refused_combination(context: &Context, args: &Args) -> Option<Diagnostic> {
+    let usage =
+        |message: &str, help: &str| Some(Diagnostic::general(Code::Usage, message).with_help(help));
+    if to_stdout(args) && context.format == Format::Json {
+        return usage(
+            "`--out -` and `--format json` would both print to standard output",
+            "write the database to a file (`--out FILE`), or drop `--format json` (findings then go to standard error)",
+        );
+    }
+    if args.watch && context.cards.is_none() {
+        return usage(
+            "--watch needs --cards DIR (the built-in pool never changes)",
+            "name the folder to watch: `blades build --watch --cards DIR`",
+        );
+    }
+    if args.watch && to_stdout(args) {
+        return usage(
+            "--watch writes a file on every change; give --out FILE, not `-`",
+            "name the database file: `--out dist/cards.json`",
+        );
+    }
+    None
+}
+
+/// Prints the build's findings with `more` of the run's own (the cache or
+/// the output that could not be written), then says what was done.
+fn report(context: &Context, build: &Build, out: &Path, more: Vec<Diagnostic>) {
+    let compiled = &build.compiled;
+    if more.is_empty() {
+        context.report(&compiled.diagnostics, &compiled.sources);
+    } else {
+        let all: Vec<Diagnostic> = compiled.diagnostics.iter().cloned().chain(more).collect();
+        context.report(&all, &compiled.sources);
+    }
+    say_written(context, &build.written, out);
+    if matches!(build.written, Written::Checked) && compiled.error_count() == 0 && context.tells() {
+        stderrln!(
+            "checked {} set files (YAML and schema only): {}",
+            build.sets,
+            report::summary(&compiled.diagnostics)
+        );
+    }
 }
 
 /// The library's settings for this command line.
@@ -110,22 +157,33 @@ fn exit_code(build: &Build) -> u8 {
     }
 }
 
-/// Says what was written, or why not (after the diagnostics).
-fn report_written(context: &Context, written: &Written, out: &Path) {
+/// Says what was written (after the diagnostics).
+fn say_written(context: &Context, written: &Written, out: &Path) {
+    if let Written::Done { sets, cards } = written
+        && context.tells()
+    {
+        let into = match out == Path::new("-") {
+            true => "standard output".to_string(),
+            false => out.display().to_string(),
+        };
+        stderrln!("built {sets} sets, {cards} cards into {into}");
+    }
+}
+
+/// The finding for a database that could not be written (none for a
+/// reader that closed the pipe early: that ends quietly, see `out`).
+fn write_failure(written: &Written, out: &Path) -> Option<Diagnostic> {
     match written {
-        Written::Done { sets, cards } => {
-            if context.tells() {
-                let into = match out == Path::new("-") {
-                    true => "standard output".to_string(),
-                    false => out.display().to_string(),
-                };
-                stderrln!("built {sets} sets, {cards} cards into {into}");
-            }
-        }
-        Written::Checked => {}
-        Written::NotBuilt => {}
-        Written::Failed(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Written::Failed(e) => stderrln!("error: cannot write `{}`: {e}", out.display()),
+        Written::Failed(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Some(
+            Diagnostic::general(
+                Code::CannotWrite,
+                format!("cannot write `{}`: {e}", out.display()),
+            )
+            .with_help(
+                "check that the folder exists and can be written, or name another file with --out",
+            ),
+        ),
+        _ => None,
     }
 }
 
@@ -192,14 +250,6 @@ fn identity(d: &Diagnostic) -> (String, usize, &'static str, String) {
 
 /// `--watch`: rebuild on every change, keeping the cache in memory.
 fn watch(context: &Context, args: &Args) -> ExitCode {
-    if context.cards.is_none() {
-        stderrln!("error: --watch needs --cards DIR (the built-in pool never changes)");
-        return ExitCode::from(exit::CANNOT_RUN);
-    }
-    if to_stdout(args) {
-        stderrln!("error: --watch writes a file on every change; give --out FILE, not `-`");
-        return ExitCode::from(exit::CANNOT_RUN);
-    }
     let mut builder = Builder::new(settings(context, args));
     let reports = match context.format {
         Format::Json => out::Stream::Stdout,
@@ -229,10 +279,14 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                         .filter(|d| !previous.contains(&identity(d)))
                         .cloned()
                         .collect();
+                    let new: Vec<Diagnostic> = new
+                        .into_iter()
+                        .chain(write_failure(&build.written, &args.out))
+                        .collect();
                     if !new.is_empty() {
                         context.report(&new, &compiled.sources);
                     }
-                    report_written(context, &build.written, &args.out);
+                    say_written(context, &build.written, &args.out);
                     // Failed builds are kept in memory only, like their output.
                     if let Err(e) = builder.keep(&build) {
                         stderrln!("[watch] warning: cannot write the build cache: {e}");

@@ -6,13 +6,14 @@ use std::process::ExitCode;
 use clap::Subcommand;
 
 use blades::compile::find_set;
+use blades::diagnostics::{Code, Diagnostic};
 use blades::i18n::glossary::Glossary;
 use blades::i18n::{self, find_card, language_name};
-use blades::model::{Card, CardTranslation, Database, Set};
+use blades::model::{Card, CardShown, CardTranslation, Database, Set};
 use blades::report::Format;
 use blades::suggest::nearest;
 
-use super::out::{stderrln, stdout, stdoutln};
+use super::out::{stdout, stdoutln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -50,8 +51,13 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
         && lang != i18n::SOURCE_LANG
         && !i18n::valid_lang(lang)
     {
-        stderrln!("error: `{lang}` is not a language code (use `en` or `ja`)");
-        return ExitCode::from(exit::CANNOT_RUN);
+        return context.refuse(
+            Diagnostic::general(
+                Code::UnknownLanguage,
+                format!("`{lang}` is not a language code"),
+            )
+            .with_help("use `en` or `ja`"),
+        );
     }
     let workspace = match context.workspace() {
         Ok(workspace) => workspace,
@@ -59,17 +65,18 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
     };
     let database = match workspace.database() {
         Ok(database) => database,
-        Err(findings) => {
-            context.report(&findings.diagnostics, &findings.sources);
-            return ExitCode::from(exit::PROBLEMS);
-        }
+        Err(findings) => return context.pool_has_errors(&findings, "no card can be shown"),
     };
     if let Some(lang) = &args.lang
         && let Err(known) = check_lang(&database, lang)
     {
-        stderrln!("error: the pool has no `{lang}` translation");
-        stderrln!("help: languages of this pool: {}", known.join(", "));
-        return ExitCode::from(exit::CANNOT_RUN);
+        return context.refuse(
+            Diagnostic::general(
+                Code::UnknownLanguage,
+                format!("the pool has no `{lang}` translation"),
+            )
+            .with_help(format!("languages of this pool: {}", known.join(", "))),
+        );
     }
     let Some(card) = find_card(&database, &name) else {
         let mut known: Vec<&str> = Vec::new();
@@ -78,18 +85,19 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
             known.extend(c.translations.values().filter_map(|t| t.name.as_deref()));
         }
         let suggestions = nearest(&name, known.iter().copied(), 3);
-        stderrln!("error: no card is named `{name}`");
-        if !suggestions.is_empty() {
-            stderrln!("help: did you mean {}?", quoted(&suggestions));
-        } else {
-            stderrln!("help: give a card id, English name or Japanese name");
-        }
-        return ExitCode::from(exit::PROBLEMS);
+        let help = match suggestions.is_empty() {
+            false => format!("did you mean {}?", quoted(&suggestions)),
+            true => "give a card id, English name or Japanese name".to_string(),
+        };
+        return context.refuse(
+            Diagnostic::general(Code::UnknownCard, format!("no card is named `{name}`"))
+                .with_help(help),
+        );
     };
     let set = find_set(&database, &card.set);
     match context.format {
         Format::Json => {
-            let value = serde_json::json!({ "card": card, "set": set });
+            let value = CardShown { card, set };
             stdoutln!(
                 "{}",
                 serde_json::to_string_pretty(&value).unwrap_or_default()

@@ -9,14 +9,14 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use blades::cards::CardIndex;
-use blades::diagnostics::{self, Diagnostic, Sources};
+use blades::diagnostics::{self, Code, Diagnostic, Sources};
 use blades::model::Database;
 use blades::report::{self, Format};
 use blades::rules::input::InputFile;
 use blades::rules::{Common, Verdict, Violation};
 use blades::words::Id;
 
-use super::out::{Stdout, stderr, stderrln};
+use super::out::{Stdout, stderr};
 use super::{Context, exit};
 
 /// The card database of the pool named by `--cards`; a pool with errors
@@ -25,9 +25,7 @@ pub fn database(context: &Context) -> Result<Database, ExitCode> {
     match context.workspace()?.database() {
         Ok(database) => Ok(database),
         Err(findings) => {
-            context.report(&findings.diagnostics, &findings.sources);
-            stderrln!("error: the card pool has errors, so nothing can be checked against it");
-            Err(ExitCode::from(exit::CANNOT_RUN))
+            Err(context.pool_has_errors(&findings, "nothing can be checked against it"))
         }
     }
 }
@@ -41,7 +39,7 @@ pub fn check_each<R: Serialize>(
     verdict: impl Fn(&R) -> Verdict,
     human: impl Fn(&mut std::io::BufWriter<Stdout>, &R),
 ) -> ExitCode {
-    if let Err(code) = stdin_once(files) {
+    if let Err(code) = stdin_once(context, files) {
         return code;
     }
     let mut out = std::io::BufWriter::new(Stdout);
@@ -65,15 +63,20 @@ pub fn check_each<R: Serialize>(
 
 /// Standard input (`-`) can be read once: named twice, the second would
 /// be read empty and pass as an empty input.
-pub fn stdin_once(files: &[std::path::PathBuf]) -> Result<(), ExitCode> {
+pub fn stdin_once(context: &Context, files: &[std::path::PathBuf]) -> Result<(), ExitCode> {
     if files
         .iter()
         .filter(|f| f.as_path() == Path::new("-"))
         .count()
         > 1
     {
-        stderrln!("error: `-` (standard input) is named more than once; it can be read only once");
-        return Err(ExitCode::from(exit::CANNOT_RUN));
+        return Err(context.refuse(
+            Diagnostic::general(
+                Code::Usage,
+                "`-` (standard input) is named more than once; it can be read only once",
+            )
+            .with_help("name `-` once, or save the input to a file"),
+        ));
     }
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use blades::cards::{CardIndex, LookupError};
+use blades::diagnostics::{Code, Diagnostic};
 use blades::model::Database;
 use blades::report::Format;
 use blades::rules::Common;
@@ -13,7 +14,7 @@ use blades::rules::input;
 use blades::words::CardKind;
 
 use super::checks;
-use super::out::{self, stderrln};
+use super::out;
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -123,21 +124,25 @@ fn list(
         Some(reference) => match input::set_index(database).resolve(reference) {
             Ok(i) => Some(&database.sets[i].id),
             Err(error) => {
-                let hint = match error {
-                    LookupError::Unknown { suggestions } if !suggestions.is_empty() => {
-                        format!(
-                            "; did you mean {}?",
-                            suggestions
-                                .iter()
-                                .map(|s| format!("`{s}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    }
-                    _ => String::new(),
+                let help = match error {
+                    LookupError::Unknown { suggestions } if !suggestions.is_empty() => format!(
+                        "did you mean {}?",
+                        suggestions
+                            .iter()
+                            .map(|s| format!("`{s}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    _ => "give a set id or name of the pool (`blades copies list` lists them)"
+                        .to_string(),
                 };
-                stderrln!("error[unknown-set]: no set of the pool is named `{reference}`{hint}");
-                return ExitCode::from(exit::CANNOT_RUN);
+                return context.refuse(
+                    Diagnostic::general(
+                        Code::UnknownSet,
+                        format!("no set of the pool is named `{reference}`"),
+                    )
+                    .with_help(help),
+                );
             }
         },
     };

@@ -32,7 +32,7 @@ enum DeckCommand {
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
     let DeckCommand::Check { files } = args.command;
-    if let Err(code) = checks::stdin_once(&files) {
+    if let Err(code) = checks::stdin_once(context, &files) {
         return code;
     }
     let database = match checks::database(context) {

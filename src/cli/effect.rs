@@ -5,10 +5,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use blades::diagnostics::{Diagnostic, Sources};
-use blades::effect::{self, Lang};
+use blades::effect::{self, Lang, Rendered};
 use blades::report::Format;
 
-use super::out::{stderrln, stdoutln};
+use super::out::stdoutln;
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -62,10 +62,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     };
     let (path, text) = match read {
         Ok(read) => read,
-        Err(problem) => {
-            context.report(&[*problem], &Sources::default());
-            return ExitCode::from(exit::CANNOT_RUN);
-        }
+        Err(problem) => return context.fail(exit::CANNOT_RUN, &[*problem], &Sources::default()),
     };
     let text = &text;
     let workspace = match context.workspace() {
@@ -76,11 +73,10 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let (vocabulary, findings) = workspace.vocabulary();
     if findings.error_count() > 0 {
         // As for the player checks: a broken pool is nothing to check against.
-        context.report(&findings.diagnostics, &findings.sources);
-        stderrln!(
-            "error: the pool's keyword table or phrase books have errors, so no effect can be checked against them"
+        return context.pool_has_errors(
+            &findings,
+            "no effect can be checked against its keyword table and phrase books",
         );
-        return ExitCode::from(exit::CANNOT_RUN);
     }
     let vocab = &vocabulary.vocab;
     let mut sources = Sources::default();
@@ -92,10 +88,17 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             let errors = effect::check(&tree, vocab);
             if errors.is_empty() {
                 match lang {
-                    Some(lang) => stdoutln!(
-                        "{}",
-                        effect::render(&tree, lang, vocabulary.phrases.get(lang), vocab)
-                    ),
+                    Some(lang) => {
+                        let text = effect::render(&tree, lang, vocabulary.phrases.get(lang), vocab);
+                        match context.format {
+                            Format::Json => stdoutln!(
+                                "{}",
+                                serde_json::to_string_pretty(&Rendered { lang, text })
+                                    .unwrap_or_default()
+                            ),
+                            Format::Human => stdoutln!("{text}"),
+                        }
+                    }
                     None if context.format == Format::Json => {
                         stdoutln!(
                             "{}",
@@ -113,8 +116,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     .into_iter()
     .map(|e| e.into_diagnostic(&path, &offsets))
     .collect();
-    context.report(&problems, &sources);
-    ExitCode::from(exit::PROBLEMS)
+    context.fail(exit::PROBLEMS, &problems, &sources)
 }
 
 /// The effect text: given on the command line, or read from a file or

@@ -2,11 +2,11 @@
 
 use std::process::ExitCode;
 
-use blades::diagnostics::Sources;
+use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::fmt::{Rewrite, format_pool};
-use blades::report::{self, Format};
+use blades::report::Format;
 
-use super::out::{stderrln, stdoutln};
+use super::out::stdoutln;
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -18,10 +18,13 @@ pub struct Args {
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
     if context.cards.is_none() && !args.check {
-        stderrln!(
-            "error: `blades fmt` rewrites files: name the pool folder with --cards DIR (or use --check)"
+        return context.refuse(
+            Diagnostic::general(
+                Code::Usage,
+                "`blades fmt` rewrites files, and the built-in pool is not files to rewrite",
+            )
+            .with_help("name the pool folder with --cards DIR, or only report with --check"),
         );
-        return ExitCode::from(exit::CANNOT_RUN);
     }
     let workspace = match context.workspace_uncached() {
         Ok(workspace) => workspace,
@@ -30,8 +33,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let formatted = format_pool(workspace.pool());
     let (problems, sources) = (&formatted.problems, &formatted.sources);
     if formatted.blocked() {
-        context.report(problems, sources);
-        return ExitCode::from(exit::PROBLEMS);
+        return context.fail(exit::PROBLEMS, problems, sources);
     }
     if context.format == Format::Human {
         context.report(problems, sources);
@@ -39,8 +41,10 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     if !args.check
         && let Err(e) = formatted.write()
     {
-        stderrln!("error: {e}");
-        return ExitCode::from(exit::CANNOT_RUN);
+        return context.refuse(
+            Diagnostic::general(Code::CannotWrite, e.to_string())
+                .with_help("nothing was rewritten: check that the files can be written"),
+        );
     }
     let rewrites = &formatted.rewrites;
     // What --check finds is its result; what a rewrite did is news.
@@ -58,14 +62,10 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         }
     }
     if context.format == Format::Json {
-        let files: Vec<_> = rewrites
-            .iter()
-            .map(|r| serde_json::json!({"file": &*r.path, "changes": r.changes.len()}))
-            .collect();
-        let skipped = report::json_report(problems, sources).diagnostics;
+        let report = formatted.report(args.check);
         stdoutln!(
             "{}",
-            serde_json::json!({"check": args.check, "files": files, "skipped": skipped})
+            serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     }
     ExitCode::from(if args.check && !rewrites.is_empty() {

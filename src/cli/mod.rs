@@ -7,8 +7,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use blades::diagnostics::{Diagnostic, Sources};
-use blades::pool::PoolError;
+use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::report::{self, Format, Style};
 use blades::workspace::Workspace;
 
@@ -131,13 +130,40 @@ impl Context {
     /// The pool named by `--cards` (or the built-in one), opened to answer
     /// questions about it through the last build's cache.
     pub fn workspace(&self) -> Result<Workspace, ExitCode> {
-        Workspace::open(self.cards.as_deref()).map_err(pool_error)
+        Workspace::open(self.cards.as_deref()).map_err(|e| self.refuse(e.into_diagnostic()))
     }
 
     /// [`Context::workspace`] with every file read, for the commands that
     /// rewrite or translate the pool's files.
     pub fn workspace_uncached(&self) -> Result<Workspace, ExitCode> {
-        Workspace::open_uncached(self.cards.as_deref()).map_err(pool_error)
+        Workspace::open_uncached(self.cards.as_deref())
+            .map_err(|e| self.refuse(e.into_diagnostic()))
+    }
+
+    /// Reports why the command cannot do its job (in JSON, as the report
+    /// printed in place of the result) and gives exit 2.
+    pub fn refuse(&self, diagnostic: Diagnostic) -> ExitCode {
+        self.fail(exit::CANNOT_RUN, &[diagnostic], &Sources::default())
+    }
+
+    /// Reports findings in place of the command's result, with `exit`.
+    pub fn fail(&self, exit: u8, diagnostics: &[Diagnostic], sources: &Sources) -> ExitCode {
+        self.report(diagnostics, sources);
+        ExitCode::from(exit)
+    }
+
+    /// A pool with errors cannot be checked against: its findings and one
+    /// that says so, exit 2.
+    pub fn pool_has_errors(&self, findings: &blades::workspace::Findings, what: &str) -> ExitCode {
+        let mut diagnostics = findings.diagnostics.clone();
+        diagnostics.push(
+            Diagnostic::general(
+                Code::PoolHasErrors,
+                format!("the card pool has errors, so {what}"),
+            )
+            .with_help("fix the pool first: `blades build` lists the same errors"),
+        );
+        self.fail(exit::CANNOT_RUN, &diagnostics, &findings.sources)
     }
 
     /// Prints diagnostics to stderr (human) or stdout (JSON).
@@ -157,12 +183,6 @@ impl Context {
     }
 }
 
-/// Reports a pool that cannot be read at all.
-pub fn pool_error(e: PoolError) -> ExitCode {
-    stderrln!("error: {e}");
-    ExitCode::from(exit::CANNOT_RUN)
-}
-
 /// Runs the command line; whatever happens to the output streams, the
 /// command runs to its end (see [`out`]).
 pub fn run() -> ExitCode {
@@ -172,6 +192,7 @@ pub fn run() -> ExitCode {
 fn dispatch() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() && json_asked() => return usage_json(&e),
         Err(e) => {
             // Help, version and usage errors, printed by the parser itself
             // (which never panics on a failed write, but would keep quiet).
@@ -209,6 +230,32 @@ fn dispatch() -> ExitCode {
         Command::Completions { shell } => completions(shell),
         Command::Man => manual(),
     }
+}
+
+/// Whether the command line asks for JSON (`--format json`), read from the
+/// words themselves when the parser refused them.
+fn json_asked() -> bool {
+    let words: Vec<String> = std::env::args().collect();
+    words.iter().enumerate().any(|(i, word)| {
+        word == "--format=json"
+            || (word == "--format" && words.get(i + 1).is_some_and(|w| w == "json"))
+    })
+}
+
+/// A usage error as the JSON report every command prints when it cannot
+/// run (exit 2).
+fn usage_json(error: &clap::Error) -> ExitCode {
+    let text = error.render().to_string();
+    let mut lines = text.lines().filter(|line| !line.trim().is_empty());
+    let message = lines
+        .next()
+        .unwrap_or("the command line is wrong")
+        .trim_start_matches("error: ")
+        .to_string();
+    let diagnostic = Diagnostic::general(Code::Usage, message)
+        .with_help("`blades --help` (or `blades COMMAND --help`) shows what the command takes");
+    stdout_str(&report::render_json(&[diagnostic], &Sources::default()));
+    ExitCode::from(exit::CANNOT_RUN)
 }
 
 /// `blades completions SHELL`: the completion script, on stdout.

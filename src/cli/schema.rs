@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use blades::diagnostics::{Code, Diagnostic};
 use blades::files::FileSet;
 use blades::schema::SchemaName;
 
@@ -28,11 +29,13 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     // clap accepts only the names of SchemaName::ALL.
     let named = match args.which.as_deref().map(SchemaName::from_name) {
         Some(None) => {
-            stderrln!(
-                "error: no schema is called `{}`",
-                args.which.unwrap_or_default()
+            return context.refuse(
+                Diagnostic::general(
+                    Code::Usage,
+                    format!("no schema is called `{}`", args.which.unwrap_or_default()),
+                )
+                .with_help("`blades schema --help` lists the schemas"),
             );
-            return ExitCode::from(exit::CANNOT_RUN);
         }
         Some(Some(name)) => Some(name),
         None => None,
@@ -57,8 +60,10 @@ fn write(context: &Context, dir: &Path, names: &[SchemaName]) -> ExitCode {
         .try_for_each(|name| set.stage(dir.join(name.file_name()), name.generate_text().as_bytes()))
         .and_then(|()| set.commit());
     if let Err(e) = written {
-        stderrln!("error: {e}");
-        return ExitCode::from(exit::CANNOT_RUN);
+        return context.refuse(
+            Diagnostic::general(Code::CannotWrite, e.to_string())
+                .with_help("nothing was written: check that the folder can be written"),
+        );
     }
     if context.tells() {
         let what = match names {

@@ -35,7 +35,7 @@ enum TradeCommand {
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
     let TradeCommand::Check { files, free_market } = args.command;
-    if let Err(code) = checks::stdin_once(&files) {
+    if let Err(code) = checks::stdin_once(context, &files) {
         return code;
     }
     let database = match checks::database(context) {

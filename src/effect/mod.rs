@@ -43,6 +43,14 @@ pub enum Lang {
     Ja,
 }
 
+/// `blades effect render --format json`: the card text of one effect.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Rendered {
+    pub lang: Lang,
+    /// The text as the card prints it, one line per ability.
+    pub text: String,
+}
+
 /// What effect text may name beyond the fixed words: types (the six base
 /// types plus those sets declare), sets (id, name) and keywords. Elements,
 /// rarities and kinds are fixed by the rules.

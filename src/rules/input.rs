@@ -144,9 +144,38 @@ pub struct CopiesDoc {
 
 // ---------------------------------------------------------------- reading
 
+/// An input with nothing in it (or only blank lines and comments) is an
+/// input error in every syntax and on standard input alike: more often a
+/// wrong file or an empty pipe than a deliberate empty deck, which YAML
+/// writes as `cards: []`.
+fn refuse_empty(file: &InputFile, out: &mut Vec<Diagnostic>, what: &str, example: &str) -> bool {
+    let empty = file
+        .text
+        .lines()
+        .all(|line| line.trim().is_empty() || line.trim_start().starts_with('#'));
+    if empty {
+        out.push(
+            Diagnostic::error(
+                Code::InvalidInput,
+                &file.path,
+                0..0,
+                format!("the {what} is empty"),
+            )
+            .with_label("nothing here")
+            .with_help(format!(
+                "write the {what}'s cards, one per line (`2 Canyon Wyrm`) or in YAML; {example}"
+            )),
+        );
+    }
+    empty
+}
+
 /// Reads a deck: `character:` and `cards:`.
 pub fn read_deck(file: &InputFile, out: &mut Vec<Diagnostic>) -> DeckDoc {
     let mut doc = DeckDoc::default();
+    if refuse_empty(file, out, "deck", "a deck with no cards is `cards: []`") {
+        return doc;
+    }
     match detect(&file.path, &file.text) {
         Syntax::Yaml => {
             let mut y = YamlReader::new(file, out);
@@ -180,6 +209,10 @@ pub fn read_deck(file: &InputFile, out: &mut Vec<Diagnostic>) -> DeckDoc {
 /// Reads a collection (`symbol:` allowed) or a binder: `cards:`.
 pub fn read_cards(file: &InputFile, allow_symbol: bool, out: &mut Vec<Diagnostic>) -> CardsDoc {
     let mut doc = CardsDoc::default();
+    let what = if allow_symbol { "collection" } else { "binder" };
+    if refuse_empty(file, out, what, "one with no cards is `cards: []`") {
+        return doc;
+    }
     let headers: &[&str] = if allow_symbol { &["symbol"] } else { &[] };
     match detect(&file.path, &file.text) {
         Syntax::Yaml => {
@@ -225,6 +258,14 @@ pub fn read_cards(file: &InputFile, allow_symbol: bool, out: &mut Vec<Diagnostic
 /// `friendship:`.
 pub fn read_trade(file: &InputFile, out: &mut Vec<Diagnostic>) -> TradeDoc {
     let mut doc = TradeDoc::default();
+    if refuse_empty(
+        file,
+        out,
+        "trade",
+        "a trade names its two sides, `a:` and `b:`",
+    ) {
+        return doc;
+    }
     match detect(&file.path, &file.text) {
         Syntax::Yaml => {
             let mut y = YamlReader::new(file, out);
@@ -310,6 +351,9 @@ pub fn read_trade(file: &InputFile, out: &mut Vec<Diagnostic>) -> TradeDoc {
 /// Reads a copies file: `sets:` in play and `cards:` with counts.
 pub fn read_copies(file: &InputFile, out: &mut Vec<Diagnostic>) -> CopiesDoc {
     let mut doc = CopiesDoc::default();
+    if refuse_empty(file, out, "copies file", "one with no cards is `cards: []`") {
+        return doc;
+    }
     match detect(&file.path, &file.text) {
         Syntax::Yaml => {
             let mut y = YamlReader::new(file, out);
