@@ -5,7 +5,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::ops::Range;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan, ThemeCharacters, ThemeStyles,
+};
 use serde::Serialize;
 
 use crate::diagnostics::{Code, Diagnostic, Related, Severity, Sources};
@@ -23,6 +25,9 @@ pub enum Format {
 #[derive(Debug, Clone, Copy)]
 pub struct Style {
     pub color: bool,
+    /// Frames drawn with box-drawing characters (`╭─[`, `│`); plain ASCII
+    /// (`,-[`, `|`) otherwise, for logs, CI consoles and files.
+    pub unicode: bool,
     pub width: usize,
 }
 
@@ -30,6 +35,7 @@ impl Default for Style {
     fn default() -> Self {
         Style {
             color: false,
+            unicode: true,
             width: 100,
         }
     }
@@ -44,10 +50,15 @@ pub(crate) const MAX_DRAWN_PER_CODE: usize = 10;
 /// Renders diagnostics as miette reports (at most [`MAX_DRAWN_PER_CODE`]
 /// of one code in one file, the rest counted in a note), then a count line.
 pub fn render_human(diagnostics: &[Diagnostic], sources: &Sources, style: Style) -> String {
-    let theme = if style.color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
+    let theme = GraphicalTheme {
+        characters: match style.unicode {
+            true => ThemeCharacters::unicode(),
+            false => ThemeCharacters::ascii(),
+        },
+        styles: match style.color {
+            true => ThemeStyles::ansi(),
+            false => ThemeStyles::none(),
+        },
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
@@ -365,8 +376,8 @@ mod tests {
             .with_label("used again here")
             .with_related(&other, 4..5, "first used here");
         let style = Style {
-            color: false,
             width: 80,
+            ..Style::default()
         };
         let shown = render_human(std::slice::from_ref(&finding), &sources, style);
         assert!(shown.contains("first used here: b.yaml"), "{shown}");

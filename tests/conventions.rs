@@ -56,6 +56,20 @@ fn color_is_chosen_by_the_flag_on_a_pipe() {
 }
 
 #[test]
+fn frames_are_plain_ascii_off_a_terminal() {
+    let args = |color: &'static str| ["--color", color, "effect", "check", "Play: Gian 2 RP."];
+    // Standard error is a pipe here: a log or CI console gets ASCII frames.
+    for plain in ["never", "auto"] {
+        let run = blades(root(), &args(plain));
+        assert!(run.stderr.contains(",-[<effect>:1:7]"), "{plain}: {}", run.stderr);
+        assert!(run.stderr.is_ascii(), "{plain}: {}", run.stderr);
+    }
+    // Forced colour is for a terminal that is not detected: its frames too.
+    let always = blades(root(), &args("always"));
+    assert!(always.stderr.contains('╭'), "{}", always.stderr);
+}
+
+#[test]
 fn quiet_keeps_results_and_problems_and_drops_what_was_done() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cards.json").display().to_string();

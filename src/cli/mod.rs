@@ -110,16 +110,21 @@ pub struct Context {
 }
 
 impl Context {
-    /// Style for human output on stderr: colour as `--color` says.
+    /// Style for human output on stderr: colour as `--color` says; frames
+    /// of box-drawing characters on a terminal (or with colour forced),
+    /// plain ASCII in logs and files.
     pub fn stderr_style(&self) -> Style {
+        let terminal = std::io::stderr().is_terminal();
         let color = match self.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-            }
+            ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
         };
-        Style { color, width: 100 }
+        Style {
+            color,
+            unicode: terminal || self.color == ColorChoice::Always,
+            width: 100,
+        }
     }
 
     /// Whether to say what was done (human format, not `--quiet`).
