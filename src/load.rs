@@ -32,6 +32,50 @@ pub struct LoadedSet {
     /// How many cards the file lists, readable or not (none when `cards`
     /// is not a list).
     pub listed_cards: Option<usize>,
+    /// What could be read of the cards that could not be read whole (a
+    /// `kind` that is no card kind, a STAR that is not a number), in file
+    /// order: the pool checks that need only these parts still count them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partial: Vec<PartialCard>,
+}
+
+/// The parts of an unreadable card that the pool checks use: its id and
+/// name (for uniqueness) and its STAR (for the copy rule), each when it is
+/// there and of the right type. A STAR the schema refuses is left out.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PartialCard {
+    /// Index in the file's `cards` list.
+    pub index: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stars: Option<u8>,
+    #[serde(with = "span_pair")]
+    pub id_span: Range<usize>,
+    #[serde(with = "span_pair")]
+    pub name_span: Range<usize>,
+}
+
+impl PartialCard {
+    /// What can be read of card `index` (a JSON value of any shape).
+    fn of(index: usize, value: &serde_json::Value, spans: &CardSpans) -> PartialCard {
+        let text = |key: &str| value.get(key).and_then(|v| v.as_str()).map(str::to_string);
+        let stars = value
+            .get("stars")
+            .and_then(serde_json::Value::as_u64)
+            .and_then(|s| u8::try_from(s).ok())
+            .filter(|s| SetValidator::get().stars().contains(s));
+        PartialCard {
+            index,
+            id: text("id"),
+            name: text("name"),
+            stars,
+            id_span: spans.id.clone(),
+            name_span: spans.name.clone(),
+        }
+    }
 }
 
 /// One readable card with its place in the file.
@@ -286,40 +330,53 @@ fn load_parsed(
     // Sized up front: a card is a few hundred bytes, and a core set's
     // list grown by doubling copied each one several times.
     let mut cards = Vec::with_capacity(items.len());
-    let read = items
-        .into_iter()
-        .zip(card_spans)
-        .enumerate()
-        .filter_map(|(i, (mut v, spans))| {
-            // Drop the fields the schema refused, so the rest of the card
-            // still takes part in the pool-wide checks. Required fields
-            // stay: a value the schema refuses (stars: 11, an id with
-            // spaces) may still be read.
-            if let Some(card) = v.as_object_mut() {
-                let refused = fields_of_card(&bad_fields, i)
-                    .iter()
-                    .map(|(_, field)| field.as_str())
-                    .filter(|field| !matches!(*field, "id" | "name" | "kind" | "stars"));
-                for field in refused {
-                    card.remove(field);
-                }
-            }
-            let card = serde_json::from_value::<CardSource>(v).ok()?;
-            let effect = parse_effect(file, &card, &spans, diagnostics);
-            Some(LoadedCard {
-                index: i,
-                card,
-                spans,
-                effect,
-            })
+    let mut partial = Vec::new();
+    for (i, (mut v, spans)) in items.into_iter().zip(card_spans).enumerate() {
+        // Drop the fields the schema refused, so the rest of the card
+        // still takes part in the pool-wide checks. Required fields
+        // stay: a value the schema refuses (stars: 11, an id with
+        // spaces) may still be read.
+        let refused = fields_of_card(&bad_fields, i);
+        // A card the schema accepts reads whole; for one it refuses, what
+        // the pool checks need is kept aside should it not read.
+        let fallback = (!refused.is_empty() || !v.is_object()).then(|| {
+            let effect = v.get("effect").and_then(|e| e.as_str()).map(str::to_string);
+            (PartialCard::of(i, &v, &spans), effect)
         });
-    cards.extend(read);
+        if let Some(card) = v.as_object_mut() {
+            let dropped = refused
+                .iter()
+                .map(|(_, field)| field.as_str())
+                .filter(|field| !matches!(*field, "id" | "name" | "kind" | "stars"));
+            for field in dropped {
+                card.remove(field);
+            }
+        }
+        match serde_json::from_value::<CardSource>(v) {
+            Ok(card) => {
+                let effect = parse_effect(file, &card, &spans, diagnostics);
+                cards.push(LoadedCard {
+                    index: i,
+                    card,
+                    spans,
+                    effect,
+                });
+            }
+            Err(_) => {
+                let (card, effect) = fallback.unwrap_or_default();
+                // Its effect's syntax is still checked.
+                parse_effect_text(file, effect.as_deref(), &spans, diagnostics);
+                partial.push(PartialCard { index: i, ..card });
+            }
+        }
+    }
     Some(LoadedSet {
         path: file.path.clone(),
         spans,
         listed_cards,
         set,
         cards,
+        partial,
     })
 }
 
@@ -331,7 +388,17 @@ pub(crate) fn parse_effect(
     spans: &CardSpans,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Effect> {
-    let text = card.effect.as_deref()?;
+    parse_effect_text(file, card.effect.as_deref(), spans, diagnostics)
+}
+
+/// [`parse_effect`] of an effect text, when there is one.
+fn parse_effect_text(
+    file: &SourceFile,
+    text: Option<&str>,
+    spans: &CardSpans,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Effect> {
+    let text = text?;
     match effect::parse(text) {
         Ok(tree) => Some(tree),
         Err(errors) => {

@@ -24,6 +24,7 @@ pub struct SetValidator {
     validator: Validator,
     set_fields: Vec<String>,
     card_fields: Vec<String>,
+    stars: std::ops::RangeInclusive<u8>,
 }
 
 impl SetValidator {
@@ -39,12 +40,25 @@ impl SetValidator {
                     .map(|o| o.keys().cloned().collect())
                     .unwrap_or_default()
             };
+            let bound = |name: &str| {
+                schema
+                    .pointer(&format!("/$defs/CardSource/properties/stars/{name}"))
+                    .and_then(Value::as_u64)
+                    .and_then(|n| u8::try_from(n).ok())
+            };
             SetValidator {
+                stars: bound("minimum").unwrap_or(0)..=bound("maximum").unwrap_or(u8::MAX),
                 set_fields: fields(schema.get("properties")),
                 card_fields: fields(schema.pointer("/$defs/CardSource/properties")),
                 validator,
             }
         })
+    }
+
+    /// The STARs the schema allows a card (`1..=10`): a card's STAR outside
+    /// them was refused and is not known, so checks that need it skip it.
+    pub fn stars(&self) -> std::ops::RangeInclusive<u8> {
+        self.stars.clone()
     }
 
     /// Whether a set document (as JSON) matches the schema: the quick check
@@ -396,5 +410,10 @@ mod tests {
         assert_eq!(field_name("/cards/3/stars"), "stars");
         assert_eq!(field_name("/cards/3"), "card");
         assert_eq!(field_name(""), "set file");
+    }
+
+    #[test]
+    fn the_star_range_is_read_from_the_schema() {
+        assert_eq!(SetValidator::get().stars(), 1..=10);
     }
 }

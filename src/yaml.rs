@@ -57,6 +57,21 @@ pub struct YamlError {
     pub message: String,
     /// For a duplicate key: where the key was first defined.
     pub first: Option<Range<usize>>,
+    /// For a syntax error inside a flow list or mapping (`[…]`, `{…}`):
+    /// its opening bracket, which is often never closed.
+    pub unclosed: Option<Unclosed>,
+}
+
+/// A flow collection still open where a syntax error was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unclosed {
+    /// The opening `[` or `{`.
+    pub bracket: Range<usize>,
+    /// `]` or `}`.
+    pub close: char,
+    /// The last item before the error (the text of its line, comments
+    /// and spaces trimmed), which the closing bracket would follow.
+    pub last_item: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -201,11 +216,44 @@ impl YamlError {
         let mut diagnostic = Diagnostic::error(code, path, self.span, self.message)
             .with_label(label)
             .with_help(help);
+        if let Some(open) = self.unclosed
+            && self.kind == YamlErrorKind::Syntax
+            && !diagnostic.label.contains("tab")
+        {
+            diagnostic = unclosed_flow(diagnostic, path, open);
+        }
         if let Some(first) = self.first {
             diagnostic = diagnostic.with_related(path, first, "first defined here");
         }
         diagnostic
     }
+}
+
+/// A syntax error inside a flow list or mapping: the opening bracket is
+/// labelled too (the error is often far from it, at the end of the file),
+/// and the help says where the closing bracket goes.
+fn unclosed_flow(diagnostic: Diagnostic, path: &Arc<str>, open: Unclosed) -> Diagnostic {
+    let (what, item, opening) = match open.close {
+        '}' => ("mapping", "entry", '{'),
+        _ => ("list", "item", '['),
+    };
+    let close = open.close;
+    let help = match &open.last_item {
+        Some(last) => format!(
+            "close the {what} with `{close}` after its last {item}: `{last}{close}`; or write one `- {item}` per line without brackets"
+        ),
+        None => format!("close the {what} with `{close}` after its last {item}"),
+    };
+    diagnostic
+        .with_label(format!(
+            "the {what} opened with `{opening}` is still open here"
+        ))
+        .with_related(
+            path,
+            open.bracket,
+            format!("this `{opening}` is not closed"),
+        )
+        .with_help(help)
 }
 
 /// Parses `text`, or reports its YAML error as a diagnostic naming `path`.
@@ -372,11 +420,16 @@ pub fn parse(src: &str) -> Result<Node, YamlError> {
                 } else {
                     (YamlErrorKind::Syntax, e.info().to_string())
                 };
+                let unclosed = match kind {
+                    YamlErrorKind::Syntax => builder.unclosed(src, at),
+                    _ => None,
+                };
                 return Err(YamlError {
                     kind,
                     span: at..at,
                     message,
                     first: None,
+                    unclosed,
                 });
             }
         }
@@ -516,6 +569,7 @@ impl<'a> Builder<'a> {
                         span: range,
                         message: "a card file holds one YAML document; found a second `---`".into(),
                         first: None,
+                        unclosed: None,
                     });
                 }
             }
@@ -561,6 +615,43 @@ impl<'a> Builder<'a> {
         Ok(false)
     }
 
+    /// The innermost flow list or mapping still open at byte `at` of
+    /// `src` (where a syntax error was found), if any.
+    fn unclosed(&self, src: &str, at: usize) -> Option<Unclosed> {
+        let (start, close) = self.stack.iter().rev().find_map(|open| {
+            let start = match open {
+                Open::Seq { start, .. } | Open::Map { start, .. } => *start,
+            };
+            match src.as_bytes().get(start)? {
+                b'[' => Some((start, ']')),
+                b'{' => Some((start, '}')),
+                _ => None,
+            }
+        })?;
+        // The last line with an item before the error's line (or the part
+        // of the error's line before it, when the list opened there).
+        let at = at.min(src.len());
+        let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+        let item = |line: &str| {
+            let line = match line.find(" #") {
+                Some(comment) => &line[..comment],
+                None if line.trim_start().starts_with('#') => "",
+                None => line,
+            };
+            Some(line.trim().trim_end_matches(',').trim_end().to_string()).filter(|l| !l.is_empty())
+        };
+        let last_item = if start >= line_start {
+            item(&src[line_start..at])
+        } else {
+            src[start..line_start].lines().rev().find_map(item)
+        };
+        Some(Unclosed {
+            bracket: start..start + 1,
+            close,
+            last_item,
+        })
+    }
+
     /// A copy of the node an alias names.
     fn alias(&mut self, id: usize, range: Range<usize>) -> Result<(), YamlError> {
         let Some(size) = self.anchors.get(&id).map(count_nodes) else {
@@ -569,6 +660,7 @@ impl<'a> Builder<'a> {
                 span: range,
                 message: "alias to an unknown anchor".into(),
                 first: None,
+                unclosed: None,
             });
         };
         // Count before cloning, so a bomb is refused before it is built.
@@ -624,6 +716,7 @@ impl<'a> Builder<'a> {
                     "the document expands to more than {MAX_NODES} nodes (aliases repeated inside aliases?)"
                 ),
                 first: None,
+                unclosed: None,
             });
         }
         Ok(())
@@ -636,6 +729,7 @@ impl<'a> Builder<'a> {
                 span: span.clone(),
                 message: format!("nesting deeper than {MAX_DEPTH} levels"),
                 first: None,
+                unclosed: None,
             });
         }
         self.count(1, span)?;
@@ -665,6 +759,7 @@ impl<'a> Builder<'a> {
                             message: "a mapping key must be a plain value, not a list or mapping"
                                 .into(),
                             first: None,
+                            unclosed: None,
                         });
                     }
                     if let Some(first) = find_key(&self.entries[*from..], seen, &node) {
@@ -673,6 +768,7 @@ impl<'a> Builder<'a> {
                             message: format!("duplicate key `{}`", node.key_text()),
                             span: node.span,
                             first: Some(first),
+                            unclosed: None,
                         });
                     }
                     *pending_key = Some(node);
@@ -1029,6 +1125,29 @@ mod tests {
         let err = parse(src).unwrap_err();
         assert_eq!(err.kind, YamlErrorKind::Syntax);
         assert!(err.span.start > 5);
+    }
+
+    #[test]
+    fn an_unclosed_flow_collection_names_its_bracket_and_last_item() {
+        let src = "cards: [Dust Devil,\n  Cactus Mage\n\n# end\n";
+        let err = parse(src).unwrap_err();
+        let open = err.unclosed.clone().expect("the open list");
+        assert_eq!(&src[open.bracket.clone()], "[");
+        assert_eq!(open.last_item.as_deref(), Some("Cactus Mage"));
+        let d = err.diagnostic(&Arc::from("c.yaml"));
+        assert_eq!(d.related[0].span, 7..8);
+        assert!(d.help.unwrap().contains("`Cactus Mage]`"));
+        // Mappings too, and a list closed before the error is not named.
+        let err = parse("a: {b: 1\nc: 2\n").unwrap_err();
+        assert_eq!(err.unclosed.map(|u| u.close), Some('}'));
+        assert_eq!(
+            parse("a: [1, 2]\nb: [\n")
+                .unwrap_err()
+                .unclosed
+                .map(|u| u.bracket),
+            Some(13..14)
+        );
+        assert_eq!(parse("a: [1]\n b: c: d\n").unwrap_err().unclosed, None);
     }
 
     /// Where each character of a scalar's value sits in the file.

@@ -134,7 +134,7 @@ fn human_diagnostics_show_path_line_column_label_and_help() {
         ],
     );
     assert_eq!(run.code, 1);
-    assert!(run.stderr.ends_with("21 errors\n"), "{}", run.stderr);
+    assert!(run.stderr.ends_with("22 errors\n"), "{}", run.stderr);
     // One full rendering is pinned; the rest are covered by the JSON snapshot.
     let first = run
         .stderr
@@ -213,6 +213,27 @@ fn yaml_errors_are_located_and_other_files_still_checked() {
     );
     assert_eq!(run.code, 1);
     insta::assert_snapshot!("yaml_errors", located(&run.stdout).join("\n"));
+}
+
+/// A card with a bad field is skipped only by the checks that need that
+/// field: a STAR out of range makes no copies error on its neighbours, and a
+/// card whose kind is wrong still has its name checked across the pool.
+#[test]
+fn a_bad_field_is_reported_alone_and_the_rest_still_checked() {
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "neighbours",
+            "--format",
+            "json",
+            "--out",
+            "/nonexistent/x.json",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("neighbours", located(&run.stdout).join("\n"));
 }
 
 #[test]

@@ -931,6 +931,32 @@ fn syntax_errors() {
     );
 }
 
+/// Syntax errors that once came without a way out: each now has a help
+/// line that says what to write instead.
+#[test]
+fn syntax_errors_say_what_to_write() {
+    let found = findings(&[
+        "Play: Clash with an opponent. If you win, gain 2 RP.",
+        "Play: If you lose, lose 1 RP.",
+        "Play: Put two +1 STAR tokens on this card.",
+        "Play: Gain three RP.",
+        "Play: Gane 2 RP.",
+        "Score: You may dicsard a card from your hand to gain 1 RP.",
+        "Play: Gain RP equal to this card's STAR.",
+        "Play: Gain RP equal to your Top Card’s STAR.",
+        "Play： Gain 2 RP。",
+        "Play: Gain ２ RP.",
+        "プレイ：2RPを得る。",
+        "ちょこまか。",
+        "Play: 2RPを得る。",
+        "スカリー。",
+    ]);
+    for finding in found.as_array().unwrap() {
+        assert!(finding["help"].is_string(), "no help: {finding:#}");
+    }
+    insta::assert_json_snapshot!("syntax_errors_with_help", found);
+}
+
 #[test]
 fn semantic_errors() {
     insta::assert_json_snapshot!(
@@ -1532,6 +1558,22 @@ proptest! {
     #[test]
     fn parse_never_panics(text in "[ -~\n]{0,80}") {
         let _ = parse(&text).map(|e| check(&e, &vocab()));
+    }
+
+    /// The hints (full-width, Japanese, numbers in words, possessives,
+    /// clash results, verbs) never panic and point inside the text.
+    #[test]
+    fn hinted_errors_stay_inside_the_text(
+        text in "(Play|Score|プレイ)[:：]( |If you (win|lose),|two|one|this card['’]s STAR|Gane|ちょこまか|２|。|、|　|[A-Za-z +1.,'’：]){0,12}"
+    ) {
+        let errors = match parse(&text) {
+            Ok(e) => check(&e, &vocab()),
+            Err(errors) => errors,
+        };
+        for e in errors {
+            prop_assert!(e.span.start <= e.span.end && e.span.end <= text.len());
+            prop_assert!(text.is_char_boundary(e.span.start) && text.is_char_boundary(e.span.end));
+        }
     }
 
     #[test]

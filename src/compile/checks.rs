@@ -8,7 +8,8 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::diagnostics::{Code, Diagnostic};
-use crate::load::{CardSpans, LoadedCard, LoadedSet};
+use crate::load::{CardSpans, LoadedCard, LoadedSet, PartialCard};
+use crate::set_schema::SetValidator;
 use crate::suggest::closest;
 use crate::words::{BASE_TYPES, SetKind};
 
@@ -113,27 +114,78 @@ fn check_unique_sets(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// A card as the uniqueness checks see it: one read whole, or what could
+/// be read of one that could not (its id and name, when they are text).
+#[derive(Clone, Copy)]
+struct Named<'a> {
+    set: &'a LoadedSet,
+    id: Option<&'a str>,
+    id_span: &'a Range<usize>,
+    name: Option<&'a str>,
+    name_span: &'a Range<usize>,
+}
+
+impl<'a> Named<'a> {
+    fn read(set: &'a LoadedSet, loaded: &'a LoadedCard) -> Self {
+        Named {
+            set,
+            id: Some(&loaded.card.id.0),
+            id_span: &loaded.spans.id,
+            name: Some(&loaded.card.name),
+            name_span: &loaded.spans.name,
+        }
+    }
+
+    fn partial(set: &'a LoadedSet, card: &'a PartialCard) -> Self {
+        Named {
+            set,
+            id: card.id.as_deref(),
+            id_span: &card.id_span,
+            name: card.name.as_deref(),
+            name_span: &card.name_span,
+        }
+    }
+}
+
+/// The cards of `sets` for the uniqueness checks, in file order (a card
+/// that could not be read whole among the others).
+fn named_cards(sets: &[LoadedSet]) -> impl Iterator<Item = Named<'_>> {
+    sets.iter().flat_map(|set| {
+        let mut cards: Vec<(usize, Named<'_>)> = Vec::new();
+        if !set.partial.is_empty() {
+            cards.extend(set.cards.iter().map(|c| (c.index, Named::read(set, c))));
+            cards.extend(
+                set.partial
+                    .iter()
+                    .map(|c| (c.index, Named::partial(set, c))),
+            );
+            cards.sort_by_key(|&(index, _)| index);
+        }
+        // Nearly every set reads whole: its cards are walked as they are.
+        let whole = set.partial.is_empty().then_some(&set.cards);
+        whole
+            .into_iter()
+            .flatten()
+            .map(move |c| Named::read(set, c))
+            .chain(cards.into_iter().map(|(_, named)| named))
+    })
+}
+
 fn check_unique_cards(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
     // Ids and names are independent: checked side by side (on a large pool
     // this was the longest step between the parallel phases).
-    let cards = || {
-        sets.iter()
-            .flat_map(|set| set.cards.iter().map(move |c| (set, c)))
-    };
-    let count = sets.iter().map(|s| s.cards.len()).sum();
+    let count = sets.iter().map(|s| s.cards.len() + s.partial.len()).sum();
     let (ids, names) = rayon::join(
         || {
             let mut found = Vec::new();
-            let mut first: HashMap<&str, (&LoadedSet, &LoadedCard)> = HashMap::default();
+            let mut first: HashMap<&str, Named<'_>> = HashMap::default();
             first.reserve(count);
-            for (set, loaded) in cards() {
-                let id = loaded.card.id.0.as_str();
+            for card in named_cards(sets) {
+                let Some(id) = card.id else { continue };
                 match first.get(id) {
-                    Some(&(first_set, first_card)) => {
-                        found.push(duplicate_card_id(set, loaded, first_set, first_card))
-                    }
+                    Some(earlier) => found.push(duplicate_card_id(id, &card, earlier)),
                     None => {
-                        first.insert(id, (set, loaded));
+                        first.insert(id, card);
                     }
                 }
             }
@@ -142,11 +194,10 @@ fn check_unique_cards(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
         || {
             let mut found = Vec::new();
             let mut names = FoldedNames::with_capacity(count);
-            for (set, loaded) in cards() {
-                if let Some((first_set, first_card)) =
-                    names.insert(&loaded.card.name, (set, loaded))
-                {
-                    found.push(duplicate_card_name(set, loaded, first_set, first_card));
+            for card in named_cards(sets) {
+                let Some(name) = card.name else { continue };
+                if let Some(earlier) = names.insert(name, card) {
+                    found.push(duplicate_card_name(name, &card, &earlier));
                 }
             }
             found
@@ -156,47 +207,31 @@ fn check_unique_cards(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
     out.extend(names);
 }
 
-fn duplicate_card_id(
-    set: &LoadedSet,
-    loaded: &LoadedCard,
-    first: &LoadedSet,
-    first_card: &LoadedCard,
-) -> Diagnostic {
+fn duplicate_card_id(id: &str, card: &Named<'_>, first: &Named<'_>) -> Diagnostic {
     Diagnostic::error(
         Code::DuplicateCardId,
-        &set.path,
-        loaded.spans.id.clone(),
-        format!(
-            "card id `{}` is already used in {}",
-            loaded.card.id, first.path
-        ),
+        &card.set.path,
+        card.id_span.clone(),
+        format!("card id `{id}` is already used in {}", first.set.path),
     )
     .with_label("used again here")
-    .with_related(&first.path, first_card.spans.id.clone(), "first used here")
+    .with_related(&first.set.path, first.id_span.clone(), "first used here")
     .with_help("card ids are unique across the whole pool; rename one of them")
 }
 
-fn duplicate_card_name(
-    set: &LoadedSet,
-    loaded: &LoadedCard,
-    first: &LoadedSet,
-    first_card: &LoadedCard,
-) -> Diagnostic {
+fn duplicate_card_name(name: &str, card: &Named<'_>, first: &Named<'_>) -> Diagnostic {
     Diagnostic::error(
         Code::DuplicateCardName,
-        &set.path,
-        loaded.spans.name.clone(),
+        &card.set.path,
+        card.name_span.clone(),
         format!(
-            "card name `{}` is already used by `{}` in {}",
-            loaded.card.name, first_card.card.name, first.path
+            "card name `{name}` is already used by `{}` in {}",
+            first.name.unwrap_or_default(),
+            first.set.path
         ),
     )
     .with_label("used again here")
-    .with_related(
-        &first.path,
-        first_card.spans.name.clone(),
-        "first used here",
-    )
+    .with_related(&first.set.path, first.name_span.clone(), "first used here")
     .with_help("card names are unique across the pool, ignoring case")
 }
 
@@ -432,15 +467,182 @@ pub(crate) fn derive_copies(kind: SetKind, stars: &[u8]) -> Vec<Option<u8>> {
         .collect()
 }
 
-/// Applies the copy rule and the physical set size; returns each card's copies.
+/// The copies the copy rule may give a card, as bits (`1 << copies`):
+/// one bit when every STAR it depends on is known. A STAR that is not known
+/// (refused by the schema, or on a card that could not be read) may be any
+/// STAR the schema allows, so the rule gives whatever it gives for some
+/// value of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CopyOptions(u8);
+
+impl CopyOptions {
+    fn has(self, copies: u8) -> bool {
+        copies < 8 && self.0 & (1 << copies) != 0
+    }
+
+    /// The copies, when the rule gives just one number.
+    fn one(self) -> Option<u8> {
+        (self.0.count_ones() == 1).then(|| self.0.trailing_zeros() as u8)
+    }
+
+    fn smallest(self) -> u8 {
+        self.0.trailing_zeros() as u8
+    }
+
+    /// `1`, `1 or 2`, `1, 2 or 3`.
+    fn words(self) -> String {
+        let numbers: Vec<String> = (1..=3)
+            .filter(|&c| self.has(c))
+            .map(|c| c.to_string())
+            .collect();
+        match numbers.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, init)) => format!("{} or {last}", init.join(", ")),
+            None => String::new(),
+        }
+    }
+}
+
+/// The STARs of a set's cards, for the copy rule when some are not known:
+/// the known ones sorted, and how many are not known.
+struct SetStars {
+    known: Vec<u8>,
+    unknown: usize,
+    allowed: std::ops::RangeInclusive<u8>,
+}
+
+impl SetStars {
+    /// The highest and lowest known STAR of the cards other than one whose
+    /// STAR is `own` (when it is known).
+    fn others(&self, own: Option<u8>) -> (Option<u8>, Option<u8>) {
+        let k = &self.known;
+        let Some(s) = own else {
+            return (k.last().copied(), k.first().copied());
+        };
+        // `own` is among `known`: leave one of it out.
+        let high = match k.len() {
+            0 | 1 => None,
+            n if k[n - 1] == s => Some(k[n - 2]),
+            n => Some(k[n - 1]),
+        };
+        let low = match k.len() {
+            0 | 1 => None,
+            _ if k[0] == s => Some(k[1]),
+            _ => Some(k[0]),
+        };
+        (high, low)
+    }
+
+    /// What the copy rule may give a card whose STAR is `own`.
+    fn options(&self, kind: SetKind, own: Option<u8>) -> CopyOptions {
+        if kind.single_copies() {
+            return CopyOptions(1 << 1);
+        }
+        let (known_high, known_low) = self.others(own);
+        let unknown_others = self.unknown - usize::from(own.is_none());
+        // The highest and lowest of the other unknown STARs: only these two
+        // matter, and two unknown cards can take any pair of them.
+        let mut extremes: Vec<(Option<u8>, Option<u8>)> = Vec::new();
+        match unknown_others {
+            0 => extremes.push((None, None)),
+            1 => extremes.extend(self.allowed.clone().map(|u| (Some(u), Some(u)))),
+            _ => {
+                for high in self.allowed.clone() {
+                    extremes
+                        .extend((*self.allowed.start()..=high).map(|low| (Some(high), Some(low))));
+                }
+            }
+        }
+        let own_values = match own {
+            Some(s) => s..=s,
+            None => self.allowed.clone(),
+        };
+        let mut bits = 0u8;
+        for s in own_values {
+            for &(unknown_high, unknown_low) in &extremes {
+                let high = [Some(s), known_high, unknown_high]
+                    .into_iter()
+                    .flatten()
+                    .max();
+                let low = [Some(s), known_low, unknown_low]
+                    .into_iter()
+                    .flatten()
+                    .min();
+                let copies = match (high, low) {
+                    (Some(high), Some(low)) if high == low => 2,
+                    (Some(high), _) if s == high => 1,
+                    (_, Some(low)) if s == low => 3,
+                    _ => 2,
+                };
+                bits |= 1 << copies;
+            }
+        }
+        CopyOptions(bits)
+    }
+}
+
+/// Applies the copy rule and the physical set size; returns each card's
+/// copies. A card whose STAR is not known (out of range, or the card could
+/// not be read) makes the rule uncertain for the others: a stated number
+/// is wrong only when no STAR of it would give it, and the set size is
+/// checked only when every card's copies are known.
 fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> {
     let kind = set.set.kind;
-    let stars: Vec<u8> = set.cards.iter().map(|c| c.card.stars).collect();
-    let rule = derive_copies(kind, &stars);
+    let allowed = SetValidator::get().stars();
+    let known = |s: u8| allowed.contains(&s).then_some(s);
+    let certain =
+        set.partial.is_empty() && set.cards.iter().all(|c| allowed.contains(&c.card.stars));
+    let stars = (!certain).then(|| {
+        let all = set
+            .cards
+            .iter()
+            .map(|c| known(c.card.stars))
+            .chain(set.partial.iter().map(|p| p.stars));
+        let mut known: Vec<u8> = all.clone().flatten().collect();
+        known.sort_unstable();
+        SetStars {
+            unknown: all.filter(Option::is_none).count(),
+            known,
+            allowed: allowed.clone(),
+        }
+    });
+    let rule: Vec<Option<CopyOptions>> = match &stars {
+        None => {
+            let stars: Vec<u8> = set.cards.iter().map(|c| c.card.stars).collect();
+            derive_copies(kind, &stars)
+                .into_iter()
+                .map(|d| d.map(|c| CopyOptions(1 << c)))
+                .collect()
+        }
+        Some(_) if kind == SetKind::Core => vec![None; set.cards.len()],
+        Some(stars) => set
+            .cards
+            .iter()
+            .map(|c| Some(stars.options(kind, known(c.card.stars))))
+            .collect(),
+    };
     let mut result = Vec::with_capacity(set.cards.len());
-    for (loaded, derived) in set.cards.iter().zip(rule) {
+    // Whether the copies of every listed card are known.
+    let mut counted = set.partial.is_empty()
+        || kind.single_copies()
+        || stars.as_ref().is_some_and(|stars| {
+            set.partial
+                .iter()
+                .all(|p| stars.options(kind, p.stars).one().is_some())
+        });
+    let mut physical: u32 = match kind.single_copies() {
+        true => set.partial.len() as u32,
+        false => stars.as_ref().map_or(0, |stars| {
+            set.partial
+                .iter()
+                .filter_map(|p| stars.options(kind, p.stars).one())
+                .map(u32::from)
+                .sum()
+        }),
+    };
+    for (loaded, options) in set.cards.iter().zip(rule) {
         let card = &loaded.card;
-        let copies = match (derived, card.copies) {
+        let copies = match (options, card.copies) {
             (None, Some(stated)) => stated,
             (None, None) => {
                 out.push(
@@ -457,30 +659,44 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
                 );
                 1
             }
-            (Some(derived), Some(stated)) if stated != derived => {
+            (Some(options), Some(stated)) if !options.has(stated) => {
+                let gives = options.words();
+                let unsure = match options.one() {
+                    Some(_) => String::new(),
+                    None => " (a STAR of this set is not known)".to_string(),
+                };
                 out.push(
                     Diagnostic::error(
                         Code::CopiesMismatch,
                         &set.path,
                         loaded.spans.copies.clone(),
                         format!(
-                            "`{}` states `copies: {stated}`, but the copy rule gives {derived}",
+                            "`{}` states `copies: {stated}`, but the copy rule gives {gives}{unsure}",
                             card.name
                         ),
                     )
-                    .with_label(format!("the copy rule gives {derived}"))
+                    .with_label(format!("the copy rule gives {gives}"))
                     .with_help(copy_rule_help(kind)),
                 );
-                derived
+                options.smallest()
             }
-            (Some(derived), _) => derived,
+            (Some(options), stated) => match options.one() {
+                Some(copies) => copies,
+                None => {
+                    counted = false;
+                    stated.unwrap_or(options.smallest())
+                }
+            },
         };
+        physical += u32::from(copies);
         result.push((loaded.index, copies));
     }
     if let Some(expected) = kind.physical_size() {
-        let physical: u32 = result.iter().map(|(_, c)| u32::from(*c)).sum();
         // Skipped when a card could not be read: its copies are unknown.
-        if physical != expected && Some(set.cards.len()) == set.listed_cards {
+        if physical != expected
+            && counted
+            && Some(set.cards.len() + set.partial.len()) == set.listed_cards
+        {
             out.push(
                 Diagnostic::error(
                     Code::SetSize,
@@ -629,6 +845,29 @@ mod tests {
         let copies = derive_copies(SetKind::Premium, &[2, 2, 4, 6, 6]);
         assert_eq!(copies, [Some(3), Some(3), Some(2), Some(1), Some(1)]);
         assert_eq!(derive_copies(SetKind::Master, &[4, 4]), [Some(2), Some(2)]);
+    }
+
+    #[test]
+    fn an_unknown_star_leaves_the_copy_rule_only_as_sure_as_it_can_be() {
+        let stars = SetStars {
+            known: vec![1, 2, 3, 5],
+            unknown: 1,
+            allowed: 1..=10,
+        };
+        let options = |own| stars.options(SetKind::Expansion, own);
+        // The unknown STAR may be above 5 (then 5 has 2 copies) or not.
+        assert_eq!(options(Some(5)).words(), "1 or 2");
+        assert_eq!(options(Some(1)).one(), Some(3), "1 is lowest, tied or not");
+        assert_eq!(options(Some(2)).one(), Some(2));
+        assert_eq!(options(None).words(), "1, 2 or 3");
+        assert_eq!(stars.options(SetKind::GoldPromo, None).one(), Some(1));
+        // Two unknown STARs may be the highest and the lowest at once.
+        let two = SetStars {
+            known: vec![4, 4],
+            unknown: 2,
+            allowed: 1..=10,
+        };
+        assert_eq!(two.options(SetKind::Master, Some(4)).words(), "1, 2 or 3");
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod check;
 mod error;
 mod format;
 mod grammar;
+mod hints;
 mod keywords;
 mod parser;
 pub mod phrases;

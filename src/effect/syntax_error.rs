@@ -6,6 +6,7 @@ use pest::error::{Error, ErrorVariant, InputLocation};
 use super::ast::Timing;
 use super::error::EffectError;
 use super::grammar::Rule;
+use super::hints::{self, Hint};
 
 /// A readable name for what a rule matches; `None` hides the rule.
 fn describe(rule: Rule) -> Option<&'static str> {
@@ -222,7 +223,7 @@ fn word_at(line: &str, pos: usize) -> (usize, usize) {
 }
 
 /// The word that ends right before `pos` (skipping spaces), if any.
-fn word_before(line: &str, pos: usize) -> Option<(usize, usize)> {
+pub(crate) fn word_before(line: &str, pos: usize) -> Option<(usize, usize)> {
     let before = line[..pos].trim_end_matches([' ', '\t']);
     let end = before.len();
     let start = before
@@ -308,6 +309,9 @@ pub(crate) fn from_pest(
         word_at(line, pos)
     };
     let found = &line[start..end];
+    if let Some(hint) = hints::for_ability(line, pos, found) {
+        return from_hint(hint, base);
+    }
     let label = if at_end {
         "the line ends here".to_string()
     } else {
@@ -329,12 +333,20 @@ pub(crate) fn from_pest(
         // error shows up after it: look at the word before too.
         let before = &line[s..e];
         let words = grammar_words();
-        let known = words.iter().any(|w| w.eq_ignore_ascii_case(before));
+        // Short words (`to`, `of`) are known too, though never suggested.
+        let known = Rule::all_rules()
+            .iter()
+            .filter_map(|r| word_of(*r))
+            .map(|w| w.trim_matches('`'))
+            .chain(words.iter().copied())
+            .any(|w| w.eq_ignore_ascii_case(before));
         if !known && let Some(word) = nearest(before, words.iter().copied()) {
             message = format!("`{before}` is not understood here");
             label = "unknown word".to_string();
             help = Some(format!("did you mean `{word}`?"));
             span = (base + s, base + e);
+        } else if !known && let Some(hint) = hints::verb(line, (s, e)) {
+            return from_hint(hint, base);
         }
     }
     if help.is_none() && pos == 0 {
@@ -359,8 +371,23 @@ pub(crate) fn from_pest(
     EffectError::new("effect-syntax", span.0..span.1, message, label).with_help_opt(help)
 }
 
+/// A finding made of a hint (its span in the line at `base`).
+fn from_hint(hint: Hint, base: usize) -> EffectError {
+    EffectError::new(
+        "effect-syntax",
+        base + hint.span.0..base + hint.span.1,
+        hint.message
+            .unwrap_or_else(|| "the effect text does not follow the grammar".to_string()),
+        hint.label.unwrap_or_else(|| "here".to_string()),
+    )
+    .with_help(hint.help)
+}
+
 /// A line with no colon that is not a keyword name either.
 pub(crate) fn not_a_line(line: &str, base: usize) -> EffectError {
+    if let Some(hint) = hints::for_other_line(line) {
+        return from_hint(hint, base);
+    }
     let lead = line.len() - line.trim_start().len();
     let trimmed = line.trim();
     let first: String = trimmed

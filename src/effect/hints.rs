@@ -1,0 +1,338 @@
+//! Help for mistakes the grammar's "expected …" cannot name: the text is
+//! close to the language but written another way (a full-width colon,
+//! Japanese, a number in words, `this card's STAR`, `If you win,`, a
+//! misspelt verb). Each hint says what to write; where a rewrite of the
+//! line parses, the help shows the line rewritten.
+
+use pest::Parser as _;
+
+use super::Lang;
+use super::ast::Timing;
+use super::grammar::{EffectParser, Rule};
+use super::keywords::Keywords;
+use super::phrases::Phrasebook;
+
+/// A finding's parts that a hint replaces: the span (in the line), the
+/// message and label (when the grammar's are not the best words), the help.
+pub(crate) struct Hint {
+    pub span: (usize, usize),
+    pub message: Option<String>,
+    pub label: Option<String>,
+    pub help: String,
+}
+
+/// Whether `line` is a well-formed ability (a rewrite worth showing).
+fn parses(line: &str) -> bool {
+    EffectParser::parse(Rule::ability_line, line).is_ok()
+}
+
+/// The help that shows the line rewritten, when that parses; else `plain`.
+fn with_rewrite(rewritten: &str, shown: impl FnOnce(&str) -> String, plain: String) -> String {
+    if parses(rewritten) {
+        shown(rewritten)
+    } else {
+        plain
+    }
+}
+
+/// The first hint that fits an error at `pos` of an ability line, whose
+/// word there is `found`.
+pub(crate) fn for_ability(line: &str, pos: usize, found: &str) -> Option<Hint> {
+    japanese(line, pos)
+        .or_else(|| full_width(line, pos))
+        .or_else(|| clash_result(line, pos, found))
+        .or_else(|| possessive_star(line, pos))
+        .or_else(|| number_word(line, pos, found))
+}
+
+/// A hint for a line that is neither an ability nor a keyword.
+pub(crate) fn for_other_line(line: &str) -> Option<Hint> {
+    japanese(line, line.len()).or_else(|| full_width(line, line.len()))
+}
+
+// ───────────────────────── other scripts ─────────────────────────
+
+/// Kana or kanji.
+fn is_japanese(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{ff66}'..='\u{ff9f}')
+}
+
+/// The ASCII character a full-width one stands for (`：` → `:`).
+fn ascii_of(c: char) -> Option<char> {
+    match c {
+        '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0),
+        '\u{3000}' => Some(' '),
+        '、' => Some(','),
+        '。' => Some('.'),
+        _ => None,
+    }
+}
+
+/// Japanese where the English effect source goes (from `from` on, or
+/// from its first Japanese character if that comes first). The Japanese
+/// card text is rendered from the English; a Japanese timing word or a
+/// built-in keyword's Japanese name is named in English.
+fn japanese(line: &str, from: usize) -> Option<Hint> {
+    let first = line.find(is_japanese)?;
+    let start = first.min(from);
+    let book = Phrasebook::builtin(Lang::Ja);
+    let timing = Timing::ALL.iter().find_map(|t| {
+        let ja = book.lookup(&format!("timing.{}", t.word().to_ascii_lowercase()))?;
+        let rest = line.strip_prefix(ja)?;
+        rest.starts_with(['：', ':'])
+            .then(|| format!("; `{ja}：` is `{}:`", t.word()))
+    });
+    let name = line.trim_end_matches(['。', '.', ' ']);
+    let keyword = Keywords::builtin()
+        .iter()
+        .find(|k| k.name.ja == name)
+        .map(|k| {
+            format!(
+                "; `{name}` is the keyword `{}`: write `{}.`",
+                k.name.en, k.name.en
+            )
+        });
+    let help = format!(
+        "write the effect in English, in the words of the effect language (`Play: Gain 2 RP.`, `Scurry.`); its Japanese text is rendered from it{}",
+        keyword.or(timing).unwrap_or_default()
+    );
+    Some(Hint {
+        span: (start, line.len()),
+        message: Some("effect text is written in English; this is Japanese".to_string()),
+        label: Some("Japanese text".to_string()),
+        help,
+    })
+}
+
+/// A full-width character (`：`, `。`, `２`) at or before the error.
+fn full_width(line: &str, pos: usize) -> Option<Hint> {
+    let (at, wide) = line.char_indices().find(|(_, c)| ascii_of(*c).is_some())?;
+    if at > pos {
+        return None;
+    }
+    let ascii = ascii_of(wide)?;
+    let rewritten: String = line.chars().map(|c| ascii_of(c).unwrap_or(c)).collect();
+    let help = with_rewrite(
+        &rewritten,
+        |r| format!("write the ASCII `{ascii}`, not the full-width `{wide}`: `{r}`"),
+        format!("write the ASCII `{ascii}`, not the full-width `{wide}`"),
+    );
+    Some(Hint {
+        span: (at, at + wide.len_utf8()),
+        message: Some(format!("`{wide}` is a full-width character")),
+        label: Some(format!("full-width `{wide}`")),
+        help,
+    })
+}
+
+// ─────────────────────────── phrasings ───────────────────────────
+
+/// The start of the word `word` (any case) that ends at or before `end`,
+/// searching backwards.
+fn word_start_before(line: &str, end: usize, word: &str) -> Option<usize> {
+    let lower = line[..end].to_ascii_lowercase();
+    let mut from = lower.len();
+    while let Some(i) = lower[..from].rfind(word) {
+        let before_ok = i == 0 || !lower.as_bytes()[i - 1].is_ascii_alphanumeric();
+        let after = i + word.len();
+        let after_ok = after >= lower.len() || !lower.as_bytes()[after].is_ascii_alphanumeric();
+        if before_ok && after_ok {
+            return Some(i);
+        }
+        from = i;
+    }
+    None
+}
+
+/// `If you win,`: a clash result is a label after the clash (`Win:`), not
+/// a condition.
+fn clash_result(line: &str, pos: usize, found: &str) -> Option<Hint> {
+    let outcome = match found.to_ascii_lowercase().as_str() {
+        "win" | "wins" | "won" => "Win",
+        "lose" | "loses" | "lost" => "Lose",
+        "tie" | "ties" | "tied" => "Tie",
+        _ => return None,
+    };
+    let you = word_start_before(line, pos, "you")?;
+    if !line[you..pos].trim().eq_ignore_ascii_case("you") {
+        return None;
+    }
+    let start = word_start_before(line, you, "if")?;
+    if !line[start..you].trim().eq_ignore_ascii_case("if") {
+        return None;
+    }
+    let comma = pos + line[pos..].find(',')?;
+    let (before, after) = (&line[..start], line[comma + 1..].trim_start());
+    let written = &line[start..=comma];
+    let clash_before = word_start_before(before, before.len(), "clash").is_some()
+        || word_start_before(before, before.len(), "clashes").is_some();
+    let rewritten = match clash_before {
+        true => format!("{before}{outcome}: {after}"),
+        false => format!("{before}Clash with an opponent. {outcome}: {after}"),
+    };
+    let help = with_rewrite(
+        &rewritten,
+        |r| format!("a clash result is written `{outcome}:` after a clash: write `{r}`"),
+        format!(
+            "a clash result is written `{outcome}:` after a clash (`Clash with an opponent. {outcome}: Gain 2 RP.`); `If` takes a count or a card (`If you have 3 or more fire cards in your tableau,`)"
+        ),
+    );
+    Some(Hint {
+        span: (start, comma + 1),
+        message: Some(format!(
+            "`{written}` is not a condition of the effect language"
+        )),
+        label: Some("a clash result".to_string()),
+        help,
+    })
+}
+
+/// `this card's STAR`: the language says `the STAR of this card`.
+fn possessive_star(line: &str, pos: usize) -> Option<Hint> {
+    let lower = line[pos..].to_ascii_lowercase();
+    let (at, len) = ["'s star", "’s star"]
+        .iter()
+        .find_map(|p| lower.find(p).map(|i| (i, p.len())))?;
+    let target = &line[pos..pos + at];
+    if target.is_empty() || target.contains(['.', ',', ':', '(', ')']) {
+        return None;
+    }
+    let end = pos + at + len;
+    let rewritten = format!("{}the STAR of {target}{}", &line[..pos], &line[end..]);
+    Some(Hint {
+        span: (pos, end),
+        message: Some(format!(
+            "`{}` is not how the effect language says it",
+            &line[pos..end]
+        )),
+        label: Some("a possessive".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| format!("write `the STAR of {target}`: `{r}`"),
+            format!("write `the STAR of {target}`"),
+        ),
+    })
+}
+
+/// Numbers in words, `one` to `twenty`.
+const NUMBER_WORDS: [&str; 20] = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
+/// A number in words at the error or just before it (`two +1 STAR tokens`).
+fn number_word(line: &str, pos: usize, found: &str) -> Option<Hint> {
+    let (start, end) = if NUMBER_WORDS.contains(&found.to_ascii_lowercase().as_str()) {
+        (pos, pos + found.len())
+    } else {
+        super::syntax_error::word_before(line, pos)?
+    };
+    let word = &line[start..end];
+    let n = NUMBER_WORDS
+        .iter()
+        .position(|w| w.eq_ignore_ascii_case(word))?
+        + 1;
+    let rewritten = format!("{}{n}{}", &line[..start], &line[end..]);
+    // `one` is also a word of the language (`one of them`): named only
+    // when the digit mends the line.
+    if n == 1 && !parses(&rewritten) {
+        return None;
+    }
+    Some(Hint {
+        span: (start, end),
+        message: Some(format!("`{word}` is not understood here")),
+        label: Some("a number in words".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| format!("write numbers in digits: `{r}`"),
+            format!("write numbers in digits: `{n}`"),
+        ),
+    })
+}
+
+// ───────────────────────────── verbs ─────────────────────────────
+
+/// The first word of each action.
+const VERBS: [&str; 14] = [
+    "gain", "lose", "flip", "put", "clash", "discard", "take", "look", "insert", "reveal",
+    "attach", "copy", "return", "play",
+];
+
+/// Whether the word starting at `start` begins a clause (after the colon,
+/// a full stop, a comma, `you may`, `and`, `then` or `to`).
+fn starts_clause(line: &str, start: usize) -> bool {
+    let before = line[..start].trim_end();
+    if before.ends_with([':', '.', ',']) {
+        return true;
+    }
+    let last = before
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    matches!(last.as_str(), "may" | "and" | "then" | "to")
+}
+
+/// A misspelt verb at the start of a clause (`Gane 2 RP`): the verb
+/// nearest to it, as the grammar reads such a word as an element or type.
+pub(crate) fn verb(line: &str, (start, end): (usize, usize)) -> Option<Hint> {
+    if !starts_clause(line, start) {
+        return None;
+    }
+    let word = &line[start..end];
+    let lower = word.to_lowercase();
+    let first = lower.chars().next()?;
+    // One edit away, or two for a word of more than two letters that
+    // starts like the verb (`gane` → `gain`).
+    let nearest = VERBS
+        .iter()
+        .map(|v| (strsim::damerau_levenshtein(&lower, v), *v))
+        .filter(|&(d, v)| d <= 1 || (d == 2 && v.starts_with(first) && lower.chars().count() > 2))
+        .min_by_key(|&(d, v)| (d, !v.starts_with(first)));
+    let help = match nearest {
+        Some((_, verb)) => {
+            let spelt = match word.chars().next() {
+                Some(c) if c.is_uppercase() => {
+                    let mut s = verb.to_string();
+                    s[..1].make_ascii_uppercase();
+                    s
+                }
+                _ => verb.to_string(),
+            };
+            let rewritten = format!("{}{spelt}{}", &line[..start], &line[end..]);
+            with_rewrite(
+                &rewritten,
+                |r| format!("did you mean `{verb}`? Write `{r}`"),
+                format!("did you mean `{verb}`?"),
+            )
+        }
+        None => format!(
+            "an action starts with a verb: {}",
+            VERBS.map(|v| format!("`{v}`")).join(", ")
+        ),
+    };
+    Some(Hint {
+        span: (start, end),
+        message: Some(format!("`{word}` is not understood here")),
+        label: Some("unknown word".to_string()),
+        help,
+    })
+}
