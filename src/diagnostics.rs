@@ -41,6 +41,7 @@ pub enum Code {
     EmptyText,
     Schema,
     // Card semantics.
+    NotCanonical,
     DuplicateSetId,
     DuplicateCardId,
     DuplicateCardName,
@@ -146,6 +147,10 @@ pub const CODES: &[(Code, &str)] = &[
     (Code::InvalidId, "an id is not kebab-case"),
     (Code::EmptyText, "a text field is empty"),
     (Code::Schema, "any other mismatch with the JSON Schema"),
+    (
+        Code::NotCanonical,
+        "an effect is not written in canonical form (`blades fmt --check`)",
+    ),
     (Code::DuplicateSetId, "two sets share an id"),
     (Code::DuplicateCardId, "two cards share an id"),
     (
@@ -304,6 +309,7 @@ impl Code {
             Code::InvalidId => "invalid-id",
             Code::EmptyText => "empty-text",
             Code::Schema => "schema",
+            Code::NotCanonical => "not-canonical",
             Code::DuplicateSetId => "duplicate-set-id",
             Code::DuplicateCardId => "duplicate-card-id",
             Code::DuplicateCardName => "duplicate-card-name",

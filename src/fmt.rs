@@ -130,6 +130,33 @@ impl PoolFormat {
         }
     }
 
+    /// Each effect not in canonical form as a finding (for SARIF), with the
+    /// canonical text in its help line.
+    pub fn changes_as_findings(&self) -> Vec<Diagnostic> {
+        self.rewrites
+            .iter()
+            .flat_map(|rewrite| {
+                rewrite.changes.iter().map(|change| {
+                    let card = match change.card.is_empty() {
+                        true => "a card".to_string(),
+                        false => format!("`{}`", change.card),
+                    };
+                    Diagnostic::error(
+                        Code::NotCanonical,
+                        &rewrite.path,
+                        change.span.clone(),
+                        format!("the effect of {card} is not in canonical form"),
+                    )
+                    .with_label("not canonical")
+                    .with_help(format!(
+                        "write `{}` (`blades fmt` rewrites it)",
+                        change.after.trim_end().replace('\n', " / ")
+                    ))
+                })
+            })
+            .collect()
+    }
+
     /// Writes every rewritten file, or none.
     pub fn write(&self) -> Result<(), WriteError> {
         let mut set = FileSet::new();

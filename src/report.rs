@@ -216,6 +216,130 @@ pub fn render_json(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     text
 }
 
+/// What a SARIF rule says of a code (its `shortDescription`), given by
+/// the caller: the codes of the effect language live above this layer.
+pub type Describe<'a> = &'a dyn Fn(Code) -> Option<&'static str>;
+
+/// Renders diagnostics as one SARIF 2.1.0 log (a run of `blades`), for
+/// code-scanning views that show findings inline. Columns are counted in
+/// characters (`columnKind: unicodeCodePoints`), as everywhere else.
+pub fn render_sarif(diagnostics: &[Diagnostic], sources: &Sources, describe: Describe) -> String {
+    let mut rules: Vec<Code> = Vec::new();
+    let mut rule_index: HashMap<Code, usize> = HashMap::new();
+    let results: Vec<serde_json::Value> = diagnostics
+        .iter()
+        .map(|d| {
+            let index = *rule_index.entry(d.code).or_insert_with(|| {
+                rules.push(d.code);
+                rules.len() - 1
+            });
+            sarif_result(d, index, sources)
+        })
+        .collect();
+    let rules: Vec<serde_json::Value> = rules
+        .iter()
+        .map(|code| {
+            let mut rule = serde_json::json!({ "id": code.as_str() });
+            if let Some(text) = describe(*code) {
+                rule["shortDescription"] = serde_json::json!({ "text": text });
+            }
+            rule
+        })
+        .collect();
+    let log = serde_json::json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "blades",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// One SARIF result: the message (with the help line, which SARIF has no
+/// field of its own for), the place and the related places.
+fn sarif_result(d: &Diagnostic, rule_index: usize, sources: &Sources) -> serde_json::Value {
+    let text = match &d.help {
+        Some(help) => format!("{}\nhelp: {help}", d.message),
+        None => d.message.clone(),
+    };
+    let mut result = serde_json::json!({
+        "ruleId": d.code.as_str(),
+        "ruleIndex": rule_index,
+        "level": match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        },
+        "message": { "text": text },
+    });
+    if !d.is_general() {
+        result["locations"] =
+            serde_json::json!([sarif_location(&d.path, &d.span, &d.label, sources)]);
+    }
+    if !d.related.is_empty() {
+        let related: Vec<serde_json::Value> = d
+            .related
+            .iter()
+            .enumerate()
+            .map(|(id, r)| {
+                let mut place = sarif_location(&r.path, &r.span, &r.label, sources);
+                place["id"] = serde_json::json!(id);
+                place
+            })
+            .collect();
+        result["relatedLocations"] = serde_json::Value::Array(related);
+    }
+    result
+}
+
+fn sarif_location(
+    path: &str,
+    span: &Range<usize>,
+    label: &str,
+    sources: &Sources,
+) -> serde_json::Value {
+    let (line, column) = sources.line_col(path, span.start);
+    let (end_line, end_column) = sources.line_col(path, span.end);
+    let mut location = serde_json::json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": uri(path) },
+            "region": {
+                "startLine": line,
+                "startColumn": column,
+                "endLine": end_line,
+                "endColumn": end_column.max(if end_line == line { column } else { 1 }),
+            },
+        },
+    });
+    if !label.is_empty() {
+        location["message"] = serde_json::json!({ "text": label });
+    }
+    location
+}
+
+/// A path as a relative URI reference: `/` separators, and the characters
+/// a URI cannot hold percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.replace('\\', "/").bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b':' => {
+                out.push(byte as char)
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
 /// Adapter from our diagnostic to miette's trait.
 struct MietteDiagnostic {
     message: String,

@@ -61,7 +61,11 @@ fn frames_are_plain_ascii_off_a_terminal() {
     // Standard error is a pipe here: a log or CI console gets ASCII frames.
     for plain in ["never", "auto"] {
         let run = blades(root(), &args(plain));
-        assert!(run.stderr.contains(",-[<effect>:1:7]"), "{plain}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(",-[<effect>:1:7]"),
+            "{plain}: {}",
+            run.stderr
+        );
         assert!(run.stderr.is_ascii(), "{plain}: {}", run.stderr);
     }
     // Forced colour is for a terminal that is not detected: its frames too.

@@ -39,6 +39,13 @@ pub struct Args {
     pretty: bool,
 }
 
+impl Args {
+    /// `--watch`: a report per rebuild, not one.
+    pub fn watches(&self) -> bool {
+        self.watch
+    }
+}
+
 /// Pools smaller than this build too fast to need a progress bar.
 const PROGRESS_MIN_FILES: usize = 200;
 

@@ -13,7 +13,7 @@ use super::{Context, exit};
 pub struct Args {
     /// Report the files that are not in canonical form (exit 1) instead of rewriting them.
     #[arg(long)]
-    check: bool,
+    pub check: bool,
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
@@ -32,6 +32,18 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     };
     let formatted = format_pool(workspace.pool());
     let (problems, sources) = (&formatted.problems, &formatted.sources);
+    if context.sarif {
+        let findings: Vec<_> = problems
+            .iter()
+            .cloned()
+            .chain(formatted.changes_as_findings())
+            .collect();
+        let code = match findings.iter().any(|d| d.is_error()) {
+            true => exit::PROBLEMS,
+            false => exit::OK,
+        };
+        return context.fail(code, &findings, sources);
+    }
     if formatted.blocked() {
         return context.fail(exit::PROBLEMS, problems, sources);
     }

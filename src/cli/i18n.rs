@@ -89,6 +89,13 @@ struct ImportArgs {
     dry_run: bool,
 }
 
+impl Args {
+    /// `i18n check`, whose whole output is findings.
+    pub fn is_check(&self) -> bool {
+        matches!(self.command, Sub::Check(_))
+    }
+}
+
 pub fn run(context: &Context, args: Args) -> ExitCode {
     match args.command {
         Sub::Status(a) => status_command(context, a),

@@ -46,9 +46,9 @@ pub struct Cli {
     /// Card pool folder (every *.yaml set file under it); default: the built-in pool.
     #[arg(long, global = true, value_name = "DIR")]
     cards: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// Output format (`sarif`: SARIF 2.1.0, for `build`, `i18n check` and `fmt --check`).
+    #[arg(long, global = true, value_enum, default_value_t = OutputFormat::Human)]
+    format: OutputFormat,
     /// Colour in human reports: on a terminal (and without NO_COLOR), always or never.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -91,6 +91,15 @@ enum Command {
     Man,
 }
 
+/// What `--format` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    Human,
+    Json,
+    /// SARIF 2.1.0: the findings of `build`, `i18n check` and `fmt --check` for code-scanning views.
+    Sarif,
+}
+
 /// When human reports are coloured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
@@ -103,7 +112,11 @@ pub enum ColorChoice {
 /// What every command gets: the global options.
 pub struct Context {
     pub cards: Option<PathBuf>,
+    /// Human or JSON; JSON too for `--format sarif`, whose commands print
+    /// nothing but their findings (see [`Context::sarif`]).
     pub format: Format,
+    /// `--format sarif`: findings are printed as one SARIF log.
+    pub sarif: bool,
     pub color: ColorChoice,
     /// Only results and problems: no word of what was done.
     pub quiet: bool,
@@ -171,8 +184,12 @@ impl Context {
         self.fail(exit::CANNOT_RUN, &diagnostics, &findings.sources)
     }
 
-    /// Prints diagnostics to stderr (human) or stdout (JSON).
+    /// Prints diagnostics to stderr (human) or stdout (JSON, SARIF).
     pub fn report(&self, diagnostics: &[Diagnostic], sources: &Sources) {
+        if self.sarif {
+            stdout_str(&report::render_sarif(diagnostics, sources, &describe));
+            return;
+        }
         match self.format {
             Format::Human => {
                 if !diagnostics.is_empty() {
@@ -217,10 +234,23 @@ fn dispatch() -> ExitCode {
     };
     let context = Context {
         cards: cli.cards,
-        format: cli.format,
+        format: match cli.format {
+            OutputFormat::Human => Format::Human,
+            OutputFormat::Json | OutputFormat::Sarif => Format::Json,
+        },
+        sarif: cli.format == OutputFormat::Sarif,
         color: cli.color,
         quiet: cli.quiet,
     };
+    if context.sarif && !speaks_sarif(&cli.command) {
+        return context.refuse(
+            Diagnostic::general(
+                Code::Usage,
+                "`--format sarif` is for the commands that check files: `build`, `i18n check` and `fmt --check`",
+            )
+            .with_help("use `--format json` for the other commands"),
+        );
+    }
     match cli.command {
         Command::Build(args) => build::run(&context, args),
         Command::Schema(args) => schema::run(&context, args),
@@ -237,13 +267,41 @@ fn dispatch() -> ExitCode {
     }
 }
 
+/// The commands whose whole output is findings in files, which SARIF holds.
+fn speaks_sarif(command: &Command) -> bool {
+    match command {
+        Command::Build(args) => !args.watches(),
+        Command::I18n(args) => args.is_check(),
+        Command::Fmt(args) => args.check,
+        _ => false,
+    }
+}
+
+/// What a code means, for SARIF's rule descriptions.
+fn describe(code: Code) -> Option<&'static str> {
+    let listed = |codes: &[(Code, &'static str)]| {
+        codes
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map(|(_, what)| *what)
+    };
+    listed(blades::diagnostics::CODES).or_else(|| match code {
+        Code::Effect(name) => blades::effect::CODES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, what)| *what),
+        _ => None,
+    })
+}
+
 /// Whether the command line asks for JSON (`--format json`), read from the
 /// words themselves when the parser refused them.
 fn json_asked() -> bool {
     let words: Vec<String> = std::env::args().collect();
     words.iter().enumerate().any(|(i, word)| {
-        word == "--format=json"
-            || (word == "--format" && words.get(i + 1).is_some_and(|w| w == "json"))
+        let machine = |w: &str| w == "json" || w == "sarif";
+        word.strip_prefix("--format=").is_some_and(machine)
+            || (word == "--format" && words.get(i + 1).is_some_and(|w| machine(w)))
     })
 }
 
@@ -259,7 +317,11 @@ fn usage_json(error: &clap::Error) -> ExitCode {
         .to_string();
     let diagnostic = Diagnostic::general(Code::Usage, message)
         .with_help("`blades --help` (or `blades COMMAND --help`) shows what the command takes");
-    stdout_str(&report::render_json(&[diagnostic], &Sources::default()));
+    let sources = Sources::default();
+    match std::env::args().any(|w| w == "sarif" || w == "--format=sarif") {
+        true => stdout_str(&report::render_sarif(&[diagnostic], &sources, &describe)),
+        false => stdout_str(&report::render_json(&[diagnostic], &sources)),
+    }
     ExitCode::from(exit::CANNOT_RUN)
 }
 
