@@ -225,6 +225,51 @@ impl fmt::Display for PoolError {
 
 impl std::error::Error for PoolError {}
 
+/// Which pool a command reads, by one rule for every command: the folder
+/// named by `--cards`; else `./cards` when the current folder has one (a
+/// set repository, or this project's checkout); else the built-in pool,
+/// which is read-only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PoolChoice {
+    Named(PathBuf),
+    Found(PathBuf),
+    BuiltIn,
+}
+
+/// The folder [`PoolChoice`] looks for in the current folder.
+pub const FOUND_FOLDER: &str = "cards";
+
+impl PoolChoice {
+    pub fn of(named: Option<&Path>) -> PoolChoice {
+        match named {
+            Some(dir) => PoolChoice::Named(dir.to_path_buf()),
+            None if Path::new(FOUND_FOLDER).is_dir() => {
+                PoolChoice::Found(PathBuf::from(FOUND_FOLDER))
+            }
+            None => PoolChoice::BuiltIn,
+        }
+    }
+
+    /// The pool's folder (none for the built-in pool).
+    pub fn dir(&self) -> Option<&Path> {
+        match self {
+            PoolChoice::Named(dir) | PoolChoice::Found(dir) => Some(dir),
+            PoolChoice::BuiltIn => None,
+        }
+    }
+
+    /// Which pool, as a report says it.
+    pub fn describe(&self) -> String {
+        match self {
+            PoolChoice::Named(dir) => format!("`{}`", dir.display()),
+            PoolChoice::Found(dir) => {
+                format!("`{}` (found in the current folder)", dir.display())
+            }
+            PoolChoice::BuiltIn => "the built-in pool".to_string(),
+        }
+    }
+}
+
 impl PoolError {
     /// The finding a front end reports: the folder named, what is wrong
     /// with it and what to do.

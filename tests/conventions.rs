@@ -79,7 +79,11 @@ fn quiet_keeps_results_and_problems_and_drops_what_was_done() {
     let out = dir.path().join("cards.json").display().to_string();
     let told = blades(dir.path(), &["build", "--out", &out]);
     assert_eq!(told.code, 0);
-    assert!(told.stderr.starts_with("built "), "{}", told.stderr);
+    assert!(
+        told.stderr.starts_with("pool: the built-in pool\nbuilt "),
+        "{}",
+        told.stderr
+    );
     let quiet = blades(dir.path(), &["-q", "build", "--out", &out]);
     assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
     // Problems are still reported.

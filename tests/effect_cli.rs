@@ -123,7 +123,9 @@ fn effects_longer_than_the_bound_are_refused_by_check_render_and_fmt() {
 
 #[test]
 fn fmt_needs_a_folder_to_rewrite() {
-    let (code, _, err) = blades(root(), &["fmt"]);
+    // Where no `cards/` is found, the pool is the built-in one: read-only.
+    let empty = tempfile::tempdir().unwrap();
+    let (code, _, err) = blades(empty.path(), &["fmt"]);
     assert_eq!(code, 2);
     assert!(err.contains("--cards"), "{err}");
 }

@@ -198,7 +198,7 @@ fn every_check_passes_on_good_translations() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        "checked 19 translated texts: no problems found\n"
+        "pool: `synced`\nchecked 19 translated texts: no problems found\n"
     );
     let run = blades(
         &fixtures(),

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{blades, root};
+use common::{blades, copy_dir, root};
 use serde_json::Value;
 
 /// The (file, code, message) of each diagnostic of a JSON report.
@@ -158,4 +158,67 @@ fn a_set_file_with_an_upper_case_extension_is_named_not_passed_over() {
             "not read: pool files end in `.yaml` or `.yml`, in lower case".to_string()
         )]
     );
+}
+
+/// One rule for every command: `--cards DIR`, else `./cards` when the
+/// current folder has one, else the built-in pool (read-only); a human
+/// report says which.
+#[test]
+fn every_command_reads_the_same_pool_and_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    // No `cards/` here: the built-in pool, which nothing writes into.
+    let built_in = blades(dir.path(), &["build", "--out", "db.json"]);
+    assert_eq!(built_in.code, 0, "{}", built_in.stderr);
+    assert!(
+        built_in.stderr.starts_with("pool: the built-in pool\n"),
+        "{}",
+        built_in.stderr
+    );
+    let import = blades(dir.path(), &["i18n", "import", "ja.po"]);
+    assert_eq!(import.code, 2, "{}", import.stderr);
+    assert!(
+        import.stderr.contains("built-in pool is read-only"),
+        "{}",
+        import.stderr
+    );
+    // A `cards/` folder is the pool of every command run beside it: an
+    // edit there is what `build`, `card show` and an export see.
+    copy_dir(&root().join("cards"), &dir.path().join("cards"));
+    let set = dir.path().join("cards/sunset-gulch.yaml");
+    let text = std::fs::read_to_string(&set).unwrap();
+    std::fs::write(
+        &set,
+        text.replace("Tumbleweed Jackrabbit", "Tumbleweed Hare"),
+    )
+    .unwrap();
+    let found = blades(dir.path(), &["build", "--out", "db.json"]);
+    assert_eq!(found.code, 0, "{}", found.stderr);
+    assert!(
+        found
+            .stderr
+            .starts_with("pool: `cards` (found in the current folder)\n"),
+        "{}",
+        found.stderr
+    );
+    let db = std::fs::read_to_string(dir.path().join("db.json")).unwrap();
+    assert!(db.contains("Tumbleweed Hare") && !db.contains("Tumbleweed Jackrabbit"));
+    let show = blades(dir.path(), &["card", "show", "Tumbleweed Hare"]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    let export = blades(dir.path(), &["i18n", "export", "--lang", "ja"]);
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    assert!(export.stdout.contains("Tumbleweed Hare"));
+    // `--cards` wins over the folder found.
+    let named = blades(
+        dir.path(),
+        &["--cards", "nowhere", "build", "--out", "db.json"],
+    );
+    assert_eq!(named.code, 2);
+    assert!(
+        named.stderr.starts_with("pool: `nowhere`\n"),
+        "{}",
+        named.stderr
+    );
+    // `--quiet` drops the line.
+    let quiet = blades(dir.path(), &["-q", "build", "--out", "db.json"]);
+    assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
 }

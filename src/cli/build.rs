@@ -56,6 +56,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     if args.watch {
         return watch(context, &args);
     }
+    context.say_pool();
     let mut builder = Builder::new(settings(context, &args));
     let started = Instant::now();
     let pool = match builder.read(None) {

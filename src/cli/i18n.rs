@@ -275,17 +275,20 @@ fn export_command(context: &Context, args: ExportArgs) -> ExitCode {
     ExitCode::from(exit::OK)
 }
 
-/// The folder an import writes into: `--cards`, or `./cards`.
+/// The folder an import writes into: the pool's (the built-in pool is
+/// read-only).
 fn import_root(context: &Context) -> Result<PathBuf, ExitCode> {
     match &context.cards {
         Some(dir) => Ok(dir.clone()),
-        None if Path::new("cards").is_dir() => Ok(PathBuf::from("cards")),
-        None => {
-            stderrln!(
-                "error: import writes locale files into a card folder: pass `--cards DIR` (the built-in pool is read-only)"
-            );
-            Err(ExitCode::from(exit::CANNOT_RUN))
-        }
+        None => Err(context.refuse(
+            Diagnostic::general(
+                Code::Usage,
+                "import writes locale files into a pool folder, and the built-in pool is read-only",
+            )
+            .with_help(
+                "name the pool folder with --cards DIR, or run in a folder that has `cards/`",
+            ),
+        )),
     }
 }
 

@@ -2,12 +2,13 @@
 //! Commands call the library and decide what to print and the exit code.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
 use blades::diagnostics::{Code, Diagnostic, Sources};
+use blades::pool::PoolChoice;
 use blades::report::{self, Format, Style};
 use blades::workspace::Workspace;
 
@@ -43,7 +44,8 @@ pub mod exit {
     about = "Card-data toolchain for Millennium Blades"
 )]
 pub struct Cli {
-    /// Card pool folder (every *.yaml set file under it); default: the built-in pool.
+    /// Card pool folder (every *.yaml set file under it); default: `./cards` when the current
+    /// folder has one, else the built-in pool (read-only).
     #[arg(long, global = true, value_name = "DIR")]
     cards: Option<PathBuf>,
     /// Output format (`sarif`: SARIF 2.1.0, for `build`, `i18n check` and `fmt --check`).
@@ -111,7 +113,10 @@ pub enum ColorChoice {
 
 /// What every command gets: the global options.
 pub struct Context {
+    /// The pool's folder (none for the built-in pool), as [`PoolChoice`]
+    /// chose it.
     pub cards: Option<PathBuf>,
+    pub pool: PoolChoice,
     /// Human or JSON; JSON too for `--format sarif`, whose commands print
     /// nothing but their findings (see [`Context::sarif`]).
     pub format: Format,
@@ -148,14 +153,23 @@ impl Context {
     /// The pool named by `--cards` (or the built-in one), opened to answer
     /// questions about it through the last build's cache.
     pub fn workspace(&self) -> Result<Workspace, ExitCode> {
+        self.say_pool();
         Workspace::open(self.cards.as_deref()).map_err(|e| self.refuse(e.into_diagnostic()))
     }
 
     /// [`Context::workspace`] with every file read, for the commands that
     /// rewrite or translate the pool's files.
     pub fn workspace_uncached(&self) -> Result<Workspace, ExitCode> {
+        self.say_pool();
         Workspace::open_uncached(self.cards.as_deref())
             .map_err(|e| self.refuse(e.into_diagnostic()))
+    }
+
+    /// Says which pool the command reads (human reports, not `--quiet`).
+    pub fn say_pool(&self) {
+        if self.tells() {
+            stderrln!("pool: {}", self.pool.describe());
+        }
     }
 
     /// Reports why the command cannot do its job (in JSON, as the report
@@ -232,8 +246,10 @@ fn dispatch() -> ExitCode {
             });
         }
     };
+    let pool = PoolChoice::of(cli.cards.as_deref());
     let context = Context {
-        cards: cli.cards,
+        cards: pool.dir().map(Path::to_path_buf),
+        pool,
         format: match cli.format {
             OutputFormat::Human => Format::Human,
             OutputFormat::Json | OutputFormat::Sarif => Format::Json,
