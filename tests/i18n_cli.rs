@@ -697,7 +697,7 @@ fn a_japanese_variant_follows_the_english_it_was_made_from() {
     let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
     for expected in [
         "#. English has no `cont` form: translate the English of `action.flip`\n",
-        "#, fuzzy\n#| msgid \"flip {target}\"\nmsgctxt \"phrase:action.flip.cont\"\nmsgid \"turn over {target}\"\nmsgstr \"{target}を裏返し\"\n",
+        "#, fuzzy, python-brace-format\n#| msgid \"flip {target}\"\nmsgctxt \"phrase:action.flip.cont\"\nmsgid \"turn over {target}\"\nmsgstr \"{target}を裏返し\"\n",
     ] {
         assert!(po.contains(expected), "no {expected:?} in the PO file");
     }
@@ -840,11 +840,14 @@ fn a_phrase_translation_comes_back_from_po_as_one_changed_line() {
     let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
     assert!(po.contains("msgctxt \"phrase:line.ability\"\nmsgid \"{timing}: {sentences}\"\nmsgstr \"{timing}：{sentences}\"\n"));
     // The translator reviews the stale template and keeps the text.
-    let stale = "#, fuzzy\n#| msgid \"RP equal to the STAR of {target}\"\nmsgctxt \"phrase:amount.star_of\"";
+    let stale = "#, fuzzy, python-brace-format\n#| msgid \"RP equal to the STAR of {target}\"\nmsgctxt \"phrase:amount.star_of\"";
     assert!(po.contains(stale), "{po}");
     std::fs::write(
         temp.path().join("ja.po"),
-        po.replace(stale, "msgctxt \"phrase:amount.star_of\""),
+        po.replace(
+            stale,
+            "#, python-brace-format\nmsgctxt \"phrase:amount.star_of\"",
+        ),
     )
     .unwrap();
     let before = files(&temp.path().join("pool"));
@@ -916,4 +919,143 @@ fn shipped_locale_files_are_in_canonical_form() {
         project.locales.card_by_name("真昼の保安官"),
         Some("high-noon-sheriff")
     );
+}
+
+// ----- GNU gettext ------------------------------------------------------------
+
+/// A GNU gettext tool, when it is installed (a note is printed when not).
+fn gettext_tool(name: &str) -> Option<std::process::Command> {
+    match std::process::Command::new(name).arg("--version").output() {
+        Ok(out) if out.status.success() => Some(std::process::Command::new(name)),
+        _ => {
+            eprintln!("note: `{name}` (GNU gettext) is not installed; this check is skipped");
+            None
+        }
+    }
+}
+
+/// Each fixture's export, and the built-in pool's with every effect.
+fn exports() -> Vec<(String, tempfile::TempDir)> {
+    let mut out = Vec::new();
+    for fixture in ["synced", "drifted", "check-bad"] {
+        let temp = scratch(fixture);
+        export(temp.path(), &[]);
+        out.push((fixture.to_string(), temp));
+    }
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(&common::root().join("cards"), &temp.path().join("pool"));
+    export(temp.path(), &["--all-effects"]);
+    out.push(("built-in".to_string(), temp));
+    out
+}
+
+#[test]
+fn msgcat_changes_no_byte_of_an_export() {
+    let Some(_) = gettext_tool("msgcat") else {
+        return;
+    };
+    for (name, temp) in exports() {
+        let po = temp.path().join("ja.po");
+        let out = gettext_tool("msgcat").unwrap().arg(&po).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ours = std::fs::read_to_string(&po).unwrap();
+        let theirs = String::from_utf8(out.stdout).unwrap();
+        if ours != theirs {
+            let at = ours
+                .lines()
+                .zip(theirs.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            panic!(
+                "{name}: msgcat rewrites line {}:\n{:?}\n{:?}",
+                at + 1,
+                ours.lines().nth(at),
+                theirs.lines().nth(at)
+            );
+        }
+    }
+}
+
+#[test]
+fn msgfmt_check_is_silent_on_an_export() {
+    let Some(_) = gettext_tool("msgfmt") else {
+        return;
+    };
+    for (name, temp) in exports().into_iter().filter(|(n, _)| n != "check-bad") {
+        let out = gettext_tool("msgfmt")
+            .unwrap()
+            .args(["-c", "-o", "/dev/null", "ja.po"])
+            .current_dir(temp.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{name}");
+    }
+}
+
+#[test]
+fn msgfmt_checks_placeholders_and_every_entry_has_a_msgid() {
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(&common::root().join("cards"), &temp.path().join("pool"));
+    export(temp.path(), &[]);
+    let text = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    let file = blades::i18n::po::parse(&text).unwrap();
+    for entry in file.entries.iter().filter(|e| !e.is_header()) {
+        assert!(!entry.msgid.value.is_empty(), "{entry:?}");
+    }
+    // An empty template and an empty translation are written `(empty)`.
+    assert!(
+        text.contains("msgctxt \"phrase:sentence.join\"\nmsgid \"(empty)\"\nmsgstr \"(empty)\"\n"),
+        "{text}"
+    );
+    assert!(text.contains("#, python-brace-format\nmsgctxt \"phrase:line.ability\"\n"));
+    let Some(_) = gettext_tool("msgfmt") else {
+        return;
+    };
+    // A translation that loses a placeholder is caught by msgfmt -c.
+    let broken = text.replace("msgstr \"{timing}：{sentences}\"", "msgstr \"{timing}：\"");
+    assert_ne!(broken, text);
+    std::fs::write(temp.path().join("broken.po"), broken).unwrap();
+    let out = gettext_tool("msgfmt")
+        .unwrap()
+        .args(["-c", "-o", "/dev/null", "broken.po"])
+        .current_dir(temp.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'sentences'"));
+}
+
+#[test]
+fn an_empty_translation_round_trips_as_a_word() {
+    let temp = scratch("synced");
+    export(temp.path(), &["--all-effects"]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    // The synced pool renders with the built-in books: it has no phrases.
+    assert!(!po.contains("(empty)"));
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(&common::root().join("cards"), &temp.path().join("pool"));
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    // The translator gives `unit.cards` (empty in English) an empty
+    // Japanese: the locale file says so.
+    let entry = "msgctxt \"phrase:unit.cards\"\nmsgid \"(empty)\"\nmsgstr \"枚\"\n";
+    assert!(po.contains(entry), "{po}");
+    std::fs::write(
+        temp.path().join("ja.po"),
+        po.replace(
+            entry,
+            "msgctxt \"phrase:unit.cards\"\nmsgid \"(empty)\"\nmsgstr \"(empty)\"\n",
+        ),
+    )
+    .unwrap();
+    let run = import(temp.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("0 added, 1 updated"), "{}", run.stderr);
+    let phrases = std::fs::read_to_string(temp.path().join("pool/phrases/ja.yaml")).unwrap();
+    assert!(phrases.contains("unit.cards: {text: \"\","), "{phrases}");
 }

@@ -32,23 +32,72 @@ pub struct ExportOptions {
     pub all_effects: bool,
 }
 
-/// The PO file of one language.
-pub fn export(project: &Project, options: &ExportOptions) -> PoFile {
-    let lang = &options.lang;
-    let locale = project.locales.get(lang);
-    let mut file = PoFile::default();
-    file.entries.push(PoEntry {
-        translator_comments: vec![
+/// How an empty phrase template is written in a PO file, on either side:
+/// an empty `msgid` is no message to gettext tools, and an empty `msgstr`
+/// is "not translated", so a template empty in English, or translated as
+/// empty, is written as this word (and read back as empty).
+pub const EMPTY_TEXT: &str = "(empty)";
+
+/// A text as a PO entry holds it ([`EMPTY_TEXT`] for an empty template).
+fn po_text(key: &UnitKey, text: &str) -> String {
+    if key.field() == Field::Phrase && text.is_empty() {
+        EMPTY_TEXT.to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A PO entry's translation as the locale files hold it.
+fn from_po_text(key: &UnitKey, text: &str) -> String {
+    if key.field() == Field::Phrase && text == EMPTY_TEXT {
+        String::new()
+    } else {
+        locale::normalize_text(key, text)
+    }
+}
+
+/// A PO entry's English (`msgid`, previous `msgid`), normalised.
+fn from_po_source(key: &UnitKey, text: &str) -> String {
+    if key.field() == Field::Phrase && text == EMPTY_TEXT {
+        String::new()
+    } else {
+        normalize(text)
+    }
+}
+
+/// The header of an export: complete (so `msgfmt -c` is silent) and the
+/// same on every export, so exporting twice gives the same bytes. Who last
+/// translated, and when, is not known to the pool: those fields are empty
+/// (as Poedit writes them for a new file) and the editor fills them in.
+/// A template (`lang` none) names no language.
+pub fn header(lang: Option<&str>) -> PoEntry {
+    let (comment, team, language) = match lang {
+        Some(lang) => (
             format!(
                 "{} ({lang}) translation of the Millennium Blades card pool.",
                 language_name(lang)
             ),
+            language_name(lang).to_string(),
+            lang.to_string(),
+        ),
+        None => (
+            "Template of the Millennium Blades card pool's translations.".to_string(),
+            String::new(),
+            String::new(),
+        ),
+    };
+    PoEntry {
+        translator_comments: vec![
+            comment,
             "Exported by `blades i18n export`; import with `blades i18n import`.".into(),
         ],
         msgid: PoString::new(""),
         msgstr: PoString::new(format!(
             "Project-Id-Version: blades card pool\n\
-             Language: {lang}\n\
+             PO-Revision-Date: \n\
+             Last-Translator: \n\
+             Language-Team: {team}\n\
+             Language: {language}\n\
              MIME-Version: 1.0\n\
              Content-Type: text/plain; charset=UTF-8\n\
              Content-Transfer-Encoding: 8bit\n\
@@ -57,7 +106,15 @@ pub fn export(project: &Project, options: &ExportOptions) -> PoFile {
             env!("CARGO_PKG_VERSION")
         )),
         ..PoEntry::default()
-    });
+    }
+}
+
+/// The PO file of one language.
+pub fn export(project: &Project, options: &ExportOptions) -> PoFile {
+    let lang = &options.lang;
+    let locale = project.locales.get(lang);
+    let mut file = PoFile::default();
+    file.entries.push(header(Some(lang)));
     for unit in &project.units {
         let entry = locale.and_then(|l| l.entry(&unit.key));
         let all = options.all_effects && unit.key.field() == Field::Effect;
@@ -72,15 +129,47 @@ pub fn export(project: &Project, options: &ExportOptions) -> PoFile {
             if project.unit(&entry.key).is_some() {
                 continue;
             }
-            file.entries.push(PoEntry {
-                translator_comments: note_lines(entry),
-                msgctxt: Some(PoString::new(entry.key.to_string())),
-                msgid: PoString::new(entry.source.clone().unwrap_or_default()),
-                msgstr: PoString::new(entry.normalized()),
-                obsolete: true,
-                ..PoEntry::default()
-            });
+            file.entries.push(obsolete_entry(entry));
         }
+    }
+    file
+}
+
+/// A translation whose English is gone, as an obsolete (`#~`) entry.
+fn obsolete_entry(entry: &Entry) -> PoEntry {
+    PoEntry {
+        translator_comments: note_lines(entry),
+        msgctxt: Some(PoString::new(entry.key.to_string())),
+        msgid: PoString::new(po_text(
+            &entry.key,
+            entry.source.as_deref().unwrap_or_default(),
+        )),
+        msgstr: PoString::new(po_text(&entry.key, &entry.normalized())),
+        obsolete: true,
+        ..PoEntry::default()
+    }
+}
+
+/// The template (`.pot`) every language's PO file is made from: each text
+/// any language exports, untranslated, with what a translator should know
+/// (`msgmerge --previous ja.po blades.pot` brings a PO file up to date).
+pub fn template(project: &Project, all_effects: bool) -> PoFile {
+    let mut file = PoFile::default();
+    file.entries.push(header(None));
+    for unit in &project.units {
+        let overridden = || {
+            project.languages(None).iter().any(|lang| {
+                project
+                    .locales
+                    .get(lang)
+                    .is_some_and(|l| l.entry(&unit.key).is_some())
+            })
+        };
+        let all = all_effects && unit.key.field() == Field::Effect;
+        if !unit.required && !all && !overridden() {
+            continue;
+        }
+        file.entries.push(unit_entry(project, unit, None));
     }
     file
 }
@@ -104,21 +193,46 @@ pub(crate) fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) 
         .filter(|_| stale)
         .and_then(|e| e.source.clone())
         .filter(|s| *s != unit.english);
+    let mut flags = Vec::new();
+    if stale {
+        flags.push("fuzzy".to_string());
+    }
+    if has_placeholders(unit) {
+        flags.push(po::BRACE_FORMAT.to_string());
+    }
     PoEntry {
         translator_comments: entry.map(note_lines).unwrap_or_default(),
         extracted,
         references: vec![format!("{}:{line}", unit.path)],
-        flags: if stale {
-            vec!["fuzzy".into()]
-        } else {
-            Vec::new()
-        },
-        previous_msgid: previous,
+        flags,
+        previous_msgid: previous.map(|p| po_text(&unit.key, &p)),
         msgctxt: Some(PoString::new(unit.key.to_string())),
-        msgid: PoString::new(unit.english.clone()),
-        msgstr: PoString::new(entry.map(Entry::normalized).unwrap_or_default()),
+        msgid: PoString::new(po_text(&unit.key, &unit.english)),
+        msgstr: PoString::new(
+            entry
+                .map(|e| po_text(&unit.key, &e.normalized()))
+                .unwrap_or_default(),
+        ),
         ..PoEntry::default()
     }
+}
+
+/// Does a template's English hold every `{placeholder}` its key allows?
+/// Its entry then has the `python-brace-format` flag, so that `msgfmt -c`,
+/// Poedit and Weblate check that the translation keeps them and adds none.
+/// (Not when the English leaves out one the translation may use: gettext
+/// would call the translation's `{unit}` unknown.)
+fn has_placeholders(unit: &Unit) -> bool {
+    let UnitKey::Phrase { key } = &unit.key else {
+        return false;
+    };
+    let Some(allowed) = phrases::allowed_placeholders(key) else {
+        return false;
+    };
+    !allowed.is_empty()
+        && allowed
+            .iter()
+            .all(|p| unit.english.contains(&format!("{{{p}}}")))
 }
 
 /// What the text is: a set name, a template, or a card's field with the
@@ -238,16 +352,23 @@ fn phrase_notes(project: &Project, unit: &Unit, key: &str, entry: Option<&Entry>
     }
     let raw = unit.node.as_ref().and_then(|n| n.as_str());
     match raw {
-        Some("") => notes.push("the English template is empty".into()),
+        Some("") => notes.push(format!(
+            "the English template is empty: `{EMPTY_TEXT}` stands for it"
+        )),
         Some(raw) if raw != unit.english => {
             notes.push(format!(
                 "the English template is {raw:?}: spaces at its ends count"
             ));
+            if unit.english.is_empty() {
+                notes.push(format!("`{EMPTY_TEXT}` stands for it here"));
+            }
         }
         _ => {}
     }
     if entry.is_some_and(|e| e.text.is_empty()) {
-        notes.push("translated as empty: an empty msgstr keeps it so".into());
+        notes.push(format!(
+            "translated as empty, written `{EMPTY_TEXT}` (an empty msgstr is untranslated)"
+        ));
     }
     notes
 }
@@ -424,7 +545,7 @@ impl<'a> Import<'a> {
             (!entry.translator_comments.is_empty()).then(|| entry.translator_comments.join("\n"));
         let new = Entry {
             key: unit.key.clone(),
-            text: locale::normalize_text(&unit.key, &entry.msgstr.value),
+            text: from_po_text(&unit.key, &entry.msgstr.value),
             fingerprint: Some(fingerprint(&source)),
             fuzzy: entry.is_fuzzy() && source == unit.english,
             source: Some(source),
@@ -522,12 +643,12 @@ impl<'a> Import<'a> {
     /// `msgid`, else its `msgid`, which must be the current English unless
     /// stale translations are accepted.
     fn source_of(&self, unit: &Unit, entry: &PoEntry) -> Result<String, Box<Diagnostic>> {
-        let msgid = normalize(&entry.msgid.value);
+        let msgid = from_po_source(&unit.key, &entry.msgid.value);
         if entry.is_fuzzy() {
             return Ok(entry
                 .previous_msgid
                 .as_deref()
-                .map_or(msgid.clone(), normalize));
+                .map_or(msgid.clone(), |p| from_po_source(&unit.key, p)));
         }
         if msgid == unit.english || self.accept_stale {
             return Ok(msgid);
@@ -555,10 +676,18 @@ impl<'a> Import<'a> {
 /// Is the PO entry what an export of the existing translation would say?
 fn unchanged(project: &Project, unit: &Unit, existing: &Entry, incoming: &PoEntry) -> bool {
     let exported = unit_entry(project, unit, Some(existing));
-    normalize(&incoming.msgid.value) == unit.english
-        && locale::normalize_text(&unit.key, &incoming.msgstr.value) == existing.normalized()
+    let key = &unit.key;
+    from_po_source(key, &incoming.msgid.value) == unit.english
+        && from_po_text(key, &incoming.msgstr.value) == existing.normalized()
         && incoming.is_fuzzy() == exported.is_fuzzy()
-        && incoming.previous_msgid.as_deref().map(normalize) == exported.previous_msgid
+        && incoming
+            .previous_msgid
+            .as_deref()
+            .map(|p| from_po_source(key, p))
+            == exported
+                .previous_msgid
+                .as_deref()
+                .map(|p| from_po_source(key, p))
         && incoming.translator_comments == exported.translator_comments
 }
 

@@ -234,6 +234,17 @@ fn obsolete_line(
     file: &mut PoFile,
     errors: &mut Vec<PoError>,
 ) -> Result<(), PoError> {
+    if let Some(previous) = rest.strip_prefix('|') {
+        // `#~|`: a previous string of an obsolete entry (what msgmerge
+        // writes when it retires a fuzzy entry).
+        if b.has_msgstr {
+            finish(b, file, errors);
+        }
+        begin(b, start);
+        b.entry.obsolete = true;
+        b.entry.span.end = end;
+        return previous_string_line(previous, start, end, b);
+    }
     let skip = if rest.starts_with(' ') { 3 } else { 2 };
     let inner = &line[skip.min(line.len())..];
     // `#~` alone is an empty obsolete line: nothing to read.
@@ -688,8 +699,8 @@ fn write_entry(out: &mut String, entry: &PoEntry) {
     for r in &entry.references {
         push_comment(out, "#:", r);
     }
-    let translated = !entry.msgstr.value.is_empty()
-        || entry.msgstr_plural.iter().any(|s| !s.value.is_empty());
+    let translated =
+        !entry.msgstr.value.is_empty() || entry.msgstr_plural.iter().any(|s| !s.value.is_empty());
     let mut flags: Vec<&str> = Vec::new();
     if entry.is_fuzzy() && translated {
         flags.push("fuzzy");
@@ -914,7 +925,11 @@ fn brace_directive(
         })
     };
     let numeric = |at: usize| -> Option<usize> {
-        let n = s.get(at..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+        let n = s
+            .get(at..)?
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
         (n > 0).then_some(at + n)
     };
     let fail = |marks: &mut Vec<(usize, bool)>, at: usize| {
@@ -1176,9 +1191,7 @@ fn possible_breaks(chars: &[(char, bool)]) -> Vec<Break> {
         }
         out[q] = if last == Lb::Bk {
             Break::Prohibited
-        } else if last == Lb::Zw {
-            Break::Possible
-        } else if wide_open && matches!(last, Lb::Nu | Lb::Al | Lb::Hl) {
+        } else if last == Lb::Zw || (wide_open && matches!(last, Lb::Nu | Lb::Al | Lb::Hl)) {
             Break::Possible
         } else {
             match PAIRS[last as usize][class as usize] {
@@ -1260,13 +1273,17 @@ fn line_break_class(c: char) -> Lb {
         '\u{ff08}' | '\u{ff3b}' | '\u{ff5b}' | '\u{ff5f}' | '\u{ff62}' => OpWide,
         '\u{ff09}' | '\u{ff0c}' | '\u{ff0e}' | '\u{ff3d}' | '\u{ff5d}' | '\u{ff60}'
         | '\u{ff61}' | '\u{ff63}' | '\u{ff64}' => Cl,
-        '\u{ff1a}' | '\u{ff1b}' | '\u{ff65}' | '\u{ff67}'..='\u{ff70}' | '\u{ff9e}'
+        '\u{ff1a}'
+        | '\u{ff1b}'
+        | '\u{ff65}'
+        | '\u{ff67}'..='\u{ff70}'
+        | '\u{ff9e}'
         | '\u{ff9f}' => Ns,
         '\u{ff66}' | '\u{ff71}'..='\u{ff9d}' => Id,
         '\u{1100}'..='\u{115f}' | '\u{a960}'..='\u{a97c}' => Jl,
         '\u{1160}'..='\u{11a7}' | '\u{d7b0}'..='\u{d7c6}' => Jv,
         '\u{11a8}'..='\u{11ff}' | '\u{d7cb}'..='\u{d7fb}' => Jt,
-        '\u{ac00}'..='\u{d7a3}' if (c as u32 - 0xac00) % 28 == 0 => H2,
+        '\u{ac00}'..='\u{d7a3}' if (c as u32 - 0xac00).is_multiple_of(28) => H2,
         '\u{ac00}'..='\u{d7a3}' => H3,
         '\u{5d0}'..='\u{5ea}' => Hl,
         '\u{1f1e6}'..='\u{1f1ff}' => Ri,
@@ -1435,6 +1452,20 @@ msgstr "ちょこまか。\nプレイ：1RPを得る。"
     }
 
     #[test]
+    fn obsolete_entries_keep_their_previous_strings() {
+        let text = "#~| msgid \"Old\"\n#~| \" English\"\n#~ msgctxt \"s/c/name\"\n#~ msgid \"New\"\n#~ msgstr \"新\"\n";
+        let file = parse(text).unwrap();
+        let e = &file.entries[0];
+        assert!(e.obsolete);
+        assert_eq!(e.previous_msgid.as_deref(), Some("Old English"));
+        assert_eq!(e.msgstr.value, "新");
+        assert_eq!(
+            write(&file),
+            text.replace("\"Old\"\n#~| \" English\"", "\"Old English\"")
+        );
+    }
+
+    #[test]
     fn several_errors_are_all_reported() {
         let errors = parse("msgid \"a\nmsgstr \"\"\n\nmsgid \"b\"\nmsgstr \"\\q\"\n").unwrap_err();
         assert_eq!(errors.len(), 2);
@@ -1491,7 +1522,8 @@ mod wrap_tests {
         // One column more: an empty first line, then breaks after spaces,
         // each line at most 79 columns with its quotes (the space stays
         // at the end of the line).
-        let english = "Action: Flip this card. Put a +1 STAR token on the highest-STAR card in your tableau.";
+        let english =
+            "Action: Flip this card. Put a +1 STAR token on the highest-STAR card in your tableau.";
         assert_eq!(
             wrap("", "msgid", english, false),
             "msgid \"\"\n\
@@ -1545,18 +1577,76 @@ mod wrap_tests {
     /// out of the writer as `msgcat` writes them (when it is installed).
     #[test]
     fn matches_msgcat_on_random_strings() {
-        let Ok(probe) = std::process::Command::new("msgcat").arg("--version").output() else {
+        let Ok(probe) = std::process::Command::new("msgcat")
+            .arg("--version")
+            .output()
+        else {
             eprintln!("note: msgcat is not installed; skipped");
             return;
         };
         assert!(probe.status.success());
         let words = [
-            "Play:", "Gain", "1", "RP.", "the", "highest-STAR", "card", "(when", "flipped)",
-            "\"quoted\"", "back\\slash", "tab\there", "line\n", "{target}", "{n}", "{card.name}", "{x[0]}", "{}", "{{", "}}", "{a:>5}", "{a:{b}}", "{a.}", "{x[0}", "{long_name_here}", "—", "–", "…",
-            "·", "×", "★", "→", "%", "$5", "a/b", "x.y", "2,000", "!", "?", "[1]", "<b>",
-            "プレイ：", "１ＲＰを得る。", "「峡谷の竜」", "カードを裏返す", "ちょっと", "ー", "、",
-            "。", "・", "（任意）", "！", "？", "々", "〜", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-            "ｶﾀﾅ", "ﾞ", "\u{3000}", "  ", "",
+            "Play:",
+            "Gain",
+            "1",
+            "RP.",
+            "the",
+            "highest-STAR",
+            "card",
+            "(when",
+            "flipped)",
+            "\"quoted\"",
+            "back\\slash",
+            "tab\there",
+            "line\n",
+            "{target}",
+            "{n}",
+            "{card.name}",
+            "{x[0]}",
+            "{}",
+            "{{",
+            "}}",
+            "{a:>5}",
+            "{a:{b}}",
+            "{a.}",
+            "{x[0}",
+            "{long_name_here}",
+            "—",
+            "–",
+            "…",
+            "·",
+            "×",
+            "★",
+            "→",
+            "%",
+            "$5",
+            "a/b",
+            "x.y",
+            "2,000",
+            "!",
+            "?",
+            "[1]",
+            "<b>",
+            "プレイ：",
+            "１ＲＰを得る。",
+            "「峡谷の竜」",
+            "カードを裏返す",
+            "ちょっと",
+            "ー",
+            "、",
+            "。",
+            "・",
+            "（任意）",
+            "！",
+            "？",
+            "々",
+            "〜",
+            "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "ｶﾀﾅ",
+            "ﾞ",
+            "\u{3000}",
+            "  ",
+            "",
         ];
         let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
         let mut next = |n: usize| {
@@ -1584,7 +1674,11 @@ mod wrap_tests {
             let (a, b) = (text(i % 40), text((i * 7) % 45));
             let format = i % 3 == 0;
             file.entries.push(PoEntry {
-                flags: if format { vec![BRACE_FORMAT.into()] } else { vec![] },
+                flags: if format {
+                    vec![BRACE_FORMAT.into()]
+                } else {
+                    vec![]
+                },
                 msgctxt: Some(PoString::new(format!("entry {i}"))),
                 previous_msgid: (i % 5 == 0).then(|| a.clone()),
                 msgid: PoString::new(a),
@@ -1601,10 +1695,15 @@ mod wrap_tests {
             .arg(&path)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let theirs = String::from_utf8(out.stdout).unwrap();
         if theirs != written {
-            let (ours, gnu): (Vec<&str>, Vec<&str>) = (written.lines().collect(), theirs.lines().collect());
+            let (ours, gnu): (Vec<&str>, Vec<&str>) =
+                (written.lines().collect(), theirs.lines().collect());
             let at = ours.iter().zip(&gnu).position(|(a, b)| a != b).unwrap_or(0);
             panic!(
                 "msgcat rewrites the writer's output at line {}:\nours: {:?}\ngnu:  {:?}",
