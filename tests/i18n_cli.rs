@@ -450,7 +450,8 @@ fn an_invalid_po_is_a_located_error_and_changes_nothing() {
     std::fs::copy(fixtures().join("po/invalid.po"), temp.path().join("ja.po")).unwrap();
     let before = files(&temp.path().join("pool"));
     let run = import(temp.path(), &[]);
-    assert_eq!(run.code, 1);
+    // A malformed file is exit 2, as any malformed input.
+    assert_eq!(run.code, 2);
     insta::assert_snapshot!("import_invalid_po", run.stderr);
     assert_eq!(files(&temp.path().join("pool")), before);
     let run = blades(
@@ -494,11 +495,153 @@ fn unknown_fields_and_languages_are_refused() {
         "did you mean `mini-gulch/canyon-wyrm/name`? Export again to get the current fields"
     );
     let run = import(temp.path(), &["--lang", "fr"]);
-    assert_eq!(run.code, 1);
+    assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains("this PO file is for `ja`, not `fr`"),
         "{}",
         run.stderr
+    );
+    assert_eq!(files(&temp.path().join("pool")), before);
+}
+
+fn set_header_language(dir: &Path, language: &str) {
+    let po = std::fs::read_to_string(dir.join("ja.po")).unwrap();
+    let po: Vec<String> = po
+        .lines()
+        .map(|l| {
+            if l.starts_with("\"Language: ") {
+                format!("\"Language: {language}\\n\"")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    std::fs::write(dir.join("ja.po"), po.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn language_codes_are_normalised_and_a_mismatch_refused() {
+    let temp = scratch("synced");
+    export(temp.path(), &[]);
+    let before = files(&temp.path().join("pool"));
+    // POSIX and BCP 47 forms name the project's `ja`.
+    for (header, extra) in [
+        ("ja_JP", &["--lang", "ja"][..]),
+        ("ja-JP", &[][..]),
+        ("ja_JP.UTF-8", &["--lang", "ja-JP"][..]),
+    ] {
+        set_header_language(temp.path(), header);
+        let run = import(temp.path(), extra);
+        assert_eq!(run.code, 0, "{header}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("(ja): 0 added, 0 updated"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(files(&temp.path().join("pool")), before, "{header}");
+        set_header_language(temp.path(), "ja");
+    }
+    // A file for a language the pool has no translations of is refused
+    // unless `--lang` starts it; a mismatch is refused.
+    set_header_language(temp.path(), "fr");
+    let run = import(temp.path(), &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the pool has no French (`fr`) translations"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("pass `--lang fr`"), "{}", run.stderr);
+    let run = import(temp.path(), &["--lang", "ja"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("this PO file is for `fr`, not `ja`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(files(&temp.path().join("pool")), before);
+    let run = import(temp.path(), &["--lang", "fr", "--dry-run"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("locales/fr/mini-gulch.yaml"),
+        "{}",
+        run.stderr
+    );
+    // `--lang` takes the same forms in every command.
+    let status = blades(
+        temp.path(),
+        &["--cards", "pool", "i18n", "status", "--lang", "ja_JP"],
+    );
+    assert_eq!(status.code, 0, "{}", status.stderr);
+    assert!(
+        status.stdout.starts_with("Japanese (ja):"),
+        "{}",
+        status.stdout
+    );
+    let export_again = blades(
+        temp.path(),
+        &[
+            "--cards", "pool", "i18n", "export", "--lang", "ja-JP", "-o", "again.po",
+        ],
+    );
+    assert_eq!(export_again.code, 0, "{}", export_again.stderr);
+    assert!(
+        std::fs::read_to_string(temp.path().join("again.po"))
+            .unwrap()
+            .contains("\"Language: ja\\n\"")
+    );
+}
+
+#[test]
+fn charsets_are_honoured_or_refused_and_bad_bytes_located() {
+    let temp = scratch("synced");
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    let before = files(&temp.path().join("pool"));
+    let json_import = |dir: &Path| {
+        blades(
+            dir,
+            &[
+                "--cards", "pool", "--format", "json", "i18n", "import", "ja.po",
+            ],
+        )
+    };
+    // EUC-JP is refused at its name, exit 2.
+    std::fs::write(
+        temp.path().join("ja.po"),
+        po.replace("charset=UTF-8", "charset=EUC-JP"),
+    )
+    .unwrap();
+    let run = json_import(temp.path());
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    let line = po.lines().position(|l| l.contains("charset=")).unwrap() + 1;
+    let column = po.lines().nth(line - 1).unwrap().find("UTF-8").unwrap() + 1;
+    assert_eq!(
+        located(&run.stdout),
+        [format!(
+            "ja.po:{line}:{column} not-utf8 [unsupported charset] this file is in `EUC-JP`; PO files are read as UTF-8 or ISO-8859-1"
+        )]
+    );
+    // A byte that is not UTF-8 is located at its line and column.
+    let at = po.find("msgstr \"峡谷の竜\"").unwrap() + "msgstr \"".len();
+    let mut bytes = po.as_bytes().to_vec();
+    bytes[at] = 0xff;
+    std::fs::write(temp.path().join("ja.po"), &bytes).unwrap();
+    let run = json_import(temp.path());
+    assert_eq!(run.code, 2);
+    let line = po[..at].lines().count();
+    assert_eq!(
+        located(&run.stdout),
+        [format!(
+            "ja.po:{line}:9 not-utf8 [invalid UTF-8 starts here] byte {at} is not valid UTF-8"
+        )]
+    );
+    let human = import(temp.path(), &[]);
+    assert!(
+        human.stderr.contains(&format!("[ja.po:{line}:9]")),
+        "{}",
+        human.stderr
     );
     assert_eq!(files(&temp.path().join("pool")), before);
 }

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Subcommand;
 
@@ -98,6 +99,11 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     }
 }
 
+/// `--lang` as the project's language id (`ja_JP` is `ja`), or exit 2.
+fn lang_id(project: &Project, code: &str) -> Result<String, ExitCode> {
+    i18n::language_id(code, &project.languages(None)).ok_or_else(|| bad_lang(code))
+}
+
 fn bad_lang(lang: &str) -> ExitCode {
     stderrln!(
         "error: `{lang}` is not a language to translate into (use a code such as `ja`; `en` is the source)"
@@ -122,9 +128,9 @@ fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(Diagnostic::is_error)
 }
 
-fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
+fn status_command(context: &Context, mut args: StatusArgs) -> ExitCode {
     if let Some(lang) = &args.lang
-        && !i18n::valid_lang(lang)
+        && i18n::language_id(lang, &[]).is_none()
     {
         return bad_lang(lang);
     }
@@ -132,6 +138,12 @@ fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
         Ok(p) => p,
         Err(code) => return code,
     };
+    if let Some(lang) = &args.lang {
+        match lang_id(&project, lang) {
+            Ok(id) => args.lang = Some(id),
+            Err(code) => return code,
+        }
+    }
     let languages: Vec<_> = project
         .languages(args.lang.as_deref())
         .iter()
@@ -188,9 +200,9 @@ fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
     }
 }
 
-fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
+fn check_command(context: &Context, mut args: CheckArgs) -> ExitCode {
     if let Some(lang) = &args.lang
-        && !i18n::valid_lang(lang)
+        && i18n::language_id(lang, &[]).is_none()
     {
         return bad_lang(lang);
     }
@@ -198,6 +210,12 @@ fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
         Ok(p) => p,
         Err(code) => return code,
     };
+    if let Some(lang) = &args.lang {
+        match lang_id(&project, lang) {
+            Ok(id) => args.lang = Some(id),
+            Err(code) => return code,
+        }
+    }
     let mut diagnostics = project.diagnostics.clone();
     let mut texts = 0;
     for lang in project.languages(args.lang.as_deref()) {
@@ -219,14 +237,18 @@ fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
     }
 }
 
-fn export_command(context: &Context, args: ExportArgs) -> ExitCode {
-    if !i18n::valid_lang(&args.lang) {
+fn export_command(context: &Context, mut args: ExportArgs) -> ExitCode {
+    if i18n::language_id(&args.lang, &[]).is_none() {
         return bad_lang(&args.lang);
     }
     let project = match load(context) {
         Ok(p) => p,
         Err(code) => return code,
     };
+    match lang_id(&project, &args.lang) {
+        Ok(id) => args.lang = id,
+        Err(code) => return code,
+    }
     if has_errors(&project.diagnostics) {
         context.report(&project.diagnostics, &project.sources);
         return ExitCode::from(exit::PROBLEMS);
@@ -284,7 +306,7 @@ fn import_root(context: &Context) -> Result<PathBuf, ExitCode> {
 
 fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     if let Some(lang) = &args.lang
-        && !i18n::valid_lang(lang)
+        && i18n::language_id(lang, &[]).is_none()
     {
         return bad_lang(lang);
     }
@@ -294,16 +316,13 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     };
     // The PO file first: one too large (or unreadable) is refused before
     // the pool is loaded (its size is checked before it is read).
-    let (shown, text) = match pool::read_input(&args.file) {
+    // A file that cannot be read as a PO file is exit 2, as any malformed
+    // input; problems in a good file's entries are exit 1.
+    let (shown, text) = match read_po(&args.file) {
         Ok(read) => read,
-        Err(diagnostic) => {
-            let code = if diagnostic.code == Code::Unreadable {
-                exit::CANNOT_RUN
-            } else {
-                exit::PROBLEMS
-            };
-            context.report(&[*diagnostic], &Sources::default());
-            return ExitCode::from(code);
+        Err((diagnostic, sources)) => {
+            context.report(&[*diagnostic], &sources);
+            return ExitCode::from(exit::CANNOT_RUN);
         }
     };
     let workspace = match Workspace::open_uncached(Some(&root)) {
@@ -326,13 +345,17 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     };
     let plan = match exchange::import(&project, &shown, &text, &options) {
         Ok(plan) => plan,
-        Err(mut diagnostics) => {
-            blades::diagnostics::sort(&mut diagnostics);
-            context.report(&diagnostics, &project.sources);
+        Err(mut error) => {
+            blades::diagnostics::sort(&mut error.diagnostics);
+            context.report(&error.diagnostics, &project.sources);
             if context.format == Format::Human {
                 stderrln!("nothing was imported");
             }
-            return ExitCode::from(exit::PROBLEMS);
+            return ExitCode::from(if error.malformed {
+                exit::CANNOT_RUN
+            } else {
+                exit::PROBLEMS
+            });
         }
     };
     if !args.dry_run
@@ -343,6 +366,41 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     }
     print_import(context, &args, &root, &plan);
     ExitCode::from(exit::OK)
+}
+
+/// A PO file's name as shown and its text, decoded as its header's charset
+/// says; or why not, with what to show the problem in (the bytes before a
+/// bad one, read leniently).
+fn read_po(path: &Path) -> Result<(Arc<str>, Arc<str>), (Box<Diagnostic>, Sources)> {
+    let (shown, bytes) = match pool::read_input(path) {
+        Ok((shown, text)) => (shown, text.as_bytes().to_vec()),
+        // Not UTF-8: it may say another charset; read its bytes (within the
+        // size limit, checked above).
+        Err(d) if d.code == Code::NotUtf8 && path != Path::new("-") => match std::fs::read(path) {
+            Ok(bytes) => (Arc::from(path.display().to_string()), bytes),
+            Err(_) => return Err((d, Sources::default())),
+        },
+        Err(d) => return Err((d, Sources::default())),
+    };
+    match exchange::decode(&shown, &bytes) {
+        Ok(text) => Ok((shown, Arc::from(text))),
+        Err(mut d) => {
+            // The lenient text is the same up to the bad byte, which it
+            // shows as one replacement character.
+            let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+            let lossy = String::from_utf8_lossy(body).into_owned();
+            let start = d.span.start.min(lossy.len());
+            let end = (start + 1..=lossy.len())
+                .find(|&i| lossy.is_char_boundary(i))
+                .unwrap_or(start);
+            if !lossy.is_char_boundary(start) || d.span.end > start {
+                d.span = start..end;
+            }
+            let mut sources = Sources::default();
+            sources.insert(shown, Arc::from(lossy));
+            Err((d, sources))
+        }
+    }
 }
 
 /// What an import wrote (or would write), for people or as JSON.

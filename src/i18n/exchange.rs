@@ -398,6 +398,29 @@ pub struct ImportPlan {
     pub obsolete: usize,
 }
 
+/// Why an import writes nothing.
+#[derive(Debug, Clone)]
+pub struct ImportError {
+    pub diagnostics: Vec<Diagnostic>,
+    /// The file could not be read as a PO file for the language (its
+    /// syntax, charset or language): exit 2, as any malformed input. Else
+    /// the file is good but some entries cannot be imported: exit 1.
+    pub malformed: bool,
+}
+
+/// A PO file's text from its bytes: UTF-8, or the header's `charset` when
+/// that is ISO-8859-1 (or any charset when every byte is ASCII); another
+/// charset is refused at its name, and a byte that is not UTF-8 is located.
+pub fn decode(po_path: &Arc<str>, bytes: &[u8]) -> Result<String, Box<Diagnostic>> {
+    po::decode(bytes).map_err(|e| {
+        Box::new(
+            Diagnostic::error(Code::NotUtf8, po_path, e.span, e.message)
+                .with_label(e.label)
+                .with_help(e.help),
+        )
+    })
+}
+
 /// Reads a PO file against a project; returns the files to write, or every
 /// problem (nothing is to be written then).
 pub fn import(
@@ -405,18 +428,25 @@ pub fn import(
     po_path: &Arc<str>,
     po_text: &str,
     options: &ImportOptions,
-) -> Result<ImportPlan, Vec<Diagnostic>> {
+) -> Result<ImportPlan, ImportError> {
+    let malformed = |diagnostics| ImportError {
+        diagnostics,
+        malformed: true,
+    };
     let file = po::parse(po_text).map_err(|errors| {
-        errors
-            .into_iter()
-            .map(|e| {
-                Diagnostic::error(Code::PoSyntax, po_path, e.span, e.message)
-                    .with_label(e.label)
-                    .with_help(e.help)
-            })
-            .collect::<Vec<_>>()
+        malformed(
+            errors
+                .into_iter()
+                .map(|e| {
+                    Diagnostic::error(Code::PoSyntax, po_path, e.span, e.message)
+                        .with_label(e.label)
+                        .with_help(e.help)
+                })
+                .collect::<Vec<_>>(),
+        )
     })?;
-    let lang = import_language(&file, po_path, options).map_err(|d| vec![*d])?;
+    let lang =
+        import_language(project, &file, po_path, options).map_err(|d| malformed(vec![*d]))?;
     let import = Import {
         project,
         po_path,
@@ -448,19 +478,27 @@ pub fn import(
         }
     }
     if !problems.is_empty() {
-        return Err(problems);
+        return Err(ImportError {
+            diagnostics: problems,
+            malformed: false,
+        });
     }
     plan.writes = render_changes(project, &lang, changes);
     Ok(plan)
 }
 
 /// The language a PO file is imported into: `--lang`, or its header's,
-/// which must agree.
+/// which must agree once both are made the project's ids (`ja_JP` is `ja`).
+/// A language the pool has no translations of yet is started only when
+/// `--lang` names it: a PO file for `fr` is not taken for a new language
+/// by mistake.
 fn import_language(
+    project: &Project,
     file: &PoFile,
     po_path: &Arc<str>,
     options: &ImportOptions,
 ) -> Result<String, Box<Diagnostic>> {
+    let known = project.languages(None);
     let header_lang = file.header_field("Language").filter(|l| !l.is_empty());
     let header_span = file.header().map_or(0..0, |h| h.msgstr.span.clone());
     let problem = |message: String, label: &str, help: &str| {
@@ -470,11 +508,34 @@ fn import_language(
                 .with_help(help),
         )
     };
-    let lang = match (&options.lang, &header_lang) {
+    let header_id = match &header_lang {
+        Some(code) => Some(super::language_id(code, &known).ok_or_else(|| {
+            problem(
+                format!("`{code}` is not a language to translate into"),
+                &format!("Language: {code}"),
+                "the header's `Language` names the translation's language, such as `ja`",
+            )
+        })?),
+        None => None,
+    };
+    let asked = match &options.lang {
+        Some(code) => Some(super::language_id(code, &known).ok_or_else(|| {
+            problem(
+                format!("`{code}` is not a language to translate into"),
+                "bad language",
+                "use a code such as `ja`",
+            )
+        })?),
+        None => None,
+    };
+    let lang = match (&asked, &header_id) {
         (Some(asked), Some(header)) if asked != header => {
             return Err(problem(
-                format!("this PO file is for `{header}`, not `{asked}`"),
-                &format!("Language: {header}"),
+                format!(
+                    "this PO file is for `{}`, not `{asked}`",
+                    header_lang.as_deref().unwrap_or(header)
+                ),
+                &format!("Language: {}", header_lang.as_deref().unwrap_or(header)),
                 "import it with the language it was exported for",
             ));
         }
@@ -487,11 +548,17 @@ fn import_language(
             ));
         }
     };
-    if !super::valid_lang(&lang) {
+    if asked.is_none() && !known.contains(&lang) {
         return Err(problem(
-            format!("`{lang}` is not a language to translate into"),
-            "bad language",
-            "use a code such as `ja`",
+            format!(
+                "the pool has no {} (`{lang}`) translations; this file would start them",
+                language_name(&lang)
+            ),
+            &format!("Language: {}", header_lang.as_deref().unwrap_or(&lang)),
+            &format!(
+                "check the header's `Language`; to start a new language, pass `--lang {lang}` (the pool has {})",
+                known.join(", ")
+            ),
         ));
     }
     Ok(lang)

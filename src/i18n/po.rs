@@ -103,6 +103,64 @@ fn error(span: Range<usize>, message: impl Into<String>, label: &str, help: &str
     }
 }
 
+/// A PO file's text from its bytes (a UTF-8 byte order mark dropped, spans
+/// counted after it), as its header's `charset` says, which gettext reads
+/// from the first `charset=` of the file: UTF-8 (also when none is said,
+/// or the template's `CHARSET`), ISO-8859-1, or any charset when every
+/// byte is ASCII. Another charset is refused at its name; a byte that is
+/// not UTF-8 is located.
+pub fn decode(bytes: &[u8]) -> Result<String, PoError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let declared = memchr::memmem::find(bytes, b"charset=").map(|at| {
+        let start = at + "charset=".len();
+        let len = bytes[start..]
+            .iter()
+            .take_while(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b'"'))
+            .count();
+        (
+            String::from_utf8_lossy(&bytes[start..start + len]).into_owned(),
+            start..start + len,
+        )
+    });
+    let utf8 = || {
+        std::str::from_utf8(bytes).map(str::to_string).map_err(|e| {
+            let at = e.valid_up_to();
+            let len = e.error_len().unwrap_or(bytes.len() - at).max(1);
+            error(
+                at..(at + len).min(bytes.len()),
+                format!("byte {at} is not valid UTF-8"),
+                "invalid UTF-8 starts here",
+                "save the file as UTF-8 (`msgconv --to-code=UTF-8`), or say its charset in the header",
+            )
+        })
+    };
+    let Some((charset, span)) = declared else {
+        return utf8();
+    };
+    match charset.to_ascii_uppercase().as_str() {
+        "UTF-8" | "UTF8" | "CHARSET" | "" => utf8(),
+        _ if bytes.is_ascii() => utf8(),
+        "ISO-8859-1" | "ISO8859-1" | "ISO_8859-1" | "LATIN1" | "LATIN-1" => {
+            Ok(bytes.iter().map(|&b| char::from(b)).collect())
+        }
+        "ASCII" | "US-ASCII" | "ANSI_X3.4-1968" => {
+            let at = bytes.iter().position(|b| !b.is_ascii()).unwrap_or(0);
+            Err(error(
+                at..at + 1,
+                format!("byte {at} is not ASCII, the charset this file says it is in"),
+                "not ASCII",
+                "say `charset=UTF-8` in the header if the file is UTF-8",
+            ))
+        }
+        _ => Err(error(
+            span,
+            format!("this file is in `{charset}`; PO files are read as UTF-8 or ISO-8859-1"),
+            "unsupported charset",
+            &format!("convert it: `msgconv --to-code=UTF-8 FILE.po -o FILE.utf8.po`"),
+        )),
+    }
+}
+
 /// Which string a continuation line extends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Slot {
@@ -1463,6 +1521,32 @@ msgstr "ちょこまか。\nプレイ：1RPを得る。"
             write(&file),
             text.replace("\"Old\"\n#~| \" English\"", "\"Old English\"")
         );
+    }
+
+    #[test]
+    fn charsets_are_honoured_or_refused() {
+        let header = |charset: &str| {
+            format!("msgid \"\"\nmsgstr \"Content-Type: text/plain; charset={charset}\\n\"\n\n")
+        };
+        let utf8 = format!("{}msgid \"a\"\nmsgstr \"é\"\n", header("UTF-8"));
+        assert_eq!(decode(utf8.as_bytes()).unwrap(), utf8);
+        let mut latin1 = header("ISO-8859-1").into_bytes();
+        latin1.extend(b"msgid \"a\"\nmsgstr \"\xe9\"\n");
+        assert!(decode(&latin1).unwrap().ends_with("msgstr \"é\"\n"));
+        // Invalid UTF-8 is located at its byte.
+        let mut bad = header("UTF-8").into_bytes();
+        let at = bad.len() + "msgid \"a\"\nmsgstr \"".len();
+        bad.extend(b"msgid \"a\"\nmsgstr \"\xff\"\n");
+        let e = decode(&bad).unwrap_err();
+        assert_eq!(e.span, at..at + 1);
+        // A charset it cannot read is refused at its name.
+        let mut euc = header("EUC-JP").into_bytes();
+        euc.extend(b"msgid \"a\"\nmsgstr \"\xa4\xa2\"\n");
+        let e = decode(&euc).unwrap_err();
+        assert_eq!(&euc[e.span.clone()], b"EUC-JP");
+        // All ASCII reads alike in any of them.
+        let ascii = format!("{}msgid \"a\"\nmsgstr \"b\"\n", header("EUC-JP"));
+        assert_eq!(decode(ascii.as_bytes()).unwrap(), ascii);
     }
 
     #[test]
