@@ -138,7 +138,7 @@ pub fn language_id(code: &str, known: &[String]) -> Option<String> {
     if !full.is_ascii() {
         return None;
     }
-    if known.iter().any(|k| *k == full) && valid_lang(&full) {
+    if known.contains(&full) && valid_lang(&full) {
         return Some(full);
     }
     let mut parts = full.split('-');

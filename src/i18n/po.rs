@@ -156,7 +156,7 @@ pub fn decode(bytes: &[u8]) -> Result<String, PoError> {
             span,
             format!("this file is in `{charset}`; PO files are read as UTF-8 or ISO-8859-1"),
             "unsupported charset",
-            &format!("convert it: `msgconv --to-code=UTF-8 FILE.po -o FILE.utf8.po`"),
+            "convert it: `msgconv --to-code=UTF-8 FILE.po -o FILE.utf8.po`",
         )),
     }
 }
