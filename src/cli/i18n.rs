@@ -368,10 +368,13 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     ExitCode::from(exit::OK)
 }
 
+/// Why a PO file was not read, and the text to show it in.
+type Unread = (Box<Diagnostic>, Sources);
+
 /// A PO file's name as shown and its text, decoded as its header's charset
 /// says; or why not, with what to show the problem in (the bytes before a
 /// bad one, read leniently).
-fn read_po(path: &Path) -> Result<(Arc<str>, Arc<str>), (Box<Diagnostic>, Sources)> {
+fn read_po(path: &Path) -> Result<(Arc<str>, Arc<str>), Unread> {
     let (shown, bytes) = match pool::read_input(path) {
         Ok((shown, text)) => (shown, text.as_bytes().to_vec()),
         // Not UTF-8: it may say another charset; read its bytes (within the
