@@ -492,7 +492,7 @@ fn unknown_fields_and_languages_are_refused() {
     assert_eq!(d["code"], "po-unknown-context");
     assert_eq!(
         d["help"],
-        "did you mean `mini-gulch/canyon-wyrm/name`? Export again to get the current fields"
+        "did you mean `mini-gulch/canyon-wyrm/name`? If its text is gone, `blades i18n update FILE` makes the entry obsolete, or --accept-stale skips it"
     );
     let run = import(temp.path(), &["--lang", "fr"]);
     assert_eq!(run.code, 2);
@@ -1201,4 +1201,218 @@ fn an_empty_translation_round_trips_as_a_word() {
     assert!(run.stderr.contains("0 added, 1 updated"), "{}", run.stderr);
     let phrases = std::fs::read_to_string(temp.path().join("pool/phrases/ja.yaml")).unwrap();
     assert!(phrases.contains("unit.cards: {text: \"\","), "{phrases}");
+}
+
+// ----- bringing an old PO file up to date ---------------------------------------
+
+/// A translator's PO file made before the designers moved on: the export
+/// of `synced` with the canyon wyrm's flavor retranslated; since then the
+/// dust owl became the dusk owl (a new card id: its texts are orphans) and
+/// the canyon wyrm was renamed (its name is stale).
+fn outdated_po() -> tempfile::TempDir {
+    let temp = scratch("synced");
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    let edited = po.replace(
+        "msgstr \"日に焼けて、気長に待つ。\"",
+        "msgstr \"日に焼けて、じっと待つ。\"",
+    );
+    assert_ne!(po, edited);
+    std::fs::write(temp.path().join("ja.po"), edited).unwrap();
+    edit(
+        &temp,
+        "mini-gulch.yaml",
+        "id: dust-owl\n    name: Dust Owl",
+        "id: dusk-owl\n    name: Dusk Owl",
+    );
+    edit(
+        &temp,
+        "mini-gulch.yaml",
+        "name: Canyon Wyrm",
+        "name: Canyon Wyrmling",
+    );
+    temp
+}
+
+/// What a PO file says per context: (translation, fuzzy, obsolete).
+fn po_entries(path: &Path) -> BTreeMap<String, (String, bool, bool)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let file = blades::i18n::po::parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    file.entries
+        .iter()
+        .filter(|e| !e.is_header())
+        .map(|e| {
+            (
+                e.msgctxt.as_ref().unwrap().value.clone(),
+                (e.msgstr.value.clone(), e.is_fuzzy(), e.obsolete),
+            )
+        })
+        .collect()
+}
+
+fn assert_imports_the_update(temp: &tempfile::TempDir, po: &str) {
+    let run = blades(temp.path(), &["--cards", "pool", "i18n", "import", po]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("1 updated"), "{}", run.stderr);
+    let entries = status_entries(temp.path(), &["--cards", "pool"]);
+    assert_eq!(entries["mini-gulch/canyon-wyrm/name"]["state"], "stale");
+    assert_eq!(
+        entries["mini-gulch/canyon-wyrm/name"]["then"],
+        "Canyon Wyrm"
+    );
+    let locale =
+        std::fs::read_to_string(temp.path().join("pool/locales/ja/mini-gulch.yaml")).unwrap();
+    assert!(locale.contains("日に焼けて、じっと待つ。"), "{locale}");
+}
+
+#[test]
+fn an_orphaned_entry_is_skipped_with_accept_stale() {
+    let temp = outdated_po();
+    let refused = blades(
+        temp.path(),
+        &[
+            "--cards", "pool", "--format", "json", "i18n", "import", "ja.po",
+        ],
+    );
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(
+        refused
+            .stdout
+            .contains("`blades i18n update FILE` makes the entry obsolete"),
+        "{}",
+        refused.stdout
+    );
+    let accepted = import(temp.path(), &["--accept-stale"]);
+    assert_eq!(accepted.code, 0, "{}", accepted.stderr);
+    assert!(
+        accepted
+            .stderr
+            .contains("3 skipped (their text is gone from the pool)"),
+        "{}",
+        accepted.stderr
+    );
+}
+
+#[test]
+fn msgmerge_with_the_template_then_import_works() {
+    let temp = outdated_po();
+    let run = blades(
+        temp.path(),
+        &[
+            "--cards",
+            "pool",
+            "i18n",
+            "export",
+            "--template",
+            "-o",
+            "new.pot",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let pot = std::fs::read_to_string(temp.path().join("new.pot")).unwrap();
+    assert!(pot.contains("\"Language: \\n\""), "{pot}");
+    assert!(
+        pot.contains("msgctxt \"mini-gulch/dusk-owl/name\"\nmsgid \"Dusk Owl\"\nmsgstr \"\"\n")
+    );
+    assert!(!pot.contains("砂"), "a template holds no translation");
+    let Some(mut msgmerge) = gettext_tool("msgmerge") else {
+        return;
+    };
+    let out = msgmerge
+        .args(["--previous", "-q", "-o", "merged.po", "ja.po", "new.pot"])
+        .current_dir(temp.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = po_entries(&temp.path().join("merged.po"));
+    // (msgmerge carries the owl's name and flavor to the new id, fuzzy.)
+    assert!(
+        merged["mini-gulch/dust-owl/effect"].2,
+        "orphans are obsolete"
+    );
+    assert!(
+        merged["mini-gulch/canyon-wyrm/name"].1,
+        "a changed English is fuzzy"
+    );
+    assert_imports_the_update(&temp, "merged.po");
+}
+
+#[test]
+fn update_keeps_translations_and_makes_orphans_obsolete() {
+    let temp = outdated_po();
+    let old = po_entries(&temp.path().join("ja.po"));
+    std::fs::copy(temp.path().join("ja.po"), temp.path().join("old.po")).unwrap();
+    let run = blades(temp.path(), &["--cards", "pool", "i18n", "update", "ja.po"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("(1 fuzzy, 2 untranslated), 3 obsolete"),
+        "{}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    assert!(
+        text.contains("#, fuzzy\n#| msgid \"Canyon Wyrm\"\nmsgctxt \"mini-gulch/canyon-wyrm/name\"\nmsgid \"Canyon Wyrmling\"\nmsgstr \"峡谷の竜\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("#~ msgctxt \"mini-gulch/dust-owl/name\"\n#~ msgid \"Dust Owl\"\n"),
+        "{text}"
+    );
+    // Every translation typed is still there, live or obsolete.
+    let new = po_entries(&temp.path().join("ja.po"));
+    for (context, (text, _, _)) in &old {
+        assert_eq!(&new[context].0, text, "{context}");
+    }
+    // Updating again changes nothing; msgcat changes no byte.
+    let again = blades(
+        temp.path(),
+        &[
+            "--cards", "pool", "i18n", "update", "ja.po", "-o", "again.po",
+        ],
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(
+        std::fs::read_to_string(temp.path().join("again.po")).unwrap(),
+        text
+    );
+    if let Some(mut msgcat) = gettext_tool("msgcat") {
+        let out = msgcat.arg(temp.path().join("ja.po")).output().unwrap();
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), text);
+    }
+    // It agrees with msgmerge on every entry.
+    if let Some(mut msgmerge) = gettext_tool("msgmerge") {
+        let pot = blades(
+            temp.path(),
+            &[
+                "--cards",
+                "pool",
+                "i18n",
+                "export",
+                "--template",
+                "-o",
+                "new.pot",
+            ],
+        );
+        assert_eq!(pot.code, 0);
+        let out = msgmerge
+            .args(["--previous", "-q", "-o", "merged.po", "old.po", "new.pot"])
+            .current_dir(temp.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        // (Except for the owl, whose texts msgmerge carries to its new id.)
+        let merged = po_entries(&temp.path().join("merged.po"));
+        let unmoved = |m: &BTreeMap<String, (String, bool, bool)>| -> Vec<_> {
+            m.iter()
+                .filter(|(c, _)| !c.contains("-owl/"))
+                .map(|(c, v)| (c.clone(), v.clone()))
+                .collect()
+        };
+        assert_eq!(unmoved(&merged), unmoved(&new));
+    }
+    assert_imports_the_update(&temp, "ja.po");
 }

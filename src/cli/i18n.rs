@@ -34,6 +34,9 @@ enum Sub {
     Export(ExportArgs),
     /// Read a translated PO file back into the locale files.
     Import(ImportArgs),
+    /// Bring a translator's PO file up to date with the pool (as msgmerge
+    /// does): new texts added, changed ones fuzzy, gone ones obsolete (#~).
+    Update(UpdateArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -71,6 +74,26 @@ struct ExportArgs {
     /// Also export every effect without an override, as an empty entry.
     #[arg(long)]
     all_effects: bool,
+    /// Write the template (`.pot`) every language's file is made from:
+    /// every text, untranslated, for `msgmerge --previous ja.po FILE.pot`.
+    #[arg(long)]
+    template: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct UpdateArgs {
+    /// The translator's PO file; rewritten in place unless `-o` is given.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Language code; default: the PO file's `Language` header.
+    #[arg(long, value_name = "LANG")]
+    lang: Option<String>,
+    /// Where to write the updated file (`-`: standard output).
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Also add every effect without an override, as an empty entry.
+    #[arg(long)]
+    all_effects: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -96,6 +119,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Sub::Check(a) => check_command(context, a),
         Sub::Export(a) => export_command(context, a),
         Sub::Import(a) => import_command(context, a),
+        Sub::Update(a) => update_command(context, a),
     }
 }
 
@@ -253,13 +277,17 @@ fn export_command(context: &Context, mut args: ExportArgs) -> ExitCode {
         context.report(&project.diagnostics, &project.sources);
         return ExitCode::from(exit::PROBLEMS);
     }
-    let file = exchange::export(
-        &project,
-        &ExportOptions {
-            lang: args.lang.clone(),
-            all_effects: args.all_effects,
-        },
-    );
+    let file = if args.template {
+        exchange::template(&project, args.all_effects)
+    } else {
+        exchange::export(
+            &project,
+            &ExportOptions {
+                lang: args.lang.clone(),
+                all_effects: args.all_effects,
+            },
+        )
+    };
     let text = po::write(&file);
     let entries = file
         .entries
@@ -278,11 +306,15 @@ fn export_command(context: &Context, mut args: ExportArgs) -> ExitCode {
                 return ExitCode::from(exit::CANNOT_RUN);
             }
             if context.tells() {
-                stderrln!(
-                    "exported {total} {} texts ({fuzzy} fuzzy, {empty} untranslated) to {}",
-                    i18n::language_name(&args.lang),
-                    path.display()
-                );
+                if args.template {
+                    stderrln!("exported a template of {total} texts to {}", path.display());
+                } else {
+                    stderrln!(
+                        "exported {total} {} texts ({fuzzy} fuzzy, {empty} untranslated) to {}",
+                        i18n::language_name(&args.lang),
+                        path.display()
+                    );
+                }
             }
         }
         None => stdout!("{text}"),
@@ -368,6 +400,73 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     ExitCode::from(exit::OK)
 }
 
+fn update_command(context: &Context, args: UpdateArgs) -> ExitCode {
+    if let Some(lang) = &args.lang
+        && i18n::language_id(lang, &[]).is_none()
+    {
+        return bad_lang(lang);
+    }
+    let (shown, text) = match read_po(&args.file) {
+        Ok(read) => read,
+        Err((diagnostic, sources)) => {
+            context.report(&[*diagnostic], &sources);
+            return ExitCode::from(exit::CANNOT_RUN);
+        }
+    };
+    let mut project = match load(context) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    project.sources.insert(shown.clone(), text.clone());
+    let old = match po::parse(&text) {
+        Ok(old) => old,
+        Err(errors) => {
+            let diagnostics: Vec<Diagnostic> = errors
+                .into_iter()
+                .map(|e| {
+                    Diagnostic::error(Code::PoSyntax, &shown, e.span, e.message)
+                        .with_label(e.label)
+                        .with_help(e.help)
+                })
+                .collect();
+            context.report(&diagnostics, &project.sources);
+            return ExitCode::from(exit::CANNOT_RUN);
+        }
+    };
+    let lang = match exchange::po_language(&project, &shown, &old, args.lang.as_deref()) {
+        Ok(lang) => lang,
+        Err(d) => {
+            context.report(&[*d], &project.sources);
+            return ExitCode::from(exit::CANNOT_RUN);
+        }
+    };
+    let new = exchange::update(&project, &lang, &old, args.all_effects);
+    let written = po::write(&new);
+    let target = args.out.clone().unwrap_or_else(|| args.file.clone());
+    if target == Path::new("-") {
+        stdout!("{written}");
+    } else if let Err(e) = files::write_atomic(&target, written.as_bytes()) {
+        stderrln!("error: cannot write `{}`: {e}", target.display());
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    if context.tells() && target != Path::new("-") {
+        let live = new.entries.iter().filter(|e| !e.is_header() && !e.obsolete);
+        let (mut total, mut fuzzy, mut empty) = (0, 0, 0);
+        for e in live {
+            total += 1;
+            fuzzy += usize::from(e.is_fuzzy() && !e.msgstr.value.is_empty());
+            empty += usize::from(e.msgstr.value.is_empty());
+        }
+        let obsolete = new.entries.iter().filter(|e| e.obsolete).count();
+        stderrln!(
+            "updated {} ({lang}): {total} texts ({fuzzy} fuzzy, {empty} untranslated), {obsolete} obsolete, to {}",
+            args.file.display(),
+            target.display()
+        );
+    }
+    ExitCode::from(exit::OK)
+}
+
 /// Why a PO file was not read, and the text to show it in.
 type Unread = (Box<Diagnostic>, Sources);
 
@@ -417,7 +516,7 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
         Format::Human if context.quiet => {}
         Format::Human => {
             stderrln!(
-                "{} {} ({}): {} added, {} updated, {} unchanged, {} untranslated",
+                "{} {} ({}): {} added, {} updated, {} unchanged, {} untranslated{}",
                 if args.dry_run {
                     "would import"
                 } else {
@@ -428,7 +527,15 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
                 plan.added,
                 plan.updated,
                 plan.unchanged,
-                plan.untranslated
+                plan.untranslated,
+                if plan.orphaned > 0 {
+                    format!(
+                        ", {} skipped (their text is gone from the pool)",
+                        plan.orphaned
+                    )
+                } else {
+                    String::new()
+                }
             );
             for file in &files {
                 stderrln!(
@@ -446,6 +553,7 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
                 "unchanged": plan.unchanged,
                 "untranslated": plan.untranslated,
                 "obsolete": plan.obsolete,
+                "orphaned": plan.orphaned,
                 "files": files,
             });
             stdoutln!(

@@ -373,6 +373,143 @@ fn phrase_notes(project: &Project, unit: &Unit, key: &str, entry: Option<&Entry>
     notes
 }
 
+/// Brings a translator's PO file up to date with the pool, as `msgmerge
+/// --previous old.po template.pot` does, entries matched by `msgctxt`:
+///
+/// - each text the language exports gets the current English, notes and
+///   flags, and keeps the old entry's translation and translator comments;
+///   when its English changed, it is marked fuzzy with the English the
+///   translation was made from as the previous `msgid`;
+/// - an entry whose text is gone becomes obsolete (`#~`), translation and
+///   comments kept (one with nothing translated is dropped, as msgmerge
+///   drops it); old obsolete entries stay;
+/// - the header is the old file's (who translated it, and when), its
+///   `Language` as the project's id.
+///
+/// Nothing a translator typed is lost, and the result imports.
+pub fn update(project: &Project, lang: &str, old: &PoFile, all_effects: bool) -> PoFile {
+    let locale = project.locales.get(lang);
+    let mut by_context: HashMap<&str, &PoEntry> = HashMap::new();
+    for entry in old.entries.iter().filter(|e| !e.is_header()) {
+        if let Some(c) = &entry.msgctxt {
+            // A live entry wins over an obsolete one; the first over later ones.
+            match by_context.get(c.value.as_str()) {
+                Some(first) if !first.obsolete || entry.obsolete => {}
+                _ => {
+                    by_context.insert(c.value.as_str(), entry);
+                }
+            }
+        }
+    }
+    let mut file = PoFile::default();
+    let mut header = header(Some(lang));
+    if let Some(old_header) = old.header() {
+        header.translator_comments = old_header.translator_comments.clone();
+        header.msgstr.value = with_language(&old_header.msgstr.value, lang);
+    }
+    file.entries.push(header);
+    let mut used: Vec<&str> = Vec::new();
+    for unit in &project.units {
+        let context = unit.key.to_string();
+        let previous = by_context.get(context.as_str()).copied();
+        let has_translation = locale.and_then(|l| l.entry(&unit.key)).is_some();
+        let all = all_effects && unit.key.field() == Field::Effect;
+        if !unit.required && !has_translation && !all && previous.is_none() {
+            continue;
+        }
+        let mut entry = unit_entry(project, unit, None);
+        if let Some(old) = previous {
+            used.push(old.msgctxt.as_ref().map_or("", |c| c.value.as_str()));
+            entry.translator_comments = old.translator_comments.clone();
+            entry.msgstr = PoString::new(old.msgstr.value.clone());
+            let old_english = from_po_source(&unit.key, &old.msgid.value);
+            let made_from = if old.is_fuzzy() || old.obsolete {
+                old.previous_msgid
+                    .clone()
+                    .unwrap_or_else(|| old.msgid.value.clone())
+            } else {
+                old.msgid.value.clone()
+            };
+            let changed = old_english != unit.english;
+            if (changed || old.is_fuzzy() || old.obsolete) && !entry.msgstr.value.is_empty() {
+                entry.flags.insert(0, "fuzzy".into());
+                if from_po_source(&unit.key, &made_from) != unit.english {
+                    entry.previous_msgid = Some(made_from);
+                }
+            }
+        }
+        file.entries.push(entry);
+    }
+    for entry in old.entries.iter().filter(|e| !e.is_header()) {
+        let context = entry.msgctxt.as_ref().map_or("", |c| c.value.as_str());
+        let live = !context.is_empty() && used.contains(&context);
+        if live || entry.msgstr.value.is_empty() {
+            continue;
+        }
+        if by_context
+            .get(context)
+            .is_some_and(|first| !std::ptr::eq(*first, entry))
+        {
+            continue;
+        }
+        file.entries.push(PoEntry {
+            translator_comments: entry.translator_comments.clone(),
+            previous_msgid: entry.previous_msgid.clone(),
+            flags: if entry.is_fuzzy() {
+                vec!["fuzzy".into()]
+            } else {
+                Vec::new()
+            },
+            msgctxt: entry.msgctxt.clone(),
+            msgid: entry.msgid.clone(),
+            msgstr: entry.msgstr.clone(),
+            obsolete: true,
+            ..PoEntry::default()
+        });
+    }
+    file
+}
+
+/// A header's fields with `Language` set to `lang` (added when missing).
+fn with_language(header: &str, lang: &str) -> String {
+    let mut found = false;
+    let mut out = String::new();
+    for line in header.split_inclusive('\n') {
+        if line
+            .split(':')
+            .next()
+            .is_some_and(|k| k.trim().eq_ignore_ascii_case("Language"))
+        {
+            found = true;
+            out.push_str(&format!("Language: {lang}\n"));
+        } else {
+            out.push_str(line);
+        }
+    }
+    if !found {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&format!("Language: {lang}\n"));
+    }
+    out
+}
+
+/// The language a PO file is for, as the project's id: `--lang`, or its
+/// header's (which must agree); see [`import`] for the rules.
+pub fn po_language(
+    project: &Project,
+    po_path: &Arc<str>,
+    file: &PoFile,
+    lang: Option<&str>,
+) -> Result<String, Box<Diagnostic>> {
+    let options = ImportOptions {
+        lang: lang.map(str::to_string),
+        accept_stale: false,
+    };
+    import_language(project, file, po_path, &options)
+}
+
 /// How to import.
 #[derive(Debug, Clone, Default)]
 pub struct ImportOptions {
@@ -396,6 +533,9 @@ pub struct ImportPlan {
     pub untranslated: usize,
     /// `#~` entries, ignored.
     pub obsolete: usize,
+    /// Entries for texts the pool no longer has, skipped: untranslated
+    /// ones always, translated ones with `--accept-stale` (else refused).
+    pub orphaned: usize,
 }
 
 /// Why an import writes nothing.
@@ -464,6 +604,7 @@ pub fn import(
     for entry in file.entries.iter().filter(|e| !e.is_header()) {
         match import.entry(entry, &mut seen) {
             Ok(Imported::Obsolete) => plan.obsolete += 1,
+            Ok(Imported::Orphaned) => plan.orphaned += 1,
             Ok(Imported::Untranslated) => plan.untranslated += 1,
             Ok(Imported::Unchanged) => plan.unchanged += 1,
             Ok(Imported::Updated(new)) => {
@@ -567,6 +708,7 @@ fn import_language(
 /// What importing one PO entry does.
 enum Imported {
     Obsolete,
+    Orphaned,
     Untranslated,
     Unchanged,
     Updated(Entry),
@@ -592,7 +734,9 @@ impl<'a> Import<'a> {
         if entry.obsolete {
             return Ok(Imported::Obsolete);
         }
-        let unit = self.unit_of(entry, seen)?;
+        let Some(unit) = self.unit_of(entry, seen)? else {
+            return Ok(Imported::Orphaned);
+        };
         // Blank is untranslated; only a template may be all spaces.
         let blank = match unit.key.field() {
             Field::Phrase => entry.msgstr.value.is_empty(),
@@ -628,12 +772,14 @@ impl<'a> Import<'a> {
     }
 
     /// The unit an entry translates, named by its `msgctxt`: once per file,
-    /// a unit of the pool, and no plural forms.
+    /// a unit of the pool, and no plural forms. `None`: the text is gone
+    /// and the entry is skipped (it is untranslated, or stale entries are
+    /// accepted).
     fn unit_of<'f>(
         &self,
         entry: &'f PoEntry,
         seen: &mut HashMap<String, &'f PoEntry>,
-    ) -> Result<&'a Unit, Box<Diagnostic>> {
+    ) -> Result<Option<&'a Unit>, Box<Diagnostic>> {
         let po_path = self.po_path;
         let Some(context) = &entry.msgctxt else {
             return Err(Box::new(
@@ -667,6 +813,9 @@ impl<'a> Import<'a> {
         seen.insert(context.value.clone(), entry);
         let unit = UnitKey::parse(&context.value).and_then(|k| self.project.unit(&k));
         let Some(unit) = unit else {
+            if self.accept_stale || entry.msgstr.value.trim().is_empty() {
+                return Ok(None);
+            }
             return Err(Box::new(self.unknown_context(context)));
         };
         if entry.msgid_plural.is_some() || !entry.msgstr_plural.is_empty() {
@@ -681,7 +830,7 @@ impl<'a> Import<'a> {
                 .with_help("use `msgid` and `msgstr` only"),
             ));
         }
-        Ok(unit)
+        Ok(Some(unit))
     }
 
     /// A `msgctxt` that names no translatable text of the pool.
@@ -693,8 +842,10 @@ impl<'a> Import<'a> {
             .map(|u| u.key.to_string())
             .collect();
         let help = match closest(&context.value, contexts.iter().map(String::as_str)) {
-            Some(best) => format!("did you mean `{best}`? Export again to get the current fields"),
-            None => "the field is not in the pool: export again to get the current fields".into(),
+            Some(best) => format!(
+                "did you mean `{best}`? If its text is gone, `blades i18n update FILE` makes the entry obsolete, or --accept-stale skips it"
+            ),
+            None => "the text is not in the pool: `blades i18n update FILE` makes the entry obsolete, or --accept-stale skips it".into(),
         };
         Diagnostic::error(
             Code::PoUnknownContext,
