@@ -368,8 +368,8 @@ pub fn po(data: &[u8]) {
         match exchange::import(project, &path, text, &options) {
             Ok(plan) => reread_writes(&plan.lang, &plan.writes),
             Err(problems) => {
-                assert_located(&problems, &sources);
-                report(&problems, &sources);
+                assert_located(&problems.diagnostics, &sources);
+                report(&problems.diagnostics, &sources);
             }
         }
     }

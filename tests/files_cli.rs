@@ -337,8 +337,8 @@ fn locale_files_keep_their_line_ends_through_export_and_import() {
             temp.path(),
             &[
                 (
-                    "#, fuzzy\n#| msgid \"RP equal to the STAR of {target}\"\nmsgctxt \"phrase:amount.star_of\"",
-                    "msgctxt \"phrase:amount.star_of\"",
+                    "#, fuzzy, python-brace-format\n#| msgid \"RP equal to the STAR of {target}\"\nmsgctxt \"phrase:amount.star_of\"",
+                    "#, python-brace-format\nmsgctxt \"phrase:amount.star_of\"",
                 ),
                 (
                     "msgstr \"外は砂まみれ、中は整然。\"",
@@ -390,7 +390,8 @@ fn a_po_file_too_large_is_refused_before_the_pool_is_read() {
     let po = std::fs::File::create(temp.path().join("ja.po")).unwrap();
     po.set_len(84 << 20).unwrap();
     let run = import(temp.path());
-    assert_eq!(run.code, 1, "{}", run.stderr);
+    // An input file that cannot be read is exit 2.
+    assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("file-too-large"), "{}", run.stderr);
     assert!(!run.stderr.contains("mini-core"), "{}", run.stderr);
 }

@@ -450,7 +450,8 @@ fn an_invalid_po_is_a_located_error_and_changes_nothing() {
     std::fs::copy(fixtures().join("po/invalid.po"), temp.path().join("ja.po")).unwrap();
     let before = files(&temp.path().join("pool"));
     let run = import(temp.path(), &[]);
-    assert_eq!(run.code, 1);
+    // A malformed file is exit 2, as any malformed input.
+    assert_eq!(run.code, 2);
     insta::assert_snapshot!("import_invalid_po", run.stderr);
     assert_eq!(files(&temp.path().join("pool")), before);
     let run = blades(
@@ -491,14 +492,156 @@ fn unknown_fields_and_languages_are_refused() {
     assert_eq!(d["code"], "po-unknown-context");
     assert_eq!(
         d["help"],
-        "did you mean `mini-gulch/canyon-wyrm/name`? Export again to get the current fields"
+        "did you mean `mini-gulch/canyon-wyrm/name`? If its text is gone, `blades i18n update FILE` makes the entry obsolete, or --accept-stale skips it"
     );
     let run = import(temp.path(), &["--lang", "fr"]);
-    assert_eq!(run.code, 1);
+    assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains("this PO file is for `ja`, not `fr`"),
         "{}",
         run.stderr
+    );
+    assert_eq!(files(&temp.path().join("pool")), before);
+}
+
+fn set_header_language(dir: &Path, language: &str) {
+    let po = std::fs::read_to_string(dir.join("ja.po")).unwrap();
+    let po: Vec<String> = po
+        .lines()
+        .map(|l| {
+            if l.starts_with("\"Language: ") {
+                format!("\"Language: {language}\\n\"")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    std::fs::write(dir.join("ja.po"), po.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn language_codes_are_normalised_and_a_mismatch_refused() {
+    let temp = scratch("synced");
+    export(temp.path(), &[]);
+    let before = files(&temp.path().join("pool"));
+    // POSIX and BCP 47 forms name the project's `ja`.
+    for (header, extra) in [
+        ("ja_JP", &["--lang", "ja"][..]),
+        ("ja-JP", &[][..]),
+        ("ja_JP.UTF-8", &["--lang", "ja-JP"][..]),
+    ] {
+        set_header_language(temp.path(), header);
+        let run = import(temp.path(), extra);
+        assert_eq!(run.code, 0, "{header}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("(ja): 0 added, 0 updated"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(files(&temp.path().join("pool")), before, "{header}");
+        set_header_language(temp.path(), "ja");
+    }
+    // A file for a language the pool has no translations of is refused
+    // unless `--lang` starts it; a mismatch is refused.
+    set_header_language(temp.path(), "fr");
+    let run = import(temp.path(), &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the pool has no French (`fr`) translations"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("pass `--lang fr`"), "{}", run.stderr);
+    let run = import(temp.path(), &["--lang", "ja"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("this PO file is for `fr`, not `ja`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(files(&temp.path().join("pool")), before);
+    let run = import(temp.path(), &["--lang", "fr", "--dry-run"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("locales/fr/mini-gulch.yaml"),
+        "{}",
+        run.stderr
+    );
+    // `--lang` takes the same forms in every command.
+    let status = blades(
+        temp.path(),
+        &["--cards", "pool", "i18n", "status", "--lang", "ja_JP"],
+    );
+    assert_eq!(status.code, 0, "{}", status.stderr);
+    assert!(
+        status.stdout.starts_with("Japanese (ja):"),
+        "{}",
+        status.stdout
+    );
+    let export_again = blades(
+        temp.path(),
+        &[
+            "--cards", "pool", "i18n", "export", "--lang", "ja-JP", "-o", "again.po",
+        ],
+    );
+    assert_eq!(export_again.code, 0, "{}", export_again.stderr);
+    assert!(
+        std::fs::read_to_string(temp.path().join("again.po"))
+            .unwrap()
+            .contains("\"Language: ja\\n\"")
+    );
+}
+
+#[test]
+fn charsets_are_honoured_or_refused_and_bad_bytes_located() {
+    let temp = scratch("synced");
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    let before = files(&temp.path().join("pool"));
+    let json_import = |dir: &Path| {
+        blades(
+            dir,
+            &[
+                "--cards", "pool", "--format", "json", "i18n", "import", "ja.po",
+            ],
+        )
+    };
+    // EUC-JP is refused at its name, exit 2.
+    std::fs::write(
+        temp.path().join("ja.po"),
+        po.replace("charset=UTF-8", "charset=EUC-JP"),
+    )
+    .unwrap();
+    let run = json_import(temp.path());
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    let line = po.lines().position(|l| l.contains("charset=")).unwrap() + 1;
+    let column = po.lines().nth(line - 1).unwrap().find("UTF-8").unwrap() + 1;
+    assert_eq!(
+        located(&run.stdout),
+        [format!(
+            "ja.po:{line}:{column} not-utf8 [unsupported charset] this file is in `EUC-JP`; PO files are read as UTF-8 or ISO-8859-1"
+        )]
+    );
+    // A byte that is not UTF-8 is located at its line and column.
+    let at = po.find("msgstr \"峡谷の竜\"").unwrap() + "msgstr \"".len();
+    let mut bytes = po.as_bytes().to_vec();
+    bytes[at] = 0xff;
+    std::fs::write(temp.path().join("ja.po"), &bytes).unwrap();
+    let run = json_import(temp.path());
+    assert_eq!(run.code, 2);
+    let line = po[..at].lines().count();
+    assert_eq!(
+        located(&run.stdout),
+        [format!(
+            "ja.po:{line}:9 not-utf8 [invalid UTF-8 starts here] byte {at} is not valid UTF-8"
+        )]
+    );
+    let human = import(temp.path(), &[]);
+    assert!(
+        human.stderr.contains(&format!("[ja.po:{line}:9]")),
+        "{}",
+        human.stderr
     );
     assert_eq!(files(&temp.path().join("pool")), before);
 }
@@ -699,7 +842,7 @@ fn a_japanese_variant_follows_the_english_it_was_made_from() {
     let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
     for expected in [
         "#. English has no `cont` form: translate the English of `action.flip`\n",
-        "#, fuzzy\n#| msgid \"flip {target}\"\nmsgctxt \"phrase:action.flip.cont\"\nmsgid \"turn over {target}\"\nmsgstr \"{target}を裏返し\"\n",
+        "#, fuzzy, python-brace-format\n#| msgid \"flip {target}\"\nmsgctxt \"phrase:action.flip.cont\"\nmsgid \"turn over {target}\"\nmsgstr \"{target}を裏返し\"\n",
     ] {
         assert!(po.contains(expected), "no {expected:?} in the PO file");
     }
@@ -842,11 +985,14 @@ fn a_phrase_translation_comes_back_from_po_as_one_changed_line() {
     let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
     assert!(po.contains("msgctxt \"phrase:line.ability\"\nmsgid \"{timing}: {sentences}\"\nmsgstr \"{timing}：{sentences}\"\n"));
     // The translator reviews the stale template and keeps the text.
-    let stale = "#, fuzzy\n#| msgid \"RP equal to the STAR of {target}\"\nmsgctxt \"phrase:amount.star_of\"";
+    let stale = "#, fuzzy, python-brace-format\n#| msgid \"RP equal to the STAR of {target}\"\nmsgctxt \"phrase:amount.star_of\"";
     assert!(po.contains(stale), "{po}");
     std::fs::write(
         temp.path().join("ja.po"),
-        po.replace(stale, "msgctxt \"phrase:amount.star_of\""),
+        po.replace(
+            stale,
+            "#, python-brace-format\nmsgctxt \"phrase:amount.star_of\"",
+        ),
     )
     .unwrap();
     let before = files(&temp.path().join("pool"));
@@ -918,4 +1064,357 @@ fn shipped_locale_files_are_in_canonical_form() {
         project.locales.card_by_name("真昼の保安官"),
         Some("high-noon-sheriff")
     );
+}
+
+// ----- GNU gettext ------------------------------------------------------------
+
+/// A GNU gettext tool, when it is installed (a note is printed when not).
+fn gettext_tool(name: &str) -> Option<std::process::Command> {
+    match std::process::Command::new(name).arg("--version").output() {
+        Ok(out) if out.status.success() => Some(std::process::Command::new(name)),
+        _ => {
+            eprintln!("note: `{name}` (GNU gettext) is not installed; this check is skipped");
+            None
+        }
+    }
+}
+
+/// Each fixture's export, and the built-in pool's with every effect.
+fn exports() -> Vec<(String, tempfile::TempDir)> {
+    let mut out = Vec::new();
+    for fixture in ["synced", "drifted", "check-bad"] {
+        let temp = scratch(fixture);
+        export(temp.path(), &[]);
+        out.push((fixture.to_string(), temp));
+    }
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(&common::root().join("cards"), &temp.path().join("pool"));
+    export(temp.path(), &["--all-effects"]);
+    out.push(("built-in".to_string(), temp));
+    out
+}
+
+#[test]
+fn msgcat_changes_no_byte_of_an_export() {
+    let Some(_) = gettext_tool("msgcat") else {
+        return;
+    };
+    for (name, temp) in exports() {
+        let po = temp.path().join("ja.po");
+        let out = gettext_tool("msgcat").unwrap().arg(&po).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ours = std::fs::read_to_string(&po).unwrap();
+        let theirs = String::from_utf8(out.stdout).unwrap();
+        if ours != theirs {
+            let at = ours
+                .lines()
+                .zip(theirs.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            panic!(
+                "{name}: msgcat rewrites line {}:\n{:?}\n{:?}",
+                at + 1,
+                ours.lines().nth(at),
+                theirs.lines().nth(at)
+            );
+        }
+    }
+}
+
+#[test]
+fn msgfmt_check_is_silent_on_an_export() {
+    let Some(_) = gettext_tool("msgfmt") else {
+        return;
+    };
+    for (name, temp) in exports().into_iter().filter(|(n, _)| n != "check-bad") {
+        let out = gettext_tool("msgfmt")
+            .unwrap()
+            .args(["-c", "-o", "/dev/null", "ja.po"])
+            .current_dir(temp.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{name}");
+    }
+}
+
+#[test]
+fn msgfmt_checks_placeholders_and_every_entry_has_a_msgid() {
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(&common::root().join("cards"), &temp.path().join("pool"));
+    export(temp.path(), &[]);
+    let text = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    let file = blades::i18n::po::parse(&text).unwrap();
+    for entry in file.entries.iter().filter(|e| !e.is_header()) {
+        assert!(!entry.msgid.value.is_empty(), "{entry:?}");
+    }
+    // An empty template and an empty translation are written `(empty)`.
+    assert!(
+        text.contains("msgctxt \"phrase:sentence.join\"\nmsgid \"(empty)\"\nmsgstr \"(empty)\"\n"),
+        "{text}"
+    );
+    assert!(text.contains("#, python-brace-format\nmsgctxt \"phrase:line.ability\"\n"));
+    let Some(_) = gettext_tool("msgfmt") else {
+        return;
+    };
+    // A translation that loses a placeholder is caught by msgfmt -c.
+    let broken = text.replace("msgstr \"{timing}：{sentences}\"", "msgstr \"{timing}：\"");
+    assert_ne!(broken, text);
+    std::fs::write(temp.path().join("broken.po"), broken).unwrap();
+    let out = gettext_tool("msgfmt")
+        .unwrap()
+        .args(["-c", "-o", "/dev/null", "broken.po"])
+        .current_dir(temp.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'sentences'"));
+}
+
+#[test]
+fn an_empty_translation_round_trips_as_a_word() {
+    let temp = scratch("synced");
+    export(temp.path(), &["--all-effects"]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    // The synced pool renders with the built-in books: it has no phrases.
+    assert!(!po.contains("(empty)"));
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(&common::root().join("cards"), &temp.path().join("pool"));
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    // The translator gives `unit.cards` (empty in English) an empty
+    // Japanese: the locale file says so.
+    let entry = "msgctxt \"phrase:unit.cards\"\nmsgid \"(empty)\"\nmsgstr \"枚\"\n";
+    assert!(po.contains(entry), "{po}");
+    std::fs::write(
+        temp.path().join("ja.po"),
+        po.replace(
+            entry,
+            "msgctxt \"phrase:unit.cards\"\nmsgid \"(empty)\"\nmsgstr \"(empty)\"\n",
+        ),
+    )
+    .unwrap();
+    let run = import(temp.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("0 added, 1 updated"), "{}", run.stderr);
+    let phrases = std::fs::read_to_string(temp.path().join("pool/phrases/ja.yaml")).unwrap();
+    assert!(phrases.contains("unit.cards: {text: \"\","), "{phrases}");
+}
+
+// ----- bringing an old PO file up to date ---------------------------------------
+
+/// A translator's PO file made before the designers moved on: the export
+/// of `synced` with the canyon wyrm's flavor retranslated; since then the
+/// dust owl became the dusk owl (a new card id: its texts are orphans) and
+/// the canyon wyrm was renamed (its name is stale).
+fn outdated_po() -> tempfile::TempDir {
+    let temp = scratch("synced");
+    export(temp.path(), &[]);
+    let po = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    let edited = po.replace(
+        "msgstr \"日に焼けて、気長に待つ。\"",
+        "msgstr \"日に焼けて、じっと待つ。\"",
+    );
+    assert_ne!(po, edited);
+    std::fs::write(temp.path().join("ja.po"), edited).unwrap();
+    edit(
+        &temp,
+        "mini-gulch.yaml",
+        "id: dust-owl\n    name: Dust Owl",
+        "id: dusk-owl\n    name: Dusk Owl",
+    );
+    edit(
+        &temp,
+        "mini-gulch.yaml",
+        "name: Canyon Wyrm",
+        "name: Canyon Wyrmling",
+    );
+    temp
+}
+
+/// What a PO file says per context: (translation, fuzzy, obsolete).
+fn po_entries(path: &Path) -> BTreeMap<String, (String, bool, bool)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let file = blades::i18n::po::parse(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    file.entries
+        .iter()
+        .filter(|e| !e.is_header())
+        .map(|e| {
+            (
+                e.msgctxt.as_ref().unwrap().value.clone(),
+                (e.msgstr.value.clone(), e.is_fuzzy(), e.obsolete),
+            )
+        })
+        .collect()
+}
+
+fn assert_imports_the_update(temp: &tempfile::TempDir, po: &str) {
+    let run = blades(temp.path(), &["--cards", "pool", "i18n", "import", po]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("1 updated"), "{}", run.stderr);
+    let entries = status_entries(temp.path(), &["--cards", "pool"]);
+    assert_eq!(entries["mini-gulch/canyon-wyrm/name"]["state"], "stale");
+    assert_eq!(
+        entries["mini-gulch/canyon-wyrm/name"]["then"],
+        "Canyon Wyrm"
+    );
+    let locale =
+        std::fs::read_to_string(temp.path().join("pool/locales/ja/mini-gulch.yaml")).unwrap();
+    assert!(locale.contains("日に焼けて、じっと待つ。"), "{locale}");
+}
+
+#[test]
+fn an_orphaned_entry_is_skipped_with_accept_stale() {
+    let temp = outdated_po();
+    let refused = blades(
+        temp.path(),
+        &[
+            "--cards", "pool", "--format", "json", "i18n", "import", "ja.po",
+        ],
+    );
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(
+        refused
+            .stdout
+            .contains("`blades i18n update FILE` makes the entry obsolete"),
+        "{}",
+        refused.stdout
+    );
+    let accepted = import(temp.path(), &["--accept-stale"]);
+    assert_eq!(accepted.code, 0, "{}", accepted.stderr);
+    assert!(
+        accepted
+            .stderr
+            .contains("3 skipped (their text is gone from the pool)"),
+        "{}",
+        accepted.stderr
+    );
+}
+
+#[test]
+fn msgmerge_with_the_template_then_import_works() {
+    let temp = outdated_po();
+    let run = blades(
+        temp.path(),
+        &[
+            "--cards",
+            "pool",
+            "i18n",
+            "export",
+            "--template",
+            "-o",
+            "new.pot",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let pot = std::fs::read_to_string(temp.path().join("new.pot")).unwrap();
+    assert!(pot.contains("\"Language: \\n\""), "{pot}");
+    assert!(
+        pot.contains("msgctxt \"mini-gulch/dusk-owl/name\"\nmsgid \"Dusk Owl\"\nmsgstr \"\"\n")
+    );
+    assert!(!pot.contains("砂"), "a template holds no translation");
+    let Some(mut msgmerge) = gettext_tool("msgmerge") else {
+        return;
+    };
+    let out = msgmerge
+        .args(["--previous", "-q", "-o", "merged.po", "ja.po", "new.pot"])
+        .current_dir(temp.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = po_entries(&temp.path().join("merged.po"));
+    // (msgmerge carries the owl's name and flavor to the new id, fuzzy.)
+    assert!(
+        merged["mini-gulch/dust-owl/effect"].2,
+        "orphans are obsolete"
+    );
+    assert!(
+        merged["mini-gulch/canyon-wyrm/name"].1,
+        "a changed English is fuzzy"
+    );
+    assert_imports_the_update(&temp, "merged.po");
+}
+
+#[test]
+fn update_keeps_translations_and_makes_orphans_obsolete() {
+    let temp = outdated_po();
+    let old = po_entries(&temp.path().join("ja.po"));
+    std::fs::copy(temp.path().join("ja.po"), temp.path().join("old.po")).unwrap();
+    let run = blades(temp.path(), &["--cards", "pool", "i18n", "update", "ja.po"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("(1 fuzzy, 2 untranslated), 3 obsolete"),
+        "{}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(temp.path().join("ja.po")).unwrap();
+    assert!(
+        text.contains("#, fuzzy\n#| msgid \"Canyon Wyrm\"\nmsgctxt \"mini-gulch/canyon-wyrm/name\"\nmsgid \"Canyon Wyrmling\"\nmsgstr \"峡谷の竜\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("#~ msgctxt \"mini-gulch/dust-owl/name\"\n#~ msgid \"Dust Owl\"\n"),
+        "{text}"
+    );
+    // Every translation typed is still there, live or obsolete.
+    let new = po_entries(&temp.path().join("ja.po"));
+    for (context, (text, _, _)) in &old {
+        assert_eq!(&new[context].0, text, "{context}");
+    }
+    // Updating again changes nothing; msgcat changes no byte.
+    let again = blades(
+        temp.path(),
+        &[
+            "--cards", "pool", "i18n", "update", "ja.po", "-o", "again.po",
+        ],
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(
+        std::fs::read_to_string(temp.path().join("again.po")).unwrap(),
+        text
+    );
+    if let Some(mut msgcat) = gettext_tool("msgcat") {
+        let out = msgcat.arg(temp.path().join("ja.po")).output().unwrap();
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), text);
+    }
+    // It agrees with msgmerge on every entry.
+    if let Some(mut msgmerge) = gettext_tool("msgmerge") {
+        let pot = blades(
+            temp.path(),
+            &[
+                "--cards",
+                "pool",
+                "i18n",
+                "export",
+                "--template",
+                "-o",
+                "new.pot",
+            ],
+        );
+        assert_eq!(pot.code, 0);
+        let out = msgmerge
+            .args(["--previous", "-q", "-o", "merged.po", "old.po", "new.pot"])
+            .current_dir(temp.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        // (Except for the owl, whose texts msgmerge carries to its new id.)
+        let merged = po_entries(&temp.path().join("merged.po"));
+        let unmoved = |m: &BTreeMap<String, (String, bool, bool)>| -> Vec<_> {
+            m.iter()
+                .filter(|(c, _)| !c.contains("-owl/"))
+                .map(|(c, v)| (c.clone(), v.clone()))
+                .collect()
+        };
+        assert_eq!(unmoved(&merged), unmoved(&new));
+    }
+    assert_imports_the_update(&temp, "ja.po");
 }

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Subcommand;
 
@@ -33,6 +34,9 @@ enum Sub {
     Export(ExportArgs),
     /// Read a translated PO file back into the locale files.
     Import(ImportArgs),
+    /// Bring a translator's PO file up to date with the pool (as msgmerge
+    /// does): new texts added, changed ones fuzzy, gone ones obsolete (#~).
+    Update(UpdateArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -70,6 +74,26 @@ struct ExportArgs {
     /// Also export every effect without an override, as an empty entry.
     #[arg(long)]
     all_effects: bool,
+    /// Write the template (`.pot`) every language's file is made from:
+    /// every text, untranslated, for `msgmerge --previous ja.po FILE.pot`.
+    #[arg(long)]
+    template: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct UpdateArgs {
+    /// The translator's PO file; rewritten in place unless `-o` is given.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Language code; default: the PO file's `Language` header.
+    #[arg(long, value_name = "LANG")]
+    lang: Option<String>,
+    /// Where to write the updated file (`-`: standard output).
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Also add every effect without an override, as an empty entry.
+    #[arg(long)]
+    all_effects: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -102,7 +126,13 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Sub::Check(a) => check_command(context, a),
         Sub::Export(a) => export_command(context, a),
         Sub::Import(a) => import_command(context, a),
+        Sub::Update(a) => update_command(context, a),
     }
+}
+
+/// `--lang` as the project's language id (`ja_JP` is `ja`), or exit 2.
+fn lang_id(project: &Project, code: &str) -> Result<String, ExitCode> {
+    i18n::language_id(code, &project.languages(None)).ok_or_else(|| bad_lang(code))
 }
 
 fn bad_lang(lang: &str) -> ExitCode {
@@ -129,9 +159,9 @@ fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(Diagnostic::is_error)
 }
 
-fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
+fn status_command(context: &Context, mut args: StatusArgs) -> ExitCode {
     if let Some(lang) = &args.lang
-        && !i18n::valid_lang(lang)
+        && i18n::language_id(lang, &[]).is_none()
     {
         return bad_lang(lang);
     }
@@ -139,6 +169,12 @@ fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
         Ok(p) => p,
         Err(code) => return code,
     };
+    if let Some(lang) = &args.lang {
+        match lang_id(&project, lang) {
+            Ok(id) => args.lang = Some(id),
+            Err(code) => return code,
+        }
+    }
     let languages: Vec<_> = project
         .languages(args.lang.as_deref())
         .iter()
@@ -195,9 +231,9 @@ fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
     }
 }
 
-fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
+fn check_command(context: &Context, mut args: CheckArgs) -> ExitCode {
     if let Some(lang) = &args.lang
-        && !i18n::valid_lang(lang)
+        && i18n::language_id(lang, &[]).is_none()
     {
         return bad_lang(lang);
     }
@@ -205,6 +241,12 @@ fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
         Ok(p) => p,
         Err(code) => return code,
     };
+    if let Some(lang) = &args.lang {
+        match lang_id(&project, lang) {
+            Ok(id) => args.lang = Some(id),
+            Err(code) => return code,
+        }
+    }
     let mut diagnostics = project.diagnostics.clone();
     let mut texts = 0;
     for lang in project.languages(args.lang.as_deref()) {
@@ -226,25 +268,33 @@ fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
     }
 }
 
-fn export_command(context: &Context, args: ExportArgs) -> ExitCode {
-    if !i18n::valid_lang(&args.lang) {
+fn export_command(context: &Context, mut args: ExportArgs) -> ExitCode {
+    if i18n::language_id(&args.lang, &[]).is_none() {
         return bad_lang(&args.lang);
     }
     let project = match load(context) {
         Ok(p) => p,
         Err(code) => return code,
     };
+    match lang_id(&project, &args.lang) {
+        Ok(id) => args.lang = id,
+        Err(code) => return code,
+    }
     if has_errors(&project.diagnostics) {
         context.report(&project.diagnostics, &project.sources);
         return ExitCode::from(exit::PROBLEMS);
     }
-    let file = exchange::export(
-        &project,
-        &ExportOptions {
-            lang: args.lang.clone(),
-            all_effects: args.all_effects,
-        },
-    );
+    let file = if args.template {
+        exchange::template(&project, args.all_effects)
+    } else {
+        exchange::export(
+            &project,
+            &ExportOptions {
+                lang: args.lang.clone(),
+                all_effects: args.all_effects,
+            },
+        )
+    };
     let text = po::write(&file);
     let entries = file
         .entries
@@ -263,11 +313,15 @@ fn export_command(context: &Context, args: ExportArgs) -> ExitCode {
                 return ExitCode::from(exit::CANNOT_RUN);
             }
             if context.tells() {
-                stderrln!(
-                    "exported {total} {} texts ({fuzzy} fuzzy, {empty} untranslated) to {}",
-                    i18n::language_name(&args.lang),
-                    path.display()
-                );
+                if args.template {
+                    stderrln!("exported a template of {total} texts to {}", path.display());
+                } else {
+                    stderrln!(
+                        "exported {total} {} texts ({fuzzy} fuzzy, {empty} untranslated) to {}",
+                        i18n::language_name(&args.lang),
+                        path.display()
+                    );
+                }
             }
         }
         None => stdout!("{text}"),
@@ -294,7 +348,7 @@ fn import_root(context: &Context) -> Result<PathBuf, ExitCode> {
 
 fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     if let Some(lang) = &args.lang
-        && !i18n::valid_lang(lang)
+        && i18n::language_id(lang, &[]).is_none()
     {
         return bad_lang(lang);
     }
@@ -304,16 +358,13 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     };
     // The PO file first: one too large (or unreadable) is refused before
     // the pool is loaded (its size is checked before it is read).
-    let (shown, text) = match pool::read_input(&args.file) {
+    // A file that cannot be read as a PO file is exit 2, as any malformed
+    // input; problems in a good file's entries are exit 1.
+    let (shown, text) = match read_po(&args.file) {
         Ok(read) => read,
-        Err(diagnostic) => {
-            let code = if diagnostic.code == Code::Unreadable {
-                exit::CANNOT_RUN
-            } else {
-                exit::PROBLEMS
-            };
-            context.report(&[*diagnostic], &Sources::default());
-            return ExitCode::from(code);
+        Err((diagnostic, sources)) => {
+            context.report(&[*diagnostic], &sources);
+            return ExitCode::from(exit::CANNOT_RUN);
         }
     };
     let workspace = match Workspace::open_uncached(Some(&root)) {
@@ -336,13 +387,17 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     };
     let plan = match exchange::import(&project, &shown, &text, &options) {
         Ok(plan) => plan,
-        Err(mut diagnostics) => {
-            blades::diagnostics::sort(&mut diagnostics);
-            context.report(&diagnostics, &project.sources);
+        Err(mut error) => {
+            blades::diagnostics::sort(&mut error.diagnostics);
+            context.report(&error.diagnostics, &project.sources);
             if context.format == Format::Human {
                 stderrln!("nothing was imported");
             }
-            return ExitCode::from(exit::PROBLEMS);
+            return ExitCode::from(if error.malformed {
+                exit::CANNOT_RUN
+            } else {
+                exit::PROBLEMS
+            });
         }
     };
     if !args.dry_run
@@ -353,6 +408,111 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     }
     print_import(context, &args, &root, &plan);
     ExitCode::from(exit::OK)
+}
+
+fn update_command(context: &Context, args: UpdateArgs) -> ExitCode {
+    if let Some(lang) = &args.lang
+        && i18n::language_id(lang, &[]).is_none()
+    {
+        return bad_lang(lang);
+    }
+    let (shown, text) = match read_po(&args.file) {
+        Ok(read) => read,
+        Err((diagnostic, sources)) => {
+            context.report(&[*diagnostic], &sources);
+            return ExitCode::from(exit::CANNOT_RUN);
+        }
+    };
+    let mut project = match load(context) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    project.sources.insert(shown.clone(), text.clone());
+    let old = match po::parse(&text) {
+        Ok(old) => old,
+        Err(errors) => {
+            let diagnostics: Vec<Diagnostic> = errors
+                .into_iter()
+                .map(|e| {
+                    Diagnostic::error(Code::PoSyntax, &shown, e.span, e.message)
+                        .with_label(e.label)
+                        .with_help(e.help)
+                })
+                .collect();
+            context.report(&diagnostics, &project.sources);
+            return ExitCode::from(exit::CANNOT_RUN);
+        }
+    };
+    let lang = match exchange::po_language(&project, &shown, &old, args.lang.as_deref()) {
+        Ok(lang) => lang,
+        Err(d) => {
+            context.report(&[*d], &project.sources);
+            return ExitCode::from(exit::CANNOT_RUN);
+        }
+    };
+    let new = exchange::update(&project, &lang, &old, args.all_effects);
+    let written = po::write(&new);
+    let target = args.out.clone().unwrap_or_else(|| args.file.clone());
+    if target == Path::new("-") {
+        stdout!("{written}");
+    } else if let Err(e) = files::write_atomic(&target, written.as_bytes()) {
+        stderrln!("error: cannot write `{}`: {e}", target.display());
+        return ExitCode::from(exit::CANNOT_RUN);
+    }
+    if context.tells() && target != Path::new("-") {
+        let live = new.entries.iter().filter(|e| !e.is_header() && !e.obsolete);
+        let (mut total, mut fuzzy, mut empty) = (0, 0, 0);
+        for e in live {
+            total += 1;
+            fuzzy += usize::from(e.is_fuzzy() && !e.msgstr.value.is_empty());
+            empty += usize::from(e.msgstr.value.is_empty());
+        }
+        let obsolete = new.entries.iter().filter(|e| e.obsolete).count();
+        stderrln!(
+            "updated {} ({lang}): {total} texts ({fuzzy} fuzzy, {empty} untranslated), {obsolete} obsolete, to {}",
+            args.file.display(),
+            target.display()
+        );
+    }
+    ExitCode::from(exit::OK)
+}
+
+/// Why a PO file was not read, and the text to show it in.
+type Unread = (Box<Diagnostic>, Sources);
+
+/// A PO file's name as shown and its text, decoded as its header's charset
+/// says; or why not, with what to show the problem in (the bytes before a
+/// bad one, read leniently).
+fn read_po(path: &Path) -> Result<(Arc<str>, Arc<str>), Unread> {
+    let (shown, bytes) = match pool::read_input(path) {
+        Ok((shown, text)) => (shown, text.as_bytes().to_vec()),
+        // Not UTF-8: it may say another charset; read its bytes (within the
+        // size limit, checked above).
+        Err(d) if d.code == Code::NotUtf8 && path != Path::new("-") => match std::fs::read(path) {
+            Ok(bytes) => (Arc::from(path.display().to_string()), bytes),
+            Err(_) => return Err((d, Sources::default())),
+        },
+        Err(d) => return Err((d, Sources::default())),
+    };
+    match exchange::decode(&shown, &bytes) {
+        Ok(text) => Ok((shown, Arc::from(text))),
+        Err(mut d) => {
+            // The lenient text is the same up to the bad byte, which it
+            // shows as one replacement character.
+            let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+            let lossy = String::from_utf8_lossy(body).into_owned();
+            let start = d.span.start.min(lossy.len());
+            let end = (start + 1..=lossy.len())
+                .find(|&i| lossy.is_char_boundary(i))
+                .unwrap_or(start);
+            if !lossy.is_char_boundary(start) || d.span.end > start {
+                d.span = start..end;
+            }
+            let mut sources = Sources::default();
+            sources.insert(shown, Arc::from(lossy));
+            Err((d, sources))
+        }
+    }
 }
 
 /// What an import wrote (or would write), for people or as JSON.
@@ -366,7 +526,7 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
         Format::Human if context.quiet => {}
         Format::Human => {
             stderrln!(
-                "{} {} ({}): {} added, {} updated, {} unchanged, {} untranslated",
+                "{} {} ({}): {} added, {} updated, {} unchanged, {} untranslated{}",
                 if args.dry_run {
                     "would import"
                 } else {
@@ -377,7 +537,15 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
                 plan.added,
                 plan.updated,
                 plan.unchanged,
-                plan.untranslated
+                plan.untranslated,
+                if plan.orphaned > 0 {
+                    format!(
+                        ", {} skipped (their text is gone from the pool)",
+                        plan.orphaned
+                    )
+                } else {
+                    String::new()
+                }
             );
             for file in &files {
                 stderrln!(
@@ -395,6 +563,7 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
                 "unchanged": plan.unchanged,
                 "untranslated": plan.untranslated,
                 "obsolete": plan.obsolete,
+                "orphaned": plan.orphaned,
                 "files": files,
             });
             stdoutln!(

@@ -32,23 +32,72 @@ pub struct ExportOptions {
     pub all_effects: bool,
 }
 
-/// The PO file of one language.
-pub fn export(project: &Project, options: &ExportOptions) -> PoFile {
-    let lang = &options.lang;
-    let locale = project.locales.get(lang);
-    let mut file = PoFile::default();
-    file.entries.push(PoEntry {
-        translator_comments: vec![
+/// How an empty phrase template is written in a PO file, on either side:
+/// an empty `msgid` is no message to gettext tools, and an empty `msgstr`
+/// is "not translated", so a template empty in English, or translated as
+/// empty, is written as this word (and read back as empty).
+pub const EMPTY_TEXT: &str = "(empty)";
+
+/// A text as a PO entry holds it ([`EMPTY_TEXT`] for an empty template).
+fn po_text(key: &UnitKey, text: &str) -> String {
+    if key.field() == Field::Phrase && text.is_empty() {
+        EMPTY_TEXT.to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A PO entry's translation as the locale files hold it.
+fn from_po_text(key: &UnitKey, text: &str) -> String {
+    if key.field() == Field::Phrase && text == EMPTY_TEXT {
+        String::new()
+    } else {
+        locale::normalize_text(key, text)
+    }
+}
+
+/// A PO entry's English (`msgid`, previous `msgid`), normalised.
+fn from_po_source(key: &UnitKey, text: &str) -> String {
+    if key.field() == Field::Phrase && text == EMPTY_TEXT {
+        String::new()
+    } else {
+        normalize(text)
+    }
+}
+
+/// The header of an export: complete (so `msgfmt -c` is silent) and the
+/// same on every export, so exporting twice gives the same bytes. Who last
+/// translated, and when, is not known to the pool: those fields are empty
+/// (as Poedit writes them for a new file) and the editor fills them in.
+/// A template (`lang` none) names no language.
+pub fn header(lang: Option<&str>) -> PoEntry {
+    let (comment, team, language) = match lang {
+        Some(lang) => (
             format!(
                 "{} ({lang}) translation of the Millennium Blades card pool.",
                 language_name(lang)
             ),
+            language_name(lang).to_string(),
+            lang.to_string(),
+        ),
+        None => (
+            "Template of the Millennium Blades card pool's translations.".to_string(),
+            String::new(),
+            String::new(),
+        ),
+    };
+    PoEntry {
+        translator_comments: vec![
+            comment,
             "Exported by `blades i18n export`; import with `blades i18n import`.".into(),
         ],
         msgid: PoString::new(""),
         msgstr: PoString::new(format!(
             "Project-Id-Version: blades card pool\n\
-             Language: {lang}\n\
+             PO-Revision-Date: \n\
+             Last-Translator: \n\
+             Language-Team: {team}\n\
+             Language: {language}\n\
              MIME-Version: 1.0\n\
              Content-Type: text/plain; charset=UTF-8\n\
              Content-Transfer-Encoding: 8bit\n\
@@ -57,7 +106,15 @@ pub fn export(project: &Project, options: &ExportOptions) -> PoFile {
             env!("CARGO_PKG_VERSION")
         )),
         ..PoEntry::default()
-    });
+    }
+}
+
+/// The PO file of one language.
+pub fn export(project: &Project, options: &ExportOptions) -> PoFile {
+    let lang = &options.lang;
+    let locale = project.locales.get(lang);
+    let mut file = PoFile::default();
+    file.entries.push(header(Some(lang)));
     for unit in &project.units {
         let entry = locale.and_then(|l| l.entry(&unit.key));
         let all = options.all_effects && unit.key.field() == Field::Effect;
@@ -72,15 +129,47 @@ pub fn export(project: &Project, options: &ExportOptions) -> PoFile {
             if project.unit(&entry.key).is_some() {
                 continue;
             }
-            file.entries.push(PoEntry {
-                translator_comments: note_lines(entry),
-                msgctxt: Some(PoString::new(entry.key.to_string())),
-                msgid: PoString::new(entry.source.clone().unwrap_or_default()),
-                msgstr: PoString::new(entry.normalized()),
-                obsolete: true,
-                ..PoEntry::default()
-            });
+            file.entries.push(obsolete_entry(entry));
         }
+    }
+    file
+}
+
+/// A translation whose English is gone, as an obsolete (`#~`) entry.
+fn obsolete_entry(entry: &Entry) -> PoEntry {
+    PoEntry {
+        translator_comments: note_lines(entry),
+        msgctxt: Some(PoString::new(entry.key.to_string())),
+        msgid: PoString::new(po_text(
+            &entry.key,
+            entry.source.as_deref().unwrap_or_default(),
+        )),
+        msgstr: PoString::new(po_text(&entry.key, &entry.normalized())),
+        obsolete: true,
+        ..PoEntry::default()
+    }
+}
+
+/// The template (`.pot`) every language's PO file is made from: each text
+/// any language exports, untranslated, with what a translator should know
+/// (`msgmerge --previous ja.po blades.pot` brings a PO file up to date).
+pub fn template(project: &Project, all_effects: bool) -> PoFile {
+    let mut file = PoFile::default();
+    file.entries.push(header(None));
+    for unit in &project.units {
+        let overridden = || {
+            project.languages(None).iter().any(|lang| {
+                project
+                    .locales
+                    .get(lang)
+                    .is_some_and(|l| l.entry(&unit.key).is_some())
+            })
+        };
+        let all = all_effects && unit.key.field() == Field::Effect;
+        if !unit.required && !all && !overridden() {
+            continue;
+        }
+        file.entries.push(unit_entry(project, unit, None));
     }
     file
 }
@@ -104,21 +193,46 @@ pub(crate) fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) 
         .filter(|_| stale)
         .and_then(|e| e.source.clone())
         .filter(|s| *s != unit.english);
+    let mut flags = Vec::new();
+    if stale {
+        flags.push("fuzzy".to_string());
+    }
+    if has_placeholders(unit) {
+        flags.push(po::BRACE_FORMAT.to_string());
+    }
     PoEntry {
         translator_comments: entry.map(note_lines).unwrap_or_default(),
         extracted,
         references: vec![format!("{}:{line}", unit.path)],
-        flags: if stale {
-            vec!["fuzzy".into()]
-        } else {
-            Vec::new()
-        },
-        previous_msgid: previous,
+        flags,
+        previous_msgid: previous.map(|p| po_text(&unit.key, &p)),
         msgctxt: Some(PoString::new(unit.key.to_string())),
-        msgid: PoString::new(unit.english.clone()),
-        msgstr: PoString::new(entry.map(Entry::normalized).unwrap_or_default()),
+        msgid: PoString::new(po_text(&unit.key, &unit.english)),
+        msgstr: PoString::new(
+            entry
+                .map(|e| po_text(&unit.key, &e.normalized()))
+                .unwrap_or_default(),
+        ),
         ..PoEntry::default()
     }
+}
+
+/// Does a template's English hold every `{placeholder}` its key allows?
+/// Its entry then has the `python-brace-format` flag, so that `msgfmt -c`,
+/// Poedit and Weblate check that the translation keeps them and adds none.
+/// (Not when the English leaves out one the translation may use: gettext
+/// would call the translation's `{unit}` unknown.)
+fn has_placeholders(unit: &Unit) -> bool {
+    let UnitKey::Phrase { key } = &unit.key else {
+        return false;
+    };
+    let Some(allowed) = phrases::allowed_placeholders(key) else {
+        return false;
+    };
+    !allowed.is_empty()
+        && allowed
+            .iter()
+            .all(|p| unit.english.contains(&format!("{{{p}}}")))
 }
 
 /// What the text is: a set name, a template, or a card's field with the
@@ -238,18 +352,162 @@ fn phrase_notes(project: &Project, unit: &Unit, key: &str, entry: Option<&Entry>
     }
     let raw = unit.node.as_ref().and_then(|n| n.as_str());
     match raw {
-        Some("") => notes.push("the English template is empty".into()),
+        Some("") => notes.push(format!(
+            "the English template is empty: `{EMPTY_TEXT}` stands for it"
+        )),
         Some(raw) if raw != unit.english => {
             notes.push(format!(
                 "the English template is {raw:?}: spaces at its ends count"
             ));
+            if unit.english.is_empty() {
+                notes.push(format!("`{EMPTY_TEXT}` stands for it here"));
+            }
         }
         _ => {}
     }
     if entry.is_some_and(|e| e.text.is_empty()) {
-        notes.push("translated as empty: an empty msgstr keeps it so".into());
+        notes.push(format!(
+            "translated as empty, written `{EMPTY_TEXT}` (an empty msgstr is untranslated)"
+        ));
     }
     notes
+}
+
+/// Brings a translator's PO file up to date with the pool, as `msgmerge
+/// --previous old.po template.pot` does, entries matched by `msgctxt`:
+///
+/// - each text the language exports gets the current English, notes and
+///   flags, and keeps the old entry's translation and translator comments;
+///   when its English changed, it is marked fuzzy with the English the
+///   translation was made from as the previous `msgid`;
+/// - an entry whose text is gone becomes obsolete (`#~`), translation and
+///   comments kept (one with nothing translated is dropped, as msgmerge
+///   drops it); old obsolete entries stay;
+/// - the header is the old file's (who translated it, and when), its
+///   `Language` as the project's id.
+///
+/// Nothing a translator typed is lost, and the result imports.
+pub fn update(project: &Project, lang: &str, old: &PoFile, all_effects: bool) -> PoFile {
+    let locale = project.locales.get(lang);
+    let mut by_context: HashMap<&str, &PoEntry> = HashMap::new();
+    for entry in old.entries.iter().filter(|e| !e.is_header()) {
+        if let Some(c) = &entry.msgctxt {
+            // A live entry wins over an obsolete one; the first over later ones.
+            match by_context.get(c.value.as_str()) {
+                Some(first) if !first.obsolete || entry.obsolete => {}
+                _ => {
+                    by_context.insert(c.value.as_str(), entry);
+                }
+            }
+        }
+    }
+    let mut file = PoFile::default();
+    let mut header = header(Some(lang));
+    if let Some(old_header) = old.header() {
+        header.translator_comments = old_header.translator_comments.clone();
+        header.msgstr.value = with_language(&old_header.msgstr.value, lang);
+    }
+    file.entries.push(header);
+    let mut used: Vec<&str> = Vec::new();
+    for unit in &project.units {
+        let context = unit.key.to_string();
+        let previous = by_context.get(context.as_str()).copied();
+        let has_translation = locale.and_then(|l| l.entry(&unit.key)).is_some();
+        let all = all_effects && unit.key.field() == Field::Effect;
+        if !unit.required && !has_translation && !all && previous.is_none() {
+            continue;
+        }
+        let mut entry = unit_entry(project, unit, None);
+        if let Some(old) = previous {
+            used.push(old.msgctxt.as_ref().map_or("", |c| c.value.as_str()));
+            entry.translator_comments = old.translator_comments.clone();
+            entry.msgstr = PoString::new(old.msgstr.value.clone());
+            let old_english = from_po_source(&unit.key, &old.msgid.value);
+            let made_from = if old.is_fuzzy() || old.obsolete {
+                old.previous_msgid
+                    .clone()
+                    .unwrap_or_else(|| old.msgid.value.clone())
+            } else {
+                old.msgid.value.clone()
+            };
+            let changed = old_english != unit.english;
+            if (changed || old.is_fuzzy() || old.obsolete) && !entry.msgstr.value.is_empty() {
+                entry.flags.insert(0, "fuzzy".into());
+                if from_po_source(&unit.key, &made_from) != unit.english {
+                    entry.previous_msgid = Some(made_from);
+                }
+            }
+        }
+        file.entries.push(entry);
+    }
+    for entry in old.entries.iter().filter(|e| !e.is_header()) {
+        let context = entry.msgctxt.as_ref().map_or("", |c| c.value.as_str());
+        let live = !context.is_empty() && used.contains(&context);
+        if live || entry.msgstr.value.is_empty() {
+            continue;
+        }
+        if by_context
+            .get(context)
+            .is_some_and(|first| !std::ptr::eq(*first, entry))
+        {
+            continue;
+        }
+        file.entries.push(PoEntry {
+            translator_comments: entry.translator_comments.clone(),
+            previous_msgid: entry.previous_msgid.clone(),
+            flags: if entry.is_fuzzy() {
+                vec!["fuzzy".into()]
+            } else {
+                Vec::new()
+            },
+            msgctxt: entry.msgctxt.clone(),
+            msgid: entry.msgid.clone(),
+            msgstr: entry.msgstr.clone(),
+            obsolete: true,
+            ..PoEntry::default()
+        });
+    }
+    file
+}
+
+/// A header's fields with `Language` set to `lang` (added when missing).
+fn with_language(header: &str, lang: &str) -> String {
+    let mut found = false;
+    let mut out = String::new();
+    for line in header.split_inclusive('\n') {
+        if line
+            .split(':')
+            .next()
+            .is_some_and(|k| k.trim().eq_ignore_ascii_case("Language"))
+        {
+            found = true;
+            out.push_str(&format!("Language: {lang}\n"));
+        } else {
+            out.push_str(line);
+        }
+    }
+    if !found {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&format!("Language: {lang}\n"));
+    }
+    out
+}
+
+/// The language a PO file is for, as the project's id: `--lang`, or its
+/// header's (which must agree); see [`import`] for the rules.
+pub fn po_language(
+    project: &Project,
+    po_path: &Arc<str>,
+    file: &PoFile,
+    lang: Option<&str>,
+) -> Result<String, Box<Diagnostic>> {
+    let options = ImportOptions {
+        lang: lang.map(str::to_string),
+        accept_stale: false,
+    };
+    import_language(project, file, po_path, &options)
 }
 
 /// How to import.
@@ -275,6 +533,32 @@ pub struct ImportPlan {
     pub untranslated: usize,
     /// `#~` entries, ignored.
     pub obsolete: usize,
+    /// Entries for texts the pool no longer has, skipped: untranslated
+    /// ones always, translated ones with `--accept-stale` (else refused).
+    pub orphaned: usize,
+}
+
+/// Why an import writes nothing.
+#[derive(Debug, Clone)]
+pub struct ImportError {
+    pub diagnostics: Vec<Diagnostic>,
+    /// The file could not be read as a PO file for the language (its
+    /// syntax, charset or language): exit 2, as any malformed input. Else
+    /// the file is good but some entries cannot be imported: exit 1.
+    pub malformed: bool,
+}
+
+/// A PO file's text from its bytes: UTF-8, or the header's `charset` when
+/// that is ISO-8859-1 (or any charset when every byte is ASCII); another
+/// charset is refused at its name, and a byte that is not UTF-8 is located.
+pub fn decode(po_path: &Arc<str>, bytes: &[u8]) -> Result<String, Box<Diagnostic>> {
+    po::decode(bytes).map_err(|e| {
+        Box::new(
+            Diagnostic::error(Code::NotUtf8, po_path, e.span, e.message)
+                .with_label(e.label)
+                .with_help(e.help),
+        )
+    })
 }
 
 /// Reads a PO file against a project; returns the files to write, or every
@@ -284,18 +568,25 @@ pub fn import(
     po_path: &Arc<str>,
     po_text: &str,
     options: &ImportOptions,
-) -> Result<ImportPlan, Vec<Diagnostic>> {
+) -> Result<ImportPlan, ImportError> {
+    let malformed = |diagnostics| ImportError {
+        diagnostics,
+        malformed: true,
+    };
     let file = po::parse(po_text).map_err(|errors| {
-        errors
-            .into_iter()
-            .map(|e| {
-                Diagnostic::error(Code::PoSyntax, po_path, e.span, e.message)
-                    .with_label(e.label)
-                    .with_help(e.help)
-            })
-            .collect::<Vec<_>>()
+        malformed(
+            errors
+                .into_iter()
+                .map(|e| {
+                    Diagnostic::error(Code::PoSyntax, po_path, e.span, e.message)
+                        .with_label(e.label)
+                        .with_help(e.help)
+                })
+                .collect::<Vec<_>>(),
+        )
     })?;
-    let lang = import_language(&file, po_path, options).map_err(|d| vec![*d])?;
+    let lang =
+        import_language(project, &file, po_path, options).map_err(|d| malformed(vec![*d]))?;
     let import = Import {
         project,
         po_path,
@@ -313,6 +604,7 @@ pub fn import(
     for entry in file.entries.iter().filter(|e| !e.is_header()) {
         match import.entry(entry, &mut seen) {
             Ok(Imported::Obsolete) => plan.obsolete += 1,
+            Ok(Imported::Orphaned) => plan.orphaned += 1,
             Ok(Imported::Untranslated) => plan.untranslated += 1,
             Ok(Imported::Unchanged) => plan.unchanged += 1,
             Ok(Imported::Updated(new)) => {
@@ -327,19 +619,27 @@ pub fn import(
         }
     }
     if !problems.is_empty() {
-        return Err(problems);
+        return Err(ImportError {
+            diagnostics: problems,
+            malformed: false,
+        });
     }
     plan.writes = render_changes(project, &lang, changes);
     Ok(plan)
 }
 
 /// The language a PO file is imported into: `--lang`, or its header's,
-/// which must agree.
+/// which must agree once both are made the project's ids (`ja_JP` is `ja`).
+/// A language the pool has no translations of yet is started only when
+/// `--lang` names it: a PO file for `fr` is not taken for a new language
+/// by mistake.
 fn import_language(
+    project: &Project,
     file: &PoFile,
     po_path: &Arc<str>,
     options: &ImportOptions,
 ) -> Result<String, Box<Diagnostic>> {
+    let known = project.languages(None);
     let header_lang = file.header_field("Language").filter(|l| !l.is_empty());
     let header_span = file.header().map_or(0..0, |h| h.msgstr.span.clone());
     let problem = |message: String, label: &str, help: &str| {
@@ -349,11 +649,34 @@ fn import_language(
                 .with_help(help),
         )
     };
-    let lang = match (&options.lang, &header_lang) {
+    let header_id = match &header_lang {
+        Some(code) => Some(super::language_id(code, &known).ok_or_else(|| {
+            problem(
+                format!("`{code}` is not a language to translate into"),
+                &format!("Language: {code}"),
+                "the header's `Language` names the translation's language, such as `ja`",
+            )
+        })?),
+        None => None,
+    };
+    let asked = match &options.lang {
+        Some(code) => Some(super::language_id(code, &known).ok_or_else(|| {
+            problem(
+                format!("`{code}` is not a language to translate into"),
+                "bad language",
+                "use a code such as `ja`",
+            )
+        })?),
+        None => None,
+    };
+    let lang = match (&asked, &header_id) {
         (Some(asked), Some(header)) if asked != header => {
             return Err(problem(
-                format!("this PO file is for `{header}`, not `{asked}`"),
-                &format!("Language: {header}"),
+                format!(
+                    "this PO file is for `{}`, not `{asked}`",
+                    header_lang.as_deref().unwrap_or(header)
+                ),
+                &format!("Language: {}", header_lang.as_deref().unwrap_or(header)),
                 "import it with the language it was exported for",
             ));
         }
@@ -366,11 +689,17 @@ fn import_language(
             ));
         }
     };
-    if !super::valid_lang(&lang) {
+    if asked.is_none() && !known.contains(&lang) {
         return Err(problem(
-            format!("`{lang}` is not a language to translate into"),
-            "bad language",
-            "use a code such as `ja`",
+            format!(
+                "the pool has no {} (`{lang}`) translations; this file would start them",
+                language_name(&lang)
+            ),
+            &format!("Language: {}", header_lang.as_deref().unwrap_or(&lang)),
+            &format!(
+                "check the header's `Language`; to start a new language, pass `--lang {lang}` (the pool has {})",
+                known.join(", ")
+            ),
         ));
     }
     Ok(lang)
@@ -379,6 +708,7 @@ fn import_language(
 /// What importing one PO entry does.
 enum Imported {
     Obsolete,
+    Orphaned,
     Untranslated,
     Unchanged,
     Updated(Entry),
@@ -404,7 +734,9 @@ impl<'a> Import<'a> {
         if entry.obsolete {
             return Ok(Imported::Obsolete);
         }
-        let unit = self.unit_of(entry, seen)?;
+        let Some(unit) = self.unit_of(entry, seen)? else {
+            return Ok(Imported::Orphaned);
+        };
         // Blank is untranslated; only a template may be all spaces.
         let blank = match unit.key.field() {
             Field::Phrase => entry.msgstr.value.is_empty(),
@@ -424,7 +756,7 @@ impl<'a> Import<'a> {
             (!entry.translator_comments.is_empty()).then(|| entry.translator_comments.join("\n"));
         let new = Entry {
             key: unit.key.clone(),
-            text: locale::normalize_text(&unit.key, &entry.msgstr.value),
+            text: from_po_text(&unit.key, &entry.msgstr.value),
             fingerprint: Some(fingerprint(&source)),
             fuzzy: entry.is_fuzzy() && source == unit.english,
             source: Some(source),
@@ -440,12 +772,14 @@ impl<'a> Import<'a> {
     }
 
     /// The unit an entry translates, named by its `msgctxt`: once per file,
-    /// a unit of the pool, and no plural forms.
+    /// a unit of the pool, and no plural forms. `None`: the text is gone
+    /// and the entry is skipped (it is untranslated, or stale entries are
+    /// accepted).
     fn unit_of<'f>(
         &self,
         entry: &'f PoEntry,
         seen: &mut HashMap<String, &'f PoEntry>,
-    ) -> Result<&'a Unit, Box<Diagnostic>> {
+    ) -> Result<Option<&'a Unit>, Box<Diagnostic>> {
         let po_path = self.po_path;
         let Some(context) = &entry.msgctxt else {
             return Err(Box::new(
@@ -479,6 +813,9 @@ impl<'a> Import<'a> {
         seen.insert(context.value.clone(), entry);
         let unit = UnitKey::parse(&context.value).and_then(|k| self.project.unit(&k));
         let Some(unit) = unit else {
+            if self.accept_stale || entry.msgstr.value.trim().is_empty() {
+                return Ok(None);
+            }
             return Err(Box::new(self.unknown_context(context)));
         };
         if entry.msgid_plural.is_some() || !entry.msgstr_plural.is_empty() {
@@ -493,7 +830,7 @@ impl<'a> Import<'a> {
                 .with_help("use `msgid` and `msgstr` only"),
             ));
         }
-        Ok(unit)
+        Ok(Some(unit))
     }
 
     /// A `msgctxt` that names no translatable text of the pool.
@@ -505,8 +842,10 @@ impl<'a> Import<'a> {
             .map(|u| u.key.to_string())
             .collect();
         let help = match closest(&context.value, contexts.iter().map(String::as_str)) {
-            Some(best) => format!("did you mean `{best}`? Export again to get the current fields"),
-            None => "the field is not in the pool: export again to get the current fields".into(),
+            Some(best) => format!(
+                "did you mean `{best}`? If its text is gone, `blades i18n update FILE` makes the entry obsolete, or --accept-stale skips it"
+            ),
+            None => "the text is not in the pool: `blades i18n update FILE` makes the entry obsolete, or --accept-stale skips it".into(),
         };
         Diagnostic::error(
             Code::PoUnknownContext,
@@ -522,12 +861,12 @@ impl<'a> Import<'a> {
     /// `msgid`, else its `msgid`, which must be the current English unless
     /// stale translations are accepted.
     fn source_of(&self, unit: &Unit, entry: &PoEntry) -> Result<String, Box<Diagnostic>> {
-        let msgid = normalize(&entry.msgid.value);
+        let msgid = from_po_source(&unit.key, &entry.msgid.value);
         if entry.is_fuzzy() {
             return Ok(entry
                 .previous_msgid
                 .as_deref()
-                .map_or(msgid.clone(), normalize));
+                .map_or(msgid.clone(), |p| from_po_source(&unit.key, p)));
         }
         if msgid == unit.english || self.accept_stale {
             return Ok(msgid);
@@ -555,10 +894,18 @@ impl<'a> Import<'a> {
 /// Is the PO entry what an export of the existing translation would say?
 fn unchanged(project: &Project, unit: &Unit, existing: &Entry, incoming: &PoEntry) -> bool {
     let exported = unit_entry(project, unit, Some(existing));
-    normalize(&incoming.msgid.value) == unit.english
-        && locale::normalize_text(&unit.key, &incoming.msgstr.value) == existing.normalized()
+    let key = &unit.key;
+    from_po_source(key, &incoming.msgid.value) == unit.english
+        && from_po_text(key, &incoming.msgstr.value) == existing.normalized()
         && incoming.is_fuzzy() == exported.is_fuzzy()
-        && incoming.previous_msgid.as_deref().map(normalize) == exported.previous_msgid
+        && incoming
+            .previous_msgid
+            .as_deref()
+            .map(|p| from_po_source(key, p))
+            == exported
+                .previous_msgid
+                .as_deref()
+                .map(|p| from_po_source(key, p))
         && incoming.translator_comments == exported.translator_comments
 }
 

@@ -114,7 +114,7 @@ impl fmt::Display for UnitKey {
     }
 }
 
-/// Is this a plausible language code (`ja`, `pt-br`, `zh-hant`)?
+/// Is this a plausible language id (`ja`, `pt-br`, `zh-hant`)?
 pub fn valid_lang(lang: &str) -> bool {
     let mut parts = lang.split('-');
     let first = parts.next().unwrap_or_default();
@@ -122,6 +122,35 @@ pub fn valid_lang(lang: &str) -> bool {
         && first.bytes().all(|b| b.is_ascii_lowercase())
         && parts.all(|p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()))
         && lang != SOURCE_LANG
+}
+
+/// The project's id for a language code written any common way: a BCP 47
+/// tag (`ja-JP`, `zh-Hant-TW`) or a POSIX locale (`ja_JP.UTF-8`,
+/// `de_DE@euro`), in any case. Ids are lowercase with `-`: the language and
+/// its script (`ja`, `zh-hant`); a region is kept only when `known` (the
+/// project's languages) has the id with it (`pt-br`), so `ja_JP` is `ja`.
+/// `None` when the code is no language to translate into (`en`, `C`,
+/// `日本語`).
+pub fn language_id(code: &str, known: &[String]) -> Option<String> {
+    let code = code.trim();
+    let code = code.split(['.', '@']).next().unwrap_or_default();
+    let full = code.replace('_', "-").to_ascii_lowercase();
+    if !full.is_ascii() {
+        return None;
+    }
+    if known.contains(&full) && valid_lang(&full) {
+        return Some(full);
+    }
+    let mut parts = full.split('-');
+    let mut id = parts.next().unwrap_or_default().to_string();
+    if let Some(script) = parts
+        .next()
+        .filter(|p| p.len() == 4 && p.bytes().all(|b| b.is_ascii_alphabetic()))
+    {
+        id.push('-');
+        id.push_str(script);
+    }
+    valid_lang(&id).then_some(id)
 }
 
 /// English name of a language code, for messages and file headers.
@@ -134,5 +163,33 @@ pub fn language_name(lang: &str) -> &str {
         "ko" => "Korean",
         "zh" | "zh-hans" | "zh-hant" => "Chinese",
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn language_codes_become_the_projects_ids() {
+        let known = vec!["ja".to_string(), "pt-br".to_string()];
+        for code in [
+            "ja",
+            "JA",
+            "ja-JP",
+            "ja_JP",
+            "ja_JP.UTF-8",
+            "ja_JP.eucJP@x",
+            " ja ",
+        ] {
+            assert_eq!(language_id(code, &known).as_deref(), Some("ja"), "{code}");
+        }
+        assert_eq!(language_id("pt_BR", &known).as_deref(), Some("pt-br"));
+        assert_eq!(language_id("pt-PT", &known).as_deref(), Some("pt"));
+        assert_eq!(language_id("zh-Hant-TW", &[]).as_deref(), Some("zh-hant"));
+        assert_eq!(language_id("zh_TW", &[]).as_deref(), Some("zh"));
+        for bad in ["en", "en_US", "C", "", "日本語", "j"] {
+            assert_eq!(language_id(bad, &known), None, "{bad}");
+        }
     }
 }

@@ -43,7 +43,7 @@ pub mod status;
 pub mod text;
 
 pub(crate) use keys::PHRASES_EN;
-pub use keys::{Field, SOURCE_LANG, UnitKey, language_name, valid_lang};
+pub use keys::{Field, SOURCE_LANG, UnitKey, language_id, language_name, valid_lang};
 pub(crate) use locale::normalize;
 pub use locale::{Entry, LocaleFile, fingerprint};
 

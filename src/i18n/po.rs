@@ -103,6 +103,64 @@ fn error(span: Range<usize>, message: impl Into<String>, label: &str, help: &str
     }
 }
 
+/// A PO file's text from its bytes (a UTF-8 byte order mark dropped, spans
+/// counted after it), as its header's `charset` says, which gettext reads
+/// from the first `charset=` of the file: UTF-8 (also when none is said,
+/// or the template's `CHARSET`), ISO-8859-1, or any charset when every
+/// byte is ASCII. Another charset is refused at its name; a byte that is
+/// not UTF-8 is located.
+pub fn decode(bytes: &[u8]) -> Result<String, PoError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let declared = memchr::memmem::find(bytes, b"charset=").map(|at| {
+        let start = at + "charset=".len();
+        let len = bytes[start..]
+            .iter()
+            .take_while(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b'"'))
+            .count();
+        (
+            String::from_utf8_lossy(&bytes[start..start + len]).into_owned(),
+            start..start + len,
+        )
+    });
+    let utf8 = || {
+        std::str::from_utf8(bytes).map(str::to_string).map_err(|e| {
+            let at = e.valid_up_to();
+            let len = e.error_len().unwrap_or(bytes.len() - at).max(1);
+            error(
+                at..(at + len).min(bytes.len()),
+                format!("byte {at} is not valid UTF-8"),
+                "invalid UTF-8 starts here",
+                "save the file as UTF-8 (`msgconv --to-code=UTF-8`), or say its charset in the header",
+            )
+        })
+    };
+    let Some((charset, span)) = declared else {
+        return utf8();
+    };
+    match charset.to_ascii_uppercase().as_str() {
+        "UTF-8" | "UTF8" | "CHARSET" | "" => utf8(),
+        _ if bytes.is_ascii() => utf8(),
+        "ISO-8859-1" | "ISO8859-1" | "ISO_8859-1" | "LATIN1" | "LATIN-1" => {
+            Ok(bytes.iter().map(|&b| char::from(b)).collect())
+        }
+        "ASCII" | "US-ASCII" | "ANSI_X3.4-1968" => {
+            let at = bytes.iter().position(|b| !b.is_ascii()).unwrap_or(0);
+            Err(error(
+                at..at + 1,
+                format!("byte {at} is not ASCII, the charset this file says it is in"),
+                "not ASCII",
+                "say `charset=UTF-8` in the header if the file is UTF-8",
+            ))
+        }
+        _ => Err(error(
+            span,
+            format!("this file is in `{charset}`; PO files are read as UTF-8 or ISO-8859-1"),
+            "unsupported charset",
+            "convert it: `msgconv --to-code=UTF-8 FILE.po -o FILE.utf8.po`",
+        )),
+    }
+}
+
 /// Which string a continuation line extends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Slot {
@@ -234,6 +292,17 @@ fn obsolete_line(
     file: &mut PoFile,
     errors: &mut Vec<PoError>,
 ) -> Result<(), PoError> {
+    if let Some(previous) = rest.strip_prefix('|') {
+        // `#~|`: a previous string of an obsolete entry (what msgmerge
+        // writes when it retires a fuzzy entry).
+        if b.has_msgstr {
+            finish(b, file, errors);
+        }
+        begin(b, start);
+        b.entry.obsolete = true;
+        b.entry.span.end = end;
+        return previous_string_line(previous, start, end, b);
+    }
     let skip = if rest.starts_with(' ') { 3 } else { 2 };
     let inner = &line[skip.min(line.len())..];
     // `#~` alone is an empty obsolete line: nothing to read.
@@ -652,10 +721,24 @@ fn string(text: &str, start: usize) -> Result<String, PoError> {
     ))
 }
 
-/// Writes a PO file; multi-line strings are split after each `\n`.
+/// The page width GNU gettext wraps strings at (`msgcat`'s default).
+pub const PAGE_WIDTH: usize = 79;
+
+/// The flag that makes tools check `{placeholders}`.
+pub const BRACE_FORMAT: &str = "python-brace-format";
+
+/// Writes a PO file exactly as GNU `msgcat` would write it back: strings
+/// wrapped at [`PAGE_WIDTH`] by [`wrap`], flags in gettext's order (`fuzzy`
+/// first, and only on a translated entry), obsolete entries last (one with
+/// an empty `msgstr` is dropped, as `msgcat` drops it).
 pub fn write(file: &PoFile) -> String {
     let mut out = String::new();
-    for (i, entry) in file.entries.iter().enumerate() {
+    let live = file.entries.iter().filter(|e| !e.obsolete);
+    let obsolete = file
+        .entries
+        .iter()
+        .filter(|e| e.obsolete && !e.msgstr.value.is_empty());
+    for (i, entry) in live.chain(obsolete).enumerate() {
         if i > 0 {
             out.push('\n');
         }
@@ -665,7 +748,6 @@ pub fn write(file: &PoFile) -> String {
 }
 
 fn write_entry(out: &mut String, entry: &PoEntry) {
-    let prefix = if entry.obsolete { "#~ " } else { "" };
     for c in &entry.translator_comments {
         push_comment(out, "#", c);
     }
@@ -675,27 +757,52 @@ fn write_entry(out: &mut String, entry: &PoEntry) {
     for r in &entry.references {
         push_comment(out, "#:", r);
     }
-    if !entry.flags.is_empty() {
-        let _ = writeln!(out, "#, {}", entry.flags.join(", "));
+    let translated =
+        !entry.msgstr.value.is_empty() || entry.msgstr_plural.iter().any(|s| !s.value.is_empty());
+    let mut flags: Vec<&str> = Vec::new();
+    if entry.is_fuzzy() && translated {
+        flags.push("fuzzy");
     }
+    if !entry.obsolete {
+        flags.extend(
+            entry
+                .flags
+                .iter()
+                .map(String::as_str)
+                .filter(|f| *f != "fuzzy"),
+        );
+    }
+    if !flags.is_empty() {
+        let _ = writeln!(out, "#, {}", flags.join(", "));
+    }
+    // gettext reads no format flag of an obsolete entry.
+    let format = !entry.obsolete && entry.flags.iter().any(|f| f == BRACE_FORMAT);
+    let (previous, prefix) = if entry.obsolete {
+        ("#~| ", "#~ ")
+    } else {
+        ("#| ", "")
+    };
+    let mut string = |prefix: &str, keyword: &str, value: &str| {
+        out.push_str(&wrap(prefix, keyword, value, format));
+    };
     if let Some(p) = &entry.previous_msgctxt {
-        write_string(out, "#| ", "msgctxt", p);
+        string(previous, "msgctxt", p);
     }
     if let Some(p) = &entry.previous_msgid {
-        write_string(out, "#| ", "msgid", p);
+        string(previous, "msgid", p);
     }
     if let Some(c) = &entry.msgctxt {
-        write_string(out, prefix, "msgctxt", &c.value);
+        string(prefix, "msgctxt", &c.value);
     }
-    write_string(out, prefix, "msgid", &entry.msgid.value);
+    string(prefix, "msgid", &entry.msgid.value);
     if let Some(p) = &entry.msgid_plural {
-        write_string(out, prefix, "msgid_plural", &p.value);
+        string(prefix, "msgid_plural", &p.value);
     }
     if entry.msgstr_plural.is_empty() {
-        write_string(out, prefix, "msgstr", &entry.msgstr.value);
+        string(prefix, "msgstr", &entry.msgstr.value);
     } else {
         for (n, s) in entry.msgstr_plural.iter().enumerate() {
-            write_string(out, prefix, &format!("msgstr[{n}]"), &s.value);
+            string(prefix, &format!("msgstr[{n}]"), &s.value);
         }
     }
 }
@@ -710,15 +817,539 @@ fn push_comment(out: &mut String, mark: &str, text: &str) {
     }
 }
 
-fn write_string(out: &mut String, prefix: &str, keyword: &str, value: &str) {
-    let pieces: Vec<&str> = value.split_inclusive('\n').collect();
-    if pieces.len() <= 1 {
-        let _ = writeln!(out, "{prefix}{keyword} \"{}\"", escape(value));
-        return;
+/// One keyword and its string, as GNU gettext's `write-po.c` wraps it
+/// (`wrap()`, without `--indent`), each line ending in `\n`:
+///
+/// - the string is cut after each `\n` escape: each piece starts a line;
+/// - a piece longer than the line is broken where Unicode line breaking
+///   (UAX #14, as libunistring does it) allows, after spaces or between
+///   ideographs, never inside an escape or before the `\n` ending a piece,
+///   nor (with `format`, the entry's `python-brace-format` flag) in the
+///   first bytes [`brace_held_prefix`] holds;
+///   a line holds at most [`PAGE_WIDTH`] columns (a wide character takes 2)
+///   with its prefix and quotes, and a piece too long to break overflows;
+/// - the first line is `keyword ""` when the string has a `\n` before its
+///   end, or its first piece does not fit after the keyword.
+pub fn wrap(prefix: &str, keyword: &str, value: &str, format: bool) -> String {
+    let mut out = String::new();
+    let held = if format { brace_held_prefix(value) } else { 0 };
+    let after_break = prefix.len() as isize + 1;
+    let width = PAGE_WIDTH as isize - 1 - after_break;
+    let mut pieces: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for piece in value.split_inclusive('\n') {
+        pieces.push((at, piece));
+        at += piece.len();
     }
-    let _ = writeln!(out, "{prefix}{keyword} \"\"");
-    for piece in pieces {
-        let _ = writeln!(out, "{prefix}\"{}\"", escape(piece));
+    if pieces.is_empty() {
+        pieces.push((0, ""));
+    }
+    let mut first_line = true;
+    let count = pieces.len();
+    for (n, (offset, piece)) in pieces.into_iter().enumerate() {
+        let chars = escaped_piece(piece, offset, held);
+        let mut breaks;
+        loop {
+            let mut start = prefix.len() as isize;
+            if first_line {
+                start += keyword.len() as isize + 1;
+            }
+            start += 1 - after_break;
+            breaks = width_breaks(&chars, width, start);
+            let more = n + 1 < count;
+            if first_line && !chars.is_empty() && (more || start > width || breaks.contains(&true))
+            {
+                let _ = writeln!(out, "{prefix}{keyword} \"\"");
+                first_line = false;
+                continue;
+            }
+            break;
+        }
+        out.push_str(prefix);
+        if first_line {
+            out.push_str(keyword);
+            out.push(' ');
+            first_line = false;
+        }
+        out.push('"');
+        for (i, (c, _)) in chars.iter().enumerate() {
+            if breaks[i] {
+                out.push_str("\"\n");
+                out.push_str(prefix);
+                out.push('"');
+            }
+            out.push(*c);
+        }
+        out.push_str("\"\n");
+    }
+    out
+}
+
+/// A piece of a string as written (escaped), each character with whether
+/// a line may not break before it whatever UAX #14 says.
+fn escaped_piece(piece: &str, offset: usize, held: usize) -> Vec<(char, bool)> {
+    let mut chars: Vec<(char, bool)> = Vec::with_capacity(piece.len() + 4);
+    for (i, c) in piece.char_indices() {
+        let at = offset + i;
+        let inside = (1..=held).contains(&at);
+        let letter = match c {
+            '\u{7}' => Some('a'),
+            '\u{8}' => Some('b'),
+            '\u{c}' => Some('f'),
+            '\n' => Some('n'),
+            '\r' => Some('r'),
+            '\t' => Some('t'),
+            '\u{b}' => Some('v'),
+            '\\' | '"' => Some(c),
+            _ => None,
+        };
+        if let Some(letter) = letter {
+            chars.push(('\\', inside));
+            chars.push((letter, true));
+        } else if (c as u32) < 0x20 || c == '\u{7f}' {
+            // Not written raw (as `msgcat` would): as `msgcat -E` does.
+            let code = c as u32;
+            chars.push(('\\', inside));
+            for shift in [6, 3, 0] {
+                let digit = char::from_digit((code >> shift) & 7, 8).unwrap_or('0');
+                chars.push((digit, true));
+            }
+        } else {
+            chars.push((c, inside));
+        }
+    }
+    // Never break just before the `\n` that ends a piece.
+    if piece.ends_with('\n') {
+        let at = chars.len() - 2;
+        chars[at].1 = true;
+    }
+    chars
+}
+
+/// How many bytes after the first of a `python-brace-format` string gettext
+/// 0.21 will not break before (0: none).
+///
+/// gettext means to keep each `{placeholder}` whole, but its parser
+/// (`format-python-brace.c`) records a directive's start and end relative
+/// to the directive's own `{` instead of the string's start: every start
+/// lands on byte 0, and the directive marked runs from byte 0 to the
+/// nearest recorded end. So no line breaks before bytes `1..=n`, where `n`
+/// is the shortest directive's length less one, unless a malformed
+/// directive's error is recorded nearer (then nothing is held). Parsing
+/// stops at the first malformed directive, as gettext's does.
+fn brace_held_prefix(value: &str) -> usize {
+    let s = value.as_bytes();
+    // Positions recorded, relative to their directive's `{`: (position,
+    // is an error).
+    let mut marks: Vec<(usize, bool)> = Vec::new();
+    let mut started = false;
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] != b'{' {
+            i += 1;
+            continue;
+        }
+        let escaped = s.get(i + 1) == Some(&b'{');
+        match brace_directive(s, i, true, &mut marks) {
+            Some(next) => {
+                started |= !escaped;
+                i = next;
+            }
+            None => break,
+        }
+    }
+    let nearest = marks.iter().min_by_key(|(at, error)| (*at, !*error));
+    match nearest {
+        Some(&(at, false)) if started => at,
+        _ => 0,
+    }
+}
+
+/// One directive from its `{` at `start`, as gettext 0.21 parses it: the
+/// index after it, or `None` (an error recorded in `marks`).
+fn brace_directive(
+    s: &[u8],
+    start: usize,
+    toplevel: bool,
+    marks: &mut Vec<(usize, bool)>,
+) -> Option<usize> {
+    let named = |at: usize| -> Option<usize> {
+        let first = *s.get(at)?;
+        (first.is_ascii_alphabetic() || first == b'_').then(|| {
+            at + s[at..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count()
+        })
+    };
+    let numeric = |at: usize| -> Option<usize> {
+        let n = s
+            .get(at..)?
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        (n > 0).then_some(at + n)
+    };
+    let fail = |marks: &mut Vec<(usize, bool)>, at: usize| {
+        marks.push((at - start, true));
+        None
+    };
+    let mut f = start + 1;
+    if s.get(f) == Some(&b'{') {
+        return Some(f + 1);
+    }
+    f = match named(f).or_else(|| numeric(f)) {
+        Some(next) => next,
+        None => return fail(marks, f),
+    };
+    loop {
+        match s.get(f) {
+            Some(b'.') => match named(f + 1) {
+                Some(next) => f = next,
+                None => return fail(marks, f + 1),
+            },
+            Some(b'[') => {
+                match named(f + 1).or_else(|| numeric(f + 1)) {
+                    Some(next) => f = next,
+                    None => return fail(marks, f + 1),
+                }
+                if s.get(f) != Some(&b']') {
+                    return fail(marks, f);
+                }
+                f += 1;
+            }
+            _ => break,
+        }
+    }
+    if s.get(f) == Some(&b':') {
+        if !toplevel {
+            return fail(marks, f);
+        }
+        f += 1;
+        if s.get(f) == Some(&b'{') {
+            f = brace_directive(s, f, false, marks)?;
+        } else {
+            let Some(&c1) = s.get(f) else {
+                return fail(marks, f);
+            };
+            let align = |c: Option<&u8>| matches!(c, Some(b'<' | b'>' | b'=' | b'^'));
+            if align(s.get(f + 1)) {
+                f += 2;
+            } else if align(Some(&c1)) {
+                f += 1;
+            }
+            if matches!(s.get(f), Some(b'+' | b'-' | b' ')) {
+                f += 1;
+            }
+            if s.get(f) == Some(&b'#') {
+                f += 1;
+            }
+            if s.get(f) == Some(&b'0') {
+                f += 1;
+            }
+            while s.get(f).is_some_and(u8::is_ascii_digit) {
+                f += 1;
+            }
+            if s.get(f) == Some(&b'.') && s.get(f + 1).is_some_and(u8::is_ascii_digit) {
+                f += 1;
+                while s.get(f).is_some_and(u8::is_ascii_digit) {
+                    f += 1;
+                }
+            }
+            if matches!(
+                s.get(f),
+                Some(b'b' | b'c' | b'd' | b'o' | b'x' | b'X' | b'n' | b'e' | b'E' | b'f' | b'F')
+                    | Some(b'g' | b'G' | b'%')
+            ) {
+                f += 1;
+            }
+        }
+    }
+    if s.get(f) != Some(&b'}') {
+        return fail(marks, f);
+    }
+    if toplevel {
+        marks.push((f - start, false));
+    }
+    Some(f + 1)
+}
+
+/// Where lines break (`true` before a character): libunistring's
+/// `ulc_width_linebreaks` over the break opportunities of
+/// [`possible_breaks`], lines of `width` columns, the first starting at
+/// `start`.
+fn width_breaks(chars: &[(char, bool)], width: isize, start: isize) -> Vec<bool> {
+    let possible = possible_breaks(chars);
+    let mut breaks = vec![false; chars.len()];
+    let mut last: Option<usize> = None;
+    let mut column = start;
+    let mut piece = 0isize;
+    for (i, &(c, forbidden)) in chars.iter().enumerate() {
+        let opportunity = if forbidden {
+            Break::Prohibited
+        } else {
+            possible[i]
+        };
+        if opportunity != Break::Prohibited
+            && let Some(at) = last
+            && column + piece > width
+        {
+            breaks[at] = true;
+            column = 0;
+        }
+        if opportunity == Break::Mandatory {
+            last = None;
+            column = 0;
+            piece = 0;
+        } else {
+            if opportunity == Break::Possible {
+                last = Some(i);
+                column += piece;
+                piece = 0;
+            }
+            piece += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) as isize;
+        }
+    }
+    if let Some(at) = last
+        && column + piece > width
+    {
+        breaks[at] = true;
+    }
+    breaks
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Break {
+    Prohibited,
+    Possible,
+    Mandatory,
+}
+
+/// Line-breaking classes of UAX #14, in the order of libunistring's pair
+/// table (`Wj` … `Ri`), then those resolved before the table is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lb {
+    Wj,
+    Gl,
+    B2,
+    Ba,
+    Bb,
+    Hy,
+    Cl,
+    Cp,
+    Ex,
+    In,
+    Ns,
+    Op,
+    Qu,
+    Is,
+    Nu,
+    Po,
+    Pr,
+    Sy,
+    Al,
+    H2,
+    H3,
+    Id,
+    Jl,
+    Jv,
+    Jt,
+    Hl,
+    Ri,
+    /// An opening bracket of East Asian width (`「（`): an `OP` that a letter
+    /// or number may break before (UAX #14 LB30).
+    OpWide,
+    Bk,
+    Sp,
+    Zw,
+    Cm,
+}
+
+/// The pair table of libunistring 1.0 (what gettext 0.21 links to; UAX #14
+/// table 7.3, as `lbrktables.c` holds it): for the class before (row) and
+/// the class after (column), `D` a break, `I` a break only after spaces, `P`
+/// no break. Read from the library itself, a pair of characters at a time.
+const PAIRS: [&[u8; 27]; 27] = [
+    b"PIIIIIPPPIIIIPIIIPIIIIIIIII", // WJ
+    b"PIIIIIPPPIIIIPIIIPIIIIIIIII", // GL
+    b"PIPIDIPPPIIDIPDDDPDDDDDDDDD", // B2
+    b"PDDIDIPPPIIDIPDDDPDDDDDDDDD", // BA
+    b"PIIIIIPPPIIIIPIIIPIIIIIIIII", // BB
+    b"PDDIDIPPPIIDIPIDDPDDDDDDDDD", // HY
+    b"PIDIDIPPPIPDIPDIIPDDDDDDDDD", // CL
+    b"PIDIDIPPPIIDIPIIIPIDDDDDDID", // CP
+    b"PIDIDIPPPIIDIPDDDPDDDDDDDDD", // EX
+    b"PIDIDIPPPIIDIPDDDPDDDDDDDDD", // IN
+    b"PIDIDIPPPIIDIPDDDPDDDDDDDDD", // NS
+    b"PPPPPPPPPPPPPPPPPPPPPPPPPPP", // OP
+    b"PIIIIIPPPIIPIPIIIPIIIIIIIII", // QU
+    b"PIDIDIPPPIIDIPIDDPDDDDDDDDD", // IS
+    b"PIDIDIPPPIIIIPIIIPIDDDDDDID", // NU
+    b"PIDIDIPPPIIIIPIDDPIDDDDDDID", // PO
+    b"PIDIDIPPPIIIIPIDDPIIIIIIIID", // PR
+    b"PIDIDIPPPIIDIPIDDPDDDDDDDID", // SY
+    b"PIDIDIPPPIIIIPIIIPIDDDDDDID", // AL
+    b"PIDIDIPPPIIDIPDIDPDDDDDIIDD", // H2
+    b"PIDIDIPPPIIDIPDIDPDDDDDDIDD", // H3
+    b"PIDIDIPPPIIDIPDIDPDDDDDDDDD", // ID
+    b"PIDIDIPPPIIDIPDIDPDIIDIIDDD", // JL
+    b"PIDIDIPPPIIDIPDIDPDDDDDIIDD", // JV
+    b"PIDIDIPPPIIDIPDIDPDDDDDDIDD", // JT
+    b"PIDIDIPPPIIIIPIIIPIDDDDDDID", // HL
+    b"PIDIDIPPPIIDIPDDDPDDDDDDDDI", // RI
+];
+
+/// Break opportunities before each character (libunistring's
+/// `u8_possible_linebreaks`, with ambiguous characters as letters as in a
+/// UTF-8 file).
+fn possible_breaks(chars: &[(char, bool)]) -> Vec<Break> {
+    let mut out = vec![Break::Prohibited; chars.len()];
+    let mut last = Lb::Bk;
+    let mut seen_space: Option<usize> = None;
+    let mut seen_space2: Option<usize> = None;
+    for (i, &(c, _)) in chars.iter().enumerate() {
+        let class = line_break_class(c);
+        if class == Lb::Bk {
+            out[i] = Break::Mandatory;
+            last = Lb::Bk;
+            seen_space = None;
+            seen_space2 = None;
+            continue;
+        }
+        let mut q = i;
+        let mut class = class;
+        match class {
+            Lb::Sp => {
+                seen_space2 = seen_space;
+                seen_space = Some(i);
+                continue;
+            }
+            Lb::Zw => {
+                last = Lb::Zw;
+                seen_space = None;
+                seen_space2 = None;
+                continue;
+            }
+            Lb::Cm => {
+                if last == Lb::Zw {
+                    out[i] = Break::Possible;
+                    last = Lb::Id;
+                    continue;
+                }
+                let Some(space) = seen_space else { continue };
+                q = space;
+                seen_space = seen_space2;
+                class = Lb::Id;
+            }
+            _ => {}
+        }
+        let wide_open = class == Lb::OpWide;
+        if wide_open {
+            class = Lb::Op;
+        }
+        out[q] = if last == Lb::Bk {
+            Break::Prohibited
+        } else if last == Lb::Zw || (wide_open && matches!(last, Lb::Nu | Lb::Al | Lb::Hl)) {
+            Break::Possible
+        } else {
+            match PAIRS[last as usize][class as usize] {
+                b'D' => Break::Possible,
+                b'I' if seen_space.is_some() => Break::Possible,
+                _ => Break::Prohibited,
+            }
+        };
+        last = class;
+        seen_space = None;
+        seen_space2 = None;
+    }
+    out
+}
+
+/// The UAX #14 class of a character, resolved as libunistring resolves
+/// it (ambiguous → `AL`, conditional Japanese starters → `NS`, unknown →
+/// `AL`). Complete for ASCII, Latin-1, general punctuation and Japanese
+/// (kana, CJK ideographs, CJK and full-width punctuation); elsewhere a
+/// wide character is taken for an ideograph and a narrow one for a letter.
+fn line_break_class(c: char) -> Lb {
+    use Lb::*;
+    match c {
+        ' ' => Sp,
+        '\n' | '\u{b}' | '\u{c}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}' => Bk,
+        '\t' => Ba,
+        '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' => Cm,
+        '!' | '?' => Ex,
+        '"' | '\'' => Qu,
+        '$' | '+' | '\\' => Pr,
+        '%' => Po,
+        '(' | '[' | '{' => Op,
+        ')' | ']' => Cp,
+        '}' => Cl,
+        ',' | '.' | ':' | ';' => Is,
+        '-' => Hy,
+        '/' => Sy,
+        '0'..='9' => Nu,
+        '|' => Ba,
+        '\u{20}'..='\u{7e}' => Al,
+        '\u{a0}' => Gl,
+        '\u{a1}' | '\u{bf}' => Op,
+        '\u{a2}' | '\u{b0}' => Po,
+        '\u{a3}'..='\u{a5}' | '\u{b1}' => Pr,
+        '\u{ab}' | '\u{bb}' => Qu,
+        '\u{ad}' => Ba,
+        '\u{b4}' => Bb,
+        '\u{2000}'..='\u{2006}' | '\u{2008}'..='\u{200a}' => Ba,
+        '\u{2007}' | '\u{2011}' | '\u{202f}' => Gl,
+        '\u{200b}' => Zw,
+        '\u{200c}' | '\u{200d}' => Cm,
+        '\u{2010}' | '\u{2012}' | '\u{2013}' | '\u{2027}' => Ba,
+        '\u{2014}' => B2,
+        '\u{2018}' | '\u{2019}' | '\u{201b}'..='\u{201d}' | '\u{201f}' => Qu,
+        '\u{2039}' | '\u{203a}' => Qu,
+        '\u{201a}' | '\u{201e}' => Op,
+        '\u{2024}'..='\u{2026}' => In,
+        '\u{2030}'..='\u{2037}' => Po,
+        '\u{203c}' | '\u{203d}' | '\u{2047}'..='\u{2049}' => Ns,
+        '\u{2044}' => Is,
+        '\u{2060}' | '\u{feff}' => Wj,
+        '\u{3000}' => Ba,
+        '\u{3001}' | '\u{3002}' => Cl,
+        '\u{3005}' | '\u{301c}' | '\u{303b}' | '\u{303c}' => Ns,
+        '\u{3008}' | '\u{300a}' | '\u{300c}' | '\u{300e}' | '\u{3010}' | '\u{3014}'
+        | '\u{3016}' | '\u{3018}' | '\u{301a}' | '\u{301d}' => OpWide,
+        '\u{3009}' | '\u{300b}' | '\u{300d}' | '\u{300f}' | '\u{3011}' | '\u{3015}'
+        | '\u{3017}' | '\u{3019}' | '\u{301b}' | '\u{301e}' | '\u{301f}' => Cl,
+        '\u{3041}' | '\u{3043}' | '\u{3045}' | '\u{3047}' | '\u{3049}' | '\u{3063}'
+        | '\u{3083}' | '\u{3085}' | '\u{3087}' | '\u{308e}' | '\u{3095}' | '\u{3096}' => Ns,
+        '\u{3099}' | '\u{309a}' => Cm,
+        '\u{309b}'..='\u{309e}' | '\u{30a0}' | '\u{30fb}'..='\u{30fe}' => Ns,
+        '\u{30a1}' | '\u{30a3}' | '\u{30a5}' | '\u{30a7}' | '\u{30a9}' | '\u{30c3}'
+        | '\u{30e3}' | '\u{30e5}' | '\u{30e7}' | '\u{30ee}' | '\u{30f5}' | '\u{30f6}' => Ns,
+        '\u{31f0}'..='\u{31ff}' => Ns,
+        '\u{ff01}' | '\u{ff1f}' => Ex,
+        '\u{ff04}' => Pr,
+        '\u{ff05}' => Po,
+        '\u{ff08}' | '\u{ff3b}' | '\u{ff5b}' | '\u{ff5f}' | '\u{ff62}' => OpWide,
+        '\u{ff09}' | '\u{ff0c}' | '\u{ff0e}' | '\u{ff3d}' | '\u{ff5d}' | '\u{ff60}'
+        | '\u{ff61}' | '\u{ff63}' | '\u{ff64}' => Cl,
+        '\u{ff1a}'
+        | '\u{ff1b}'
+        | '\u{ff65}'
+        | '\u{ff67}'..='\u{ff70}'
+        | '\u{ff9e}'
+        | '\u{ff9f}' => Ns,
+        '\u{ff66}' | '\u{ff71}'..='\u{ff9d}' => Id,
+        '\u{1100}'..='\u{115f}' | '\u{a960}'..='\u{a97c}' => Jl,
+        '\u{1160}'..='\u{11a7}' | '\u{d7b0}'..='\u{d7c6}' => Jv,
+        '\u{11a8}'..='\u{11ff}' | '\u{d7cb}'..='\u{d7fb}' => Jt,
+        '\u{ac00}'..='\u{d7a3}' if (c as u32 - 0xac00).is_multiple_of(28) => H2,
+        '\u{ac00}'..='\u{d7a3}' => H3,
+        '\u{5d0}'..='\u{5ea}' => Hl,
+        '\u{1f1e6}'..='\u{1f1ff}' => Ri,
+        _ => match unicode_width::UnicodeWidthChar::width(c) {
+            Some(0) => Cm,
+            Some(2) => Id,
+            _ => Al,
+        },
     }
 }
 
@@ -879,6 +1510,46 @@ msgstr "ちょこまか。\nプレイ：1RPを得る。"
     }
 
     #[test]
+    fn obsolete_entries_keep_their_previous_strings() {
+        let text = "#~| msgid \"Old\"\n#~| \" English\"\n#~ msgctxt \"s/c/name\"\n#~ msgid \"New\"\n#~ msgstr \"新\"\n";
+        let file = parse(text).unwrap();
+        let e = &file.entries[0];
+        assert!(e.obsolete);
+        assert_eq!(e.previous_msgid.as_deref(), Some("Old English"));
+        assert_eq!(e.msgstr.value, "新");
+        assert_eq!(
+            write(&file),
+            text.replace("\"Old\"\n#~| \" English\"", "\"Old English\"")
+        );
+    }
+
+    #[test]
+    fn charsets_are_honoured_or_refused() {
+        let header = |charset: &str| {
+            format!("msgid \"\"\nmsgstr \"Content-Type: text/plain; charset={charset}\\n\"\n\n")
+        };
+        let utf8 = format!("{}msgid \"a\"\nmsgstr \"é\"\n", header("UTF-8"));
+        assert_eq!(decode(utf8.as_bytes()).unwrap(), utf8);
+        let mut latin1 = header("ISO-8859-1").into_bytes();
+        latin1.extend(b"msgid \"a\"\nmsgstr \"\xe9\"\n");
+        assert!(decode(&latin1).unwrap().ends_with("msgstr \"é\"\n"));
+        // Invalid UTF-8 is located at its byte.
+        let mut bad = header("UTF-8").into_bytes();
+        let at = bad.len() + "msgid \"a\"\nmsgstr \"".len();
+        bad.extend(b"msgid \"a\"\nmsgstr \"\xff\"\n");
+        let e = decode(&bad).unwrap_err();
+        assert_eq!(e.span, at..at + 1);
+        // A charset it cannot read is refused at its name.
+        let mut euc = header("EUC-JP").into_bytes();
+        euc.extend(b"msgid \"a\"\nmsgstr \"\xa4\xa2\"\n");
+        let e = decode(&euc).unwrap_err();
+        assert_eq!(&euc[e.span.clone()], b"EUC-JP");
+        // All ASCII reads alike in any of them.
+        let ascii = format!("{}msgid \"a\"\nmsgstr \"b\"\n", header("EUC-JP"));
+        assert_eq!(decode(ascii.as_bytes()).unwrap(), ascii);
+    }
+
+    #[test]
     fn several_errors_are_all_reported() {
         let errors = parse("msgid \"a\nmsgstr \"\"\n\nmsgid \"b\"\nmsgstr \"\\q\"\n").unwrap_err();
         assert_eq!(errors.len(), 2);
@@ -918,6 +1589,212 @@ msgstr "ちょこまか。\nプレイ：1RPを得る。"
             prop_assert_eq!(&back.msgstr.value, &text);
             prop_assert_eq!(back.previous_msgid.as_deref(), Some(id.as_str()));
             prop_assert_eq!(back.translator_comments.join("\n"), note);
+        }
+    }
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::*;
+
+    /// The rule, pinned: where GNU gettext 0.21 (`msgcat`) breaks lines.
+    #[test]
+    fn wraps_as_gnu_gettext() {
+        // Fits: one line, whatever its length up to 79 columns.
+        let fits = format!("msgid \"{}\"\n", "a".repeat(79 - 8));
+        assert_eq!(wrap("", "msgid", &"a".repeat(71), false), fits);
+        // One column more: an empty first line, then breaks after spaces,
+        // each line at most 79 columns with its quotes (the space stays
+        // at the end of the line).
+        let english =
+            "Action: Flip this card. Put a +1 STAR token on the highest-STAR card in your tableau.";
+        assert_eq!(
+            wrap("", "msgid", english, false),
+            "msgid \"\"\n\
+             \"Action: Flip this card. Put a +1 STAR token on the highest-STAR card in your \"\n\
+             \"tableau.\"\n"
+        );
+        // A word too long for a line overflows, unbroken.
+        let long = "x".repeat(100);
+        assert_eq!(
+            wrap("", "msgstr", &format!("a {long}"), false),
+            format!("msgstr \"\"\n\"a \"\n\"{long}\"\n")
+        );
+        // A `\n` before the end: an empty first line, a line per piece; a
+        // `\n` at the end alone does not.
+        assert_eq!(
+            wrap("", "msgstr", "a\nb", false),
+            "msgstr \"\"\n\"a\\n\"\n\"b\"\n"
+        );
+        assert_eq!(wrap("", "msgstr", "a\n", false), "msgstr \"a\\n\"\n");
+        // Japanese breaks between characters, never before 、。」 or small
+        // kana, and counts 2 columns a character.
+        let japanese = "あ".repeat(30) + "、" + &"い".repeat(10) + "っ";
+        let wrapped = wrap("", "msgstr", &japanese, false);
+        assert_eq!(
+            wrapped,
+            format!(
+                "msgstr \"\"\n\"{}\"\n\"{}\"\n",
+                "あ".repeat(30) + "、" + &"い".repeat(7),
+                "い".repeat(3) + "っ"
+            )
+        );
+        // Escapes are never split; obsolete and previous strings count
+        // their prefix.
+        let escaped = format!("{}\\\"quoted\\\"", "b ".repeat(37));
+        for line in wrap("#~ ", "msgid", &escaped, false).lines() {
+            assert!(line.len() <= 79 && line.starts_with("#~ "), "{line}");
+            assert!(!line.ends_with("\\\""), "{line}");
+        }
+        // `{card.name}` is no placeholder for gettext 0.21: UAX #14 breaks
+        // after its dot, as in any text.
+        let dotted = format!("{}{{card.name}}", "c ".repeat(35));
+        assert!(wrap("", "msgid", &dotted, true).contains("{card.\"\n\"name}"));
+        // gettext's quirk: with the format flag, no break before the bytes
+        // 1..=n of the string, n the shortest placeholder's length less one.
+        let short = format!("ab {} highest {{x[0]}}", "x".repeat(76));
+        assert!(wrap("", "msgid", &short, false).starts_with("msgid \"\"\n\"ab \"\n"));
+        assert!(wrap("", "msgid", &short, true).starts_with("msgid \"\"\n\"ab xxx"));
+    }
+
+    /// Random strings of English, Japanese, escapes and placeholders come
+    /// out of the writer as `msgcat` writes them (when it is installed).
+    #[test]
+    fn matches_msgcat_on_random_strings() {
+        let Ok(probe) = std::process::Command::new("msgcat")
+            .arg("--version")
+            .output()
+        else {
+            eprintln!("note: msgcat is not installed; skipped");
+            return;
+        };
+        assert!(probe.status.success());
+        let words = [
+            "Play:",
+            "Gain",
+            "1",
+            "RP.",
+            "the",
+            "highest-STAR",
+            "card",
+            "(when",
+            "flipped)",
+            "\"quoted\"",
+            "back\\slash",
+            "tab\there",
+            "line\n",
+            "{target}",
+            "{n}",
+            "{card.name}",
+            "{x[0]}",
+            "{}",
+            "{{",
+            "}}",
+            "{a:>5}",
+            "{a:{b}}",
+            "{a.}",
+            "{x[0}",
+            "{long_name_here}",
+            "—",
+            "–",
+            "…",
+            "·",
+            "×",
+            "★",
+            "→",
+            "%",
+            "$5",
+            "a/b",
+            "x.y",
+            "2,000",
+            "!",
+            "?",
+            "[1]",
+            "<b>",
+            "プレイ：",
+            "１ＲＰを得る。",
+            "「峡谷の竜」",
+            "カードを裏返す",
+            "ちょっと",
+            "ー",
+            "、",
+            "。",
+            "・",
+            "（任意）",
+            "！",
+            "？",
+            "々",
+            "〜",
+            "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "ｶﾀﾅ",
+            "ﾞ",
+            "\u{3000}",
+            "  ",
+            "",
+        ];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut file = PoFile::default();
+        file.entries.push(PoEntry {
+            msgstr: PoString::new("Content-Type: text/plain; charset=UTF-8\n"),
+            ..PoEntry::default()
+        });
+        for i in 0..400 {
+            let mut text = |count: usize| {
+                let mut s = String::new();
+                for _ in 0..count {
+                    s.push_str(words[next(words.len())]);
+                    if next(3) > 0 {
+                        s.push(' ');
+                    }
+                }
+                s
+            };
+            let (a, b) = (text(i % 40), text((i * 7) % 45));
+            let format = i % 3 == 0;
+            file.entries.push(PoEntry {
+                flags: if format {
+                    vec![BRACE_FORMAT.into()]
+                } else {
+                    vec![]
+                },
+                msgctxt: Some(PoString::new(format!("entry {i}"))),
+                previous_msgid: (i % 5 == 0).then(|| a.clone()),
+                msgid: PoString::new(a),
+                msgstr: PoString::new(b),
+                obsolete: i % 11 == 0,
+                ..PoEntry::default()
+            });
+        }
+        let written = write(&file);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("random.po");
+        std::fs::write(&path, &written).unwrap();
+        let out = std::process::Command::new("msgcat")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let theirs = String::from_utf8(out.stdout).unwrap();
+        if theirs != written {
+            let (ours, gnu): (Vec<&str>, Vec<&str>) =
+                (written.lines().collect(), theirs.lines().collect());
+            let at = ours.iter().zip(&gnu).position(|(a, b)| a != b).unwrap_or(0);
+            panic!(
+                "msgcat rewrites the writer's output at line {}:\nours: {:?}\ngnu:  {:?}",
+                at + 1,
+                &ours[at.saturating_sub(3)..(at + 3).min(ours.len())],
+                &gnu[at.saturating_sub(3)..(at + 3).min(gnu.len())]
+            );
         }
     }
 }
