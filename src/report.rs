@@ -115,7 +115,7 @@ pub fn summary<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Str
 
 /// One diagnostic in the JSON output. The place is `null` for a finding
 /// about the run rather than a file (bad arguments, an unknown name).
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct JsonDiagnostic {
     /// The stable code of this kind of finding (listed in the README).
@@ -138,7 +138,7 @@ pub struct JsonDiagnostic {
     pub related: Vec<JsonRelated>,
 }
 
-#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct JsonRelated {
     pub file: String,

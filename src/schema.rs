@@ -10,6 +10,8 @@ use schemars::JsonSchema;
 
 use crate::effect::{Effect, Rendered};
 use crate::fmt::FmtReport;
+use crate::i18n::exchange::{ExportReport, ImportReport, UpdateReport};
+use crate::i18n::status::StatusReport;
 use crate::model::{CardShown, Database};
 use crate::report::JsonReport;
 use crate::rules::collection::{BestReport, CollectionReport};
@@ -54,10 +56,14 @@ pub enum SchemaName {
     EffectRender,
     CardShow,
     Fmt,
+    I18nStatus,
+    I18nExport,
+    I18nImport,
+    I18nUpdate,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 18] = [
+    pub const ALL: [SchemaName; 22] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -76,6 +82,10 @@ impl SchemaName {
         SchemaName::EffectRender,
         SchemaName::CardShow,
         SchemaName::Fmt,
+        SchemaName::I18nStatus,
+        SchemaName::I18nExport,
+        SchemaName::I18nImport,
+        SchemaName::I18nUpdate,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -99,6 +109,10 @@ impl SchemaName {
             SchemaName::EffectRender => "effect-render",
             SchemaName::CardShow => "card-show",
             SchemaName::Fmt => "fmt",
+            SchemaName::I18nStatus => "i18n-status",
+            SchemaName::I18nExport => "i18n-export",
+            SchemaName::I18nImport => "i18n-import",
+            SchemaName::I18nUpdate => "i18n-update",
         }
     }
 
@@ -136,6 +150,10 @@ impl SchemaName {
             SchemaName::EffectRender => schemars::schema_for!(Output<Rendered>),
             SchemaName::CardShow => schemars::schema_for!(Output<CardShown<'static>>),
             SchemaName::Fmt => schemars::schema_for!(Output<FmtReport>),
+            SchemaName::I18nStatus => schemars::schema_for!(Output<StatusReport>),
+            SchemaName::I18nExport => schemars::schema_for!(Output<ExportReport>),
+            SchemaName::I18nImport => schemars::schema_for!(Output<ImportReport>),
+            SchemaName::I18nUpdate => schemars::schema_for!(Output<UpdateReport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

@@ -116,7 +116,7 @@ fn an_import_that_cannot_write_one_file_changes_none_and_names_it() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.stderr.contains(
-            "error: cannot write `pool/locales/ja/mini-gulch.yaml`: a folder is in its place; no file was changed"
+            "cannot write `pool/locales/ja/mini-gulch.yaml`: a folder is in its place; no file was changed"
         ),
         "{}",
         run.stderr

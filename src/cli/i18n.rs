@@ -8,7 +8,9 @@ use clap::Subcommand;
 
 use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::files;
-use blades::i18n::exchange::{self, ExportOptions, ImportOptions, ImportPlan};
+use blades::i18n::exchange::{
+    self, ExportOptions, ExportReport, ImportOptions, ImportPlan, ImportReport, UpdateReport,
+};
 use blades::i18n::status::{self, State, StatusReport};
 use blades::i18n::{self, Project, check, po};
 use blades::pool;
@@ -131,22 +133,27 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 }
 
 /// `--lang` as the project's language id (`ja_JP` is `ja`), or exit 2.
-fn lang_id(project: &Project, code: &str) -> Result<String, ExitCode> {
-    i18n::language_id(code, &project.languages(None)).ok_or_else(|| bad_lang(code))
+fn lang_id(context: &Context, project: &Project, code: &str) -> Result<String, ExitCode> {
+    i18n::language_id(code, &project.languages(None)).ok_or_else(|| bad_lang(context, code))
 }
 
-fn bad_lang(lang: &str) -> ExitCode {
-    stderrln!(
-        "error: `{lang}` is not a language to translate into (use a code such as `ja`; `en` is the source)"
-    );
-    ExitCode::from(exit::CANNOT_RUN)
+fn bad_lang(context: &Context, lang: &str) -> ExitCode {
+    context.refuse(
+        Diagnostic::general(
+            Code::UnknownLanguage,
+            format!("`{lang}` is not a language to translate into"),
+        )
+        .with_help(
+            "use a code such as `ja` (`ja_JP` and `ja-JP` mean the same); `en` is the source",
+        ),
+    )
 }
 
 /// Loads the project; problems reading locale files are printed (human) and
 /// counted.
 fn load(context: &Context) -> Result<Project, ExitCode> {
     let project = context.workspace_uncached()?.translations();
-    if project.set_errors > 0 {
+    if project.set_errors > 0 && context.tells() {
         stderrln!(
             "note: the set files have {} error(s); their cards are left out here (`blades build` lists them)",
             project.set_errors
@@ -163,14 +170,14 @@ fn status_command(context: &Context, mut args: StatusArgs) -> ExitCode {
     if let Some(lang) = &args.lang
         && i18n::language_id(lang, &[]).is_none()
     {
-        return bad_lang(lang);
+        return bad_lang(context, lang);
     }
     let project = match load(context) {
         Ok(p) => p,
         Err(code) => return code,
     };
     if let Some(lang) = &args.lang {
-        match lang_id(&project, lang) {
+        match lang_id(context, &project, lang) {
             Ok(id) => args.lang = Some(id),
             Err(code) => return code,
         }
@@ -202,15 +209,12 @@ fn status_command(context: &Context, mut args: StatusArgs) -> ExitCode {
         Format::Json => {
             let report = StatusReport {
                 languages: languages.clone(),
+                diagnostics: report::json_report(&project.diagnostics, &project.sources)
+                    .diagnostics,
             };
-            let mut value = serde_json::to_value(&report).unwrap_or_default();
-            value["diagnostics"] = serde_json::to_value(
-                report::json_report(&project.diagnostics, &project.sources).diagnostics,
-            )
-            .unwrap_or_default();
             stdoutln!(
                 "{}",
-                serde_json::to_string_pretty(&value).unwrap_or_default()
+                serde_json::to_string_pretty(&report).unwrap_or_default()
             );
         }
     }
@@ -235,14 +239,14 @@ fn check_command(context: &Context, mut args: CheckArgs) -> ExitCode {
     if let Some(lang) = &args.lang
         && i18n::language_id(lang, &[]).is_none()
     {
-        return bad_lang(lang);
+        return bad_lang(context, lang);
     }
     let project = match load(context) {
         Ok(p) => p,
         Err(code) => return code,
     };
     if let Some(lang) = &args.lang {
-        match lang_id(&project, lang) {
+        match lang_id(context, &project, lang) {
             Ok(id) => args.lang = Some(id),
             Err(code) => return code,
         }
@@ -270,13 +274,13 @@ fn check_command(context: &Context, mut args: CheckArgs) -> ExitCode {
 
 fn export_command(context: &Context, mut args: ExportArgs) -> ExitCode {
     if i18n::language_id(&args.lang, &[]).is_none() {
-        return bad_lang(&args.lang);
+        return bad_lang(context, &args.lang);
     }
     let project = match load(context) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    match lang_id(&project, &args.lang) {
+    match lang_id(context, &project, &args.lang) {
         Ok(id) => args.lang = id,
         Err(code) => return code,
     }
@@ -296,37 +300,55 @@ fn export_command(context: &Context, mut args: ExportArgs) -> ExitCode {
         )
     };
     let text = po::write(&file);
-    let entries = file
-        .entries
-        .iter()
-        .filter(|e| !e.is_header() && !e.obsolete);
-    let (mut total, mut fuzzy, mut empty) = (0, 0, 0);
-    for e in entries {
-        total += 1;
-        fuzzy += usize::from(e.is_fuzzy());
-        empty += usize::from(e.msgstr.value.is_empty());
+    let (texts, fuzzy, untranslated) = exchange::counts(&file);
+    if let Some(path) = &args.out
+        && let Err(e) = files::write_atomic(path, text.as_bytes())
+    {
+        return cannot_write(context, path, &e);
+    }
+    if context.format == Format::Json {
+        let report = ExportReport {
+            lang: args.lang.clone(),
+            template: args.template,
+            out: args.out.as_ref().map(|p| p.display().to_string()),
+            texts,
+            fuzzy,
+            untranslated,
+            po: args.out.is_none().then_some(text),
+        };
+        stdoutln!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+        return ExitCode::from(exit::OK);
     }
     match &args.out {
-        Some(path) => {
-            if let Err(e) = files::write_atomic(path, text.as_bytes()) {
-                stderrln!("error: cannot write `{}`: {e}", path.display());
-                return ExitCode::from(exit::CANNOT_RUN);
-            }
-            if context.tells() {
-                if args.template {
-                    stderrln!("exported a template of {total} texts to {}", path.display());
-                } else {
-                    stderrln!(
-                        "exported {total} {} texts ({fuzzy} fuzzy, {empty} untranslated) to {}",
-                        i18n::language_name(&args.lang),
-                        path.display()
-                    );
-                }
+        Some(path) if context.tells() => {
+            if args.template {
+                stderrln!("exported a template of {texts} texts to {}", path.display());
+            } else {
+                stderrln!(
+                    "exported {texts} {} texts ({fuzzy} fuzzy, {untranslated} untranslated) to {}",
+                    i18n::language_name(&args.lang),
+                    path.display()
+                );
             }
         }
+        Some(_) => {}
         None => stdout!("{text}"),
     }
     ExitCode::from(exit::OK)
+}
+
+/// An output file that could not be written (exit 2).
+fn cannot_write(context: &Context, path: &Path, e: &dyn std::fmt::Display) -> ExitCode {
+    context.refuse(
+        Diagnostic::general(
+            Code::CannotWrite,
+            format!("cannot write `{}`: {e}", path.display()),
+        )
+        .with_help("check that the folder exists and can be written, or name another file"),
+    )
 }
 
 /// The folder an import writes into: the pool's (the built-in pool is
@@ -350,7 +372,7 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     if let Some(lang) = &args.lang
         && i18n::language_id(lang, &[]).is_none()
     {
-        return bad_lang(lang);
+        return bad_lang(context, lang);
     }
     let root = match import_root(context) {
         Ok(root) => root,
@@ -363,22 +385,24 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     let (shown, text) = match read_po(&args.file) {
         Ok(read) => read,
         Err((diagnostic, sources)) => {
-            context.report(&[*diagnostic], &sources);
-            return ExitCode::from(exit::CANNOT_RUN);
+            return context.fail(exit::CANNOT_RUN, &[*diagnostic], &sources);
         }
     };
     let workspace = match Workspace::open_uncached(Some(&root)) {
         Ok(workspace) => workspace,
-        Err(e) => {
-            stderrln!("error: {e}");
-            return ExitCode::from(exit::CANNOT_RUN);
-        }
+        Err(e) => return context.refuse(e.into_diagnostic()),
     };
     let mut project = workspace.translations();
     if has_errors(&project.diagnostics) {
-        context.report(&project.diagnostics, &project.sources);
-        stderrln!("error: the locale files have problems; fix them before importing");
-        return ExitCode::from(exit::PROBLEMS);
+        let mut findings = project.diagnostics.clone();
+        findings.push(
+            Diagnostic::general(
+                Code::LocaleInvalid,
+                "the locale files have problems, so nothing was imported",
+            )
+            .with_help("fix them first: `blades i18n check` lists the same problems"),
+        );
+        return context.fail(exit::PROBLEMS, &findings, &project.sources);
     }
     project.sources.insert(shown.clone(), text.clone());
     let options = ImportOptions {
@@ -403,8 +427,10 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
     if !args.dry_run
         && let Err(e) = exchange::write_files(&root, &plan.writes)
     {
-        stderrln!("error: {e}");
-        return ExitCode::from(exit::CANNOT_RUN);
+        return context.refuse(
+            Diagnostic::general(Code::CannotWrite, e.to_string())
+                .with_help("nothing was imported: check that the locale files can be written"),
+        );
     }
     print_import(context, &args, &root, &plan);
     ExitCode::from(exit::OK)
@@ -414,13 +440,12 @@ fn update_command(context: &Context, args: UpdateArgs) -> ExitCode {
     if let Some(lang) = &args.lang
         && i18n::language_id(lang, &[]).is_none()
     {
-        return bad_lang(lang);
+        return bad_lang(context, lang);
     }
     let (shown, text) = match read_po(&args.file) {
         Ok(read) => read,
         Err((diagnostic, sources)) => {
-            context.report(&[*diagnostic], &sources);
-            return ExitCode::from(exit::CANNOT_RUN);
+            return context.fail(exit::CANNOT_RUN, &[*diagnostic], &sources);
         }
     };
     let mut project = match load(context) {
@@ -439,37 +464,44 @@ fn update_command(context: &Context, args: UpdateArgs) -> ExitCode {
                         .with_help(e.help)
                 })
                 .collect();
-            context.report(&diagnostics, &project.sources);
-            return ExitCode::from(exit::CANNOT_RUN);
+            return context.fail(exit::CANNOT_RUN, &diagnostics, &project.sources);
         }
     };
     let lang = match exchange::po_language(&project, &shown, &old, args.lang.as_deref()) {
         Ok(lang) => lang,
-        Err(d) => {
-            context.report(&[*d], &project.sources);
-            return ExitCode::from(exit::CANNOT_RUN);
-        }
+        Err(d) => return context.fail(exit::CANNOT_RUN, &[*d], &project.sources),
     };
     let new = exchange::update(&project, &lang, &old, args.all_effects);
     let written = po::write(&new);
     let target = args.out.clone().unwrap_or_else(|| args.file.clone());
-    if target == Path::new("-") {
-        stdout!("{written}");
-    } else if let Err(e) = files::write_atomic(&target, written.as_bytes()) {
-        stderrln!("error: cannot write `{}`: {e}", target.display());
-        return ExitCode::from(exit::CANNOT_RUN);
+    let to_stdout = target == Path::new("-");
+    if !to_stdout && let Err(e) = files::write_atomic(&target, written.as_bytes()) {
+        return cannot_write(context, &target, &e);
     }
-    if context.tells() && target != Path::new("-") {
-        let live = new.entries.iter().filter(|e| !e.is_header() && !e.obsolete);
-        let (mut total, mut fuzzy, mut empty) = (0, 0, 0);
-        for e in live {
-            total += 1;
-            fuzzy += usize::from(e.is_fuzzy() && !e.msgstr.value.is_empty());
-            empty += usize::from(e.msgstr.value.is_empty());
-        }
-        let obsolete = new.entries.iter().filter(|e| e.obsolete).count();
+    let (texts, fuzzy, untranslated) = exchange::counts(&new);
+    let obsolete = new.entries.iter().filter(|e| e.obsolete).count();
+    if context.format == Format::Json {
+        let report = UpdateReport {
+            lang,
+            file: args.file.display().to_string(),
+            out: target.display().to_string(),
+            texts,
+            fuzzy,
+            untranslated,
+            obsolete,
+            po: to_stdout.then_some(written),
+        };
+        stdoutln!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+        return ExitCode::from(exit::OK);
+    }
+    if to_stdout {
+        stdout!("{written}");
+    } else if context.tells() {
         stderrln!(
-            "updated {} ({lang}): {total} texts ({fuzzy} fuzzy, {empty} untranslated), {obsolete} obsolete, to {}",
+            "updated {} ({lang}): {texts} texts ({fuzzy} fuzzy, {untranslated} untranslated), {obsolete} obsolete, to {}",
             args.file.display(),
             target.display()
         );
@@ -555,20 +587,20 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
             }
         }
         Format::Json => {
-            let value = serde_json::json!({
-                "lang": plan.lang,
-                "dry-run": args.dry_run,
-                "added": plan.added,
-                "updated": plan.updated,
-                "unchanged": plan.unchanged,
-                "untranslated": plan.untranslated,
-                "obsolete": plan.obsolete,
-                "orphaned": plan.orphaned,
-                "files": files,
-            });
+            let report = ImportReport {
+                lang: plan.lang.clone(),
+                dry_run: args.dry_run,
+                added: plan.added,
+                updated: plan.updated,
+                unchanged: plan.unchanged,
+                untranslated: plan.untranslated,
+                obsolete: plan.obsolete,
+                orphaned: plan.orphaned,
+                files,
+            };
             stdoutln!(
                 "{}",
-                serde_json::to_string_pretty(&value).unwrap_or_default()
+                serde_json::to_string_pretty(&report).unwrap_or_default()
             );
         }
     }

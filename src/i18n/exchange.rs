@@ -11,6 +11,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::phrases;
 use crate::files::{FileSet, WriteError};
@@ -536,6 +539,71 @@ pub struct ImportPlan {
     /// Entries for texts the pool no longer has, skipped: untranslated
     /// ones always, translated ones with `--accept-stale` (else refused).
     pub orphaned: usize,
+}
+
+/// `blades i18n export --format json`: what was exported, and the PO text
+/// itself when no `--out` file took it.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct ExportReport {
+    pub lang: String,
+    /// A template (`.pot`): every text, none translated.
+    pub template: bool,
+    /// The file written (`null`: the text is in `po`).
+    pub out: Option<String>,
+    pub texts: usize,
+    pub fuzzy: usize,
+    pub untranslated: usize,
+    pub po: Option<String>,
+}
+
+/// `blades i18n import --format json`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct ImportReport {
+    pub lang: String,
+    pub dry_run: bool,
+    pub added: usize,
+    pub updated: usize,
+    pub unchanged: usize,
+    pub untranslated: usize,
+    pub obsolete: usize,
+    /// Entries skipped because their text is gone from the pool.
+    pub orphaned: usize,
+    /// The locale files written (or, with `dry-run`, that would be).
+    pub files: Vec<String>,
+}
+
+/// `blades i18n update --format json`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct UpdateReport {
+    pub lang: String,
+    /// The PO file brought up to date.
+    pub file: String,
+    /// Where the result went (`-`: in `po`).
+    pub out: String,
+    pub texts: usize,
+    pub fuzzy: usize,
+    pub untranslated: usize,
+    pub obsolete: usize,
+    pub po: Option<String>,
+}
+
+/// Texts, fuzzy and untranslated entries of a PO file (the header and
+/// obsolete entries left out); fuzzy counts translated entries only.
+pub fn counts(file: &PoFile) -> (usize, usize, usize) {
+    let live = file
+        .entries
+        .iter()
+        .filter(|e| !e.is_header() && !e.obsolete);
+    let (mut texts, mut fuzzy, mut untranslated) = (0, 0, 0);
+    for e in live {
+        texts += 1;
+        fuzzy += usize::from(e.is_fuzzy() && !e.msgstr.value.is_empty());
+        untranslated += usize::from(e.msgstr.value.is_empty());
+    }
+    (texts, fuzzy, untranslated)
 }
 
 /// Why an import writes nothing.

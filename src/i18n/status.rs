@@ -134,6 +134,8 @@ pub struct LanguageStatus {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StatusReport {
     pub languages: Vec<LanguageStatus>,
+    /// Problems reading the locale files.
+    pub diagnostics: Vec<crate::report::JsonDiagnostic>,
 }
 
 /// Group name of a unit in the per-set table.
