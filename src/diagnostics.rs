@@ -636,6 +636,19 @@ impl LineIndex {
     }
 }
 
+impl LineIndex {
+    /// 1-based line and column in UTF-16 code units (what the Language
+    /// Server Protocol counts by default) of a byte offset in `text`: the
+    /// same place as [`LineIndex::line_col`], for an editor. Linear in the
+    /// line's length.
+    pub fn line_col_utf16(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = char_floor(text, offset);
+        let line = self.line(offset);
+        let start = self.line_starts[line - 1];
+        (line, text[start..offset].encode_utf16().count() + 1)
+    }
+}
+
 /// The largest char boundary at or before `offset` (clamped to the text).
 pub(crate) fn char_floor(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
@@ -679,6 +692,17 @@ mod tests {
             }
         }
         (line, column)
+    }
+
+    #[test]
+    fn utf16_columns_count_surrogate_pairs_twice() {
+        // `𝄞` is one character and two UTF-16 code units; `峡` is one of each.
+        let text = "a\n峡𝄞x\n";
+        let index = LineIndex::new(text);
+        let x = text.find('x').unwrap();
+        assert_eq!(index.line_col(text, x), (2, 3));
+        assert_eq!(index.line_col_utf16(text, x), (2, 4));
+        assert_eq!(index.line_col_utf16(text, 0), (1, 1));
     }
 
     #[test]

@@ -95,3 +95,68 @@ fn quiet_keeps_results_and_problems_and_drops_what_was_done() {
         problem.stderr
     );
 }
+
+/// Columns count characters in every output: a finding after Japanese
+/// text on its line has the same column in the human header, in JSON and
+/// in SARIF (where `columnKind` says so).
+#[test]
+fn columns_count_characters_in_every_output() {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&root().join("cards"), &dir.path().join("pool"));
+    let set = dir.path().join("pool/cogwork-foundry.yaml");
+    let text = std::fs::read_to_string(&set).unwrap();
+    // `fyre` starts at character 21 of its line, byte 23.
+    let text = text.replacen(
+        "    elements: [fire]\n",
+        "    elements: [\"火\", fyre]\n",
+        1,
+    );
+    std::fs::write(&set, text).unwrap();
+    let args = |format: &'static str| {
+        [
+            "--cards", "pool", "--format", format, "build", "--out", "db.json",
+        ]
+    };
+    let human = blades(dir.path(), &args("human"));
+    assert!(
+        human.stderr.contains("pool/cogwork-foundry.yaml:11:21]"),
+        "{}",
+        human.stderr
+    );
+    let json = blades(dir.path(), &args("json")).json();
+    let fyre = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap_or_default().contains("fyre"))
+        .expect("a finding for `fyre`")
+        .clone();
+    assert_eq!(
+        (fyre["line"].as_u64(), fyre["column"].as_u64()),
+        (Some(11), Some(21))
+    );
+    assert_eq!(fyre["end-column"].as_u64(), Some(25));
+    let sarif = blades(dir.path(), &args("sarif")).json();
+    let run = &sarif["runs"][0];
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    let regions: Vec<_> = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r["message"]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("fyre")
+        })
+        .map(|r| r["locations"][0]["physicalLocation"]["region"].clone())
+        .collect();
+    assert_eq!(regions.len(), 1);
+    assert_eq!(
+        (
+            regions[0]["startLine"].as_u64(),
+            regions[0]["startColumn"].as_u64()
+        ),
+        (Some(11), Some(21))
+    );
+}
