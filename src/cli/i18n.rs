@@ -566,14 +566,14 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
                 },
                 args.file.display(),
                 plan.lang,
-                plan.added,
-                plan.updated,
-                plan.unchanged,
-                plan.untranslated,
-                if plan.orphaned > 0 {
+                plan.counts.added,
+                plan.counts.updated,
+                plan.counts.unchanged,
+                plan.counts.untranslated,
+                if plan.counts.orphaned > 0 {
                     format!(
                         ", {} skipped (their text is gone from the pool)",
-                        plan.orphaned
+                        plan.counts.orphaned
                     )
                 } else {
                     String::new()
@@ -590,12 +590,7 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
             let report = ImportReport {
                 lang: plan.lang.clone(),
                 dry_run: args.dry_run,
-                added: plan.added,
-                updated: plan.updated,
-                unchanged: plan.unchanged,
-                untranslated: plan.untranslated,
-                obsolete: plan.obsolete,
-                orphaned: plan.orphaned,
+                counts: plan.counts.clone(),
                 files,
             };
             stdoutln!(

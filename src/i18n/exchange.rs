@@ -529,6 +529,13 @@ pub struct ImportPlan {
     pub lang: String,
     /// Files to write: path relative to the pool root, and content.
     pub writes: Vec<(String, String)>,
+    pub counts: ImportCounts,
+}
+
+/// What an import did with each entry of the PO file.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct ImportCounts {
     pub added: usize,
     pub updated: usize,
     pub unchanged: usize,
@@ -563,13 +570,8 @@ pub struct ExportReport {
 pub struct ImportReport {
     pub lang: String,
     pub dry_run: bool,
-    pub added: usize,
-    pub updated: usize,
-    pub unchanged: usize,
-    pub untranslated: usize,
-    pub obsolete: usize,
-    /// Entries skipped because their text is gone from the pool.
-    pub orphaned: usize,
+    #[serde(flatten)]
+    pub counts: ImportCounts,
     /// The locale files written (or, with `dry-run`, that would be).
     pub files: Vec<String>,
 }
@@ -671,16 +673,16 @@ pub fn import(
     let mut changes: Vec<Entry> = Vec::new();
     for entry in file.entries.iter().filter(|e| !e.is_header()) {
         match import.entry(entry, &mut seen) {
-            Ok(Imported::Obsolete) => plan.obsolete += 1,
-            Ok(Imported::Orphaned) => plan.orphaned += 1,
-            Ok(Imported::Untranslated) => plan.untranslated += 1,
-            Ok(Imported::Unchanged) => plan.unchanged += 1,
+            Ok(Imported::Obsolete) => plan.counts.obsolete += 1,
+            Ok(Imported::Orphaned) => plan.counts.orphaned += 1,
+            Ok(Imported::Untranslated) => plan.counts.untranslated += 1,
+            Ok(Imported::Unchanged) => plan.counts.unchanged += 1,
             Ok(Imported::Updated(new)) => {
-                plan.updated += 1;
+                plan.counts.updated += 1;
                 changes.push(new);
             }
             Ok(Imported::Added(new)) => {
-                plan.added += 1;
+                plan.counts.added += 1;
                 changes.push(new);
             }
             Err(problem) => problems.push(*problem),
