@@ -62,6 +62,13 @@ pub enum Code {
     UnknownSymbol,
     InvalidInput,
     NegativeAmount,
+    // Score sheets.
+    UnknownMode,
+    UnknownTournament,
+    DuplicatePlayer,
+    UnknownPlayer,
+    OwnFriendship,
+    PlacingOutOfRange,
     // Translations.
     LocaleInvalid,
     LocaleDuplicate,
@@ -213,6 +220,27 @@ pub const CODES: &[(Code, &str)] = &[
         "a count or amount of money is below zero",
     ),
     (
+        Code::UnknownMode,
+        "a score sheet names a scoring mode that does not exist",
+    ),
+    (
+        Code::UnknownTournament,
+        "a score sheet names a tournament its mode does not have",
+    ),
+    (Code::DuplicatePlayer, "a score sheet lists a player twice"),
+    (
+        Code::UnknownPlayer,
+        "Friendship cards from a player the score sheet does not list",
+    ),
+    (
+        Code::OwnFriendship,
+        "a player scores their own Friendship cards",
+    ),
+    (
+        Code::PlacingOutOfRange,
+        "a tournament place outside 1 to the number of players, or inside another tie",
+    ),
+    (
         Code::LocaleInvalid,
         "a locale or phrase file does not have the expected shape",
     ),
@@ -329,6 +357,12 @@ impl Code {
             Code::UnknownSymbol => "unknown-symbol",
             Code::InvalidInput => "invalid-input",
             Code::NegativeAmount => "negative-amount",
+            Code::UnknownMode => "unknown-mode",
+            Code::UnknownTournament => "unknown-tournament",
+            Code::DuplicatePlayer => "duplicate-player",
+            Code::UnknownPlayer => "unknown-player",
+            Code::OwnFriendship => "own-friendship",
+            Code::PlacingOutOfRange => "placing-out-of-range",
             Code::LocaleInvalid => "locale-invalid",
             Code::LocaleDuplicate => "locale-duplicate",
             Code::LocaleFingerprint => "locale-fingerprint",

@@ -18,6 +18,7 @@ use crate::rules::collection::{BestReport, CollectionReport};
 use crate::rules::copies::{CopiesReport, Manifest};
 use crate::rules::deck::DeckReport;
 use crate::rules::input;
+use crate::rules::score::ScoreReport;
 use crate::rules::trade::TradeReport;
 use crate::set_schema::set_schema;
 
@@ -60,10 +61,12 @@ pub enum SchemaName {
     I18nExport,
     I18nImport,
     I18nUpdate,
+    ScoreInput,
+    ScoreReport,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 22] = [
+    pub const ALL: [SchemaName; 24] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -86,6 +89,8 @@ impl SchemaName {
         SchemaName::I18nExport,
         SchemaName::I18nImport,
         SchemaName::I18nUpdate,
+        SchemaName::ScoreInput,
+        SchemaName::ScoreReport,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -113,6 +118,8 @@ impl SchemaName {
             SchemaName::I18nExport => "i18n-export",
             SchemaName::I18nImport => "i18n-import",
             SchemaName::I18nUpdate => "i18n-update",
+            SchemaName::ScoreInput => "score",
+            SchemaName::ScoreReport => "score-report",
         }
     }
 
@@ -154,6 +161,8 @@ impl SchemaName {
             SchemaName::I18nExport => schemars::schema_for!(Output<ExportReport>),
             SchemaName::I18nImport => schemars::schema_for!(Output<ImportReport>),
             SchemaName::I18nUpdate => schemars::schema_for!(Output<UpdateReport>),
+            SchemaName::ScoreInput => schemars::schema_for!(input::ScoreFile),
+            SchemaName::ScoreReport => schemars::schema_for!(Output<ScoreReport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

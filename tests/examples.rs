@@ -27,6 +27,7 @@ fn readme_inputs_check_against_the_builtin_pool() {
             "examples/inputs/binder.yaml",
         ],
         &["trade", "check", "examples/inputs/trade.yaml"],
+        &["score", "examples/inputs/score.yaml"],
     ] {
         let (code, output) = check(args);
         assert_eq!(code, 0, "{args:?}: {output}");

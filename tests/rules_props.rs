@@ -238,3 +238,44 @@ proptest! {
         }
     }
 }
+
+/// A player's VP by source, as random as the ranking must handle (small
+/// numbers, so ties on every tie-break happen).
+fn score_of(name: usize, vp: [u64; 4]) -> blades::rules::score::PlayerScore {
+    blades::rules::score::PlayerScore {
+        name: format!("p{name}"),
+        rank: 0,
+        total: vp.iter().sum(),
+        tournament_vp: vp[0],
+        collection_vp: vp[1],
+        money_vp: vp[2],
+        friendship_vp: vp[3],
+        tournaments: Vec::new(),
+        collections: Vec::new(),
+        dollars: 0,
+        friendship: Vec::new(),
+    }
+}
+
+proptest! {
+    /// The ranking against its definition: a player's rank is one more than
+    /// the number of players ahead on total, then tournament, collection,
+    /// money and Friendship VP; the order is best first.
+    #[test]
+    fn ranking_matches_brute_force(vps in prop::collection::vec(prop::array::uniform4(0u64..4), 0..7)) {
+        let players: Vec<_> = vps.iter().enumerate().map(|(i, vp)| score_of(i, *vp)).collect();
+        let key = |p: &blades::rules::score::PlayerScore| {
+            (p.total, p.tournament_vp, p.collection_vp, p.money_vp, p.friendship_vp)
+        };
+        let mut ranked = players.clone();
+        blades::rules::score::rank(&mut ranked);
+        prop_assert_eq!(ranked.len(), players.len());
+        for p in &ranked {
+            let ahead = players.iter().filter(|q| key(q) > key(p)).count();
+            prop_assert_eq!(p.rank, ahead + 1, "{}", p.name);
+        }
+        for pair in ranked.windows(2) {
+            prop_assert!(key(&pair[0]) >= key(&pair[1]));
+        }
+    }
+}

@@ -25,6 +25,7 @@ mod fmt;
 mod i18n;
 mod out;
 mod schema;
+mod score;
 mod trade;
 
 /// Exit codes shared by every command.
@@ -73,6 +74,8 @@ enum Command {
     Collection(collection::Args),
     /// Check that a trade is even.
     Trade(trade::Args),
+    /// Add up the final score of a game from a score sheet, with the tie-breaks.
+    Score(score::Args),
     /// Check copy counts against the sets in play, or list them.
     Copies(copies::Args),
     /// Translations: status, checks, PO export and import.
@@ -274,6 +277,7 @@ fn dispatch() -> ExitCode {
         Command::Collection(args) => collection::run(&context, args),
         Command::Trade(args) => trade::run(&context, args),
         Command::Copies(args) => copies::run(&context, args),
+        Command::Score(args) => score::run(&context, args),
         Command::I18n(args) => i18n::run(&context, args),
         Command::Card(args) => card::run(&context, args),
         Command::Effect(args) => effect::run(&context, args),

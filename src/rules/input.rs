@@ -92,7 +92,7 @@ pub(crate) fn detect(path: &str, text: &str) -> Syntax {
 }
 
 /// A value with where it was written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Spanned<T> {
     pub value: T,
     pub span: Range<usize>,
@@ -133,6 +133,26 @@ pub struct SideDoc {
     pub cards: Vec<Reference>,
     pub dollars: u64,
     pub friendship: u64,
+}
+
+/// A score sheet: the mode, and each player's results.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScoreDoc {
+    pub mode: Option<Spanned<String>>,
+    pub players: Vec<PlayerDoc>,
+}
+
+/// One player's line of a score sheet.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PlayerDoc {
+    pub name: Spanned<String>,
+    /// Place in each tournament, by tournament id as written.
+    pub placings: Vec<(Spanned<String>, Spanned<u64>)>,
+    /// Cards in each collection scored.
+    pub collections: Vec<Spanned<u64>>,
+    pub dollars: u64,
+    /// VP of the Friendship cards each other player gave, by their name.
+    pub friendship: Vec<(Spanned<String>, u64)>,
 }
 
 /// A copies file.
@@ -398,6 +418,39 @@ pub fn read_copies(file: &InputFile, out: &mut Vec<Diagnostic>) -> CopiesDoc {
     doc
 }
 
+/// Reads a score sheet (YAML only): `mode:` and `players:`, each with
+/// `name`, `placings`, `collections`, `dollars` and `friendship`.
+pub fn read_score(file: &InputFile, out: &mut Vec<Diagnostic>) -> ScoreDoc {
+    let mut doc = ScoreDoc::default();
+    if refuse_empty(
+        file,
+        out,
+        "score sheet",
+        "it lists `players:`, each with a `name:`",
+    ) {
+        return doc;
+    }
+    let mut y = YamlReader::new(file, out);
+    let Some(root) = y.root() else { return doc };
+    for (key, entry) in y.fields(&root, &["mode", "players"], &["players"], "a score sheet") {
+        match key {
+            "mode" => doc.mode = y.text(&entry.value, "mode"),
+            _ => match &entry.value.value {
+                NodeValue::Seq(items) => {
+                    doc.players = items.iter().filter_map(|item| y.player(item)).collect();
+                }
+                _ => y.wrong_type(
+                    &entry.value,
+                    "players",
+                    "a list",
+                    "write one `- name: …` item per player",
+                ),
+            },
+        }
+    }
+    doc
+}
+
 // ------------------------------------------------------------------ YAML
 
 struct YamlReader<'a> {
@@ -459,13 +512,13 @@ impl<'a> YamlReader<'a> {
 
     /// The entries of a mapping whose keys are allowed; unknown keys and
     /// missing required ones are reported.
-    fn fields<'n>(
+    fn fields<'n, 'k>(
         &mut self,
         node: &'n Node,
-        allowed: &[&str],
+        allowed: &[&'k str],
         required: &[&str],
         what: &str,
-    ) -> Vec<(&'static str, &'n Entry)> {
+    ) -> Vec<(&'k str, &'n Entry)> {
         let NodeValue::Map(entries) = &node.value else {
             let fields = allowed.join("`, `");
             self.wrong_type(
@@ -480,7 +533,7 @@ impl<'a> YamlReader<'a> {
         for entry in entries {
             let key = entry.key.as_str().unwrap_or_default();
             match allowed.iter().find(|a| **a == key) {
-                Some(known) => found.push((static_key(known), entry)),
+                Some(known) => found.push((*known, entry)),
                 None => {
                     let help = match closest(key, allowed.iter().copied()) {
                         Some(best) => format!(
@@ -622,6 +675,97 @@ impl<'a> YamlReader<'a> {
         }
     }
 
+    /// One player of a score sheet (none without a name).
+    fn player(&mut self, node: &Node) -> Option<PlayerDoc> {
+        const FIELDS: &[&str] = &["name", "placings", "collections", "dollars", "friendship"];
+        let mut player = PlayerDoc::default();
+        let mut named = false;
+        for (key, entry) in self.fields(node, FIELDS, &["name"], "a player") {
+            let value = &entry.value;
+            match key {
+                "name" => {
+                    if let Some(name) = self.text(value, "name") {
+                        player.name = name;
+                        named = true;
+                    }
+                }
+                "placings" => player.placings = self.placings(value),
+                "collections" => player.collections = self.collections(value),
+                "dollars" => player.dollars = self.amount(value, "dollars"),
+                _ => player.friendship = self.friendship(value),
+            }
+        }
+        named.then_some(player)
+    }
+
+    /// `placings: {pre-release: 1, final: 2}`: a place per tournament.
+    fn placings(&mut self, node: &Node) -> Vec<(Spanned<String>, Spanned<u64>)> {
+        let NodeValue::Map(entries) = &node.value else {
+            self.wrong_type(
+                node,
+                "placings",
+                "a mapping",
+                "write `tournament: place` lines, e.g. `final: 1`",
+            );
+            return Vec::new();
+        };
+        let mut placings = Vec::new();
+        for entry in entries {
+            let Some(name) = self.text(&entry.key, "tournament") else {
+                continue;
+            };
+            let place = self.amount(&entry.value, "place");
+            placings.push((
+                name,
+                Spanned {
+                    value: place,
+                    span: entry.value.span.clone(),
+                },
+            ));
+        }
+        placings
+    }
+
+    /// `collections: [5, 8]`: the cards in each collection scored.
+    fn collections(&mut self, node: &Node) -> Vec<Spanned<u64>> {
+        let NodeValue::Seq(items) = &node.value else {
+            self.wrong_type(
+                node,
+                "collections",
+                "a list",
+                "write the size of each collection scored, e.g. `[5, 8]`",
+            );
+            return Vec::new();
+        };
+        items
+            .iter()
+            .map(|item| Spanned {
+                value: self.amount(item, "collection"),
+                span: item.span.clone(),
+            })
+            .collect()
+    }
+
+    /// `friendship: {Ben: 3}`: VP of the Friendship cards each player gave.
+    fn friendship(&mut self, node: &Node) -> Vec<(Spanned<String>, u64)> {
+        let NodeValue::Map(entries) = &node.value else {
+            self.wrong_type(
+                node,
+                "friendship",
+                "a mapping",
+                "write `giver: VP` lines, e.g. `Ben: 3`",
+            );
+            return Vec::new();
+        };
+        entries
+            .iter()
+            .filter_map(|entry| {
+                let giver = self.text(&entry.key, "giver")?;
+                Some((giver, self.amount(&entry.value, "friendship")))
+            })
+            .collect()
+    }
+
     fn side(&mut self, node: &Node) -> SideDoc {
         let mut side = SideDoc::default();
         if matches!(node.value, NodeValue::Null) {
@@ -636,21 +780,6 @@ impl<'a> YamlReader<'a> {
         }
         side
     }
-}
-
-/// The `'static` spelling of a known key (the allowed lists are literals).
-fn static_key(key: &str) -> &'static str {
-    const KEYS: &[&str] = &[
-        "character",
-        "cards",
-        "symbol",
-        "a",
-        "b",
-        "dollars",
-        "friendship",
-        "sets",
-    ];
-    KEYS.iter().find(|k| **k == key).copied().unwrap_or("")
 }
 
 fn negative(
@@ -1230,6 +1359,37 @@ pub enum BinderFile {
 }
 
 /// `blades trade check` input.
+/// A score sheet (`blades score`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Millennium Blades score sheet")]
+pub struct ScoreFile {
+    /// The scoring mode (`standard`, `liquidation`); default `standard`.
+    #[serde(default)]
+    pub mode: Option<String>,
+    pub players: Vec<ScorePlayer>,
+}
+
+/// One player's results at the end of the game.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScorePlayer {
+    pub name: String,
+    /// The place in each tournament played (`pre-release`, `round-1`,
+    /// `round-2`, `final`); tied players share a place.
+    #[serde(default)]
+    pub placings: Option<std::collections::BTreeMap<String, u64>>,
+    /// The number of cards of each collection scored (2 to 8).
+    #[serde(default)]
+    pub collections: Option<Vec<u64>>,
+    /// Millennium Dollars left.
+    #[serde(default)]
+    pub dollars: Option<u64>,
+    /// The VP of the Friendship cards each other player gave, by name.
+    #[serde(default)]
+    pub friendship: Option<std::collections::BTreeMap<String, u64>>,
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "Millennium Blades trade")]

@@ -20,6 +20,7 @@ pub mod collection;
 pub mod copies;
 pub mod deck;
 pub mod input;
+pub mod score;
 pub mod trade;
 
 /// A card of the pool with how many physical copies of it are meant.
