@@ -1358,7 +1358,6 @@ pub enum BinderFile {
     Cards(Vec<CardName>),
 }
 
-/// `blades trade check` input.
 /// A score sheet (`blades score`).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -1390,6 +1389,7 @@ pub struct ScorePlayer {
     pub friendship: Option<std::collections::BTreeMap<String, u64>>,
 }
 
+/// `blades trade check` input.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "Millennium Blades trade")]
