@@ -3,7 +3,8 @@
 //! character, set and symbol references against the pool.
 //!
 //! Plain text is one card per line, `#` starts a comment, a count may stand
-//! before or after the name (`2x Canyon Wyrm`, `Canyon Wyrm x2`), and a few
+//! before or after the name (`2 Canyon Wyrm`, `2x Canyon Wyrm`, `Canyon
+//! Wyrm x2`), and a few
 //! `key: value` header lines carry the rest (`character: Deques`,
 //! `symbol: fire`, `sets: a, b`; in a trade `a:` and `b:` open the sides,
 //! each with `dollars: N` and `friendship: N`). The format is chosen by
@@ -1116,6 +1117,15 @@ pub fn resolve_cards<'a>(
     for r in refs {
         match index.resolve(&r.name) {
             Ok(i) => cards.push((index.card(i), r.count)),
+            // `2 Canyon Wyrm`, as deck lists are pasted: a count without an
+            // `x`, read only when the whole text names no card (so a card
+            // named `1000 Needles` is still found by its name).
+            Err(LookupError::Unknown { .. })
+                if let Some((n, i)) = bare_count(index, &r.name)
+                    && n * r.count <= MAX_COUNT =>
+            {
+                cards.push((index.card(i), n * r.count))
+            }
             Err(LookupError::Unknown { suggestions }) => {
                 let mut help = suggestion_help(&suggestions, "card");
                 if r.name
@@ -1123,7 +1133,7 @@ pub fn resolve_cards<'a>(
                     .next()
                     .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
                 {
-                    help.push_str("; write a count as `2x Name` or `Name x2`");
+                    help.push_str("; a count is written `2 Name`, `2x Name` or `Name x2`");
                 }
                 out.push(
                     Diagnostic::error(
@@ -1161,6 +1171,14 @@ pub fn resolve_cards<'a>(
         }
     }
     cards
+}
+
+/// `N Name` where `Name` names a card: the count and the card.
+fn bare_count(index: &CardIndex, text: &str) -> Option<(u64, usize)> {
+    let (count, name) = text.trim().split_once(char::is_whitespace)?;
+    let count: u64 = count.parse().ok()?;
+    let card = index.resolve(name.trim()).ok()?;
+    Some((count, card))
 }
 
 fn suggestion_help(suggestions: &[String], what: &str) -> String {

@@ -21,6 +21,7 @@ pub mod copies;
 pub mod deck;
 pub mod input;
 pub mod score;
+pub mod share;
 pub mod trade;
 
 /// A card of the pool with how many physical copies of it are meant.
