@@ -655,18 +655,27 @@ impl DiffReport {
                     false => &card.name,
                 };
                 let _ = writeln!(out, "- **{}** (`{}`, {})", md(name), card.id, card.set);
-                // The changelog's own language, else the English (a change
-                // to the English wording in the Japanese changelog).
+                // The changelog's own language, else every language (the
+                // English wording in the Japanese changelog, a Japanese
+                // name in the English one), each labelled with its language.
                 let mut fields: Vec<&FieldChange> =
                     card.fields_of(class).filter(|f| shown_in(f, lang)).collect();
                 if fields.is_empty() {
                     fields = card
                         .fields_of(class)
-                        .filter(|f| shown_in(f, SOURCE_LANG))
+                        .filter(|f| f.field != "effect")
                         .collect();
                 }
                 for field in fields {
-                    let label = field_label(&field.field, ja, glossary);
+                    let mut label = field_label(&field.field, ja, glossary);
+                    if let Some(of) = field_lang(&field.field)
+                        && of != lang
+                    {
+                        label = match ja {
+                            true => format!("{label}（{of}）"),
+                            false => format!("{label} ({of})"),
+                        };
+                    }
                     let value = |v: &Option<String>| match v {
                         Some(v) if ja && is_word_list(&field.field) => md(&official(v, glossary)),
                         Some(v) => md(v.trim()),
@@ -762,6 +771,14 @@ fn official(words: &str, glossary: &Glossary) -> String {
         .map(|w| glossary.official_for(w).unwrap_or(w))
         .collect::<Vec<_>>()
         .join("、")
+}
+
+/// The language of a field of one language (`effect-text.ja`,
+/// `translations.ja.name`).
+fn field_lang(field: &str) -> Option<&str> {
+    field
+        .strip_prefix("effect-text.")
+        .or_else(|| field.strip_prefix("translations.")?.split('.').next())
 }
 
 /// A field's name in a changelog.
