@@ -34,9 +34,7 @@ use crate::words::Id;
 use crate::workspace::{Findings, Workspace};
 
 /// What a change to a card means. A card may have several.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChangeClass {
     /// A card the old release did not have.
@@ -274,7 +272,11 @@ pub fn open(path: &Path) -> Result<Opened, Unopened> {
     let kind = SourceKind::of(path);
     let database = match kind {
         SourceKind::Pool => {
-            let workspace = Workspace::open(Some(path)).map_err(|e| {
+            // Built as models, with their effect trees: a release folder
+            // is not what the last build's cache vouches for, and reading
+            // a database back from its JSON pieces would cost more than
+            // the models do.
+            let workspace = Workspace::open_uncached(Some(path)).map_err(|e| {
                 Unopened::Refused(Findings {
                     diagnostics: vec![e.into_diagnostic()],
                     sources: Sources::default(),
@@ -315,7 +317,9 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
     struct Format {
         format: Option<u32>,
     }
-    let format = serde_json::from_slice::<Format>(&bytes).ok().and_then(|f| f.format);
+    let format = serde_json::from_slice::<Format>(&bytes)
+        .ok()
+        .and_then(|f| f.format);
     if let Some(format) = format
         && format != DATABASE_FORMAT
     {
@@ -384,8 +388,7 @@ pub fn diff_opened(old: &Opened, new: &Opened) -> DiffReport {
 
 /// Compares two databases (the sides are named by [`diff_opened`]).
 pub fn diff(old: &Database, new: &Database) -> DiffReport {
-    let old_by_id: HashMap<&str, &Card> =
-        old.cards.iter().map(|c| (c.id.0.as_str(), c)).collect();
+    let old_by_id: HashMap<&str, &Card> = old.cards.iter().map(|c| (c.id.0.as_str(), c)).collect();
     let new_ids: HashMap<&str, ()> = new.cards.iter().map(|c| (c.id.0.as_str(), ())).collect();
     let mut changes: Vec<CardChange> = {
         use rayon::prelude::*;
@@ -456,7 +459,12 @@ fn compare(old: &Card, new: &Card) -> Option<CardChange> {
         }
     };
     use ChangeClass::*;
-    field("name", Renamed, Some(old.name.clone()), Some(new.name.clone()));
+    field(
+        "name",
+        Renamed,
+        Some(old.name.clone()),
+        Some(new.name.clone()),
+    );
     let list = |items: Vec<&str>| Some(items.join(", "));
     field(
         "stars",
@@ -478,7 +486,12 @@ fn compare(old: &Card, new: &Card) -> Option<CardChange> {
     );
     let kind = |c: &Card| Some(c.kind.as_str().to_string());
     field("kind", Stats, kind(old), kind(new));
-    field("set", Stats, Some(old.set.0.clone()), Some(new.set.0.clone()));
+    field(
+        "set",
+        Stats,
+        Some(old.set.0.clone()),
+        Some(new.set.0.clone()),
+    );
     let rarity = |c: &Card| Some(c.rarity.as_str().to_string());
     field("rarity", Stats, rarity(old), rarity(new));
     field(
@@ -523,7 +536,10 @@ fn compare(old: &Card, new: &Card) -> Option<CardChange> {
     for lang in langs {
         let (a, b) = (old.translations.get(lang), new.translations.get(lang));
         for (name, get) in [
-            ("name", (|t| t.name.clone()) as fn(&crate::model::CardTranslation) -> _),
+            (
+                "name",
+                (|t| t.name.clone()) as fn(&crate::model::CardTranslation) -> _,
+            ),
             ("flavor", |t| t.flavor.clone()),
             ("effect", |t| t.effect.clone()),
         ] {
@@ -613,7 +629,11 @@ impl DiffReport {
             1 => "card",
             _ => "cards",
         };
-        format!("{} {cards} changed: {}", self.counts.changed, parts.join(", "))
+        format!(
+            "{} {cards} changed: {}",
+            self.counts.changed,
+            parts.join(", ")
+        )
     }
 
     /// The changelog as Markdown, for release notes, in English or
@@ -624,11 +644,7 @@ impl DiffReport {
         let ja = lang == "ja";
         let glossary = Glossary::builtin();
         let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "# {}\n",
-            if ja { "変更履歴" } else { "Changelog" }
-        );
+        let _ = writeln!(out, "# {}\n", if ja { "変更履歴" } else { "Changelog" });
         if self.counts.changed == 0 {
             let _ = writeln!(
                 out,
@@ -643,8 +659,7 @@ impl DiffReport {
         }
         let _ = writeln!(out, "{}\n", self.markdown_summary(ja));
         for class in ChangeClass::ALL {
-            let cards: Vec<&CardChange> =
-                self.changes.iter().filter(|c| c.has(class)).collect();
+            let cards: Vec<&CardChange> = self.changes.iter().filter(|c| c.has(class)).collect();
             if cards.is_empty() {
                 continue;
             }
@@ -658,8 +673,10 @@ impl DiffReport {
                 // The changelog's own language, else every language (the
                 // English wording in the Japanese changelog, a Japanese
                 // name in the English one), each labelled with its language.
-                let mut fields: Vec<&FieldChange> =
-                    card.fields_of(class).filter(|f| shown_in(f, lang)).collect();
+                let mut fields: Vec<&FieldChange> = card
+                    .fields_of(class)
+                    .filter(|f| shown_in(f, lang))
+                    .collect();
                 if fields.is_empty() {
                     fields = card
                         .fields_of(class)
@@ -734,7 +751,11 @@ impl DiffReport {
             false => format!(
                 "{} {} changed ({}).",
                 self.counts.changed,
-                if self.counts.changed == 1 { "card" } else { "cards" },
+                if self.counts.changed == 1 {
+                    "card"
+                } else {
+                    "cards"
+                },
                 parts.join("; ")
             ),
         }
@@ -818,7 +839,10 @@ fn md(text: &str) -> String {
             out.push_str(" / ");
         }
         for c in line.chars() {
-            if matches!(c, '\\' | '*' | '_' | '`' | '[' | ']' | '<' | '>' | '#' | '|') {
+            if matches!(
+                c,
+                '\\' | '*' | '_' | '`' | '[' | ']' | '<' | '>' | '#' | '|'
+            ) {
                 out.push('\\');
             }
             out.push(c);
@@ -850,7 +874,11 @@ mod tests {
         a.effect = Some("Play: Gain 1 RP.".into());
         let mut b = a.clone();
         b.effect = Some("Play: Gain 1 RP.\n".into());
-        assert!(diff(&database(vec![a.clone()]), &database(vec![b])).changes.is_empty());
+        assert!(
+            diff(&database(vec![a.clone()]), &database(vec![b]))
+                .changes
+                .is_empty()
+        );
         let mut c = a.clone();
         c.effect = Some("Play: Gain 2 RP.".into());
         let report = diff(&database(vec![a]), &database(vec![c]));

@@ -472,7 +472,10 @@ fn check_errata(
 ) {
     for (i, errata) in card.errata.iter().enumerate() {
         let at = spans.get(i).cloned().unwrap_or_default();
-        if let Some(first) = card.errata[..i].iter().position(|e| e.until == errata.until) {
+        if let Some(first) = card.errata[..i]
+            .iter()
+            .position(|e| e.until == errata.until)
+        {
             let first_at = spans.get(first).map_or(0..0, |s| s.until.clone());
             diagnostics.push(
                 Diagnostic::error(

@@ -129,10 +129,7 @@ fn built_databases_compare_as_their_pools_do() {
     let pools = diff(&["--format", "json"]).json();
     let (old_db, new_db) = (old_db.to_str().unwrap(), new_db.to_str().unwrap());
     let new_pool = root().join(NEW);
-    for (old, new) in [
-        (old_db, new_db),
-        (old_db, new_pool.to_str().unwrap()),
-    ] {
+    for (old, new) in [(old_db, new_db), (old_db, new_pool.to_str().unwrap())] {
         let run = blades(temp.path(), &["diff", old, new, "--format", "json"]);
         assert_eq!(run.code, 0, "{}", run.stderr);
         let report = run.json();
@@ -157,11 +154,19 @@ fn fail_on_gates_on_the_classes_named() {
         ],
     );
     assert_eq!(same.code, 0, "{}", same.stderr);
-    assert!(same.stdout.ends_with("no card changed\n"), "{}", same.stdout);
+    assert!(
+        same.stdout.ends_with("no card changed\n"),
+        "{}",
+        same.stdout
+    );
     // A class that does not exist is a usage error, with the nearest one.
     let wrong = diff(&["--fail-on", "functionl"]);
     assert_eq!(wrong.code, 2);
-    assert!(wrong.stderr.contains("did you mean `functional`"), "{}", wrong.stderr);
+    assert!(
+        wrong.stderr.contains("did you mean `functional`"),
+        "{}",
+        wrong.stderr
+    );
     let json = diff(&["--fail-on", "functionl", "--format", "json"]);
     assert_eq!(json.code, 2);
     assert_eq!(json.json()["diagnostics"][0]["code"], "usage");
@@ -201,7 +206,11 @@ fn a_pool_with_errors_on_either_side_is_reported_and_exits_2() {
     );
     let human = blades(root(), &["diff", OLD, "tests/fixtures/build/invalid"]);
     assert_eq!(human.code, 2);
-    assert!(human.stderr.contains("the new pool has errors"), "{}", human.stderr);
+    assert!(
+        human.stderr.contains("the new pool has errors"),
+        "{}",
+        human.stderr
+    );
     assert_eq!(human.stdout, "");
 }
 
@@ -210,11 +219,26 @@ fn unreadable_and_malformed_databases_exit_2_located() {
     let temp = tempfile::tempdir().unwrap();
     let missing = blades(temp.path(), &["diff", "nope.json", "nope2.json"]);
     assert_eq!(missing.code, 2);
-    assert!(missing.stderr.contains("cannot read `nope.json`"), "{}", missing.stderr);
-    assert!(missing.stderr.contains("cannot read `nope2.json`"), "{}", missing.stderr);
+    assert!(
+        missing.stderr.contains("cannot read `nope.json`"),
+        "{}",
+        missing.stderr
+    );
+    assert!(
+        missing.stderr.contains("cannot read `nope2.json`"),
+        "{}",
+        missing.stderr
+    );
 
-    std::fs::write(temp.path().join("bad.json"), "{\"format\": 2,\n \"cards\": [1]}").unwrap();
-    let run = blades(temp.path(), &["diff", "bad.json", "bad.json", "--format", "json"]);
+    std::fs::write(
+        temp.path().join("bad.json"),
+        "{\"format\": 2,\n \"cards\": [1]}",
+    )
+    .unwrap();
+    let run = blades(
+        temp.path(),
+        &["diff", "bad.json", "bad.json", "--format", "json"],
+    );
     assert_eq!(run.code, 2);
     let first = &run.json()["diagnostics"][0];
     assert_eq!(first["code"], "database-invalid");
@@ -228,7 +252,11 @@ fn unreadable_and_malformed_databases_exit_2_located() {
     .unwrap();
     let run = blades(temp.path(), &["diff", "old-format.json", "old-format.json"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("a database of format 1"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("a database of format 1"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -257,17 +285,33 @@ fn errata_histories_are_checked_and_land_in_the_database() {
         set("      - {until: \"1.0\", effect: \"Play: Gain 1 RP.\"}\n      - {until: \"1.0\", effect: \"Play: Gane 1 RP.\"}\n"),
     )
     .unwrap();
-    let run = blades(temp.path(), &["build", "--cards", "pool", "--format", "json"]);
+    let run = blades(
+        temp.path(),
+        &["build", "--cards", "pool", "--format", "json"],
+    );
     assert_eq!(run.code, 1, "{}", run.stdout);
     let found: Vec<String> = run.json()["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| format!("{}:{}:{} {}", d["file"].as_str().unwrap(), d["line"], d["column"], d["code"].as_str().unwrap()))
+        .map(|d| {
+            format!(
+                "{}:{}:{} {}",
+                d["file"].as_str().unwrap(),
+                d["line"],
+                d["column"],
+                d["code"].as_str().unwrap()
+            )
+        })
         .collect();
-    assert!(found.contains(&"pool/e.yaml:14:17 duplicate-errata".to_string()), "{found:?}");
     assert!(
-        found.iter().any(|f| f.starts_with("pool/e.yaml:14:") && !f.ends_with("duplicate-errata")),
+        found.contains(&"pool/e.yaml:14:17 duplicate-errata".to_string()),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|f| f.starts_with("pool/e.yaml:14:") && !f.ends_with("duplicate-errata")),
         "the bad text is located inside its value: {found:?}"
     );
     std::fs::write(
@@ -287,10 +331,7 @@ fn errata_histories_are_checked_and_land_in_the_database() {
 #[test]
 fn the_fixture_pools_build_clean() {
     for pool in [OLD, NEW] {
-        let run = blades(
-            root(),
-            &["build", "--cards", pool, "--out", "-", "-q"],
-        );
+        let run = blades(root(), &["build", "--cards", pool, "--out", "-", "-q"]);
         assert_eq!(run.code, 0, "{pool}: {}", run.stderr);
         assert_eq!(run.stderr, "", "{pool}");
         assert!(Path::new(&root().join(pool)).is_dir());

@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(value_name = "NEW")]
     new: PathBuf,
     /// Print a Markdown changelog for release notes (instead of the report).
-    #[arg(long, conflicts_with = "fail_on")]
+    #[arg(long)]
     markdown: bool,
     /// The changelog's language (`en`, `ja`).
     #[arg(long, value_name = "LANG", requires = "markdown", default_value = "en", value_parser = ["en", "ja"])]
@@ -36,10 +36,7 @@ fn parse_class(word: &str) -> Result<ChangeClass, String> {
     ChangeClass::from_name(word.trim()).ok_or_else(|| {
         let names: Vec<&str> = ChangeClass::ALL.iter().map(|c| c.as_str()).collect();
         match blades::suggest::nearest(word, names.iter().copied(), 1).first() {
-            Some(best) => format!(
-                "did you mean `{best}`? Classes: {}",
-                names.join(", ")
-            ),
+            Some(best) => format!("did you mean `{best}`? Classes: {}", names.join(", ")),
             None => format!("not a class of change; classes: {}", names.join(", ")),
         }
     })
@@ -163,7 +160,10 @@ fn card(out: &mut String, change: &CardChange) {
 /// A field's change: `old → new` on one line when both are short, else
 /// the old and new text under it.
 fn field(out: &mut String, change: &FieldChange) {
-    let shown = |v: &Option<String>| v.as_deref().map_or("(none)".to_string(), |v| v.trim().to_string());
+    let shown = |v: &Option<String>| {
+        v.as_deref()
+            .map_or("(none)".to_string(), |v| v.trim().to_string())
+    };
     let (old, new) = (shown(&change.old), shown(&change.new));
     let short = |v: &str| !v.contains('\n') && v.chars().count() <= 40;
     if short(&old) && short(&new) {
