@@ -54,6 +54,9 @@ pub enum Code {
     UnexpectedCost,
     ExtraTypesOutsideProPlayer,
     DataInvalid,
+    DuplicateErrata,
+    // Comparing releases (`blades diff`).
+    DatabaseInvalid,
     // Player checks (deck, collection, trade and copies files).
     UnknownCard,
     AmbiguousCard,
@@ -193,6 +196,14 @@ pub const CODES: &[(Code, &str)] = &[
     (
         Code::DataInvalid,
         "a pool data file (keywords, phrase templates) does not have the expected shape",
+    ),
+    (
+        Code::DuplicateErrata,
+        "two errata entries of one card name the same release",
+    ),
+    (
+        Code::DatabaseInvalid,
+        "a file given as a built database is not one this tool can read",
     ),
     (
         Code::UnknownCard,
@@ -350,6 +361,8 @@ impl Code {
             Code::UnexpectedCost => "unexpected-cost",
             Code::ExtraTypesOutsideProPlayer => "extra-types-outside-pro-player",
             Code::DataInvalid => "data-invalid",
+            Code::DuplicateErrata => "duplicate-errata",
+            Code::DatabaseInvalid => "database-invalid",
             Code::UnknownCard => "unknown-card",
             Code::AmbiguousCard => "ambiguous-card",
             Code::UnknownCharacter => "unknown-character",
@@ -555,6 +568,11 @@ impl Sources {
 
     pub fn get(&self, path: &str) -> Option<&Arc<str>> {
         self.files.get(path).map(|file| &file.text)
+    }
+
+    /// Adds every file of `other` (its text for a path replaces this one's).
+    pub fn extend(&mut self, other: Sources) {
+        self.files.extend(other.files);
     }
 
     /// The file's text with its line index.

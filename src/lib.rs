@@ -44,6 +44,7 @@ pub(crate) mod cache;
 pub mod cards;
 pub mod compile;
 pub mod diagnostics;
+pub mod diff;
 pub mod effect;
 pub(crate) mod excerpt;
 pub mod files;

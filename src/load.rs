@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::{self, Effect};
 use crate::model::{CardSource, SetSource};
 use crate::pool::SourceFile;
@@ -302,6 +302,7 @@ fn load_parsed(
     let card_spans: Vec<CardSpans> = (0..listed_cards.unwrap_or(0))
         .map(|i| CardSpans::of(&doc, i))
         .collect();
+    let errata_spans = ErrataSpans::of(&doc);
     let json = doc.into_json();
     let validator = SetValidator::get();
     let mut bad_fields = Vec::new();
@@ -355,6 +356,13 @@ fn load_parsed(
         match serde_json::from_value::<CardSource>(v) {
             Ok(card) => {
                 let effect = parse_effect(file, &card, &spans, diagnostics);
+                if !card.errata.is_empty() {
+                    let at = errata_spans
+                        .iter()
+                        .find(|(index, _)| *index == i)
+                        .map_or(&[][..], |(_, spans)| &spans[..]);
+                    check_errata(file, &card, at, diagnostics);
+                }
                 cards.push(LoadedCard {
                     index: i,
                     card,
@@ -398,7 +406,111 @@ fn parse_effect_text(
     spans: &CardSpans,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Effect> {
-    let text = text?;
+    parse_text_at(
+        file,
+        text?,
+        spans.effect.start,
+        spans.effect_style,
+        diagnostics,
+    )
+}
+
+/// Where a card's errata entries are: each one's `until` and `effect`
+/// values (read from the tree only for cards that have errata).
+#[derive(Debug, Clone, Default)]
+struct ErrataSpans {
+    until: Range<usize>,
+    effect: Range<usize>,
+    effect_style: TextStyle,
+}
+
+impl ErrataSpans {
+    /// (card index, its entries) of every card with an `errata` list.
+    fn of(doc: &Node) -> Vec<(usize, Vec<ErrataSpans>)> {
+        let Some(cards) = doc.get("cards").and_then(Node::as_seq) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for (index, card) in cards.iter().enumerate() {
+            let Some(entries) = card.get("errata").and_then(Node::as_seq) else {
+                continue;
+            };
+            let spans = entries
+                .iter()
+                .map(|entry| {
+                    let mut spans = ErrataSpans {
+                        until: entry.span.clone(),
+                        effect: entry.span.clone(),
+                        ..ErrataSpans::default()
+                    };
+                    if let Some(until) = entry.get("until") {
+                        spans.until = until.span.clone();
+                    }
+                    if let Some(effect) = entry.get("effect") {
+                        spans.effect = effect.span.clone();
+                        if let NodeValue::Str(_, style) = &effect.value {
+                            spans.effect_style = TextStyle::of(*style);
+                        }
+                    }
+                    spans
+                })
+                .collect();
+            found.push((index, spans));
+        }
+        found
+    }
+}
+
+/// A card's errata history: each release named once, each earlier text in
+/// the effect language (its syntax only: an old text may name a keyword
+/// the pool no longer has).
+fn check_errata(
+    file: &SourceFile,
+    card: &CardSource,
+    spans: &[ErrataSpans],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for (i, errata) in card.errata.iter().enumerate() {
+        let at = spans.get(i).cloned().unwrap_or_default();
+        if let Some(first) = card.errata[..i]
+            .iter()
+            .position(|e| e.until == errata.until)
+        {
+            let first_at = spans.get(first).map_or(0..0, |s| s.until.clone());
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::DuplicateErrata,
+                    &file.path,
+                    at.until.clone(),
+                    format!(
+                        "`{}` has two errata entries until release `{}`",
+                        card.name, errata.until
+                    ),
+                )
+                .with_label("named again here")
+                .with_related(&file.path, first_at, "first named here")
+                .with_help("one entry per release: keep the text that was used until it"),
+            );
+        }
+        parse_text_at(
+            file,
+            &errata.effect,
+            at.effect.start,
+            at.effect_style,
+            diagnostics,
+        );
+    }
+}
+
+/// Parses an effect text written at `start` in `style`; syntax errors
+/// become diagnostics located inside the YAML value.
+fn parse_text_at(
+    file: &SourceFile,
+    text: &str,
+    start: usize,
+    style: TextStyle,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Effect> {
     match effect::parse(text) {
         Ok(tree) => Some(tree),
         Err(errors) => {
@@ -406,8 +518,7 @@ fn parse_effect_text(
             // its length is not mapped whole.
             let reach = errors.iter().map(|e| e.span.end).max().unwrap_or(0);
             let located = text.get(..reach).unwrap_or(text);
-            let offsets =
-                text_offsets(file.text(), spans.effect.start, spans.effect_style, located);
+            let offsets = text_offsets(file.text(), start, style, located);
             diagnostics.extend(
                 errors
                     .into_iter()

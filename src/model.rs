@@ -74,6 +74,27 @@ pub struct CardSource {
     /// Flavor text (no game effect).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flavor: Option<String>,
+    /// Errata history: the effect texts the card had before, oldest first,
+    /// each with the last release it was used in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errata: Vec<Errata>,
+}
+
+/// An effect text a card had before an erratum (`errata:` in a set file,
+/// and in the database): what it said and the last release that used it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Errata {
+    /// The last release this text was used in (`1.1`, `2025-spring`):
+    /// unique within the card.
+    #[schemars(length(min = 1))]
+    pub until: String,
+    /// The effect as it was, in the effect language.
+    #[schemars(length(min = 1))]
+    pub effect: String,
+    /// Why it changed, for changelogs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// The compiled card database (`dist/cards.json`).
@@ -172,6 +193,10 @@ pub struct Card {
     /// The card's text in other languages, by language code (`ja`).
     #[serde(default, skip_serializing_if = "ByLang::is_empty")]
     pub translations: ByLang<CardTranslation>,
+    /// The effect texts the card had before, oldest first (the set file's
+    /// `errata`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errata: Vec<Errata>,
 }
 
 impl Card {
@@ -193,6 +218,7 @@ impl Card {
             effect_text: ByLang::new(),
             flavor: None,
             translations: ByLang::new(),
+            errata: Vec::new(),
         }
     }
 }

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use schemars::JsonSchema;
 
+use crate::diff::DiffReport;
 use crate::effect::{Effect, Rendered};
 use crate::fmt::FmtReport;
 use crate::i18n::exchange::{ExportReport, ImportReport, UpdateReport};
@@ -63,10 +64,11 @@ pub enum SchemaName {
     I18nUpdate,
     ScoreInput,
     ScoreReport,
+    Diff,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 24] = [
+    pub const ALL: [SchemaName; 25] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -91,6 +93,7 @@ impl SchemaName {
         SchemaName::I18nUpdate,
         SchemaName::ScoreInput,
         SchemaName::ScoreReport,
+        SchemaName::Diff,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -120,6 +123,7 @@ impl SchemaName {
             SchemaName::I18nUpdate => "i18n-update",
             SchemaName::ScoreInput => "score",
             SchemaName::ScoreReport => "score-report",
+            SchemaName::Diff => "diff",
         }
     }
 
@@ -163,6 +167,7 @@ impl SchemaName {
             SchemaName::I18nUpdate => schemars::schema_for!(Output<UpdateReport>),
             SchemaName::ScoreInput => schemars::schema_for!(input::ScoreFile),
             SchemaName::ScoreReport => schemars::schema_for!(Output<ScoreReport>),
+            SchemaName::Diff => schemars::schema_for!(Output<DiffReport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

@@ -7,7 +7,7 @@
 use std::ops::Range;
 
 use crate::load::{CardSpans, LoadedCard};
-use crate::model::CardSource;
+use crate::model::{CardSource, Errata};
 use crate::words::{CardKind, Element, Id};
 use crate::yaml::TextStyle;
 
@@ -38,6 +38,12 @@ pub(crate) fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
         w.number(card.copies.map_or(0, |c| usize::from(c) + 1));
         w.optional_text(card.effect.as_deref());
         w.optional_text(card.flavor.as_deref());
+        w.number(card.errata.len());
+        for errata in &card.errata {
+            w.text(&errata.until);
+            w.text(&errata.effect);
+            w.optional_text(errata.note.as_deref());
+        }
         for span in [&spans.id, &spans.id_key, &spans.name, &spans.copies] {
             w.span(span);
         }
@@ -84,6 +90,15 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
         };
         let effect = r.optional_text()?;
         let flavor = r.optional_text()?;
+        let errata = (0..r.count()?)
+            .map(|_| {
+                Some(Errata {
+                    until: r.text()?,
+                    effect: r.text()?,
+                    note: r.optional_text()?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
         let [id_span, id_key, name_span, copies_span] =
             [r.span()?, r.span()?, r.span()?, r.span()?];
         let element_spans = (0..r.count()?)
@@ -112,6 +127,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
                 copies,
                 effect,
                 flavor,
+                errata,
             },
             spans: CardSpans {
                 id: id_span,
@@ -231,6 +247,18 @@ mod tests {
             card.effect = None;
         }
         cards[0].card.copies = Some(255);
+        cards[1].card.errata = vec![
+            Errata {
+                until: "1.0".into(),
+                effect: "Play: Gain 1 RP.".into(),
+                note: None,
+            },
+            Errata {
+                until: "1.1".into(),
+                effect: "Play: Gain 2 RP.".into(),
+                note: Some("too strong".into()),
+            },
+        ];
         let mut bytes = Vec::new();
         encode(&cards, &mut bytes);
         let decoded = decode(&bytes).expect("decodes");

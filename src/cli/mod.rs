@@ -20,6 +20,7 @@ mod checks;
 mod collection;
 mod copies;
 mod deck;
+mod diff;
 mod effect;
 mod fmt;
 mod i18n;
@@ -86,6 +87,8 @@ enum Command {
     Effect(effect::Args),
     /// Rewrite every card effect in canonical form (`--check`: only report).
     Fmt(fmt::Args),
+    /// What changed between two releases (pool folders or built databases), classified.
+    Diff(diff::Args),
     /// Print a shell completion script (`blades completions bash > /etc/bash_completion.d/blades`).
     Completions {
         /// The shell to complete for.
@@ -282,6 +285,7 @@ fn dispatch() -> ExitCode {
         Command::Card(args) => card::run(&context, args),
         Command::Effect(args) => effect::run(&context, args),
         Command::Fmt(args) => fmt::run(&context, args),
+        Command::Diff(args) => diff::run(&context, args),
         Command::Completions { shell } => completions(shell),
         Command::Man => manual(),
     }

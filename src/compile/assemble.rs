@@ -76,6 +76,7 @@ fn assemble_cards(
             effect_text: Default::default(),
             flavor: card.flavor,
             translations: Default::default(),
+            errata: card.errata,
         });
     }
     let set = Set {
