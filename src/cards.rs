@@ -212,9 +212,29 @@ impl<'a> CardIndex<'a> {
         self.database
     }
 
-    /// The card a reference names, by its index in `database.cards`.
+    /// The card a reference names, by its index in `database.cards`: an
+    /// id, a name in any language, or an id tag (`%1a2b3c4d`, as share codes
+    /// write cards).
     pub fn resolve(&self, reference: &str) -> Result<usize, LookupError> {
-        self.names.resolve(reference)
+        match parse_tag(reference) {
+            Some(tag) => self.resolve_tag(tag),
+            None => self.names.resolve(reference),
+        }
+    }
+
+    /// The one card whose id has this tag (a linear scan: a share code
+    /// names a handful of cards).
+    fn resolve_tag(&self, tag: u32) -> Result<usize, LookupError> {
+        let targets: Vec<usize> = (0..self.database.cards.len())
+            .filter(|&i| id_tag(&self.database.cards[i].id.0) == tag)
+            .collect();
+        match targets[..] {
+            [one] => Ok(one),
+            [] => Err(LookupError::Unknown {
+                suggestions: Vec::new(),
+            }),
+            _ => Err(LookupError::Ambiguous { targets }),
+        }
     }
 
     pub fn card(&self, index: usize) -> &'a Card {
@@ -225,6 +245,18 @@ impl<'a> CardIndex<'a> {
     pub fn by_id(&self, id: &str) -> Option<&'a Card> {
         self.by_id.get(id).map(|&i| &self.database.cards[i])
     }
+}
+
+/// A card id's tag: 32 bits of its hash, how a share code names a card in
+/// four bytes. Stable as long as the id is.
+pub fn id_tag(id: &str) -> u32 {
+    xxhash_rust::xxh3::xxh3_64(id.as_bytes()) as u32
+}
+
+/// `%` and eight hex digits: an id tag written as text (`#` starts a comment in a list).
+pub fn parse_tag(reference: &str) -> Option<u32> {
+    let hex = reference.trim().strip_prefix('%')?;
+    (hex.len() == 8).then(|| u32::from_str_radix(hex, 16).ok())?
 }
 
 #[cfg(test)]

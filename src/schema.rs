@@ -20,6 +20,7 @@ use crate::rules::copies::{CopiesReport, Manifest};
 use crate::rules::deck::DeckReport;
 use crate::rules::input;
 use crate::rules::score::ScoreReport;
+use crate::rules::share::DeckExport;
 use crate::rules::trade::TradeReport;
 use crate::set_schema::set_schema;
 
@@ -65,10 +66,11 @@ pub enum SchemaName {
     ScoreInput,
     ScoreReport,
     Diff,
+    DeckExport,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 25] = [
+    pub const ALL: [SchemaName; 26] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -94,6 +96,7 @@ impl SchemaName {
         SchemaName::ScoreInput,
         SchemaName::ScoreReport,
         SchemaName::Diff,
+        SchemaName::DeckExport,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -124,6 +127,7 @@ impl SchemaName {
             SchemaName::ScoreInput => "score",
             SchemaName::ScoreReport => "score-report",
             SchemaName::Diff => "diff",
+            SchemaName::DeckExport => "deck-export",
         }
     }
 
@@ -168,6 +172,7 @@ impl SchemaName {
             SchemaName::ScoreInput => schemars::schema_for!(input::ScoreFile),
             SchemaName::ScoreReport => schemars::schema_for!(Output<ScoreReport>),
             SchemaName::Diff => schemars::schema_for!(Output<DiffReport>),
+            SchemaName::DeckExport => schemars::schema_for!(Output<DeckExport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

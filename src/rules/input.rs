@@ -23,6 +23,7 @@ use serde::Deserialize;
 use super::Counted;
 use super::characters::{self, Character};
 use super::collection::Symbol;
+use super::share;
 use crate::cards::{CardIndex, LookupError, NameIndex, NameSource};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::{Database, Set};
@@ -43,10 +44,32 @@ pub struct InputFile {
 }
 
 impl InputFile {
-    /// Reads a file, or standard input for `-`.
+    /// Reads a file, standard input for `-`, or the list a share code
+    /// holds (a code that is not also the name of a file).
     pub fn read(name: &Path) -> Result<InputFile, Box<Diagnostic>> {
+        if let Some(code) = name.to_str()
+            && share::looks_like_code(code)
+            && !name.exists()
+        {
+            return InputFile::shared(code);
+        }
         let (path, text) = pool::read_input(name)?;
         Ok(InputFile { path, text })
+    }
+
+    /// The list of a share code, shown under the code's name.
+    fn shared(code: &str) -> Result<InputFile, Box<Diagnostic>> {
+        let path: Arc<str> = Arc::from(code.trim());
+        match share::decode(code) {
+            Ok(lines) => Ok(InputFile {
+                path,
+                text: Arc::from(share::list_text(&lines)),
+            }),
+            Err(error) => Err(Box::new(
+                Diagnostic::error(Code::InvalidInput, &share::short(code), 0..0, error.to_string())
+                    .with_help("copy the whole code again (it starts `MB1-`); a share code is made by `blades deck export --share`"),
+            )),
+        }
     }
 
     pub fn new(path: &str, text: &str) -> InputFile {

@@ -1,22 +1,27 @@
 //! Share codes: a deck (or any card list) as one short word a player can
 //! paste in chat, which every command accepts in place of a file.
 //!
-//! `MB1-` then Crockford base32 of the deflated canonical list and its
-//! CRC-32. The list is built from stable card ids, sorted, so the same
-//! cards give the same code in any order. The CRC detects every error of
+//! `MB1-` then Crockford base32 of the list in bytes and its CRC-32. Each
+//! card is four bytes of its stable id's hash (resolved against the pool,
+//! where two ids sharing a tag are reported as ambiguous), sorted, so the
+//! same cards give the same code in any order. The CRC detects every error of
 //! up to 32 bits in a row, so any one mistyped character (5 bits) is an
 //! error, not another deck; so is a code whose last character carries bits
 //! the encoding never sets.
 
 use std::fmt;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::Counted;
+use super::characters::Character;
+use crate::words::CardKind;
+
 /// What starts every share code, before its version.
 pub const PREFIX: &str = "MB";
 /// The version this tool writes (and the only one it reads).
 pub const VERSION: u32 = 1;
-/// A decoded list larger than this is refused (a crafted code cannot make
-/// the tool inflate gigabytes).
-const MAX_LIST_BYTES: usize = 1 << 20;
 
 /// One line of a shared list.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -68,6 +73,15 @@ impl fmt::Display for ShareError {
     }
 }
 
+/// A code as a report names it: its first characters.
+pub fn short(code: &str) -> std::sync::Arc<str> {
+    let code = code.trim();
+    match code.char_indices().nth(16) {
+        Some((end, _)) => std::sync::Arc::from(format!("{}…", &code[..end])),
+        None => std::sync::Arc::from(code),
+    }
+}
+
 /// Whether `text` has the form of a share code (it may still be wrong).
 pub fn looks_like_code(text: &str) -> bool {
     let Some(rest) = text.trim().get(..PREFIX.len()) else {
@@ -79,17 +93,16 @@ pub fn looks_like_code(text: &str) -> bool {
             .is_some_and(|(v, _)| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// The code of a list; the order of `lines` does not matter.
+/// The code of a list; the order of `lines` does not matter. Cards are
+/// written as their id tags ([`crate::cards::id_tag`]), four bytes each.
 pub fn encode(lines: &[Shared]) -> String {
-    let mut sorted = lines.to_vec();
-    sorted.sort();
-    let list = canonical(&sorted);
-    let mut data = miniz_oxide::deflate::compress_to_vec(list.as_bytes(), 10);
+    let mut data = payload(lines);
     data.extend_from_slice(&crc32(&data).to_be_bytes());
     format!("{PREFIX}{VERSION}-{}", base32(&data))
 }
 
-/// The list a code holds, sorted.
+/// The list a code holds: the character by id, each card by its tag
+/// written `%1a2b3c4d` (which [`crate::cards::CardIndex`] resolves).
 pub fn decode(code: &str) -> Result<Vec<Shared>, ShareError> {
     let code = code.trim();
     if !looks_like_code(code) {
@@ -107,58 +120,193 @@ pub fn decode(code: &str) -> Result<Vec<Shared>, ShareError> {
     if crc32(data) != u32::from_be_bytes(*check) {
         return Err(ShareError::Checksum);
     }
-    let list = miniz_oxide::inflate::decompress_to_vec_with_limit(data, MAX_LIST_BYTES)
-        .map_err(|_| ShareError::Corrupt)?;
-    let list = String::from_utf8(list).map_err(|_| ShareError::Corrupt)?;
-    parse(&list)
+    read_payload(data).ok_or(ShareError::Corrupt)
 }
 
-/// `@character,zone/id*2,id`: the list as text, before compression.
-fn canonical(lines: &[Shared]) -> String {
-    let items: Vec<String> = lines
-        .iter()
-        .map(|line| match line {
-            Shared::Character(id) => format!("@{id}"),
+/// The list in bytes: the zone names, the character's id, then each card
+/// as (tag, count, zone), sorted so any order gives the same bytes.
+fn payload(lines: &[Shared]) -> Vec<u8> {
+    let mut zones: Vec<&str> = Vec::new();
+    let mut character = "";
+    let mut cards: Vec<(usize, u32, u64)> = Vec::new();
+    for line in lines {
+        match line {
+            Shared::Character(id) => character = id,
             Shared::Card { zone, id, count } => {
-                let zone = zone.as_ref().map(|z| format!("{z}/")).unwrap_or_default();
-                match count {
-                    1 => format!("{zone}{id}"),
-                    n => format!("{zone}{id}*{n}"),
-                }
+                let zone = zone.as_deref().unwrap_or("");
+                let at = zones.iter().position(|z| *z == zone).unwrap_or_else(|| {
+                    zones.push(zone);
+                    zones.len() - 1
+                });
+                let tag = crate::cards::parse_tag(id).unwrap_or_else(|| crate::cards::id_tag(id));
+                cards.push((at, tag, *count));
             }
-        })
-        .collect();
-    items.join(",")
+        }
+    }
+    // Zones in name order, the main (unnamed) zone first.
+    let mut order: Vec<usize> = (0..zones.len()).collect();
+    order.sort_by_key(|&i| zones[i]);
+    let rank = |i: usize| order.iter().position(|&o| o == i).unwrap_or(0);
+    let mut out = Vec::new();
+    varint(&mut out, zones.len() as u64);
+    for &i in &order {
+        text(&mut out, zones[i]);
+    }
+    text(&mut out, character);
+    let mut cards: Vec<(usize, u32, u64)> =
+        cards.into_iter().map(|(z, t, n)| (rank(z), t, n)).collect();
+    cards.sort();
+    varint(&mut out, cards.len() as u64);
+    for (zone, tag, count) in cards {
+        out.extend_from_slice(&tag.to_be_bytes());
+        varint(&mut out, count);
+        if zones.len() > 1 {
+            varint(&mut out, zone as u64);
+        }
+    }
+    out
 }
 
-fn parse(list: &str) -> Result<Vec<Shared>, ShareError> {
-    let valid = |word: &str| !word.is_empty() && !word.contains([',', '/', '*', '@']);
-    list.split(',')
-        .filter(|item| !item.is_empty())
-        .map(|item| {
-            if let Some(id) = item.strip_prefix('@') {
-                return valid(id)
-                    .then(|| Shared::Character(id.to_string()))
-                    .ok_or(ShareError::Corrupt);
+fn read_payload(data: &[u8]) -> Option<Vec<Shared>> {
+    let mut at = 0;
+    let zone_count = read_varint(data, &mut at)?;
+    let zones: Vec<String> = (0..zone_count)
+        .map(|_| read_text(data, &mut at))
+        .collect::<Option<_>>()?;
+    let character = read_text(data, &mut at)?;
+    let mut lines: Vec<Shared> = match character.is_empty() {
+        true => Vec::new(),
+        false => vec![Shared::Character(character)],
+    };
+    let count = read_varint(data, &mut at)?;
+    for _ in 0..count {
+        let tag = u32::from_be_bytes(data.get(at..at + 4)?.try_into().ok()?);
+        at += 4;
+        let copies = read_varint(data, &mut at)?;
+        let zone = match zones.len() > 1 {
+            true => read_varint(data, &mut at)? as usize,
+            false => 0,
+        };
+        let zone = zones.get(zone)?;
+        lines.push(Shared::Card {
+            zone: (!zone.is_empty()).then(|| zone.clone()),
+            id: format!("%{tag:08x}"),
+            count: copies,
+        });
+    }
+    (at == data.len()).then_some(lines)
+}
+
+fn varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+fn read_varint(data: &[u8], at: &mut usize) -> Option<u64> {
+    let mut n = 0u64;
+    for shift in (0..64).step_by(7) {
+        let byte = *data.get(*at)?;
+        *at += 1;
+        n |= u64::from(byte & 0x7F) << shift;
+        if byte < 0x80 {
+            return Some(n);
+        }
+    }
+    None
+}
+
+fn text(out: &mut Vec<u8>, s: &str) {
+    varint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn read_text(data: &[u8], at: &mut usize) -> Option<String> {
+    let len = usize::try_from(read_varint(data, at)?).ok()?;
+    let bytes = data.get(*at..at.checked_add(len)?)?;
+    *at += len;
+    String::from_utf8(bytes.to_vec()).ok()
+}
+
+/// `blades deck export --format json`: a deck as a canonical list and a
+/// share code.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct DeckExport {
+    pub file: String,
+    /// The deck as a plain-text list (names; any command reads it back).
+    pub list: String,
+    /// The deck as a share code (any command reads it in place of a file).
+    pub share_code: String,
+}
+
+/// A resolved deck as share-code lines.
+pub fn deck_lines(character: Option<&Character>, cards: &[Counted]) -> Vec<Shared> {
+    let mut lines: Vec<Shared> = character
+        .map(|c| Shared::Character(c.id.0.clone()))
+        .into_iter()
+        .collect();
+    lines.extend(cards.iter().map(|(card, count)| Shared::Card {
+        zone: None,
+        id: card.id.0.clone(),
+        count: *count,
+    }));
+    lines
+}
+
+/// A resolved deck as the canonical plain-text list: the character, then
+/// singles, deck boxes and accessories, each by name, one line per card
+/// with its count (`1 Canyon Wyrm`); the same deck in any order or spelling
+/// gives the same text.
+pub fn canonical_list(character: Option<&Character>, cards: &[Counted]) -> String {
+    let mut out = String::new();
+    if let Some(c) = character {
+        out.push_str(&format!("character: {}\n", c.name));
+    }
+    let mut counted: Vec<(CardKind, &str, u64)> = Vec::new();
+    for (card, count) in cards {
+        match counted.iter_mut().find(|(_, name, _)| *name == card.name) {
+            Some(entry) => entry.2 += count,
+            None => counted.push((card.kind, &card.name, *count)),
+        }
+    }
+    counted.sort_by(|a, b| (kind_order(a.0), a.1).cmp(&(kind_order(b.0), b.1)));
+    for (_, name, count) in counted {
+        out.push_str(&format!("{count} {name}\n"));
+    }
+    out
+}
+
+fn kind_order(kind: CardKind) -> u8 {
+    match kind {
+        CardKind::Single => 0,
+        CardKind::DeckBox => 1,
+        CardKind::Accessory => 2,
+    }
+}
+
+/// A decoded list as the plain text any command reads: `character:`, then
+/// `count %tag` lines, a zone's cards after a `zone:` line.
+pub fn list_text(lines: &[Shared]) -> String {
+    let mut out = String::new();
+    let mut zone: Option<&str> = None;
+    for line in lines {
+        match line {
+            Shared::Character(id) => out.push_str(&format!("character: {id}\n")),
+            Shared::Card { zone: z, id, count } => {
+                if z.as_deref() != zone {
+                    zone = z.as_deref();
+                    if let Some(zone) = zone {
+                        out.push_str(&format!("{zone}:\n"));
+                    }
+                }
+                out.push_str(&format!("{count} {id}\n"));
             }
-            let (zone, rest) = match item.split_once('/') {
-                Some((zone, rest)) => (Some(zone.to_string()), rest),
-                None => (None, item),
-            };
-            let (id, count) = match rest.split_once('*') {
-                Some((id, n)) => (id, n.parse().map_err(|_| ShareError::Corrupt)?),
-                None => (rest, 1),
-            };
-            let zone_ok = zone.as_deref().is_none_or(valid);
-            (valid(id) && zone_ok && count > 0)
-                .then(|| Shared::Card {
-                    zone,
-                    id: id.to_string(),
-                    count,
-                })
-                .ok_or(ShareError::Corrupt)
-        })
-        .collect()
+        }
+    }
+    out
 }
 
 /// Crockford's base32 alphabet: no I, L, O or U to misread.
@@ -261,10 +409,31 @@ mod tests {
         let code = encode(&deck);
         assert!(code.starts_with("MB1-"), "{code}");
         assert_eq!(encode(&reversed), code);
-        let mut sorted = deck.clone();
-        sorted.sort();
-        assert_eq!(decode(&code), Ok(sorted.clone()));
-        assert_eq!(decode(&code.to_lowercase()), Ok(sorted));
+        let tagged: Vec<Shared> = deck
+            .iter()
+            .map(|line| match line {
+                Shared::Card { zone, id, count } => Shared::Card {
+                    zone: zone.clone(),
+                    id: format!("%{:08x}", crate::cards::id_tag(id)),
+                    count: *count,
+                },
+                other => other.clone(),
+            })
+            .collect();
+        let mut decoded = decode(&code).unwrap();
+        decoded.sort();
+        let mut expected = tagged;
+        expected.sort();
+        assert_eq!(decoded, expected);
+        assert_eq!(
+            decode(&code.to_lowercase()).map(|mut d| {
+                d.sort();
+                d
+            }),
+            Ok(expected)
+        );
+        // Re-encoding the decoded list gives the same code.
+        assert_eq!(encode(&decoded), code);
     }
 
     #[test]
