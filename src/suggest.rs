@@ -9,6 +9,19 @@ pub(crate) fn closest<'a>(
     nearest(word, candidates, 1).into_iter().next()
 }
 
+/// [`closest`], passing over candidates that are the word itself (in any
+/// case): for a word the reader refused, its own spelling is no suggestion.
+pub(crate) fn closest_other<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let lower = word.to_lowercase();
+    closest(
+        word,
+        candidates.into_iter().filter(|c| c.to_lowercase() != lower),
+    )
+}
+
 /// Up to `limit` plausible candidates, nearest first (ties keep input order).
 pub fn nearest<'a>(
     word: &str,

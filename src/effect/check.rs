@@ -5,7 +5,7 @@
 use super::Vocabulary;
 use super::ast::*;
 use super::error::EffectError;
-use super::syntax_error::nearest;
+use crate::suggest::closest_other as nearest;
 
 /// Checks an effect; see [`crate::effect::check`].
 pub fn check(effect: &Effect, vocab: &Vocabulary) -> Vec<EffectError> {

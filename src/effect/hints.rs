@@ -243,7 +243,7 @@ fn number_word(line: &str, pos: usize, found: &str) -> Option<Hint> {
     let (start, end) = if NUMBER_WORDS.contains(&found.to_ascii_lowercase().as_str()) {
         (pos, pos + found.len())
     } else {
-        super::syntax_error::word_before(line, pos)?
+        word_before(line, pos)?
     };
     let word = &line[start..end];
     let n = NUMBER_WORDS
@@ -335,4 +335,17 @@ pub(crate) fn verb(line: &str, (start, end): (usize, usize)) -> Option<Hint> {
         label: Some("unknown word".to_string()),
         help,
     })
+}
+
+/// The word that ends right before `pos` (skipping spaces), if any.
+pub(crate) fn word_before(line: &str, pos: usize) -> Option<(usize, usize)> {
+    let before = line[..pos].trim_end_matches([' ', '\t']);
+    let end = before.len();
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || matches!(c, '-' | '\'' | '’'))
+        .last()
+        .map(|(i, _)| i)?;
+    Some((start, end))
 }

@@ -6,7 +6,8 @@ use pest::error::{Error, ErrorVariant, InputLocation};
 use super::ast::Timing;
 use super::error::EffectError;
 use super::grammar::Rule;
-use super::hints::{self, Hint};
+use super::hints::{self, Hint, word_before};
+use crate::suggest::closest_other as nearest;
 
 /// A readable name for what a rule matches; `None` hides the rule.
 fn describe(rule: Rule) -> Option<&'static str> {
@@ -222,19 +223,6 @@ fn word_at(line: &str, pos: usize) -> (usize, usize) {
     (pos, pos + len)
 }
 
-/// The word that ends right before `pos` (skipping spaces), if any.
-pub(crate) fn word_before(line: &str, pos: usize) -> Option<(usize, usize)> {
-    let before = line[..pos].trim_end_matches([' ', '\t']);
-    let end = before.len();
-    let start = before
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| c.is_alphanumeric() || matches!(c, '-' | '\'' | '’'))
-        .last()
-        .map(|(i, _)| i)?;
-    Some((start, end))
-}
-
 /// Joins names as `a, b or c`.
 pub(crate) fn one_of(names: &[String]) -> String {
     match names {
@@ -242,30 +230,6 @@ pub(crate) fn one_of(names: &[String]) -> String {
         [one] => one.clone(),
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
     }
-}
-
-/// The candidate nearest to `word` by edit distance, if it is a plausible typo.
-pub(crate) fn nearest<'a>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let word = word.to_lowercase();
-    if word.is_empty() {
-        return None;
-    }
-    let mut best: Option<(usize, &str)> = None;
-    for c in candidates {
-        let lc = c.to_lowercase();
-        if lc == word {
-            continue;
-        }
-        let distance = strsim::damerau_levenshtein(&word, &lc);
-        let budget = (word.chars().count().max(lc.chars().count()) / 3).max(1);
-        if distance <= budget && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, c));
-        }
-    }
-    best.map(|(_, c)| c)
 }
 
 /// Converts a pest error on one line (starting at `base` in the effect text).
