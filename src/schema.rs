@@ -19,6 +19,7 @@ use crate::rules::copies::{CopiesReport, Manifest};
 use crate::rules::deck::DeckReport;
 use crate::rules::input;
 use crate::rules::trade::TradeReport;
+use crate::search::SearchReport;
 use crate::set_schema::set_schema;
 
 /// What a command prints with `--format json`: its result, or, when it
@@ -60,10 +61,11 @@ pub enum SchemaName {
     I18nExport,
     I18nImport,
     I18nUpdate,
+    Search,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 22] = [
+    pub const ALL: [SchemaName; 23] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -86,6 +88,7 @@ impl SchemaName {
         SchemaName::I18nExport,
         SchemaName::I18nImport,
         SchemaName::I18nUpdate,
+        SchemaName::Search,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -113,6 +116,7 @@ impl SchemaName {
             SchemaName::I18nExport => "i18n-export",
             SchemaName::I18nImport => "i18n-import",
             SchemaName::I18nUpdate => "i18n-update",
+            SchemaName::Search => "search",
         }
     }
 
@@ -154,6 +158,7 @@ impl SchemaName {
             SchemaName::I18nExport => schemars::schema_for!(Output<ExportReport>),
             SchemaName::I18nImport => schemars::schema_for!(Output<ImportReport>),
             SchemaName::I18nUpdate => schemars::schema_for!(Output<UpdateReport>),
+            SchemaName::Search => schemars::schema_for!(Output<SearchReport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {
