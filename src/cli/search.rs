@@ -19,9 +19,9 @@ use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The query (`e:fire t:construct star>=3`); several words are one query. Start it with
-    /// `--` when its first term is negated: `blades search -- -is:vanilla`.
-    #[arg(value_name = "QUERY", required = true, num_args = 1.., allow_hyphen_values = true)]
+    /// The query, quoted (`'e:fire t:construct star>=3'`): several words are one query. After
+    /// `--` when it starts with `-`: `blades search -- '-is:vanilla e:fire'` (see docs/search.md).
+    #[arg(value_name = "QUERY", required = true, num_args = 1..)]
     query: Vec<String>,
     /// Search this built database (`blades build`'s `dist/cards.json`) instead of the pool.
     #[arg(long, value_name = "FILE")]
