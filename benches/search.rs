@@ -34,7 +34,9 @@ fn database() -> Database {
             false => pool.sets.push(file),
         }
     }
-    let mut database = compile(&pool).database.expect("the synthetic pool is valid");
+    let mut database = compile(&pool)
+        .database
+        .expect("the synthetic pool is valid");
     // As `--db` reads it: the file holds no parsed trees for a reader.
     for card in &mut database.cards {
         card.effect_tree = None;

@@ -289,7 +289,10 @@ pub const CODES: &[(Code, &str)] = &[
         Code::SearchSyntax,
         "a search query does not parse, or uses an operator its key does not take",
     ),
-    (Code::SearchUnknownKey, "a search query names an unknown key"),
+    (
+        Code::SearchUnknownKey,
+        "a search query names an unknown key",
+    ),
     (
         Code::SearchUnknownValue,
         "a search query gives a key a value it does not know",

@@ -65,7 +65,10 @@ fn list(card: &Value, key: &str) -> Vec<String> {
 }
 
 fn ja(card: &Value, key: &str) -> String {
-    card["translations"]["ja"][key].as_str().unwrap_or("").to_string()
+    card["translations"]["ja"][key]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
 }
 
 /// The rendered texts, English and Japanese.
@@ -120,7 +123,9 @@ fn cases() -> Vec<Case> {
             !text(c, "name").contains('e') && !ja(c, "name").contains('e')
         }),
         case("name:巨人", |c| ja(c, "name").contains("巨人")),
-        case("名前:ゴーレム", |c| ja(c, "name").contains("ゴーレム")),
+        case("名前:ゴーレム", |c| {
+            ja(c, "name").contains("ゴーレム")
+        }),
         // id
         case("id:golem", |c| text(c, "id").contains("golem")),
         case("id=boiler-golem", |c| c["id"] == "boiler-golem"),
@@ -146,15 +151,29 @@ fn cases() -> Vec<Case> {
         case("レアリティ:プレミア", |c| c["rarity"] == "premium"),
         // element
         case("e:water", |c| list(c, "elements").contains(&"water".into())),
-        case("element=WATER", |c| list(c, "elements").contains(&"water".into())),
-        case("e!=water", |c| !list(c, "elements").contains(&"water".into())),
-        case("属性:炎", |c| list(c, "elements").contains(&"fire".into())),
-        case("属性：闇", |c| list(c, "elements").contains(&"dark".into())),
+        case("element=WATER", |c| {
+            list(c, "elements").contains(&"water".into())
+        }),
+        case("e!=water", |c| {
+            !list(c, "elements").contains(&"water".into())
+        }),
+        case("属性:炎", |c| {
+            list(c, "elements").contains(&"fire".into())
+        }),
+        case("属性：闇", |c| {
+            list(c, "elements").contains(&"dark".into())
+        }),
         // type
-        case("t:speedster", |c| list(c, "types").contains(&"speedster".into())),
+        case("t:speedster", |c| {
+            list(c, "types").contains(&"speedster".into())
+        }),
         case("type=mage", |c| list(c, "types").contains(&"mage".into())),
-        case("t!=construct", |c| !list(c, "types").contains(&"construct".into())),
-        case("種族:機械", |c| list(c, "types").contains(&"construct".into())),
+        case("t!=construct", |c| {
+            !list(c, "types").contains(&"construct".into())
+        }),
+        case("種族:機械", |c| {
+            list(c, "types").contains(&"construct".into())
+        }),
         // star: every operator
         case("star:7", |c| num(c, "stars") == 7),
         case("stars=7", |c| num(c, "stars") == 7),
@@ -180,7 +199,9 @@ fn cases() -> Vec<Case> {
         }),
         case("kw:blast-off-plus", move |c| has_kw(c, "Blast Off PLUS")),
         case("kw!=mimicry", move |c| !has_kw(c, "Mimicry")),
-        case("キーワード:ドッスン！", move |c| has_kw(c, "Thwomp!")),
+        case("キーワード:ドッスン！", move |c| {
+            has_kw(c, "Thwomp!")
+        }),
         // timing
         case("timing:reaction", move |c| has_timing(c, "Reaction")),
         case("timing=top", move |c| has_timing(c, "Top:")),
@@ -202,7 +223,9 @@ fn cases() -> Vec<Case> {
             text(c, "flavor").contains("city") || ja(c, "flavor").contains("city")
         }),
         case("ft:/^every/", |c| text(c, "flavor").starts_with("every")),
-        case("フレーバー:ボルト", |c| ja(c, "flavor").contains("ボルト")),
+        case("フレーバー:ボルト", |c| {
+            ja(c, "flavor").contains("ボルト")
+        }),
         // has: and is:
         case("has:effect", |c| c.get("effect").is_some()),
         case("is:vanilla", |c| c.get("effect").is_none()),
@@ -223,7 +246,9 @@ fn cases() -> Vec<Case> {
             let e = list(c, "elements");
             (e.contains(&"fire".into()) || e.contains(&"water".into())) && num(c, "stars") >= 4
         }),
-        case("-(kind:single or kind:accessory)", |c| c["kind"] == "deck-box"),
+        case("-(kind:single or kind:accessory)", |c| {
+            c["kind"] == "deck-box"
+        }),
         case("--e:fire", |c| list(c, "elements").contains(&"fire".into())),
         case("e:fire star:2 or e:water star:1", |c| {
             let e = list(c, "elements");
@@ -253,7 +278,11 @@ fn every_key_and_operator_finds_some_cards_and_leaves_out_others() {
 #[test]
 fn the_pool_and_its_built_database_answer_alike() {
     let (dir, db, _) = built();
-    for query in ["kw:scurry", "timing:reaction e:water", "set:夕焼け峡谷 -is:vanilla"] {
+    for query in [
+        "kw:scurry",
+        "timing:reaction e:water",
+        "set:夕焼け峡谷 -is:vanilla",
+    ] {
         let from_pool = search_in(dir.path(), query, &[]);
         let from_db = search_in(dir.path(), query, &["--db", db.to_str().unwrap()]);
         assert!(!from_pool.is_empty());
@@ -270,7 +299,10 @@ fn stale_and_translated_are_both_ways_on_a_drifted_pool() {
     let fresh = search_in(dir.path(), "-is:stale", &["--cards", pool]);
     let translated = search_in(dir.path(), "is:translated", &["--cards", pool]);
     let untranslated = search_in(dir.path(), "-is:translated", &["--cards", pool]);
-    assert!(!stale.is_empty() && !fresh.is_empty(), "{stale:?} {fresh:?}");
+    assert!(
+        !stale.is_empty() && !fresh.is_empty(),
+        "{stale:?} {fresh:?}"
+    );
     assert!(!translated.is_empty() && !untranslated.is_empty());
     assert!(stale.iter().all(|id| translated.contains(id)));
 }
@@ -287,7 +319,15 @@ fn human_output_is_a_table_with_a_count_and_explain_says_it_in_both_languages() 
     let (dir, db, _) = built();
     let run = blades(
         dir.path(),
-        &["search", "--explain", "--db", db.to_str().unwrap(), "e:fire", "t:construct", "star>=4"],
+        &[
+            "search",
+            "--explain",
+            "--db",
+            db.to_str().unwrap(),
+            "e:fire",
+            "t:construct",
+            "star>=4",
+        ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
@@ -303,7 +343,10 @@ fn human_output_is_a_table_with_a_count_and_explain_says_it_in_both_languages() 
     assert!(lines[4].starts_with("boiler-golem "), "{}", run.stdout);
     assert_eq!(lines.last(), Some(&"2 cards"));
     assert!(run.stderr.starts_with("database: "), "{}", run.stderr);
-    let none = blades(dir.path(), &["search", "--db", db.to_str().unwrap(), "zzzz"]);
+    let none = blades(
+        dir.path(),
+        &["search", "--db", db.to_str().unwrap(), "zzzz"],
+    );
     assert_eq!(none.stdout, "no card matches\n");
 }
 
@@ -312,7 +355,14 @@ fn json_output_is_the_search_report() {
     let (dir, db, _) = built();
     let run = blades(
         dir.path(),
-        &["search", "--format", "json", "--db", db.to_str().unwrap(), "kw:thwomp!"],
+        &[
+            "search",
+            "--format",
+            "json",
+            "--db",
+            db.to_str().unwrap(),
+            "kw:thwomp!",
+        ],
     );
     assert_eq!(run.code, 0);
     assert_eq!(run.stderr, "");
@@ -321,7 +371,12 @@ fn json_output_is_the_search_report() {
     assert_eq!(report["count"], 2);
     assert_eq!(report["cards"][0]["id"], "boiler-golem");
     assert_eq!(report["cards"][0]["names"]["ja"], "ボイラー・ゴーレム");
-    assert!(report["explain"]["ja"].as_str().unwrap().contains("ドッスン！"));
+    assert!(
+        report["explain"]["ja"]
+            .as_str()
+            .unwrap()
+            .contains("ドッスン！")
+    );
 }
 
 /// A bad query: its one diagnostic (JSON), with the text it points at.
@@ -329,13 +384,24 @@ fn refused(query: &str) -> (String, String, String, String) {
     let (dir, db, _) = built();
     let run = blades(
         dir.path(),
-        &["search", "--format", "json", "--db", db.to_str().unwrap(), "--", query],
+        &[
+            "search",
+            "--format",
+            "json",
+            "--db",
+            db.to_str().unwrap(),
+            "--",
+            query,
+        ],
     );
     assert_eq!(run.code, 2, "`{query}`: {}", run.stdout);
     assert_eq!(run.stderr, "");
     let report = run.json();
     let d = &report["diagnostics"][0];
-    let (start, end) = (d["start"].as_u64().unwrap() as usize, d["end"].as_u64().unwrap() as usize);
+    let (start, end) = (
+        d["start"].as_u64().unwrap() as usize,
+        d["end"].as_u64().unwrap() as usize,
+    );
     assert_eq!(d["file"], "<query>");
     (
         d["code"].as_str().unwrap().to_string(),
@@ -348,11 +414,17 @@ fn refused(query: &str) -> (String, String, String, String) {
 #[test]
 fn bad_queries_are_located_with_the_nearest_key_or_value_and_exit_2() {
     let (code, at, _, help) = refused("elemnt:fire star>3");
-    assert_eq!((code.as_str(), at.as_str()), ("search-unknown-key", "elemnt"));
+    assert_eq!(
+        (code.as_str(), at.as_str()),
+        ("search-unknown-key", "elemnt")
+    );
     assert!(help.starts_with("did you mean `element`?"), "{help}");
 
     let (code, at, _, help) = refused("e:fire t:constrct");
-    assert_eq!((code.as_str(), at.as_str()), ("search-unknown-value", "constrct"));
+    assert_eq!(
+        (code.as_str(), at.as_str()),
+        ("search-unknown-value", "constrct")
+    );
     assert!(help.starts_with("did you mean `construct`?"), "{help}");
 
     let (code, at, _, help) = refused("属性:炎 種族:機");
@@ -361,7 +433,10 @@ fn bad_queries_are_located_with_the_nearest_key_or_value_and_exit_2() {
     assert!(help.contains("`種族` takes"), "{help}");
 
     let (code, at, _, _) = refused("star>=three");
-    assert_eq!((code.as_str(), at.as_str()), ("search-unknown-value", "three"));
+    assert_eq!(
+        (code.as_str(), at.as_str()),
+        ("search-unknown-value", "three")
+    );
 
     let (code, at, message, _) = refused("name:/[a-/");
     assert_eq!((code.as_str(), at.as_str()), ("search-regex", "/[a-/"));
@@ -412,12 +487,26 @@ fn every_mistake_of_a_query_is_reported_at_once_for_people() {
     let (dir, db, _) = built();
     let run = blades(
         dir.path(),
-        &["search", "--db", db.to_str().unwrap(), "colour:red", "e:fyre"],
+        &[
+            "search",
+            "--db",
+            db.to_str().unwrap(),
+            "colour:red",
+            "e:fyre",
+        ],
     );
     assert_eq!(run.code, 2);
     assert_eq!(run.stdout, "");
-    assert!(run.stderr.contains("blades::search-unknown-key"), "{}", run.stderr);
-    assert!(run.stderr.contains("blades::search-unknown-value"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("blades::search-unknown-key"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("blades::search-unknown-value"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.contains("<query>:1:1"), "{}", run.stderr);
     assert!(run.stderr.contains("<query>:1:14"), "{}", run.stderr);
     assert!(run.stderr.contains("2 errors"), "{}", run.stderr);
@@ -427,14 +516,21 @@ fn every_mistake_of_a_query_is_reported_at_once_for_people() {
 fn a_database_that_cannot_be_read_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("none.json");
-    let run = blades(dir.path(), &["search", "--db", missing.to_str().unwrap(), "x"]);
+    let run = blades(
+        dir.path(),
+        &["search", "--db", missing.to_str().unwrap(), "x"],
+    );
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("blades::unreadable"), "{}", run.stderr);
     let junk = dir.path().join("junk.json");
     std::fs::write(&junk, "{\"format\": 2}").unwrap();
     let run = blades(dir.path(), &["search", "--db", junk.to_str().unwrap(), "x"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("is not a card database"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("is not a card database"),
+        "{}",
+        run.stderr
+    );
     let run = blades(dir.path(), &["search", "--ids", "--format", "json", "x"]);
     assert_eq!(run.code, 2);
 }

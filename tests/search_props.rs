@@ -107,7 +107,10 @@ fn database(seed: u64, count: usize) -> (Database, Vec<Made>) {
             card.effect = Some(text);
         }
         if rng.chance(50) {
-            card.flavor = Some(format!("{} flavor", NAME_WORDS[rng.below(NAME_WORDS.len())]));
+            card.flavor = Some(format!(
+                "{} flavor",
+                NAME_WORDS[rng.below(NAME_WORDS.len())]
+            ));
         }
         if rng.chance(70) {
             let stale = match rng.chance(30) {
@@ -327,10 +330,11 @@ fn judge_term(t: &Term, card: &Card, made: &Made) -> bool {
     let name_has = |w: &str| {
         let w = w.to_lowercase();
         card.name.to_lowercase().contains(&w)
-            || card
-                .translations
-                .values()
-                .any(|t| t.name.as_deref().is_some_and(|n| n.to_lowercase().contains(&w)))
+            || card.translations.values().any(|t| {
+                t.name
+                    .as_deref()
+                    .is_some_and(|n| n.to_lowercase().contains(&w))
+            })
     };
     match t {
         Term::Word(w) => name_has(NAME_WORDS[*w]),

@@ -121,7 +121,9 @@ fn table(cards: &[&Card]) -> String {
     if cards.is_empty() {
         return String::new();
     }
-    let head = ["id", "name", "set", "kind", "STAR", "elements", "types", "copies"];
+    let head = [
+        "id", "name", "set", "kind", "STAR", "elements", "types", "copies",
+    ];
     let rows: Vec<[String; 8]> = cards
         .iter()
         .map(|card| {

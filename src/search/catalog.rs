@@ -112,7 +112,9 @@ impl Catalog {
             catalog
                 .find
                 .insert((field, word.clone()), catalog.words.len());
-            catalog.words.push((field, word, value, original.to_string()));
+            catalog
+                .words
+                .push((field, word, value, original.to_string()));
         };
         for element in Element::ALL {
             add(Field::Element, element.as_str(), Value::Element(element));
@@ -122,7 +124,11 @@ impl Catalog {
         }
         for kind in [CardKind::Single, CardKind::DeckBox, CardKind::Accessory] {
             add(Field::Kind, kind.as_str(), Value::Kind(kind));
-            add(Field::Kind, &kind.as_str().replace('-', ""), Value::Kind(kind));
+            add(
+                Field::Kind,
+                &kind.as_str().replace('-', ""),
+                Value::Kind(kind),
+            );
             if let Some(word) = ja(kind.as_str()) {
                 add(Field::Kind, &word, Value::Kind(kind));
             }
@@ -202,7 +208,9 @@ impl Catalog {
 
     /// A keyword's English name, from its folded form.
     pub(super) fn keyword_name<'a>(&'a self, folded: &'a str) -> &'a str {
-        self.keyword_names.get(folded).map_or(folded, String::as_str)
+        self.keyword_names
+            .get(folded)
+            .map_or(folded, String::as_str)
     }
 
     /// The value `word` names for `field`, if it has a closed list.

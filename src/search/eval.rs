@@ -232,14 +232,22 @@ pub(super) fn texts_of(card: &Card) -> Vec<&str> {
     {
         texts.push(effect);
     }
-    texts.extend(card.translations.values().filter_map(|t| t.effect.as_deref()));
+    texts.extend(
+        card.translations
+            .values()
+            .filter_map(|t| t.effect.as_deref()),
+    );
     texts
 }
 
 /// The card's flavor texts, English and translated.
 pub(super) fn flavors_of(card: &Card) -> Vec<&str> {
     let mut texts: Vec<&str> = card.flavor.as_deref().into_iter().collect();
-    texts.extend(card.translations.values().filter_map(|t| t.flavor.as_deref()));
+    texts.extend(
+        card.translations
+            .values()
+            .filter_map(|t| t.flavor.as_deref()),
+    );
     texts
 }
 
@@ -256,7 +264,11 @@ pub fn card_keywords(card: &Card) -> Vec<String> {
                 Line::Ability(_) => None,
             })
             .collect(),
-        None => card.effect.as_deref().map(|e| scan(e).0).unwrap_or_default(),
+        None => card
+            .effect
+            .as_deref()
+            .map(|e| scan(e).0)
+            .unwrap_or_default(),
     }
 }
 
@@ -271,7 +283,11 @@ pub fn card_timings(card: &Card) -> Vec<Timing> {
                 Line::Keyword(_) => None,
             })
             .collect(),
-        None => card.effect.as_deref().map(|e| scan(e).1).unwrap_or_default(),
+        None => card
+            .effect
+            .as_deref()
+            .map(|e| scan(e).1)
+            .unwrap_or_default(),
     }
 }
 
@@ -351,7 +367,11 @@ mod tests {
                     effect_tree: None,
                     ..card.clone()
                 };
-                assert_eq!(card_keywords(&with_tree), card_keywords(&without), "{effect}");
+                assert_eq!(
+                    card_keywords(&with_tree),
+                    card_keywords(&without),
+                    "{effect}"
+                );
                 assert_eq!(card_timings(&with_tree), card_timings(&without), "{effect}");
                 checked += 1;
             }

@@ -117,7 +117,10 @@ fn shape(text: &str, path: &Arc<str>) -> Vec<Diagnostic> {
     }
     if let Some((at, quote)) = inside {
         let (what, help) = match quote {
-            '"' => ("phrase", "end the phrase with `\"` (write `\\\"` for a quote inside it)"),
+            '"' => (
+                "phrase",
+                "end the phrase with `\"` (write `\\\"` for a quote inside it)",
+            ),
             _ => (
                 "regular expression",
                 "end it with `/` (write `\\/` for a slash inside it)",
@@ -148,9 +151,7 @@ fn shape(text: &str, path: &Arc<str>) -> Vec<Diagnostic> {
 fn expected(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::value | Rule::phrase | Rule::regex | Rule::word => "a value",
-        Rule::term | Rule::unary | Rule::group | Rule::negate | Rule::conj | Rule::expr => {
-            "a term"
-        }
+        Rule::term | Rule::unary | Rule::group | Rule::negate | Rule::conj | Rule::expr => "a term",
         Rule::key => "a key",
         Rule::op => "an operator",
         Rule::or => "`or`",
@@ -191,10 +192,7 @@ fn syntax_error(text: &str, path: &Arc<str>, error: &pest::error::Error<Rule>) -
             "`or` needs a term on each side".to_string(),
             "a term goes here".to_string(),
         ),
-        (None, false) => (
-            "the query ends too early".to_string(),
-            label_of(&wanted),
-        ),
+        (None, false) => ("the query ends too early".to_string(), label_of(&wanted)),
         (Some(c), _) => (format!("unexpected `{c}` in the query"), label_of(&wanted)),
     };
     let help = if after_or {
@@ -373,7 +371,10 @@ impl Resolver<'_> {
                             .lines()
                             .rev()
                             .find(|l| l.starts_with("error:"))
-                            .map_or_else(|| other.to_string(), |l| l["error:".len()..].trim().to_string()),
+                            .map_or_else(
+                                || other.to_string(),
+                                |l| l["error:".len()..].trim().to_string(),
+                            ),
                     };
                     self.problems.push(
                         Diagnostic::error(
@@ -497,7 +498,10 @@ impl Resolver<'_> {
             true => String::new(),
         };
         let shown = 12;
-        help.push_str(&format!("`{key}` takes {}", known[..known.len().min(shown)].join(", ")));
+        help.push_str(&format!(
+            "`{key}` takes {}",
+            known[..known.len().min(shown)].join(", ")
+        ));
         if known.len() > shown {
             help.push_str(&format!(", … ({} in all)", known.len()));
         }
@@ -519,11 +523,7 @@ fn written(pair: Pair<'_, Rule>) -> Written<'_> {
     let kind = pair.as_rule();
     let span = pair.as_span().start()..pair.as_span().end();
     let raw = pair.as_str();
-    let inner = pair
-        .clone()
-        .into_inner()
-        .next()
-        .map_or(raw, |p| p.as_str());
+    let inner = pair.clone().into_inner().next().map_or(raw, |p| p.as_str());
     let text = match kind {
         Rule::phrase => unescape(inner, '"'),
         Rule::regex => inner.replace("\\/", "/"),
