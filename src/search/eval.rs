@@ -162,9 +162,9 @@ impl<'a> Index<'a> {
                     }
                 };
                 match op {
-                    Op::Eq => folded.iter().any(|t| t == needle),
-                    Op::Ne => !folded.iter().any(|t| t == needle),
-                    _ => folded.iter().any(|t| t.contains(needle.as_str())),
+                    Op::Eq => folded.contains(&needle.text),
+                    Op::Ne => !folded.contains(&needle.text),
+                    _ => folded.iter().any(|t| needle.within(t)),
                 }
             }
             (Value::Number(n), field) => {
@@ -383,5 +383,7 @@ mod tests {
     fn folding_makes_full_width_ascii_and_lower_case() {
         assert_eq!(fold("ＦＩＲＥ Drake"), "fire drake");
         assert_eq!(fold("炎の竜"), "炎の竜");
+        assert_eq!(fold("ドッスン！\u{3000}Ａ：３"), "ドッスン! a:3");
+        assert_eq!(fold("ÉCLAIR"), "éclair");
     }
 }

@@ -159,7 +159,7 @@ impl Op {
 #[derive(Debug, Clone)]
 pub enum Value {
     /// Text to find (folded: see [`fold`]).
-    Text(String),
+    Text(Box<Needle>),
     /// A regular expression (case-insensitive).
     Regex(regex::Regex),
     Number(u32),
@@ -174,6 +174,28 @@ pub enum Value {
     /// A keyword's English name, folded.
     Keyword(String),
     Flag(Flag),
+}
+
+/// Folded text to find, with its searcher made once for every card.
+#[derive(Debug, Clone)]
+pub struct Needle {
+    pub text: String,
+    finder: memchr::memmem::Finder<'static>,
+}
+
+impl Needle {
+    pub fn new(text: &str) -> Needle {
+        let text = fold(text);
+        Needle {
+            finder: memchr::memmem::Finder::new(text.as_bytes()).into_owned(),
+            text,
+        }
+    }
+
+    /// Whether `haystack` (folded) contains it.
+    pub fn within(&self, haystack: &str) -> bool {
+        self.finder.find(haystack.as_bytes()).is_some()
+    }
 }
 
 /// What `has:` and `is:` ask.
@@ -211,14 +233,29 @@ impl Flag {
     }
 }
 
-/// Text as search compares it: NFKC (full-width Latin letters and digits
-/// become ASCII) and lower case.
+/// Text as search compares it: lower case, with the full-width forms of
+/// ASCII a Japanese keyboard types (`ＳＴＡＲ`, `３`, `！`, `：`, the
+/// ideographic space) made ASCII. (Not all of NFKC: it would cost a
+/// search over a large database ten times more, for characters no card
+/// name or query needs.)
 pub fn fold(text: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
     if text.is_ascii() {
         return text.to_ascii_lowercase();
     }
-    text.nfkc().flat_map(char::to_lowercase).collect()
+    let mut folded = String::with_capacity(text.len());
+    for c in text.chars() {
+        let c = match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '\u{3000}' => ' ',
+            c => c,
+        };
+        if c.is_ascii() {
+            folded.push(c.to_ascii_lowercase());
+        } else {
+            folded.extend(c.to_lowercase());
+        }
+    }
+    folded
 }
 
 impl Query {

@@ -14,8 +14,8 @@ use crate::suggest::nearest;
 use super::catalog::{Catalog, KEYS, field_of};
 use super::grammar::{Rule, SearchParser};
 use super::{
-    Field, MAX_NESTING, MAX_QUERY_CHARS, MAX_REGEX_BYTES, Node, Op, QUERY_PATH, Query, Test, Value,
-    fold,
+    Field, MAX_NESTING, MAX_QUERY_CHARS, MAX_REGEX_BYTES, Needle, Node, Op, QUERY_PATH, Query,
+    Test, Value,
 };
 
 pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnostic>> {
@@ -100,16 +100,14 @@ fn shape(text: &str, path: &Arc<str>) -> Vec<Diagnostic> {
                     ));
                 }
             }
-            ')' => {
-                if open.pop().is_none() {
-                    problems.push(error(
-                        Code::SearchSyntax,
-                        i..i + 1,
-                        "this parenthesis closes nothing",
-                        "no `(` before it",
-                        "take it out, or add the `(` it closes",
-                    ));
-                }
+            ')' if open.pop().is_none() => {
+                problems.push(error(
+                    Code::SearchSyntax,
+                    i..i + 1,
+                    "this parenthesis closes nothing",
+                    "no `(` before it",
+                    "take it out, or add the `(` it closes",
+                ));
             }
             _ => {}
         }
@@ -397,7 +395,10 @@ impl Resolver<'_> {
                 Rule::phrase => written.raw.to_string(),
                 _ => format!("\"{}\"", written.text),
             };
-            return Some((Value::Text(fold(&written.text)), [said.clone(), said]));
+            return Some((
+                Value::Text(Box::new(Needle::new(&written.text))),
+                [said.clone(), said],
+            ));
         }
         if matches!(field, Field::Star | Field::Copies) {
             return match written.text.trim().parse::<u32>() {
@@ -459,7 +460,7 @@ impl Resolver<'_> {
             Value::Timing(t) => t.word().to_string(),
             Value::Keyword(k) => self.catalog.keyword_name(k).to_string(),
             Value::Flag(f) => f.as_str().to_string(),
-            Value::Text(t) => t.clone(),
+            Value::Text(t) => t.text.clone(),
             Value::Regex(r) => r.as_str().to_string(),
             Value::Number(n) => n.to_string(),
         }
