@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes one target for a while: fuzz/run.sh TARGET SECONDS [LIBFUZZER FLAGS...]
 #
-# Targets: set_file, effect, rules, po, locale (bodies in fuzz/targets.rs).
+# Targets: set_file, effect, rules, po, locale, search (bodies in fuzz/targets.rs).
 # Uses the nightly toolchain and installs cargo-fuzz when it is missing.
 # The corpus (fuzz/corpus/TARGET, not in git) is seeded with the files of
 # cards/, tests/fixtures/ and examples/inputs/ (and, for effect, every effect
@@ -19,7 +19,7 @@ set -euo pipefail
 
 usage() {
     echo "usage: fuzz/run.sh TARGET SECONDS [LIBFUZZER FLAGS...]" >&2
-    echo "targets: set_file effect rules po locale" >&2
+    echo "targets: set_file effect rules po locale search" >&2
     exit 2
 }
 [ $# -ge 2 ] || usage
@@ -27,7 +27,7 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-    set_file | effect | rules | po | locale) ;;
+    set_file | effect | rules | po | locale | search) ;;
     *) usage ;;
 esac
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
@@ -62,6 +62,15 @@ if [ "$target" = po ]; then
         (cd "$root" && cargo run --quiet -- i18n export --lang "$lang") >"$corpus/seed_export_$lang.po"
         head -n 80 "$corpus/seed_export_$lang.po" >"$corpus/seed_export_${lang}_head.po"
     done
+fi
+if [ "$target" = search ]; then
+    # Every query of the search reference (lines of its fenced `search`
+    # blocks), one file each.
+    awk -v dir="$corpus" '
+        /^```search/ { inside = 1; next }
+        /^```/ && inside { inside = 0; next }
+        inside && NF { n++; file = sprintf("%s/seed_doc_search_%03d", dir, n); print > file; close(file) }
+    ' "$root/docs/search.md"
 fi
 if [ "$target" = effect ]; then
     # Every fenced effect example of the reference, one file each.

@@ -24,6 +24,7 @@ use blades::report::{self, Style};
 use blades::rules::collection;
 use blades::rules::input::{self, InputFile};
 use blades::rules::{copies, deck, trade};
+use blades::search::{self, Catalog, Index, Query};
 use blades::yaml::{self, Node, NodeValue};
 
 /// A target's body: one input, any bytes.
@@ -36,6 +37,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("rules", rules),
     ("po", po),
     ("locale", locale),
+    ("search", search),
 ];
 
 /// Both reports of a list of findings: miette's for people, and JSON that
@@ -502,5 +504,39 @@ fn check_locale_rewrite(file: &SourceFile, parsed: &LocaleFile) {
             a.same_content(b),
             "an entry changed in the rewrite: {a:?} became {b:?}\n{written}"
         );
+    }
+}
+
+// ───────────────────────────── search queries ─────────────────────────────
+
+/// The built-in pool's catalog of search words, made once.
+fn catalog() -> &'static Catalog {
+    static CATALOG: OnceLock<Catalog> = OnceLock::new();
+    CATALOG.get_or_init(|| Catalog::new(database(), &effect::Keywords::builtin()))
+}
+
+/// A search query through the parser, the search over the built-in
+/// database and the explanation in both languages; or, when it does not
+/// parse, located findings in both reports.
+pub fn search(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match Query::parse(text, catalog()) {
+        Ok(query) => {
+            let found = Index::new(database()).search(&query).count();
+            assert!(found <= database().cards.len());
+            for lang in [Lang::En, Lang::Ja] {
+                assert!(!query.explain(lang).is_empty());
+            }
+        }
+        Err(problems) => {
+            assert!(!problems.is_empty(), "a refused query says why");
+            let path: Arc<str> = Arc::from(search::QUERY_PATH);
+            let mut sources = Sources::default();
+            sources.insert(path, Arc::from(text));
+            assert_located(&problems, &sources);
+            report(&problems, &sources);
+        }
     }
 }

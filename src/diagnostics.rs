@@ -93,6 +93,11 @@ pub enum Code {
     PoDuplicateContext,
     PoStale,
     PoLanguage,
+    // Search queries (`blades search`).
+    SearchSyntax,
+    SearchUnknownKey,
+    SearchUnknownValue,
+    SearchRegex,
     /// A finding of the effect language; its own code names the kind.
     Effect(&'static str),
 }
@@ -319,6 +324,22 @@ pub const CODES: &[(Code, &str)] = &[
         "a PO entry was translated from English that has changed since",
     ),
     (Code::PoLanguage, "a PO file is for another language"),
+    (
+        Code::SearchSyntax,
+        "a search query does not parse, or uses an operator its key does not take",
+    ),
+    (
+        Code::SearchUnknownKey,
+        "a search query names an unknown key",
+    ),
+    (
+        Code::SearchUnknownValue,
+        "a search query gives a key a value it does not know",
+    ),
+    (
+        Code::SearchRegex,
+        "a search query's regular expression does not compile",
+    ),
 ];
 
 impl Code {
@@ -396,6 +417,10 @@ impl Code {
             Code::PoDuplicateContext => "po-duplicate-context",
             Code::PoStale => "po-stale",
             Code::PoLanguage => "po-language",
+            Code::SearchSyntax => "search-syntax",
+            Code::SearchUnknownKey => "search-unknown-key",
+            Code::SearchUnknownValue => "search-unknown-value",
+            Code::SearchRegex => "search-regex",
             Code::Effect(code) => code,
         }
     }

@@ -17,7 +17,8 @@
 //! 6. **One file and the artifacts**: a set file loaded ([`load`]), the
 //!    database written ([`artifacts`]), card references ([`cards`]).
 //! 7. **What needs loaded sets**: translations ([`i18n`]), the player
-//!    rules ([`rules`]) and the build cache.
+//!    rules ([`rules`]), the search language ([`search`]) and the build
+//!    cache.
 //! 8. **The build**: the pipeline as stages ([`compile`]) and the one entry
 //!    point for a pool ([`workspace`]); the published schemas ([`schema`]).
 //!
@@ -56,6 +57,7 @@ pub mod pool;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod search;
 pub mod set_schema;
 pub mod suggest;
 pub mod synth;

@@ -22,6 +22,7 @@ use crate::rules::input;
 use crate::rules::score::ScoreReport;
 use crate::rules::share::DeckExport;
 use crate::rules::trade::TradeReport;
+use crate::search::SearchReport;
 use crate::set_schema::set_schema;
 
 /// What a command prints with `--format json`: its result, or, when it
@@ -67,10 +68,11 @@ pub enum SchemaName {
     ScoreReport,
     Diff,
     DeckExport,
+    Search,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 26] = [
+    pub const ALL: [SchemaName; 27] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -97,6 +99,7 @@ impl SchemaName {
         SchemaName::ScoreReport,
         SchemaName::Diff,
         SchemaName::DeckExport,
+        SchemaName::Search,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -128,6 +131,7 @@ impl SchemaName {
             SchemaName::ScoreReport => "score-report",
             SchemaName::Diff => "diff",
             SchemaName::DeckExport => "deck-export",
+            SchemaName::Search => "search",
         }
     }
 
@@ -173,6 +177,7 @@ impl SchemaName {
             SchemaName::ScoreReport => schemars::schema_for!(Output<ScoreReport>),
             SchemaName::Diff => schemars::schema_for!(Output<DiffReport>),
             SchemaName::DeckExport => schemars::schema_for!(Output<DeckExport>),
+            SchemaName::Search => schemars::schema_for!(Output<SearchReport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

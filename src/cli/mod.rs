@@ -27,6 +27,7 @@ mod i18n;
 mod out;
 mod schema;
 mod score;
+mod search;
 mod trade;
 
 /// Exit codes shared by every command.
@@ -83,6 +84,8 @@ enum Command {
     I18n(i18n::Args),
     /// Look up cards.
     Card(card::Args),
+    /// Find cards with a query (`e:fire t:construct star>=3`; see docs/search.md).
+    Search(search::Args),
     /// Try the effect language: check or render one effect text.
     Effect(effect::Args),
     /// Rewrite every card effect in canonical form (`--check`: only report).
@@ -283,6 +286,7 @@ fn dispatch() -> ExitCode {
         Command::Score(args) => score::run(&context, args),
         Command::I18n(args) => i18n::run(&context, args),
         Command::Card(args) => card::run(&context, args),
+        Command::Search(args) => search::run(&context, args),
         Command::Effect(args) => effect::run(&context, args),
         Command::Fmt(args) => fmt::run(&context, args),
         Command::Diff(args) => diff::run(&context, args),

@@ -1,0 +1,389 @@
+//! A query against a database: which cards match.
+//!
+//! Text is compared folded (see [`fold`]); the folded columns a query needs
+//! (names, effect texts, flavor, keywords) are made once per [`Index`], the
+//! first time a query asks for them, and cards are matched in parallel.
+
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+use crate::effect::{Line, Timing};
+use crate::model::{Card, Database};
+
+use super::{Field, Flag, Node, Op, Query, Test, Value, fold};
+
+/// A database ready to search.
+pub struct Index<'a> {
+    database: &'a Database,
+    names: OnceLock<Vec<Vec<String>>>,
+    texts: OnceLock<Vec<Vec<String>>>,
+    flavors: OnceLock<Vec<Vec<String>>>,
+    keywords: OnceLock<Vec<Vec<String>>>,
+    timings: OnceLock<Vec<u16>>,
+}
+
+impl<'a> Index<'a> {
+    pub fn new(database: &'a Database) -> Index<'a> {
+        Index {
+            database,
+            names: OnceLock::new(),
+            texts: OnceLock::new(),
+            flavors: OnceLock::new(),
+            keywords: OnceLock::new(),
+            timings: OnceLock::new(),
+        }
+    }
+
+    /// The cards that match, in database order.
+    pub fn search(&self, query: &Query) -> impl Iterator<Item = &'a Card> + use<'a> {
+        let cards = &self.database.cards;
+        let matched: Vec<usize> = match &query.root {
+            None => (0..cards.len()).collect(),
+            Some(root) => {
+                // Columns first: built inside the parallel loop, a column's
+                // lock would be waited on by the workers that build it.
+                self.prepare(root);
+                (0..cards.len())
+                    .into_par_iter()
+                    .filter(|&i| self.matches(root, i))
+                    .collect()
+            }
+        };
+        let database = self.database;
+        matched.into_iter().map(move |i| &database.cards[i])
+    }
+
+    /// Whether card `i` of the database matches `node`.
+    pub fn matches(&self, node: &Node, i: usize) -> bool {
+        match node {
+            Node::All(parts) => parts.iter().all(|p| self.matches(p, i)),
+            Node::Any(parts) => parts.iter().any(|p| self.matches(p, i)),
+            Node::Not(part) => !self.matches(part, i),
+            Node::Test(test) => self.test(test, i),
+        }
+    }
+
+    /// Builds the folded columns `node` reads.
+    fn prepare(&self, node: &Node) {
+        match node {
+            Node::All(parts) | Node::Any(parts) => parts.iter().for_each(|p| self.prepare(p)),
+            Node::Not(part) => self.prepare(part),
+            Node::Test(test) => match (test.field, &test.value) {
+                (_, Value::Regex(_)) => {}
+                (Field::Name, _) => drop(self.names()),
+                (Field::Text, _) => drop(self.texts()),
+                (Field::Flavor, _) => drop(self.flavors()),
+                (Field::Keyword, _) => drop(self.keywords()),
+                (Field::Timing, _) => drop(self.timings()),
+                _ => {}
+            },
+        }
+    }
+
+    fn names(&self) -> &[Vec<String>] {
+        let cards = &self.database.cards;
+        self.names.get_or_init(|| {
+            cards
+                .par_iter()
+                .map(|c| names_of(c).into_iter().map(fold).collect())
+                .collect()
+        })
+    }
+
+    fn texts(&self) -> &[Vec<String>] {
+        let cards = &self.database.cards;
+        self.texts.get_or_init(|| {
+            cards
+                .par_iter()
+                .map(|c| texts_of(c).into_iter().map(fold).collect())
+                .collect()
+        })
+    }
+
+    fn flavors(&self) -> &[Vec<String>] {
+        let cards = &self.database.cards;
+        self.flavors.get_or_init(|| {
+            cards
+                .par_iter()
+                .map(|c| flavors_of(c).into_iter().map(fold).collect())
+                .collect()
+        })
+    }
+
+    fn keywords(&self) -> &[Vec<String>] {
+        let cards = &self.database.cards;
+        self.keywords.get_or_init(|| {
+            cards
+                .par_iter()
+                .map(|c| card_keywords(c).iter().map(|k| fold(k)).collect())
+                .collect()
+        })
+    }
+
+    fn timings(&self) -> &[u16] {
+        let cards = &self.database.cards;
+        self.timings.get_or_init(|| {
+            cards
+                .par_iter()
+                .map(|c| {
+                    card_timings(c)
+                        .into_iter()
+                        .fold(0, |mask, t| mask | timing_bit(t))
+                })
+                .collect()
+        })
+    }
+
+    fn test(&self, test: &Test, i: usize) -> bool {
+        let card = &self.database.cards[i];
+        let op = test.op;
+        match (&test.value, test.field) {
+            (Value::Regex(regex), field) => {
+                let texts = match field {
+                    Field::Name => names_of(card),
+                    Field::Id => vec![card.id.0.as_str()],
+                    Field::Text => texts_of(card),
+                    Field::Flavor => flavors_of(card),
+                    _ => Vec::new(),
+                };
+                let found = texts.iter().any(|t| regex.is_match(t));
+                found != (op == Op::Ne)
+            }
+            (Value::Text(needle), field) => {
+                let id;
+                let folded: &[String] = match field {
+                    Field::Name => &self.names()[i],
+                    Field::Text => &self.texts()[i],
+                    Field::Flavor => &self.flavors()[i],
+                    _ => {
+                        id = [fold(&card.id.0)];
+                        &id
+                    }
+                };
+                match op {
+                    Op::Eq => folded.contains(&needle.text),
+                    Op::Ne => !folded.contains(&needle.text),
+                    _ => folded.iter().any(|t| needle.within(t)),
+                }
+            }
+            (Value::Number(n), field) => {
+                let have = u32::from(match field {
+                    Field::Copies => card.copies,
+                    _ => card.stars,
+                });
+                match op {
+                    Op::Has | Op::Eq => have == *n,
+                    Op::Ne => have != *n,
+                    Op::Lt => have < *n,
+                    Op::Gt => have > *n,
+                    Op::Le => have <= *n,
+                    Op::Ge => have >= *n,
+                }
+            }
+            (value, _) => {
+                let has = match value {
+                    Value::Element(e) => card.elements.contains(e),
+                    Value::Kind(k) => card.kind == *k,
+                    Value::Rarity(r) => card.rarity == *r,
+                    Value::Type(t) => card.types.iter().any(|have| have.0 == *t),
+                    Value::Set(s) => card.set.0 == *s,
+                    Value::Timing(t) => self.timings()[i] & timing_bit(*t) != 0,
+                    Value::Keyword(k) => self.keywords()[i].iter().any(|have| have == k),
+                    Value::Flag(flag) => has_flag(card, *flag),
+                    _ => false,
+                };
+                has != (op == Op::Ne)
+            }
+        }
+    }
+}
+
+fn timing_bit(timing: Timing) -> u16 {
+    let at = Timing::ALL.iter().position(|t| *t == timing).unwrap_or(0);
+    1 << at
+}
+
+/// Whether a card has what `has:`/`is:` asks.
+pub(super) fn has_flag(card: &Card, flag: Flag) -> bool {
+    let effect = card.effect.as_deref().is_some_and(|e| !e.trim().is_empty());
+    match flag {
+        Flag::Effect => effect,
+        Flag::Vanilla => !effect,
+        Flag::Flavor => card.flavor.as_deref().is_some_and(|f| !f.trim().is_empty()),
+        Flag::Translated => !card.translations.is_empty(),
+        Flag::Stale => card.translations.values().any(|t| !t.stale.is_empty()),
+    }
+}
+
+/// The card's names: English, then each translation's.
+pub(super) fn names_of(card: &Card) -> Vec<&str> {
+    let mut names = vec![card.name.as_str()];
+    names.extend(card.translations.values().filter_map(|t| t.name.as_deref()));
+    names
+}
+
+/// The card's printed effect texts: each language's rendering and each
+/// translator's override; the source text when nothing was rendered.
+pub(super) fn texts_of(card: &Card) -> Vec<&str> {
+    let mut texts: Vec<&str> = card.effect_text.values().map(String::as_str).collect();
+    if texts.is_empty()
+        && let Some(effect) = &card.effect
+    {
+        texts.push(effect);
+    }
+    texts.extend(
+        card.translations
+            .values()
+            .filter_map(|t| t.effect.as_deref()),
+    );
+    texts
+}
+
+/// The card's flavor texts, English and translated.
+pub(super) fn flavors_of(card: &Card) -> Vec<&str> {
+    let mut texts: Vec<&str> = card.flavor.as_deref().into_iter().collect();
+    texts.extend(
+        card.translations
+            .values()
+            .filter_map(|t| t.flavor.as_deref()),
+    );
+    texts
+}
+
+/// The set keywords of a card's effect, by their English names as written
+/// (spaces folded): from the parsed tree when the card holds it, else read
+/// off the effect's lines (see [`scan`]).
+pub fn card_keywords(card: &Card) -> Vec<String> {
+    match &card.effect_tree {
+        Some(tree) => tree
+            .lines
+            .iter()
+            .filter_map(|line| match line {
+                Line::Keyword(k) => Some(k.name.split_whitespace().collect::<Vec<_>>().join(" ")),
+                Line::Ability(_) => None,
+            })
+            .collect(),
+        None => card
+            .effect
+            .as_deref()
+            .map(|e| scan(e).0)
+            .unwrap_or_default(),
+    }
+}
+
+/// The timing words of a card's effect, as [`card_keywords`] finds them.
+pub fn card_timings(card: &Card) -> Vec<Timing> {
+    match &card.effect_tree {
+        Some(tree) => tree
+            .lines
+            .iter()
+            .filter_map(|line| match line {
+                Line::Ability(a) => Some(a.timing),
+                Line::Keyword(_) => None,
+            })
+            .collect(),
+        None => card
+            .effect
+            .as_deref()
+            .map(|e| scan(e).1)
+            .unwrap_or_default(),
+    }
+}
+
+/// The keywords and timing words of a checked effect text, read off its
+/// lines as the grammar tells them apart: a line that starts with a timing
+/// word is an ability; else a line with a colon is one (of no timing a
+/// checked effect has); else it is a keyword, maybe with a number, and a
+/// full stop. A database read from its file does not hold the parsed
+/// trees, and parsing every effect again would cost more than a search.
+fn scan(effect: &str) -> (Vec<String>, Vec<Timing>) {
+    let mut keywords = Vec::new();
+    let mut timings = Vec::new();
+    for line in effect.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let first = line
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .next()
+            .unwrap_or("");
+        if let Some(timing) = Timing::ALL
+            .into_iter()
+            .find(|t| t.word().eq_ignore_ascii_case(first))
+        {
+            timings.push(timing);
+            continue;
+        }
+        if line.contains(':') {
+            continue;
+        }
+        let name = line.trim_end_matches('.').trim_end();
+        let name = match name.rsplit_once(char::is_whitespace) {
+            Some((head, tail)) if !tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()) => {
+                head
+            }
+            _ => name,
+        };
+        keywords.push(name.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    (keywords, timings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reading keywords and timings off the lines agrees with the parsed
+    /// tree on every card of the built-in pool and of a synthetic one.
+    #[test]
+    fn the_line_scan_agrees_with_the_tree() {
+        let builtin = crate::compile::compile(&crate::pool::Pool::builtin());
+        let mut pools = vec![builtin.database.expect("the built-in pool builds")];
+        let mut pool = crate::pool::Pool::default();
+        for (name, text) in crate::synth::pool(400, 7) {
+            pool.sets.push(crate::pool::SourceFile::new(
+                std::sync::Arc::from(name.as_str()),
+                name.clone(),
+                std::sync::Arc::from(text.as_str()),
+            ));
+        }
+        pools.push(
+            crate::compile::compile(&pool)
+                .database
+                .expect("a synthetic pool builds"),
+        );
+        let mut checked = 0;
+        for database in pools {
+            for card in &database.cards {
+                let Some(effect) = &card.effect else { continue };
+                let tree = crate::effect::parse(effect).expect("a built effect parses");
+                let with_tree = Card {
+                    effect_tree: Some(tree),
+                    ..card.clone()
+                };
+                let without = Card {
+                    effect_tree: None,
+                    ..card.clone()
+                };
+                assert_eq!(
+                    card_keywords(&with_tree),
+                    card_keywords(&without),
+                    "{effect}"
+                );
+                assert_eq!(card_timings(&with_tree), card_timings(&without), "{effect}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 300, "{checked}");
+    }
+
+    #[test]
+    fn folding_makes_full_width_ascii_and_lower_case() {
+        assert_eq!(fold("ＦＩＲＥ Drake"), "fire drake");
+        assert_eq!(fold("炎の竜"), "炎の竜");
+        assert_eq!(fold("ドッスン！\u{3000}Ａ：３"), "ドッスン! a:3");
+        assert_eq!(fold("ÉCLAIR"), "éclair");
+    }
+}

@@ -1,0 +1,390 @@
+//! The search language: `blades search QUERY` over a card database, after
+//! Scryfall's syntax.
+//!
+//! ```text
+//! e:fire t:construct star>=3
+//! (kw:scurry or kw:"blast off") -is:vanilla
+//! o:/gain \d+ RP/ 属性:炎
+//! ```
+//!
+//! The pipeline: [`Query::parse`] (the pest grammar `grammar/search.pest`,
+//! then every key and value resolved against a [`Catalog`] of what the
+//! database holds, each mistake a located [`Diagnostic`] with the nearest
+//! key or value suggested) → [`Index::search`] (the matching cards, in
+//! database order) and [`Query::explain`] (what the query means, in English
+//! or Japanese). The reference with every key is `docs/search.md`.
+//!
+//! ```
+//! use blades::search::{Catalog, Index, Query};
+//! use blades::workspace::Workspace;
+//!
+//! let database = Workspace::builtin().database().expect("the built-in pool is valid");
+//! let catalog = Catalog::new(&database, &blades::effect::Keywords::builtin());
+//! let query = Query::parse("e:fire t:construct star>=4", &catalog).expect("a good query");
+//! let index = Index::new(&database);
+//! let ids: Vec<&str> = index.search(&query).map(|card| card.id.0.as_str()).collect();
+//! assert_eq!(ids, ["boiler-golem", "titan-of-the-sundered-anvil"]);
+//! ```
+
+mod catalog;
+mod eval;
+mod explain;
+mod grammar;
+mod parse;
+
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::diagnostics::{Code, Diagnostic};
+use crate::effect::Timing;
+use crate::model::{ByLang, Card, DATABASE_FORMAT, Database};
+use crate::words::{CardKind, Element, Id, SetKind};
+
+pub use catalog::{Catalog, KEYS};
+pub use eval::{Index, card_keywords, card_timings};
+pub use grammar::{Rule, SearchParser};
+
+/// The name query text is shown under in diagnostics (`<query>`).
+pub const QUERY_PATH: &str = "<query>";
+
+/// The longest query read (in characters): longer is refused, located.
+pub const MAX_QUERY_CHARS: usize = 4096;
+
+/// The deepest nesting of parentheses read.
+pub const MAX_NESTING: usize = 32;
+
+/// Bytes a compiled regular expression may take (the `regex` crate's size
+/// limits): a query cannot make the tool build a huge automaton.
+pub const MAX_REGEX_BYTES: usize = 1 << 20;
+
+/// A parsed query, every key and value resolved.
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// The text as given.
+    pub text: String,
+    /// What it asks; `None` for an empty query, which matches every card.
+    pub root: Option<Node>,
+}
+
+/// A node of a query.
+#[derive(Debug, Clone)]
+pub enum Node {
+    /// Every part holds (terms side by side).
+    All(Vec<Node>),
+    /// Some part holds (`or`).
+    Any(Vec<Node>),
+    /// The part does not hold (`-`).
+    Not(Box<Node>),
+    /// One `key OP value` term.
+    Test(Test),
+}
+
+/// One term: a field of the card, an operator and a value.
+#[derive(Debug, Clone)]
+pub struct Test {
+    pub field: Field,
+    pub op: Op,
+    pub value: Value,
+    /// Bytes of the query the term takes.
+    pub span: Range<usize>,
+    /// The value as said back in English and in Japanese.
+    pub said: [String; 2],
+}
+
+/// What a term looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// The English name and every translated name.
+    Name,
+    Id,
+    Set,
+    Kind,
+    Rarity,
+    Element,
+    Type,
+    Star,
+    Copies,
+    /// A set keyword of the effect (`Scurry.`).
+    Keyword,
+    /// A timing word of the effect (`Play:`).
+    Timing,
+    /// The rendered effect text, in every language (and translators'
+    /// overrides).
+    Text,
+    /// The flavor text, in every language.
+    Flavor,
+    /// `has:` and `is:`.
+    Flag,
+}
+
+/// How a term compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `:`: contains (text), has (symbols), equals (numbers).
+    Has,
+    /// `=`: equals (text: the whole of it).
+    Eq,
+    /// `!=`: does not equal, does not have.
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+}
+
+impl Op {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Has => ":",
+            Op::Eq => "=",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Gt => ">",
+            Op::Le => "<=",
+            Op::Ge => ">=",
+        }
+    }
+
+    /// An order (`<`, `>`, `<=`, `>=`), which only numbers have.
+    pub fn is_order(self) -> bool {
+        matches!(self, Op::Lt | Op::Gt | Op::Le | Op::Ge)
+    }
+}
+
+/// A value resolved for its field.
+#[derive(Debug, Clone)]
+pub enum Value {
+    /// Text to find (folded: see [`fold`]).
+    Text(Box<Needle>),
+    /// A regular expression (case-insensitive).
+    Regex(regex::Regex),
+    Number(u32),
+    Element(Element),
+    Kind(CardKind),
+    Rarity(SetKind),
+    /// A type id.
+    Type(String),
+    /// A set id.
+    Set(String),
+    Timing(Timing),
+    /// A keyword's English name, folded.
+    Keyword(String),
+    Flag(Flag),
+}
+
+/// Folded text to find, with its searcher made once for every card.
+#[derive(Debug, Clone)]
+pub struct Needle {
+    pub text: String,
+    finder: memchr::memmem::Finder<'static>,
+}
+
+impl Needle {
+    pub fn new(text: &str) -> Needle {
+        let text = fold(text);
+        Needle {
+            finder: memchr::memmem::Finder::new(text.as_bytes()).into_owned(),
+            text,
+        }
+    }
+
+    /// Whether `haystack` (folded) contains it.
+    pub fn within(&self, haystack: &str) -> bool {
+        self.finder.find(haystack.as_bytes()).is_some()
+    }
+}
+
+/// What `has:` and `is:` ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Flag {
+    /// The card has an effect.
+    Effect,
+    /// The card has no effect.
+    Vanilla,
+    /// The card has flavor text.
+    Flavor,
+    /// The card has a translation.
+    Translated,
+    /// A translation's English changed since it was made.
+    Stale,
+}
+
+impl Flag {
+    pub const ALL: [Flag; 5] = [
+        Flag::Effect,
+        Flag::Vanilla,
+        Flag::Flavor,
+        Flag::Translated,
+        Flag::Stale,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Flag::Effect => "effect",
+            Flag::Vanilla => "vanilla",
+            Flag::Flavor => "flavor",
+            Flag::Translated => "translated",
+            Flag::Stale => "stale",
+        }
+    }
+}
+
+/// Text as search compares it: lower case, with the full-width forms of
+/// ASCII a Japanese keyboard types (`ＳＴＡＲ`, `３`, `！`, `：`, the
+/// ideographic space) made ASCII. (Not all of NFKC: it would cost a
+/// search over a large database ten times more, for characters no card
+/// name or query needs.)
+pub fn fold(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    let mut folded = String::with_capacity(text.len());
+    for c in text.chars() {
+        let c = match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '\u{3000}' => ' ',
+            c => c,
+        };
+        if c.is_ascii() {
+            folded.push(c.to_ascii_lowercase());
+        } else {
+            folded.extend(c.to_lowercase());
+        }
+    }
+    folded
+}
+
+impl Query {
+    /// Parses a query and resolves its keys and values against what the
+    /// database holds. Every problem is a diagnostic located in the query
+    /// (path [`QUERY_PATH`]); all of them are returned, in query order.
+    pub fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnostic>> {
+        parse::parse(text, catalog)
+    }
+
+    /// What the query means, in English (`en`) or Japanese (`ja`).
+    pub fn explain(&self, lang: crate::effect::Lang) -> String {
+        explain::explain(self, lang)
+    }
+}
+
+/// `blades search --format json`: the query, what it means and the cards
+/// it found.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct SearchReport {
+    /// The query as given.
+    pub query: String,
+    /// What the query means, by language (`en`, `ja`).
+    pub explain: ByLang<String>,
+    /// How many cards match.
+    pub count: usize,
+    /// The cards that match, in database order (set order, then file order).
+    pub cards: Vec<Hit>,
+}
+
+/// One card found.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct Hit {
+    pub id: Id,
+    pub name: String,
+    pub set: Id,
+    pub kind: CardKind,
+    pub stars: u8,
+    pub elements: Vec<Element>,
+    pub types: Vec<Id>,
+    pub rarity: SetKind,
+    pub copies: u8,
+    /// The translated names, by language code (`ja`).
+    #[serde(default, skip_serializing_if = "ByLang::is_empty")]
+    pub names: ByLang<String>,
+    /// The printed effect text by language, when the card has one.
+    #[serde(default, skip_serializing_if = "ByLang::is_empty")]
+    pub text: ByLang<String>,
+}
+
+impl Hit {
+    pub fn of(card: &Card) -> Hit {
+        Hit {
+            id: card.id.clone(),
+            name: card.name.clone(),
+            set: card.set.clone(),
+            kind: card.kind,
+            stars: card.stars,
+            elements: card.elements.clone(),
+            types: card.types.clone(),
+            rarity: card.rarity,
+            copies: card.copies,
+            names: card
+                .translations
+                .iter()
+                .filter_map(|(lang, t)| Some((lang.clone(), t.name.clone()?)))
+                .collect(),
+            text: card.effect_text.clone(),
+        }
+    }
+}
+
+impl SearchReport {
+    pub fn new<'a>(query: &Query, cards: impl IntoIterator<Item = &'a Card>) -> SearchReport {
+        let cards: Vec<Hit> = cards.into_iter().map(Hit::of).collect();
+        SearchReport {
+            query: query.text.clone(),
+            explain: [
+                ("en".to_string(), query.explain(crate::effect::Lang::En)),
+                ("ja".to_string(), query.explain(crate::effect::Lang::Ja)),
+            ]
+            .into_iter()
+            .collect(),
+            count: cards.len(),
+            cards,
+        }
+    }
+}
+
+/// Reads a built database (`blades build`'s `dist/cards.json`) to search.
+pub fn read_database(path: &Path) -> Result<Database, Box<Diagnostic>> {
+    let shown: Arc<str> = Arc::from(path.display().to_string());
+    let refuse = |code: Code, message: String, help: &str| {
+        Box::new(Diagnostic::general(code, message).with_help(help))
+    };
+    let bytes = std::fs::read(path).map_err(|e| {
+        refuse(
+            Code::Unreadable,
+            format!("cannot read `{shown}`: {}", without_os_error(&e)),
+            "give the database `blades build` wrote (default `dist/cards.json`)",
+        )
+    })?;
+    let database: Database = serde_json::from_slice(&bytes).map_err(|e| {
+        refuse(
+            Code::InvalidInput,
+            format!("`{shown}` is not a card database: {e}"),
+            "give the database `blades build` wrote (default `dist/cards.json`)",
+        )
+    })?;
+    if database.format != DATABASE_FORMAT {
+        return Err(refuse(
+            Code::InvalidInput,
+            format!(
+                "`{shown}` is a database of format {}; this tool reads format {DATABASE_FORMAT}",
+                database.format
+            ),
+            "build it again with this version: `blades build`",
+        ));
+    }
+    Ok(database)
+}
+
+/// An I/O error's words without the `(os error N)` the system adds.
+fn without_os_error(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
+    }
+}
