@@ -15,7 +15,8 @@
 //! 5. **The model**: set files and the database ([`model`]), the set-file
 //!    schema ([`set_schema`]), canonical effects ([`fmt`]).
 //! 6. **One file and the artifacts**: a set file loaded ([`load`]), the
-//!    database written ([`artifacts`]), card references ([`cards`]).
+//!    database written as JSON ([`artifacts`]) and SQLite ([`sqlite`]), card
+//!    references ([`cards`]).
 //! 7. **What needs loaded sets**: translations ([`i18n`]), the player
 //!    rules ([`rules`]) and the build cache.
 //! 8. **The build**: the pipeline as stages ([`compile`]) and the one entry
@@ -56,6 +57,7 @@ pub mod report;
 pub mod rules;
 pub mod schema;
 pub mod set_schema;
+pub mod sqlite;
 pub mod suggest;
 pub mod synth;
 pub mod words;
