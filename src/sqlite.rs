@@ -165,12 +165,10 @@ pub fn write_dated(path: &Path, source: Source<'_>, built: u64) -> io::Result<()
 /// An SQLite failure as an I/O error, with SQLite's message.
 fn sql_error(error: rusqlite::Error) -> io::Error {
     match error {
-        rusqlite::Error::ToSqlConversionFailure(e) => {
-            match e.downcast::<io::Error>() {
-                Ok(io) => *io,
-                Err(e) => io::Error::other(e.to_string()),
-            }
-        }
+        rusqlite::Error::ToSqlConversionFailure(e) => match e.downcast::<io::Error>() {
+            Ok(io) => *io,
+            Err(e) => io::Error::other(e.to_string()),
+        },
         e => io::Error::other(e.to_string()),
     }
 }
