@@ -7,8 +7,8 @@ use std::hint::black_box;
 
 use blades::compile::compile;
 use blades::pool::Pool;
-use blades::workspace::{BuildSettings, Builder};
 use blades::sqlite::{Source, write_dated};
+use blades::workspace::{BuildSettings, Builder};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const CARDS: usize = 100_000;
