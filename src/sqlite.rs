@@ -11,7 +11,6 @@
 //! kept ([`DatabaseJson`]), parsed back set by set: so a cached build that
 //! wrote no new JSON writes the same SQLite file as a full build.
 
-use std::borrow::Cow;
 use std::io;
 use std::path::Path;
 
@@ -30,11 +29,11 @@ use crate::model::{Card, DATABASE_FORMAT, Database, Set};
 /// fields) are rows of their own table, in order by `position`.
 pub const SCHEMA: &str = "\
 CREATE TABLE meta (
-  key   TEXT PRIMARY KEY,
+  key   TEXT NOT NULL,
   value TEXT NOT NULL
 ) STRICT;
 CREATE TABLE sets (
-  id             TEXT PRIMARY KEY,
+  id             TEXT NOT NULL,
   position       INTEGER NOT NULL,
   name           TEXT NOT NULL,
   kind           TEXT NOT NULL,
@@ -45,18 +44,16 @@ CREATE TABLE sets (
 CREATE TABLE set_extra_types (
   set_id   TEXT NOT NULL REFERENCES sets (id),
   position INTEGER NOT NULL,
-  type     TEXT NOT NULL,
-  PRIMARY KEY (set_id, position)
+  type     TEXT NOT NULL
 ) STRICT;
 CREATE TABLE set_translations (
   set_id TEXT NOT NULL REFERENCES sets (id),
   lang   TEXT NOT NULL,
   name   TEXT NOT NULL,
-  stale  INTEGER NOT NULL,
-  PRIMARY KEY (set_id, lang)
+  stale  INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE cards (
-  id       TEXT PRIMARY KEY,
+  id       TEXT NOT NULL,
   position INTEGER NOT NULL,
   name     TEXT NOT NULL,
   set_id   TEXT NOT NULL REFERENCES sets (id),
@@ -70,48 +67,57 @@ CREATE TABLE card_symbols (
   card_id  TEXT NOT NULL REFERENCES cards (id),
   kind     TEXT NOT NULL,
   position INTEGER NOT NULL,
-  symbol   TEXT NOT NULL,
-  PRIMARY KEY (card_id, kind, position)
+  symbol   TEXT NOT NULL
 ) STRICT;
 CREATE TABLE card_translations (
   card_id TEXT NOT NULL REFERENCES cards (id),
   lang    TEXT NOT NULL,
   name    TEXT,
   flavor  TEXT,
-  effect  TEXT,
-  PRIMARY KEY (card_id, lang)
+  effect  TEXT
 ) STRICT;
 CREATE TABLE card_translation_stale (
   card_id  TEXT NOT NULL,
   lang     TEXT NOT NULL,
   position INTEGER NOT NULL,
   field    TEXT NOT NULL,
-  PRIMARY KEY (card_id, lang, position),
   FOREIGN KEY (card_id, lang) REFERENCES card_translations (card_id, lang)
 ) STRICT;
 CREATE TABLE effects (
-  card_id TEXT PRIMARY KEY REFERENCES cards (id),
+  card_id TEXT NOT NULL REFERENCES cards (id),
   source  TEXT,
   tree    TEXT
 ) STRICT;
 CREATE TABLE effect_texts (
   card_id TEXT NOT NULL REFERENCES cards (id),
   lang    TEXT NOT NULL,
-  text    TEXT NOT NULL,
-  PRIMARY KEY (card_id, lang)
+  text    TEXT NOT NULL
 ) STRICT;
 CREATE TABLE keywords (
   card_id TEXT NOT NULL REFERENCES cards (id),
   line    INTEGER NOT NULL,
   name    TEXT NOT NULL,
-  value   INTEGER,
-  PRIMARY KEY (card_id, line)
+  value   INTEGER
 ) STRICT;
 ";
 
-/// The indexes beyond the primary keys (made after the rows go in, which
-/// is faster than keeping them up to date row by row).
+/// The keys (unique indexes) and the other indexes, made after the rows
+/// go in: sorting every row once is much faster than keeping a B-tree in
+/// order row by row, and leaves its pages full. The rows themselves go in
+/// the order of the JSON, appended.
 pub const INDEXES: &str = "\
+CREATE UNIQUE INDEX meta_key ON meta (key);
+CREATE UNIQUE INDEX sets_id ON sets (id);
+CREATE UNIQUE INDEX set_extra_types_key ON set_extra_types (set_id, position);
+CREATE UNIQUE INDEX set_translations_key ON set_translations (set_id, lang);
+CREATE UNIQUE INDEX cards_id ON cards (id);
+CREATE UNIQUE INDEX card_symbols_key ON card_symbols (card_id, kind, position);
+CREATE UNIQUE INDEX card_translations_key ON card_translations (card_id, lang);
+CREATE UNIQUE INDEX card_translation_stale_key
+  ON card_translation_stale (card_id, lang, position);
+CREATE UNIQUE INDEX effects_card ON effects (card_id);
+CREATE UNIQUE INDEX effect_texts_key ON effect_texts (card_id, lang);
+CREATE UNIQUE INDEX keywords_key ON keywords (card_id, line);
 CREATE INDEX sets_name ON sets (name);
 CREATE INDEX cards_name ON cards (name);
 CREATE INDEX cards_set ON cards (set_id, position);
@@ -229,13 +235,17 @@ pub fn rfc3339(secs: u64) -> String {
 fn fill(path: &Path, source: Source<'_>, built: u64) -> rusqlite::Result<()> {
     let connection = Connection::open(path)?;
     // A temp file nobody else opens, thrown away on failure: no journal, no
-    // locking dance, no waiting for the disk (the rename comes after).
+    // locking dance, no waiting for the disk (the rename comes after). The
+    // rows come from a checked database: no foreign key is looked up as
+    // they go in (the keys they name are indexed only at the end).
     connection.execute_batch(
-        "PRAGMA journal_mode = OFF;
+        "PRAGMA foreign_keys = OFF;
+         PRAGMA journal_mode = OFF;
          PRAGMA synchronous = OFF;
          PRAGMA locking_mode = EXCLUSIVE;
          PRAGMA temp_store = MEMORY;
-         PRAGMA cache_size = -65536;",
+         PRAGMA page_size = 16384;
+         PRAGMA cache_size = -1048576;",
     )?;
     connection.pragma_update(None, "user_version", DATABASE_FORMAT)?;
     connection.execute_batch("BEGIN")?;
@@ -262,8 +272,8 @@ fn fill(path: &Path, source: Source<'_>, built: u64) -> rusqlite::Result<()> {
 }
 
 /// A card's effect tree as JSON, and the keyword lines in it.
-struct Tree<'a> {
-    json: Cow<'a, str>,
+struct Tree {
+    json: Box<str>,
     keywords: Vec<KeywordLine>,
 }
 
@@ -277,8 +287,8 @@ struct KeywordLine {
     value: Option<u32>,
 }
 
-impl Tree<'static> {
-    fn of(effect: &Effect) -> Tree<'static> {
+impl Tree {
+    fn of(effect: &Effect) -> Tree {
         let json = serde_json::to_string(effect).expect("an effect tree serializes");
         let keywords = effect
             .lines
@@ -294,15 +304,13 @@ impl Tree<'static> {
             })
             .collect();
         Tree {
-            json: Cow::Owned(json),
+            json: json.into(),
             keywords,
         }
     }
-}
 
-impl<'a> Tree<'a> {
     /// A tree as the JSON database holds it, its keyword lines read from it.
-    fn from_json(json: &'a RawValue) -> serde_json::Result<Tree<'a>> {
+    fn from_json(json: Box<RawValue>) -> serde_json::Result<Tree> {
         /// A line of a tree: only a keyword line's name and number matter.
         #[derive(Deserialize)]
         #[serde(tag = "line", rename_all = "kebab-case")]
@@ -312,21 +320,24 @@ impl<'a> Tree<'a> {
             Other,
         }
         #[derive(Deserialize)]
-        struct Lines {
-            lines: Vec<LineHead>,
+        struct Lines<'a> {
+            #[serde(borrow)]
+            lines: Vec<&'a RawValue>,
         }
         let lines: Lines = serde_json::from_str(json.get())?;
-        let keywords = lines
-            .lines
-            .into_iter()
-            .enumerate()
-            .filter_map(|(line, head)| match head {
-                LineHead::Keyword(k) => Some(KeywordLine { line, ..k }),
-                LineHead::Other => None,
-            })
-            .collect();
+        let mut keywords = Vec::new();
+        for (line, text) in lines.lines.iter().map(|l| l.get()).enumerate() {
+            // A build writes the tag first: an ability line is known by
+            // it and not read further.
+            if text.starts_with(r#"{"line":""#) && !text.starts_with(r#"{"line":"keyword""#) {
+                continue;
+            }
+            if let LineHead::Keyword(k) = serde_json::from_str(text)? {
+                keywords.push(KeywordLine { line, ..k });
+            }
+        }
         Ok(Tree {
-            json: Cow::Borrowed(json.get()),
+            json: json.into(),
             keywords,
         })
     }
@@ -337,7 +348,7 @@ struct ParsedSet {
     set: Set,
     cards: Vec<Card>,
     /// Each card's effect tree, as written in the JSON.
-    trees: Vec<Option<Box<RawValue>>>,
+    trees: Vec<Option<Tree>>,
 }
 
 /// Only the effect tree of a card's JSON object.
@@ -352,10 +363,48 @@ fn parse_piece(piece: &SetJson) -> io::Result<ParsedSet> {
     let array = piece.cards.read_array()?;
     let cards: Vec<Card> = serde_json::from_slice(&array)?;
     let trees: Vec<TreeOnly> = serde_json::from_slice(&array)?;
-    Ok(ParsedSet {
-        set,
-        cards,
-        trees: trees.into_iter().map(|t| t.effect_tree).collect(),
+    if trees.len() != cards.len() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "a set's cards read back differently",
+        ));
+    }
+    let trees = trees
+        .into_iter()
+        .map(|t| t.effect_tree.map(Tree::from_json).transpose())
+        .collect::<serde_json::Result<_>>()?;
+    Ok(ParsedSet { set, cards, trees })
+}
+
+/// Makes each item's rows on other threads while this one inserts those
+/// of the item before: SQLite takes one writer, the rest runs beside it.
+fn pipelined<I, T>(
+    items: I,
+    make: impl Fn(I::Item) -> io::Result<T> + Send,
+    mut insert: impl FnMut(T) -> rusqlite::Result<()>,
+) -> rusqlite::Result<()>
+where
+    I: IntoIterator,
+    I::IntoIter: Send,
+    T: Send,
+{
+    let items = items.into_iter();
+    std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        scope.spawn(move || {
+            for item in items {
+                let made = make(item);
+                let failed = made.is_err();
+                // Sending fails once the inserts stopped (an error).
+                if sender.send(made).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        for made in receiver {
+            insert(made.map_err(io_in_sql)?)?;
+        }
+        Ok(())
     })
 }
 
@@ -383,6 +432,9 @@ struct Inserts<'c> {
 /// How many sets are parsed back at once (in parallel) before their rows
 /// go in: a bound on what is held in memory.
 const PIECES_AT_ONCE: usize = 64;
+
+/// How many cards' trees are serialized at once (in parallel).
+const CARDS_AT_ONCE: usize = 4096;
 
 impl<'c> Inserts<'c> {
     fn new(c: &'c Connection) -> rusqlite::Result<Inserts<'c>> {
@@ -428,44 +480,38 @@ impl<'c> Inserts<'c> {
             self.set(set)?;
         }
         // The trees serialized in parallel, a chunk at a time.
-        for chunk in database.cards.chunks(4096) {
-            let trees: Vec<Option<Tree<'static>>> = chunk
-                .par_iter()
-                .map(|card| card.effect_tree.as_ref().map(Tree::of))
-                .collect();
-            for (card, tree) in chunk.iter().zip(trees) {
-                self.card(card, tree)?;
-            }
-        }
-        Ok(())
+        pipelined(
+            database.cards.chunks(CARDS_AT_ONCE),
+            |chunk| {
+                let trees: Vec<Option<Tree>> = chunk
+                    .par_iter()
+                    .map(|card| card.effect_tree.as_ref().map(Tree::of))
+                    .collect();
+                Ok((chunk, trees))
+            },
+            |(chunk, trees)| {
+                for (card, tree) in chunk.iter().zip(trees) {
+                    self.card(card, tree)?;
+                }
+                Ok(())
+            },
+        )
     }
 
     fn pieces(&mut self, database: &DatabaseJson) -> rusqlite::Result<()> {
-        for chunk in database.sets.chunks(PIECES_AT_ONCE) {
-            let parsed: Vec<ParsedSet> = chunk
-                .par_iter()
-                .map(parse_piece)
-                .collect::<io::Result<_>>()
-                .map_err(io_in_sql)?;
-            for part in parsed {
-                self.set(&part.set)?;
-                if part.trees.len() != part.cards.len() {
-                    return Err(io_in_sql(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        "a set's cards read back differently",
-                    )));
+        pipelined(
+            database.sets.chunks(PIECES_AT_ONCE),
+            |chunk| chunk.par_iter().map(parse_piece).collect::<io::Result<_>>(),
+            |parsed: Vec<ParsedSet>| {
+                for part in parsed {
+                    self.set(&part.set)?;
+                    for (card, tree) in part.cards.iter().zip(part.trees) {
+                        self.card(card, tree)?;
+                    }
                 }
-                for (card, tree) in part.cards.iter().zip(&part.trees) {
-                    let tree = tree
-                        .as_deref()
-                        .map(Tree::from_json)
-                        .transpose()
-                        .map_err(|e| io_in_sql(e.into()))?;
-                    self.card(card, tree)?;
-                }
-            }
-        }
-        Ok(())
+                Ok(())
+            },
+        )
     }
 
     fn set(&mut self, set: &Set) -> rusqlite::Result<()> {
@@ -491,7 +537,7 @@ impl<'c> Inserts<'c> {
         Ok(())
     }
 
-    fn card(&mut self, card: &Card, tree: Option<Tree<'_>>) -> rusqlite::Result<()> {
+    fn card(&mut self, card: &Card, tree: Option<Tree>) -> rusqlite::Result<()> {
         let id = card.id.0.as_str();
         self.card.execute(params![
             id,
@@ -522,7 +568,7 @@ impl<'c> Inserts<'c> {
             }
         }
         if card.effect.is_some() || tree.is_some() {
-            let json = tree.as_ref().map(|t| t.json.as_ref());
+            let json = tree.as_ref().map(|t| &*t.json);
             self.effect.execute(params![id, card.effect, json])?;
         }
         for (lang, text) in card.effect_text.iter() {
