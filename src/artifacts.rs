@@ -46,6 +46,40 @@ impl CardsJson {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The cards as a JSON array (`[` card objects `]`), read from the
+    /// database file that holds them if they are there.
+    pub fn read_array(&self) -> std::io::Result<Vec<u8>> {
+        let len = usize::try_from(self.len()).map_err(std::io::Error::other)?;
+        let mut array = Vec::with_capacity(len + 2);
+        array.push(b'[');
+        match self {
+            CardsJson::Built(bytes) => array.extend_from_slice(bytes),
+            CardsJson::Written { file, range } => {
+                array.resize(len + 1, 0);
+                read_at(file, range.start, &mut array[1..])?;
+            }
+        }
+        array.push(b']');
+        Ok(array)
+    }
+}
+
+/// Fills `buffer` from `file` at `offset`, without moving the file's
+/// cursor (sets are read in parallel from one file).
+#[cfg(unix)]
+fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
+}
+
+#[cfg(not(unix))]
+fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut file = file;
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buffer)
 }
 
 /// Bytes kept in a shared buffer: a piece of the database JSON, made by

@@ -15,7 +15,8 @@
 //! 5. **The model**: set files and the database ([`model`]), the set-file
 //!    schema ([`set_schema`]), canonical effects ([`fmt`]).
 //! 6. **One file and the artifacts**: a set file loaded ([`load`]), the
-//!    database written ([`artifacts`]), card references ([`cards`]).
+//!    database written as JSON ([`artifacts`]) and SQLite ([`sqlite`]), card
+//!    references ([`cards`]).
 //! 7. **What needs loaded sets**: translations ([`i18n`]), the player
 //!    rules ([`rules`]), the search language ([`search`]) and the build
 //!    cache.
@@ -59,6 +60,7 @@ pub mod rules;
 pub mod schema;
 pub mod search;
 pub mod set_schema;
+pub mod sqlite;
 pub mod suggest;
 pub mod synth;
 pub mod words;

@@ -36,6 +36,7 @@ use crate::files::{self, Destination};
 use crate::i18n;
 use crate::model::{Card, DATABASE_FORMAT, Database, Set};
 use crate::pool::{Listing, Pool, PoolError};
+use crate::sqlite;
 
 /// Where `blades build` writes the database unless told otherwise; the
 /// build cache sits beside it.
@@ -192,37 +193,9 @@ fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
     Some(database)
 }
 
-/// A set's cards from their piece of JSON (card objects, comma-separated).
+/// A set's cards from their piece of JSON.
 fn cards_of(piece: &CardsJson) -> Option<Vec<Card>> {
-    let len = usize::try_from(piece.len()).ok()?;
-    let mut array = Vec::with_capacity(len + 2);
-    array.push(b'[');
-    match piece {
-        CardsJson::Built(bytes) => array.extend_from_slice(bytes),
-        CardsJson::Written { file, range } => {
-            array.resize(len + 1, 0);
-            read_at(file, range.start, &mut array[1..]).ok()?;
-        }
-    }
-    array.push(b']');
-    serde_json::from_slice(&array).ok()
-}
-
-/// Fills `buffer` from `file` at `offset`, without moving the file's
-/// cursor (sets are read in parallel from one file).
-#[cfg(unix)]
-fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
-}
-
-#[cfg(not(unix))]
-fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let mut file = file;
-    file.seek(SeekFrom::Start(offset))?;
-    file.read_exact(buffer)
+    serde_json::from_slice(&piece.read_array().ok()?).ok()
 }
 
 /// Reads a listed pool, leaving unread the files `cache` vouches for.
@@ -313,6 +286,22 @@ impl Build {
             files_read,
             sets: pool.sets.len(),
         }
+    }
+}
+
+impl Build {
+    /// Writes the database this build wrote (or found already written) as
+    /// SQLite to `path` (see [`crate::sqlite`]); an error when the build
+    /// made no database.
+    pub fn write_sqlite(&self, path: &Path) -> std::io::Result<()> {
+        let source = match (&self.compiled.database, &self.compiled.json) {
+            (Some(database), _) => sqlite::Source::Models(database),
+            (None, Some(json)) => sqlite::Source::Pieces(json),
+            (None, None) => {
+                return Err(std::io::Error::other("the build made no database"));
+            }
+        };
+        sqlite::write(path, source)
     }
 }
 

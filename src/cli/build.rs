@@ -37,6 +37,9 @@ pub struct Args {
     /// without the cache, which keeps compact JSON.
     #[arg(long)]
     pretty: bool,
+    /// Also write the database as SQLite to FILE (the tables are in docs/database.md).
+    #[arg(long, value_name = "FILE", conflicts_with = "schema_only")]
+    sqlite: Option<PathBuf>,
 }
 
 impl Args {
@@ -65,6 +68,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     };
     let read = started.elapsed();
     let build = build_with_progress(&mut builder, &pool, to_stdout(&args));
+    let sqlite = write_sqlite(&build, args.sqlite.as_deref());
     let saving = Instant::now();
     let cache = builder.keep(&build).err().map(|e| {
         Diagnostic::general(
@@ -78,12 +82,18 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let findings: Vec<Diagnostic> = cache
         .into_iter()
         .chain(write_failure(&build.written, &args.out))
+        .chain(sqlite.clone())
         .collect();
-    report(context, &build, &args.out, findings);
+    // The SQLite file named, when it was written.
+    let sqlite_written = args.sqlite.as_deref().filter(|_| sqlite.is_none());
+    report(context, &build, &args.out, sqlite_written, findings);
     if args.timings {
         print_timings(&build, read, saving);
     }
-    let code = exit_code(&build);
+    let code = match sqlite {
+        Some(_) => exit::CANNOT_RUN,
+        None => exit_code(&build),
+    };
     // The process ends here: the OS takes the memory back at once, where
     // freeing a large pool's millions of strings one by one takes a while.
     std::mem::forget((build, pool, builder));
@@ -106,6 +116,12 @@ fn refused_combination(context: &Context, args: &Args) -> Option<Diagnostic> {
             "name the folder to watch: `blades build --watch --cards DIR`",
         );
     }
+    if args.sqlite.as_deref() == Some(Path::new("-")) {
+        return usage(
+            "--sqlite cannot write to standard output: an SQLite database is a file",
+            "name a file: `--sqlite dist/cards.sqlite`",
+        );
+    }
     if args.watch && to_stdout(args) {
         return usage(
             "--watch writes a file on every change; give --out FILE, not `-`",
@@ -117,7 +133,13 @@ fn refused_combination(context: &Context, args: &Args) -> Option<Diagnostic> {
 
 /// Prints the build's findings with `more` of the run's own (the cache or
 /// the output that could not be written), then says what was done.
-fn report(context: &Context, build: &Build, out: &Path, more: Vec<Diagnostic>) {
+fn report(
+    context: &Context,
+    build: &Build,
+    out: &Path,
+    sqlite: Option<&Path>,
+    more: Vec<Diagnostic>,
+) {
     let compiled = &build.compiled;
     if more.is_empty() {
         context.report(&compiled.diagnostics, &compiled.sources);
@@ -125,7 +147,7 @@ fn report(context: &Context, build: &Build, out: &Path, more: Vec<Diagnostic>) {
         let all: Vec<Diagnostic> = compiled.diagnostics.iter().cloned().chain(more).collect();
         context.report(&all, &compiled.sources);
     }
-    say_written(context, &build.written, out);
+    say_written(context, &build.written, out, sqlite);
     if matches!(build.written, Written::Checked) && compiled.error_count() == 0 && context.tells() {
         stderrln!(
             "checked {} set files (YAML and schema only): {}",
@@ -165,8 +187,9 @@ fn exit_code(build: &Build) -> u8 {
     }
 }
 
-/// Says what was written (after the diagnostics).
-fn say_written(context: &Context, written: &Written, out: &Path) {
+/// Says what was written (after the diagnostics): the database, and the
+/// SQLite file when one was written.
+fn say_written(context: &Context, written: &Written, out: &Path, sqlite: Option<&Path>) {
     if let Written::Done { sets, cards } = written
         && context.tells()
     {
@@ -174,7 +197,13 @@ fn say_written(context: &Context, written: &Written, out: &Path) {
             true => "standard output".to_string(),
             false => out.display().to_string(),
         };
-        stderrln!("built {sets} sets, {cards} cards into {into}");
+        match sqlite {
+            Some(sqlite) => stderrln!(
+                "built {sets} sets, {cards} cards into {into} and {}",
+                sqlite.display()
+            ),
+            None => stderrln!("built {sets} sets, {cards} cards into {into}"),
+        }
     }
 }
 
@@ -193,6 +222,25 @@ fn write_failure(written: &Written, out: &Path) -> Option<Diagnostic> {
         ),
         _ => None,
     }
+}
+
+/// Writes the SQLite file `--sqlite` asks for, after a build that made its
+/// database; the finding when it cannot be written.
+fn write_sqlite(build: &Build, path: Option<&Path>) -> Option<Diagnostic> {
+    let path = path?;
+    if !matches!(build.written, Written::Done { .. }) {
+        return None;
+    }
+    let e = build.write_sqlite(path).err()?;
+    Some(
+        Diagnostic::general(
+            Code::CannotWrite,
+            format!("cannot write `{}`: {e}", path.display()),
+        )
+        .with_help(
+            "check that the folder exists and can be written, or name another file with --sqlite; the file there, if any, was left as it was",
+        ),
+    )
 }
 
 /// `--timings`: where the time went.
@@ -287,14 +335,17 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                         .filter(|d| !previous.contains(&identity(d)))
                         .cloned()
                         .collect();
+                    let sqlite = write_sqlite(&build, args.sqlite.as_deref());
+                    let sqlite_written = args.sqlite.as_deref().filter(|_| sqlite.is_none());
                     let new: Vec<Diagnostic> = new
                         .into_iter()
                         .chain(write_failure(&build.written, &args.out))
+                        .chain(sqlite)
                         .collect();
                     if !new.is_empty() {
                         context.report(&new, &compiled.sources);
                     }
-                    say_written(context, &build.written, &args.out);
+                    say_written(context, &build.written, &args.out, sqlite_written);
                     // Failed builds are kept in memory only, like their output.
                     if let Err(e) = builder.keep(&build) {
                         stderrln!("[watch] warning: cannot write the build cache: {e}");
