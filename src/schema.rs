@@ -17,6 +17,7 @@ use crate::report::JsonReport;
 use crate::rules::collection::{BestReport, CollectionReport};
 use crate::rules::copies::{CopiesReport, Manifest};
 use crate::rules::deck::DeckReport;
+use crate::rules::format::FormatsFile;
 use crate::rules::input;
 use crate::rules::score::ScoreReport;
 use crate::rules::trade::TradeReport;
@@ -63,10 +64,11 @@ pub enum SchemaName {
     I18nUpdate,
     ScoreInput,
     ScoreReport,
+    FormatInput,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 24] = [
+    pub const ALL: [SchemaName; 25] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -91,6 +93,7 @@ impl SchemaName {
         SchemaName::I18nUpdate,
         SchemaName::ScoreInput,
         SchemaName::ScoreReport,
+        SchemaName::FormatInput,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -120,6 +123,7 @@ impl SchemaName {
             SchemaName::I18nUpdate => "i18n-update",
             SchemaName::ScoreInput => "score",
             SchemaName::ScoreReport => "score-report",
+            SchemaName::FormatInput => "deck-format",
         }
     }
 
@@ -163,6 +167,7 @@ impl SchemaName {
             SchemaName::I18nUpdate => schemars::schema_for!(Output<UpdateReport>),
             SchemaName::ScoreInput => schemars::schema_for!(input::ScoreFile),
             SchemaName::ScoreReport => schemars::schema_for!(Output<ScoreReport>),
+            SchemaName::FormatInput => schemars::schema_for!(FormatsFile),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {
