@@ -428,6 +428,7 @@ impl Reader<'_> {
     fn list<'n>(&mut self, node: &'n Node, field: &str) -> &'n [Node] {
         match &node.value {
             NodeValue::Seq(items) => items,
+            NodeValue::Null => &[],
             _ => {
                 self.wrong_type(
                     node,
@@ -533,7 +534,8 @@ impl Reader<'_> {
         let zones = get("zones").map(|n| self.zones(n)).unwrap_or_default();
         if zones.is_empty() {
             if let Some(node) = get("zones")
-                && node.as_seq().is_some_and(<[Node]>::is_empty)
+                && (matches!(node.value, NodeValue::Null)
+                    || node.as_seq().is_some_and(<[Node]>::is_empty))
             {
                 self.invalid(
                     node.span.clone(),
