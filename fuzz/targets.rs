@@ -22,6 +22,8 @@ use blades::model::Database;
 use blades::pool::{Pool, SourceFile, text_from_bytes};
 use blades::report::{self, Style};
 use blades::rules::collection;
+use blades::rules::deck::Placed;
+use blades::rules::format;
 use blades::rules::input::{self, InputFile};
 use blades::rules::{copies, deck, trade};
 use blades::search::{self, Catalog, Index, Query};
@@ -38,6 +40,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("po", po),
     ("locale", locale),
     ("search", search),
+    ("deck_format", deck_format),
 ];
 
 /// Both reports of a list of findings: miette's for people, and JSON that
@@ -538,5 +541,40 @@ pub fn search(data: &[u8]) {
             assert_located(&problems, &sources);
             report(&problems, &sources);
         }
+    }
+}
+
+/// A deck-format file: every problem located; a format that reads checks
+/// a deck of every card of the pool in every zone, and the same text read
+/// as a deck list puts its zone headers through the format.
+pub fn deck_format(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let path: Arc<str> = Arc::from("formats/fuzz.yaml");
+    let mut sources = Sources::default();
+    sources.insert(path.clone(), Arc::from(text));
+    let mut found = Vec::new();
+    let formats = format::parse_located(text, &path, &mut found);
+    assert_located(&found, &sources);
+    report(&found, &sources);
+    let database = database();
+    let index = CardIndex::new(database);
+    for (format, _) in &formats {
+        let placed: Vec<Placed> = (0..format.zones.len())
+            .flat_map(|z| database.cards.iter().map(move |c| (z, c, 2)))
+            .collect();
+        let outcome = deck::check_zoned(format, None, &placed);
+        assert_eq!(outcome.slots.len(), format.bounds.len());
+        let file = InputFile::new("deck.txt", text);
+        let mut found = Vec::new();
+        let doc = input::read_deck(&file, &mut found);
+        for section in &doc.sections {
+            let _ = input::resolve_zone(format, &file.path, &section.zone, &mut found);
+            let _ = input::resolve_cards(&index, &file.path, &section.cards, &mut found);
+        }
+        let mut sources = Sources::default();
+        sources.insert(file.path.clone(), file.text.clone());
+        assert_located(&found, &sources);
     }
 }

@@ -65,6 +65,9 @@ pub enum Code {
     UnknownSymbol,
     InvalidInput,
     NegativeAmount,
+    UnknownFormat,
+    UnknownZone,
+    FormatInvalid,
     // Score sheets.
     UnknownMode,
     UnknownTournament,
@@ -236,6 +239,18 @@ pub const CODES: &[(Code, &str)] = &[
         "a count or amount of money is below zero",
     ),
     (
+        Code::UnknownFormat,
+        "a deck format name matches no format of the tool or the pool",
+    ),
+    (
+        Code::UnknownZone,
+        "a deck list's header names a zone its format does not have",
+    ),
+    (
+        Code::FormatInvalid,
+        "a deck format contradicts itself: min above max, an unknown zone, attribute, rule or bound",
+    ),
+    (
         Code::UnknownMode,
         "a score sheet names a scoring mode that does not exist",
     ),
@@ -391,6 +406,9 @@ impl Code {
             Code::UnknownSymbol => "unknown-symbol",
             Code::InvalidInput => "invalid-input",
             Code::NegativeAmount => "negative-amount",
+            Code::UnknownFormat => "unknown-format",
+            Code::UnknownZone => "unknown-zone",
+            Code::FormatInvalid => "format-invalid",
             Code::UnknownMode => "unknown-mode",
             Code::UnknownTournament => "unknown-tournament",
             Code::DuplicatePlayer => "duplicate-player",

@@ -64,6 +64,10 @@ pub struct CardSource {
     /// type declared by a set's `extra-types`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub types: Vec<Id>,
+    /// A category the pool defines (`face`, `number`, `monster-slider`),
+    /// for deck formats to count by; Millennium Blades cards have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<Id>,
     /// Copies in the set; derived from the copy rule, required in the Core Set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 9))]
@@ -167,6 +171,9 @@ pub struct Card {
     pub stars: u8,
     pub elements: Vec<Element>,
     pub types: Vec<Id>,
+    /// The pool-defined category, if the card has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<Id>,
     /// Derived from the set's kind.
     pub rarity: SetKind,
     /// Derived from the copy rule (stated for Core Set cards).
@@ -211,6 +218,7 @@ impl Card {
             stars,
             elements: Vec::new(),
             types: Vec::new(),
+            category: None,
             rarity: SetKind::Expansion,
             copies: 1,
             effect: None,

@@ -294,12 +294,14 @@ impl PoolError {
 
 /// Is this pool file data rather than a set? Reserved: `keywords.yaml`,
 /// `characters.yaml`, `glossary.yaml`, anything under a `locales/` or
-/// `phrases/` folder, and names starting with `_`.
+/// `phrases/` folder, deck formats in the top `formats/` folder, and names
+/// starting with `_`.
 pub(crate) fn is_data_file(relative: &str) -> bool {
     let mut parts = relative.split('/');
     let name = parts.next_back().unwrap_or_default();
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-    parts.any(|dir| dir == "locales" || dir == "phrases")
+    relative.starts_with("formats/")
+        || parts.any(|dir| dir == "locales" || dir == "phrases")
         || matches!(stem, "keywords" | "characters" | "glossary")
         || name.starts_with('_')
 }
@@ -743,6 +745,8 @@ mod tests {
     #[test]
     fn data_files_are_recognised() {
         assert!(is_data_file("keywords.yaml"));
+        assert!(is_data_file("formats/poker.yaml"));
+        assert!(!is_data_file("sets/formats.yaml"));
         assert!(is_data_file("locales/ja/sunset-gulch.yaml"));
         assert!(is_data_file("phrases/en.yaml"));
         assert!(is_data_file("_draft.yaml"));

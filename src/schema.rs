@@ -18,6 +18,7 @@ use crate::report::JsonReport;
 use crate::rules::collection::{BestReport, CollectionReport};
 use crate::rules::copies::{CopiesReport, Manifest};
 use crate::rules::deck::DeckReport;
+use crate::rules::format::FormatsFile;
 use crate::rules::input;
 use crate::rules::score::ScoreReport;
 use crate::rules::share::DeckExport;
@@ -69,10 +70,11 @@ pub enum SchemaName {
     Diff,
     DeckExport,
     Search,
+    FormatInput,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 27] = [
+    pub const ALL: [SchemaName; 28] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -100,6 +102,7 @@ impl SchemaName {
         SchemaName::Diff,
         SchemaName::DeckExport,
         SchemaName::Search,
+        SchemaName::FormatInput,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -132,6 +135,7 @@ impl SchemaName {
             SchemaName::Diff => "diff",
             SchemaName::DeckExport => "deck-export",
             SchemaName::Search => "search",
+            SchemaName::FormatInput => "deck-format",
         }
     }
 
@@ -178,6 +182,7 @@ impl SchemaName {
             SchemaName::Diff => schemars::schema_for!(Output<DiffReport>),
             SchemaName::DeckExport => schemars::schema_for!(Output<DeckExport>),
             SchemaName::Search => schemars::schema_for!(Output<SearchReport>),
+            SchemaName::FormatInput => schemars::schema_for!(FormatsFile),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

@@ -36,6 +36,7 @@ use crate::files::{self, Destination};
 use crate::i18n;
 use crate::model::{Card, DATABASE_FORMAT, Database, Set};
 use crate::pool::{Listing, Pool, PoolError};
+use crate::rules::format::Formats;
 use crate::sqlite;
 
 /// Where `blades build` writes the database unless told otherwise; the
@@ -141,6 +142,27 @@ impl Workspace {
         }
         (
             vocabulary,
+            Findings {
+                diagnostics,
+                sources,
+            },
+        )
+    }
+
+    /// The deck formats a check may use: the built-in ones and the pool's
+    /// own (`formats/*.yaml`). Findings are those of the pool's format
+    /// files; a format with a problem is left out.
+    pub fn formats(&self) -> (Formats, Findings) {
+        let mut diagnostics = Vec::new();
+        let formats = Formats::of_pool(&self.pool, &mut diagnostics);
+        let mut sources = Sources::default();
+        for file in &self.pool.data {
+            if diagnostics.iter().any(|d| d.path == file.path) {
+                sources.insert(file.path.clone(), file.text().clone());
+            }
+        }
+        (
+            formats,
             Findings {
                 diagnostics,
                 sources,

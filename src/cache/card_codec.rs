@@ -35,6 +35,7 @@ pub(crate) fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
         for kind in &card.types {
             w.text(&kind.0);
         }
+        w.optional_text(card.category.as_ref().map(|c| c.0.as_str()));
         w.number(card.copies.map_or(0, |c| usize::from(c) + 1));
         w.optional_text(card.effect.as_deref());
         w.optional_text(card.flavor.as_deref());
@@ -84,6 +85,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
         let types = (0..r.count()?)
             .map(|_| r.text().map(Id))
             .collect::<Option<Vec<_>>>()?;
+        let category = r.optional_text()?.map(Id);
         let copies = match r.number()? {
             0 => None,
             n => Some(u8::try_from(n - 1).ok()?),
@@ -124,6 +126,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
                 stars,
                 elements,
                 types,
+                category,
                 copies,
                 effect,
                 flavor,

@@ -69,6 +69,7 @@ fn assemble_cards(
             stars: card.stars,
             elements: card.elements,
             types: card.types,
+            category: card.category,
             rarity: set.kind,
             copies,
             effect: card.effect,

@@ -1,14 +1,14 @@
 //! The characters (`data/characters.yaml`, embedded in the binary) and what
 //! they change in the checks. A character is named by id, English name or
-//! Japanese name, folded like card names.
+//! Japanese name, folded like card names. What a character changes in a
+//! deck is the deck format's business (its `modifiers`).
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
 
 use crate::cards::{LookupError, NameIndex, NameSource};
-use crate::words::{CardKind, Id};
+use crate::words::Id;
 use crate::yaml;
 
 /// The embedded character data.
@@ -25,16 +25,6 @@ pub struct Character {
     /// Other names a player may write.
     #[serde(default)]
     pub also: Vec<String>,
-    /// Extra deck slots by card kind.
-    #[serde(default)]
-    pub deck: BTreeMap<CardKind, u64>,
-}
-
-impl Character {
-    /// Extra cards of this kind the character's deck may hold.
-    pub fn extra(&self, kind: CardKind) -> u64 {
-        self.deck.get(&kind).copied().unwrap_or(0)
-    }
 }
 
 #[derive(Deserialize)]
@@ -104,14 +94,11 @@ mod tests {
     }
 
     #[test]
-    fn deques_brings_a_deck_box_and_an_accessory() {
+    fn deques_is_named_many_ways() {
         let deques = resolve("deques").unwrap();
         assert_eq!(resolve("Deques Applenti").unwrap(), deques);
         assert_eq!(resolve("deques  applenti").unwrap(), deques);
         assert_eq!(resolve("デックス・アプレンティ").unwrap(), deques);
-        assert_eq!(deques.extra(CardKind::DeckBox), 1);
-        assert_eq!(deques.extra(CardKind::Accessory), 1);
-        assert_eq!(deques.extra(CardKind::Single), 0);
         assert_eq!(resolve("power creep").unwrap().id.0, "power-creep");
     }
 

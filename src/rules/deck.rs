@@ -1,97 +1,23 @@
-//! Deck check: how many cards of each kind a deck holds, and no card twice.
+//! Deck check: a deck's cards, zone by zone, against a format's bounds,
+//! copy limits and the character's modifiers.
 //!
-//! The limits are data (`data/deck-formats.yaml`, embedded), so a format of
-//! another game with other numbers reuses the same engine; a character adds
-//! slots on top (`data/characters.yaml`).
-
-use std::sync::OnceLock;
+//! The formats are data (`data/deck-formats.yaml`, embedded, and a pool's
+//! `formats/*.yaml`; see [`super::format`]), so the formats of other games
+//! run on the same engine.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::characters::Character;
-use super::{Common, Counted, Violation, ids, list_names, plural, rule, rule_named};
+use super::format;
+pub use super::format::{Bound, DeckFormat, Zone};
+use super::{Common, Counted, Violation, ids, list_names, plural};
+use crate::model::Card;
 use crate::words::{CardKind, Id};
-use crate::yaml;
-
-/// The embedded deck formats.
-pub(crate) const FORMATS_YAML: &str = include_str!("../../data/deck-formats.yaml");
-
-/// A deck format: limits by card kind, and whether a card may repeat.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeckFormat {
-    pub id: Id,
-    pub name: String,
-    /// No card twice.
-    pub unique: bool,
-    pub limits: Vec<Limit>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Limit {
-    pub kind: CardKind,
-    pub max: u64,
-    /// The rule a deck over the limit breaks.
-    pub rule: &'static str,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FormatsFile {
-    formats: Vec<FormatSource>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FormatSource {
-    id: Id,
-    name: String,
-    unique: bool,
-    limits: Vec<LimitSource>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LimitSource {
-    kind: CardKind,
-    max: u64,
-    rule: String,
-}
-
-/// Reads deck formats from YAML text (the embedded file, or a test's).
-pub(crate) fn parse_formats(text: &str) -> Result<Vec<DeckFormat>, String> {
-    let doc = yaml::parse(text).map_err(|e| e.message)?;
-    let file: FormatsFile = serde_json::from_value(doc.to_json()).map_err(|e| e.to_string())?;
-    file.formats
-        .into_iter()
-        .map(|f| {
-            let limits = f
-                .limits
-                .into_iter()
-                .map(|l| {
-                    let rule = rule_named(&l.rule)
-                        .ok_or_else(|| format!("unknown rule `{}` in format {}", l.rule, f.id))?;
-                    Ok(Limit {
-                        kind: l.kind,
-                        max: l.max,
-                        rule,
-                    })
-                })
-                .collect::<Result<_, String>>()?;
-            Ok(DeckFormat {
-                id: f.id,
-                name: f.name,
-                unique: f.unique,
-                limits,
-            })
-        })
-        .collect()
-}
 
 /// The built-in formats; the first is the default.
 pub fn formats() -> &'static [DeckFormat] {
-    static FORMATS: OnceLock<Vec<DeckFormat>> = OnceLock::new();
-    FORMATS.get_or_init(|| parse_formats(FORMATS_YAML).expect("data/deck-formats.yaml is valid"))
+    format::builtin()
 }
 
 /// The default format (Millennium Blades tournament deck).
@@ -99,14 +25,30 @@ pub fn tournament() -> &'static DeckFormat {
     &formats()[0]
 }
 
-/// How full one slot of the deck is.
+/// How full one bound of the format is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub struct Slot {
-    pub kind: CardKind,
-    /// Physical cards of this kind in the deck.
+    /// The card kind counted, when the bound counts exactly one kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<CardKind>,
+    /// What is counted (`face cards`), when the bound is not one kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The zones counted together, when the format has more than one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<Id>,
+    /// Physical cards counted.
     pub count: u64,
+    /// The fewest allowed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<u64>,
     /// The most allowed, character included.
-    pub limit: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+    /// What is counted, for people (`singles`).
+    #[serde(skip)]
+    pub words: String,
 }
 
 /// The character a deck was checked for.
@@ -123,56 +65,135 @@ pub struct DeckOutcome {
     pub violations: Vec<Violation>,
 }
 
-/// Checks a deck against a format, for a character or none.
+/// A card in a zone (an index into the format's zones) with its count.
+pub type Placed<'a> = (usize, &'a Card, u64);
+
+/// Checks a deck whose cards are all in the format's first zone.
 pub fn check(format: &DeckFormat, character: Option<&Character>, cards: &[Counted]) -> DeckOutcome {
-    let mut slots = Vec::new();
+    let placed: Vec<Placed> = cards.iter().map(|&(c, n)| (0, c, n)).collect();
+    check_zoned(format, character, &placed)
+}
+
+/// "the deck", "the Main Deck and the Millennium Deck together".
+fn zones_phrase(format: &DeckFormat, zones: &[usize], together: bool) -> String {
+    let names: Vec<String> = zones
+        .iter()
+        .map(|&z| format!("the {}", format.zones[z].name))
+        .collect();
+    match names.len() {
+        1 => names[0].clone(),
+        n => format!(
+            "{} and {}{}",
+            names[..n - 1].join(", "),
+            names[n - 1],
+            if together { " together" } else { "" }
+        ),
+    }
+}
+
+fn take_out(format: &DeckFormat, what: String) -> String {
+    match &format.surplus {
+        Some(to) => format!("move {what} to {to}"),
+        None => format!("take out {what}"),
+    }
+}
+
+/// Checks a deck, zone by zone, against a format, for a character or none.
+pub fn check_zoned(
+    format: &DeckFormat,
+    character: Option<&Character>,
+    cards: &[Placed],
+) -> DeckOutcome {
+    let mut slots = Vec::with_capacity(format.bounds.len());
     let mut violations = Vec::new();
-    for limit in &format.limits {
-        let max = limit.max + character.map_or(0, |c| c.extra(limit.kind));
-        let of_kind: Vec<Counted> = cards
-            .iter()
-            .copied()
-            .filter(|(c, _)| c.kind == limit.kind)
-            .collect();
-        let count: u64 = of_kind.iter().map(|(_, n)| n).sum();
-        if count > max {
-            let (one, many) = kind_words(limit.kind);
-            let why = match character {
-                Some(c) if c.extra(limit.kind) > 0 => format!(" for {}", c.name),
-                _ => String::new(),
-            };
+    let several_zones = format.zones.len() > 1;
+    for (b, bound) in format.bounds.iter().enumerate() {
+        let extra = format.extra(character, b);
+        let max = bound.max.map(|m| m + extra);
+        let counted = || {
+            cards
+                .iter()
+                .filter(|(z, c, _)| bound.zones.contains(z) && bound.filter.matches(c))
+        };
+        let count: u64 = counted().map(|(_, _, n)| n).sum();
+        let why = match character {
+            Some(c) if extra > 0 => format!(" for {}", c.name),
+            _ => String::new(),
+        };
+        let (one, many) = (bound.one.as_str(), bound.many.as_str());
+        if let Some(max) = max
+            && count > max
+        {
             violations.push(Violation::new(
-                limit.rule,
+                bound.max_rule,
                 format!(
-                    "{} in the deck; the limit{why} is {max}: move {} to your binder",
+                    "{} in {}; the limit{why} is {max}: {}",
                     plural(count, one, many),
-                    plural(count - max, one, many),
+                    zones_phrase(format, &bound.zones, true),
+                    take_out(format, plural(count - max, one, many)),
                 ),
-                ids(of_kind.iter().map(|(c, _)| *c)),
+                ids(counted().map(|(_, c, _)| *c)),
             ));
         }
+        if let Some(min) = bound.min
+            && count < min
+        {
+            violations.push(Violation::new(
+                bound.min_rule,
+                format!(
+                    "{} in {}; the minimum is {min}: add {}",
+                    plural(count, one, many),
+                    zones_phrase(format, &bound.zones, true),
+                    plural(min - count, one, many),
+                ),
+                ids(counted().map(|(_, c, _)| *c)),
+            ));
+        }
+        let kind = bound.filter.only_kind();
         slots.push(Slot {
-            kind: limit.kind,
+            kind,
+            name: kind.is_none().then(|| many.to_string()),
+            zones: if several_zones {
+                bound
+                    .zones
+                    .iter()
+                    .map(|&z| format.zones[z].id.clone())
+                    .collect()
+            } else {
+                Vec::new()
+            },
             count,
+            min: bound.min,
             limit: max,
+            words: many.to_string(),
         });
     }
-    if format.unique {
-        // One violation per repeated card, in first-seen order.
+    for limit in &format.copies {
+        // One violation per card over the limit, in first-seen order.
         let mut seen: Vec<(&Id, &str, u64)> = Vec::new();
-        for (card, n) in cards {
+        for (_, card, n) in cards.iter().filter(|(z, _, _)| limit.zones.contains(z)) {
             match seen.iter_mut().find(|(id, _, _)| **id == card.id) {
                 Some(entry) => entry.2 += n,
                 None => seen.push((&card.id, &card.name, *n)),
             }
         }
-        for (id, name, n) in seen.into_iter().filter(|(_, _, n)| *n > 1) {
+        let holder = match limit.zones.len() {
+            1 => format!("a {} holds", format.zones[limit.zones[0]].name),
+            _ => format!("{} hold", zones_phrase(format, &limit.zones, true)),
+        };
+        let allowed = if limit.max == 1 {
+            "one copy of a card".to_string()
+        } else {
+            format!("at most {} copies of a card", limit.max)
+        };
+        for (id, name, n) in seen.into_iter().filter(|(_, _, n)| *n > limit.max) {
             violations.push(Violation::new(
-                rule::DUPLICATE_CARD,
+                limit.rule,
                 format!(
-                    "{} is in the deck {n} times; a deck holds one copy of a card: move {} to your binder",
+                    "{} is in {} {n} times; {holder} {allowed}: {}",
                     list_names([name]),
-                    plural(n - 1, "copy", "copies"),
+                    zones_phrase(format, &limit.zones, false),
+                    take_out(format, plural(n - limit.max, "copy", "copies")),
                 ),
                 vec![id.clone()],
             ));
@@ -181,16 +202,18 @@ pub fn check(format: &DeckFormat, character: Option<&Character>, cards: &[Counte
     DeckOutcome { slots, violations }
 }
 
-fn kind_words(kind: CardKind) -> (&'static str, &'static str) {
-    match kind {
-        CardKind::Single => ("single", "singles"),
-        CardKind::DeckBox => ("deck box", "deck boxes"),
-        CardKind::Accessory => ("accessory", "accessories"),
-    }
+/// The cards of one zone, in a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct ZoneCards {
+    pub zone: Id,
+    /// The zone's cards by id, in input order, repeats included.
+    pub cards: Vec<Id>,
 }
 
 /// The JSON output of `blades deck check`, one per file.
 #[derive(Debug, Default, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 #[schemars(title = "blades deck check result")]
 pub struct DeckReport {
     #[serde(flatten)]
@@ -199,17 +222,21 @@ pub struct DeckReport {
     pub format: Option<Id>,
     /// The deck's character, if it names one.
     pub character: Option<CharacterRef>,
-    /// Cards of each kind against their limit.
+    /// Each bound of the format: cards counted against their limits.
     pub slots: Vec<Slot>,
     /// The deck's cards by id, in input order, repeats included.
     pub cards: Vec<Id>,
+    /// Each zone's cards, when the format has more than one zone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<ZoneCards>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Card;
     use crate::rules::characters;
+    use crate::rules::format::parse_formats;
+    use crate::rules::rule;
     use crate::words::{Element, SetKind};
 
     fn card(id: &str, kind: CardKind) -> Card {
@@ -234,14 +261,19 @@ mod tests {
     #[test]
     fn the_tournament_format_is_eight_one_two_unique() {
         let format = tournament();
-        assert!(format.unique);
-        let limits: Vec<(CardKind, u64)> = format.limits.iter().map(|l| (l.kind, l.max)).collect();
+        assert_eq!(format.copies.len(), 1);
+        assert_eq!(format.copies[0].max, 1);
+        let limits: Vec<(Option<CardKind>, Option<u64>)> = format
+            .bounds
+            .iter()
+            .map(|b| (b.filter.only_kind(), b.max))
+            .collect();
         assert_eq!(
             limits,
             [
-                (CardKind::Single, 8),
-                (CardKind::DeckBox, 1),
-                (CardKind::Accessory, 2)
+                (Some(CardKind::Single), Some(8)),
+                (Some(CardKind::DeckBox), Some(1)),
+                (Some(CardKind::Accessory), Some(2))
             ]
         );
     }
@@ -288,7 +320,7 @@ mod tests {
     #[test]
     fn another_format_is_only_data() {
         let formats = parse_formats(
-            "formats:\n  - id: open\n    name: Open\n    unique: false\n    limits:\n      - {kind: accessory, max: 3, rule: too-many-accessories}\n",
+            "formats:\n  - id: open\n    name: Open\n    zones: [{id: deck}]\n    bounds:\n      - {where: {kind: accessory}, max: 3, rule: too-many-accessories}\n",
         )
         .unwrap();
         let a = card("a", CardKind::Accessory);
@@ -296,6 +328,35 @@ mod tests {
         assert!(outcome.violations.is_empty());
         let outcome = check(&formats[0], None, &[(&a, 4)]);
         assert_eq!(rules_of(&outcome), [rule::TOO_MANY_ACCESSORIES]);
-        assert!(parse_formats("formats:\n  - {id: x, name: X, unique: true, limits: [{kind: single, max: 1, rule: made-up}]}\n").is_err());
+        assert!(parse_formats("formats:\n  - {id: x, name: X, zones: [{id: d}], bounds: [{max: 1, rule: made-up}]}\n").is_err());
+    }
+
+    #[test]
+    fn sums_over_zones_and_copies_across_zones() {
+        let formats = parse_formats(
+            "formats:\n  - id: two\n    name: Two\n    zones: [{id: main, name: Main Deck}, {id: extra, name: Extra Deck}]\n    bounds:\n      - {zones: [main], min: 2}\n      - {zones: [main, extra], max: 3}\n    copies:\n      - {max: 2}\n",
+        )
+        .unwrap();
+        let a = card("a", CardKind::Single);
+        let b = card("b", CardKind::Single);
+        let outcome = check_zoned(&formats[0], None, &[(0, &a, 1), (1, &b, 1)]);
+        assert_eq!(rules_of(&outcome), [rule::TOO_FEW_IN_ZONE]);
+        assert_eq!(
+            outcome.violations[0].message,
+            "1 card in the Main Deck; the minimum is 2: add 1 card"
+        );
+        let outcome = check_zoned(&formats[0], None, &[(0, &a, 2), (1, &a, 1), (1, &b, 1)]);
+        assert_eq!(
+            rules_of(&outcome),
+            [rule::TOO_MANY_IN_ZONE, rule::TOO_MANY_OF_A_CARD]
+        );
+        assert_eq!(
+            outcome.violations[0].message,
+            "4 cards in the Main Deck and the Extra Deck together; the limit is 3: take out 1 card"
+        );
+        assert_eq!(
+            outcome.violations[1].message,
+            "`A` is in the Main Deck and the Extra Deck 3 times; the Main Deck and the Extra Deck together hold at most 2 copies of a card: take out 1 copy"
+        );
     }
 }

@@ -134,6 +134,17 @@ pub struct Reference {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DeckDoc {
     pub character: Option<Spanned<String>>,
+    /// Cards under no zone header (the format's first zone).
+    pub cards: Vec<Reference>,
+    /// Cards under a zone header (`Main Deck:`), in file order.
+    pub sections: Vec<DeckSection>,
+}
+
+/// The cards a deck list puts under one zone header.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeckSection {
+    /// The header as written (`Millennium Deck`), without `:` or brackets.
+    pub zone: Spanned<String>,
     pub cards: Vec<Reference>,
 }
 
@@ -214,7 +225,9 @@ fn refuse_empty(file: &InputFile, out: &mut Vec<Diagnostic>, what: &str, example
     empty
 }
 
-/// Reads a deck: `character:` and `cards:`.
+/// Reads a deck: `character:`, `cards:` and `zones:` (a mapping from zone
+/// to cards); in text, zone headers (`Main Deck:`, `[Sideboard]`) put the
+/// cards below them in that zone.
 pub fn read_deck(file: &InputFile, out: &mut Vec<Diagnostic>) -> DeckDoc {
     let mut doc = DeckDoc::default();
     if refuse_empty(file, out, "deck", "a deck with no cards is `cards: []`") {
@@ -229,20 +242,40 @@ pub fn read_deck(file: &InputFile, out: &mut Vec<Diagnostic>) -> DeckDoc {
                 doc.cards = y.references(root, "cards");
                 return doc;
             }
-            for (key, entry) in y.fields(root, &["character", "cards"], &["cards"], "a deck") {
+            // `zones` is read apart, so that the help for a misspelt field
+            // reads as it did before zones (a deck of one zone has none).
+            let mut root = root.clone();
+            let mut zones = None;
+            if let NodeValue::Map(entries) = &mut root.value
+                && let Some(i) = entries.iter().position(|e| e.key.as_str() == Some("zones"))
+            {
+                zones = Some(entries.remove(i));
+            }
+            let required: &[&str] = if zones.is_some() { &[] } else { &["cards"] };
+            for (key, entry) in y.fields(&root, &["character", "cards"], required, "a deck") {
                 match key {
                     "character" => doc.character = y.text(&entry.value, "character"),
                     _ => doc.cards = y.references(&entry.value, "cards"),
                 }
             }
+            if let Some(entry) = zones {
+                doc.sections = y.sections(&entry.value);
+            }
         }
         Syntax::Text => {
             let mut t = TextReader::new(file, out, &["character"], &[]);
+            t.open_sections = true;
             for line in t.lines() {
                 match line {
                     TextLine::Header { value, .. } => doc.character = Some(value),
-                    TextLine::Card(r) => doc.cards.push(r),
-                    TextLine::Section(_) => {}
+                    TextLine::Card(r) => match doc.sections.last_mut() {
+                        Some(section) => section.cards.push(r),
+                        None => doc.cards.push(r),
+                    },
+                    TextLine::Section(zone) => doc.sections.push(DeckSection {
+                        zone,
+                        cards: Vec::new(),
+                    }),
                 }
             }
         }
@@ -658,6 +691,28 @@ impl<'a> YamlReader<'a> {
         refs
     }
 
+    /// `zones: {Main Deck: [...], Millennium Deck: [...]}`.
+    fn sections(&mut self, node: &Node) -> Vec<DeckSection> {
+        let NodeValue::Map(entries) = &node.value else {
+            self.wrong_type(
+                node,
+                "zones",
+                "a mapping",
+                "write each zone as `Zone Name:` followed by its cards",
+            );
+            return Vec::new();
+        };
+        let mut sections = Vec::new();
+        for entry in entries {
+            let Some(zone) = self.text(&entry.key, "zone") else {
+                continue;
+            };
+            let cards = self.references(&entry.value, "cards");
+            sections.push(DeckSection { zone, cards });
+        }
+        sections
+    }
+
     /// Card references with counts: a mapping `name: count`, or a list.
     fn counted_references(&mut self, node: &Node, field: &str) -> Vec<Reference> {
         let NodeValue::Map(entries) = &node.value else {
@@ -845,6 +900,9 @@ struct TextReader<'a> {
     out: &'a mut Vec<Diagnostic>,
     headers: &'a [&'a str],
     sections: &'a [&'a str],
+    /// Any `Name:` or `[Name]` line is a section (a deck's zones, which
+    /// the format decides), unless it is a header.
+    open_sections: bool,
 }
 
 impl<'a> TextReader<'a> {
@@ -859,6 +917,7 @@ impl<'a> TextReader<'a> {
             out,
             headers,
             sections,
+            open_sections: false,
         }
     }
 
@@ -893,13 +952,34 @@ impl<'a> TextReader<'a> {
         lines
     }
 
-    /// A section line: `[a]` or `a:`, for a section this list has.
+    /// A section line: `[a]` or `a:`, for a section this list has (any
+    /// name, with open sections; a trailing count `Main Deck (40):` is
+    /// dropped).
     fn section(&self, content: &str, at: usize) -> Option<TextLine> {
-        let name = content
+        let inner = content
             .strip_prefix('[')
             .and_then(|s| s.strip_suffix(']'))
-            .or_else(|| content.strip_suffix(':'))
-            .map(|s| s.trim().to_ascii_lowercase())?;
+            .or_else(|| content.strip_suffix(':'))?;
+        if self.open_sections {
+            let mut name = inner.trim();
+            if let Some(head) = name.strip_suffix(')')
+                && let Some((before, count)) = head.rsplit_once('(')
+                && !count.is_empty()
+                && count.bytes().all(|b| b.is_ascii_digit())
+            {
+                name = before.trim_end();
+            }
+            let folded = name.to_ascii_lowercase();
+            if name.is_empty() || self.headers.contains(&folded.as_str()) {
+                return None;
+            }
+            let start = at + (name.as_ptr() as usize - content.as_ptr() as usize);
+            return Some(TextLine::Section(Spanned {
+                value: name.to_string(),
+                span: start..start + name.len(),
+            }));
+        }
+        let name = inner.trim().to_ascii_lowercase();
         self.sections.contains(&name.as_str()).then(|| {
             TextLine::Section(Spanned {
                 value: name,
@@ -1254,6 +1334,47 @@ pub fn resolve_character(
     }
 }
 
+/// The zone of a deck format a deck list's header names.
+pub fn resolve_zone(
+    format: &super::deck::DeckFormat,
+    path: &Arc<str>,
+    header: &Spanned<String>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<usize> {
+    if let Some(zone) = format.zone_named(&header.value) {
+        return Some(zone);
+    }
+    let names: Vec<&str> = format.zones.iter().map(|z| z.name.as_str()).collect();
+    let listed = names
+        .iter()
+        .map(|n| format!("`{n}:`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let candidates: Vec<&str> = format
+        .zones
+        .iter()
+        .flat_map(|z| std::iter::once(z.name.as_str()).chain(z.also.iter().map(String::as_str)))
+        .collect();
+    let help = match closest(&header.value, candidates.iter().copied()) {
+        Some(best) => format!("did you mean `{best}:`? Zones of {}: {listed}", format.name),
+        None => format!(
+            "zones of {}: {listed}; pick the format with `--rules`",
+            format.name
+        ),
+    };
+    out.push(
+        Diagnostic::error(
+            Code::UnknownZone,
+            path,
+            header.span.clone(),
+            format!("`{}` is not a zone of {}", header.value, format.name),
+        )
+        .with_label("unknown zone")
+        .with_help(help),
+    );
+    None
+}
+
 /// Resolves set references by id or name.
 pub fn resolve_sets<'a>(
     database: &'a Database,
@@ -1365,9 +1486,22 @@ pub enum DeckFile {
         /// The deck's character, by id or name (`deques`, `Deques Applenti`).
         #[serde(default)]
         character: Option<String>,
-        /// The deck's cards, in any order; a card's kind decides its slot.
+        /// The deck's cards, in any order, in the format's first zone.
         #[schemars(required)]
         cards: Option<Vec<CardName>>,
+        /// Cards by zone, for formats with several zones.
+        #[serde(default)]
+        zones: Option<std::collections::BTreeMap<String, Vec<CardName>>>,
+    },
+    /// A deck by zone (`Main Deck`, `Millennium Deck`).
+    Zoned {
+        #[serde(default)]
+        character: Option<String>,
+        #[serde(default)]
+        cards: Option<Vec<CardName>>,
+        /// A zone's id or name, then its cards.
+        #[schemars(required)]
+        zones: Option<std::collections::BTreeMap<String, Vec<CardName>>>,
     },
     Cards(Vec<CardName>),
 }

@@ -19,6 +19,7 @@ pub mod characters;
 pub mod collection;
 pub mod copies;
 pub mod deck;
+pub mod format;
 pub mod input;
 pub mod score;
 pub mod share;
@@ -62,6 +63,9 @@ pub mod rule {
     pub const TOO_MANY_COPIES: &str = "too-many-copies";
     pub const SET_NOT_IN_PLAY: &str = "set-not-in-play";
     pub const NO_COLLECTION: &str = "no-collection";
+    pub const TOO_MANY_IN_ZONE: &str = "too-many-in-zone";
+    pub const TOO_FEW_IN_ZONE: &str = "too-few-in-zone";
+    pub const TOO_MANY_OF_A_CARD: &str = "too-many-of-a-card";
 }
 
 /// Every rule with what it means (a test snapshots the list).
@@ -101,6 +105,18 @@ pub(crate) const RULES: &[(&str, &str)] = &[
     (
         rule::NO_COLLECTION,
         "a binder holds no legal collection at all",
+    ),
+    (
+        rule::TOO_MANY_IN_ZONE,
+        "a deck's zone (or zones together) holds more cards of a sort than its format allows",
+    ),
+    (
+        rule::TOO_FEW_IN_ZONE,
+        "a deck's zone (or zones together) holds fewer cards of a sort than its format requires",
+    ),
+    (
+        rule::TOO_MANY_OF_A_CARD,
+        "a deck holds more copies of one card than its format allows",
     ),
 ];
 
