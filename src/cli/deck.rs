@@ -47,21 +47,30 @@ enum DeckCommand {
         /// Print the share code only.
         #[arg(long)]
         share: bool,
+        /// The deck format whose zones the list names (as for `check`).
+        #[arg(long, value_name = "FORMAT")]
+        rules: Option<String>,
     },
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
-    let (files, rules) = match args.command {
-        DeckCommand::Check { files, rules } => (files, rules),
-        DeckCommand::Export { file, share } => return export(context, &file, share),
-    };
-    if let Err(code) = checks::stdin_once(context, &files) {
-        return code;
+    match args.command {
+        DeckCommand::Check { files, rules } => check(context, &files, rules.as_deref()),
+        DeckCommand::Export { file, share, rules } => {
+            export(context, &file, share, rules.as_deref())
+        }
     }
-    let workspace = match context.workspace() {
-        Ok(workspace) => workspace,
-        Err(code) => return code,
-    };
+}
+
+/// What every deck command reads first: the pool's formats (the one
+/// named, or the default) and its database.
+struct Ground {
+    formats: blades::rules::format::Formats,
+    database: blades::model::Database,
+}
+
+fn ground(context: &Context) -> Result<Ground, ExitCode> {
+    let workspace = context.workspace()?;
     let (formats, findings) = workspace.formats();
     if findings.error_count() > 0 {
         let mut diagnostics = findings.diagnostics.clone();
@@ -72,46 +81,98 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             )
             .with_help("fix the format files (see docs/formats.md)"),
         );
-        return context.fail(exit::CANNOT_RUN, &diagnostics, &findings.sources);
+        return Err(context.fail(exit::CANNOT_RUN, &diagnostics, &findings.sources));
     }
-    let format = match rules.as_deref() {
-        None => formats.default_format(),
-        Some(name) => match formats.resolve(name) {
-            Ok(format) => format,
-            Err(unknown) => {
-                let known = unknown.known.join(", ");
-                let help = match unknown.suggestion {
-                    Some(best) => format!("did you mean `{best}`? Formats: {known}"),
-                    None => format!("formats: {known}"),
-                };
-                return context.refuse(
-                    Diagnostic::general(
-                        Code::UnknownFormat,
-                        format!("unknown deck format `{name}`"),
-                    )
-                    .with_help(help),
-                );
-            }
-        },
+    let database = workspace.database().map_err(|findings| {
+        context.pool_has_errors(&findings, "nothing can be checked against it")
+    })?;
+    Ok(Ground { formats, database })
+}
+
+/// The format `--rules` names, or the default one.
+fn format<'g>(
+    context: &Context,
+    ground: &'g Ground,
+    rules: Option<&str>,
+) -> Result<&'g DeckFormat, ExitCode> {
+    let Some(name) = rules else {
+        return Ok(ground.formats.default_format());
     };
-    let database = match workspace.database() {
-        Ok(database) => database,
-        Err(findings) => {
-            return context.pool_has_errors(&findings, "nothing can be checked against it");
-        }
+    ground.formats.resolve(name).map_err(|unknown| {
+        let known = unknown.known.join(", ");
+        let help = match unknown.suggestion {
+            Some(best) => format!("did you mean `{best}`? Formats: {known}"),
+            None => format!("formats: {known}"),
+        };
+        context.refuse(
+            Diagnostic::general(Code::UnknownFormat, format!("unknown deck format `{name}`"))
+                .with_help(help),
+        )
+    })
+}
+
+fn check(context: &Context, files: &[PathBuf], rules: Option<&str>) -> ExitCode {
+    if let Err(code) = checks::stdin_once(context, files) {
+        return code;
+    }
+    let ground = match ground(context) {
+        Ok(ground) => ground,
+        Err(code) => return code,
     };
-    let index = CardIndex::new(&database);
+    let format = match format(context, &ground, rules) {
+        Ok(format) => format,
+        Err(code) => return code,
+    };
+    let index = CardIndex::new(&ground.database);
     let named = rules.is_some();
     checks::check_each(
         context,
-        &files,
+        files,
         |path| check_file(context, &index, format, path),
         |report| report.common.verdict(),
         |out, report| print_human(out, &index, format, named, report),
     )
 }
 
-/// Reads, resolves and checks one deck file against a format.
+/// A deck as read: its character and its cards, each in its zone.
+struct ReadDeck<'a> {
+    file: input::InputFile,
+    character: Option<&'static blades::rules::characters::Character>,
+    placed: Vec<Placed<'a>>,
+}
+
+/// Reads a deck file and resolves its character, cards and zone headers;
+/// `None` (with the problems in `found`) when it cannot be read.
+fn read_deck<'a>(
+    index: &CardIndex<'a>,
+    format: &DeckFormat,
+    path: &Path,
+    found: &mut Vec<Diagnostic>,
+) -> Option<ReadDeck<'a>> {
+    let file = checks::read(path, found)?;
+    let doc = input::read_deck(&file, found);
+    let character = doc
+        .character
+        .as_ref()
+        .and_then(|c| input::resolve_character(&file.path, c, found));
+    let mut placed: Vec<Placed> = input::resolve_cards(index, &file.path, &doc.cards, found)
+        .into_iter()
+        .map(|(c, n)| (0, c, n))
+        .collect();
+    for section in &doc.sections {
+        let zone = input::resolve_zone(format, &file.path, &section.zone, found);
+        let cards = input::resolve_cards(index, &file.path, &section.cards, found);
+        if let Some(zone) = zone {
+            placed.extend(cards.into_iter().map(|(c, n)| (zone, c, n)));
+        }
+    }
+    Some(ReadDeck {
+        file,
+        character,
+        placed,
+    })
+}
+
 pub fn check_file(
     context: &Context,
     index: &CardIndex,
@@ -120,25 +181,14 @@ pub fn check_file(
 ) -> DeckReport {
     let shown = checks::shown(path);
     let mut found = Vec::new();
-    let Some(file) = checks::read(path, &mut found) else {
+    let Some(ReadDeck {
+        file,
+        character,
+        placed,
+    }) = read_deck(index, format, path, &mut found)
+    else {
         return not_checked(context, &shown, None, found);
     };
-    let doc = input::read_deck(&file, &mut found);
-    let character = doc
-        .character
-        .as_ref()
-        .and_then(|c| input::resolve_character(&file.path, c, &mut found));
-    let mut placed: Vec<Placed> = input::resolve_cards(index, &file.path, &doc.cards, &mut found)
-        .into_iter()
-        .map(|(c, n)| (0, c, n))
-        .collect();
-    for section in &doc.sections {
-        let zone = input::resolve_zone(format, &file.path, &section.zone, &mut found);
-        let cards = input::resolve_cards(index, &file.path, &section.cards, &mut found);
-        if let Some(zone) = zone {
-            placed.extend(cards.into_iter().map(|(c, n)| (zone, c, n)));
-        }
-    }
     if checks::has_errors(&found) {
         return not_checked(context, &shown, Some(&file), found);
     }
@@ -178,31 +228,29 @@ pub fn check_file(
 
 /// `deck export`: the deck read and resolved (not checked: a deck being
 /// built may break a rule), then written out canonically.
-fn export(context: &Context, path: &Path, share_only: bool) -> ExitCode {
-    let database = match checks::database(context) {
-        Ok(database) => database,
+fn export(context: &Context, path: &Path, share_only: bool, rules: Option<&str>) -> ExitCode {
+    let ground = match ground(context) {
+        Ok(ground) => ground,
         Err(code) => return code,
     };
-    let index = CardIndex::new(&database);
+    let format = match format(context, &ground, rules) {
+        Ok(format) => format,
+        Err(code) => return code,
+    };
+    let index = CardIndex::new(&ground.database);
     let mut found = Vec::new();
-    let Some(file) = checks::read(path, &mut found) else {
+    let Some(deck) = read_deck(&index, format, path, &mut found) else {
         return context.fail(exit::CANNOT_RUN, &found, &Sources::default());
     };
-    let doc = input::read_deck(&file, &mut found);
-    let character = doc
-        .character
-        .as_ref()
-        .and_then(|c| input::resolve_character(&file.path, c, &mut found));
-    let cards = input::resolve_cards(&index, &file.path, &doc.cards, &mut found);
     if checks::has_errors(&found) {
         let mut sources = Sources::default();
-        sources.insert(file.path.clone(), file.text.clone());
+        sources.insert(deck.file.path.clone(), deck.file.text.clone());
         return context.fail(exit::CANNOT_RUN, &found, &sources);
     }
     let exported = DeckExport {
         file: checks::shown(path),
-        list: share::canonical_list(character, &cards),
-        share_code: share::encode(&share::deck_lines(character, &cards)),
+        list: share::canonical_list(format, deck.character, &deck.placed),
+        share_code: share::encode(&share::deck_lines(format, deck.character, &deck.placed)),
     };
     match (context.format, share_only) {
         (Format::Json, _) => {

@@ -14,8 +14,8 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::Counted;
 use super::characters::Character;
+use super::deck::{DeckFormat, Placed};
 use crate::words::CardKind;
 
 /// What starts every share code, before its version.
@@ -242,14 +242,19 @@ pub struct DeckExport {
     pub share_code: String,
 }
 
-/// A resolved deck as share-code lines.
-pub fn deck_lines(character: Option<&Character>, cards: &[Counted]) -> Vec<Shared> {
+/// A resolved deck as share-code lines: cards of the format's first zone
+/// in no zone, the others under their zone's id.
+pub fn deck_lines(
+    format: &DeckFormat,
+    character: Option<&Character>,
+    cards: &[Placed],
+) -> Vec<Shared> {
     let mut lines: Vec<Shared> = character
         .map(|c| Shared::Character(c.id.0.clone()))
         .into_iter()
         .collect();
-    lines.extend(cards.iter().map(|(card, count)| Shared::Card {
-        zone: None,
+    lines.extend(cards.iter().map(|(zone, card, count)| Shared::Card {
+        zone: (*zone > 0).then(|| format.zones[*zone].id.0.clone()),
         id: card.id.0.clone(),
         count: *count,
     }));
@@ -257,24 +262,38 @@ pub fn deck_lines(character: Option<&Character>, cards: &[Counted]) -> Vec<Share
 }
 
 /// A resolved deck as the canonical plain-text list: the character, then
-/// singles, deck boxes and accessories, each by name, one line per card
-/// with its count (`1 Canyon Wyrm`); the same deck in any order or spelling
+/// each zone of the format in its order (a header for all but the first),
+/// its singles, deck boxes and accessories by name, one line per card with
+/// its count (`1 Canyon Wyrm`); the same deck in any order or spelling
 /// gives the same text.
-pub fn canonical_list(character: Option<&Character>, cards: &[Counted]) -> String {
+pub fn canonical_list(
+    format: &DeckFormat,
+    character: Option<&Character>,
+    cards: &[Placed],
+) -> String {
     let mut out = String::new();
     if let Some(c) = character {
         out.push_str(&format!("character: {}\n", c.name));
     }
-    let mut counted: Vec<(CardKind, &str, u64)> = Vec::new();
-    for (card, count) in cards {
-        match counted.iter_mut().find(|(_, name, _)| *name == card.name) {
-            Some(entry) => entry.2 += count,
-            None => counted.push((card.kind, &card.name, *count)),
+    for (z, zone) in format.zones.iter().enumerate() {
+        let mut counted: Vec<(CardKind, &str, u64)> = Vec::new();
+        for (_, card, count) in cards.iter().filter(|(at, _, _)| *at == z) {
+            match counted.iter_mut().find(|(_, name, _)| *name == card.name) {
+                Some(entry) => entry.2 += count,
+                None => counted.push((card.kind, &card.name, *count)),
+            }
         }
-    }
-    counted.sort_by(|a, b| (kind_order(a.0), a.1).cmp(&(kind_order(b.0), b.1)));
-    for (_, name, count) in counted {
-        out.push_str(&format!("{count} {name}\n"));
+        if counted.is_empty() {
+            continue;
+        }
+        // The first zone is where a list's cards go without a header.
+        if z > 0 {
+            out.push_str(&format!("{}:\n", zone.name));
+        }
+        counted.sort_by(|a, b| (kind_order(a.0), a.1).cmp(&(kind_order(b.0), b.1)));
+        for (_, name, count) in counted {
+            out.push_str(&format!("{count} {name}\n"));
+        }
     }
     out
 }
