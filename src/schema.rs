@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 
 use crate::diff::DiffReport;
 use crate::effect::{Effect, Rendered};
+use crate::faces::render::RenderReport;
 use crate::fmt::FmtReport;
 use crate::i18n::exchange::{ExportReport, ImportReport, UpdateReport};
 use crate::i18n::status::StatusReport;
@@ -67,10 +68,11 @@ pub enum SchemaName {
     ScoreReport,
     Diff,
     DeckExport,
+    Render,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 26] = [
+    pub const ALL: [SchemaName; 27] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -97,6 +99,7 @@ impl SchemaName {
         SchemaName::ScoreReport,
         SchemaName::Diff,
         SchemaName::DeckExport,
+        SchemaName::Render,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -128,6 +131,7 @@ impl SchemaName {
             SchemaName::ScoreReport => "score-report",
             SchemaName::Diff => "diff",
             SchemaName::DeckExport => "deck-export",
+            SchemaName::Render => "render",
         }
     }
 
@@ -173,6 +177,7 @@ impl SchemaName {
             SchemaName::ScoreReport => schemars::schema_for!(Output<ScoreReport>),
             SchemaName::Diff => schemars::schema_for!(Output<DiffReport>),
             SchemaName::DeckExport => schemars::schema_for!(Output<DeckExport>),
+            SchemaName::Render => schemars::schema_for!(Output<RenderReport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

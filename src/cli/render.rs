@@ -18,7 +18,7 @@ pub struct Args {
     /// Cards to draw, each an id, English or translated name (any case;
     /// quote names with spaces); default: every card of the pool.
     #[arg(value_name = "CARD")]
-    cards: Vec<String>,
+    card: Vec<String>,
     /// `en`, `ja`, or `all` (English and every language the pool translates).
     #[arg(long, value_name = "LANG", default_value = "all")]
     lang: String,
@@ -61,7 +61,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             .with_help(format!("languages of this pool: {}", known.join(", "))),
         );
     };
-    let cards = match render::select(&database, &args.cards) {
+    let cards = match render::select(&database, &args.card) {
         Ok(cards) => cards,
         Err(diagnostic) => return context.refuse(diagnostic),
     };

@@ -116,6 +116,17 @@ impl Field {
         }
     }
 
+    /// Sets a text of this field in its box, in a language (`en`, `ja`):
+    /// the one call both `render` and `i18n check` make.
+    pub fn fit(self, text: &str, lang: &str) -> Fitted {
+        fit(
+            text,
+            &self.spans(text),
+            Script::of_lang(lang),
+            self.text_box(),
+        )
+    }
+
     /// What a person calls it.
     pub fn what(self) -> &'static str {
         match self {

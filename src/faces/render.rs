@@ -16,6 +16,7 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::files::{FileSet, WriteError};
 use crate::i18n::{self, Project, UnitKey};
 use crate::model::{Card, Database, Set};
+use crate::pool::Pool;
 use crate::report::{JsonReport, json_report};
 use crate::suggest::nearest;
 
@@ -46,7 +47,6 @@ pub fn select<'a>(database: &'a Database, names: &[String]) -> Result<Vec<&'a Ca
             let mut known: Vec<&str> = Vec::new();
             for c in &database.cards {
                 known.push(&c.name);
-                known.push(&c.id.0);
                 known.extend(c.translations.values().filter_map(|t| t.name.as_deref()));
             }
             let suggestions = nearest(name, known.iter().copied(), 3);
@@ -139,6 +139,71 @@ pub fn render_faces(
         .collect()
 }
 
+/// What drawing every face of these cards would find, without drawing
+/// them (`blades build`): each distinct text is fitted once, with the same
+/// model `render` draws with.
+pub fn check_faces(database: &Database, langs: &[String]) -> Vec<Rendered> {
+    use std::collections::HashSet;
+    let sets: HashMap<&str, &Set> = database.sets.iter().map(|s| (s.id.0.as_str(), s)).collect();
+    let texts: Vec<(&Card, &String, svg::FaceText)> = database
+        .cards
+        .iter()
+        .flat_map(|card| langs.iter().map(move |lang| (card, lang)))
+        .filter_map(|(card, lang)| {
+            let set = sets.get(card.set.0.as_str())?;
+            Some((card, lang, svg::FaceText::of(card, set, lang)))
+        })
+        .collect();
+    let mut distinct: HashSet<(Field, &str, &str)> = HashSet::new();
+    for (_, lang, text) in &texts {
+        for (field, t) in svg::fields(text) {
+            distinct.insert((field, lang.as_str(), t));
+        }
+    }
+    let distinct: Vec<(Field, &str, &str)> = distinct.into_iter().collect();
+    let found: HashMap<(Field, &str, &str), Vec<svg::FaceFinding>> = distinct
+        .par_iter()
+        .filter_map(|&(field, lang, text)| {
+            let findings = svg::findings_of(field, text, &field.fit(text, lang));
+            (!findings.is_empty()).then_some(((field, lang, text), findings))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (card, lang, text) in &texts {
+        let findings: Vec<svg::FaceFinding> = svg::fields(text)
+            .into_iter()
+            .filter_map(|(field, t)| found.get(&(field, lang.as_str(), t)))
+            .flatten()
+            .cloned()
+            .collect();
+        if !findings.is_empty() {
+            out.push(Rendered {
+                card: card.id.0.clone(),
+                set: card.set.0.clone(),
+                lang: (*lang).clone(),
+                file: file_name(&card.id.0, lang),
+                face: Face {
+                    svg: String::new(),
+                    effect_size: None,
+                    findings,
+                },
+            });
+        }
+    }
+    out
+}
+
+/// What the faces of a built pool find (`text-overflow`, `missing-glyph`),
+/// located in its set and locale files, with those files' text.
+pub fn face_findings(pool: &Pool, database: &Database) -> (Vec<Diagnostic>, Sources) {
+    let found = check_faces(database, &languages(database));
+    if found.is_empty() {
+        return (Vec::new(), Sources::default());
+    }
+    let project = Project::load(pool);
+    (locate(&project, &found), project.sources)
+}
+
 /// One face's SVG, for front ends that show a single card (the gallery,
 /// print sheets): `None` when the database has no such card.
 pub fn face_svg(
@@ -221,14 +286,18 @@ pub fn locate(project: &Project, rendered: &[Rendered]) -> Vec<Diagnostic> {
                     "shorten it; this part falls outside the box: `{}`",
                     shorten(text, 60)
                 )),
-                Problem::MissingGlyph { character, .. } => Diagnostic::warning(
+                Problem::MissingGlyph { characters } => Diagnostic::warning(
                     Code::MissingGlyph,
                     &path,
                     span,
                     format!(
-                        "the {what} of `{}` has `{character}` (U+{:04X}), which the card fonts cannot draw",
+                        "the {what} of `{}` has {}, which the card fonts cannot draw",
                         face.card,
-                        u32::from(*character)
+                        characters
+                            .iter()
+                            .map(|c| format!("`{c}` (U+{:04X})", u32::from(*c)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 )
                 .with_label("not in the fonts")

@@ -15,7 +15,7 @@ use crate::words::{CardKind, SetKind};
 
 use super::fonts::{FONT_FILES, Script, Style};
 use super::icons::{self, num};
-use super::layout::{self, Field, Fitted, MM_PER_PT};
+use super::layout::{Field, Fitted, MM_PER_PT};
 
 /// Poker size, millimetres.
 pub const WIDTH: f32 = 63.0;
@@ -52,8 +52,8 @@ impl Default for FaceOptions {
 pub enum Problem {
     /// The text does not fit even at the floor size: `text` falls outside.
     Overflow { size: f32, text: String },
-    /// No shipped font draws this character (byte offset in the text).
-    MissingGlyph { at: usize, character: char },
+    /// No shipped font draws these characters (each once, in text order).
+    MissingGlyph { characters: Vec<char> },
 }
 
 /// One finding of a face, about one field.
@@ -195,12 +195,45 @@ pub fn palette(rarity: SetKind) -> Palette {
 
 /// Fits one field's text (the same call `i18n check` makes).
 pub fn fit_field(field: Field, text: &str, lang: &str) -> Fitted {
-    layout::fit(
-        text,
-        &field.spans(text),
-        Script::of_lang(lang),
-        field.text_box(),
-    )
+    field.fit(text, lang)
+}
+
+/// What a fitted text found: the characters no font draws, and the text
+/// outside the box when even the floor size does not fit.
+pub fn findings_of(field: Field, text: &str, fitted: &Fitted) -> Vec<FaceFinding> {
+    let text = text.trim_end();
+    let mut out = Vec::new();
+    if !fitted.missing.is_empty() {
+        let mut characters: Vec<char> = Vec::new();
+        for &(_, c) in &fitted.missing {
+            if !characters.contains(&c) {
+                characters.push(c);
+            }
+        }
+        out.push(FaceFinding {
+            field,
+            problem: Problem::MissingGlyph { characters },
+        });
+    }
+    if let Some(range) = &fitted.overflow {
+        out.push(FaceFinding {
+            field,
+            problem: Problem::Overflow {
+                size: fitted.size,
+                text: text[range.clone()].to_string(),
+            },
+        });
+    }
+    out
+}
+
+/// The texts a face sets in boxes, by field.
+pub fn fields(text: &FaceText) -> Vec<(Field, &str)> {
+    let mut out = vec![(Field::Name, text.name.as_str())];
+    out.extend(text.effect.as_deref().map(|e| (Field::Effect, e)));
+    out.extend(text.flavor.as_deref().map(|f| (Field::Flavor, f)));
+    out.push((Field::SetName, text.set_name.as_str()));
+    out
 }
 
 /// Draws a card's face in one language. `number` is its place in its set
@@ -393,21 +426,7 @@ fn text_box(
     let text = text.trim_end();
     let text_box = field.text_box();
     let (x, y) = box_origin(field);
-    for &(at, character) in &fitted.missing {
-        findings.push(FaceFinding {
-            field,
-            problem: Problem::MissingGlyph { at, character },
-        });
-    }
-    if let Some(range) = &fitted.overflow {
-        findings.push(FaceFinding {
-            field,
-            problem: Problem::Overflow {
-                size: fitted.size,
-                text: text[range.clone()].to_string(),
-            },
-        });
-    }
+    findings.extend(findings_of(field, text, &fitted));
     let top = if center == Some(true) && fitted.fits() {
         y + (text_box.height - fitted.height) / 2.0
     } else {
