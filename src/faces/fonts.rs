@@ -161,6 +161,6 @@ mod tests {
                 assert!(has_glyph(id, c), "{id:?} lacks {c}");
             }
         }
-        assert!(!has_glyph(FontId::JapaneseRegular, '鬱'));
+        assert!(!has_glyph(FontId::JapaneseRegular, '齟'));
     }
 }

@@ -655,8 +655,8 @@ mod tests {
 
     #[test]
     fn missing_characters_are_reported_with_their_offsets() {
-        let fitted = effect("鬱 Gain 1 RP.", Script::Japanese);
-        assert_eq!(fitted.missing, [(0, '鬱')]);
+        let fitted = effect("齟 Gain 1 RP.", Script::Japanese);
+        assert_eq!(fitted.missing, [(0, '齟')]);
     }
 
     #[test]

@@ -271,14 +271,19 @@ pub fn locate(project: &Project, rendered: &[Rendered]) -> Vec<Diagnostic> {
                 continue;
             };
             let what = finding.field.what();
+            // A set name is the set's, printed on each of its cards.
+            let whose = match finding.field {
+                Field::SetName => &face.set,
+                _ => &face.card,
+            };
             let diagnostic = match &finding.problem {
                 Problem::Overflow { size, text } => Diagnostic::warning(
                     Code::TextOverflow,
                     &path,
                     span,
                     format!(
-                        "the {what} of `{}` does not fit its box on the {} face, even at {size} pt",
-                        face.card, face.lang
+                        "the {what} of `{whose}` does not fit its box on the {} face, even at {size} pt",
+                        face.lang
                     ),
                 )
                 .with_label("does not fit")
@@ -291,8 +296,7 @@ pub fn locate(project: &Project, rendered: &[Rendered]) -> Vec<Diagnostic> {
                     &path,
                     span,
                     format!(
-                        "the {what} of `{}` has {}, which the card fonts cannot draw",
-                        face.card,
+                        "the {what} of `{whose}` has {}, which the card fonts cannot draw",
                         characters
                             .iter()
                             .map(|c| format!("`{c}` (U+{:04X})", u32::from(*c)))
