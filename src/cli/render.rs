@@ -63,7 +63,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     };
     let cards = match render::select(&database, &args.card) {
         Ok(cards) => cards,
-        Err(diagnostic) => return context.refuse(diagnostic),
+        Err(diagnostic) => return context.refuse(*diagnostic),
     };
     let rendered = render::render_faces(&database, &cards, &langs, &FaceOptions::default());
     let project = workspace.translations();

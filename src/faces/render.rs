@@ -37,7 +37,10 @@ pub struct Rendered {
 /// The cards named (by id, English or translated name, any case), in the
 /// order named, or every card in database order when none is named; a name
 /// that matches no card is an `unknown-card` finding with the nearest names.
-pub fn select<'a>(database: &'a Database, names: &[String]) -> Result<Vec<&'a Card>, Diagnostic> {
+pub fn select<'a>(
+    database: &'a Database,
+    names: &[String],
+) -> Result<Vec<&'a Card>, Box<Diagnostic>> {
     if names.is_empty() {
         return Ok(database.cards.iter().collect());
     }
@@ -56,11 +59,9 @@ pub fn select<'a>(database: &'a Database, names: &[String]) -> Result<Vec<&'a Ca
                 let quoted: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
                 format!("did you mean {}?", quoted.join(" or "))
             };
-            return Err(Diagnostic::general(
-                Code::UnknownCard,
-                format!("no card is named `{name}`"),
-            )
-            .with_help(help));
+            let unknown =
+                Diagnostic::general(Code::UnknownCard, format!("no card is named `{name}`"));
+            return Err(Box::new(unknown.with_help(help)));
         };
         if !out.iter().any(|c| c.id == card.id) {
             out.push(card);
@@ -217,12 +218,15 @@ pub fn face_svg(
     faces.into_iter().next().map(|r| r.face.svg)
 }
 
+/// Where each language's translation of a unit is written.
+type Translated = HashMap<(String, UnitKey), (Arc<str>, Range<usize>)>;
+
 /// Where a field of a card is written: its translation in the locale file
 /// for a language other than English, when there is one, else the English
 /// in the set file.
 fn place(
     project: &Project,
-    translated: &HashMap<(String, UnitKey), (Arc<str>, Range<usize>)>,
+    translated: &Translated,
     rendered: &Rendered,
     field: Field,
 ) -> Option<(Arc<str>, Range<usize>)> {
@@ -252,7 +256,7 @@ fn place(
 /// `text-overflow` for a text that does not fit its box even at the floor
 /// size, `missing-glyph` for a character no shipped font draws.
 pub fn locate(project: &Project, rendered: &[Rendered]) -> Vec<Diagnostic> {
-    let mut translated = HashMap::new();
+    let mut translated: Translated = HashMap::new();
     for locale in &project.locales.languages {
         for (file, entry) in locale.entries() {
             let span = entry

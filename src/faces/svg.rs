@@ -434,15 +434,18 @@ fn text_box(
     };
     let _ = writeln!(
         svg,
-        r#"<g class="text-box" data-field="{}" data-x="{}" data-y="{}" data-width="{}" data-height="{}" data-size="{}" data-overflow="{}" font-size="{}">"#,
+        r#"<g class="text-box" data-field="{}" data-x="{}" data-y="{}" data-width="{}" data-height="{}" data-line-height="{}" data-max-lines="{}" data-size="{}" data-overflow="{}" font-size="{}">"#,
         field.key(),
         num(x),
         num(y),
         num(text_box.width),
         num(text_box.height),
+        text_box.line_height,
+        text_box.max_lines.min(99),
         fitted.size,
         !fitted.fits(),
-        num(fitted.size * MM_PER_PT),
+        // Four decimals: the browser must set the size the layout measured.
+        (fitted.size * MM_PER_PT * 10_000.0).round() / 10_000.0,
     );
     let base = field.base_style();
     for line in &fitted.lines {
