@@ -91,6 +91,8 @@ pub enum Code {
     StyleHalfwidthKana,
     StyleSpacing,
     TextFit,
+    TextOverflow,
+    MissingGlyph,
     PoSyntax,
     PoUnknownContext,
     PoDuplicateContext,
@@ -325,6 +327,14 @@ pub const CODES: &[(Code, &str)] = &[
     ),
     (Code::StyleSpacing, "a space next to full-width text"),
     (Code::TextFit, "a translation does not fit its text box"),
+    (
+        Code::TextOverflow,
+        "a card's text does not fit its box on the face even at the smallest type size",
+    ),
+    (
+        Code::MissingGlyph,
+        "a card's text has a character the shipped fonts cannot draw",
+    ),
     (Code::PoSyntax, "a PO file is not valid"),
     (
         Code::PoUnknownContext,
@@ -430,6 +440,8 @@ impl Code {
             Code::StyleHalfwidthKana => "style-halfwidth-kana",
             Code::StyleSpacing => "style-spacing",
             Code::TextFit => "text-fit",
+            Code::TextOverflow => "text-overflow",
+            Code::MissingGlyph => "missing-glyph",
             Code::PoSyntax => "po-syntax",
             Code::PoUnknownContext => "po-unknown-context",
             Code::PoDuplicateContext => "po-duplicate-context",

@@ -49,6 +49,7 @@ pub mod diagnostics;
 pub mod diff;
 pub mod effect;
 pub(crate) mod excerpt;
+pub mod faces;
 pub mod files;
 pub mod fmt;
 pub mod i18n;

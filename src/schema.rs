@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 
 use crate::diff::DiffReport;
 use crate::effect::{Effect, Rendered};
+use crate::faces::render::RenderReport;
 use crate::fmt::FmtReport;
 use crate::i18n::exchange::{ExportReport, ImportReport, UpdateReport};
 use crate::i18n::status::StatusReport;
@@ -71,10 +72,11 @@ pub enum SchemaName {
     DeckExport,
     Search,
     FormatInput,
+    Render,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 28] = [
+    pub const ALL: [SchemaName; 29] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -103,6 +105,7 @@ impl SchemaName {
         SchemaName::DeckExport,
         SchemaName::Search,
         SchemaName::FormatInput,
+        SchemaName::Render,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -136,6 +139,7 @@ impl SchemaName {
             SchemaName::DeckExport => "deck-export",
             SchemaName::Search => "search",
             SchemaName::FormatInput => "deck-format",
+            SchemaName::Render => "render",
         }
     }
 
@@ -183,6 +187,7 @@ impl SchemaName {
             SchemaName::DeckExport => schemars::schema_for!(Output<DeckExport>),
             SchemaName::Search => schemars::schema_for!(Output<SearchReport>),
             SchemaName::FormatInput => schemars::schema_for!(FormatsFile),
+            SchemaName::Render => schemars::schema_for!(Output<RenderReport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

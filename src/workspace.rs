@@ -282,6 +282,15 @@ pub struct Build {
 }
 
 impl Build {
+    /// The database this build made (its models, or read back from its
+    /// JSON pieces); `None` when it has errors.
+    pub fn database(&self) -> Option<Database> {
+        if let Some(database) = &self.compiled.database {
+            return Some(database.clone());
+        }
+        database_from_pieces(self.compiled.json.as_ref()?)
+    }
+
     /// A build of `pool`: compiled in `built`, written by `done`.
     fn of(
         pool: &Pool,

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use blades::diagnostics::{Code, Diagnostic};
+use blades::diagnostics::{self, Code, Diagnostic, Sources};
+use blades::faces::render::face_findings;
 use blades::pool::Pool;
 use blades::report::{self, Format};
 use blades::workspace::{Build, BuildSettings, Builder, DEFAULT_DATABASE, Written};
@@ -79,6 +80,12 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         .with_help("the database was written; the next build reads every file again")
     });
     let saving = saving.elapsed();
+    // The card faces: text that does not fit its box, characters the
+    // fonts lack (the fit model `blades render` draws with).
+    let (faces, face_sources) = match build.database() {
+        Some(database) if !args.schema_only => face_findings(&pool, &database),
+        _ => Default::default(),
+    };
     let findings: Vec<Diagnostic> = cache
         .into_iter()
         .chain(write_failure(&build.written, &args.out))
@@ -86,7 +93,14 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         .collect();
     // The SQLite file named, when it was written.
     let sqlite_written = args.sqlite.as_deref().filter(|_| sqlite.is_none());
-    report(context, &build, &args.out, sqlite_written, findings);
+    report(
+        context,
+        &build,
+        &args.out,
+        sqlite_written,
+        (faces, face_sources),
+        findings,
+    );
     if args.timings {
         print_timings(&build, read, saving);
     }
@@ -138,14 +152,19 @@ fn report(
     build: &Build,
     out: &Path,
     sqlite: Option<&Path>,
+    (faces, face_sources): (Vec<Diagnostic>, Sources),
     more: Vec<Diagnostic>,
 ) {
     let compiled = &build.compiled;
-    if more.is_empty() {
+    if more.is_empty() && faces.is_empty() {
         context.report(&compiled.diagnostics, &compiled.sources);
     } else {
-        let all: Vec<Diagnostic> = compiled.diagnostics.iter().cloned().chain(more).collect();
-        context.report(&all, &compiled.sources);
+        let mut all: Vec<Diagnostic> = compiled.diagnostics.iter().cloned().chain(faces).collect();
+        diagnostics::sort(&mut all);
+        all.extend(more);
+        let mut sources = compiled.sources.clone();
+        sources.extend(face_sources);
+        context.report(&all, &sources);
     }
     say_written(context, &build.written, out, sqlite);
     if matches!(build.written, Written::Checked) && compiled.error_count() == 0 && context.tells() {

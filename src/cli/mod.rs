@@ -25,6 +25,7 @@ mod effect;
 mod fmt;
 mod i18n;
 mod out;
+mod render;
 mod schema;
 mod score;
 mod search;
@@ -92,6 +93,8 @@ enum Command {
     Fmt(fmt::Args),
     /// What changed between two releases (pool folders or built databases), classified.
     Diff(diff::Args),
+    /// Draw card faces as SVG (poker size, English and Japanese), text set with real font metrics.
+    Render(render::Args),
     /// Print a shell completion script (`blades completions bash > /etc/bash_completion.d/blades`).
     Completions {
         /// The shell to complete for.
@@ -290,6 +293,7 @@ fn dispatch() -> ExitCode {
         Command::Effect(args) => effect::run(&context, args),
         Command::Fmt(args) => fmt::run(&context, args),
         Command::Diff(args) => diff::run(&context, args),
+        Command::Render(args) => render::run(&context, args),
         Command::Completions { shell } => completions(shell),
         Command::Man => manual(),
     }

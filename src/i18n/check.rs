@@ -12,30 +12,23 @@ use crate::yaml;
 
 use super::glossary::{Category, Glossary, Mode};
 use super::locale::Target;
-use super::text::{self, is_wide};
+use super::text::is_wide;
 use super::{Entry, Field, LocaleFile, Project, Unit, UnitKey};
+use crate::faces::fonts::Script;
+use crate::faces::layout::{Field as FaceField, line_width};
 
-/// The text box a field is printed in, in columns (a full-width character
-/// takes 2) and lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
-    pub columns: usize,
-    pub lines: usize,
-}
-
-/// The box of each field (see docs/decisions.md).
-pub(crate) fn budget(key: &UnitKey) -> Option<Budget> {
-    let (columns, lines) = match key {
-        UnitKey::SetName { .. } => (40, 1),
+/// The face field a unit is printed in (phrases are not printed alone).
+pub(crate) fn face_field(key: &UnitKey) -> Option<FaceField> {
+    Some(match key {
+        UnitKey::SetName { .. } => FaceField::SetName,
         UnitKey::Card { field, .. } => match field {
-            Field::Name => (28, 1),
-            Field::Flavor => (32, 3),
-            Field::Effect => (30, 6),
+            Field::Name => FaceField::Name,
+            Field::Flavor => FaceField::Flavor,
+            Field::Effect => FaceField::Effect,
             Field::Phrase => return None,
         },
         UnitKey::Phrase { .. } => return None,
-    };
-    Some(Budget { columns, lines })
+    })
 }
 
 /// Every check of one language's translations.
@@ -62,7 +55,7 @@ pub fn check(project: &Project, lang: &str) -> Vec<Diagnostic> {
             }
         }
         check_style(&located, &mut out);
-        check_fit(&located, &mut out);
+        check_fit(&located, lang, &mut out);
     }
     // Phrase templates are also the renderer's book: unknown keys and
     // placeholders would fail `blades build` (missing keys are `status`'s).
@@ -660,68 +653,59 @@ fn half_width_alnum(c: char) -> Option<char> {
         .flatten()
 }
 
-/// The text must fit its box, lines broken with kinsoku.
-fn check_fit(located: &Located, out: &mut Vec<Diagnostic>) {
-    let Some(budget) = budget(&located.entry.key) else {
+/// The text must fit its box on the card face: the fit model `blades
+/// render` draws with (real font metrics, kinsoku, shrinking to a floor).
+fn check_fit(located: &Located, lang: &str, out: &mut Vec<Diagnostic>) {
+    let Some(field) = face_field(&located.entry.key) else {
         return;
     };
     let text = &located.entry.text;
-    let what = match located.entry.key {
-        UnitKey::SetName { .. } => "set name",
-        UnitKey::Card {
-            field: Field::Name, ..
-        } => "card name",
-        UnitKey::Card {
-            field: Field::Flavor,
-            ..
-        } => "flavor text",
-        _ => "effect text",
-    };
-    let normalized_len = text.trim_end().len();
-    let trimmed = &text[..normalized_len];
-    if budget.lines == 1 {
-        let width = text::width(trimmed);
-        if width > budget.columns || trimmed.contains('\n') {
-            out.push(
-                located
-                    .error(
-                        Code::TextFit,
-                        located.whole(),
-                        format!(
-                            "this {what} is {width} columns wide; its box holds {} on one line",
-                            budget.columns
-                        ),
-                    )
-                    .with_label("too wide")
-                    .with_help(format!(
-                        "shorten it to {} full-width characters or fewer",
-                        budget.columns / 2
-                    )),
-            );
-        }
+    let what = field.what();
+    let fitted = field.fit(text, lang);
+    let Some(overflow) = fitted.overflow.clone() else {
         return;
-    }
-    let lines = text::break_lines(trimmed, budget.columns);
-    if lines.len() > budget.lines {
-        let overflow = lines[budget.lines].range.start..normalized_len;
+    };
+    let text_box = field.text_box();
+    let floor = text_box.min_size;
+    if text_box.max_lines == 1 {
+        let trimmed = text.trim_end();
+        let width = line_width(trimmed, field.base_style(), Script::of_lang(lang), floor);
+        let message = if trimmed.contains('\n') {
+            format!("this {what} has a line break; its box holds one line")
+        } else {
+            format!(
+                "this {what} is {width:.1} mm wide at the smallest size ({floor} pt); its box is {} mm",
+                text_box.width
+            )
+        };
         out.push(
             located
-                .error(
-                    Code::TextFit,
-                    located.span(overflow),
-                    format!(
-                        "this {what} needs {} lines of {} columns; its box holds {}",
-                        lines.len(),
-                        budget.columns,
-                        budget.lines
-                    ),
-                )
-                .with_label("does not fit")
-                .with_help(
-                    "shorten it; lines break with kinsoku (no line starts with 。、」 or small kana, none ends with 「（)",
-                ),
+                .error(Code::TextFit, located.whole(), message)
+                .with_label("too wide")
+                .with_help("shorten it (`blades render` draws the card face)"),
         );
+        return;
     }
+    let fitting = fitted
+        .lines
+        .iter()
+        .position(|l| l.range.start >= overflow.start)
+        .unwrap_or(fitted.lines.len());
+    out.push(
+        located
+            .error(
+                Code::TextFit,
+                located.span(overflow),
+                format!(
+                    "this {what} needs {} lines at the smallest size ({floor} pt); its box holds {fitting}",
+                    fitted.lines.len(),
+                ),
+            )
+            .with_label("does not fit")
+            .with_help(
+                "shorten it; lines break with kinsoku (no line starts with 。、」 or small kana, none ends with 「（); `blades render` draws the card face",
+            ),
+    );
 }
 
 #[cfg(test)]

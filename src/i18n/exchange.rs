@@ -19,11 +19,12 @@ use crate::effect::phrases;
 use crate::files::{FileSet, WriteError};
 use crate::suggest::closest;
 
-use super::check::budget;
+use super::check::face_field;
 use super::glossary::{Glossary, Mode};
 use super::locale::{self, Target};
 use super::po::{self, PoEntry, PoFile, PoString};
 use super::{Entry, Field, Project, Unit, UnitKey, fingerprint, language_name, normalize};
+use crate::faces::layout::MM_PER_PT;
 use crate::yaml::LineEnd;
 
 /// What to export.
@@ -285,18 +286,22 @@ fn card_notes(field: Field, card: &super::CardInfo) -> Vec<String> {
     notes
 }
 
-/// How much room the printed card leaves the text.
+/// How much room the printed card leaves the text (the face's text box;
+/// `blades i18n check` measures with the fonts themselves).
 fn budget_note(unit: &Unit) -> Option<String> {
-    let b = budget(&unit.key)?;
-    Some(if b.lines == 1 {
+    let b = face_field(&unit.key)?.text_box();
+    let em = b.min_size * MM_PER_PT;
+    let per_line = (b.width / em).floor();
+    Some(if b.max_lines == 1 {
         format!(
-            "fits {} columns on one line (a full-width character takes 2)",
-            b.columns
+            "fits one line of {} mm: about {per_line} full-width characters at the smallest size ({} pt)",
+            b.width, b.min_size
         )
     } else {
+        let lines = ((b.height / (b.line_height * em)).floor() as usize).min(b.max_lines);
         format!(
-            "fits {} lines of {} columns (a full-width character takes 2)",
-            b.lines, b.columns
+            "fits a {} × {} mm box: about {lines} lines of {per_line} full-width characters at the smallest size ({} pt)",
+            b.width, b.height, b.min_size
         )
     })
 }

@@ -1,0 +1,115 @@
+//! `blades render [CARD…] [--lang en|ja|all] [--out DIR]`: card faces as SVG.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use blades::diagnostics::{Code, Diagnostic};
+use blades::faces::render::{self, RenderReport};
+use blades::faces::svg::FaceOptions;
+use blades::i18n;
+use blades::report::Format;
+
+use super::out::stderrln;
+use super::out::stdoutln;
+use super::{Context, exit};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Cards to draw, each an id, English or translated name (any case;
+    /// quote names with spaces); default: every card of the pool.
+    #[arg(value_name = "CARD")]
+    card: Vec<String>,
+    /// `en`, `ja`, or `all` (English and every language the pool translates).
+    #[arg(long, value_name = "LANG", default_value = "all")]
+    lang: String,
+    /// The folder to write the faces into (`CARD.LANG.svg`, with the fonts
+    /// in `fonts/`); updated all or nothing.
+    #[arg(long, value_name = "DIR", default_value = "dist/faces")]
+    out: PathBuf,
+}
+
+pub fn run(context: &Context, args: Args) -> ExitCode {
+    let lang = args.lang.trim().to_lowercase();
+    if lang != "all" && lang != i18n::SOURCE_LANG && !i18n::valid_lang(&lang) {
+        return context.refuse(
+            Diagnostic::general(
+                Code::UnknownLanguage,
+                format!("`{}` is not a language code", args.lang),
+            )
+            .with_help("use `en`, `ja` or `all`"),
+        );
+    }
+    let workspace = match context.workspace() {
+        Ok(workspace) => workspace,
+        Err(code) => return code,
+    };
+    let database = match workspace.database() {
+        Ok(database) => database,
+        Err(findings) => return context.pool_has_errors(&findings, "no face can be drawn"),
+    };
+    let known = render::languages(&database);
+    let langs = if lang == "all" {
+        known
+    } else if known.contains(&lang) {
+        vec![lang]
+    } else {
+        return context.refuse(
+            Diagnostic::general(
+                Code::UnknownLanguage,
+                format!("the pool has no `{lang}` translation"),
+            )
+            .with_help(format!("languages of this pool: {}", known.join(", "))),
+        );
+    };
+    let cards = match render::select(&database, &args.card) {
+        Ok(cards) => cards,
+        Err(diagnostic) => return context.refuse(*diagnostic),
+    };
+    let rendered = render::render_faces(&database, &cards, &langs, &FaceOptions::default());
+    let project = workspace.translations();
+    let diagnostics = render::locate(&project, &rendered);
+    let written = match render::write(&args.out, &rendered) {
+        Ok(written) => written,
+        Err(error) => {
+            return context.refuse(
+                Diagnostic::general(Code::CannotWrite, error.to_string())
+                    .with_help("choose another folder with --out"),
+            );
+        }
+    };
+    match context.format {
+        Format::Json => {
+            let report = RenderReport::new(
+                &args.out,
+                &rendered,
+                &written,
+                &diagnostics,
+                &project.sources,
+            );
+            stdoutln!(
+                "{}",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            );
+        }
+        Format::Human => {
+            context.report(&diagnostics, &project.sources);
+            if context.tells() {
+                let warnings = match diagnostics.len() {
+                    0 => String::new(),
+                    1 => "; 1 warning".to_string(),
+                    n => format!("; {n} warnings"),
+                };
+                stderrln!(
+                    "rendered {} faces ({} cards in {}) into {}: {} files written, {} unchanged{warnings}",
+                    rendered.len(),
+                    cards.len(),
+                    langs.join(" and "),
+                    args.out.display(),
+                    written.written.len(),
+                    written.unchanged
+                );
+            }
+        }
+    }
+    ExitCode::from(exit::OK)
+}

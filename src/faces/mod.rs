@@ -1,0 +1,17 @@
+//! Card faces: each card drawn as a poker-size SVG in each language, its
+//! text laid out with the shipped fonts' real metrics.
+//!
+//! - [`fonts`], [`layout`] and [`icons`] (layer 3) know nothing of cards:
+//!   the fonts, the one fit model (`blades render` and `blades i18n check`
+//!   both call [`layout::fit`]) and the symbols;
+//! - [`svg`] (layer 7) draws one card of the database
+//!   ([`svg::draw`]: a face as an SVG string, the entry point for the
+//!   gallery and print sheets);
+//! - [`render`] (layer 8) renders a pool's faces, locates what they found
+//!   in the set and locale files, and writes the output folder.
+
+pub mod fonts;
+pub mod icons;
+pub mod layout;
+pub mod render;
+pub mod svg;

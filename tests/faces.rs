@@ -1,0 +1,379 @@
+//! Card faces: the SVG structure of the built-in pool's faces (text lines,
+//! icons, colours per rarity), `blades render` end to end, and the one fit
+//! model that `render`, `build` and `i18n check` share.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use blades::faces::render::{self, Rendered};
+use blades::faces::svg::{FaceOptions, palette};
+use blades::words::SetKind;
+use blades::workspace::Workspace;
+use common::{blades, files};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/i18n")
+}
+
+/// The values of one attribute in the order they appear.
+fn attributes<'a>(svg: &'a str, name: &str) -> Vec<&'a str> {
+    let key = format!(" {name}=\"");
+    svg.match_indices(&key)
+        .map(|(at, _)| {
+            let rest = &svg[at + key.len()..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect()
+}
+
+/// A face reduced to its structure: rarity and frame colour, the icons,
+/// each text box with its size and lines (tags stripped, bold in `*…*`,
+/// italic and Japanese reminder text in `_…_`).
+fn structure(svg: &str) -> String {
+    let mut out = Vec::new();
+    out.push(format!(
+        "rarity {} frame {}",
+        attributes(svg, "data-rarity")[0],
+        attributes(svg, "fill")[0]
+    ));
+    out.push(format!(
+        "symbols {}",
+        attributes(svg, "data-symbol").join(" ")
+    ));
+    out.push(format!("stars {}", attributes(svg, "data-stars").join(" ")));
+    for group in svg.split("<g class=\"text-box\"").skip(1) {
+        let group = &group[..group.find("</g>").unwrap()];
+        out.push(format!(
+            "{} {}pt overflow={}",
+            attributes(group, "data-field")[0],
+            attributes(group, "data-size")[0],
+            attributes(group, "data-overflow")[0]
+        ));
+        for line in group.split("<text ").skip(1) {
+            let body = &line[line.find('>').unwrap() + 1..line.find("</text>").unwrap()];
+            let whole = line[..line.find('>').unwrap()].to_string();
+            let mut text = body
+                .replace("<tspan class=\"b\">", "*")
+                .replace("<tspan class=\"i\">", "_")
+                .replace("<tspan class=\"r\">", "_");
+            text = text.replace("</tspan>", "|");
+            let mark = if whole.contains("class=\"b\"") {
+                "*"
+            } else if whole.contains("class=\"i\"") || whole.contains("class=\"r\"") {
+                "_"
+            } else {
+                ""
+            };
+            out.push(format!("  {mark}{text}{mark}"));
+        }
+    }
+    out.push(format!(
+        "number {}",
+        svg.split("<text class=\"number\"")
+            .nth(1)
+            .and_then(|t| t.split('>').nth(1))
+            .and_then(|t| t.split('<').next())
+            .unwrap_or("")
+    ));
+    out.join("\n")
+}
+
+fn builtin_faces(cards: &[&str]) -> Vec<Rendered> {
+    let database = Workspace::builtin().database().expect("built-in pool");
+    let names: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
+    let chosen = render::select(&database, &names).expect("known cards");
+    render::render_faces(
+        &database,
+        &chosen,
+        &["en".to_string(), "ja".to_string()],
+        &FaceOptions::default(),
+    )
+}
+
+#[test]
+fn faces_show_text_lines_icons_and_rarity_colours() {
+    // One card of each rarity of the built-in pool, both languages.
+    let database = Workspace::builtin().database().expect("built-in pool");
+    let mut seen = BTreeSet::new();
+    let mut picked: Vec<String> = Vec::new();
+    for card in &database.cards {
+        if seen.insert(card.rarity.as_str()) {
+            picked.push(card.id.0.clone());
+        }
+    }
+    let picked: Vec<&str> = picked.iter().map(String::as_str).collect();
+    let faces = builtin_faces(&picked);
+    let summary: Vec<String> = faces
+        .iter()
+        .map(|f| format!("== {}\n{}", f.file, structure(&f.face.svg)))
+        .collect();
+    insta::assert_snapshot!("structure_by_rarity", summary.join("\n\n"));
+}
+
+#[test]
+fn one_face_in_full() {
+    let faces = builtin_faces(&["steam-crane-operator"]);
+    insta::assert_snapshot!("steam_crane_operator_en", faces[0].face.svg);
+    insta::assert_snapshot!("steam_crane_operator_ja", faces[1].face.svg);
+}
+
+#[test]
+fn every_rarity_has_its_colour() {
+    let frames: Vec<&str> = SetKind::ALL.iter().map(|k| palette(*k).frame).collect();
+    assert_eq!(palette(SetKind::Starter).frame, "#9a9a9a");
+    assert_eq!(palette(SetKind::Core).frame, "#f7f7f7");
+    assert_eq!(palette(SetKind::Expansion).frame, "#2e9d4f");
+    assert_eq!(palette(SetKind::Premium).frame, "#2f6fd6");
+    assert_eq!(palette(SetKind::Master).frame, "#8a3fc7");
+    for promo in [
+        SetKind::BronzePromo,
+        SetKind::SilverPromo,
+        SetKind::GoldPromo,
+    ] {
+        assert_eq!(palette(promo).frame, "#f08a24");
+    }
+    assert_eq!(palette(SetKind::ProPlayer).trim, "#d4af37");
+    let distinct: BTreeSet<&str> = frames.iter().copied().collect();
+    assert_eq!(distinct.len(), 7);
+}
+
+#[test]
+fn the_built_in_pool_fits_its_faces() {
+    let database = Workspace::builtin().database().expect("built-in pool");
+    let found = render::check_faces(&database, &render::languages(&database));
+    let problems: Vec<String> = found
+        .iter()
+        .map(|r| format!("{} {}: {:?}", r.card, r.lang, r.face.findings))
+        .collect();
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// `render` (and `build`) and `i18n check` name the same texts: both call
+/// the one fit model.
+#[test]
+fn render_and_i18n_check_agree_on_what_does_not_fit() {
+    let workspace = Workspace::open_uncached(Some(&fixtures().join("check-bad"))).unwrap();
+    let database = workspace.database().expect("the fixture builds");
+    let cards: Vec<_> = database.cards.iter().collect();
+    let rendered = render::render_faces(
+        &database,
+        &cards,
+        &["ja".to_string()],
+        &FaceOptions::default(),
+    );
+    let project = workspace.translations();
+    let sources = &project.sources;
+    let line_of = |d: &blades::diagnostics::Diagnostic| {
+        let text = sources.get(&d.path).unwrap();
+        (
+            d.path.to_string(),
+            text[..d.span.start].matches('\n').count() + 1,
+        )
+    };
+    let overflow: BTreeSet<_> = render::locate(&project, &rendered)
+        .iter()
+        .filter(|d| d.code.as_str() == "text-overflow")
+        .map(line_of)
+        .collect();
+    let fit: BTreeSet<_> = blades::i18n::check::check(&project, "ja")
+        .iter()
+        .filter(|d| d.code.as_str() == "text-fit")
+        .map(line_of)
+        .collect();
+    assert!(!fit.is_empty());
+    assert_eq!(overflow, fit);
+    // And `check_faces` (what `build` runs) finds the same as drawing.
+    let checked: Vec<_> = render::check_faces(&database, &["ja".to_string()])
+        .into_iter()
+        .map(|r| (r.card, r.face.findings))
+        .collect();
+    let drawn: Vec<_> = rendered
+        .into_iter()
+        .filter(|r| !r.face.findings.is_empty())
+        .map(|r| (r.card, r.face.findings))
+        .collect();
+    assert_eq!(checked, drawn);
+}
+
+#[test]
+fn render_writes_one_svg_per_card_and_language_with_the_fonts() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = blades(
+        dir.path(),
+        &["render", "rivet-gremlin", "Boiler Golem", "--out", "faces"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "rendered 4 faces (2 cards in en and ja) into faces: 10 files written, 0 unchanged"
+        ),
+        "{}",
+        run.stderr
+    );
+    let written: Vec<String> = files(&dir.path().join("faces")).into_keys().collect();
+    assert_eq!(
+        written,
+        [
+            "boiler-golem.en.svg",
+            "boiler-golem.ja.svg",
+            "fonts/NotoSans-Bold.ttf",
+            "fonts/NotoSans-Italic.ttf",
+            "fonts/NotoSans-Regular.ttf",
+            "fonts/NotoSansJP-Bold.otf",
+            "fonts/NotoSansJP-Regular.otf",
+            "fonts/OFL.txt",
+            "rivet-gremlin.en.svg",
+            "rivet-gremlin.ja.svg",
+        ]
+    );
+    // Again: nothing changed, nothing written.
+    let run = blades(
+        dir.path(),
+        &["render", "rivet-gremlin", "boiler-golem", "--out", "faces"],
+    );
+    assert!(
+        run.stderr.contains("0 files written, 10 unchanged"),
+        "{}",
+        run.stderr
+    );
+    let run = blades(
+        dir.path(),
+        &[
+            "--format",
+            "json",
+            "render",
+            "rivet-gremlin",
+            "--lang",
+            "ja",
+            "--out",
+            "faces",
+        ],
+    );
+    let report = run.json();
+    assert_eq!(report["faces"][0]["file"], "rivet-gremlin.ja.svg");
+    assert_eq!(report["written"], 0);
+}
+
+#[test]
+fn an_unknown_card_suggests_the_nearest_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = blades(dir.path(), &["render", "Rivet Gremlen", "--out", "faces"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("did you mean `Rivet Gremlin`?"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path().join("faces").exists());
+    let run = blades(dir.path(), &["render", "--lang", "fr", "--out", "faces"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no `fr` translation"), "{}", run.stderr);
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("faces");
+    std::fs::create_dir_all(out.join("fonts")).unwrap();
+    std::fs::write(out.join("rivet-gremlin.en.svg"), "old").unwrap();
+    // A folder where a face must go: that face cannot be written.
+    std::fs::create_dir_all(out.join("rivet-gremlin.ja.svg")).unwrap();
+    let run = blades(dir.path(), &["render", "rivet-gremlin", "--out", "faces"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("cannot-write"), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(out.join("rivet-gremlin.en.svg")).unwrap(),
+        "old"
+    );
+    assert!(!out.join("fonts/OFL.txt").exists());
+}
+
+#[test]
+fn characters_the_fonts_lack_and_overflowing_text_are_located_warnings() {
+    let run = blades(
+        &fixtures(),
+        &[
+            "--cards",
+            "check-bad",
+            "--format",
+            "json",
+            "render",
+            "--lang",
+            "ja",
+            "--out",
+            "/dev/null/x",
+        ],
+    );
+    // The folder cannot be written; the warnings come with a written one.
+    assert_eq!(run.code, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("faces");
+    let run = blades(
+        &fixtures(),
+        &[
+            "--cards",
+            "check-bad",
+            "--format",
+            "json",
+            "render",
+            "--lang",
+            "ja",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report = run.json();
+    let found: Vec<String> = report["report"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{} {} {}",
+                d["file"].as_str().unwrap(),
+                d["line"],
+                d["code"].as_str().unwrap(),
+                d["severity"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(
+        found
+            .contains(&"check-bad/locales/ja/mini-gulch.yaml:59 missing-glyph warning".to_string()),
+        "{found:#?}"
+    );
+    assert!(
+        found
+            .contains(&"check-bad/locales/ja/mini-gulch.yaml:68 text-overflow warning".to_string()),
+        "{found:#?}"
+    );
+    // `build` reports the same warnings.
+    let db = dir.path().join("cards.json");
+    let run = blades(
+        &fixtures(),
+        &[
+            "--cards",
+            "check-bad",
+            "--format",
+            "json",
+            "build",
+            "--out",
+            db.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let built = run.json();
+    let codes: Vec<&str> = built["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.contains(&"text-overflow") && codes.contains(&"missing-glyph"),
+        "{codes:?}"
+    );
+}
