@@ -350,7 +350,7 @@ fn characters_the_fonts_lack_and_overflowing_text_are_located_warnings() {
             .contains(&"check-bad/locales/ja/mini-gulch.yaml:68 text-overflow warning".to_string()),
         "{found:#?}"
     );
-    // `build` reports the same warnings.
+    // `build --faces` reports the same warnings.
     let db = dir.path().join("cards.json");
     let run = blades(
         &fixtures(),
@@ -360,6 +360,7 @@ fn characters_the_fonts_lack_and_overflowing_text_are_located_warnings() {
             "--format",
             "json",
             "build",
+            "--faces",
             "--out",
             db.to_str().unwrap(),
         ],

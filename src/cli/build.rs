@@ -25,6 +25,11 @@ pub struct Args {
     /// Check YAML and the JSON Schema only: no pool-wide checks, nothing written.
     #[arg(long)]
     schema_only: bool,
+    /// Also lay out every card face and warn where text does not fit its box
+    /// (`text-overflow`) or a character has no glyph (`missing-glyph`), as
+    /// `blades render` does. Off by default: it multiplies the time of a large build.
+    #[arg(long, conflicts_with = "schema_only")]
+    faces: bool,
     /// Neither read nor write the build cache (`.blades-cache` beside the output).
     #[arg(long)]
     no_cache: bool,
@@ -83,7 +88,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     // The card faces: text that does not fit its box, characters the
     // fonts lack (the fit model `blades render` draws with).
     let (faces, face_sources) = match build.database() {
-        Some(database) if !args.schema_only => face_findings(&pool, &database),
+        Some(database) if args.faces => face_findings(&pool, &database),
         _ => Default::default(),
     };
     let findings: Vec<Diagnostic> = cache
