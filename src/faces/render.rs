@@ -280,40 +280,50 @@ pub fn locate(project: &Project, rendered: &[Rendered]) -> Vec<Diagnostic> {
                 Field::SetName => &face.set,
                 _ => &face.card,
             };
-            let diagnostic = match &finding.problem {
-                Problem::Overflow { size, text } => Diagnostic::warning(
-                    Code::TextOverflow,
-                    &path,
-                    span,
-                    format!(
-                        "the {what} of `{whose}` does not fit its box on the {} face, even at {size} pt",
-                        face.lang
-                    ),
-                )
-                .with_label("does not fit")
-                .with_help(format!(
-                    "shorten it; this part falls outside the box: `{}`",
-                    shorten(text, 60)
-                )),
-                Problem::MissingGlyph { characters } => Diagnostic::warning(
-                    Code::MissingGlyph,
-                    &path,
-                    span,
-                    format!(
-                        "the {what} of `{whose}` has {}, which the card fonts cannot draw",
-                        characters
-                            .iter()
-                            .map(|c| format!("`{c}` (U+{:04X})", u32::from(*c)))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-                .with_label("not in the fonts")
-                .with_help(
-                    "write it with another character, or add it to the font subset (bash fonts/subset.sh)",
-                ),
-            };
-            out.push(diagnostic);
+            let source = project.sources.get(&path).map(|t| &t[..]).unwrap_or("");
+            match &finding.problem {
+                Problem::Overflow { size, text } => {
+                    let span = overflow_span(source, span, text);
+                    out.push(
+                        Diagnostic::warning(
+                            Code::TextOverflow,
+                            &path,
+                            span,
+                            format!(
+                                "the {what} of `{whose}` does not fit its box on the {} face, even at {size} pt",
+                                face.lang
+                            ),
+                        )
+                        .with_label("from here on, this does not fit")
+                        .with_help(format!(
+                            "shorten it; this part falls outside the box: `{}`",
+                            shorten(text, 60)
+                        )),
+                    );
+                }
+                Problem::MissingGlyph { characters } => {
+                    for (span, run) in missing_runs(source, span, characters) {
+                        out.push(
+                            Diagnostic::warning(
+                                Code::MissingGlyph,
+                                &path,
+                                span,
+                                format!(
+                                    "the {what} of `{whose}` has {}, which the card fonts cannot draw",
+                                    run.iter()
+                                        .map(|c| format!("`{c}` (U+{:04X})", u32::from(*c)))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
+                            )
+                            .with_label("not in the fonts")
+                            .with_help(
+                                "write it with another character, or add it to the font subset (bash fonts/subset.sh)",
+                            ),
+                        );
+                    }
+                }
+            }
         }
     }
     out.sort_by(|a, b| {
@@ -321,6 +331,69 @@ pub fn locate(project: &Project, rendered: &[Rendered]) -> Vec<Diagnostic> {
     });
     out.dedup_by(|a, b| a.path == b.path && a.span == b.span && a.message == b.message);
     out
+}
+
+/// Each run of characters the fonts lack as the file writes them in a
+/// value's span, with its distinct characters; the whole value with all of
+/// them when the file writes them otherwise (escapes).
+fn missing_runs(
+    source: &str,
+    span: Range<usize>,
+    missing: &[char],
+) -> Vec<(Range<usize>, Vec<char>)> {
+    let mut runs: Vec<(Range<usize>, Vec<char>)> = Vec::new();
+    let value = source.get(span.clone()).unwrap_or("");
+    for (at, c) in value.char_indices().filter(|(_, c)| missing.contains(c)) {
+        let (start, end) = (span.start + at, span.start + at + c.len_utf8());
+        match runs.last_mut() {
+            Some((range, chars)) if range.end == start => {
+                range.end = end;
+                if !chars.contains(&c) {
+                    chars.push(c);
+                }
+            }
+            _ => runs.push((start..end, vec![c])),
+        }
+    }
+    let found: usize = runs.iter().map(|(_, chars)| chars.len()).sum();
+    if runs.is_empty() || found < missing.len() && missing.iter().any(|c| !value.contains(*c)) {
+        return vec![(span, missing.to_vec())];
+    }
+    runs
+}
+
+/// Where the part of a value that falls outside its box starts in the file,
+/// to the value's end: the part's characters matched from the value's end,
+/// blanks aside (a YAML file folds lines and indents). The whole value
+/// when the file writes it otherwise (escapes).
+fn overflow_span(source: &str, span: Range<usize>, outside: &str) -> Range<usize> {
+    let Some(value) = source.get(span.clone()) else {
+        return span;
+    };
+    let value = value.trim_end();
+    let quoted = value.strip_suffix(['"', '\'']).map(str::trim_end);
+    [Some(value), quoted]
+        .into_iter()
+        .flatten()
+        .find_map(|value| suffix_start(value, outside))
+        .map_or(span.clone(), |at| span.start + at..span.start + value.len())
+}
+
+/// Where `value` ends with the non-blank characters of `tail`, in order.
+fn suffix_start(value: &str, tail: &str) -> Option<usize> {
+    let mut written = value
+        .char_indices()
+        .rev()
+        .filter(|(_, c)| !c.is_whitespace());
+    let mut start = None;
+    for wanted in tail.chars().rev().filter(|c| !c.is_whitespace()) {
+        let (at, c) = written.next()?;
+        if c != wanted {
+            return None;
+        }
+        start = Some(at);
+    }
+    start
 }
 
 fn shorten(text: &str, chars: usize) -> String {
@@ -433,4 +506,51 @@ pub fn overflowing(face: &Face) -> Vec<String> {
         .filter(|f| matches!(f.problem, Problem::Overflow { .. }))
         .map(|f| f.field.key().to_string())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn located(source: &str, value: &str) -> Range<usize> {
+        let start = source.find(value).unwrap();
+        start..start + value.len()
+    }
+
+    #[test]
+    fn overflow_is_located_where_the_part_outside_starts_in_the_file() {
+        let source = "effect: Gain 1 RP. Gain 1 RP.\n  Then gain 2 RP.\nflavor: x\n";
+        let span = located(source, "Gain 1 RP. Gain 1 RP.\n  Then gain 2 RP.");
+        // The folded line and its indent are not in the laid-out text.
+        let at = overflow_span(source, span.clone(), "RP. Then gain 2 RP.");
+        assert_eq!(&source[at], "RP.\n  Then gain 2 RP.");
+        // A quoted value ends with its quote.
+        let quoted = "name: \"A very long name\"\n";
+        let span = located(quoted, "\"A very long name\"");
+        let at = overflow_span(quoted, span, "long name");
+        assert_eq!(&quoted[at], "long name\"");
+        // Written otherwise (an escape): the whole value.
+        let escaped = "name: \"caf\\u00e9 au lait\"\n";
+        let span = located(escaped, "\"caf\\u00e9 au lait\"");
+        assert_eq!(overflow_span(escaped, span.clone(), "café au lait"), span);
+    }
+
+    #[test]
+    fn missing_characters_are_located_run_by_run() {
+        let source = "text: 掟はｶﾀｶﾅ。また ﾀ\n";
+        let span = located(source, "掟はｶﾀｶﾅ。また ﾀ");
+        let runs = missing_runs(source, span.clone(), &['ｶ', 'ﾀ', 'ﾅ']);
+        let texts: Vec<(&str, Vec<char>)> = runs
+            .iter()
+            .map(|(range, chars)| (&source[range.clone()], chars.clone()))
+            .collect();
+        assert_eq!(texts, [("ｶﾀｶﾅ", vec!['ｶ', 'ﾀ', 'ﾅ']), ("ﾀ", vec!['ﾀ'])]);
+        // A character the file writes as an escape: the whole value.
+        let escaped = "text: \"a\\uFF76\"\n";
+        let span = located(escaped, "\"a\\uFF76\"");
+        assert_eq!(
+            missing_runs(escaped, span.clone(), &['ｶ']),
+            [(span, vec!['ｶ'])]
+        );
+    }
 }
