@@ -15,6 +15,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 use serde_json::{Map, Number, Value};
 
 use crate::diagnostics::{Code, Diagnostic};
+use crate::suggest::closest;
 
 /// Nesting deeper than this is rejected (card files need about 5 levels).
 pub(crate) const MAX_DEPTH: usize = 64;
@@ -265,6 +266,100 @@ pub(crate) fn parse_reported(
     parse(text)
         .map_err(|error| out.push(error.diagnostic(path)))
         .ok()
+}
+
+impl Node {
+    /// What the node holds, in words for a finding (`a list`, `text`).
+    pub fn kind_words(&self) -> &'static str {
+        match &self.value {
+            NodeValue::Null => "nothing",
+            NodeValue::Bool(_) => "a boolean",
+            NodeValue::Int(_) => "a whole number",
+            NodeValue::Float(_) => "a number",
+            NodeValue::Str(..) => "text",
+            NodeValue::Seq(_) => "a list",
+            NodeValue::Map(_) => "a mapping",
+        }
+    }
+
+    /// A `wrong-type` finding: `field`, this node, must be `expected`. An
+    /// empty value is labelled where it would start.
+    pub fn wrong_type(&self, path: &Arc<str>, field: &str, expected: &str) -> Diagnostic {
+        let span = match self.span.is_empty() {
+            true => self.span.start..self.span.start,
+            false => self.span.clone(),
+        };
+        let message = format!("`{field}` must be {expected}, found {}", self.kind_words());
+        Diagnostic::error(Code::WrongType, path, span, message)
+            .with_label(format!("expected {expected}"))
+    }
+}
+
+/// A mapping of known fields in a hand-written file (a format, a deck
+/// sheet): what it is called in findings, its fields and the required ones.
+pub struct Fields<'k> {
+    /// What the mapping is, in findings: `a zone`, `the score sheet`.
+    pub what: &'k str,
+    pub allowed: &'k [&'k str],
+    pub required: &'k [&'k str],
+    /// Where the fields are documented, for the help of a missing one.
+    pub docs: Option<&'k str>,
+}
+
+impl<'k> Fields<'k> {
+    /// The entries of `node` whose keys are allowed, in file order; a node
+    /// that is not a mapping, each unknown key (with the closest known one)
+    /// and each missing required key are findings in `out`.
+    pub fn read<'n>(
+        &self,
+        path: &Arc<str>,
+        node: &'n Node,
+        out: &mut Vec<Diagnostic>,
+    ) -> Vec<(&'k str, &'n Entry)> {
+        let listed = self.allowed.join(", ");
+        let NodeValue::Map(entries) = &node.value else {
+            let help = format!("write {} as `key: value` lines ({listed})", self.what);
+            out.push(
+                node.wrong_type(path, self.what, "a mapping")
+                    .with_help(help),
+            );
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for entry in entries {
+            let key = entry.key.as_str().unwrap_or_default();
+            match self.allowed.iter().find(|a| **a == key) {
+                Some(known) => found.push((*known, entry)),
+                None => out.push(self.unknown(path, entry, key, &listed)),
+            }
+        }
+        for name in self.required {
+            if !found.iter().any(|(k, _)| k == name) {
+                let span = entries
+                    .first()
+                    .map_or(node.span.start..node.span.start, |e| e.key.span.clone());
+                let see = self.docs.map(|d| format!(" (see {d})")).unwrap_or_default();
+                let message = format!("{} needs `{name}`", self.what);
+                out.push(
+                    Diagnostic::error(Code::MissingField, path, span, message)
+                        .with_label(format!("no `{name}` in this mapping"))
+                        .with_help(format!("add `{name}: …`{see}")),
+                );
+            }
+        }
+        found
+    }
+
+    fn unknown(&self, path: &Arc<str>, entry: &Entry, key: &str, listed: &str) -> Diagnostic {
+        let help = match closest(key, self.allowed.iter().copied()) {
+            Some(best) => format!("did you mean `{best}`? Fields of {}: {listed}", self.what),
+            None => format!("fields of {}: {listed}", self.what),
+        };
+        let message = format!("unknown field `{key}` in {}", self.what);
+        Diagnostic::error(Code::UnknownField, path, entry.key.span.clone(), message)
+            .with_label("not a field here")
+            .with_help(help)
+    }
 }
 
 impl Node {

@@ -22,7 +22,7 @@ use crate::model::Card;
 use crate::pool::Pool;
 use crate::suggest::closest;
 use crate::words::{CardKind, Element, Id, SetKind};
-use crate::yaml::{self, Entry, Node, NodeValue};
+use crate::yaml::{self, Entry, Fields, Node, NodeValue};
 
 /// The embedded deck formats.
 pub(crate) const FORMATS_YAML: &str = include_str!("../../data/deck-formats.yaml");
@@ -330,18 +330,6 @@ struct Reader<'a> {
     out: &'a mut Vec<Diagnostic>,
 }
 
-fn found_words(node: &Node) -> &'static str {
-    match &node.value {
-        NodeValue::Null => "nothing",
-        NodeValue::Bool(_) => "a boolean",
-        NodeValue::Int(_) => "a whole number",
-        NodeValue::Float(_) => "a number",
-        NodeValue::Str(..) => "text",
-        NodeValue::Seq(_) => "a list",
-        NodeValue::Map(_) => "a mapping",
-    }
-}
-
 impl Reader<'_> {
     fn push(&mut self, code: Code, span: Range<usize>, message: String, label: &str, help: String) {
         self.out.push(
@@ -352,13 +340,8 @@ impl Reader<'_> {
     }
 
     fn wrong_type(&mut self, node: &Node, field: &str, expected: &str, help: &str) {
-        self.push(
-            Code::WrongType,
-            node.span.clone(),
-            format!("`{field}` must be {expected}, found {}", found_words(node)),
-            &format!("expected {expected}"),
-            help.to_string(),
-        );
+        let found = node.wrong_type(self.path, field, expected);
+        self.out.push(found.with_help(help));
     }
 
     /// A contradiction or impossible value in a format.
@@ -369,60 +352,17 @@ impl Reader<'_> {
     fn fields<'n, 'k>(
         &mut self,
         node: &'n Node,
-        allowed: &[&'k str],
-        required: &[&str],
-        what: &str,
+        allowed: &'k [&'k str],
+        required: &'k [&'k str],
+        what: &'k str,
     ) -> Vec<(&'k str, &'n Entry)> {
-        let NodeValue::Map(entries) = &node.value else {
-            self.wrong_type(
-                node,
-                what,
-                "a mapping",
-                &format!(
-                    "write {what} as `key: value` lines ({})",
-                    allowed.join(", ")
-                ),
-            );
-            return Vec::new();
+        let fields = Fields {
+            what,
+            allowed,
+            required,
+            docs: Some("docs/formats.md"),
         };
-        let mut found = Vec::new();
-        for entry in entries {
-            let key = entry.key.as_str().unwrap_or_default();
-            match allowed.iter().find(|a| **a == key) {
-                Some(known) => found.push((*known, entry)),
-                None => {
-                    let help = match closest(key, allowed.iter().copied()) {
-                        Some(best) => format!(
-                            "did you mean `{best}`? Fields of {what}: {}",
-                            allowed.join(", ")
-                        ),
-                        None => format!("fields of {what}: {}", allowed.join(", ")),
-                    };
-                    self.push(
-                        Code::UnknownField,
-                        entry.key.span.clone(),
-                        format!("unknown field `{key}` in {what}"),
-                        "not a field here",
-                        help,
-                    );
-                }
-            }
-        }
-        for name in required {
-            if !found.iter().any(|(k, _)| k == name) {
-                let span = entries
-                    .first()
-                    .map_or(node.span.start..node.span.start, |e| e.key.span.clone());
-                self.push(
-                    Code::MissingField,
-                    span,
-                    format!("{what} needs `{name}`"),
-                    &format!("no `{name}` here"),
-                    format!("add `{name}: …` (see docs/formats.md)"),
-                );
-            }
-        }
-        found
+        fields.read(self.path, node, self.out)
     }
 
     fn list<'n>(&mut self, node: &'n Node, field: &str) -> &'n [Node] {

@@ -30,7 +30,7 @@ use crate::model::{Database, Set};
 use crate::pool;
 use crate::suggest::closest;
 use crate::words::{BASE_TYPES, Element, Id};
-use crate::yaml::{self, Entry, Node, NodeValue};
+use crate::yaml::{self, Entry, Fields, Node, NodeValue};
 
 /// A count above this is refused as a typo.
 pub(crate) const MAX_COUNT: u64 = 999;
@@ -537,34 +537,9 @@ impl<'a> YamlReader<'a> {
         self.doc.take()
     }
 
-    fn error(&mut self, code: Code, span: Range<usize>, message: String) -> &mut Diagnostic {
-        self.out
-            .push(Diagnostic::error(code, &self.file.path, span, message));
-        self.out.last_mut().expect("just pushed")
-    }
-
     fn wrong_type(&mut self, node: &Node, field: &str, expected: &str, help: &str) {
-        let found = match &node.value {
-            NodeValue::Null => "nothing",
-            NodeValue::Bool(_) => "a boolean",
-            NodeValue::Int(_) => "an integer",
-            NodeValue::Float(_) => "a number",
-            NodeValue::Str(..) => "text",
-            NodeValue::Seq(_) => "a list",
-            NodeValue::Map(_) => "a mapping",
-        };
-        let span = if node.span.is_empty() {
-            node.span.start..node.span.start
-        } else {
-            node.span.clone()
-        };
-        let d = self.error(
-            Code::WrongType,
-            span,
-            format!("`{field}` must be {expected}, found {found}"),
-        );
-        d.label = format!("expected {expected}");
-        d.help = Some(help.to_string());
+        let found = node.wrong_type(&self.file.path, field, expected);
+        self.out.push(found.with_help(help));
     }
 
     /// The entries of a mapping whose keys are allowed; unknown keys and
@@ -572,54 +547,17 @@ impl<'a> YamlReader<'a> {
     fn fields<'n, 'k>(
         &mut self,
         node: &'n Node,
-        allowed: &[&'k str],
-        required: &[&str],
-        what: &str,
+        allowed: &'k [&'k str],
+        required: &'k [&'k str],
+        what: &'k str,
     ) -> Vec<(&'k str, &'n Entry)> {
-        let NodeValue::Map(entries) = &node.value else {
-            let fields = allowed.join("`, `");
-            self.wrong_type(
-                node,
-                what,
-                "a mapping",
-                &format!("write `{fields}` as `key: value` lines"),
-            );
-            return Vec::new();
+        let fields = Fields {
+            what,
+            allowed,
+            required,
+            docs: None,
         };
-        let mut found = Vec::new();
-        for entry in entries {
-            let key = entry.key.as_str().unwrap_or_default();
-            match allowed.iter().find(|a| **a == key) {
-                Some(known) => found.push((*known, entry)),
-                None => {
-                    let help = match closest(key, allowed.iter().copied()) {
-                        Some(best) => format!(
-                            "did you mean `{best}`? Known fields: {}",
-                            allowed.join(", ")
-                        ),
-                        None => format!("known fields: {}", allowed.join(", ")),
-                    };
-                    let d = self.error(
-                        Code::UnknownField,
-                        entry.key.span.clone(),
-                        format!("unknown field `{key}` in {what}"),
-                    );
-                    d.label = "not a field here".into();
-                    d.help = Some(help);
-                }
-            }
-        }
-        for name in required {
-            if !found.iter().any(|(k, _)| k == name) {
-                let span = entries
-                    .first()
-                    .map_or(node.span.start..node.span.start, |e| e.key.span.clone());
-                let d = self.error(Code::MissingField, span, format!("{what} needs `{name}`"));
-                d.label = format!("no `{name}` in this mapping");
-                d.help = Some(format!("add `{name}: …`"));
-            }
-        }
-        found
+        fields.read(&self.file.path, node, self.out)
     }
 
     /// A scalar as text (numbers as written, so a card named `1000` works).
