@@ -33,6 +33,7 @@ fn bench(c: &mut Criterion) {
         schema_only: false,
         no_cache: false,
         pretty: false,
+        faces: false,
     });
     for _ in 0..2 {
         let pool = builder.read(None).expect("pool");

@@ -32,6 +32,7 @@ use crate::artifacts::{self, CardsJson, DatabaseJson, DatabaseWriter};
 use crate::cache::Cache;
 use crate::compile::{Compiled, Options, PoolVocabulary, compile_with, read_vocabulary};
 use crate::diagnostics::{Diagnostic, Sources};
+use crate::faces::render::{FitMemo, face_findings};
 use crate::files::{self, Destination};
 use crate::i18n;
 use crate::model::{Card, DATABASE_FORMAT, Database, Set};
@@ -241,6 +242,10 @@ pub struct BuildSettings {
     pub no_cache: bool,
     /// Indented JSON, made whole at the end (builds without the cache).
     pub pretty: bool,
+    /// Also fit every face's texts and report what does not fit or has
+    /// no glyph ([`Build::faces`]); texts known to fit from an earlier
+    /// build (`.blades-faces` beside the cache) are not fitted again.
+    pub faces: bool,
 }
 
 impl BuildSettings {
@@ -279,6 +284,9 @@ pub struct Build {
     pub files_read: usize,
     pub sets: usize,
     pub timings: BuildTimings,
+    /// What the card faces found (`text-overflow`, `missing-glyph`), when
+    /// [`BuildSettings::faces`] asked and the build made a database.
+    pub faces: Findings,
 }
 
 impl Build {
@@ -316,6 +324,7 @@ impl Build {
             files: pool.sets.len() + pool.data.len(),
             files_read,
             sets: pool.sets.len(),
+            faces: Findings::default(),
         }
     }
 }
@@ -354,6 +363,9 @@ pub struct Builder {
     /// The output is not a file (a device, a pipe): written straight into,
     /// with no cache beside it.
     streamed: bool,
+    /// The texts known to fit, for [`BuildSettings::faces`] (opened with
+    /// the first build that checks faces).
+    fit_memo: Option<FitMemo>,
 }
 
 impl Builder {
@@ -378,6 +390,7 @@ impl Builder {
             cache: None,
             opened: false,
             streamed,
+            fit_memo: None,
         }
     }
 
@@ -454,7 +467,30 @@ impl Builder {
             true => Written::Checked,
             false => self.write_database(&compiled, writer),
         };
-        Build::of(pool, compiled, written, built, started.elapsed())
+        let mut build = Build::of(pool, compiled, written, built, started.elapsed());
+        self.check_faces(pool, &mut build);
+        build
+    }
+
+    /// Fits the faces' texts of a build that made a database, when asked.
+    fn check_faces(&mut self, pool: &Pool, build: &mut Build) {
+        if !self.settings.faces {
+            return;
+        }
+        let Some(database) = build.database() else {
+            return;
+        };
+        let memo_path = FitMemo::path_beside(&self.settings.out);
+        let uses_cache = self.settings.uses_cache();
+        let memo = self.fit_memo.get_or_insert_with(|| match uses_cache {
+            true => FitMemo::open(&memo_path),
+            false => FitMemo::default(),
+        });
+        let (diagnostics, sources) = face_findings(pool, &database, memo);
+        build.faces = Findings {
+            diagnostics,
+            sources,
+        };
     }
 
     /// Builds a pool and writes its database into `sink` (standard output,
@@ -490,7 +526,9 @@ impl Builder {
                 }
             }
         };
-        Build::of(pool, compiled, written, built, started.elapsed())
+        let mut build = Build::of(pool, compiled, written, built, started.elapsed());
+        self.check_faces(pool, &mut build);
+        build
     }
 
     /// Keeps what a build taught the cache: stored on disk after a build
@@ -500,12 +538,19 @@ impl Builder {
         let Some(cache) = self.cache.as_mut() else {
             return Ok(());
         };
-        match build.written {
+        let saved = match build.written {
             Written::Done { .. } => cache.save(),
             _ => {
                 cache.commit();
                 Ok(())
             }
+        };
+        saved?;
+        match (&self.fit_memo, &build.written) {
+            (Some(memo), Written::Done { .. }) => {
+                memo.save(&FitMemo::path_beside(&self.settings.out))
+            }
+            _ => Ok(()),
         }
     }
 
@@ -579,6 +624,7 @@ mod tests {
             schema_only: false,
             no_cache: false,
             pretty: false,
+            faces: false,
         });
         let pool = builder.read(None).unwrap();
         let build = builder.build(&pool, None);

@@ -378,3 +378,62 @@ fn characters_the_fonts_lack_and_overflowing_text_are_located_warnings() {
         "{codes:?}"
     );
 }
+
+/// `build --faces` remembers the texts that fit (`.blades-faces` beside the
+/// cache) and fits only new ones; a text that does not fit is found again
+/// on every build, and a new one on the next.
+#[test]
+fn build_faces_fits_only_new_texts_and_never_forgets_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("check-bad");
+    common::copy_dir(&fixtures().join("check-bad"), &pool);
+    let out = dir.path().join("dist/cards.json");
+    let build = || {
+        let run = blades(
+            dir.path(),
+            &[
+                "--cards",
+                "check-bad",
+                "--format",
+                "json",
+                "build",
+                "--faces",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stdout);
+        let report = run.json();
+        let mut found: Vec<String> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| format!("{} {}:{}", d["code"], d["file"], d["line"]))
+            .collect();
+        found.sort();
+        found
+    };
+    let first = build();
+    assert!(
+        first.iter().any(|f| f.contains("text-overflow")),
+        "{first:?}"
+    );
+    let memo = dir.path().join("dist/.blades-faces");
+    let remembered = std::fs::metadata(&memo).unwrap().len();
+    assert!(remembered > 100, "{remembered} bytes");
+    assert_eq!(build(), first);
+    let set = pool.join("mini-core.yaml");
+    let text = std::fs::read_to_string(&set).unwrap().replace(
+        "flavor: \"Rattles when it runs.\"",
+        &format!("flavor: \"{}\"", "Rattles when it runs. ".repeat(12).trim()),
+    );
+    std::fs::write(&set, text).unwrap();
+    let third = build();
+    assert_eq!(third.len(), first.len() + 1, "{third:?}");
+    assert!(
+        third
+            .iter()
+            .any(|f| f.contains("text-overflow") && f.contains("mini-core.yaml\":6")),
+        "{third:?}"
+    );
+}

@@ -7,8 +7,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use blades::diagnostics::{self, Code, Diagnostic, Sources};
-use blades::faces::render::face_findings;
+use blades::diagnostics::{self, Code, Diagnostic};
 use blades::pool::Pool;
 use blades::report::{self, Format};
 use blades::workspace::{Build, BuildSettings, Builder, DEFAULT_DATABASE, Written};
@@ -27,7 +26,9 @@ pub struct Args {
     schema_only: bool,
     /// Also lay out every card face and warn where text does not fit its box
     /// (`text-overflow`) or a character has no glyph (`missing-glyph`), as
-    /// `blades render` does. Off by default: it multiplies the time of a large build.
+    /// `blades render` does. Texts known to fit from an earlier build are
+    /// not laid out again (`.blades-faces` beside the cache). Off by
+    /// default: a first run multiplies the time of a large build.
     #[arg(long, conflicts_with = "schema_only")]
     faces: bool,
     /// Neither read nor write the build cache (`.blades-cache` beside the output).
@@ -85,12 +86,6 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         .with_help("the database was written; the next build reads every file again")
     });
     let saving = saving.elapsed();
-    // The card faces: text that does not fit its box, characters the
-    // fonts lack (the fit model `blades render` draws with).
-    let (faces, face_sources) = match build.database() {
-        Some(database) if args.faces => face_findings(&pool, &database),
-        _ => Default::default(),
-    };
     let findings: Vec<Diagnostic> = cache
         .into_iter()
         .chain(write_failure(&build.written, &args.out))
@@ -98,14 +93,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         .collect();
     // The SQLite file named, when it was written.
     let sqlite_written = args.sqlite.as_deref().filter(|_| sqlite.is_none());
-    report(
-        context,
-        &build,
-        &args.out,
-        sqlite_written,
-        (faces, face_sources),
-        findings,
-    );
+    report(context, &build, &args.out, sqlite_written, findings);
     if args.timings {
         print_timings(&build, read, saving);
     }
@@ -157,18 +145,23 @@ fn report(
     build: &Build,
     out: &Path,
     sqlite: Option<&Path>,
-    (faces, face_sources): (Vec<Diagnostic>, Sources),
     more: Vec<Diagnostic>,
 ) {
     let compiled = &build.compiled;
-    if more.is_empty() && faces.is_empty() {
+    let faces = &build.faces;
+    if more.is_empty() && faces.diagnostics.is_empty() {
         context.report(&compiled.diagnostics, &compiled.sources);
     } else {
-        let mut all: Vec<Diagnostic> = compiled.diagnostics.iter().cloned().chain(faces).collect();
+        let mut all: Vec<Diagnostic> = compiled
+            .diagnostics
+            .iter()
+            .chain(&faces.diagnostics)
+            .cloned()
+            .collect();
         diagnostics::sort(&mut all);
         all.extend(more);
         let mut sources = compiled.sources.clone();
-        sources.extend(face_sources);
+        sources.extend(faces.sources.clone());
         context.report(&all, &sources);
     }
     say_written(context, &build.written, out, sqlite);
@@ -190,6 +183,7 @@ fn settings(context: &Context, args: &Args) -> BuildSettings {
         // Nothing to keep a cache beside.
         no_cache: args.no_cache || to_stdout(args),
         pretty: args.pretty,
+        faces: args.faces,
     }
 }
 

@@ -141,9 +141,22 @@ pub fn render_faces(
 }
 
 /// What drawing every face of these cards would find, without drawing
-/// them (`blades build`): each distinct text is fitted once, with the same
-/// model `render` draws with.
+/// them (`blades build --faces`): each distinct text is fitted once, with
+/// the same model `render` draws with.
 pub fn check_faces(database: &Database, langs: &[String]) -> Vec<Rendered> {
+    check_faces_with(database, langs, &mut FitMemo::default())
+}
+
+/// A text of a face: its field, language and text.
+type FieldText<'a> = (Field, &'a str, &'a str);
+
+/// [`check_faces`], fitting only the texts `memo` does not already know to
+/// fit (and teaching it the ones that do).
+pub fn check_faces_with(
+    database: &Database,
+    langs: &[String],
+    memo: &mut FitMemo,
+) -> Vec<Rendered> {
     use std::collections::HashSet;
     let sets: HashMap<&str, &Set> = database.sets.iter().map(|s| (s.id.0.as_str(), s)).collect();
     let texts: Vec<(&Card, &String, svg::FaceText)> = database
@@ -161,14 +174,28 @@ pub fn check_faces(database: &Database, langs: &[String]) -> Vec<Rendered> {
             distinct.insert((field, lang.as_str(), t));
         }
     }
-    let distinct: Vec<(Field, &str, &str)> = distinct.into_iter().collect();
-    let found: HashMap<(Field, &str, &str), Vec<svg::FaceFinding>> = distinct
+    let keyed: Vec<(u64, (Field, &str, &str))> = distinct
+        .into_iter()
+        .map(|triple| (FitMemo::key(triple), triple))
+        .collect();
+    let fitted: Vec<(u64, FieldText, Vec<svg::FaceFinding>)> = keyed
         .par_iter()
-        .filter_map(|&(field, lang, text)| {
+        .filter(|(key, _)| !memo.fits(*key))
+        .map(|&(key, (field, lang, text))| {
             let findings = svg::findings_of(field, text, &field.fit(text, lang));
-            (!findings.is_empty()).then_some(((field, lang, text), findings))
+            (key, (field, lang, text), findings)
         })
         .collect();
+    memo.meet(keyed.iter().map(|(key, _)| *key));
+    let mut found: HashMap<FieldText, Vec<svg::FaceFinding>> = HashMap::new();
+    for (key, triple, findings) in fitted {
+        match findings.is_empty() {
+            true => memo.learn(key),
+            false => {
+                found.insert(triple, findings);
+            }
+        }
+    }
     let mut out = Vec::new();
     for (card, lang, text) in &texts {
         let findings: Vec<svg::FaceFinding> = svg::fields(text)
@@ -194,10 +221,109 @@ pub fn check_faces(database: &Database, langs: &[String]) -> Vec<Rendered> {
     out
 }
 
+/// The texts known to fit their boxes, by a hash of the field, language,
+/// text and tool build: kept beside the build cache (`.blades-faces`) so
+/// that `build --faces` fits only texts it has not seen fit. A text that
+/// does not fit is never remembered (its finding is made anew each time).
+#[derive(Debug, Default)]
+pub struct FitMemo {
+    known: foldhash::HashSet<u64>,
+    /// The known texts this run met: what is saved (texts no card uses
+    /// any more are forgotten).
+    met: foldhash::HashSet<u64>,
+}
+
+const FIT_MEMO_MAGIC: &[u8] = b"blades-faces 1\n";
+
+impl FitMemo {
+    /// The memo kept for a database at `out`, beside its build cache.
+    pub fn path_beside(out: &Path) -> PathBuf {
+        crate::cache::Cache::beside(out).with_file_name(".blades-faces")
+    }
+
+    /// The memo at `path`; empty when there is none, or it is another
+    /// tool build's or unreadable (it is only ever a shortcut).
+    pub fn open(path: &Path) -> FitMemo {
+        let Ok(bytes) = std::fs::read(path) else {
+            return FitMemo::default();
+        };
+        let stamp = Self::stamp();
+        let Some(keys) = bytes
+            .strip_prefix(FIT_MEMO_MAGIC)
+            .and_then(|rest| rest.strip_prefix(stamp.as_slice()))
+        else {
+            return FitMemo::default();
+        };
+        let known = keys
+            .chunks_exact(8)
+            .filter_map(|k| k.try_into().ok().map(u64::from_le_bytes))
+            .collect();
+        FitMemo {
+            known,
+            met: Default::default(),
+        }
+    }
+
+    /// Writes the texts met this run that fit (atomically).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let mut met: Vec<u64> = self.met.iter().copied().collect();
+        met.sort_unstable();
+        let mut bytes = FIT_MEMO_MAGIC.to_vec();
+        bytes.extend(Self::stamp());
+        for key in met {
+            bytes.extend(key.to_le_bytes());
+        }
+        crate::files::write_atomic(path, &bytes)
+    }
+
+    fn stamp() -> Vec<u8> {
+        format!("{}\n", crate::cache::BUILD_ID).into_bytes()
+    }
+
+    fn key((field, lang, text): (Field, &str, &str)) -> u64 {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        for part in [field.key(), lang, text] {
+            h.update(part.as_bytes());
+            h.update(&[0]);
+        }
+        h.digest()
+    }
+
+    /// Whether the text is known to fit.
+    fn fits(&self, key: u64) -> bool {
+        self.known.contains(&key)
+    }
+
+    /// The texts this run sets: those known to fit are kept.
+    fn meet(&mut self, keys: impl Iterator<Item = u64>) {
+        let known = &self.known;
+        self.met.extend(keys.filter(|k| known.contains(k)));
+    }
+
+    /// A text found to fit.
+    fn learn(&mut self, key: u64) {
+        self.known.insert(key);
+        self.met.insert(key);
+    }
+
+    /// How many texts are known to fit.
+    pub fn len(&self) -> usize {
+        self.known.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.known.is_empty()
+    }
+}
+
 /// What the faces of a built pool find (`text-overflow`, `missing-glyph`),
 /// located in its set and locale files, with those files' text.
-pub fn face_findings(pool: &Pool, database: &Database) -> (Vec<Diagnostic>, Sources) {
-    let found = check_faces(database, &languages(database));
+pub fn face_findings(
+    pool: &Pool,
+    database: &Database,
+    memo: &mut FitMemo,
+) -> (Vec<Diagnostic>, Sources) {
+    let found = check_faces_with(database, &languages(database), memo);
     if found.is_empty() {
         return (Vec::new(), Sources::default());
     }
@@ -552,5 +678,36 @@ mod tests {
             missing_runs(escaped, span.clone(), &['ｶ']),
             [(span, vec!['ｶ'])]
         );
+    }
+}
+
+#[cfg(test)]
+mod memo_tests {
+    use super::*;
+
+    #[test]
+    fn a_memo_keeps_the_texts_met_and_is_ignored_when_another_build_wrote_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".blades-faces");
+        let mut memo = FitMemo::default();
+        let a = FitMemo::key((Field::Name, "en", "Tin Scout"));
+        let b = FitMemo::key((Field::Name, "ja", "ブリキの斥候"));
+        memo.learn(a);
+        memo.learn(b);
+        memo.save(&path).unwrap();
+        let mut reopened = FitMemo::open(&path);
+        assert!(reopened.fits(a) && reopened.fits(b));
+        // Only what a run meets is kept.
+        reopened.meet([a].into_iter());
+        reopened.save(&path).unwrap();
+        let again = FitMemo::open(&path);
+        assert!(again.fits(a) && !again.fits(b));
+        // Another tool build's memo (its fit model may differ) is empty.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = FIT_MEMO_MAGIC.len();
+        bytes[at] ^= 1;
+        std::fs::write(&path, bytes).unwrap();
+        assert!(FitMemo::open(&path).is_empty());
+        assert!(FitMemo::open(&dir.path().join("none")).is_empty());
     }
 }
