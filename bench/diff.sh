@@ -12,13 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cards=${1:-100000}
 runs=${2:-5}
-scratch=target/bench-scratch
-mkdir -p "$scratch"
-if [ -z "${BLADES:-}" ]; then
-  cargo build --release --quiet --bin blades --example synth
-fi
-blades=$PWD/${BLADES:-target/release/blades}
-synth=$PWD/${SYNTH:-target/release/examples/synth}
+source bench/tools.sh
 old="$PWD/$scratch/pool-$cards"
 new="$PWD/$scratch/pool-$cards-next"
 if [ ! -d "$old" ]; then

@@ -9,13 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cards=${1:-10000}
 runs=${2:-3}
-scratch=target/bench-scratch
-mkdir -p "$scratch"
-if [ -z "${BLADES:-}" ]; then
-  cargo build --release --quiet --bin blades --example synth
-fi
-blades=$PWD/${BLADES:-target/release/blades}
-synth=$PWD/${SYNTH:-target/release/examples/synth}
+source bench/tools.sh
 pool="$PWD/$scratch/faces-pool-$cards"
 rm -rf "$pool"
 "$synth" --cards "$cards" --out "$pool" >/dev/null

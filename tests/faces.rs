@@ -351,32 +351,43 @@ fn characters_the_fonts_lack_and_overflowing_text_are_located_warnings() {
         "{found:#?}"
     );
     // `build --faces` reports the same warnings.
-    let db = dir.path().join("cards.json");
-    let run = blades(
-        &fixtures(),
-        &[
-            "--cards",
-            "check-bad",
-            "--format",
-            "json",
-            "build",
-            "--faces",
-            "--out",
-            db.to_str().unwrap(),
-        ],
+    let built = build_faces(&fixtures(), &dir.path().join("cards.json"));
+    assert!(
+        built.iter().any(|f| f.starts_with("text-overflow"))
+            && built.iter().any(|f| f.starts_with("missing-glyph")),
+        "{built:?}"
     );
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let built = run.json();
-    let codes: Vec<&str> = built["diagnostics"]
+}
+
+/// `blades --cards check-bad build --faces --out OUT` in `dir`: its
+/// findings as `code file:line`, sorted.
+fn build_faces(dir: &Path, out: &Path) -> Vec<String> {
+    let args = [
+        "--cards",
+        "check-bad",
+        "--format",
+        "json",
+        "build",
+        "--faces",
+        "--out",
+    ];
+    let run = blades(dir, &[&args[..], &[out.to_str().unwrap()]].concat());
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let mut found: Vec<String> = run.json()["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| d["code"].as_str().unwrap())
+        .map(|d| {
+            format!(
+                "{} {}:{}",
+                d["code"].as_str().unwrap(),
+                d["file"],
+                d["line"]
+            )
+        })
         .collect();
-    assert!(
-        codes.contains(&"text-overflow") && codes.contains(&"missing-glyph"),
-        "{codes:?}"
-    );
+    found.sort();
+    found
 }
 
 /// `build --faces` remembers the texts that fit (`.blades-faces` beside the
@@ -388,31 +399,7 @@ fn build_faces_fits_only_new_texts_and_never_forgets_a_finding() {
     let pool = dir.path().join("check-bad");
     common::copy_dir(&fixtures().join("check-bad"), &pool);
     let out = dir.path().join("dist/cards.json");
-    let build = || {
-        let run = blades(
-            dir.path(),
-            &[
-                "--cards",
-                "check-bad",
-                "--format",
-                "json",
-                "build",
-                "--faces",
-                "--out",
-                out.to_str().unwrap(),
-            ],
-        );
-        assert_eq!(run.code, 0, "{}", run.stdout);
-        let report = run.json();
-        let mut found: Vec<String> = report["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| format!("{} {}:{}", d["code"], d["file"], d["line"]))
-            .collect();
-        found.sort();
-        found
-    };
+    let build = || build_faces(dir.path(), &out);
     let first = build();
     assert!(
         first.iter().any(|f| f.contains("text-overflow")),
