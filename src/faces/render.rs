@@ -553,7 +553,7 @@ pub fn write(dir: &Path, rendered: &[Rendered]) -> Result<Written, WriteError> {
         files.push((fonts.join(font.file), font.bytes));
     }
     files.push((fonts.join(FONT_LICENSE.0), FONT_LICENSE.1.as_bytes()));
-    let mut set = FileSet::new();
+    let mut set = FileSet::artifacts();
     let mut unchanged = 0;
     for (path, bytes) in files {
         if std::fs::read(&path).is_ok_and(|old| old == bytes) {
