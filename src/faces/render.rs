@@ -89,7 +89,7 @@ pub fn languages(database: &Database) -> Vec<String> {
 }
 
 /// A card's place in its set (1-based) and the set's distinct cards.
-fn numbers(database: &Database) -> HashMap<&str, (usize, usize)> {
+pub fn numbers(database: &Database) -> HashMap<&str, (usize, usize)> {
     let mut counts: HashMap<&str, usize> = HashMap::new();
     let mut out = HashMap::with_capacity(database.cards.len());
     for card in &database.cards {
