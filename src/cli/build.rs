@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use blades::diagnostics::{self, Code, Diagnostic, Sources};
-use blades::faces::render::face_findings;
+use blades::faces::render::{self, face_findings};
 use blades::pool::Pool;
 use blades::report::{self, Format};
 use blades::workspace::{Build, BuildSettings, Builder, DEFAULT_DATABASE, Written};
@@ -46,6 +46,10 @@ pub struct Args {
     /// Also write the database as SQLite to FILE (the tables are in docs/database.md).
     #[arg(long, value_name = "FILE", conflicts_with = "schema_only")]
     sqlite: Option<PathBuf>,
+    /// Also write the card gallery (`blades gallery`) into DIR from the
+    /// database built, drawing only the faces that changed.
+    #[arg(long, value_name = "DIR", conflicts_with = "schema_only")]
+    gallery: Option<PathBuf>,
 }
 
 impl Args {
@@ -75,6 +79,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let read = started.elapsed();
     let build = build_with_progress(&mut builder, &pool, to_stdout(&args));
     let sqlite = write_sqlite(&build, args.sqlite.as_deref());
+    let gallery = write_gallery(context, &build, args.gallery.as_deref());
+    let sqlite = sqlite.or(gallery);
     let saving = Instant::now();
     let cache = builder.keep(&build).err().map(|e| {
         Diagnostic::general(
@@ -265,6 +271,29 @@ fn write_sqlite(build: &Build, path: Option<&Path>) -> Option<Diagnostic> {
             "check that the folder exists and can be written, or name another file with --sqlite; the file there, if any, was left as it was",
         ),
     )
+}
+
+/// Writes the gallery `--gallery` asks for from the database a build made
+/// (every language), saying so; the finding when it cannot be written.
+fn write_gallery(context: &Context, build: &Build, dir: Option<&Path>) -> Option<Diagnostic> {
+    let dir = dir?;
+    if !matches!(build.written, Written::Done { .. }) {
+        return None;
+    }
+    let database = build.database()?;
+    let langs = render::languages(&database);
+    match super::gallery::write(&database, &langs, dir) {
+        Ok((made, written)) => {
+            if context.tells() {
+                stderrln!("{}", super::gallery::said(&made, &written, dir, 0));
+            }
+            None
+        }
+        Err(diagnostic) => Some(
+            diagnostic
+                .with_help("check that the folder can be written, or name another with --gallery"),
+        ),
+    }
 }
 
 /// `--timings`: where the time went.

@@ -1,6 +1,6 @@
 // The card gallery's filters (blades gallery): each card's data-* attributes
 // against the filter in the URL's hash (index.html#set=core&element=fire), so
-// a filtered view can be linked to. No fetch(): it works from file://.
+// a filtered view can be linked to. Nothing is fetched: it works from file://.
 (function () {
   'use strict';
   var KEYS = ['set', 'kind', 'element', 'type', 'rarity', 'star'];

@@ -145,8 +145,17 @@ impl Gallery {
 
 /// Everything a face depends on, hashed: the card's data, its set's, its
 /// number in the set, the language, the fonts' place and the tool version.
+/// The effect tree is left out: it is derived from the effect, and a
+/// database read back from a build's pieces has none.
 fn fingerprint(card: &Card, set: &Set, number: (usize, usize), lang: &str) -> String {
-    let mut bytes = serde_json::to_vec(card).unwrap_or_default();
+    let mut bytes = if card.effect_tree.is_some() {
+        let mut bare = card.clone();
+        bare.effect_tree = None;
+        serde_json::to_vec(&bare)
+    } else {
+        serde_json::to_vec(card)
+    }
+    .unwrap_or_default();
     bytes.push(0);
     bytes.extend(serde_json::to_vec(set).unwrap_or_default());
     let _ = write!(
@@ -571,7 +580,12 @@ fn card_page(
             "<section class=\"effect\"><h2>Effect</h2>\n<pre class=\"source\">{}</pre>",
             escape(effect.trim_end())
         );
-        if let Some(tree) = &card.effect_tree
+        // A database read back from a build's pieces has no trees.
+        let parsed = match &card.effect_tree {
+            Some(_) => None,
+            None => crate::effect::parse(effect).ok(),
+        };
+        if let Some(tree) = card.effect_tree.as_ref().or(parsed.as_ref())
             && let Ok(value) = serde_json::to_value(tree)
         {
             out.push_str("<div class=\"tree\">");
