@@ -489,9 +489,9 @@ fn card_page(
         ),
         None => String::new(),
     };
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<nav><a href=\"../index.html\">all cards</a> · <a href=\"../index.html#set={set}\">{set_name}</a> {prev} {next}</nav>\n",
+        "<nav><a href=\"../index.html\">all cards</a> · <a href=\"../index.html#set={set}\">{set_name}</a> {prev} {next}</nav>",
         set = escape(&set.id.0),
         set_name = escape(&set.name),
         prev = link(before, "prev", "←"),
