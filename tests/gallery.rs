@@ -402,3 +402,25 @@ fn a_card_page_shows_data_text_in_both_languages_and_the_effect_tree() {
     let page = std::fs::read_to_string(out.join("cards/afterburner-hawk.html")).unwrap();
     insta::assert_snapshot!("gallery_card_page", page);
 }
+
+#[test]
+fn faces_and_pages_no_longer_in_the_gallery_are_removed_and_nothing_else() {
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path().join("site");
+    let all = gallery(temp.path(), &out, &[]);
+    assert_eq!(all["removed"], 0);
+    std::fs::write(out.join("faces/mine.en.svg"), "not the gallery's").unwrap();
+    let ja = gallery(temp.path(), &out, &["--lang", "ja"]);
+    let n = builtin().cards.len();
+    assert_eq!(ja["removed"], n);
+    assert!(drawn(&ja).is_empty());
+    let left: Vec<String> = files(&out.join("faces"))
+        .into_keys()
+        .filter(|f| f.ends_with(".en.svg"))
+        .collect();
+    assert_eq!(left, ["mine.en.svg"]);
+    // The index shows the Japanese faces only.
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!index.contains(".en.svg"));
+    assert_eq!(index.matches(".ja.svg\"").count(), n);
+}

@@ -79,7 +79,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let read = started.elapsed();
     let build = build_with_progress(&mut builder, &pool, to_stdout(&args));
     let sqlite = write_sqlite(&build, args.sqlite.as_deref());
-    let gallery = write_gallery(context, &build, args.gallery.as_deref());
+    let (gallery, gallery_said) = write_gallery(&build, args.gallery.as_deref());
     let sqlite = sqlite.or(gallery);
     let saving = Instant::now();
     let cache = builder.keep(&build).err().map(|e| {
@@ -112,6 +112,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         (faces, face_sources),
         findings,
     );
+    if let Some(line) = gallery_said.filter(|_| context.tells()) {
+        stderrln!("{line}");
+    }
     if args.timings {
         print_timings(&build, read, saving);
     }
@@ -274,25 +277,26 @@ fn write_sqlite(build: &Build, path: Option<&Path>) -> Option<Diagnostic> {
 }
 
 /// Writes the gallery `--gallery` asks for from the database a build made
-/// (every language), saying so; the finding when it cannot be written.
-fn write_gallery(context: &Context, build: &Build, dir: Option<&Path>) -> Option<Diagnostic> {
-    let dir = dir?;
-    if !matches!(build.written, Written::Done { .. }) {
-        return None;
-    }
-    let database = build.database()?;
+/// (every language): the finding when it cannot be written, else what was
+/// done, to say.
+fn write_gallery(build: &Build, dir: Option<&Path>) -> (Option<Diagnostic>, Option<String>) {
+    let Some(dir) = dir.filter(|_| matches!(build.written, Written::Done { .. })) else {
+        return (None, None);
+    };
+    let Some(database) = build.database() else {
+        return (None, None);
+    };
     let langs = render::languages(&database);
     match super::gallery::write(&database, &langs, dir) {
-        Ok((made, written)) => {
-            if context.tells() {
-                stderrln!("{}", super::gallery::said(&made, &written, dir, 0));
-            }
-            None
+        Ok((made, written)) => (None, Some(super::gallery::said(&made, &written, dir, 0))),
+        Err(diagnostic) => {
+            (
+                Some(diagnostic.with_help(
+                    "check that the folder can be written, or name another with --gallery",
+                )),
+                None,
+            )
         }
-        Err(diagnostic) => Some(
-            diagnostic
-                .with_help("check that the folder can be written, or name another with --gallery"),
-        ),
     }
 }
 

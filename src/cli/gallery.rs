@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use blades::diagnostics::{Code, Diagnostic};
-use blades::faces::gallery::{self, Gallery, GalleryReport};
-use blades::faces::render::{self, Written};
+use blades::faces::gallery::{self, Gallery, GalleryReport, GalleryWritten};
+use blades::faces::render;
 use blades::i18n;
 use blades::model::Database;
 use blades::report::Format;
@@ -59,7 +59,7 @@ pub fn write(
     database: &Database,
     langs: &[String],
     out: &Path,
-) -> Result<(Gallery, Written), Box<Diagnostic>> {
+) -> Result<(Gallery, GalleryWritten), Box<Diagnostic>> {
     let made = gallery::make(database, langs, out);
     match gallery::write(out, &made) {
         Ok(written) => Ok((made, written)),
@@ -109,21 +109,25 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 }
 
 /// What writing the gallery did, in a line.
-pub fn said(made: &Gallery, written: &Written, out: &Path, warnings: usize) -> String {
+pub fn said(made: &Gallery, written: &GalleryWritten, out: &Path, warnings: usize) -> String {
     let warnings = match warnings {
         0 => String::new(),
         1 => "; 1 warning".to_string(),
         n => format!("; {n} warnings"),
     };
+    let removed = match written.removed.len() {
+        0 => String::new(),
+        n => format!(", {n} removed"),
+    };
     format!(
-        "gallery of {} cards in {} written into {}: {} faces drawn, {} unchanged; {} files written, {} unchanged{warnings} (open {})",
+        "gallery of {} cards in {} written into {}: {} faces drawn, {} unchanged; {} files written, {} unchanged{removed}{warnings} (open {})",
         made.cards,
         made.langs.join(" and "),
         out.display(),
         made.drawn_count(),
         made.reused_count(),
-        written.written.len(),
-        written.unchanged,
+        written.files.written.len(),
+        written.files.unchanged,
         out.join("index.html").display()
     )
 }

@@ -17,7 +17,7 @@
 //! unchanged and whose file is there is not drawn again. Everything is
 //! written through [`FileSet`] (all or nothing), unchanged bytes left alone.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -104,6 +104,9 @@ struct Manifest {
     format: u32,
     /// By face file name (`ID.LANG.svg`).
     faces: BTreeMap<String, Entry>,
+    /// The card pages written (`cards/ID.html`).
+    #[serde(default)]
+    pages: BTreeSet<String>,
 }
 
 impl Manifest {
@@ -131,6 +134,9 @@ pub struct Gallery {
     /// Files by path relative to the output folder (faces not drawn again
     /// are not among them).
     files: Vec<(String, Vec<u8>)>,
+    /// Faces and pages an earlier run wrote (by its manifest) that this
+    /// gallery no longer has: a card removed, a language no longer asked.
+    stale: Vec<String>,
 }
 
 impl Gallery {
@@ -279,18 +285,29 @@ pub fn make(database: &Database, langs: &[String], dir: &Path) -> Gallery {
         "index.html".to_string(),
         index_page(database, &cards, langs).into_bytes(),
     ));
+    let mut pages = BTreeSet::new();
     for (i, card) in cards.iter().enumerate() {
         let set = sets[card.set.0.as_str()];
         let before = i.checked_sub(1).map(|j| cards[j]);
         let after = cards.get(i + 1).copied();
+        let page = format!("cards/{}.html", card.id.0);
+        pages.insert(page.clone());
         files.push((
-            format!("cards/{}.html", card.id.0),
+            page,
             card_page(card, set, langs, before, after).into_bytes(),
         ));
     }
+    let stale = manifest
+        .faces
+        .keys()
+        .filter(|file| !entries.contains_key(*file))
+        .map(|file| format!("faces/{file}"))
+        .chain(manifest.pages.difference(&pages).cloned())
+        .collect();
     let manifest = Manifest {
         format: MANIFEST_FORMAT,
         faces: entries,
+        pages,
     };
     let mut json = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     json.push(b'\n');
@@ -301,12 +318,35 @@ pub fn make(database: &Database, langs: &[String], dir: &Path) -> Gallery {
         cards: cards.len(),
         langs: langs.to_vec(),
         files,
+        stale,
     }
 }
 
+/// What writing a gallery did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GalleryWritten {
+    pub files: Written,
+    /// Faces and pages of an earlier run that the gallery no longer has,
+    /// deleted once the rest was written.
+    pub removed: Vec<PathBuf>,
+}
+
 /// Writes the gallery into `dir`, all or none; files whose bytes are
-/// already right are left alone.
-pub fn write(dir: &Path, gallery: &Gallery) -> Result<Written, WriteError> {
+/// already right are left alone. Then the faces and pages an earlier run
+/// wrote that the gallery no longer has are deleted (only files the
+/// manifest names: nothing else in the folder is touched).
+pub fn write(dir: &Path, gallery: &Gallery) -> Result<GalleryWritten, WriteError> {
+    let files = write_files(dir, gallery)?;
+    let removed = gallery
+        .stale
+        .iter()
+        .map(|file| dir.join(file))
+        .filter(|path| std::fs::remove_file(path).is_ok())
+        .collect();
+    Ok(GalleryWritten { files, removed })
+}
+
+fn write_files(dir: &Path, gallery: &Gallery) -> Result<Written, WriteError> {
     let mut set = FileSet::new();
     let mut unchanged = 0;
     for (path, bytes) in &gallery.files {
@@ -657,6 +697,9 @@ pub struct GalleryReport {
     pub written: usize,
     /// Files whose bytes were already right.
     pub unchanged: usize,
+    /// Faces and pages of an earlier run deleted: their card is gone, or
+    /// their language no longer asked for.
+    pub removed: usize,
     /// What the faces found (`text-overflow`, `missing-glyph`), located.
     pub report: JsonReport,
 }
@@ -675,7 +718,7 @@ impl GalleryReport {
     pub fn new(
         out: &Path,
         gallery: &Gallery,
-        written: &Written,
+        written: &GalleryWritten,
         diagnostics: &[Diagnostic],
         sources: &Sources,
     ) -> GalleryReport {
@@ -696,8 +739,9 @@ impl GalleryReport {
                 })
                 .collect(),
             reused: gallery.reused_count(),
-            written: written.written.len(),
-            unchanged: written.unchanged,
+            written: written.files.written.len(),
+            unchanged: written.files.unchanged,
+            removed: written.removed.len(),
             report: json_report(diagnostics, sources),
         }
     }
