@@ -392,6 +392,12 @@ fn warnings_are_located_as_render_locates_them() {
     assert!(drawn(&again).is_empty());
     assert_eq!(codes(&again), found);
     assert_eq!(again["report"], first["report"]);
+    // The card's page says it too.
+    let page = std::fs::read_to_string(out.join("cards/thunder-mesa.html")).unwrap();
+    assert!(
+        page.contains("<ul class=\"warnings\"><li>the flavor text does not fit its box on the ja face, even at 5 pt (text-overflow)</li></ul>"),
+        "{page}"
+    );
 }
 
 #[test]

@@ -285,6 +285,15 @@ pub fn make(database: &Database, langs: &[String], dir: &Path) -> Gallery {
         "index.html".to_string(),
         index_page(database, &cards, langs).into_bytes(),
     ));
+    let mut warnings: HashMap<&str, Vec<String>> = HashMap::new();
+    for face in &faces {
+        for finding in &face.face.findings {
+            warnings
+                .entry(face.card.as_str())
+                .or_default()
+                .push(warning(&face.lang, finding));
+        }
+    }
     let mut pages = BTreeSet::new();
     for (i, card) in cards.iter().enumerate() {
         let set = sets[card.set.0.as_str()];
@@ -294,7 +303,14 @@ pub fn make(database: &Database, langs: &[String], dir: &Path) -> Gallery {
         pages.insert(page.clone());
         files.push((
             page,
-            card_page(card, set, langs, before, after).into_bytes(),
+            card_page(
+                card,
+                set,
+                langs,
+                (before, after),
+                warnings.get(card.id.0.as_str()),
+            )
+            .into_bytes(),
         ));
     }
     let stale = manifest
@@ -362,6 +378,24 @@ fn write_files(dir: &Path, gallery: &Gallery) -> Result<Written, WriteError> {
 }
 
 // ----- pages -----------------------------------------------------------------
+
+/// A face's finding, said on its card's page.
+fn warning(lang: &str, finding: &FaceFinding) -> String {
+    let what = finding.field.what();
+    match &finding.problem {
+        Problem::Overflow { size, .. } => format!(
+            "the {what} does not fit its box on the {lang} face, even at {size} pt (text-overflow)"
+        ),
+        Problem::MissingGlyph { characters } => format!(
+            "the {what} on the {lang} face has {}, which the card fonts cannot draw (missing-glyph)",
+            characters
+                .iter()
+                .map(|c| format!("`{c}` (U+{:04X})", u32::from(*c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
 
 const LANG_NAMES: [(&str, &str); 2] = [("en", "English"), ("ja", "日本語")];
 
@@ -516,8 +550,8 @@ fn card_page(
     card: &Card,
     set: &Set,
     langs: &[String],
-    before: Option<&Card>,
-    after: Option<&Card>,
+    (before, after): (Option<&Card>, Option<&Card>),
+    warnings: Option<&Vec<String>>,
 ) -> String {
     let mut out = String::with_capacity(8 * 1024);
     head(&mut out, &card.name, "../");
@@ -543,6 +577,13 @@ fn card_page(
     }
     out.push_str("</h1>\n");
     faces_html(&mut out, card, langs, "../");
+    if let Some(warnings) = warnings {
+        out.push_str("\n<ul class=\"warnings\">");
+        for warning in warnings {
+            let _ = write!(out, "<li>{}</li>", escape(warning));
+        }
+        out.push_str("</ul>");
+    }
     // The data.
     let keywords = card_keywords(card);
     let rows: Vec<(&str, String)> = vec![
