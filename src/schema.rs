@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 
 use crate::diff::DiffReport;
 use crate::effect::{Effect, Rendered};
+use crate::faces::gallery::GalleryReport;
 use crate::faces::render::RenderReport;
 use crate::fmt::FmtReport;
 use crate::i18n::exchange::{ExportReport, ImportReport, UpdateReport};
@@ -73,10 +74,11 @@ pub enum SchemaName {
     Search,
     FormatInput,
     Render,
+    Gallery,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 29] = [
+    pub const ALL: [SchemaName; 30] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -106,6 +108,7 @@ impl SchemaName {
         SchemaName::Search,
         SchemaName::FormatInput,
         SchemaName::Render,
+        SchemaName::Gallery,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -140,6 +143,7 @@ impl SchemaName {
             SchemaName::Search => "search",
             SchemaName::FormatInput => "deck-format",
             SchemaName::Render => "render",
+            SchemaName::Gallery => "gallery",
         }
     }
 
@@ -188,6 +192,7 @@ impl SchemaName {
             SchemaName::Search => schemars::schema_for!(Output<SearchReport>),
             SchemaName::FormatInput => schemars::schema_for!(FormatsFile),
             SchemaName::Render => schemars::schema_for!(Output<RenderReport>),
+            SchemaName::Gallery => schemars::schema_for!(Output<GalleryReport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use blades::diagnostics::{self, Code, Diagnostic};
+use blades::faces::render;
 use blades::pool::Pool;
 use blades::report::{self, Format};
 use blades::workspace::{Build, BuildSettings, Builder, DEFAULT_DATABASE, Written};
@@ -47,6 +48,10 @@ pub struct Args {
     /// Also write the database as SQLite to FILE (the tables are in docs/database.md).
     #[arg(long, value_name = "FILE", conflicts_with = "schema_only")]
     sqlite: Option<PathBuf>,
+    /// Also write the card gallery (`blades gallery`) into DIR from the
+    /// database built, drawing only the faces that changed.
+    #[arg(long, value_name = "DIR", conflicts_with = "schema_only")]
+    gallery: Option<PathBuf>,
 }
 
 impl Args {
@@ -76,6 +81,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let read = started.elapsed();
     let build = build_with_progress(&mut builder, &pool, to_stdout(&args));
     let sqlite = write_sqlite(&build, args.sqlite.as_deref());
+    let (gallery, gallery_said) = write_gallery(&build, args.gallery.as_deref());
+    let sqlite = sqlite.or(gallery);
     let saving = Instant::now();
     let cache = builder.keep(&build).err().map(|e| {
         Diagnostic::general(
@@ -94,6 +101,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     // The SQLite file named, when it was written.
     let sqlite_written = args.sqlite.as_deref().filter(|_| sqlite.is_none());
     report(context, &build, &args.out, sqlite_written, findings);
+    if let Some(line) = gallery_said.filter(|_| context.tells()) {
+        stderrln!("{line}");
+    }
     if args.timings {
         print_timings(&build, read, saving);
     }
@@ -259,6 +269,30 @@ fn write_sqlite(build: &Build, path: Option<&Path>) -> Option<Diagnostic> {
             "check that the folder exists and can be written, or name another file with --sqlite; the file there, if any, was left as it was",
         ),
     )
+}
+
+/// Writes the gallery `--gallery` asks for from the database a build made
+/// (every language): the finding when it cannot be written, else what was
+/// done, to say.
+fn write_gallery(build: &Build, dir: Option<&Path>) -> (Option<Diagnostic>, Option<String>) {
+    let Some(dir) = dir.filter(|_| matches!(build.written, Written::Done { .. })) else {
+        return (None, None);
+    };
+    let Some(database) = build.database() else {
+        return (None, None);
+    };
+    let langs = render::languages(&database);
+    match super::gallery::write(&database, &langs, dir) {
+        Ok((made, written)) => (None, Some(super::gallery::said(&made, &written, dir, 0))),
+        Err(diagnostic) => {
+            (
+                Some(diagnostic.with_help(
+                    "check that the folder can be written, or name another with --gallery",
+                )),
+                None,
+            )
+        }
+    }
 }
 
 /// `--timings`: where the time went.

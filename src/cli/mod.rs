@@ -23,6 +23,7 @@ mod deck;
 mod diff;
 mod effect;
 mod fmt;
+mod gallery;
 mod i18n;
 mod out;
 mod render;
@@ -95,6 +96,8 @@ enum Command {
     Diff(diff::Args),
     /// Draw card faces as SVG (poker size, English and Japanese), text set with real font metrics.
     Render(render::Args),
+    /// Write a static site of the cards (faces side by side, filters, a page per card) that works from file://.
+    Gallery(gallery::Args),
     /// Print a shell completion script (`blades completions bash > /etc/bash_completion.d/blades`).
     Completions {
         /// The shell to complete for.
@@ -294,6 +297,7 @@ fn dispatch() -> ExitCode {
         Command::Fmt(args) => fmt::run(&context, args),
         Command::Diff(args) => diff::run(&context, args),
         Command::Render(args) => render::run(&context, args),
+        Command::Gallery(args) => gallery::run(&context, args),
         Command::Completions { shell } => completions(shell),
         Command::Man => manual(),
     }

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use blades::diagnostics::{Code, Diagnostic};
 use blades::faces::render::{self, RenderReport};
 use blades::faces::svg::FaceOptions;
-use blades::i18n;
 use blades::report::Format;
 
 use super::out::stderrln;
@@ -29,16 +28,6 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
-    let lang = args.lang.trim().to_lowercase();
-    if lang != "all" && lang != i18n::SOURCE_LANG && !i18n::valid_lang(&lang) {
-        return context.refuse(
-            Diagnostic::general(
-                Code::UnknownLanguage,
-                format!("`{}` is not a language code", args.lang),
-            )
-            .with_help("use `en`, `ja` or `all`"),
-        );
-    }
     let workspace = match context.workspace() {
         Ok(workspace) => workspace,
         Err(code) => return code,
@@ -47,19 +36,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(database) => database,
         Err(findings) => return context.pool_has_errors(&findings, "no face can be drawn"),
     };
-    let known = render::languages(&database);
-    let langs = if lang == "all" {
-        known
-    } else if known.contains(&lang) {
-        vec![lang]
-    } else {
-        return context.refuse(
-            Diagnostic::general(
-                Code::UnknownLanguage,
-                format!("the pool has no `{lang}` translation"),
-            )
-            .with_help(format!("languages of this pool: {}", known.join(", "))),
-        );
+    let langs = match render::choose_languages(&database, &args.lang) {
+        Ok(langs) => langs,
+        Err(diagnostic) => return context.refuse(*diagnostic),
     };
     let cards = match render::select(&database, &args.card) {
         Ok(cards) => cards,

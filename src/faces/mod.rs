@@ -8,9 +8,11 @@
 //!   ([`svg::draw`]: a face as an SVG string, the entry point for the
 //!   gallery and print sheets);
 //! - [`render`] (layer 8) renders a pool's faces, locates what they found
-//!   in the set and locale files, and writes the output folder.
+//!   in the set and locale files, and writes the output folder;
+//! - [`gallery`] (layer 8) makes the static site of a pool's cards.
 
 pub mod fonts;
+pub mod gallery;
 pub mod icons;
 pub mod layout;
 pub mod render;

@@ -88,8 +88,36 @@ pub fn languages(database: &Database) -> Vec<String> {
     langs
 }
 
+/// The languages asked for (`en`, `ja`, `all`: English and every language
+/// the pool translates), or an `unknown-language` finding.
+pub fn choose_languages(database: &Database, asked: &str) -> Result<Vec<String>, Box<Diagnostic>> {
+    let lang = asked.trim().to_lowercase();
+    if lang != "all" && lang != i18n::SOURCE_LANG && !i18n::valid_lang(&lang) {
+        let unknown = Diagnostic::general(
+            Code::UnknownLanguage,
+            format!("`{asked}` is not a language code"),
+        );
+        return Err(Box::new(unknown.with_help("use `en`, `ja` or `all`")));
+    }
+    let known = languages(database);
+    if lang == "all" {
+        return Ok(known);
+    }
+    if known.contains(&lang) {
+        return Ok(vec![lang]);
+    }
+    let missing = Diagnostic::general(
+        Code::UnknownLanguage,
+        format!("the pool has no `{lang}` translation"),
+    );
+    Err(Box::new(missing.with_help(format!(
+        "languages of this pool: {}",
+        known.join(", ")
+    ))))
+}
+
 /// A card's place in its set (1-based) and the set's distinct cards.
-fn numbers(database: &Database) -> HashMap<&str, (usize, usize)> {
+pub fn numbers(database: &Database) -> HashMap<&str, (usize, usize)> {
     let mut counts: HashMap<&str, usize> = HashMap::new();
     let mut out = HashMap::with_capacity(database.cards.len());
     for card in &database.cards {

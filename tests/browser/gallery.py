@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""The card gallery in a real browser (headless Chromium), outside `cargo test`.
+
+    python3 tests/browser/gallery.py [--blades PATH] [--out DIR]
+
+It runs `blades gallery` on the built-in pool (every language) into DIR
+(default `target/browser/gallery`), opens `index.html` from file:// in
+Chromium inside a harness page, and checks:
+
+- every face on the index loaded (an SVG document in each `<object>`) and
+  its fonts, the ones shipped in `faces/fonts/`, loaded;
+- every filter value of every filter (set, kind, element, type, rarity,
+  STAR), set through the URL's hash as a link would, shows exactly the
+  cards that `blades search --ids` finds for the same question (`set:ID`,
+  `kind:K`, `e:E`, `t:T`, `r:R`, `star:N`): an oracle that shares no code
+  with the page's script; and filters together (`rarity` and `element`, `element` and `star`);
+- the count of cards shown says the same, and choosing a value in a
+  `<select>` puts it in the hash;
+- one card page (`cards/ID.html`) has its faces and fonts loaded and its
+  links (index, previous, next) lead to files that exist.
+
+It prints `N passed, M failed` and exits 1 on a failure. Chromium is
+Debian's `chromium` package.
+"""
+
+import argparse
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The harness: the gallery in an iframe, driven through its hash.
+PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>gallery check</title></head><body>
+<iframe id="index" src="index.html" style="width:1400px;height:900px"></iframe>
+<iframe id="card" src="cards/%(card)s.html" style="width:1400px;height:900px"></iframe>
+<pre id="result">pending</pre>
+<script>
+const KEYS = ['set', 'kind', 'element', 'type', 'rarity', 'star'];
+const tick = () => new Promise(r => setTimeout(r, 0));
+async function faces(doc) {
+  const objects = [...doc.querySelectorAll('object.face')];
+  for (const o of objects) {
+    const d = o.contentDocument;
+    if (d) for (const t of d.querySelectorAll('text')) t.getComputedTextLength();
+  }
+  await Promise.all(objects.map(o => o.contentDocument ? o.contentDocument.fonts.ready : null));
+  return objects.map(o => {
+    const d = o.contentDocument;
+    const svg = d && d.querySelector('svg');
+    const fonts = svg ? [...d.fonts].filter(f => f.status !== 'unloaded').map(f => f.status) : [];
+    return {file: o.getAttribute('data'), loaded: !!svg, fonts};
+  });
+}
+function shown(doc) {
+  return [...doc.querySelectorAll('article.card')].filter(a => !a.hidden).map(a => a.dataset.id);
+}
+async function filter(win, hash) {
+  win.location.hash = hash;
+  await tick(); await tick();
+  const doc = win.document;
+  return {hash, ids: shown(doc), count: doc.getElementById('shown').textContent,
+          selects: KEYS.map(k => doc.querySelector('#filters select[name=' + k + ']').value)};
+}
+async function run() {
+  const win = document.getElementById('index').contentWindow;
+  const doc = win.document;
+  const out = {all: shown(doc), faces: await faces(doc), filters: [], options: {}};
+  for (const key of KEYS) {
+    const values = [...doc.querySelectorAll('#filters select[name=' + key + '] option')]
+      .map(o => o.value).filter(v => v);
+    out.options[key] = values;
+    for (const v of values) out.filters.push(await filter(win, key + '=' + encodeURIComponent(v)));
+  }
+  for (const extra of %(extra)s) out.filters.push(await filter(win, extra));
+  // A choice in a select goes into the hash.
+  await filter(win, '');
+  const select = doc.querySelector('#filters select[name=element]');
+  select.value = select.options[1].value;
+  select.dispatchEvent(new Event('change', {bubbles: true}));
+  await tick(); await tick();
+  out.chosen = {value: select.value, hash: win.location.hash, ids: shown(doc)};
+  const card = document.getElementById('card').contentDocument;
+  out.card = {faces: await faces(card),
+              links: [...card.querySelectorAll('nav a')].map(a => a.getAttribute('href')),
+              title: card.querySelector('h1') ? card.querySelector('h1').textContent : null};
+  document.getElementById('result').textContent = JSON.stringify(out);
+}
+window.addEventListener('load', () => {
+  run().catch(e => { document.getElementById('result').textContent = 'ERROR ' + e; });
+});
+</script></body></html>
+"""
+
+# A filter and the search key that asks the same.
+SEARCH_KEY = {"set": "set", "kind": "kind", "element": "e", "type": "t", "rarity": "r", "star": "star"}
+# Filters together.
+EXTRA = [("rarity=core&element=fire", "r:core e:fire"),
+         ("element=fire&star=3", "e:fire star:3")]
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    sys.exit("tests/browser/gallery.py: no chromium on PATH (apt-get install chromium)")
+
+
+def browser(args):
+    base = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            "--allow-file-access-from-files", "--virtual-time-budget=60000",
+            "--window-size=1500,1900"]
+    return subprocess.run(base + args, capture_output=True, text=True, timeout=600)
+
+
+def blades(path, *args):
+    run = subprocess.run([path, "--quiet", *args], capture_output=True, text=True, cwd=ROOT)
+    if run.returncode != 0:
+        sys.exit(f"blades {' '.join(args)} failed ({run.returncode}): {run.stdout}{run.stderr}")
+    return run.stdout
+
+
+def search(path, query):
+    return sorted(blades(path, "search", "--ids", query).split())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--blades", default=str(ROOT / "target/debug/blades"))
+    parser.add_argument("--out", default=str(ROOT / "target/browser/gallery"))
+    args = parser.parse_args()
+    out = Path(args.out)
+    shutil.rmtree(out, ignore_errors=True)
+    report = json.loads(blades(args.blades, "--format", "json", "gallery", "--out", str(out)))
+    every = search(args.blades, "")
+    card = every[len(every) // 2]
+    page = out / "check.html"
+    page.write_text(PAGE % {"card": card, "extra": json.dumps([h for h, _ in EXTRA])},
+                    encoding="utf-8")
+    dom = browser(["--dump-dom", page.as_uri()])
+    found = re.search(r'<pre id="result">(.*?)</pre>', dom.stdout, re.S)
+    results = []
+    if not found or not found.group(1).startswith("{"):
+        results.append(("the harness ran", False, found.group(1) if found else dom.stderr[-2000:]))
+    else:
+        m = json.loads(html.unescape(found.group(1)))
+        results.append((f"the index shows all {len(every)} cards unfiltered",
+                        sorted(m["all"]) == every, len(m["all"])))
+        faces = m["faces"]
+        results.append((f"all {len(faces)} faces on the index loaded ({report['faces']} in the report)",
+                        len(faces) == report["faces"] and all(f["loaded"] for f in faces),
+                        [f["file"] for f in faces if not f["loaded"]][:5]))
+        bad = [(f["file"], f["fonts"]) for f in faces
+               if not f["fonts"] or any(s != "loaded" for s in f["fonts"])]
+        results.append(("every face's fonts loaded", not bad, bad[:5]))
+        queries = {}
+        for key, values in m["options"].items():
+            for v in values:
+                value = f'"{v}"' if " " in v else v
+                queries[f"{key}={v}"] = f"{SEARCH_KEY[key]}:{value}"
+        queries.update(dict(EXTRA))
+        checked = 0
+        for f in m["filters"]:
+            hash_ = f["hash"]
+            from urllib.parse import unquote
+            key = unquote(hash_)
+            query = queries.get(key)
+            if query is None:
+                results.append((f"filter {key}: has an oracle query", False, ""))
+                continue
+            expected = search(args.blades, query)
+            got = sorted(f["ids"])
+            ok = got == expected and f["count"] == str(len(got))
+            checked += 1
+            if not ok:
+                results.append((f"filter #{key} shows the cards of `blades search '{query}'`", False,
+                                {"page only": sorted(set(got) - set(expected)),
+                                 "search only": sorted(set(expected) - set(got)),
+                                 "count": f["count"]}))
+        failed_filters = sum(1 for what, ok, _ in results if what.startswith("filter") and not ok)
+        results.append((f"{checked - failed_filters} of {len(m['filters'])} filters show exactly "
+                        "the cards `blades search` finds", failed_filters == 0 and checked > 0, ""))
+        empty = [f["hash"] for f in m["filters"] if not f["ids"]]
+        results.append(("no filter value shows no card", not empty, empty))
+        synced = [f["hash"] for f in m["filters"] if "&" not in f["hash"] and unquote(
+            f["hash"].split("=", 1)[1]) not in f["selects"]]
+        results.append(("each filter's select shows the hash's value", not synced, synced[:5]))
+        chosen = m["chosen"]
+        results.append(("choosing an element puts it in the hash and filters",
+                        chosen["hash"] == f"#element={chosen['value']}" and
+                        sorted(chosen["ids"]) == search(args.blades, f"e:{chosen['value']}"),
+                        chosen["hash"]))
+        c = m["card"]
+        results.append((f"card page {card}: its faces and fonts loaded",
+                        bool(c["faces"]) and all(f["loaded"] and f["fonts"] and
+                                                 all(s == "loaded" for s in f["fonts"])
+                                                 for f in c["faces"]), c["faces"]))
+        missing = [link for link in c["links"]
+                   if not (out / "cards" / link.split("#")[0]).resolve().is_file()]
+        results.append((f"card page {card}: its links lead to files", len(c["links"]) >= 3
+                        and not missing, missing or c["links"]))
+    shot = out.parent / "gallery.png"
+    browser([f"--screenshot={shot}", (out / "index.html").as_uri() + "#rarity=core"])
+    results.append((f"screenshot {shot.name}", shot.exists(), ""))
+    passed = sum(1 for _, ok, _ in results if ok)
+    for what, ok, detail in results:
+        print(f"{'ok  ' if ok else 'FAIL'} {what}" + ("" if ok else f": {detail}"))
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
