@@ -25,6 +25,7 @@ mod effect;
 mod fmt;
 mod i18n;
 mod out;
+mod print;
 mod render;
 mod schema;
 mod score;
@@ -95,6 +96,8 @@ enum Command {
     Diff(diff::Args),
     /// Draw card faces as SVG (poker size, English and Japanese), text set with real font metrics.
     Render(render::Args),
+    /// Print-and-play sheets: 9 cards a page at true size with crop marks, as HTML (and PDF).
+    Print(print::Args),
     /// Print a shell completion script (`blades completions bash > /etc/bash_completion.d/blades`).
     Completions {
         /// The shell to complete for.
@@ -294,6 +297,7 @@ fn dispatch() -> ExitCode {
         Command::Fmt(args) => fmt::run(&context, args),
         Command::Diff(args) => diff::run(&context, args),
         Command::Render(args) => render::run(&context, args),
+        Command::Print(args) => print::run(&context, args),
         Command::Completions { shell } => completions(shell),
         Command::Man => manual(),
     }

@@ -8,10 +8,13 @@
 //!   ([`svg::draw`]: a face as an SVG string, the entry point for the
 //!   gallery and print sheets);
 //! - [`render`] (layer 8) renders a pool's faces, locates what they found
-//!   in the set and locale files, and writes the output folder.
+//!   in the set and locale files, and writes the output folder;
+//! - [`sheets`] (layer 8) lays the faces out on print-and-play pages (HTML
+//!   and PDF).
 
 pub mod fonts;
 pub mod icons;
 pub mod layout;
 pub mod render;
+pub mod sheets;
 pub mod svg;
