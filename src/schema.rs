@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use crate::diff::DiffReport;
 use crate::effect::{Effect, Rendered};
 use crate::faces::render::RenderReport;
+use crate::faces::sheets::PrintReport;
 use crate::fmt::FmtReport;
 use crate::i18n::exchange::{ExportReport, ImportReport, UpdateReport};
 use crate::i18n::status::StatusReport;
@@ -73,10 +74,11 @@ pub enum SchemaName {
     Search,
     FormatInput,
     Render,
+    Print,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 29] = [
+    pub const ALL: [SchemaName; 30] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -106,6 +108,7 @@ impl SchemaName {
         SchemaName::Search,
         SchemaName::FormatInput,
         SchemaName::Render,
+        SchemaName::Print,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -140,6 +143,7 @@ impl SchemaName {
             SchemaName::Search => "search",
             SchemaName::FormatInput => "deck-format",
             SchemaName::Render => "render",
+            SchemaName::Print => "print",
         }
     }
 
@@ -188,6 +192,7 @@ impl SchemaName {
             SchemaName::Search => schemars::schema_for!(Output<SearchReport>),
             SchemaName::FormatInput => schemars::schema_for!(FormatsFile),
             SchemaName::Render => schemars::schema_for!(Output<RenderReport>),
+            SchemaName::Print => schemars::schema_for!(Output<PrintReport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

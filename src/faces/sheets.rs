@@ -85,8 +85,11 @@ impl Paper {
 
     /// Width and height in PDF points (1/72 in).
     pub fn size_pt(self) -> (f32, f32) {
-        let (w, h) = self.size();
-        (w * 72.0 / 25.4, h * 72.0 / 25.4)
+        match self {
+            // 210 × 297 mm at 72/25.4 points a millimetre.
+            Paper::A4 => (595.2756, 841.8898),
+            Paper::Letter => (612.0, 792.0),
+        }
     }
 
     /// The CSS `@page` size keyword.
@@ -849,6 +852,15 @@ mod tests {
         assert_eq!(page.cards.len(), 4);
         // Two rows: 4 column cuts top and bottom, 3 row cuts left and right.
         assert_eq!(page.marks.len(), 4 * 2 + 3 * 2);
+    }
+
+    #[test]
+    fn paper_in_points_is_the_paper_in_millimetres() {
+        for paper in Paper::ALL {
+            let (w, h) = paper.size();
+            let (pw, ph) = paper.size_pt();
+            assert!((w * 72.0 / 25.4 - pw).abs() < 1e-3 && (h * 72.0 / 25.4 - ph).abs() < 1e-3);
+        }
     }
 
     #[test]
