@@ -54,6 +54,15 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             .with_help("use `en` or `ja`"),
         );
     }
+    if args.pdf.as_deref() == Some(std::path::Path::new("-")) {
+        return context.refuse(
+            Diagnostic::general(
+                Code::Usage,
+                "the PDF is written to a file, not standard output",
+            )
+            .with_help("give a file name, for example `--pdf sheets.pdf`"),
+        );
+    }
     let workspace = match context.workspace() {
         Ok(workspace) => workspace,
         Err(code) => return code,
@@ -82,6 +91,12 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         copies: args.copies,
     };
     let printed = sheets::sheets(&database, &sets, &options);
+    if printed.iter().all(|s| s.pages.is_empty()) {
+        return context.refuse(
+            Diagnostic::general(Code::Usage, "the sets chosen have no cards to print")
+                .with_help("choose other sets with --set"),
+        );
+    }
     let files = sheets::sheet_files(&printed);
     let pdf = match &args.pdf {
         None => None,

@@ -230,7 +230,18 @@ pub fn select_sets<'a>(
                 .sets
                 .iter()
                 .flat_map(|s| [s.id.0.as_str(), s.name.as_str()]);
-            let suggestions = nearest(name, known, 3);
+            // Each set once, by its id, however it was nearest.
+            let mut suggestions: Vec<&str> = Vec::new();
+            for near in nearest(name, known, 6) {
+                let id = database
+                    .sets
+                    .iter()
+                    .find(|s| s.id.0 == near || s.name == near)
+                    .map_or(near, |s| s.id.0.as_str());
+                if !suggestions.contains(&id) && suggestions.len() < 3 {
+                    suggestions.push(id);
+                }
+            }
             let help = if suggestions.is_empty() {
                 "give a set id or name (`blades card` lists a card's set)".to_string()
             } else {
