@@ -12,6 +12,8 @@ the browser's own layout:
   (in CSS px at 96 per inch), each holding its face (an SVG with its text
   boxes), and no crop mark lies over a card;
 - the shipped fonts (from `fonts.css`) loaded, and none failed;
+- printed by the browser (`--print-to-pdf`, CSS `@page`), a set's sheets
+  are as many pages as `print` reported, each the paper's size;
 - then it takes a screenshot of the first sheet page of each set (at half
   scale) and compares it with `tests/browser/snapshots/SET.png`: it passes
   when at most TOLERANCE of the pixels differ by more than THRESHOLD in a
@@ -41,6 +43,8 @@ TOLERANCE_PX = 0.5
 # Half-scale screenshots: the A4 page is 794 x 1123 CSS px.
 WINDOW = {"a4": (794, 1123), "letter": (816, 1056)}
 SCALE = 0.5
+# The paper in PDF points, rounded.
+PAPER_PT = {"a4": (595, 842), "letter": (612, 792)}
 # A pixel differs when a channel differs by more than THRESHOLD (of 255);
 # the screenshot matches when at most TOLERANCE of its pixels differ.
 THRESHOLD = 64
@@ -238,6 +242,16 @@ def check_set(set_report, out, paper, update, results):
     loaded = {f[0].strip("'\"") for f in fonts if f[3] == "loaded"}
     results.append((f"{name}: the shipped fonts loaded from file:// ({len(fonts)} declared)",
                     not failed and "Blades Sans" in loaded, {"failed": failed, "loaded": sorted(loaded)}))
+    # Printed by the browser (CSS `@page`): a page of the paper per sheet.
+    printed = out.parent / f"{name}.printed.pdf"
+    browser(["--no-pdf-header-footer", f"--print-to-pdf={printed}", sheet.as_uri()])
+    data = printed.read_bytes() if printed.exists() else b""
+    boxes = {tuple(round(float(v)) for v in m.split()[2:4])
+             for m in re.findall(rb"/MediaBox\s*\[([^\]]*)\]", data)}
+    pdf_pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", data))
+    results.append((f"{name}: the browser prints it on {set_report['pages']} {paper} pages",
+                    pdf_pages == set_report["pages"] and boxes == {PAPER_PT[paper]},
+                    {"pages": pdf_pages, "media boxes": sorted(boxes)}))
     # A screenshot of the first page, compared with its snapshot.
     shot = out.parent / f"{name}.png"
     w, h = WINDOW[paper]
