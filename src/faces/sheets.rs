@@ -893,6 +893,53 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_page_svg_nests_each_face_at_its_slot_in_millimetres() {
+        let workspace = crate::workspace::Workspace::open(None).unwrap();
+        let database = workspace.database().unwrap();
+        let sets = select_sets(&database, &["first-light-core".to_string()]).unwrap();
+        let options = PrintOptions {
+            paper: Paper::Letter,
+            lang: "ja".to_string(),
+            copies: false,
+        };
+        let printed = sheets(&database, &sets, &options);
+        let page = &printed[0].pages[0];
+        assert_eq!(page.cards.len(), PER_PAGE);
+        let svg = page_svg(page);
+        assert!(svg.starts_with(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="215.9mm" height="279.4mm" viewBox="0 0 215.9 279.4">"#
+        ));
+        // Every face placed by its slot's rectangle, none left at its own size.
+        for rect in &page.layout.cards {
+            let placed = format!(
+                r#"x="{}" y="{}" width="63" height="88" viewBox="0 0 63 88""#,
+                num(rect.x),
+                num(rect.y)
+            );
+            assert_eq!(svg.matches(&placed).count(), 1, "{placed}");
+        }
+        assert!(!svg.contains("63mm"));
+        assert!(!svg.contains("@font-face"));
+        let marks = &svg[svg.find(r#"<g class="crop-marks""#).unwrap()..];
+        assert_eq!(marks.matches("<line ").count(), page.layout.marks.len());
+        // Each face's gradient is its own.
+        for slot in 0..PER_PAGE {
+            assert_eq!(svg.matches(&format!("id=\"s{slot}-art\"")).count(), 1);
+            assert_eq!(svg.matches(&format!("url(#s{slot}-art)")).count(), 1);
+        }
+        // The PDF of the page: one page, the Japanese font embedded.
+        let one = SetSheets {
+            pages: vec![page.clone()],
+            ..printed[0].clone()
+        };
+        let bytes = pdf(&[one]).unwrap();
+        assert!(bytes.starts_with(b"%PDF-"));
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(text.contains("/MediaBox [0 0 612 792]"), "Letter in points");
+        assert!(text.contains("/FontFile3"));
+    }
+
     proptest! {
         #[test]
         fn no_mark_crosses_a_card_and_cards_lie_in_the_printable_page(
