@@ -12,6 +12,7 @@ use crate::diff::DiffReport;
 use crate::effect::{Effect, Rendered};
 use crate::faces::gallery::GalleryReport;
 use crate::faces::render::RenderReport;
+use crate::faces::sheets::PrintReport;
 use crate::fmt::FmtReport;
 use crate::i18n::exchange::{ExportReport, ImportReport, UpdateReport};
 use crate::i18n::status::StatusReport;
@@ -75,10 +76,11 @@ pub enum SchemaName {
     FormatInput,
     Render,
     Gallery,
+    Print,
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 30] = [
+    pub const ALL: [SchemaName; 31] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -109,6 +111,7 @@ impl SchemaName {
         SchemaName::FormatInput,
         SchemaName::Render,
         SchemaName::Gallery,
+        SchemaName::Print,
     ];
 
     /// The schema's name (`blades schema NAME`, and its file `schema/NAME.schema.json`).
@@ -144,6 +147,7 @@ impl SchemaName {
             SchemaName::FormatInput => "deck-format",
             SchemaName::Render => "render",
             SchemaName::Gallery => "gallery",
+            SchemaName::Print => "print",
         }
     }
 
@@ -193,6 +197,7 @@ impl SchemaName {
             SchemaName::FormatInput => schemars::schema_for!(FormatsFile),
             SchemaName::Render => schemars::schema_for!(Output<RenderReport>),
             SchemaName::Gallery => schemars::schema_for!(Output<GalleryReport>),
+            SchemaName::Print => schemars::schema_for!(Output<PrintReport>),
         };
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {

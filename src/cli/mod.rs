@@ -26,6 +26,7 @@ mod fmt;
 mod gallery;
 mod i18n;
 mod out;
+mod print;
 mod render;
 mod schema;
 mod score;
@@ -98,6 +99,8 @@ enum Command {
     Render(render::Args),
     /// Write a static site of the cards (faces side by side, filters, a page per card) that works from file://.
     Gallery(gallery::Args),
+    /// Print-and-play sheets: 9 cards a page at true size with crop marks, as HTML (and PDF).
+    Print(print::Args),
     /// Print a shell completion script (`blades completions bash > /etc/bash_completion.d/blades`).
     Completions {
         /// The shell to complete for.
@@ -298,6 +301,7 @@ fn dispatch() -> ExitCode {
         Command::Diff(args) => diff::run(&context, args),
         Command::Render(args) => render::run(&context, args),
         Command::Gallery(args) => gallery::run(&context, args),
+        Command::Print(args) => print::run(&context, args),
         Command::Completions { shell } => completions(shell),
         Command::Man => manual(),
     }

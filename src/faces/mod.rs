@@ -9,11 +9,14 @@
 //!   gallery and print sheets);
 //! - [`render`] (layer 8) renders a pool's faces, locates what they found
 //!   in the set and locale files, and writes the output folder;
-//! - [`gallery`] (layer 8) makes the static site of a pool's cards.
+//! - [`gallery`] (layer 8) makes the static site of a pool's cards;
+//! - [`sheets`] (layer 8) lays the faces out on print-and-play pages (HTML
+//!   and PDF).
 
 pub mod fonts;
 pub mod gallery;
 pub mod icons;
 pub mod layout;
 pub mod render;
+pub mod sheets;
 pub mod svg;
