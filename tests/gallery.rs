@@ -147,8 +147,14 @@ fn the_index_has_one_entry_per_card_with_its_data() {
             .nth(1)
             .unwrap();
         let row = &row[..row.find("</tr>").unwrap()];
-        assert!(row.ends_with(&format!("<td>{count}</td>")), "{row}");
+        assert!(row.contains(&format!("<td>{count}</td>")), "{row}");
         assert!(row.contains(&set.name));
+        // Its print-and-play sheets, in each language.
+        for lang in ["en", "ja"] {
+            let sheet = format!("print/{}.a4.{lang}.html", set.id.0);
+            assert!(row.contains(&format!("href=\"{sheet}\"")), "{row}");
+            assert!(out.join(&sheet).is_file(), "{sheet}");
+        }
     }
     for key in ["set", "kind", "element", "type", "rarity", "star"] {
         assert!(index.contains(&format!("<select name=\"{key}\">")), "{key}");
@@ -262,6 +268,9 @@ fn editing_one_cards_effect_redraws_exactly_that_cards_faces() {
             "cards/meadow-sprite.html".to_string(),
             "faces/meadow-sprite.en.svg".to_string(),
             "faces/meadow-sprite.ja.svg".to_string(),
+            // Its set's sheets, and no other set's.
+            "print/first-light-core.a4.en.html".to_string(),
+            "print/first-light-core.a4.ja.html".to_string(),
         ])
     );
     let face = String::from_utf8(after["faces/meadow-sprite.en.svg"].clone()).unwrap();
@@ -418,7 +427,8 @@ fn faces_and_pages_no_longer_in_the_gallery_are_removed_and_nothing_else() {
     std::fs::write(out.join("faces/mine.en.svg"), "not the gallery's").unwrap();
     let ja = gallery(temp.path(), &out, &["--lang", "ja"]);
     let n = builtin().cards.len();
-    assert_eq!(ja["removed"], n);
+    // Each card's English face, and each set's English sheet.
+    assert_eq!(ja["removed"], n + builtin().sets.len());
     assert!(drawn(&ja).is_empty());
     let left: Vec<String> = files(&out.join("faces"))
         .into_keys()

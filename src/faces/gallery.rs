@@ -34,6 +34,7 @@ use crate::search::card_keywords;
 use super::fonts::{FONT_FILES, FONT_LICENSE};
 use super::layout::Field;
 use super::render::{self, Rendered, Written};
+use super::sheets::{self, Paper, PrintOptions};
 use super::svg::{Face, FaceFinding, FaceOptions, FaceText, Problem, escape};
 
 /// The manifest's file name in the output folder.
@@ -107,6 +108,10 @@ struct Manifest {
     /// The card pages written (`cards/ID.html`).
     #[serde(default)]
     pages: BTreeSet<String>,
+    /// The print sheets written (`print/SET.a4.LANG.html`), each with the
+    /// fingerprint of its faces in order.
+    #[serde(default)]
+    sheets: BTreeMap<String, String>,
 }
 
 impl Manifest {
@@ -273,6 +278,7 @@ pub fn make(database: &Database, langs: &[String], dir: &Path) -> Gallery {
         );
         faces.push(face);
     }
+    let sheets = print_sheets(database, langs, dir, &manifest, &entries, &mut files);
     for font in &FONT_FILES {
         files.push((format!("faces/fonts/{}", font.file), font.bytes.to_vec()));
     }
@@ -320,11 +326,19 @@ pub fn make(database: &Database, langs: &[String], dir: &Path) -> Gallery {
         .filter(|file| !entries.contains_key(*file))
         .map(|file| format!("faces/{file}"))
         .chain(manifest.pages.difference(&pages).cloned())
+        .chain(
+            manifest
+                .sheets
+                .keys()
+                .filter(|sheet| !sheets.contains_key(*sheet))
+                .cloned(),
+        )
         .collect();
     let manifest = Manifest {
         format: MANIFEST_FORMAT,
         faces: entries,
         pages,
+        sheets,
     };
     let mut json = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     json.push(b'\n');
@@ -337,6 +351,55 @@ pub fn make(database: &Database, langs: &[String], dir: &Path) -> Gallery {
         files,
         stale,
     }
+}
+
+/// The paper of the gallery's print sheets (`blades print` makes others).
+const SHEET_PAPER: Paper = Paper::A4;
+
+/// The gallery's print-and-play sheets (`print/SET.a4.LANG.html`, one per
+/// set and language, linked from the index), added to `files`; a set's
+/// sheet is laid out again only when the fingerprints of its faces (in
+/// order) changed or its file is missing. The sheets by path, each with
+/// that fingerprint.
+fn print_sheets(
+    database: &Database,
+    langs: &[String],
+    dir: &Path,
+    manifest: &Manifest,
+    faces: &BTreeMap<String, Entry>,
+    files: &mut Vec<(String, Vec<u8>)>,
+) -> BTreeMap<String, String> {
+    let mut sheets = BTreeMap::new();
+    for (l, lang) in langs.iter().enumerate() {
+        let mut stale: Vec<&Set> = Vec::new();
+        for set in &database.sets {
+            let path = format!("print/{}", sheets::sheet_file(&set.id.0, SHEET_PAPER, lang));
+            let mut prints = String::new();
+            for card in database.cards.iter().filter(|c| c.set == set.id) {
+                let face = faces.get(&render::file_name(&card.id.0, lang));
+                prints.push_str(face.map_or("", |e| e.fingerprint.as_str()));
+            }
+            let print = format!("{:032x}", xxh3_128(prints.as_bytes()));
+            if manifest.sheets.get(&path) != Some(&print) || !dir.join(&path).is_file() {
+                stale.push(set);
+            }
+            sheets.insert(path, print);
+        }
+        let options = PrintOptions {
+            paper: SHEET_PAPER,
+            lang: lang.clone(),
+            copies: false,
+        };
+        let laid_out = sheets::sheets(database, &stale, &options);
+        // The fonts' stylesheet and licence come with every language's files.
+        for file in sheets::sheet_files(&laid_out)
+            .into_iter()
+            .filter(|f| l == 0 || f.path.ends_with(".html"))
+        {
+            files.push((format!("print/{}", file.path), file.bytes));
+        }
+    }
+    sheets
 }
 
 /// What writing a gallery did.
@@ -457,17 +520,29 @@ fn index_page(database: &Database, cards: &[&Card], langs: &[String]) -> String 
     );
     // The sets.
     out.push_str(
-        "<section id=\"sets\"><h2>Sets</h2>\n<table>\n<tr><th>set</th><th>日本語</th><th>kind</th><th>cards</th></tr>\n",
+        "<section id=\"sets\"><h2>Sets</h2>\n<table>\n<tr><th>set</th><th>日本語</th><th>kind</th><th>cards</th><th>print (A4)</th></tr>\n",
     );
     for set in &database.sets {
         let count = cards.iter().filter(|c| c.set == set.id).count();
+        let print: Vec<String> = langs
+            .iter()
+            .map(|lang| {
+                let file = sheets::sheet_file(&set.id.0, SHEET_PAPER, lang);
+                format!(
+                    "<a class=\"sheet\" href=\"print/{}\">{}</a>",
+                    escape(&file),
+                    lang_name(lang)
+                )
+            })
+            .collect();
         let _ = writeln!(
             out,
-            "<tr data-set=\"{id}\"><td><a href=\"#set={id}\">{name}</a></td><td lang=\"ja\">{ja}</td><td>{kind}</td><td>{count}</td></tr>",
+            "<tr data-set=\"{id}\"><td><a href=\"#set={id}\">{name}</a></td><td lang=\"ja\">{ja}</td><td>{kind}</td><td>{count}</td><td>{print}</td></tr>",
             id = escape(&set.id.0),
             name = escape(&set.name),
             ja = escape(set.translations.get("ja").map_or("", |t| t.name.as_str())),
             kind = set.kind.as_str(),
+            print = print.join(" · "),
         );
     }
     out.push_str("</table></section>\n");

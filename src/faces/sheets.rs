@@ -609,7 +609,7 @@ pub fn write(
     files: &[SheetFile],
     pdf: Option<(&Path, &[u8])>,
 ) -> Result<Written, WriteError> {
-    let mut set = FileSet::new();
+    let mut set = FileSet::artifacts();
     let mut unchanged = 0;
     let all = files
         .iter()
