@@ -45,6 +45,15 @@ sed -i '0,/Gain 1 RP/s//Gain 9 RP/' "$first"
 edited=$("$blades" --cards "$pool" --format json render --out "$work/faces" 2>/dev/null \
   | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["written"], r["unchanged"])')
 echo "after a one-card edit: written, unchanged = $edited"
+run "gallery, en and ja (cold folder)" "$blades" --cards "$pool" gallery --out "$work/gallery"
+rm -rf "$work"; "$blades" --cards "$pool" gallery --out "$work/gallery" >/dev/null 2>&1 || true
+sed -i '0,/Gain 9 RP/s//Gain 7 RP/' "$first"
+start=$(date +%s.%N)
+gallery_edit=$("$blades" --cards "$pool" --format json gallery --out "$work/gallery" 2>/dev/null \
+  | python3 -c 'import json,sys; r=json.load(sys.stdin); print(len(r["drawn"]) if isinstance(r.get("drawn"), list) else r.get("drawn"), r["reused"])')
+gallery_edit_time=$(echo "$(date +%s.%N) - $start" | bc -l)
+echo "gallery after a one-card edit: drawn, reused = $gallery_edit ($gallery_edit_time s)"
+sed -i '0,/Gain 7 RP/s//Gain 9 RP/' "$first"
 run "build --faces --no-cache" "$blades" --cards "$pool" build --faces --no-cache --out "$work/cards.json"
 run "build --no-cache (no face check)" "$blades" --cards "$pool" build --no-cache --out "$work/cards.json"
 rm -rf "$work"; "$blades" --cards "$pool" build --faces --out "$work/cards.json" >/dev/null 2>&1 || true
@@ -60,11 +69,12 @@ KEEP=1 run "build --faces, one file edited since (cache and memo)" \
   echo
   echo "| what | median |"
   echo "|---|---|"
-  for k in "render every face, en and ja (cold folder)" "build --faces --no-cache" \
+  for k in "render every face, en and ja (cold folder)" "gallery, en and ja (cold folder)" "build --faces --no-cache" \
            "build --no-cache (no face check)" "build --faces, one file edited since (cache and memo)"; do
     printf '| %s | %.2f s |\n' "$k" "${result[$k]}"
   done
   echo
   echo "After a one-card edit, \`render\` into the up-to-date folder: files written and unchanged: $edited."
+  printf 'After a one-card edit, `gallery` into the up-to-date folder: faces drawn and reused: %s, in %.2f s.\n' "$gallery_edit" "$gallery_edit_time"
 } > bench/FACES.md
 rm -rf "$work"
