@@ -11,7 +11,7 @@
 //! there ([`remove_stale_temp_files`]): those of a run that was killed
 //! before it could clean up.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs;
 use std::io::{self, Write as _};
@@ -215,6 +215,8 @@ fn process_start(_pid: u32) -> Process {
 /// removed again if the set is not committed.
 pub struct FileSet {
     staged: Vec<Staged>,
+    /// Where each target is in `staged`.
+    staged_at: HashMap<PathBuf, usize>,
     /// Folders made for new files, outermost first.
     made_dirs: Vec<PathBuf>,
     /// Keep replaced files aside by hard link (else by rename); the rename
@@ -227,7 +229,9 @@ pub struct FileSet {
 
 struct Staged {
     target: PathBuf,
-    temp: tempfile::NamedTempFile,
+    /// Closed once written: a set of 20,000 faces must not hold 20,000
+    /// open files.
+    temp: tempfile::TempPath,
 }
 
 /// A file renamed into place, and where the file it replaced is kept.
@@ -302,6 +306,7 @@ impl FileSet {
     pub fn new() -> FileSet {
         FileSet {
             staged: Vec::new(),
+            staged_at: HashMap::new(),
             made_dirs: Vec::new(),
             link_backups: true,
             durable: true,
@@ -339,8 +344,13 @@ impl FileSet {
                 error,
                 not_restored: Vec::new(),
             })?;
-        self.staged.retain(|s| s.target != target);
-        self.staged.push(Staged { target, temp });
+        match self.staged_at.get(&target) {
+            Some(&at) => self.staged[at].temp = temp,
+            None => {
+                self.staged_at.insert(target.clone(), self.staged.len());
+                self.staged.push(Staged { target, temp });
+            }
+        }
         Ok(())
     }
 
@@ -348,7 +358,7 @@ impl FileSet {
         &mut self,
         target: &Path,
         bytes: &[u8],
-    ) -> io::Result<tempfile::NamedTempFile> {
+    ) -> io::Result<tempfile::TempPath> {
         let existing = match fs::symlink_metadata(target) {
             Ok(meta) if meta.is_dir() => return Err(is_a_folder()),
             Ok(_) => fs::metadata(target).ok(),
@@ -366,7 +376,7 @@ impl FileSet {
         if self.durable {
             temp.as_file().sync_all()?;
         }
-        Ok(temp)
+        Ok(temp.into_temp_path())
     }
 
     /// Makes `dir` and any missing folder above it, remembering which.
@@ -389,6 +399,7 @@ impl FileSet {
     /// the files written, in the order staged.
     pub fn commit(mut self) -> Result<Vec<PathBuf>, WriteError> {
         let staged = std::mem::take(&mut self.staged);
+        self.staged_at.clear();
         let mut placed: Vec<Placed> = Vec::with_capacity(staged.len());
         for Staged { target, temp } in staged {
             match self.place(temp, &target) {
@@ -418,7 +429,7 @@ impl FileSet {
     /// Renames `temp` over `target`, keeping the file it replaces aside.
     fn place(
         &self,
-        temp: tempfile::NamedTempFile,
+        temp: tempfile::TempPath,
         target: &Path,
     ) -> io::Result<Option<tempfile::TempPath>> {
         let backup = match fs::symlink_metadata(target) {

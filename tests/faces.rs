@@ -424,3 +424,23 @@ fn build_faces_fits_only_new_texts_and_never_forgets_a_finding() {
         "{third:?}"
     );
 }
+
+/// A folder of many faces is written with few files open at once: the
+/// built-in pool's 166 faces and their fonts under a limit of 64.
+#[test]
+fn many_faces_are_written_under_a_low_open_file_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("faces");
+    let run = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_blades"))
+        .args(["-q", "render", "--out", out.to_str().unwrap()])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let faces = std::fs::read_dir(&out).unwrap().count();
+    assert!(faces > 64, "{faces} files");
+}
