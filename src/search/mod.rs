@@ -176,25 +176,108 @@ pub enum Value {
     Flag(Flag),
 }
 
-/// Folded text to find, with its searcher made once for every card.
+/// Folded text to find, with its searchers made once for every card.
+///
+/// A card's text is matched as it is, not folded first: [`Needle::within`]
+/// and [`Needle::equals`] answer what `fold(text)` would, without making a
+/// folded copy of the text unless it holds a character folding changes in
+/// a way the fast paths cannot see (see [`Needle::within`]). So a first
+/// query over 100,000 cards does not fold every name and text.
 #[derive(Debug, Clone)]
 pub struct Needle {
+    /// The text, folded.
     pub text: String,
+    /// Finds the folded text in folded text.
     finder: memchr::memmem::Finder<'static>,
+    /// When the folded text is ASCII: finds it in unfolded text, ASCII
+    /// letters of either case alike.
+    ascii: Option<regex::bytes::Regex>,
 }
 
 impl Needle {
     pub fn new(text: &str) -> Needle {
         let text = fold(text);
+        let ascii = text.is_ascii().then(|| {
+            regex::bytes::RegexBuilder::new(&regex::escape(&text))
+                .case_insensitive(true)
+                .unicode(false)
+                .build()
+                .expect("an escaped ASCII literal is a regular expression")
+        });
         Needle {
             finder: memchr::memmem::Finder::new(text.as_bytes()).into_owned(),
             text,
+            ascii,
         }
     }
 
-    /// Whether `haystack` (folded) contains it.
+    /// Whether `fold(haystack)` contains it (`haystack` as it is, not
+    /// folded).
+    ///
+    /// An ASCII needle is found in the text itself with ASCII letters of
+    /// either case alike, unless the text holds a character that folds to
+    /// ASCII (full-width forms, the ideographic space, `İ`, the Kelvin
+    /// sign): every other character folds to characters that are not
+    /// ASCII, so the ASCII runs of the folded text are the text's own,
+    /// lower-cased. A needle with other characters is never in ASCII text,
+    /// and is found in the text itself when folding changes none of it.
     pub fn within(&self, haystack: &str) -> bool {
-        self.finder.find(haystack.as_bytes()).is_some()
+        match &self.ascii {
+            Some(ascii) if folds_to_ascii_unchanged(haystack) => {
+                ascii.is_match(haystack.as_bytes())
+            }
+            Some(_) => self.finder.find(fold(haystack).as_bytes()).is_some(),
+            None if haystack.is_ascii() => false,
+            None => self.finder.find(fold_cow(haystack).as_bytes()).is_some(),
+        }
+    }
+
+    /// Whether `fold(haystack)` is it, as [`Needle::within`] finds it.
+    pub fn equals(&self, haystack: &str) -> bool {
+        match &self.ascii {
+            Some(_) if haystack.is_ascii() => haystack.eq_ignore_ascii_case(&self.text),
+            // Some character folds to one that is not ASCII.
+            Some(_) if folds_to_ascii_unchanged(haystack) => false,
+            Some(_) => fold(haystack) == self.text,
+            None if haystack.is_ascii() => false,
+            None => fold_cow(haystack) == self.text,
+        }
+    }
+}
+
+/// The characters other than ASCII whose lower case holds ASCII: `İ`
+/// (`i` and a combining dot) and the Kelvin sign (`k`).
+const LOWER_TO_ASCII: [char; 2] = ['\u{130}', '\u{212A}'];
+
+/// Whether every ASCII character of `fold(text)` comes from the same ASCII
+/// character of `text` (lower-cased): no full-width form, ideographic space
+/// or character of [`LOWER_TO_ASCII`] in it.
+fn folds_to_ascii_unchanged(text: &str) -> bool {
+    text.is_ascii()
+        || !text.chars().any(|c| {
+            matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{3000}') || LOWER_TO_ASCII.contains(&c)
+        })
+}
+
+/// Whether [`fold`] leaves `c` as it is.
+fn fold_keeps(c: char) -> bool {
+    match c {
+        'A'..='Z' | '\u{3000}' | '\u{FF01}'..='\u{FF5E}' => false,
+        _ if c.is_ascii() => true,
+        // Kana and CJK ideographs have no case.
+        '\u{3001}'..='\u{9FFF}' => true,
+        _ => {
+            let mut lower = c.to_lowercase();
+            lower.len() == 1 && lower.next() == Some(c)
+        }
+    }
+}
+
+/// [`fold`], borrowing `text` when folding changes none of it.
+pub fn fold_cow(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.chars().all(fold_keeps) {
+        true => std::borrow::Cow::Borrowed(text),
+        false => std::borrow::Cow::Owned(fold(text)),
     }
 }
 
@@ -386,5 +469,75 @@ fn without_os_error(error: &std::io::Error) -> String {
     match text.rfind(" (os error ") {
         Some(at) if text.ends_with(')') => text[..at].to_string(),
         _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every character: [`LOWER_TO_ASCII`] lists all those whose lower
+    /// case holds ASCII, and [`fold_keeps`] says what [`fold`] does.
+    #[test]
+    fn the_fast_paths_know_every_character() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let text = c.to_string();
+            assert_eq!(fold_keeps(c), fold(&text) == text, "{c:?}");
+            if !c.is_ascii() && c.to_lowercase().any(|l| l.is_ascii()) {
+                assert!(LOWER_TO_ASCII.contains(&c), "{c:?}");
+            }
+        }
+    }
+
+    /// The needle answers what folding the text and then looking would.
+    #[test]
+    fn needles_match_as_folded_text_would() {
+        let texts = [
+            "Gain 3 RP.",
+            "GAIN 3 rp",
+            "ＧＡＩＮ　３ ＲＰ",
+            "3 RPを得る。",
+            "プレイ：3 RPを得る",
+            "プレイ:3 rpを得る",
+            "İstanbul",
+            "istanbul",
+            "\u{212A}elvin",
+            "Éclair ÉCLAIR",
+            "éclair",
+            "炎の竜",
+            "",
+        ];
+        let needles = [
+            "gain 3 rp",
+            "3 RP",
+            "rpを",
+            "プレイ:",
+            "プレイ：",
+            "i",
+            "i\u{307}stanbul",
+            "istanbul",
+            "kelvin",
+            "éclair",
+            "ÉCLAIR",
+            "炎",
+            "",
+            "3 rpを得る。",
+        ];
+        for needle in needles {
+            let found = Needle::new(needle);
+            for text in texts {
+                let folded = fold(text);
+                assert_eq!(
+                    found.within(text),
+                    folded.contains(&found.text),
+                    "{needle:?} in {text:?}"
+                );
+                assert_eq!(
+                    found.equals(text),
+                    folded == found.text,
+                    "{needle:?} = {text:?}"
+                );
+            }
+        }
     }
 }
