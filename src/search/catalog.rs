@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use rayon::prelude::*;
+
 use crate::effect::{Keywords, Timing};
 use crate::i18n::glossary::Glossary;
 use crate::model::Database;
@@ -188,10 +190,11 @@ impl Catalog {
             add(Field::Keyword, &keyword.id, value());
             add(Field::Keyword, &keyword.name.ja, value());
         }
+        // Read off every effect: on every core.
         let used: BTreeSet<String> = database
             .cards
-            .iter()
-            .flat_map(super::card_keywords)
+            .par_iter()
+            .flat_map_iter(super::card_keywords)
             .collect();
         for name in &used {
             keyword_names
