@@ -72,9 +72,10 @@ fn bench(c: &mut Criterion) {
         // search.
         group.bench_function(format!("whole query after load: {text}"), |b| {
             b.iter(|| {
-                let catalog = Catalog::new(black_box(&database), &keywords);
+                let index = Index::new(black_box(&database));
+                let catalog = Catalog::for_index(&index, &keywords);
                 let query = Query::parse(text, &catalog).expect("a good query");
-                Index::new(&database).search(&query).count()
+                index.search(&query).count()
             })
         });
         let index = Index::new(&database);

@@ -15,9 +15,9 @@ use crate::model::{Card, Database};
 
 use super::{Field, Flag, Node, Op, Query, Test, Value, fold};
 
-/// A card's keywords (folded) and timing words (a mask of
+/// A card's keywords (as written, and folded) and timing words (a mask of
 /// [`Timing::ALL`]).
-type Words = (Vec<String>, u16);
+type Words = (Vec<String>, Vec<String>, u16);
 
 /// A database ready to search.
 pub struct Index<'a> {
@@ -64,6 +64,18 @@ impl<'a> Index<'a> {
         }
     }
 
+    /// The database searched.
+    pub fn database(&self) -> &'a Database {
+        self.database
+    }
+
+    /// The keywords of every card, as written (see [`card_keywords`]).
+    pub fn keywords(&self) -> impl Iterator<Item = &str> {
+        self.words()
+            .iter()
+            .flat_map(|w| w.1.iter().map(String::as_str))
+    }
+
     /// The keywords and timing words of every card, read in one pass.
     fn words(&self) -> &[Words] {
         let cards = &self.database.cards;
@@ -74,6 +86,7 @@ impl<'a> Index<'a> {
                     let (keywords, timings) = card_words(card);
                     (
                         keywords.iter().map(|k| fold(k)).collect(),
+                        keywords,
                         timings.into_iter().fold(0, |mask, t| mask | timing_bit(t)),
                     )
                 })
@@ -123,7 +136,7 @@ impl<'a> Index<'a> {
                     Value::Rarity(r) => card.rarity == *r,
                     Value::Type(t) => card.types.iter().any(|have| have.0 == *t),
                     Value::Set(s) => card.set.0 == *s,
-                    Value::Timing(t) => self.words()[i].1 & timing_bit(*t) != 0,
+                    Value::Timing(t) => self.words()[i].2 & timing_bit(*t) != 0,
                     Value::Keyword(k) => self.words()[i].0.iter().any(|have| have == k),
                     Value::Flag(flag) => has_flag(card, *flag),
                     _ => false,
