@@ -36,14 +36,12 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use rayon::prelude::*;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
+use serde::Serialize;
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::Timing;
-use crate::model::{ByLang, Card, DATABASE_FORMAT, Database, Set};
+use crate::model::{ByLang, Card, DATABASE_FORMAT, Database};
 use crate::words::{CardKind, Element, Id, SetKind};
 
 pub use catalog::{Catalog, KEYS};
@@ -453,17 +451,13 @@ pub fn read_database(path: &Path) -> Result<Database, Box<Diagnostic>> {
             "give the database `blades build` wrote (default `dist/cards.json`)",
         )
     })?;
-    let database = match parse_in_parallel(&bytes) {
-        Some(database) => database,
-        // The whole file again, for serde's message and where it is.
-        None => serde_json::from_slice(&bytes).map_err(|e| {
-            refuse(
-                Code::InvalidInput,
-                format!("`{shown}` is not a card database: {e}"),
-                "give the database `blades build` wrote (default `dist/cards.json`)",
-            )
-        })?,
-    };
+    let database: Database = serde_json::from_slice(&bytes).map_err(|e| {
+        refuse(
+            Code::InvalidInput,
+            format!("`{shown}` is not a card database: {e}"),
+            "give the database `blades build` wrote (default `dist/cards.json`)",
+        )
+    })?;
     if database.format != DATABASE_FORMAT {
         return Err(refuse(
             Code::InvalidInput,
@@ -475,35 +469,6 @@ pub fn read_database(path: &Path) -> Result<Database, Box<Diagnostic>> {
         ));
     }
     Ok(database)
-}
-
-/// A database file with its cards not parsed yet: each card's JSON text,
-/// borrowed from the file.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct Unparsed<'a> {
-    format: u32,
-    #[serde(borrow)]
-    cards: Vec<&'a RawValue>,
-    sets: Vec<Set>,
-}
-
-/// The database in `bytes`, its cards parsed on every core (most of the
-/// time of `blades search --db` is reading the file); `None` when it is not
-/// a database, which parsing the whole file again says why and where.
-fn parse_in_parallel(bytes: &[u8]) -> Option<Database> {
-    let unparsed: Unparsed<'_> = serde_json::from_slice(bytes).ok()?;
-    let cards = unparsed
-        .cards
-        .par_iter()
-        .map(|card| serde_json::from_str::<Card>(card.get()))
-        .collect::<Result<Vec<Card>, _>>()
-        .ok()?;
-    Some(Database {
-        format: unparsed.format,
-        cards,
-        sets: unparsed.sets,
-    })
 }
 
 /// An I/O error's words without the `(os error N)` the system adds.
@@ -530,34 +495,6 @@ mod tests {
             let to_ascii = !c.is_ascii() && c.to_lowercase().any(|l| l.is_ascii());
             assert_eq!(to_ascii, LOWER_TO_ASCII.contains(&c), "{c:?}");
         }
-    }
-
-    /// The cards parsed in parallel are the database serde reads whole;
-    /// a file with a bad card is refused with serde's message and place
-    /// in the whole file.
-    #[test]
-    fn a_database_read_in_parallel_is_the_one_read_whole() {
-        let mut database = crate::compile::compile(&crate::pool::Pool::builtin())
-            .database
-            .expect("the built-in pool is valid");
-        for card in &mut database.cards {
-            card.effect_tree = None;
-        }
-        let dir = tempfile::tempdir().expect("a temp folder");
-        let file = dir.path().join("cards.json");
-        let json = serde_json::to_string(&database).expect("it serializes");
-        std::fs::write(&file, &json).expect("written");
-        assert_eq!(read_database(&file).expect("it reads"), database);
-        let bad = json.replacen("\"stars\":", "\"starz\":", 1);
-        std::fs::write(&file, &bad).expect("written");
-        let whole = serde_json::from_str::<Database>(&bad).expect_err("a bad card");
-        let refused = read_database(&file).expect_err("refused");
-        assert!(
-            refused.message.contains(&whole.to_string()),
-            "{}",
-            refused.message
-        );
-        assert!(whole.to_string().contains("line 1 column"), "{whole}");
     }
 
     /// A catalog made with an index's keyword column holds the words one
