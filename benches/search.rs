@@ -2,8 +2,9 @@
 //! under 100 ms after load, the whole process under 0.5 s): the database
 //! read from its JSON file (what `blades search --db` does first), the
 //! catalog of words a query is checked against, and queries of every kind,
-//! on a fresh index (the folded columns a query needs built inside the
-//! measurement) and on one already built.
+//! on a fresh index (the keyword and timing columns a query needs built
+//! inside the measurement) and on one already built, and whole queries
+//! after load (catalog, query, fresh index, search).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -65,6 +66,17 @@ fn bench(c: &mut Criterion) {
         let query = Query::parse(text, &catalog).expect("a good query");
         group.bench_function(format!("fresh index: {text}"), |b| {
             b.iter(|| Index::new(black_box(&database)).search(&query).count())
+        });
+        // What `blades search --db` does once the file is read: the
+        // catalog, the query checked against it, a fresh index and the
+        // search.
+        group.bench_function(format!("whole query after load: {text}"), |b| {
+            b.iter(|| {
+                let index = Index::new(black_box(&database));
+                let catalog = Catalog::for_index(&index, &keywords);
+                let query = Query::parse(text, &catalog).expect("a good query");
+                index.search(&query).count()
+            })
         });
         let index = Index::new(&database);
         let _ = index.search(&query).count();

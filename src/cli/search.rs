@@ -49,7 +49,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let catalog = Catalog::new(&database, &keywords);
+    let index = Index::new(&database);
+    let catalog = Catalog::for_index(&index, &keywords);
     let query = match Query::parse(&text, &catalog) {
         Ok(query) => query,
         Err(problems) => {
@@ -58,7 +59,6 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             return context.fail(exit::CANNOT_RUN, &problems, &sources);
         }
     };
-    let index = Index::new(&database);
     let found: Vec<&Card> = index.search(&query).collect();
     match context.format {
         Format::Json => stdoutln!(

@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use rayon::prelude::*;
+
 use crate::effect::{Keywords, Timing};
 use crate::i18n::glossary::Glossary;
 use crate::model::Database;
@@ -97,6 +99,26 @@ impl Catalog {
     /// and Japanese; `keywords` adds the keyword table's names (a keyword
     /// no card uses yet is still a keyword).
     pub fn new(database: &Database, keywords: &Keywords) -> Catalog {
+        // Read off every effect: on every core.
+        let used: BTreeSet<String> = database
+            .cards
+            .par_iter()
+            .flat_map_iter(super::card_keywords)
+            .collect();
+        Catalog::with_used(database, keywords, used)
+    }
+
+    /// [`Catalog::new`] for the database of `index`, taking the keywords
+    /// its cards use from the index (which keeps them for keyword terms):
+    /// the effects are read once for both.
+    pub fn for_index(index: &super::Index<'_>, keywords: &Keywords) -> Catalog {
+        let used: BTreeSet<&str> = index.keywords().collect();
+        let used = used.into_iter().map(str::to_string).collect();
+        Catalog::with_used(index.database(), keywords, used)
+    }
+
+    /// [`Catalog::new`], with the keywords the cards use.
+    fn with_used(database: &Database, keywords: &Keywords, used: BTreeSet<String>) -> Catalog {
         let glossary = Glossary::builtin();
         let ja = |english: &str| {
             glossary
@@ -153,12 +175,13 @@ impl Catalog {
             add(Field::Flag, word, Value::Flag(*flag));
         }
         let mut types: Vec<String> = BASE_TYPES.iter().map(|t| t.to_string()).collect();
-        let mut more = BTreeSet::new();
+        let mut more: BTreeSet<&str> = database
+            .cards
+            .par_iter()
+            .flat_map_iter(|card| card.types.iter().map(|t| t.0.as_str()))
+            .collect();
         for set in &database.sets {
             more.extend(set.extra_types.iter().map(|t| t.0.as_str()));
-        }
-        for card in &database.cards {
-            more.extend(card.types.iter().map(|t| t.0.as_str()));
         }
         types.extend(more.into_iter().map(str::to_string));
         for ty in &types {
@@ -188,11 +211,6 @@ impl Catalog {
             add(Field::Keyword, &keyword.id, value());
             add(Field::Keyword, &keyword.name.ja, value());
         }
-        let used: BTreeSet<String> = database
-            .cards
-            .iter()
-            .flat_map(super::card_keywords)
-            .collect();
         for name in &used {
             keyword_names
                 .entry(fold(name))

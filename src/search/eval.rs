@@ -1,8 +1,10 @@
 //! A query against a database: which cards match.
 //!
-//! Text is compared folded (see [`fold`]); the folded columns a query needs
-//! (names, effect texts, flavor, keywords) are made once per [`Index`], the
-//! first time a query asks for them, and cards are matched in parallel.
+//! Text is compared folded (see [`fold`]) without folded copies of the
+//! cards' texts (see [`super::Needle`]); the columns read off the effects
+//! (keywords and timing words, one pass for both) are made once per
+//! [`Index`], the first time a query asks for them, and cards are matched
+//! in parallel.
 
 use std::sync::OnceLock;
 
@@ -13,25 +15,21 @@ use crate::model::{Card, Database};
 
 use super::{Field, Flag, Node, Op, Query, Test, Value, fold};
 
+/// A card's keywords (as written, and folded) and timing words (a mask of
+/// [`Timing::ALL`]).
+type Words = (Vec<String>, Vec<String>, u16);
+
 /// A database ready to search.
 pub struct Index<'a> {
     database: &'a Database,
-    names: OnceLock<Vec<Vec<String>>>,
-    texts: OnceLock<Vec<Vec<String>>>,
-    flavors: OnceLock<Vec<Vec<String>>>,
-    keywords: OnceLock<Vec<Vec<String>>>,
-    timings: OnceLock<Vec<u16>>,
+    words: OnceLock<Vec<Words>>,
 }
 
 impl<'a> Index<'a> {
     pub fn new(database: &'a Database) -> Index<'a> {
         Index {
             database,
-            names: OnceLock::new(),
-            texts: OnceLock::new(),
-            flavors: OnceLock::new(),
-            keywords: OnceLock::new(),
-            timings: OnceLock::new(),
+            words: OnceLock::new(),
         }
     }
 
@@ -43,7 +41,9 @@ impl<'a> Index<'a> {
             Some(root) => {
                 // Columns first: built inside the parallel loop, a column's
                 // lock would be waited on by the workers that build it.
-                self.prepare(root);
+                if reads_words(root) {
+                    let _ = self.words();
+                }
                 (0..cards.len())
                     .into_par_iter()
                     .filter(|&i| self.matches(root, i))
@@ -64,72 +64,31 @@ impl<'a> Index<'a> {
         }
     }
 
-    /// Builds the folded columns `node` reads.
-    fn prepare(&self, node: &Node) {
-        match node {
-            Node::All(parts) | Node::Any(parts) => parts.iter().for_each(|p| self.prepare(p)),
-            Node::Not(part) => self.prepare(part),
-            Node::Test(test) => match (test.field, &test.value) {
-                (_, Value::Regex(_)) => {}
-                (Field::Name, _) => drop(self.names()),
-                (Field::Text, _) => drop(self.texts()),
-                (Field::Flavor, _) => drop(self.flavors()),
-                (Field::Keyword, _) => drop(self.keywords()),
-                (Field::Timing, _) => drop(self.timings()),
-                _ => {}
-            },
-        }
+    /// The database searched.
+    pub fn database(&self) -> &'a Database {
+        self.database
     }
 
-    fn names(&self) -> &[Vec<String>] {
-        let cards = &self.database.cards;
-        self.names.get_or_init(|| {
-            cards
-                .par_iter()
-                .map(|c| names_of(c).into_iter().map(fold).collect())
-                .collect()
-        })
+    /// The keywords of every card, as written (see [`card_keywords`]).
+    pub fn keywords(&self) -> impl Iterator<Item = &str> {
+        self.words()
+            .iter()
+            .flat_map(|w| w.1.iter().map(String::as_str))
     }
 
-    fn texts(&self) -> &[Vec<String>] {
+    /// The keywords and timing words of every card, read in one pass.
+    fn words(&self) -> &[Words] {
         let cards = &self.database.cards;
-        self.texts.get_or_init(|| {
+        self.words.get_or_init(|| {
             cards
                 .par_iter()
-                .map(|c| texts_of(c).into_iter().map(fold).collect())
-                .collect()
-        })
-    }
-
-    fn flavors(&self) -> &[Vec<String>] {
-        let cards = &self.database.cards;
-        self.flavors.get_or_init(|| {
-            cards
-                .par_iter()
-                .map(|c| flavors_of(c).into_iter().map(fold).collect())
-                .collect()
-        })
-    }
-
-    fn keywords(&self) -> &[Vec<String>] {
-        let cards = &self.database.cards;
-        self.keywords.get_or_init(|| {
-            cards
-                .par_iter()
-                .map(|c| card_keywords(c).iter().map(|k| fold(k)).collect())
-                .collect()
-        })
-    }
-
-    fn timings(&self) -> &[u16] {
-        let cards = &self.database.cards;
-        self.timings.get_or_init(|| {
-            cards
-                .par_iter()
-                .map(|c| {
-                    card_timings(c)
-                        .into_iter()
-                        .fold(0, |mask, t| mask | timing_bit(t))
+                .map(|card| {
+                    let (keywords, timings) = card_words(card);
+                    (
+                        keywords.iter().map(|k| fold(k)).collect(),
+                        keywords,
+                        timings.into_iter().fold(0, |mask, t| mask | timing_bit(t)),
+                    )
                 })
                 .collect()
         })
@@ -140,31 +99,20 @@ impl<'a> Index<'a> {
         let op = test.op;
         match (&test.value, test.field) {
             (Value::Regex(regex), field) => {
-                let texts = match field {
-                    Field::Name => names_of(card),
-                    Field::Id => vec![card.id.0.as_str()],
-                    Field::Text => texts_of(card),
-                    Field::Flavor => flavors_of(card),
-                    _ => Vec::new(),
+                let found = match field {
+                    Field::Name | Field::Id | Field::Text | Field::Flavor => {
+                        texts_for(card, field).any(|t| regex.is_match(t))
+                    }
+                    _ => false,
                 };
-                let found = texts.iter().any(|t| regex.is_match(t));
                 found != (op == Op::Ne)
             }
             (Value::Text(needle), field) => {
-                let id;
-                let folded: &[String] = match field {
-                    Field::Name => &self.names()[i],
-                    Field::Text => &self.texts()[i],
-                    Field::Flavor => &self.flavors()[i],
-                    _ => {
-                        id = [fold(&card.id.0)];
-                        &id
-                    }
-                };
+                let mut texts = texts_for(card, field);
                 match op {
-                    Op::Eq => folded.contains(&needle.text),
-                    Op::Ne => !folded.contains(&needle.text),
-                    _ => folded.iter().any(|t| needle.within(t)),
+                    Op::Eq => texts.any(|t| needle.equals(t)),
+                    Op::Ne => !texts.any(|t| needle.equals(t)),
+                    _ => texts.any(|t| needle.within(t)),
                 }
             }
             (Value::Number(n), field) => {
@@ -188,14 +136,33 @@ impl<'a> Index<'a> {
                     Value::Rarity(r) => card.rarity == *r,
                     Value::Type(t) => card.types.iter().any(|have| have.0 == *t),
                     Value::Set(s) => card.set.0 == *s,
-                    Value::Timing(t) => self.timings()[i] & timing_bit(*t) != 0,
-                    Value::Keyword(k) => self.keywords()[i].iter().any(|have| have == k),
+                    Value::Timing(t) => self.words()[i].2 & timing_bit(*t) != 0,
+                    Value::Keyword(k) => self.words()[i].0.iter().any(|have| have == k),
                     Value::Flag(flag) => has_flag(card, *flag),
                     _ => false,
                 };
                 has != (op == Op::Ne)
             }
         }
+    }
+}
+
+/// Whether `node` reads keywords or timing words.
+fn reads_words(node: &Node) -> bool {
+    match node {
+        Node::All(parts) | Node::Any(parts) => parts.iter().any(reads_words),
+        Node::Not(part) => reads_words(part),
+        Node::Test(test) => matches!(test.value, Value::Keyword(_) | Value::Timing(_)),
+    }
+}
+
+/// The texts of `field` (a text field: name, id, text, flavor) of a card.
+fn texts_for<'c>(card: &'c Card, field: Field) -> Box<dyn Iterator<Item = &'c str> + 'c> {
+    match field {
+        Field::Name => Box::new(names_of(card).into_iter()),
+        Field::Text => Box::new(texts_of(card).into_iter()),
+        Field::Flavor => Box::new(flavors_of(card).into_iter()),
+        _ => Box::new(std::iter::once(card.id.0.as_str())),
     }
 }
 
@@ -288,6 +255,14 @@ pub fn card_timings(card: &Card) -> Vec<Timing> {
             .as_deref()
             .map(|e| scan(e).1)
             .unwrap_or_default(),
+    }
+}
+
+/// [`card_keywords`] and [`card_timings`] in one pass.
+fn card_words(card: &Card) -> (Vec<String>, Vec<Timing>) {
+    match &card.effect_tree {
+        Some(_) => (card_keywords(card), card_timings(card)),
+        None => card.effect.as_deref().map(scan).unwrap_or_default(),
     }
 }
 

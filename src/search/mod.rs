@@ -177,10 +177,26 @@ pub enum Value {
 }
 
 /// Folded text to find, with its searcher made once for every card.
+///
+/// A card's text is matched as it is, not folded first: [`Needle::within`]
+/// and [`Needle::equals`] answer what `fold(text)` would, without making a
+/// folded copy of the text (see [`Needle::within`]), so a first query over
+/// 100,000 cards does not fold every name and text.
 #[derive(Debug, Clone)]
 pub struct Needle {
+    /// The text, folded.
     pub text: String,
+    /// Finds the folded text in folded text (or in a text's ASCII
+    /// projection, when the folded text is ASCII).
     finder: memchr::memmem::Finder<'static>,
+}
+
+/// Stands in a text's ASCII projection for what is not ASCII after folding.
+const BREAK: u8 = 0xFF;
+
+thread_local! {
+    /// The buffer a text is projected or folded into, kept per thread.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Needle {
@@ -192,9 +208,84 @@ impl Needle {
         }
     }
 
-    /// Whether `haystack` (folded) contains it.
+    /// Whether `fold(haystack)` contains it (`haystack` as it is, not
+    /// folded).
+    ///
+    /// An ASCII needle is looked for in the text's ASCII projection: each
+    /// character as the ASCII it folds to (lower case; full-width forms as
+    /// ASCII; the ideographic space as a space; the Kelvin sign as `k`; `İ`
+    /// as `i` and a break), every other character as a break, which no
+    /// needle holds. Every other character folds to characters that are
+    /// not ASCII, so the folded text holds the needle exactly when the
+    /// projection does, and making the projection needs no Unicode table.
+    /// A needle with other characters is never in ASCII text, and is found
+    /// in the text itself when folding changes none of it, else in the
+    /// text folded (into a buffer kept per thread).
     pub fn within(&self, haystack: &str) -> bool {
-        self.finder.find(haystack.as_bytes()).is_some()
+        self.with_projection(haystack, |text| self.finder.find(text).is_some())
+    }
+
+    /// Whether `fold(haystack)` is it, as [`Needle::within`] finds it.
+    pub fn equals(&self, haystack: &str) -> bool {
+        self.with_projection(haystack, |text| text == self.text.as_bytes())
+    }
+
+    /// `answer` of the text to compare with the needle: the ASCII
+    /// projection of `haystack` for an ASCII needle, else `haystack` folded;
+    /// `false` for a needle with other characters and an ASCII haystack.
+    fn with_projection(&self, haystack: &str, answer: impl Fn(&[u8]) -> bool) -> bool {
+        if self.text.is_ascii() {
+            return SCRATCH.with_borrow_mut(|buffer| {
+                project_ascii(haystack, buffer);
+                answer(buffer)
+            });
+        }
+        if haystack.is_ascii() {
+            return false;
+        }
+        if haystack.chars().all(fold_keeps) {
+            return answer(haystack.as_bytes());
+        }
+        answer(fold(haystack).as_bytes())
+    }
+}
+
+/// The ASCII projection of `text` (see [`Needle::within`]) into `out`.
+fn project_ascii(text: &str, out: &mut Vec<u8>) {
+    out.clear();
+    if text.is_ascii() {
+        out.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+        return;
+    }
+    for c in text.chars() {
+        match c {
+            _ if c.is_ascii() => out.push((c as u8).to_ascii_lowercase()),
+            '\u{FF01}'..='\u{FF5E}' => out.push(((c as u32 - 0xFEE0) as u8).to_ascii_lowercase()),
+            '\u{3000}' => out.push(b' '),
+            '\u{212A}' => out.push(b'k'),
+            '\u{130}' => out.extend([b'i', BREAK]),
+            _ if out.last() == Some(&BREAK) => {}
+            _ => out.push(BREAK),
+        }
+    }
+}
+
+/// The characters other than ASCII whose lower case holds ASCII: `İ`
+/// (`i` and a combining dot) and the Kelvin sign (`k`).
+#[cfg(test)]
+const LOWER_TO_ASCII: [char; 2] = ['\u{130}', '\u{212A}'];
+
+/// Whether [`fold`] leaves `c` as it is.
+fn fold_keeps(c: char) -> bool {
+    match c {
+        'A'..='Z' | '\u{3000}' | '\u{FF01}'..='\u{FF5E}' => false,
+        _ if c.is_ascii() => true,
+        // Kana and CJK ideographs have no case.
+        '\u{3001}'..='\u{9FFF}' => true,
+        _ => {
+            let mut lower = c.to_lowercase();
+            lower.len() == 1 && lower.next() == Some(c)
+        }
     }
 }
 
@@ -386,5 +477,100 @@ fn without_os_error(error: &std::io::Error) -> String {
     match text.rfind(" (os error ") {
         Some(at) if text.ends_with(')') => text[..at].to_string(),
         _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every character: [`LOWER_TO_ASCII`] lists all those whose lower
+    /// case holds ASCII (which the ASCII projection treats apart), and
+    /// [`fold_keeps`] says what [`fold`] does.
+    #[test]
+    fn the_fast_paths_know_every_character() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let text = c.to_string();
+            assert_eq!(fold_keeps(c), fold(&text) == text, "{c:?}");
+            let to_ascii = !c.is_ascii() && c.to_lowercase().any(|l| l.is_ascii());
+            assert_eq!(to_ascii, LOWER_TO_ASCII.contains(&c), "{c:?}");
+        }
+    }
+
+    /// A catalog made with an index's keyword column holds the words one
+    /// made on its own does.
+    #[test]
+    fn a_catalog_for_an_index_is_the_catalog() {
+        let mut database = crate::compile::compile(&crate::pool::Pool::builtin())
+            .database
+            .expect("the built-in pool is valid");
+        for card in &mut database.cards {
+            card.effect_tree = None;
+        }
+        let keywords = crate::effect::Keywords::builtin();
+        let alone = Catalog::new(&database, &keywords);
+        let index = Index::new(&database);
+        let with_index = Catalog::for_index(&index, &keywords);
+        let fields = KEYS.iter().map(|(_, field)| *field);
+        for field in fields {
+            let words = |c: &Catalog| c.words(field).map(str::to_string).collect::<Vec<_>>();
+            assert_eq!(words(&alone), words(&with_index), "{field:?}");
+        }
+        assert!(alone.words(Field::Keyword).count() > 5);
+        for word in alone.words(Field::Keyword) {
+            assert_eq!(alone.keyword_name(word), with_index.keyword_name(word));
+        }
+    }
+
+    /// The needle answers what folding the text and then looking would.
+    #[test]
+    fn needles_match_as_folded_text_would() {
+        let texts = [
+            "Gain 3 RP.",
+            "GAIN 3 rp",
+            "ＧＡＩＮ　３ ＲＰ",
+            "3 RPを得る。",
+            "プレイ：3 RPを得る",
+            "プレイ:3 rpを得る",
+            "İstanbul",
+            "istanbul",
+            "\u{212A}elvin",
+            "Éclair ÉCLAIR",
+            "éclair",
+            "炎の竜",
+            "",
+        ];
+        let needles = [
+            "gain 3 rp",
+            "3 RP",
+            "rpを",
+            "プレイ:",
+            "プレイ：",
+            "i",
+            "i\u{307}stanbul",
+            "istanbul",
+            "kelvin",
+            "éclair",
+            "ÉCLAIR",
+            "炎",
+            "",
+            "3 rpを得る。",
+        ];
+        for needle in needles {
+            let found = Needle::new(needle);
+            for text in texts {
+                let folded = fold(text);
+                assert_eq!(
+                    found.within(text),
+                    folded.contains(&found.text),
+                    "{needle:?} in {text:?}"
+                );
+                assert_eq!(
+                    found.equals(text),
+                    folded == found.text,
+                    "{needle:?} = {text:?}"
+                );
+            }
+        }
     }
 }
