@@ -50,6 +50,15 @@ pub fn nearest<'a>(
     scored.into_iter().take(limit).map(|(_, c)| c).collect()
 }
 
+/// `did you mean `a` or `b`?` for the suggestions, or `None` without any.
+pub fn did_you_mean(suggestions: &[&str]) -> Option<String> {
+    if suggestions.is_empty() {
+        return None;
+    }
+    let quoted: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
+    Some(format!("did you mean {}?", quoted.join(" or ")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,10 +8,9 @@ use clap::Subcommand;
 use blades::compile::find_set;
 use blades::diagnostics::{Code, Diagnostic};
 use blades::i18n::glossary::Glossary;
-use blades::i18n::{self, find_card, language_name};
+use blades::i18n::{self, language_name};
 use blades::model::{Card, CardShown, CardTranslation, Database, Set};
 use blades::report::Format;
-use blades::suggest::nearest;
 
 use super::out::{stdout, stdoutln};
 use super::{Context, exit};
@@ -78,21 +77,9 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
             .with_help(format!("languages of this pool: {}", known.join(", "))),
         );
     }
-    let Some(card) = find_card(&database, &name) else {
-        let mut known: Vec<&str> = Vec::new();
-        for c in &database.cards {
-            known.push(&c.name);
-            known.extend(c.translations.values().filter_map(|t| t.name.as_deref()));
-        }
-        let suggestions = nearest(&name, known.iter().copied(), 3);
-        let help = match suggestions.is_empty() {
-            false => format!("did you mean {}?", quoted(&suggestions)),
-            true => "give a card id, English name or Japanese name".to_string(),
-        };
-        return context.refuse(
-            Diagnostic::general(Code::UnknownCard, format!("no card is named `{name}`"))
-                .with_help(help),
-        );
+    let card = match i18n::card_named(&database, &name) {
+        Ok(card) => card,
+        Err(unknown) => return context.refuse(*unknown),
     };
     let set = find_set(&database, &card.set);
     match context.format {
@@ -106,14 +93,6 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
         Format::Human => stdout!("{}", render(card, set, args.lang.as_deref())),
     }
     ExitCode::from(exit::OK)
-}
-
-fn quoted(words: &[&str]) -> String {
-    words
-        .iter()
-        .map(|w| format!("`{w}`"))
-        .collect::<Vec<_>>()
-        .join(" or ")
 }
 
 /// The card as text: English, then each translation (or one language).

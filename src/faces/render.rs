@@ -18,7 +18,6 @@ use crate::i18n::{self, Project, UnitKey};
 use crate::model::{Card, Database, Set};
 use crate::pool::Pool;
 use crate::report::{JsonReport, json_report};
-use crate::suggest::nearest;
 
 use super::fonts::{FONT_FILES, FONT_LICENSE};
 use super::layout::Field;
@@ -46,23 +45,7 @@ pub fn select<'a>(
     }
     let mut out: Vec<&Card> = Vec::new();
     for name in names {
-        let Some(card) = i18n::find_card(database, name) else {
-            let mut known: Vec<&str> = Vec::new();
-            for c in &database.cards {
-                known.push(&c.name);
-                known.extend(c.translations.values().filter_map(|t| t.name.as_deref()));
-            }
-            let suggestions = nearest(name, known.iter().copied(), 3);
-            let help = if suggestions.is_empty() {
-                "give a card id, English name or Japanese name".to_string()
-            } else {
-                let quoted: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
-                format!("did you mean {}?", quoted.join(" or "))
-            };
-            let unknown =
-                Diagnostic::general(Code::UnknownCard, format!("no card is named `{name}`"));
-            return Err(Box::new(unknown.with_help(help)));
-        };
+        let card = i18n::card_named(database, name)?;
         if !out.iter().any(|c| c.id == card.id) {
             out.push(card);
         }

@@ -21,7 +21,7 @@ use serde::Serialize;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::files::{FileSet, WriteError};
 use crate::model::{Card, Database, Set};
-use crate::suggest::nearest;
+use crate::suggest::{did_you_mean, nearest};
 
 use super::fonts::{FONT_FILES, FONT_LICENSE};
 use super::icons::num;
@@ -242,12 +242,9 @@ pub fn select_sets<'a>(
                     suggestions.push(id);
                 }
             }
-            let help = if suggestions.is_empty() {
+            let help = did_you_mean(&suggestions).unwrap_or_else(|| {
                 "give a set id or name (`blades card` lists a card's set)".to_string()
-            } else {
-                let quoted: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
-                format!("did you mean {}?", quoted.join(" or "))
-            };
+            });
             let unknown =
                 Diagnostic::general(Code::UnknownSet, format!("no set is named `{name}`"));
             return Err(Box::new(unknown.with_help(help)));

@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostics::{self, Diagnostic, Sources};
+use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::effect::{Lang, phrases};
 use crate::load::{self, LoadedCard, LoadedSet};
 use crate::model::{Card, CardTranslation, Database, SetTranslation};
@@ -435,7 +435,7 @@ pub(crate) fn duplicate_locale_file(
         locale::Target::Phrases => "the phrase templates".into(),
     };
     Diagnostic::error(
-        diagnostics::Code::LocaleDuplicate,
+        Code::LocaleDuplicate,
         path,
         span,
         format!(
@@ -621,6 +621,23 @@ pub fn find_card<'a>(database: &'a Database, name: &str) -> Option<&'a Card> {
                     .is_some_and(|n| n.to_lowercase() == wanted)
             })
     })
+}
+
+/// [`find_card`], or an `unknown-card` finding that suggests the nearest
+/// names in any language.
+pub fn card_named<'a>(database: &'a Database, name: &str) -> Result<&'a Card, Box<Diagnostic>> {
+    if let Some(card) = find_card(database, name) {
+        return Ok(card);
+    }
+    let mut known: Vec<&str> = Vec::new();
+    for c in &database.cards {
+        known.push(&c.name);
+        known.extend(c.translations.values().filter_map(|t| t.name.as_deref()));
+    }
+    let help = crate::suggest::did_you_mean(&crate::suggest::nearest(name, known, 3))
+        .unwrap_or_else(|| "give a card id, English name or Japanese name".to_string());
+    let unknown = Diagnostic::general(Code::UnknownCard, format!("no card is named `{name}`"));
+    Err(Box::new(unknown.with_help(help)))
 }
 
 /// Puts every language's translations into a compiled database: set names,
