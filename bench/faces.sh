@@ -41,23 +41,24 @@ run "render every face, en and ja (cold folder)" \
 # A one-card edit: the folder is up to date, one card's effect changes.
 rm -rf "$work"; "$blades" --cards "$pool" render --out "$work/faces" >/dev/null 2>&1 || true
 first=$(find "$pool" -maxdepth 1 -name '*.yaml' | sort | head -1)
-sed -i '0,/Gain 1 RP/s//Gain 9 RP/' "$first"
+# One card edited: a word put before the first flavor text of the first set file.
+edit_one() { sed -i "0,/    flavor: \"/s//    flavor: \"$1 /" "$first"; }
+edit_one Swiftly
 edited=$("$blades" --cards "$pool" --format json render --out "$work/faces" 2>/dev/null \
   | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["written"], r["unchanged"])')
 echo "after a one-card edit: written, unchanged = $edited"
 run "gallery, en and ja (cold folder)" "$blades" --cards "$pool" gallery --out "$work/gallery"
 rm -rf "$work"; "$blades" --cards "$pool" gallery --out "$work/gallery" >/dev/null 2>&1 || true
-sed -i '0,/Gain 9 RP/s//Gain 7 RP/' "$first"
+edit_one Boldly
 start=$(date +%s.%N)
 gallery_edit=$("$blades" --cards "$pool" --format json gallery --out "$work/gallery" 2>/dev/null \
   | python3 -c 'import json,sys; r=json.load(sys.stdin); print(len(r["drawn"]) if isinstance(r.get("drawn"), list) else r.get("drawn"), r["reused"])')
 gallery_edit_time=$(echo "$(date +%s.%N) - $start" | bc -l)
 echo "gallery after a one-card edit: drawn, reused = $gallery_edit ($gallery_edit_time s)"
-sed -i '0,/Gain 7 RP/s//Gain 9 RP/' "$first"
 run "build --faces --no-cache" "$blades" --cards "$pool" build --faces --no-cache --out "$work/cards.json"
 run "build --no-cache (no face check)" "$blades" --cards "$pool" build --no-cache --out "$work/cards.json"
 rm -rf "$work"; "$blades" --cards "$pool" build --faces --out "$work/cards.json" >/dev/null 2>&1 || true
-sed -i '0,/Gain 9 RP/s//Gain 8 RP/' "$first"
+edit_one Calmly
 KEEP=1 run "build --faces, one file edited since (cache and memo)" \
   "$blades" --cards "$pool" build --faces --out "$work/cards.json"
 
