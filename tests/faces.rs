@@ -142,7 +142,7 @@ fn every_rarity_has_its_colour() {
 #[test]
 fn the_built_in_pool_fits_its_faces() {
     let database = Workspace::builtin().database().expect("built-in pool");
-    let found = render::check_faces(&database, &render::languages(&database));
+    let found = render::check_faces(&database, &blades::i18n::languages(&database));
     let problems: Vec<String> = found
         .iter()
         .map(|r| format!("{} {}: {:?}", r.card, r.lang, r.face.findings))

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use blades::diagnostics::{self, Code, Diagnostic};
-use blades::faces::render;
+use blades::i18n;
 use blades::pool::Pool;
 use blades::report::{self, Format};
 use blades::workspace::{Build, BuildSettings, Builder, DEFAULT_DATABASE, Written};
@@ -281,7 +281,7 @@ fn write_gallery(build: &Build, dir: Option<&Path>) -> (Option<Diagnostic>, Opti
     let Some(database) = build.database() else {
         return (None, None);
     };
-    let langs = render::languages(&database);
+    let langs = i18n::languages(&database);
     match super::gallery::write(&database, &langs, dir) {
         Ok((made, written)) => (None, Some(super::gallery::said(&made, &written, dir, 0))),
         Err(diagnostic) => {

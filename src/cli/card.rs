@@ -6,10 +6,9 @@ use std::process::ExitCode;
 use clap::Subcommand;
 
 use blades::compile::find_set;
-use blades::diagnostics::{Code, Diagnostic};
 use blades::i18n::glossary::Glossary;
 use blades::i18n::{self, language_name};
-use blades::model::{Card, CardShown, CardTranslation, Database, Set};
+use blades::model::{Card, CardShown, CardTranslation, Set};
 use blades::report::Format;
 
 use super::out::{stdout, stdoutln};
@@ -46,18 +45,6 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 
 fn show(context: &Context, args: ShowArgs) -> ExitCode {
     let name = args.name.join(" ");
-    if let Some(lang) = &args.lang
-        && lang != i18n::SOURCE_LANG
-        && !i18n::valid_lang(lang)
-    {
-        return context.refuse(
-            Diagnostic::general(
-                Code::UnknownLanguage,
-                format!("`{lang}` is not a language code"),
-            )
-            .with_help("use `en` or `ja`"),
-        );
-    }
     let workspace = match context.workspace() {
         Ok(workspace) => workspace,
         Err(code) => return code,
@@ -67,15 +54,9 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
         Err(findings) => return context.pool_has_errors(&findings, "no card can be shown"),
     };
     if let Some(lang) = &args.lang
-        && let Err(known) = check_lang(&database, lang)
+        && let Err(unknown) = i18n::choose_languages(&database, lang)
     {
-        return context.refuse(
-            Diagnostic::general(
-                Code::UnknownLanguage,
-                format!("the pool has no `{lang}` translation"),
-            )
-            .with_help(format!("languages of this pool: {}", known.join(", "))),
-        );
+        return context.refuse(*unknown);
     }
     let card = match i18n::card_named(&database, &name) {
         Ok(card) => card,
@@ -143,23 +124,6 @@ pub fn render(card: &Card, set: Option<&Set>, only: Option<&str>) -> String {
         field(&mut out, "stale", vec![stale]);
     }
     out
-}
-
-/// Whether the pool has `lang` (English, or a language some card is
-/// translated into); else the languages it has.
-fn check_lang(database: &Database, lang: &str) -> Result<(), Vec<String>> {
-    let mut known: Vec<String> = vec![i18n::SOURCE_LANG.to_string()];
-    for card in &database.cards {
-        for have in card.translations.keys() {
-            if !known.iter().any(|k| k == have) {
-                known.push(have.to_string());
-            }
-        }
-    }
-    match known.iter().any(|k| k == lang) {
-        true => Ok(()),
-        false => Err(known),
-    }
 }
 
 /// The languages shown: English and every translation, or the one asked for.

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use blades::diagnostics::{Code, Diagnostic};
 use blades::faces::gallery::{self, Gallery, GalleryReport, GalleryWritten};
 use blades::faces::render;
+use blades::i18n;
 use blades::model::Database;
 use blades::report::Format;
 
@@ -50,7 +51,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(database) => database,
         Err(findings) => return context.pool_has_errors(&findings, "no gallery can be made"),
     };
-    let langs = match render::choose_languages(&database, &args.lang) {
+    let langs = match i18n::choose_languages(&database, &args.lang) {
         Ok(langs) => langs,
         Err(diagnostic) => return context.refuse(*diagnostic),
     };

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use blades::diagnostics::{Code, Diagnostic};
-use blades::faces::render;
 use blades::faces::sheets::{self, Paper, PrintOptions, PrintReport, PrintedPdf};
+use blades::i18n;
 use blades::report::Format;
 
 use super::out::stderrln;
@@ -60,7 +60,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(database) => database,
         Err(findings) => return context.pool_has_errors(&findings, "no sheet can be printed"),
     };
-    let lang = match render::choose_languages(&database, &args.lang) {
+    let lang = match i18n::choose_languages(&database, &args.lang) {
         Ok(mut langs) if langs.len() == 1 => langs.remove(0),
         Ok(_) => {
             return context.refuse(

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use blades::diagnostics::{Code, Diagnostic};
 use blades::faces::render::{self, RenderReport};
 use blades::faces::svg::FaceOptions;
+use blades::i18n;
 use blades::report::Format;
 
 use super::out::stderrln;
@@ -36,7 +37,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(database) => database,
         Err(findings) => return context.pool_has_errors(&findings, "no face can be drawn"),
     };
-    let langs = match render::choose_languages(&database, &args.lang) {
+    let langs = match i18n::choose_languages(&database, &args.lang) {
         Ok(langs) => langs,
         Err(diagnostic) => return context.refuse(*diagnostic),
     };

@@ -53,52 +53,6 @@ pub fn select<'a>(
     Ok(out)
 }
 
-/// The languages a pool's faces can be drawn in: English and every
-/// language its database has a translation for.
-pub fn languages(database: &Database) -> Vec<String> {
-    let mut langs = vec![i18n::SOURCE_LANG.to_string()];
-    for lang in database
-        .cards
-        .iter()
-        .flat_map(|c| c.translations.keys())
-        .chain(database.sets.iter().flat_map(|s| s.translations.keys()))
-    {
-        if !langs.contains(lang) {
-            langs.push(lang.clone());
-        }
-    }
-    langs[1..].sort();
-    langs
-}
-
-/// The languages asked for (`en`, `ja`, `all`: English and every language
-/// the pool translates), or an `unknown-language` finding.
-pub fn choose_languages(database: &Database, asked: &str) -> Result<Vec<String>, Box<Diagnostic>> {
-    let lang = asked.trim().to_lowercase();
-    if lang != "all" && lang != i18n::SOURCE_LANG && !i18n::valid_lang(&lang) {
-        let unknown = Diagnostic::general(
-            Code::UnknownLanguage,
-            format!("`{asked}` is not a language code"),
-        );
-        return Err(Box::new(unknown.with_help("use `en`, `ja` or `all`")));
-    }
-    let known = languages(database);
-    if lang == "all" {
-        return Ok(known);
-    }
-    if known.contains(&lang) {
-        return Ok(vec![lang]);
-    }
-    let missing = Diagnostic::general(
-        Code::UnknownLanguage,
-        format!("the pool has no `{lang}` translation"),
-    );
-    Err(Box::new(missing.with_help(format!(
-        "languages of this pool: {}",
-        known.join(", ")
-    ))))
-}
-
 /// A card's place in its set (1-based) and the set's distinct cards.
 pub fn numbers(database: &Database) -> HashMap<&str, (usize, usize)> {
     let mut counts: HashMap<&str, usize> = HashMap::new();
@@ -334,7 +288,7 @@ pub fn face_findings(
     database: &Database,
     memo: &mut FitMemo,
 ) -> (Vec<Diagnostic>, Sources) {
-    let found = check_faces_with(database, &languages(database), memo);
+    let found = check_faces_with(database, &i18n::languages(database), memo);
     if found.is_empty() {
         return (Vec::new(), Sources::default());
     }

@@ -623,6 +623,52 @@ pub fn find_card<'a>(database: &'a Database, name: &str) -> Option<&'a Card> {
     })
 }
 
+/// A database's languages: English, then every language it has a
+/// translation for (sorted).
+pub fn languages(database: &Database) -> Vec<String> {
+    let mut langs = vec![SOURCE_LANG.to_string()];
+    for lang in database
+        .cards
+        .iter()
+        .flat_map(|c| c.translations.keys())
+        .chain(database.sets.iter().flat_map(|s| s.translations.keys()))
+    {
+        if !langs.contains(lang) {
+            langs.push(lang.clone());
+        }
+    }
+    langs[1..].sort();
+    langs
+}
+
+/// The languages asked for (`en`, `ja`, `all`: English and every language
+/// the pool translates), or an `unknown-language` finding.
+pub fn choose_languages(database: &Database, asked: &str) -> Result<Vec<String>, Box<Diagnostic>> {
+    let lang = asked.trim().to_lowercase();
+    if lang != "all" && lang != SOURCE_LANG && !valid_lang(&lang) {
+        let unknown = Diagnostic::general(
+            Code::UnknownLanguage,
+            format!("`{asked}` is not a language code"),
+        );
+        return Err(Box::new(unknown.with_help("use `en`, `ja` or `all`")));
+    }
+    let known = languages(database);
+    if lang == "all" {
+        return Ok(known);
+    }
+    if known.contains(&lang) {
+        return Ok(vec![lang]);
+    }
+    let missing = Diagnostic::general(
+        Code::UnknownLanguage,
+        format!("the pool has no `{lang}` translation"),
+    );
+    Err(Box::new(missing.with_help(format!(
+        "languages of this pool: {}",
+        known.join(", ")
+    ))))
+}
+
 /// [`find_card`], or an `unknown-card` finding that suggests the nearest
 /// names in any language.
 pub fn card_named<'a>(database: &'a Database, name: &str) -> Result<&'a Card, Box<Diagnostic>> {
