@@ -9,6 +9,8 @@ Chromium inside a harness page, and checks:
 
 - every face on the index loaded (an SVG document in each `<object>`) and
   its fonts, the ones shipped in `faces/fonts/`, loaded;
+- the text boxes the browser's own layout overflows are exactly those
+  `blades render` reports (`text-overflow`);
 - every filter value of every filter (set, kind, element, type, rarity,
   STAR), set through the URL's hash as a link would, shows exactly the
   cards that `blades search --ids` finds for the same question (`set:ID`,
@@ -54,8 +56,26 @@ async function faces(doc) {
     const d = o.contentDocument;
     const svg = d && d.querySelector('svg');
     const fonts = svg ? [...d.fonts].filter(f => f.status !== 'unloaded').map(f => f.status) : [];
-    return {file: o.getAttribute('data'), loaded: !!svg, fonts};
+    return {file: o.getAttribute('data'), loaded: !!svg, fonts, overflow: svg ? overflowing(svg) : []};
   });
+}
+// The text boxes whose lines the browser lays out wider or lower than the
+// box, or more lines than it holds (as tests/browser/check.py measures).
+function overflowing(svg) {
+  const out = [];
+  for (const g of svg.querySelectorAll('g.text-box')) {
+    const y = +g.dataset.y, w = +g.dataset.width, h = +g.dataset.height;
+    const lh = +g.dataset.lineHeight, maxLines = +g.dataset.maxLines;
+    const lines = g.querySelectorAll('text');
+    let widest = 0, lowest = 0;
+    for (const t of lines) {
+      const size = parseFloat(getComputedStyle(t).fontSize);
+      widest = Math.max(widest, t.getComputedTextLength());
+      lowest = Math.max(lowest, +t.getAttribute('y') + size * ((lh - 1) / 2 + 0.12) - y);
+    }
+    if (widest > w + 0.05 || lowest > h + 0.05 || lines.length > maxLines) out.push(g.dataset.field);
+  }
+  return out;
 }
 function shown(doc) {
   return [...doc.querySelectorAll('article.card')].filter(a => !a.hidden).map(a => a.dataset.id);
@@ -156,6 +176,14 @@ def main():
         results.append((f"all {len(faces)} faces on the index loaded ({report['faces']} in the report)",
                         len(faces) == report["faces"] and all(f["loaded"] for f in faces),
                         [f["file"] for f in faces if not f["loaded"]][:5]))
+        # The boxes the browser overflows are exactly those `render` reports.
+        rendered = json.loads(blades(args.blades, "--format", "json", "render", "--out",
+                                     str(out.parent / "gallery-render")))
+        said = {(f["file"], field) for f in rendered["faces"] for field in f["overflow"]}
+        seen = {(f["file"].split("/")[-1], field) for f in faces for field in f["overflow"]}
+        results.append(("the boxes the browser overflows are exactly those `text-overflow` names "
+                        f"({len(seen)})", seen == said,
+                        {"browser only": sorted(seen - said), "render only": sorted(said - seen)}))
         bad = [(f["file"], f["fonts"]) for f in faces
                if not f["fonts"] or any(s != "loaded" for s in f["fonts"])]
         results.append(("every face's fonts loaded", not bad, bad[:5]))
