@@ -31,6 +31,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import chromium
+
 ROOT = Path(__file__).resolve().parents[2]
 TOLERANCE_MM = 0.05
 
@@ -80,18 +82,8 @@ window.addEventListener('load', () => {
 """
 
 
-def chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    sys.exit("tests/browser/check.py: no chromium on PATH (apt-get install chromium)")
-
-
 def browser(args):
-    base = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            "--allow-file-access-from-files", "--virtual-time-budget=30000"]
-    return subprocess.run(base + args, capture_output=True, text=True, timeout=300)
+    return chromium.run(args, file_access=True)
 
 
 def render(blades, out, extra):
@@ -147,11 +139,7 @@ def main():
     check_pool("builtin", args.blades, out / "builtin", ["--quiet"], results)
     check_pool("check-bad", args.blades, out / "check-bad",
                ["--cards", "tests/fixtures/i18n/check-bad", "--quiet"], results)
-    passed = sum(1 for _, ok, _ in results if ok)
-    for what, ok, detail in results:
-        print(f"{'ok  ' if ok else 'FAIL'} {what}" + ("" if ok else f": {detail}"))
-    print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return chromium.summary(results)
 
 
 if __name__ == "__main__":

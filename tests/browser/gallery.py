@@ -34,6 +34,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import chromium
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # The harness: the gallery in an iframe, driven through its hash.
@@ -124,19 +126,8 @@ EXTRA = [("rarity=core&element=fire", "r:core e:fire"),
          ("element=fire&star=3", "e:fire star:3")]
 
 
-def chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    sys.exit("tests/browser/gallery.py: no chromium on PATH (apt-get install chromium)")
-
-
 def browser(args):
-    base = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            "--allow-file-access-from-files", "--virtual-time-budget=60000",
-            "--window-size=1500,1900"]
-    return subprocess.run(base + args, capture_output=True, text=True, timeout=600)
+    return chromium.run(args, file_access=True, budget_ms=60000, timeout=600, size="1500,1900")
 
 
 def blades(path, *args):
@@ -236,11 +227,7 @@ def main():
     shot = out.parent / "gallery.png"
     browser([f"--screenshot={shot}", (out / "index.html").as_uri() + "#rarity=core"])
     results.append((f"screenshot {shot.name}", shot.exists(), ""))
-    passed = sum(1 for _, ok, _ in results if ok)
-    for what, ok, detail in results:
-        print(f"{'ok  ' if ok else 'FAIL'} {what}" + ("" if ok else f": {detail}"))
-    print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return chromium.summary(results)
 
 
 if __name__ == "__main__":

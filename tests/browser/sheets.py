@@ -36,6 +36,8 @@ import sys
 import zlib
 from pathlib import Path
 
+import chromium
+
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = ROOT / "tests/browser/snapshots"
 PX_PER_MM = 96 / 25.4
@@ -76,18 +78,8 @@ measure().then(r => { document.getElementById('result').textContent = JSON.strin
 """
 
 
-def chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    sys.exit("tests/browser/sheets.py: no chromium on PATH (apt-get install chromium)")
-
-
 def browser(args):
-    base = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            "--virtual-time-budget=30000"]
-    return subprocess.run(base + args, capture_output=True, text=True, timeout=300)
+    return chromium.run(args)
 
 
 # --- PNG, with the standard library only -----------------------------------
@@ -286,11 +278,7 @@ def main():
     results = []
     for set_report in report["sets"]:
         check_set(set_report, out / "print", paper, args.update, results)
-    passed = sum(1 for _, ok, _ in results if ok)
-    for what, ok, detail in results:
-        print(f"{'ok  ' if ok else 'FAIL'} {what}" + ("" if ok else f": {detail}"))
-    print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return chromium.summary(results)
 
 
 if __name__ == "__main__":
