@@ -45,13 +45,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 
 fn show(context: &Context, args: ShowArgs) -> ExitCode {
     let name = args.name.join(" ");
-    let workspace = match context.workspace() {
-        Ok(workspace) => workspace,
+    let (_, database) = match context.database("no card can be shown") {
+        Ok(opened) => opened,
         Err(code) => return code,
-    };
-    let database = match workspace.database() {
-        Ok(database) => database,
-        Err(findings) => return context.pool_has_errors(&findings, "no card can be shown"),
     };
     if let Some(lang) = &args.lang
         && let Err(unknown) = i18n::choose_languages(&database, lang)

@@ -22,12 +22,8 @@ use super::{Context, exit};
 /// The card database of the pool named by `--cards`; a pool with errors
 /// cannot be checked against (exit 2).
 pub fn database(context: &Context) -> Result<Database, ExitCode> {
-    match context.workspace()?.database() {
-        Ok(database) => Ok(database),
-        Err(findings) => {
-            Err(context.pool_has_errors(&findings, "nothing can be checked against it"))
-        }
-    }
+    let (_, database) = context.database("nothing can be checked against it")?;
+    Ok(database)
 }
 
 /// Checks each file in turn and prints each result as it comes (JSON Lines

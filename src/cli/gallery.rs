@@ -43,13 +43,9 @@ pub fn write(
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
-    let workspace = match context.workspace() {
-        Ok(workspace) => workspace,
+    let (workspace, database) = match context.database("no gallery can be made") {
+        Ok(opened) => opened,
         Err(code) => return code,
-    };
-    let database = match workspace.database() {
-        Ok(database) => database,
-        Err(findings) => return context.pool_has_errors(&findings, "no gallery can be made"),
     };
     let langs = match i18n::choose_languages(&database, &args.lang) {
         Ok(langs) => langs,

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use blades::diagnostics::{Code, Diagnostic, Sources};
+use blades::model::Database;
 use blades::pool::PoolChoice;
 use blades::report::{self, Format, Style};
 use blades::workspace::Workspace;
@@ -173,6 +174,16 @@ impl Context {
     pub fn workspace(&self) -> Result<Workspace, ExitCode> {
         self.say_pool();
         Workspace::open(self.cards.as_deref()).map_err(|e| self.refuse(e.into_diagnostic()))
+    }
+
+    /// The pool's workspace and its database; a pool with errors is
+    /// refused, saying that `consequence` (`no face can be drawn`).
+    pub fn database(&self, consequence: &str) -> Result<(Workspace, Database), ExitCode> {
+        let workspace = self.workspace()?;
+        match workspace.database() {
+            Ok(database) => Ok((workspace, database)),
+            Err(findings) => Err(self.pool_has_errors(&findings, consequence)),
+        }
     }
 
     /// [`Context::workspace`] with every file read, for the commands that

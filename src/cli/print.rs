@@ -52,13 +52,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             .with_help("give a file name, for example `--pdf sheets.pdf`"),
         );
     }
-    let workspace = match context.workspace() {
-        Ok(workspace) => workspace,
+    let (_, database) = match context.database("no sheet can be printed") {
+        Ok(opened) => opened,
         Err(code) => return code,
-    };
-    let database = match workspace.database() {
-        Ok(database) => database,
-        Err(findings) => return context.pool_has_errors(&findings, "no sheet can be printed"),
     };
     let lang = match i18n::choose_languages(&database, &args.lang) {
         Ok(mut langs) if langs.len() == 1 => langs.remove(0),

@@ -29,13 +29,9 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
-    let workspace = match context.workspace() {
-        Ok(workspace) => workspace,
+    let (workspace, database) = match context.database("no face can be drawn") {
+        Ok(opened) => opened,
         Err(code) => return code,
-    };
-    let database = match workspace.database() {
-        Ok(database) => database,
-        Err(findings) => return context.pool_has_errors(&findings, "no face can be drawn"),
     };
     let langs = match i18n::choose_languages(&database, &args.lang) {
         Ok(langs) => langs,
