@@ -354,11 +354,7 @@ impl FileSet {
         Ok(())
     }
 
-    fn stage_unnamed(
-        &mut self,
-        target: &Path,
-        bytes: &[u8],
-    ) -> io::Result<tempfile::TempPath> {
+    fn stage_unnamed(&mut self, target: &Path, bytes: &[u8]) -> io::Result<tempfile::TempPath> {
         let existing = match fs::symlink_metadata(target) {
             Ok(meta) if meta.is_dir() => return Err(is_a_folder()),
             Ok(_) => fs::metadata(target).ok(),

@@ -250,8 +250,47 @@ impl Needle {
     }
 }
 
-/// The ASCII projection of `text` (see [`Needle::within`]) into `out`.
+/// The ASCII projection of `text` (see [`Needle::within`]) into `out`,
+/// read byte by byte: the few characters other than ASCII that project to
+/// ASCII are told by their UTF-8 bytes, and every other one is skipped by
+/// its lead byte's length, without decoding it.
 fn project_ascii(text: &str, out: &mut Vec<u8>) {
+    out.clear();
+    if text.is_ascii() {
+        out.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+        return;
+    }
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        if b < 0x80 {
+            out.push(b.to_ascii_lowercase());
+            at += 1;
+            continue;
+        }
+        let width = match b {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            _ => 4,
+        };
+        match bytes.get(at..at + width).unwrap_or_default() {
+            // U+FF01..=U+FF3F and U+FF40..=U+FF5E: full-width ASCII.
+            [0xEF, 0xBC, x @ 0x81..=0xBF] => out.push((0x20 + (x & 0x3F)).to_ascii_lowercase()),
+            [0xEF, 0xBD, x @ 0x80..=0x9E] => out.push(0x60 + (x & 0x3F)),
+            // The ideographic space, the Kelvin sign, `İ`.
+            [0xE3, 0x80, 0x80] => out.push(b' '),
+            [0xE2, 0x84, 0xAA] => out.push(b'k'),
+            [0xC4, 0xB0] => out.extend([b'i', BREAK]),
+            _ if out.last() == Some(&BREAK) => {}
+            _ => out.push(BREAK),
+        }
+        at += width;
+    }
+}
+
+/// [`project_ascii`] character by character, as the tests check it.
+#[cfg(test)]
+fn project_ascii_by_char(text: &str, out: &mut Vec<u8>) {
     out.clear();
     if text.is_ascii() {
         out.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
@@ -497,6 +536,20 @@ mod tests {
         }
     }
 
+    /// The byte-wise projection is the character-wise one, for every
+    /// character alone and between others.
+    #[test]
+    fn the_ascii_projection_reads_bytes_as_characters() {
+        let (mut by_byte, mut by_char) = (Vec::new(), Vec::new());
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            for text in [c.to_string(), format!("a{c}炎{c}Ｂ"), format!("{c}{c}x")] {
+                project_ascii(&text, &mut by_byte);
+                project_ascii_by_char(&text, &mut by_char);
+                assert_eq!(by_byte, by_char, "{c:?}");
+            }
+        }
+    }
+
     /// A catalog made with an index's keyword column holds the words one
     /// made on its own does.
     #[test]
@@ -520,6 +573,36 @@ mod tests {
         for word in alone.words(Field::Keyword) {
             assert_eq!(alone.keyword_name(word), with_index.keyword_name(word));
         }
+    }
+
+    /// A query that names no keyword or timing, and no type the cards
+    /// add, reads no effect: neither the catalog nor the search does.
+    #[test]
+    fn a_query_reads_only_what_it_names() {
+        let mut database = crate::compile::compile(&crate::pool::Pool::builtin())
+            .database
+            .expect("the built-in pool is valid");
+        for card in &mut database.cards {
+            card.effect_tree = None;
+        }
+        let keywords = crate::effect::Keywords::builtin();
+        let index = Index::new(&database);
+        let catalog = Catalog::for_index(&index, &keywords);
+        for text in [
+            "e:fire t:construct star>=3",
+            "o:\"gain 3 rp\" or name:golem",
+        ] {
+            let query = Query::parse(text, &catalog).expect("a good query");
+            let _ = index.search(&query).count();
+            assert!(catalog.types.get().is_none(), "{text}");
+        }
+        assert!(!index.has_read_effects());
+        let query = Query::parse("kw:scurry timing:play", &catalog).expect("a good query");
+        let _ = index.search(&query).count();
+        assert!(index.has_read_effects());
+        assert!(catalog.used.get().is_none());
+        assert!(Query::parse("kw:nothing-like-it", &catalog).is_err());
+        assert!(catalog.used.get().is_some());
     }
 
     /// The needle answers what folding the text and then looking would.
