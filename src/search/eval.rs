@@ -386,7 +386,8 @@ mod tests {
         let database = crate::compile::compile(&crate::pool::Pool::builtin())
             .database
             .expect("the built-in pool builds");
-        let lists: [(Field, fn(&Card) -> Vec<&str>); 3] = [
+        type List = fn(&Card) -> Vec<&str>;
+        let lists: [(Field, List); 3] = [
             (Field::Name, names_of),
             (Field::Text, texts_of),
             (Field::Flavor, flavors_of),
