@@ -189,6 +189,61 @@ pub struct Needle {
     /// Finds the folded text in folded text (or in a text's ASCII
     /// projection, when the folded text is ASCII).
     finder: memchr::memmem::Finder<'static>,
+    /// For an ASCII needle with a letter: its rarest letter, which a text
+    /// must hold in some form for its projection to hold the needle.
+    anchor: Option<Anchor>,
+}
+
+/// A letter of a needle and every form of it a text may hold that
+/// projects to it (see [`project_ascii`]): ASCII in either case, full-width
+/// in either case, and the Kelvin sign for `k`, `İ` for `i`.
+#[derive(Debug, Clone)]
+struct Anchor {
+    lower: u8,
+    upper: u8,
+    full_width: [memchr::memmem::Finder<'static>; 2],
+    special: Option<&'static [u8]>,
+}
+
+impl Anchor {
+    /// The rarest letter of `needle` (folded ASCII), by English letter
+    /// frequency.
+    fn of(needle: &str) -> Option<Anchor> {
+        const RARE_FIRST: &[u8] = b"zqxjkvbpygfwmucldrhsnioate";
+        let lower = *needle
+            .as_bytes()
+            .iter()
+            .filter(|b| b.is_ascii_lowercase())
+            .min_by_key(|b| RARE_FIRST.iter().position(|r| r == *b))?;
+        let upper = lower.to_ascii_uppercase();
+        let full = |c: u8| {
+            let wide = char::from_u32(u32::from(c) + 0xFEE0).unwrap_or(' ');
+            let mut bytes = [0; 4];
+            memchr::memmem::Finder::new(wide.encode_utf8(&mut bytes).as_bytes()).into_owned()
+        };
+        let special: Option<&'static [u8]> = match lower {
+            b'k' => Some("\u{212A}".as_bytes()),
+            b'i' => Some("\u{130}".as_bytes()),
+            _ => None,
+        };
+        Some(Anchor {
+            lower,
+            upper,
+            full_width: [full(lower), full(upper)],
+            special,
+        })
+    }
+
+    /// Whether `text`'s ASCII projection may hold the letter.
+    fn may_be_in(&self, text: &str) -> bool {
+        let bytes = text.as_bytes();
+        memchr::memchr2(self.lower, self.upper, bytes).is_some()
+            || (!text.is_ascii()
+                && (self.full_width.iter().any(|f| f.find(bytes).is_some())
+                    || self
+                        .special
+                        .is_some_and(|s| memchr::memmem::find(bytes, s).is_some())))
+    }
 }
 
 /// Stands in a text's ASCII projection for what is not ASCII after folding.
@@ -204,6 +259,7 @@ impl Needle {
         let text = fold(text);
         Needle {
             finder: memchr::memmem::Finder::new(text.as_bytes()).into_owned(),
+            anchor: text.is_ascii().then(|| Anchor::of(&text)).flatten(),
             text,
         }
     }
@@ -235,6 +291,11 @@ impl Needle {
     /// `false` for a needle with other characters and an ASCII haystack.
     fn with_projection(&self, haystack: &str, answer: impl Fn(&[u8]) -> bool) -> bool {
         if self.text.is_ascii() {
+            // A text without the needle's rarest letter in any form does
+            // not hold the needle: it is not projected.
+            if self.anchor.as_ref().is_some_and(|a| !a.may_be_in(haystack)) {
+                return false;
+            }
             return SCRATCH.with_borrow_mut(|buffer| {
                 project_ascii(haystack, buffer);
                 answer(buffer)
@@ -612,6 +673,8 @@ mod tests {
             "Gain 3 RP.",
             "GAIN 3 rp",
             "ＧＡＩＮ　３ ＲＰ",
+            "ｇａｉｎ　３ ｒｐ",
+            "Ｋ\u{212A}İ",
             "3 RPを得る。",
             "プレイ：3 RPを得る",
             "プレイ:3 rpを得る",
@@ -633,6 +696,8 @@ mod tests {
             "i\u{307}stanbul",
             "istanbul",
             "kelvin",
+            "kki",
+            "ｋ",
             "éclair",
             "ÉCLAIR",
             "炎",
