@@ -513,8 +513,8 @@ fn check_locale_rewrite(file: &SourceFile, parsed: &LocaleFile) {
 // ───────────────────────────── search queries ─────────────────────────────
 
 /// The built-in pool's catalog of search words, made once.
-fn catalog() -> &'static Catalog {
-    static CATALOG: OnceLock<Catalog> = OnceLock::new();
+fn catalog() -> &'static Catalog<'static> {
+    static CATALOG: OnceLock<Catalog<'static>> = OnceLock::new();
     CATALOG.get_or_init(|| Catalog::new(database(), &effect::Keywords::builtin()))
 }
 

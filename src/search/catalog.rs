@@ -3,6 +3,7 @@
 //! official glossary and what the database holds.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -79,64 +80,100 @@ const FLAG_WORDS_JA: &[(&str, Flag)] = &[
     ("要更新", Flag::Stale),
 ];
 
+/// Words of the closed keys: (field, folded word, value, the word as
+/// given), and (field, folded word) → its place.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Part {
+    words: Vec<(Field, String, Value, String)>,
+    find: HashMap<(Field, String), usize>,
+}
+
+impl Part {
+    /// Adds `original` as a word of `field` unless it (folded) is already
+    /// one, here or in `before`.
+    fn add(&mut self, before: Option<&Part>, field: Field, original: &str, value: Value) {
+        let word = fold(original);
+        let key = (field, word);
+        if key.1.is_empty()
+            || self.find.contains_key(&key)
+            || before.is_some_and(|b| b.find.contains_key(&key))
+        {
+            return;
+        }
+        self.words
+            .push((field, key.1.clone(), value, original.to_string()));
+        self.find.insert(key, self.words.len() - 1);
+    }
+
+    fn value(&self, field: Field, word: &str) -> Option<&Value> {
+        Some(&self.words[*self.find.get(&(field, word.to_string()))?].2)
+    }
+
+    fn words(&self, field: Field) -> impl Iterator<Item = &(Field, String, Value, String)> {
+        self.words.iter().filter(move |(f, ..)| *f == field)
+    }
+}
+
+/// Where the words the cards hold come from.
+#[derive(Clone, Copy)]
+enum Cards<'a> {
+    Database(&'a Database),
+    /// An index's keyword column (read once for the catalog and the search).
+    Index(&'a super::Index<'a>),
+}
+
 /// What the values of the closed keys may be: each word (folded) with the
 /// value it stands for.
-#[derive(Debug, Clone, Default)]
-pub struct Catalog {
-    /// (field, folded word, value, the word as given).
-    words: Vec<(Field, String, Value, String)>,
-    /// (field, word) → index into `words`.
-    find: HashMap<(Field, String), usize>,
-    /// Keywords' English names by their folded form, to say them back.
+///
+/// The words of the game, the sets and the keyword table are made at
+/// once; the words only the cards hold (types beyond the base ones, and
+/// keywords beyond the table) are read off the cards the first time a
+/// query needs them: when a type or keyword it names is not among the
+/// first words, or a mistake in one is explained. A query that names no
+/// such word does not read every card's effect.
+#[derive(Clone)]
+pub struct Catalog<'a> {
+    pub(super) first: Part,
+    /// Keywords' English names by their folded form, to say them back
+    /// (the keyword table's).
     keyword_names: HashMap<String, String>,
+    cards: Cards<'a>,
+    /// The types the cards and sets add.
+    pub(super) types: OnceLock<Part>,
+    /// The keywords the cards use, and their English names.
+    pub(super) used: OnceLock<(Part, HashMap<String, String>)>,
     /// Sets (id, names), to say them back in a language.
     pub(super) sets: Vec<(String, String, Option<String>)>,
 }
 
-impl Catalog {
+/// A word's Japanese in the glossary (its official word, without a
+/// trailing colon).
+fn ja(english: &str) -> Option<String> {
+    Glossary::builtin()
+        .official_for(english)
+        .map(|w| w.trim_end_matches(['：', ':']).to_string())
+}
+
+impl<'a> Catalog<'a> {
     /// The words of `database` (its sets, types and keywords) and of the
     /// game (elements, kinds, rarities, timing words, flags), in English
     /// and Japanese; `keywords` adds the keyword table's names (a keyword
     /// no card uses yet is still a keyword).
-    pub fn new(database: &Database, keywords: &Keywords) -> Catalog {
-        // Read off every effect: on every core.
-        let used: BTreeSet<String> = database
-            .cards
-            .par_iter()
-            .flat_map_iter(super::card_keywords)
-            .collect();
-        Catalog::with_used(database, keywords, used)
+    pub fn new(database: &'a Database, keywords: &Keywords) -> Catalog<'a> {
+        Catalog::with_cards(database, keywords, Cards::Database(database))
     }
 
     /// [`Catalog::new`] for the database of `index`, taking the keywords
     /// its cards use from the index (which keeps them for keyword terms):
-    /// the effects are read once for both.
-    pub fn for_index(index: &super::Index<'_>, keywords: &Keywords) -> Catalog {
-        let used: BTreeSet<&str> = index.keywords().collect();
-        let used = used.into_iter().map(str::to_string).collect();
-        Catalog::with_used(index.database(), keywords, used)
+    /// the effects are read once for both, and only if a query needs them.
+    pub fn for_index(index: &'a super::Index<'a>, keywords: &Keywords) -> Catalog<'a> {
+        Catalog::with_cards(index.database(), keywords, Cards::Index(index))
     }
 
-    /// [`Catalog::new`], with the keywords the cards use.
-    fn with_used(database: &Database, keywords: &Keywords, used: BTreeSet<String>) -> Catalog {
-        let glossary = Glossary::builtin();
-        let ja = |english: &str| {
-            glossary
-                .official_for(english)
-                .map(|w| w.trim_end_matches(['：', ':']).to_string())
-        };
-        let mut catalog = Catalog::default();
+    fn with_cards(database: &Database, keywords: &Keywords, cards: Cards<'a>) -> Catalog<'a> {
+        let mut part = Part::default();
         let mut add = |field: Field, original: &str, value: Value| {
-            let word = fold(original);
-            if word.is_empty() || catalog.find.contains_key(&(field, word.clone())) {
-                return;
-            }
-            catalog
-                .find
-                .insert((field, word.clone()), catalog.words.len());
-            catalog
-                .words
-                .push((field, word, value, original.to_string()));
+            part.add(None, field, original, value);
         };
         for element in Element::ALL {
             add(Field::Element, element.as_str(), Value::Element(element));
@@ -174,22 +211,13 @@ impl Catalog {
         for (word, flag) in FLAG_WORDS_JA {
             add(Field::Flag, word, Value::Flag(*flag));
         }
-        let mut types: Vec<String> = BASE_TYPES.iter().map(|t| t.to_string()).collect();
-        let mut more: BTreeSet<&str> = database
-            .cards
-            .par_iter()
-            .flat_map_iter(|card| card.types.iter().map(|t| t.0.as_str()))
-            .collect();
-        for set in &database.sets {
-            more.extend(set.extra_types.iter().map(|t| t.0.as_str()));
-        }
-        types.extend(more.into_iter().map(str::to_string));
-        for ty in &types {
-            add(Field::Type, ty, Value::Type(ty.clone()));
+        for ty in BASE_TYPES {
+            add(Field::Type, ty, Value::Type(ty.to_string()));
             if let Some(word) = ja(ty) {
-                add(Field::Type, &word, Value::Type(ty.clone()));
+                add(Field::Type, &word, Value::Type(ty.to_string()));
             }
         }
+        let mut sets = Vec::new();
         for set in &database.sets {
             let value = || Value::Set(set.id.0.clone());
             add(Field::Set, &set.id.0, value());
@@ -197,7 +225,7 @@ impl Catalog {
             for translation in set.translations.values() {
                 add(Field::Set, &translation.name, value());
             }
-            catalog.sets.push((
+            sets.push((
                 set.id.0.clone(),
                 set.name.clone(),
                 set.translations.get("ja").map(|t| t.name.clone()),
@@ -211,48 +239,132 @@ impl Catalog {
             add(Field::Keyword, &keyword.id, value());
             add(Field::Keyword, &keyword.name.ja, value());
         }
-        for name in &used {
-            keyword_names
-                .entry(fold(name))
-                .or_insert_with(|| name.clone());
-            add(Field::Keyword, name, Value::Keyword(fold(name)));
-            if let Some(word) = ja(name) {
-                add(Field::Keyword, &word, Value::Keyword(fold(name)));
+        Catalog {
+            first: part,
+            keyword_names,
+            cards,
+            types: OnceLock::new(),
+            used: OnceLock::new(),
+            sets,
+        }
+    }
+
+    fn database(&self) -> &'a Database {
+        match self.cards {
+            Cards::Database(database) => database,
+            Cards::Index(index) => index.database(),
+        }
+    }
+
+    /// The words the cards add for `field` (types, keywords), read the
+    /// first time they are asked for; `None` for the other fields.
+    fn later(&self, field: Field) -> Option<&Part> {
+        match field {
+            Field::Type => Some(self.types.get_or_init(|| self.card_types())),
+            Field::Keyword => Some(&self.used.get_or_init(|| self.used_keywords()).0),
+            _ => None,
+        }
+    }
+
+    /// The types of the cards and sets beyond the base ones.
+    fn card_types(&self) -> Part {
+        let database = self.database();
+        let mut more: BTreeSet<&str> = database
+            .cards
+            .par_iter()
+            .flat_map_iter(|card| card.types.iter().map(|t| t.0.as_str()))
+            .collect();
+        for set in &database.sets {
+            more.extend(set.extra_types.iter().map(|t| t.0.as_str()));
+        }
+        let mut part = Part::default();
+        for ty in more {
+            part.add(
+                Some(&self.first),
+                Field::Type,
+                ty,
+                Value::Type(ty.to_string()),
+            );
+            if let Some(word) = ja(ty) {
+                part.add(
+                    Some(&self.first),
+                    Field::Type,
+                    &word,
+                    Value::Type(ty.to_string()),
+                );
             }
         }
-        catalog.keyword_names = keyword_names;
-        catalog
+        part
+    }
+
+    /// The keywords the cards use, beyond the table, and their names.
+    fn used_keywords(&self) -> (Part, HashMap<String, String>) {
+        let used: BTreeSet<String> = match self.cards {
+            // Read off every effect: on every core.
+            Cards::Database(database) => database
+                .cards
+                .par_iter()
+                .flat_map_iter(super::card_keywords)
+                .collect(),
+            Cards::Index(index) => {
+                let used: BTreeSet<&str> = index.keywords().collect();
+                used.into_iter().map(str::to_string).collect()
+            }
+        };
+        let mut part = Part::default();
+        let mut names = HashMap::new();
+        for name in &used {
+            let folded = fold(name);
+            if !self.keyword_names.contains_key(&folded) {
+                names.entry(folded.clone()).or_insert_with(|| name.clone());
+            }
+            let first = Some(&self.first);
+            part.add(first, Field::Keyword, name, Value::Keyword(folded.clone()));
+            if let Some(word) = ja(name) {
+                part.add(first, Field::Keyword, &word, Value::Keyword(folded));
+            }
+        }
+        (part, names)
     }
 
     /// A keyword's English name, from its folded form.
-    pub(super) fn keyword_name<'a>(&'a self, folded: &'a str) -> &'a str {
-        self.keyword_names
-            .get(folded)
-            .map_or(folded, String::as_str)
+    pub(super) fn keyword_name<'s>(&'s self, folded: &'s str) -> &'s str {
+        if let Some(name) = self.keyword_names.get(folded) {
+            return name;
+        }
+        let used = &self.used.get_or_init(|| self.used_keywords()).1;
+        used.get(folded).map_or(folded, String::as_str)
     }
 
     /// The value `word` names for `field`, if it has a closed list.
     pub(super) fn value(&self, field: Field, word: &str) -> Option<&Value> {
-        let at = self.find.get(&(field, fold(word)))?;
-        Some(&self.words[*at].2)
+        let word = fold(word);
+        self.first
+            .value(field, &word)
+            .or_else(|| self.later(field)?.value(field, &word))
     }
 
     /// Every word `field` takes (folded), for suggestions and help.
     pub fn words(&self, field: Field) -> impl Iterator<Item = &str> {
-        self.words
-            .iter()
-            .filter(move |(f, ..)| *f == field)
+        self.first
+            .words(field)
+            .chain(
+                self.later(field)
+                    .into_iter()
+                    .flat_map(move |p| p.words(field)),
+            )
             .map(|(_, w, ..)| w.as_str())
     }
 
     /// A keyword's Japanese name (from the words it was given).
-    pub(super) fn japanese_of(&self, field: Field, value: &Value) -> Option<&str> {
-        self.words
-            .iter()
-            .filter(|(f, ..)| *f == field)
-            .filter(|(_, w, ..)| !w.is_ascii())
-            .find(|(_, _, v, _)| same(v, value))
-            .map(|(.., original)| original.as_str())
+    pub(super) fn japanese_of<'s>(&'s self, field: Field, value: &Value) -> Option<&'s str> {
+        let japanese = |part: &'s Part| {
+            part.words(field)
+                .filter(|(_, w, ..)| !w.is_ascii())
+                .find(|(_, _, v, _)| same(v, value))
+                .map(|(.., original)| original.as_str())
+        };
+        japanese(&self.first).or_else(|| japanese(self.later(field)?))
     }
 }
 

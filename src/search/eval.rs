@@ -64,6 +64,12 @@ impl<'a> Index<'a> {
         }
     }
 
+    /// Whether the keyword and timing column was read off the effects.
+    #[cfg(test)]
+    pub(super) fn has_read_effects(&self) -> bool {
+        self.words.get().is_some()
+    }
+
     /// The database searched.
     pub fn database(&self) -> &'a Database {
         self.database
@@ -101,20 +107,17 @@ impl<'a> Index<'a> {
             (Value::Regex(regex), field) => {
                 let found = match field {
                     Field::Name | Field::Id | Field::Text | Field::Flavor => {
-                        texts_for(card, field).any(|t| regex.is_match(t))
+                        any_text(card, field, |t| regex.is_match(t))
                     }
                     _ => false,
                 };
                 found != (op == Op::Ne)
             }
-            (Value::Text(needle), field) => {
-                let mut texts = texts_for(card, field);
-                match op {
-                    Op::Eq => texts.any(|t| needle.equals(t)),
-                    Op::Ne => !texts.any(|t| needle.equals(t)),
-                    _ => texts.any(|t| needle.within(t)),
-                }
-            }
+            (Value::Text(needle), field) => match op {
+                Op::Eq => any_text(card, field, |t| needle.equals(t)),
+                Op::Ne => !any_text(card, field, |t| needle.equals(t)),
+                _ => any_text(card, field, |t| needle.within(t)),
+            },
             (Value::Number(n), field) => {
                 let have = u32::from(match field {
                     Field::Copies => card.copies,
@@ -156,13 +159,33 @@ fn reads_words(node: &Node) -> bool {
     }
 }
 
-/// The texts of `field` (a text field: name, id, text, flavor) of a card.
-fn texts_for<'c>(card: &'c Card, field: Field) -> Box<dyn Iterator<Item = &'c str> + 'c> {
+/// Whether `found` holds for one of the texts of `field` (a text field:
+/// name, id, text, flavor) of a card: the texts [`names_of`],
+/// [`texts_of`] and [`flavors_of`] list, read where they are (a search
+/// makes no list per card).
+fn any_text<'c>(card: &'c Card, field: Field, mut found: impl FnMut(&'c str) -> bool) -> bool {
+    let translations = || card.translations.values();
     match field {
-        Field::Name => Box::new(names_of(card).into_iter()),
-        Field::Text => Box::new(texts_of(card).into_iter()),
-        Field::Flavor => Box::new(flavors_of(card).into_iter()),
-        _ => Box::new(std::iter::once(card.id.0.as_str())),
+        Field::Name => {
+            found(&card.name) || translations().filter_map(|t| t.name.as_deref()).any(found)
+        }
+        Field::Text => {
+            let rendered = match card.effect_text.is_empty() {
+                true => card.effect.as_deref().is_some_and(&mut found),
+                false => card.effect_text.values().any(|t| found(t)),
+            };
+            rendered
+                || translations()
+                    .filter_map(|t| t.effect.as_deref())
+                    .any(found)
+        }
+        Field::Flavor => {
+            card.flavor.as_deref().is_some_and(&mut found)
+                || translations()
+                    .filter_map(|t| t.flavor.as_deref())
+                    .any(found)
+        }
+        _ => found(&card.id.0),
     }
 }
 
@@ -184,7 +207,8 @@ pub(super) fn has_flag(card: &Card, flag: Flag) -> bool {
 }
 
 /// The card's names: English, then each translation's.
-pub(super) fn names_of(card: &Card) -> Vec<&str> {
+#[cfg(test)]
+fn names_of(card: &Card) -> Vec<&str> {
     let mut names = vec![card.name.as_str()];
     names.extend(card.translations.values().filter_map(|t| t.name.as_deref()));
     names
@@ -192,7 +216,8 @@ pub(super) fn names_of(card: &Card) -> Vec<&str> {
 
 /// The card's printed effect texts: each language's rendering and each
 /// translator's override; the source text when nothing was rendered.
-pub(super) fn texts_of(card: &Card) -> Vec<&str> {
+#[cfg(test)]
+fn texts_of(card: &Card) -> Vec<&str> {
     let mut texts: Vec<&str> = card.effect_text.values().map(String::as_str).collect();
     if texts.is_empty()
         && let Some(effect) = &card.effect
@@ -208,7 +233,8 @@ pub(super) fn texts_of(card: &Card) -> Vec<&str> {
 }
 
 /// The card's flavor texts, English and translated.
-pub(super) fn flavors_of(card: &Card) -> Vec<&str> {
+#[cfg(test)]
+fn flavors_of(card: &Card) -> Vec<&str> {
     let mut texts: Vec<&str> = card.flavor.as_deref().into_iter().collect();
     texts.extend(
         card.translations
@@ -352,6 +378,36 @@ mod tests {
             }
         }
         assert!(checked > 300, "{checked}");
+    }
+
+    /// The texts a search reads where they are are the texts listed.
+    #[test]
+    fn a_search_reads_the_texts_listed() {
+        let database = crate::compile::compile(&crate::pool::Pool::builtin())
+            .database
+            .expect("the built-in pool builds");
+        type List = fn(&Card) -> Vec<&str>;
+        let lists: [(Field, List); 3] = [
+            (Field::Name, names_of),
+            (Field::Text, texts_of),
+            (Field::Flavor, flavors_of),
+        ];
+        for card in &database.cards {
+            for (field, list) in lists {
+                let mut read = Vec::new();
+                any_text(card, field, |t| {
+                    read.push(t);
+                    false
+                });
+                assert_eq!(read, list(card), "{field:?} of {}", card.id.0);
+            }
+            let mut read = Vec::new();
+            any_text(card, Field::Id, |t| {
+                read.push(t);
+                false
+            });
+            assert_eq!(read, [card.id.0.as_str()]);
+        }
     }
 
     #[test]

@@ -189,6 +189,61 @@ pub struct Needle {
     /// Finds the folded text in folded text (or in a text's ASCII
     /// projection, when the folded text is ASCII).
     finder: memchr::memmem::Finder<'static>,
+    /// For an ASCII needle with a letter: its rarest letter, which a text
+    /// must hold in some form for its projection to hold the needle.
+    anchor: Option<Anchor>,
+}
+
+/// A letter of a needle and every form of it a text may hold that
+/// projects to it (see [`project_ascii`]): ASCII in either case, full-width
+/// in either case, and the Kelvin sign for `k`, `İ` for `i`.
+#[derive(Debug, Clone)]
+struct Anchor {
+    lower: u8,
+    upper: u8,
+    full_width: [memchr::memmem::Finder<'static>; 2],
+    special: Option<&'static [u8]>,
+}
+
+impl Anchor {
+    /// The rarest letter of `needle` (folded ASCII), by English letter
+    /// frequency.
+    fn of(needle: &str) -> Option<Anchor> {
+        const RARE_FIRST: &[u8] = b"zqxjkvbpygfwmucldrhsnioate";
+        let lower = *needle
+            .as_bytes()
+            .iter()
+            .filter(|b| b.is_ascii_lowercase())
+            .min_by_key(|b| RARE_FIRST.iter().position(|r| r == *b))?;
+        let upper = lower.to_ascii_uppercase();
+        let full = |c: u8| {
+            let wide = char::from_u32(u32::from(c) + 0xFEE0).unwrap_or(' ');
+            let mut bytes = [0; 4];
+            memchr::memmem::Finder::new(wide.encode_utf8(&mut bytes).as_bytes()).into_owned()
+        };
+        let special: Option<&'static [u8]> = match lower {
+            b'k' => Some("\u{212A}".as_bytes()),
+            b'i' => Some("\u{130}".as_bytes()),
+            _ => None,
+        };
+        Some(Anchor {
+            lower,
+            upper,
+            full_width: [full(lower), full(upper)],
+            special,
+        })
+    }
+
+    /// Whether `text`'s ASCII projection may hold the letter.
+    fn may_be_in(&self, text: &str) -> bool {
+        let bytes = text.as_bytes();
+        memchr::memchr2(self.lower, self.upper, bytes).is_some()
+            || (!text.is_ascii()
+                && (self.full_width.iter().any(|f| f.find(bytes).is_some())
+                    || self
+                        .special
+                        .is_some_and(|s| memchr::memmem::find(bytes, s).is_some())))
+    }
 }
 
 /// Stands in a text's ASCII projection for what is not ASCII after folding.
@@ -204,6 +259,7 @@ impl Needle {
         let text = fold(text);
         Needle {
             finder: memchr::memmem::Finder::new(text.as_bytes()).into_owned(),
+            anchor: text.is_ascii().then(|| Anchor::of(&text)).flatten(),
             text,
         }
     }
@@ -235,6 +291,11 @@ impl Needle {
     /// `false` for a needle with other characters and an ASCII haystack.
     fn with_projection(&self, haystack: &str, answer: impl Fn(&[u8]) -> bool) -> bool {
         if self.text.is_ascii() {
+            // A text without the needle's rarest letter in any form does
+            // not hold the needle: it is not projected.
+            if self.anchor.as_ref().is_some_and(|a| !a.may_be_in(haystack)) {
+                return false;
+            }
             return SCRATCH.with_borrow_mut(|buffer| {
                 project_ascii(haystack, buffer);
                 answer(buffer)
@@ -250,8 +311,47 @@ impl Needle {
     }
 }
 
-/// The ASCII projection of `text` (see [`Needle::within`]) into `out`.
+/// The ASCII projection of `text` (see [`Needle::within`]) into `out`,
+/// read byte by byte: the few characters other than ASCII that project to
+/// ASCII are told by their UTF-8 bytes, and every other one is skipped by
+/// its lead byte's length, without decoding it.
 fn project_ascii(text: &str, out: &mut Vec<u8>) {
+    out.clear();
+    if text.is_ascii() {
+        out.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+        return;
+    }
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        if b < 0x80 {
+            out.push(b.to_ascii_lowercase());
+            at += 1;
+            continue;
+        }
+        let width = match b {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            _ => 4,
+        };
+        match bytes.get(at..at + width).unwrap_or_default() {
+            // U+FF01..=U+FF3F and U+FF40..=U+FF5E: full-width ASCII.
+            [0xEF, 0xBC, x @ 0x81..=0xBF] => out.push((0x20 + (x & 0x3F)).to_ascii_lowercase()),
+            [0xEF, 0xBD, x @ 0x80..=0x9E] => out.push(0x60 + (x & 0x3F)),
+            // The ideographic space, the Kelvin sign, `İ`.
+            [0xE3, 0x80, 0x80] => out.push(b' '),
+            [0xE2, 0x84, 0xAA] => out.push(b'k'),
+            [0xC4, 0xB0] => out.extend([b'i', BREAK]),
+            _ if out.last() == Some(&BREAK) => {}
+            _ => out.push(BREAK),
+        }
+        at += width;
+    }
+}
+
+/// [`project_ascii`] character by character, as the tests check it.
+#[cfg(test)]
+fn project_ascii_by_char(text: &str, out: &mut Vec<u8>) {
     out.clear();
     if text.is_ascii() {
         out.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
@@ -497,6 +597,20 @@ mod tests {
         }
     }
 
+    /// The byte-wise projection is the character-wise one, for every
+    /// character alone and between others.
+    #[test]
+    fn the_ascii_projection_reads_bytes_as_characters() {
+        let (mut by_byte, mut by_char) = (Vec::new(), Vec::new());
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            for text in [c.to_string(), format!("a{c}炎{c}Ｂ"), format!("{c}{c}x")] {
+                project_ascii(&text, &mut by_byte);
+                project_ascii_by_char(&text, &mut by_char);
+                assert_eq!(by_byte, by_char, "{c:?}");
+            }
+        }
+    }
+
     /// A catalog made with an index's keyword column holds the words one
     /// made on its own does.
     #[test]
@@ -522,6 +636,36 @@ mod tests {
         }
     }
 
+    /// A query that names no keyword or timing, and no type the cards
+    /// add, reads no effect: neither the catalog nor the search does.
+    #[test]
+    fn a_query_reads_only_what_it_names() {
+        let mut database = crate::compile::compile(&crate::pool::Pool::builtin())
+            .database
+            .expect("the built-in pool is valid");
+        for card in &mut database.cards {
+            card.effect_tree = None;
+        }
+        let keywords = crate::effect::Keywords::builtin();
+        let index = Index::new(&database);
+        let catalog = Catalog::for_index(&index, &keywords);
+        for text in [
+            "e:fire t:construct star>=3",
+            "o:\"gain 3 rp\" or name:golem",
+        ] {
+            let query = Query::parse(text, &catalog).expect("a good query");
+            let _ = index.search(&query).count();
+            assert!(catalog.types.get().is_none(), "{text}");
+        }
+        assert!(!index.has_read_effects());
+        let query = Query::parse("kw:scurry timing:play", &catalog).expect("a good query");
+        let _ = index.search(&query).count();
+        assert!(index.has_read_effects());
+        assert!(catalog.used.get().is_none());
+        assert!(Query::parse("kw:nothing-like-it", &catalog).is_err());
+        assert!(catalog.used.get().is_some());
+    }
+
     /// The needle answers what folding the text and then looking would.
     #[test]
     fn needles_match_as_folded_text_would() {
@@ -529,6 +673,8 @@ mod tests {
             "Gain 3 RP.",
             "GAIN 3 rp",
             "ＧＡＩＮ　３ ＲＰ",
+            "ｇａｉｎ　３ ｒｐ",
+            "Ｋ\u{212A}İ",
             "3 RPを得る。",
             "プレイ：3 RPを得る",
             "プレイ:3 rpを得る",
@@ -550,6 +696,8 @@ mod tests {
             "i\u{307}stanbul",
             "istanbul",
             "kelvin",
+            "kki",
+            "ｋ",
             "éclair",
             "ÉCLAIR",
             "炎",

@@ -214,7 +214,7 @@ fn label_of(wanted: &[&str]) -> String {
 
 /// Turns the parse tree into nodes, resolving keys and values.
 struct Resolver<'a> {
-    catalog: &'a Catalog,
+    catalog: &'a Catalog<'a>,
     path: Arc<str>,
     problems: Vec<Diagnostic>,
 }
