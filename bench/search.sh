@@ -13,15 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cards=${1:-100000}
 runs=${2:-7}
-scratch=target/bench-scratch
-mkdir -p "$scratch"
-if [ -z "${BLADES:-}" ]; then
-  cargo build --release --quiet --bin blades --example synth
-fi
-blades=$PWD/${BLADES:-target/release/blades}
+source bench/tools.sh
 pool="$PWD/$scratch/pool-$cards"
 if [ ! -d "$pool" ]; then
-  target/release/examples/synth --cards "$cards" --out "$pool"
+  "$synth" --cards "$cards" --out "$pool"
 fi
 work="$PWD/$scratch/search-work"
 mkdir -p "$work"
