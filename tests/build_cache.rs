@@ -382,57 +382,29 @@ fn a_damaged_or_foreign_cache_only_costs_a_full_build() {
     }
 }
 
-/// Waits for a line of `--watch` output that contains `what`.
-fn wait_for(lines: &std::sync::mpsc::Receiver<String>, what: &str) -> String {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        match lines.recv_timeout(left) {
-            Ok(line) if line.contains(what) => return line,
-            Ok(_) => {}
-            Err(_) => panic!("--watch printed no line with {what:?}"),
-        }
-    }
-}
-
 #[test]
 fn watch_reports_new_and_fixed_problems_and_keeps_the_database_current() {
-    use std::io::BufRead;
     let dir = pool_copy();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_blades"))
-        .args([
+    let (mut child, lines) = common::watch(
+        dir.path(),
+        &[
             "build",
             "--cards",
             "cards",
             "--out",
             "out/cards.json",
             "--watch",
-        ])
-        .current_dir(dir.path())
-        .env("NO_COLOR", "1")
-        .stderr(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let (send, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stderr).lines() {
-            let Ok(line) = line else { break };
-            if send.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let first = wait_for(&lines, "[watch]");
+        ],
+    );
+    let first = common::wait_for(&lines, "[watch]");
     assert!(first.contains("no problems found"), "{first}");
     let set = dir.path().join("cards/sunset-gulch.yaml");
     edit(&set, "stars: 5", "stars: 11");
-    let broken = wait_for(&lines, "[watch]");
+    let broken = common::wait_for(&lines, "[watch]");
     assert!(broken.contains("1 error (1 new, 0 fixed)"), "{broken}");
     assert!(broken.contains("10 of 11 files reused"), "{broken}");
     edit(&set, "stars: 11", "stars: 5");
-    let fixed = wait_for(&lines, "[watch]");
+    let fixed = common::wait_for(&lines, "[watch]");
     assert!(
         fixed.contains("no problems found (0 new, 1 fixed)"),
         "{fixed}"

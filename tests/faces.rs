@@ -444,3 +444,27 @@ fn many_faces_are_written_under_a_low_open_file_limit() {
     let faces = std::fs::read_dir(&out).unwrap().count();
     assert!(faces > 64, "{faces} files");
 }
+
+/// `build --watch --faces` reports the faces' warnings with the build's.
+#[test]
+fn a_watch_with_faces_reports_their_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&fixtures().join("check-bad"), &dir.path().join("check-bad"));
+    let args = [
+        "build",
+        "--cards",
+        "check-bad",
+        "--out",
+        "out/cards.json",
+        "--watch",
+        "--faces",
+    ];
+    let (mut child, lines) = common::watch(dir.path(), &args);
+    let first = common::wait_for(&lines, "[watch]");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        first.contains("warnings (") && !first.contains("0 new"),
+        "{first}"
+    );
+}

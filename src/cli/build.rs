@@ -380,10 +380,10 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                 Ok(pool) => {
                     let build = build_with_progress(&mut builder, &pool, false);
                     let compiled = &build.compiled;
-                    let current: HashSet<_> = compiled.diagnostics.iter().map(identity).collect();
-                    let new: Vec<Diagnostic> = compiled
-                        .diagnostics
-                        .iter()
+                    // The build's findings and, with --faces, the faces'.
+                    let found = compiled.diagnostics.iter().chain(&build.faces.diagnostics);
+                    let current: HashSet<_> = found.clone().map(identity).collect();
+                    let new: Vec<Diagnostic> = found
                         .filter(|d| !previous.contains(&identity(d)))
                         .cloned()
                         .collect();
@@ -395,16 +395,27 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
                         .chain(sqlite)
                         .collect();
                     if !new.is_empty() {
-                        context.report(&new, &compiled.sources);
+                        let mut sources = compiled.sources.clone();
+                        sources.extend(build.faces.sources.clone());
+                        context.report(&new, &sources);
                     }
                     say_written(context, &build.written, &args.out, sqlite_written);
                     // Failed builds are kept in memory only, like their output.
                     if let Err(e) = builder.keep(&build) {
                         stderrln!("[watch] warning: cannot write the build cache: {e}");
                     }
+                    let summary = match build.faces.diagnostics.is_empty() {
+                        true => report::summary(&compiled.diagnostics),
+                        false => {
+                            let faces = build.faces.diagnostics.iter();
+                            let all: Vec<Diagnostic> =
+                                compiled.diagnostics.iter().chain(faces).cloned().collect();
+                            report::summary(&all)
+                        }
+                    };
                     stderrln!(
                         "[watch] {} ({} new, {} fixed) in {} ms; {} of {} files reused",
-                        report::summary(&compiled.diagnostics),
+                        summary,
                         new.len(),
                         previous.difference(&current).count(),
                         started.elapsed().as_millis(),

@@ -118,3 +118,44 @@ pub fn wait_or_kill(
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// `blades ARGS` (a `--watch`) started in `dir`, and its standard error
+/// line by line as it comes.
+pub fn watch(
+    dir: &Path,
+    args: &[&str],
+) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_blades"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, lines)
+}
+
+/// The next line holding `what` (panics after 30 s without one).
+pub fn wait_for(lines: &std::sync::mpsc::Receiver<String>, what: &str) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(line) if line.contains(what) => return line,
+            Ok(_) => {}
+            Err(_) => panic!("--watch printed no line with {what:?}"),
+        }
+    }
+}
