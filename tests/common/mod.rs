@@ -126,7 +126,7 @@ pub fn watch(
     args: &[&str],
 ) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_blades"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blades"))
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
