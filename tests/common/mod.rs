@@ -130,8 +130,8 @@ pub fn watch(
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
-        .stderr(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
         .spawn()
         .unwrap();
     let stderr = child.stderr.take().unwrap();
