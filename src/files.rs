@@ -516,6 +516,34 @@ fn sync_dir(dir: &Path) {
     let _ = dir;
 }
 
+/// What writing a set of artifacts did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Files written (new or changed).
+    pub written: Vec<PathBuf>,
+    /// Files left as they were, their bytes already right.
+    pub unchanged: usize,
+}
+
+/// Writes build artifacts (faces, a gallery, print sheets) all or none,
+/// through [`FileSet::artifacts`]; a file whose bytes are already right is
+/// not written again, so a one-card edit rewrites that card's files only.
+pub fn write_changed<'a>(
+    files: impl IntoIterator<Item = (PathBuf, &'a [u8])>,
+) -> Result<Written, WriteError> {
+    let mut set = FileSet::artifacts();
+    let mut unchanged = 0;
+    for (path, bytes) in files {
+        if fs::read(&path).is_ok_and(|old| old == bytes) {
+            unchanged += 1;
+            continue;
+        }
+        set.stage(&path, bytes)?;
+    }
+    let written = set.commit()?;
+    Ok(Written { written, unchanged })
+}
+
 /// Writes a file atomically: a temp file beside it, then a rename, so a
 /// failure leaves any existing file as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {

@@ -15,7 +15,7 @@
 //! card's data, its set's, its number in the set, the language and the tool
 //! build) and what drawing it found; a face whose fingerprint is
 //! unchanged and whose file is there is not drawn again. Everything is
-//! written through [`FileSet`] (all or nothing), unchanged bytes left alone.
+//! written through [`files::write_changed`] (all or nothing), unchanged bytes left alone.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::diagnostics::{Diagnostic, Sources};
-use crate::files::{FileSet, WriteError};
+use crate::files::{self, WriteError};
 use crate::model::{Card, Database, Set};
 use crate::report::{JsonReport, json_report};
 use crate::search::card_keywords;
@@ -427,18 +427,11 @@ pub fn write(dir: &Path, gallery: &Gallery) -> Result<GalleryWritten, WriteError
 }
 
 fn write_files(dir: &Path, gallery: &Gallery) -> Result<Written, WriteError> {
-    let mut set = FileSet::artifacts();
-    let mut unchanged = 0;
-    for (path, bytes) in &gallery.files {
-        let path: PathBuf = dir.join(path);
-        if std::fs::read(&path).is_ok_and(|old| &old == bytes) {
-            unchanged += 1;
-            continue;
-        }
-        set.stage(&path, bytes)?;
-    }
-    let written = set.commit()?;
-    Ok(Written { written, unchanged })
+    let paths = gallery
+        .files
+        .iter()
+        .map(|(path, bytes)| (dir.join(path), bytes.as_slice()));
+    files::write_changed(paths)
 }
 
 // ----- pages -----------------------------------------------------------------

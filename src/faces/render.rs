@@ -13,7 +13,8 @@ use serde::Serialize;
 
 use crate::diagnostics::Sources;
 use crate::diagnostics::{Code, Diagnostic};
-use crate::files::{FileSet, WriteError};
+pub use crate::files::Written;
+use crate::files::{self, WriteError};
 use crate::i18n::{self, Project, UnitKey};
 use crate::model::{Card, Database, Set};
 use crate::pool::Pool;
@@ -238,7 +239,7 @@ impl FitMemo {
         for key in met {
             bytes.extend(key.to_le_bytes());
         }
-        crate::files::write_atomic(path, &bytes)
+        files::write_atomic(path, &bytes)
     }
 
     fn stamp() -> Vec<u8> {
@@ -496,39 +497,20 @@ fn shorten(text: &str, chars: usize) -> String {
     format!("{cut}…")
 }
 
-/// What writing the output folder did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Written {
-    /// Files written (new or changed).
-    pub written: Vec<PathBuf>,
-    /// Files left as they were, their bytes already right.
-    pub unchanged: usize,
-}
-
 /// Writes the faces, the fonts they use (`fonts/`) and the fonts' licence
 /// into `dir`, all or none; a file whose bytes are already right is not
 /// written again (so a one-card edit rewrites that card's faces only).
 pub fn write(dir: &Path, rendered: &[Rendered]) -> Result<Written, WriteError> {
-    let mut files: Vec<(PathBuf, &[u8])> = rendered
+    let mut out: Vec<(PathBuf, &[u8])> = rendered
         .iter()
         .map(|r| (dir.join(&r.file), r.face.svg.as_bytes()))
         .collect();
     let fonts = dir.join("fonts");
     for font in &FONT_FILES {
-        files.push((fonts.join(font.file), font.bytes));
+        out.push((fonts.join(font.file), font.bytes));
     }
-    files.push((fonts.join(FONT_LICENSE.0), FONT_LICENSE.1.as_bytes()));
-    let mut set = FileSet::artifacts();
-    let mut unchanged = 0;
-    for (path, bytes) in files {
-        if std::fs::read(&path).is_ok_and(|old| old == bytes) {
-            unchanged += 1;
-            continue;
-        }
-        set.stage(&path, bytes)?;
-    }
-    let written = set.commit()?;
-    Ok(Written { written, unchanged })
+    out.push((fonts.join(FONT_LICENSE.0), FONT_LICENSE.1.as_bytes()));
+    files::write_changed(out)
 }
 
 /// `blades render --format json`.

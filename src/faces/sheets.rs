@@ -19,7 +19,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diagnostics::{Code, Diagnostic};
-use crate::files::{FileSet, WriteError};
+use crate::files::{self, WriteError};
 use crate::model::{Card, Database, Set};
 use crate::suggest::{did_you_mean, nearest};
 
@@ -606,21 +606,11 @@ pub fn write(
     files: &[SheetFile],
     pdf: Option<(&Path, &[u8])>,
 ) -> Result<Written, WriteError> {
-    let mut set = FileSet::artifacts();
-    let mut unchanged = 0;
     let all = files
         .iter()
         .map(|f| (dir.join(&f.path), f.bytes.as_slice()))
         .chain(pdf.map(|(path, bytes)| (path.to_path_buf(), bytes)));
-    for (path, bytes) in all {
-        if std::fs::read(&path).is_ok_and(|old| old == bytes) {
-            unchanged += 1;
-            continue;
-        }
-        set.stage(&path, bytes)?;
-    }
-    let written = set.commit()?;
-    Ok(Written { written, unchanged })
+    files::write_changed(all)
 }
 
 /// Why the PDF could not be made.
