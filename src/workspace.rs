@@ -287,16 +287,21 @@ pub struct Build {
     /// What the card faces found (`text-overflow`, `missing-glyph`), when
     /// [`BuildSettings::faces`] asked and the build made a database.
     pub faces: Findings,
+    /// The database read back from the JSON pieces, once asked for.
+    read_back: std::sync::OnceLock<Option<Database>>,
 }
 
 impl Build {
     /// The database this build made (its models, or read back from its
-    /// JSON pieces); `None` when it has errors.
-    pub fn database(&self) -> Option<Database> {
+    /// JSON pieces, once, for every front end that asks: the face check,
+    /// the gallery); `None` when it has errors.
+    pub fn database(&self) -> Option<&Database> {
         if let Some(database) = &self.compiled.database {
-            return Some(database.clone());
+            return Some(database);
         }
-        database_from_pieces(self.compiled.json.as_ref()?)
+        self.read_back
+            .get_or_init(|| database_from_pieces(self.compiled.json.as_ref()?))
+            .as_ref()
     }
 
     /// A build of `pool`: compiled in `built`, written by `done`.
@@ -325,6 +330,7 @@ impl Build {
             files_read,
             sets: pool.sets.len(),
             faces: Findings::default(),
+            read_back: std::sync::OnceLock::new(),
         }
     }
 }
@@ -486,7 +492,7 @@ impl Builder {
             true => FitMemo::open(&memo_path),
             false => FitMemo::default(),
         });
-        let (diagnostics, sources) = face_findings(pool, &database, memo);
+        let (diagnostics, sources) = face_findings(pool, database, memo);
         build.faces = Findings {
             diagnostics,
             sources,

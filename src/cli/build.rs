@@ -281,8 +281,8 @@ fn write_gallery(build: &Build, dir: Option<&Path>) -> (Option<Diagnostic>, Opti
     let Some(database) = build.database() else {
         return (None, None);
     };
-    let langs = i18n::languages(&database);
-    match super::gallery::write(&database, &langs, dir) {
+    let langs = i18n::languages(database);
+    match super::gallery::write(database, &langs, dir) {
         Ok((made, written)) => (None, Some(super::gallery::said(&made, &written, dir, 0))),
         Err(diagnostic) => {
             (
