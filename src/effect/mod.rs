@@ -23,6 +23,7 @@ mod hints;
 mod keywords;
 mod parser;
 pub mod phrases;
+mod refer;
 mod render;
 mod syntax_error;
 
