@@ -546,6 +546,43 @@ fn references_bind_to_what_the_line_named() {
 }
 
 #[test]
+fn the_touchstone_finds_a_tree_whose_english_means_another() {
+    let text = "Action: Clash with an opponent. Win: flip their Top Card.";
+    let parsed = parse_ok(text);
+    assert_eq!(reads_back(&parsed, text), None);
+    assert_eq!(
+        reads_back(
+            &parsed,
+            "action: clash with an opponent. win: flip their top card."
+        ),
+        None
+    );
+    // A tree (from JSON, or built by a tool) that says "their" for the
+    // player doing the clause, where that player is you: printed, it reads
+    // as the opponent clashed with.
+    let mut wrong = parsed.clone();
+    let Line::Ability(a) = &mut wrong.lines[0] else {
+        unreachable!()
+    };
+    a.sentences[1].clauses[0] = Clause::Act {
+        subject: Player::You,
+        action: Action::Flip {
+            target: top_card(Owner::Their),
+        },
+        span: Span::default(),
+    };
+    let written = "action: clash with an opponent. win: flip their top card.";
+    let finding = reads_back(&wrong, written).expect("reads differently");
+    assert_eq!(finding.code, "effect-reads-differently");
+    assert_eq!(finding.span, 0..written.len());
+    assert!(
+        finding.message.contains("line 1 (`Action:`)"),
+        "{}",
+        finding.message
+    );
+}
+
+#[test]
 fn store_discard_and_moves() {
     assert_eq!(
         action("Play: Discard a card from your hand."),

@@ -153,6 +153,10 @@ pub const CODES: &[(&str, &str)] = &[
         "`other` or `adjacent` where there is no card to compare with",
     ),
     (
+        "effect-reads-differently",
+        "the English a card prints reads back as a different effect than the one it has",
+    ),
+    (
         "effect-not-formatted",
         "a warning of `fmt`: an effect left as written, as its canonical form would not read back as the same effect",
     ),
