@@ -29,6 +29,11 @@ pub(crate) const FORMATS_YAML: &str = include_str!("../../data/deck-formats.yaml
 /// Where the embedded formats say they come from in diagnostics.
 const FORMATS_PATH: &str = "data/deck-formats.yaml";
 
+/// The largest number a format may say (a bound, a copy limit, what a
+/// modifier adds). Far above any deck, and small enough that no sum of a
+/// format's numbers (a limit plus every modifier of a file) leaves `u64`.
+pub const MAX_FORMAT_NUMBER: u64 = 1_000_000;
+
 /// A deck format.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeckFormat {
@@ -168,7 +173,9 @@ impl DeckFormat {
             .iter()
             .filter(|m| m.bound == bound && m.character == character.id)
             .map(|m| m.add)
-            .sum()
+            // A format built in code has no number bound: past `u64`, a
+            // limit is as good as none, never wrapped round to a small one.
+            .fold(0, u64::saturating_add)
     }
 }
 
@@ -294,7 +301,11 @@ pub fn parse_located(
     let Some(doc) = yaml::parse_reported(text, path, out) else {
         return Vec::new();
     };
-    let mut r = Reader { path, out };
+    let mut r = Reader {
+        path,
+        source: text,
+        out,
+    };
     let mut formats: Vec<(DeckFormat, Range<usize>)> = Vec::new();
     for (_, entry) in r.fields(&doc, &["formats"], &["formats"], "a format file") {
         for item in r.list(&entry.value, "formats") {
@@ -327,6 +338,8 @@ pub fn parse_located(
 
 struct Reader<'a> {
     path: &'a Arc<str>,
+    /// The file's text, to quote a value as written.
+    source: &'a str,
     out: &'a mut Vec<Diagnostic>,
 }
 
@@ -425,8 +438,27 @@ impl Reader<'_> {
         }
     }
 
+    fn too_large(&mut self, node: &Node, field: &str) {
+        let written = self.source.get(node.span.clone()).unwrap_or("this");
+        self.invalid(
+            node.span.clone(),
+            format!("`{field}` is {written}, more cards than any deck holds"),
+            "too large",
+            format!("numbers in a format go up to {MAX_FORMAT_NUMBER}"),
+        );
+    }
+
     fn number(&mut self, node: &Node, field: &str) -> Option<u64> {
         match node.value {
+            NodeValue::Int(i) if i > MAX_FORMAT_NUMBER as i64 => {
+                self.too_large(node, field);
+                None
+            }
+            // Digits past `i64` read as a float: as far past any deck.
+            NodeValue::Float(f) if f > MAX_FORMAT_NUMBER as f64 && f.fract() == 0.0 => {
+                self.too_large(node, field);
+                None
+            }
             NodeValue::Int(i) if i >= 0 => Some(i as u64),
             NodeValue::Int(i) => {
                 self.push(
@@ -1261,6 +1293,39 @@ mod tests {
                 ("format-invalid".into(), "c".into()),
             ]
         );
+    }
+
+    /// Past `i64` a YAML number is a float; past the bound or not, it is
+    /// refused as too large where it is written, not as a wrong type.
+    #[test]
+    fn numbers_past_any_deck_are_too_large() {
+        let text = format!(
+            "{HEAD}    bounds: [{{id: b, max: 1000001}}, {{max: 18446744073709551616}}]\n    copies: [{{max: 1000000}}]\n"
+        );
+        assert_eq!(
+            errors(&text),
+            [
+                ("format-invalid".into(), "1000001".into()),
+                ("format-invalid".into(), "18446744073709551616".into()),
+            ]
+        );
+    }
+
+    /// A format built in code has no bound on its numbers: a limit and a
+    /// character's adds past `u64` stay the largest limit.
+    #[test]
+    fn a_limit_past_the_integer_range_saturates() {
+        let mut format = builtin()[0].clone();
+        let deques = characters::resolve("deques").unwrap();
+        format.modifiers = vec![
+            Modifier {
+                character: deques.id.clone(),
+                bound: 0,
+                add: u64::MAX,
+            };
+            2
+        ];
+        assert_eq!(format.extra(Some(deques), 0), u64::MAX);
     }
 
     #[test]

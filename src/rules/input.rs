@@ -662,6 +662,13 @@ impl<'a> YamlReader<'a> {
                 continue;
             };
             let count = self.amount(&entry.value, "count");
+            if count > MAX_COUNT {
+                let said = format!("a count of {count}");
+                let span = entry.value.span.clone();
+                self.out
+                    .push(count_too_large(&self.file.path, span, &said));
+                continue;
+            }
             refs.push(Reference {
                 name,
                 count,
@@ -1055,7 +1062,7 @@ pub(crate) fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
                 && name.starts_with(char::is_whitespace)
                 && !name.trim().is_empty()
             {
-                let n = t[..digits_at + digits].parse::<i64>().ok()?;
+                let n = saturating_count(&t[..digits_at + digits]);
                 let name_start = end - name.trim_start().len();
                 return Some((n, name_start..end));
             }
@@ -1076,14 +1083,37 @@ pub(crate) fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
                 && !name.trim().is_empty()
             {
                 let digits_text = &t[t.len() - t_digits..];
-                let n = digits_text.parse::<i64>().ok()?;
-                let n = if negative { -n } else { n };
+                let n = saturating_count(digits_text);
+                let n = if negative { n.saturating_neg() } else { n };
                 let name = name.trim_end();
                 return Some((n, trimmed_start..trimmed_start + name.len()));
             }
         }
     }
     None
+}
+
+/// Digits (after an optional `-`) as a count. One past the integer range
+/// is as far past every bound as it is: saturated, so that it is reported
+/// as too large (or below zero), never read as a card's name.
+fn saturating_count(digits: &str) -> i64 {
+    match digits.parse::<i64>() {
+        Ok(n) => n,
+        Err(_) if digits.starts_with('-') => i64::MIN,
+        Err(_) => i64::MAX,
+    }
+}
+
+/// A count no table holds: `said` names it (`a count of 5000`).
+fn count_too_large(path: &Arc<str>, span: Range<usize>, said: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::InvalidInput,
+        path,
+        span,
+        format!("{said} is more than any table holds"),
+    )
+    .with_label("count too large")
+    .with_help(format!("counts go up to {MAX_COUNT}"))
 }
 
 /// A reference from an item's text. `base`: the text's byte offset in the
@@ -1126,16 +1156,11 @@ fn parse_reference(
     }
     let count = count as u64;
     if count > MAX_COUNT {
-        out.push(
-            Diagnostic::error(
-                Code::InvalidInput,
-                path,
-                locate(0..text.len()),
-                format!("a count of {count} is more than any table holds"),
-            )
-            .with_label("count too large")
-            .with_help(format!("counts go up to {MAX_COUNT}")),
-        );
+        // As written: a saturated count has more digits than it says.
+        let outside = [&text[..name_range.start], &text[name_range.end..]].concat();
+        let written = outside.trim().trim_matches(['x', 'X', '×', ' ']);
+        let said = format!("a count of {written}");
+        out.push(count_too_large(path, locate(0..text.len()), &said));
         return None;
     }
     Some(Reference {
@@ -1162,10 +1187,19 @@ pub fn resolve_cards<'a>(
             // `x`, read only when the whole text names no card (so a card
             // named `1000 Needles` is still found by its name).
             Err(LookupError::Unknown { .. })
-                if let Some((n, i)) = bare_count(index, &r.name)
-                    && n * r.count <= MAX_COUNT =>
+                if let Some((n, i)) = bare_count(index, &r.name) =>
             {
-                cards.push((index.card(i), n * r.count))
+                match n.checked_mul(r.count).filter(|&total| total <= MAX_COUNT) {
+                    Some(total) => cards.push((index.card(i), total)),
+                    None => {
+                        let written = r.name.split_whitespace().next().unwrap_or_default();
+                        let said = match r.count {
+                            1 => format!("a count of {written}"),
+                            times => format!("a count of {times} × {written}"),
+                        };
+                        out.push(count_too_large(path, r.span.clone(), &said));
+                    }
+                }
             }
             Err(LookupError::Unknown { suggestions }) => {
                 let mut help = suggestion_help(&suggestions, "card");
@@ -1214,10 +1248,14 @@ pub fn resolve_cards<'a>(
     cards
 }
 
-/// `N Name` where `Name` names a card: the count and the card.
+/// `N Name` where `Name` names a card: the count (saturated past the
+/// integer range, see [`saturating_count`]) and the card.
 fn bare_count(index: &CardIndex, text: &str) -> Option<(u64, usize)> {
     let (count, name) = text.trim().split_once(char::is_whitespace)?;
-    let count: u64 = count.parse().ok()?;
+    if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let count = count.parse::<u64>().unwrap_or(u64::MAX);
     let card = index.resolve(name.trim()).ok()?;
     Some((count, card))
 }
@@ -1593,6 +1631,15 @@ mod tests {
         assert_eq!(split_count("Canyon Wyrm x2"), Some((2, 0..11)));
         assert_eq!(split_count("Canyon Wyrm x 12"), Some((12, 0..11)));
         assert_eq!(split_count("-1x Canyon Wyrm"), Some((-1, 4..15)));
+        // Past the integer range: saturated, never a card's name.
+        assert_eq!(
+            split_count("99999999999999999999x Canyon Wyrm"),
+            Some((i64::MAX, 22..33))
+        );
+        assert_eq!(
+            split_count("Canyon Wyrm x -99999999999999999999"),
+            Some((i64::MIN + 1, 0..11))
+        );
         assert_eq!(split_count("Canyon Wyrm"), None);
         assert_eq!(split_count("2 X-Ray Golem"), None);
         assert_eq!(split_count("Box x"), None);
