@@ -259,7 +259,8 @@ fn database() -> &'static Database {
     DATABASE.get_or_init(|| {
         compile(&Pool::builtin())
             .output
-            .into_database().expect("the built-in pool builds")
+            .into_database()
+            .expect("the built-in pool builds")
     })
 }
 

@@ -575,7 +575,10 @@ mod tests {
     #[test]
     fn chunked_database_json_is_what_serde_writes() {
         let compiled = crate::compile::compile(&crate::pool::Pool::builtin());
-        let database = compiled.output.into_database().expect("the built-in pool builds");
+        let database = compiled
+            .output
+            .into_database()
+            .expect("the built-in pool builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
         for chunk in [1, 3, 1000] {
@@ -596,7 +599,10 @@ mod tests {
     /// What serde writes for the built-in pool's database, and its pieces.
     fn builtin_database() -> (Vec<u8>, DatabaseJson) {
         let pool = crate::pool::Pool::builtin();
-        let database = crate::compile::compile(&pool).output.into_database().expect("builds");
+        let database = crate::compile::compile(&pool)
+            .output
+            .into_database()
+            .expect("builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
         let options = crate::compile::Options {
@@ -605,7 +611,8 @@ mod tests {
         };
         let pieces = crate::compile::compile_with(&pool, options)
             .output
-            .into_pieces().expect("pieces");
+            .into_pieces()
+            .expect("pieces");
         (expected, pieces)
     }
 
@@ -757,7 +764,8 @@ mod tests {
         let pool = crate::pool::Pool::builtin();
         let database = crate::compile::compile(&pool)
             .output
-            .into_database().expect("the built-in pool builds");
+            .into_database()
+            .expect("the built-in pool builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
         let options = crate::compile::Options {

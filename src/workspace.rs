@@ -536,7 +536,9 @@ impl Builder {
     /// What follows the database: the faces, the SQLite file, the
     /// gallery, the cache, and what of them could not be written.
     fn finish(&mut self, pool: &Pool, build: &mut Build) {
-        build.unwritten.extend(self.database_failure(&build.written));
+        build
+            .unwritten
+            .extend(self.database_failure(&build.written));
         if build.wrote_database() {
             self.write_sqlite(build);
             self.write_gallery(pool, build);
@@ -631,9 +633,7 @@ impl Builder {
         if self.streamed && !self.settings.schema_only {
             let out = self.settings.out.clone();
             return match std::fs::OpenOptions::new().write(true).open(&out) {
-                Ok(file) => {
-                    self.build_streamed(pool, progress, &mut std::io::BufWriter::new(file))
-                }
+                Ok(file) => self.build_streamed(pool, progress, &mut std::io::BufWriter::new(file)),
                 Err(e) => {
                     let mut build = self.build_streamed(pool, progress, &mut std::io::sink());
                     if matches!(build.written, Written::Done { .. }) {
@@ -833,7 +833,10 @@ mod tests {
                 .all(|s| matches!(s.cards, CardsJson::Written { .. }) || s.cards.is_empty())
         );
         let read = database_from_pieces(json).expect("the pieces read back");
-        let built = crate::compile::compile(&pool).output.into_database().unwrap();
+        let built = crate::compile::compile(&pool)
+            .output
+            .into_database()
+            .unwrap();
         assert_eq!(without_trees(read), without_trees(built));
     }
 }

@@ -634,7 +634,8 @@ mod tests {
     fn builtin_as_read() -> Database {
         let mut database = crate::compile::compile(&crate::pool::Pool::builtin())
             .output
-            .into_database().expect("the built-in pool is valid");
+            .into_database()
+            .expect("the built-in pool is valid");
         for card in &mut database.cards {
             card.effect_tree = None;
         }
