@@ -45,6 +45,10 @@ pub struct Tournament {
     pub id: String,
     pub name: String,
     pub vp: Vec<u64>,
+    /// Other names players give it (`round-3` for the final), suggested
+    /// for it; not read as it.
+    #[serde(default)]
+    pub also: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -284,11 +288,7 @@ fn check_placings(
                         ),
                     )
                     .with_label("unknown tournament")
-                    .with_help(did_you_mean(
-                        &tournament.value,
-                        &ids,
-                        "tournaments",
-                    )),
+                    .with_help(tournament_help(mode, &tournament.value, &ids)),
                 ),
             }
         }
@@ -338,9 +338,8 @@ fn check_placings(
                     )
                     .with_label(format!("{} placed above", plural(due - 1, "player", "players")))
                     .with_help(format!(
-                        "with {} above, this place is {due}: write `{}: {due}`",
+                        "did you mean `{due}`? With {} above, this place is {due}",
                         plural(due - 1, "player", "players"),
-                        tournament.id
                     )),
                 );
             }
@@ -404,6 +403,21 @@ fn check_tournament_count(path: &Arc<str>, players: &[PlayerDoc], out: &mut Vec<
                 );
             }
         }
+    }
+}
+
+/// "did you mean `final`?" for a tournament by another name (`round-3`),
+/// else the nearest id.
+fn tournament_help(mode: &ScoreMode, written: &str, ids: &[&str]) -> String {
+    let folded = fold(written);
+    match mode.tournaments.iter().find(|t| t.also.iter().any(|a| fold(a) == folded)) {
+        Some(t) => format!(
+            "did you mean `{}`? The {} is the game's last tournament. Tournaments: {}",
+            t.id,
+            t.name,
+            ids.join(", ")
+        ),
+        None => did_you_mean(written, ids, "tournaments"),
     }
 }
 
