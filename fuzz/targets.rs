@@ -86,7 +86,7 @@ pub fn set_file(data: &[u8]) {
     let compiled = compile(&pool);
     assert_located(&compiled.diagnostics, &compiled.sources);
     report(&compiled.diagnostics, &compiled.sources);
-    if let Some(database) = &compiled.database {
+    if let Some(database) = compiled.output.database() {
         let mut json = Vec::new();
         artifacts::write_database(&mut json, database, false).expect("the database is written");
         serde_json::from_slice::<serde_json::Value>(&json).expect("the database is JSON");
@@ -253,8 +253,8 @@ fn database() -> &'static Database {
     static DATABASE: OnceLock<Database> = OnceLock::new();
     DATABASE.get_or_init(|| {
         compile(&Pool::builtin())
-            .database
-            .expect("the built-in pool builds")
+            .output
+            .into_database().expect("the built-in pool builds")
     })
 }
 

@@ -202,10 +202,7 @@ pub fn ids<'a>(cards: impl IntoIterator<Item = &'a Card>) -> Vec<Id> {
     out
 }
 
-/// `1 single`, `2 singles`.
-pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::words::plural;
 
 /// `` `A`, `B` and `C` ``.
 pub(crate) fn list_names<'a>(names: impl IntoIterator<Item = &'a str>) -> String {

@@ -633,8 +633,8 @@ mod tests {
     /// The built-in pool's database as `search --db` reads it: no trees.
     fn builtin_as_read() -> Database {
         let mut database = crate::compile::compile(&crate::pool::Pool::builtin())
-            .database
-            .expect("the built-in pool is valid");
+            .output
+            .into_database().expect("the built-in pool is valid");
         for card in &mut database.cards {
             card.effect_tree = None;
         }
