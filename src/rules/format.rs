@@ -158,11 +158,11 @@ impl DeckFormat {
     /// The zone a deck list's header names (id, name or another name,
     /// ignoring case, hyphens and spacing).
     pub fn zone_named(&self, header: &str) -> Option<usize> {
-        let wanted = zone_fold(header);
+        let wanted = header_key(header);
         self.zones.iter().position(|z| {
-            zone_fold(&z.id.0) == wanted
-                || zone_fold(&z.name) == wanted
-                || z.also.iter().any(|a| zone_fold(a) == wanted)
+            header_key(&z.id.0) == wanted
+                || header_key(&z.name) == wanted
+                || z.also.iter().any(|a| header_key(a) == wanted)
         })
     }
 
@@ -179,6 +179,15 @@ impl DeckFormat {
     }
 }
 
+/// A zone's name as headers are compared: folded as card names are (NFKC,
+/// lower case, no spaces), without hyphens or underscores (`MAINDECK`,
+/// `main-deck` and `Main Deck` are one).
+fn header_key(text: &str) -> String {
+    fold(text).replace(['-', '_'], "")
+}
+
+/// Lower-case words, split at spaces, hyphens and underscores, joined by a
+/// space (`Deck-Box` → `deck box`).
 fn zone_fold(text: &str) -> String {
     text.to_lowercase()
         .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
@@ -1334,6 +1343,12 @@ mod tests {
         assert_eq!(f.zone_named("Main Deck"), Some(0));
         assert_eq!(f.zone_named("main-deck"), Some(0));
         assert_eq!(f.zone_named("MILLENNIUM  deck"), Some(1));
+        assert_eq!(f.zone_named("MAINDECK"), Some(0));
+        assert_eq!(f.zone_named("ＭＡＩＮ　ＤＥＣＫ"), Some(0));
+        let t = &builtin()[0];
+        for header in ["Singles", "Deck Box", "deck boxes", "Accessories", "Accessory"] {
+            assert_eq!(t.zone_named(header), Some(0), "{header}");
+        }
         assert_eq!(f.zone_named("sideboard"), None);
     }
 

@@ -147,6 +147,15 @@ fn shape(text: &str, path: &Arc<str>) -> Vec<Diagnostic> {
     problems
 }
 
+/// The help for a regular expression that does not compile: the same
+/// text searched literally, written so that it parses (`/[/` → `/\[/`).
+fn regex_help(text: &str) -> String {
+    let literal = regex::escape(text).replace('/', "\\/");
+    format!(
+        "did you mean `/{literal}/`, the text itself? The syntax is the `regex` crate's (no look-around or back-references); write `\\/` for a slash"
+    )
+}
+
 /// What the grammar expected, in words.
 fn expected(rule: Rule) -> Option<&'static str> {
     Some(match rule {
@@ -417,9 +426,7 @@ impl Resolver<'_> {
                             format!("the regular expression `{}` does not compile: {reason}", written.text),
                         )
                         .with_label("not a valid regular expression")
-                        .with_help(
-                            "the syntax is the `regex` crate's (no look-around or back-references); write `\\/` for a slash",
-                        ),
+                        .with_help(regex_help(&written.text)),
                     );
                     None
                 }
