@@ -577,6 +577,8 @@ impl Builder {
     /// its sets went).
     fn write_database(&mut self, compiled: &Compiled, writer: Option<DatabaseWriter>) -> Written {
         let out = &self.settings.out;
+        // A killed build's temp file goes even when nothing is written.
+        files::remove_stale_temp_files_once(files::parent_of(out));
         let (written, sets, cards) = match (&compiled.database, &compiled.json) {
             // Only `--pretty` builds the database as models.
             (Some(database), _) => (
