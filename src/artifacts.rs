@@ -575,7 +575,10 @@ mod tests {
     #[test]
     fn chunked_database_json_is_what_serde_writes() {
         let compiled = crate::compile::compile(&crate::pool::Pool::builtin());
-        let database = compiled.database.expect("the built-in pool builds");
+        let database = compiled
+            .output
+            .into_database()
+            .expect("the built-in pool builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
         for chunk in [1, 3, 1000] {
@@ -596,7 +599,10 @@ mod tests {
     /// What serde writes for the built-in pool's database, and its pieces.
     fn builtin_database() -> (Vec<u8>, DatabaseJson) {
         let pool = crate::pool::Pool::builtin();
-        let database = crate::compile::compile(&pool).database.expect("builds");
+        let database = crate::compile::compile(&pool)
+            .output
+            .into_database()
+            .expect("builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
         let options = crate::compile::Options {
@@ -604,7 +610,8 @@ mod tests {
             ..Default::default()
         };
         let pieces = crate::compile::compile_with(&pool, options)
-            .json
+            .output
+            .into_pieces()
             .expect("pieces");
         (expected, pieces)
     }
@@ -620,7 +627,7 @@ mod tests {
             ..Default::default()
         };
         let compiled = crate::compile::compile_with(&crate::pool::Pool::builtin(), options);
-        let json = compiled.json.expect("pieces");
+        let json = compiled.output.into_pieces().expect("pieces");
         // Every set's cards are already in the file being written.
         assert!(
             json.sets
@@ -756,7 +763,8 @@ mod tests {
     fn database_pieces_are_what_serde_writes() {
         let pool = crate::pool::Pool::builtin();
         let database = crate::compile::compile(&pool)
-            .database
+            .output
+            .into_database()
             .expect("the built-in pool builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
@@ -765,8 +773,8 @@ mod tests {
             ..Default::default()
         };
         let compiled = crate::compile::compile_with(&pool, options);
-        assert!(compiled.database.is_none());
-        let pieces = compiled.json.expect("pieces");
+        assert!(compiled.output.database().is_none());
+        let pieces = compiled.output.into_pieces().expect("pieces");
         assert_eq!(pieces.cards, database.cards.len());
         let mut written = Vec::new();
         write_database_json(&mut written, &pieces).unwrap();

@@ -61,6 +61,7 @@ CREATE TABLE cards (
   stars    INTEGER NOT NULL,
   rarity   TEXT NOT NULL,
   copies   INTEGER NOT NULL,
+  category TEXT,
   flavor   TEXT
 ) STRICT;
 CREATE TABLE card_symbols (
@@ -82,6 +83,13 @@ CREATE TABLE card_translation_stale (
   position INTEGER NOT NULL,
   field    TEXT NOT NULL,
   FOREIGN KEY (card_id, lang) REFERENCES card_translations (card_id, lang)
+) STRICT;
+CREATE TABLE card_errata (
+  card_id  TEXT NOT NULL REFERENCES cards (id),
+  position INTEGER NOT NULL,
+  until    TEXT NOT NULL,
+  effect   TEXT NOT NULL,
+  note     TEXT
 ) STRICT;
 CREATE TABLE effects (
   card_id TEXT NOT NULL REFERENCES cards (id),
@@ -115,6 +123,7 @@ CREATE UNIQUE INDEX card_symbols_key ON card_symbols (card_id, kind, position);
 CREATE UNIQUE INDEX card_translations_key ON card_translations (card_id, lang);
 CREATE UNIQUE INDEX card_translation_stale_key
   ON card_translation_stale (card_id, lang, position);
+CREATE UNIQUE INDEX card_errata_key ON card_errata (card_id, position);
 CREATE UNIQUE INDEX effects_card ON effects (card_id);
 CREATE UNIQUE INDEX effect_texts_key ON effect_texts (card_id, lang);
 CREATE UNIQUE INDEX keywords_key ON keywords (card_id, line);
@@ -422,6 +431,7 @@ struct Inserts<'c> {
     symbol: Statement<'c>,
     card_translation: Statement<'c>,
     stale: Statement<'c>,
+    errata: Statement<'c>,
     effect: Statement<'c>,
     effect_text: Statement<'c>,
     keyword: Statement<'c>,
@@ -450,8 +460,8 @@ impl<'c> Inserts<'c> {
                 "INSERT INTO set_translations (set_id, lang, name, stale) VALUES (?1, ?2, ?3, ?4)",
             )?,
             card: c.prepare(
-                "INSERT INTO cards (id, position, name, set_id, kind, stars, rarity, copies, flavor)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                "INSERT INTO cards (id, position, name, set_id, kind, stars, rarity, copies, category, flavor)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?,
             symbol: c.prepare(
                 "INSERT INTO card_symbols (card_id, kind, position, symbol) VALUES (?1, ?2, ?3, ?4)",
@@ -463,6 +473,10 @@ impl<'c> Inserts<'c> {
             stale: c.prepare(
                 "INSERT INTO card_translation_stale (card_id, lang, position, field)
                  VALUES (?1, ?2, ?3, ?4)",
+            )?,
+            errata: c.prepare(
+                "INSERT INTO card_errata (card_id, position, until, effect, note)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
             )?,
             effect: c.prepare("INSERT INTO effects (card_id, source, tree) VALUES (?1, ?2, ?3)")?,
             effect_text: c
@@ -548,6 +562,7 @@ impl<'c> Inserts<'c> {
             card.stars,
             card.rarity.as_str(),
             card.copies,
+            card.category.as_ref().map(|c| c.0.as_str()),
             card.flavor,
         ])?;
         self.cards += 1;
@@ -566,6 +581,15 @@ impl<'c> Inserts<'c> {
                 self.stale
                     .execute(params![id, lang, position as i64, field])?;
             }
+        }
+        for (position, errata) in card.errata.iter().enumerate() {
+            self.errata.execute(params![
+                id,
+                position as i64,
+                errata.until,
+                errata.effect,
+                errata.note
+            ])?;
         }
         if card.effect.is_some() || tree.is_some() {
             let json = tree.as_ref().map(|t| &*t.json);

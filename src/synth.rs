@@ -243,7 +243,7 @@ mod tests {
             "{:?}",
             compiled.diagnostics.first()
         );
-        assert!(compiled.database.unwrap().cards.len() >= 500);
+        assert!(compiled.output.into_database().unwrap().cards.len() >= 500);
     }
 
     #[test]
@@ -263,7 +263,7 @@ mod tests {
             "{:?}",
             compiled.diagnostics.first()
         );
-        let database = compiled.database.unwrap();
+        let database = compiled.output.into_database().unwrap();
         assert!(
             database
                 .cards

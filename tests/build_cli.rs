@@ -445,3 +445,48 @@ fn the_builtin_pool_builds_from_any_folder() {
         assert!(kinds.contains(kind), "the built-in pool has a {kind} set");
     }
 }
+
+/// Every mistake at once: a card with a missing field or a bad kind, and a
+/// set whose own kind is wrong, still take part in every pool check they
+/// can (unknown types, repeated symbols, unique ids, set size), so a
+/// designer is not sent round again for what the first run could see.
+#[test]
+fn cards_and_sets_that_do_not_read_whole_still_take_part_in_the_pool_checks() {
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "every-mistake",
+            "--format",
+            "json",
+            "--out",
+            "/nonexistent/x.json",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    let found: Vec<String> = run.json()["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}:{}",
+                d["code"].as_str().unwrap(),
+                d["file"].as_str().unwrap().rsplit('/').next().unwrap(),
+                d["line"]
+            )
+        })
+        .collect();
+    let expected = [
+        "set-size bad-cards.yaml:5",
+        "missing-field bad-cards.yaml:6",
+        "unknown-type bad-cards.yaml:6",
+        "invalid-value bad-cards.yaml:7",
+        "duplicate-symbol bad-cards.yaml:7",
+        "invalid-value bad-header.yaml:4",
+        "unknown-type bad-header.yaml:6",
+        "duplicate-card-id bad-header.yaml:7",
+    ];
+    assert_eq!(found, expected);
+}

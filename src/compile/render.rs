@@ -22,16 +22,7 @@ use super::checks::{Derived, check_pool};
 use super::read::{FilesRead, read_locale, whole_set};
 use super::stream::stream_sets;
 use super::vocabulary::PoolVocabulary;
-use super::{Built, Plan, SetWork};
-
-/// The database a build made, if it made one.
-#[derive(Default)]
-pub(super) struct Rendered {
-    pub database: Option<Database>,
-    pub json: Option<DatabaseJson>,
-    /// The database the cache describes is what this build would write.
-    pub database_unchanged: bool,
-}
+use super::{Built, Output, Plan, SetWork};
 
 /// What the stage needs besides the files read.
 pub(super) struct RenderInput<'a> {
@@ -53,7 +44,7 @@ pub(super) fn render_and_write(
     read: &mut FilesRead<'_>,
     mut writer: Option<&mut DatabaseWriter>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Rendered {
+) -> Output {
     let RenderInput {
         pool,
         plan,
@@ -102,17 +93,15 @@ pub(super) fn render_and_write(
     };
     // A build that failed its pool checks keeps nothing it made.
     match (passed, plan.as_pieces) {
-        (false, _) => Rendered::default(),
-        (true, true) => Rendered {
-            json: Some(keep_pieces(pool, built, &mut read.works, &keys, card_count)),
-            database: None,
-            database_unchanged,
-        },
-        (true, false) => Rendered {
-            database: Some(gather_models(built, card_count)),
-            json: None,
-            database_unchanged,
-        },
+        (false, _) => Output::None,
+        (true, true) => {
+            let json = keep_pieces(pool, built, &mut read.works, &keys, card_count);
+            match database_unchanged {
+                true => Output::Unchanged(json),
+                false => Output::Pieces(json),
+            }
+        }
+        (true, false) => Output::Models(gather_models(built, card_count)),
     }
 }
 

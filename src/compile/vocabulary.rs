@@ -258,7 +258,8 @@ pub(crate) fn check_set_effects(
         };
         // Sense is asked of effects the checks accept: a broken one has its
         // errors to fix first.
-        let errors = effect::check(tree, vocab);
+        let mut errors = effect::check(tree, vocab);
+        errors.extend(effect::reads_back(tree, effect_text));
         let (findings, warn) = match errors.is_empty() {
             true => (effect::sense(tree, Some(loaded.card.kind), vocab), true),
             false => (errors, false),

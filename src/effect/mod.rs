@@ -23,14 +23,17 @@ mod hints;
 mod keywords;
 mod parser;
 pub mod phrases;
+mod refer;
 mod render;
 mod sense;
 mod syntax_error;
+mod touchstone;
 
 pub use ast::*;
 pub use error::{CODES, EffectError};
 pub use keywords::{Keyword, Keywords, Reminder, Texts};
 pub use phrases::{Phrasebook, Phrasebooks};
+pub use touchstone::reads_back;
 
 use serde::{Deserialize, Serialize};
 
