@@ -1273,9 +1273,16 @@ fn builtin_keywords() {
         format(&e),
         "Play: If the card to the left has a lower STAR than this card, flip it and gain 4 RP."
     );
+    // The reminder is rendered from the meaning.
+    assert_eq!(thwomp.reminder, None);
     assert_eq!(
-        thwomp.reminder_text(Lang::Ja, Some(4)),
-        "プレイ：左のカードのスターレーティングがこのカードよりも低い場合、そのカードを裏返し、4RPを得る。"
+        render(
+            &parse_ok("Thwomp! 4."),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
+        "ドッスン！4（プレイ：左のカードのスターレーティングがこのカードよりも低い場合、そのカードを裏返し、4RPを得る。）"
     );
 }
 
