@@ -85,7 +85,9 @@ impl ChangeClass {
         ChangeClass::ALL.into_iter().find(|c| c.as_str() == name)
     }
 
-    /// A changelog section's heading in `lang` (`en`, `ja`).
+    /// A changelog section's heading in `lang` (`en`, `ja`). A card is
+    /// listed under every class it has, so no heading says "only": a card
+    /// with a stat, a functional and a flavor change is under all three.
     pub fn heading(self, lang: &str) -> &'static str {
         let ja = lang == "ja";
         match self {
@@ -99,12 +101,12 @@ impl ChangeClass {
             ChangeClass::Stats => "Stat changes",
             ChangeClass::Functional if ja => "機能的エラッタ",
             ChangeClass::Functional => "Functional errata",
-            ChangeClass::Wording if ja => "文言のみの修正",
-            ChangeClass::Wording => "Wording only",
-            ChangeClass::Translation if ja => "翻訳のみの修正",
-            ChangeClass::Translation => "Translation only",
-            ChangeClass::Flavor if ja => "フレーバーテキストのみの修正",
-            ChangeClass::Flavor => "Flavor text only",
+            ChangeClass::Wording if ja => "文言の修正",
+            ChangeClass::Wording => "Wording changes",
+            ChangeClass::Translation if ja => "翻訳の修正",
+            ChangeClass::Translation => "Translation changes",
+            ChangeClass::Flavor if ja => "フレーバーテキストの修正",
+            ChangeClass::Flavor => "Flavor text changes",
         }
     }
 }
@@ -900,6 +902,48 @@ mod tests {
         }];
         let report = diff(&database(vec![a]), &database(vec![b]));
         assert_eq!(report.changes[0].errata.as_ref().unwrap().until, "1.1");
+    }
+
+    /// The section a card is listed under in a changelog: the headings
+    /// above each of its lines.
+    fn sections_of(markdown: &str, id: &str) -> Vec<String> {
+        let mut heading = "";
+        let mut found = Vec::new();
+        for line in markdown.lines() {
+            if let Some(h) = line.strip_prefix("## ") {
+                heading = h;
+            } else if line.contains(&format!("(`{id}`")) {
+                found.push(heading.to_string());
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn a_card_with_several_changes_is_under_each_and_no_heading_says_only() {
+        let mut a = card("a");
+        a.effect = Some("Play: Gain 1 RP.".into());
+        a.flavor = Some("Old.".into());
+        let mut b = a.clone();
+        b.stars = 3;
+        b.effect = Some("Play: Gain 2 RP.".into());
+        b.flavor = Some("New.".into());
+        let report = diff(&database(vec![a]), &database(vec![b]));
+        for lang in ["en", "ja"] {
+            let markdown = report.markdown(lang);
+            let want: Vec<String> = [
+                ChangeClass::Stats,
+                ChangeClass::Functional,
+                ChangeClass::Flavor,
+            ]
+            .map(|c| c.heading(lang).to_string())
+            .into();
+            assert_eq!(sections_of(&markdown, "a"), want, "{markdown}");
+        }
+        for class in ChangeClass::ALL {
+            let (en, ja) = (class.heading("en"), class.heading("ja"));
+            assert!(!en.contains("only") && !ja.contains("のみ"), "{en} {ja}");
+        }
     }
 
     #[test]

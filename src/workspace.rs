@@ -605,9 +605,8 @@ impl Builder {
         let Some(database) = build.database() else {
             return;
         };
-        let made = gallery::make(database, &i18n::languages(database), dir);
-        match gallery::write(dir, &made) {
-            Ok(written) => {
+        match gallery::make_and_write(database, &i18n::languages(database), dir) {
+            Ok((made, written)) => {
                 if made.faces.iter().any(|f| !f.face.findings.is_empty()) {
                     let project = i18n::Project::load(pool);
                     build.faces = Findings {
@@ -763,6 +762,8 @@ impl Builder {
     /// its sets went).
     fn write_database(&mut self, compiled: &Compiled, writer: Option<DatabaseWriter>) -> Written {
         let out = &self.settings.out;
+        // A killed build's temp file goes even when nothing is written.
+        files::remove_stale_temp_files_once(files::parent_of(out));
         let (written, sets, cards) = match &compiled.output {
             // Only `--pretty` builds the database as models.
             Output::Models(database) => (

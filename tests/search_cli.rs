@@ -291,6 +291,48 @@ fn the_pool_and_its_built_database_answer_alike() {
 }
 
 #[test]
+fn full_width_digits_are_numbers_as_full_width_keys_are_keys() {
+    let (dir, db, _) = built();
+    let db = db.to_str().unwrap();
+    for (full, ascii) in [("ＳＴＡＲ>=３", "star>=3"), ("star:３", "star:3"), ("枚数：２", "copies:2")] {
+        let found = search_in(dir.path(), full, &["--db", db]);
+        assert!(!found.is_empty(), "`{full}`");
+        assert_eq!(found, search_in(dir.path(), ascii, &["--db", db]), "`{full}`");
+    }
+}
+
+#[test]
+fn a_bare_word_that_is_a_keyword_says_so_and_the_term_offered_finds_the_cards() {
+    let (dir, db, _) = built();
+    let db = db.to_str().unwrap();
+    let run = blades(dir.path(), &["search", "--db", db, "scurry"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("hint: `scurry` searches card names; it is also a keyword: `kw:scurry`"),
+        "{}",
+        run.stderr
+    );
+    let json = blades(dir.path(), &["search", "--format", "json", "--db", db, "scurry", "fire"]);
+    let hints = json.json()["hints"].clone();
+    assert_eq!(hints.as_array().map(Vec::len), Some(2), "{hints}");
+    // Every term a hint offers is a query that finds cards.
+    let database = blades::search::read_database(db.as_ref()).unwrap();
+    let index = blades::search::Index::new(&database);
+    let catalog = blades::search::Catalog::for_index(&index, &blades::effect::Keywords::builtin());
+    let query = blades::search::Query::parse("scurry -fire t:speedster", &catalog).unwrap();
+    assert_eq!(query.hints.len(), 2);
+    for hint in &query.hints {
+        let offered = blades::search::Query::parse(&hint.instead, &catalog).unwrap();
+        assert!(offered.hints.is_empty(), "{}", hint.instead);
+        assert!(index.search(&offered).next().is_some(), "{}", hint.instead);
+    }
+    assert!(search_in(dir.path(), "golem", &["--db", db]).len() > 1);
+    let plain = blades(dir.path(), &["search", "--db", db, "golem"]);
+    assert!(!plain.stderr.contains("hint:"), "{}", plain.stderr);
+}
+
+#[test]
 fn stale_and_translated_are_both_ways_on_a_drifted_pool() {
     let pool = root().join("tests/fixtures/i18n/drifted");
     let pool = pool.to_str().unwrap();

@@ -60,6 +60,11 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         }
     };
     let found: Vec<&Card> = index.search(&query).collect();
+    if context.tells() {
+        for hint in &query.hints {
+            stderrln!("hint: {}", hint.text);
+        }
+    }
     match context.format {
         Format::Json => stdoutln!(
             "{}",

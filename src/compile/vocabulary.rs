@@ -153,7 +153,8 @@ pub(crate) fn check_set_effects(
         let (Some(tree), Some(effect_text)) = (&loaded.effect, &loaded.card.effect) else {
             continue;
         };
-        let errors = effect::check(tree, vocab);
+        let mut errors = effect::check(tree, vocab);
+        errors.extend(effect::reads_back(tree, effect_text));
         if errors.is_empty() {
             continue;
         }

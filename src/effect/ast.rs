@@ -362,6 +362,19 @@ pub enum Player {
     AnOpponent,
     EachOpponent,
     AllPlayers,
+    /// `that opponent` after `clash with an opponent`: the opponent you
+    /// clashed with.
+    ClashedOpponent,
+    /// `that opponent` in a Reaction whose trigger is done by `an opponent`:
+    /// the opponent who did it.
+    TriggerPlayer,
+}
+
+impl Player {
+    /// Does the player refer back to one named earlier in the line?
+    pub fn is_reference(self) -> bool {
+        matches!(self, Player::ClashedOpponent | Player::TriggerPlayer)
+    }
 }
 
 /// Whose cards.
@@ -369,12 +382,31 @@ pub enum Player {
 #[serde(rename_all = "kebab-case")]
 pub enum Owner {
     You,
-    /// The player doing the clause (`each opponent loses 1 RP for each card in their hand`).
+    /// The player doing the clause, when that is not you (`each opponent
+    /// loses 1 RP for each card in their hand`); in a clause you do, `their`
+    /// is the player the line named before (see [`Owner::ClashedOpponent`]).
     Their,
     AnOpponent,
     EachOpponent,
     EachPlayer,
     Any,
+    /// `their` (or `that opponent's`) after `clash with an opponent`, in a
+    /// clause you do: the opponent you clashed with.
+    ClashedOpponent,
+    /// `their` (or `that opponent's`) in a Reaction whose trigger is done by
+    /// `an opponent`, in a clause you do: the opponent who did it.
+    TriggerPlayer,
+}
+
+impl Owner {
+    /// The player an owner that refers back names (`None` for the others).
+    pub fn reference(self) -> Option<Player> {
+        match self {
+            Owner::ClashedOpponent => Some(Player::ClashedOpponent),
+            Owner::TriggerPlayer => Some(Player::TriggerPlayer),
+            _ => None,
+        }
+    }
 }
 
 /// A card or group of cards.

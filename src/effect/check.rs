@@ -176,6 +176,7 @@ impl Checker<'_> {
             }
             self.sentence(s);
         }
+        super::refer::check(a, &mut self.errors);
     }
 
     fn sentence(&mut self, s: &Sentence) {

@@ -125,6 +125,14 @@ pub const CODES: &[(&str, &str)] = &[
         "pronoun-without-antecedent",
         "`it` or `them` refers to no card named before it",
     ),
+    (
+        "player-without-antecedent",
+        "`their` or `that opponent` refers to no player named before it",
+    ),
+    (
+        "ambiguous-reference",
+        "`their` or `that opponent` could mean either of two opponents the line names",
+    ),
     ("copy-self", "a copy effect that copies its own card"),
     ("mimic-self", "a card that takes its own elements or types"),
     ("attach-self", "a card attached to itself"),
@@ -143,6 +151,10 @@ pub const CODES: &[(&str, &str)] = &[
     (
         "other-without-card",
         "`other` or `adjacent` where there is no card to compare with",
+    ),
+    (
+        "effect-reads-differently",
+        "the English a card prints reads back as a different effect than the one it has",
     ),
     (
         "effect-not-formatted",

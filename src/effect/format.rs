@@ -149,7 +149,10 @@ fn clause(c: &Clause) -> String {
 
 /// Does the player take the `-s` form of a verb?
 pub(crate) fn third_person(p: Player) -> bool {
-    matches!(p, Player::AnOpponent | Player::EachOpponent)
+    matches!(
+        p,
+        Player::AnOpponent | Player::EachOpponent | Player::ClashedOpponent | Player::TriggerPlayer
+    )
 }
 
 /// `gain` or `gains`, `copy` or `copies`.
@@ -301,6 +304,7 @@ fn player(p: Player) -> &'static str {
         Player::AnOpponent => "an opponent",
         Player::EachOpponent => "each opponent",
         Player::AllPlayers => "all players",
+        Player::ClashedOpponent | Player::TriggerPlayer => "that opponent",
     }
 }
 
@@ -312,6 +316,7 @@ fn owner(o: Owner) -> &'static str {
         Owner::EachOpponent => "each opponent's",
         Owner::EachPlayer => "each player's",
         Owner::Any => "any player's",
+        Owner::ClashedOpponent | Owner::TriggerPlayer => "that opponent's",
     }
 }
 

@@ -23,13 +23,16 @@ mod hints;
 mod keywords;
 mod parser;
 pub mod phrases;
+mod refer;
 mod render;
 mod syntax_error;
+mod touchstone;
 
 pub use ast::*;
 pub use error::{CODES, EffectError};
 pub use keywords::{Keyword, Keywords, Texts};
 pub use phrases::{Phrasebook, Phrasebooks};
+pub use touchstone::reads_back;
 
 use serde::{Deserialize, Serialize};
 

@@ -228,6 +228,7 @@ impl Renderer<'_> {
             Player::AnOpponent => "player.an_opponent",
             Player::EachOpponent => "player.each_opponent",
             Player::AllPlayers => "player.all_players",
+            Player::ClashedOpponent | Player::TriggerPlayer => "player.that_opponent",
         })
     }
 
@@ -237,6 +238,7 @@ impl Renderer<'_> {
             Player::AnOpponent => "who.an_opponent",
             Player::EachOpponent => "who.each_opponent",
             Player::AllPlayers => "who.all_players",
+            Player::ClashedOpponent | Player::TriggerPlayer => "who.that_opponent",
         })
     }
 
@@ -248,6 +250,7 @@ impl Renderer<'_> {
             Owner::EachOpponent => "owner.each_opponent",
             Owner::EachPlayer => "owner.each_player",
             Owner::Any => "owner.any",
+            Owner::ClashedOpponent | Owner::TriggerPlayer => "owner.that_opponent",
         })
     }
 

@@ -29,6 +29,11 @@ pub(crate) const FORMATS_YAML: &str = include_str!("../../data/deck-formats.yaml
 /// Where the embedded formats say they come from in diagnostics.
 const FORMATS_PATH: &str = "data/deck-formats.yaml";
 
+/// The largest number a format may say (a bound, a copy limit, what a
+/// modifier adds). Far above any deck, and small enough that no sum of a
+/// format's numbers (a limit plus every modifier of a file) leaves `u64`.
+pub const MAX_FORMAT_NUMBER: u64 = 1_000_000;
+
 /// A deck format.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeckFormat {
@@ -153,11 +158,11 @@ impl DeckFormat {
     /// The zone a deck list's header names (id, name or another name,
     /// ignoring case, hyphens and spacing).
     pub fn zone_named(&self, header: &str) -> Option<usize> {
-        let wanted = zone_fold(header);
+        let wanted = header_key(header);
         self.zones.iter().position(|z| {
-            zone_fold(&z.id.0) == wanted
-                || zone_fold(&z.name) == wanted
-                || z.also.iter().any(|a| zone_fold(a) == wanted)
+            header_key(&z.id.0) == wanted
+                || header_key(&z.name) == wanted
+                || z.also.iter().any(|a| header_key(a) == wanted)
         })
     }
 
@@ -168,10 +173,21 @@ impl DeckFormat {
             .iter()
             .filter(|m| m.bound == bound && m.character == character.id)
             .map(|m| m.add)
-            .sum()
+            // A format built in code has no number bound: past `u64`, a
+            // limit is as good as none, never wrapped round to a small one.
+            .fold(0, u64::saturating_add)
     }
 }
 
+/// A zone's name as headers are compared: folded as card names are (NFKC,
+/// lower case, no spaces), without hyphens or underscores (`MAINDECK`,
+/// `main-deck` and `Main Deck` are one).
+fn header_key(text: &str) -> String {
+    fold(text).replace(['-', '_'], "")
+}
+
+/// Lower-case words, split at spaces, hyphens and underscores, joined by a
+/// space (`Deck-Box` → `deck box`).
 fn zone_fold(text: &str) -> String {
     text.to_lowercase()
         .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
@@ -294,7 +310,11 @@ pub fn parse_located(
     let Some(doc) = yaml::parse_reported(text, path, out) else {
         return Vec::new();
     };
-    let mut r = Reader { path, out };
+    let mut r = Reader {
+        path,
+        source: text,
+        out,
+    };
     let mut formats: Vec<(DeckFormat, Range<usize>)> = Vec::new();
     for (_, entry) in r.fields(&doc, &["formats"], &["formats"], "a format file") {
         for item in r.list(&entry.value, "formats") {
@@ -327,6 +347,8 @@ pub fn parse_located(
 
 struct Reader<'a> {
     path: &'a Arc<str>,
+    /// The file's text, to quote a value as written.
+    source: &'a str,
     out: &'a mut Vec<Diagnostic>,
 }
 
@@ -425,8 +447,27 @@ impl Reader<'_> {
         }
     }
 
+    fn too_large(&mut self, node: &Node, field: &str) {
+        let written = self.source.get(node.span.clone()).unwrap_or("this");
+        self.invalid(
+            node.span.clone(),
+            format!("`{field}` is {written}, more cards than any deck holds"),
+            "too large",
+            format!("numbers in a format go up to {MAX_FORMAT_NUMBER}"),
+        );
+    }
+
     fn number(&mut self, node: &Node, field: &str) -> Option<u64> {
         match node.value {
+            NodeValue::Int(i) if i > MAX_FORMAT_NUMBER as i64 => {
+                self.too_large(node, field);
+                None
+            }
+            // Digits past `i64` read as a float: as far past any deck.
+            NodeValue::Float(f) if f > MAX_FORMAT_NUMBER as f64 && f.fract() == 0.0 => {
+                self.too_large(node, field);
+                None
+            }
             NodeValue::Int(i) if i >= 0 => Some(i as u64),
             NodeValue::Int(i) => {
                 self.push(
@@ -1263,12 +1304,51 @@ mod tests {
         );
     }
 
+    /// Past `i64` a YAML number is a float; past the bound or not, it is
+    /// refused as too large where it is written, not as a wrong type.
+    #[test]
+    fn numbers_past_any_deck_are_too_large() {
+        let text = format!(
+            "{HEAD}    bounds: [{{id: b, max: 1000001}}, {{max: 18446744073709551616}}]\n    copies: [{{max: 1000000}}]\n"
+        );
+        assert_eq!(
+            errors(&text),
+            [
+                ("format-invalid".into(), "1000001".into()),
+                ("format-invalid".into(), "18446744073709551616".into()),
+            ]
+        );
+    }
+
+    /// A format built in code has no bound on its numbers: a limit and a
+    /// character's adds past `u64` stay the largest limit.
+    #[test]
+    fn a_limit_past_the_integer_range_saturates() {
+        let mut format = builtin()[0].clone();
+        let deques = characters::resolve("deques").unwrap();
+        format.modifiers = vec![
+            Modifier {
+                character: deques.id.clone(),
+                bound: 0,
+                add: u64::MAX,
+            };
+            2
+        ];
+        assert_eq!(format.extra(Some(deques), 0), u64::MAX);
+    }
+
     #[test]
     fn zones_are_named_loosely() {
         let f = &builtin()[1];
         assert_eq!(f.zone_named("Main Deck"), Some(0));
         assert_eq!(f.zone_named("main-deck"), Some(0));
         assert_eq!(f.zone_named("MILLENNIUM  deck"), Some(1));
+        assert_eq!(f.zone_named("MAINDECK"), Some(0));
+        assert_eq!(f.zone_named("ＭＡＩＮ　ＤＥＣＫ"), Some(0));
+        let t = &builtin()[0];
+        for header in ["Singles", "Deck Box", "deck boxes", "Accessories", "Accessory"] {
+            assert_eq!(t.zone_named(header), Some(0), "{header}");
+        }
         assert_eq!(f.zone_named("sideboard"), None);
     }
 

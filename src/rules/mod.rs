@@ -153,7 +153,8 @@ pub struct Common {
     pub checked: bool,
     /// True when the input was checked and breaks no rule.
     pub legal: bool,
-    /// Every broken rule.
+    /// Every broken rule; when the input could not be checked whole (an
+    /// unknown card, a title line), those the cards that were read break.
     pub violations: Vec<Violation>,
     /// Problems of the input itself (unknown card, malformed file), with
     /// their location; non-empty exactly when `checked` is false.

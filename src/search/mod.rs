@@ -68,6 +68,20 @@ pub struct Query {
     pub text: String,
     /// What it asks; `None` for an empty query, which matches every card.
     pub root: Option<Node>,
+    /// Words that may have been meant otherwise, in query order.
+    pub hints: Vec<Hint>,
+}
+
+/// A word of a query that may have been meant otherwise: a bare word that
+/// is also a keyword, a type, an element…
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    /// Bytes of the query the word takes.
+    pub span: Range<usize>,
+    /// The term offered in its place (`kw:scurry`).
+    pub instead: String,
+    /// The hint, in a sentence.
+    pub text: String,
 }
 
 /// A node of a query.
@@ -476,6 +490,10 @@ pub struct SearchReport {
     pub count: usize,
     /// The cards that match, in database order (set order, then file order).
     pub cards: Vec<Hit>,
+    /// Words of the query that may have been meant otherwise (`scurry` is
+    /// a keyword: `kw:scurry`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<String>,
 }
 
 /// One card found.
@@ -534,6 +552,7 @@ impl SearchReport {
             .collect(),
             count: cards.len(),
             cards,
+            hints: query.hints.iter().map(|h| h.text.clone()).collect(),
         }
     }
 }

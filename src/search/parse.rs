@@ -14,8 +14,8 @@ use crate::suggest::nearest;
 use super::catalog::{Catalog, KEYS, field_of};
 use super::grammar::{Rule, SearchParser};
 use super::{
-    Field, MAX_NESTING, MAX_QUERY_CHARS, MAX_REGEX_BYTES, Needle, Node, Op, QUERY_PATH, Query,
-    Test, Value,
+    Field, Hint, MAX_NESTING, MAX_QUERY_CHARS, MAX_REGEX_BYTES, Needle, Node, Op, QUERY_PATH,
+    Query, Test, Value,
 };
 
 pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnostic>> {
@@ -32,6 +32,7 @@ pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnost
         catalog,
         path,
         problems: Vec::new(),
+        hints: Vec::new(),
     };
     let root = pairs
         .next()
@@ -43,6 +44,7 @@ pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnost
     Ok(Query {
         text: text.to_string(),
         root,
+        hints: resolver.hints,
     })
 }
 
@@ -145,6 +147,15 @@ fn shape(text: &str, path: &Arc<str>) -> Vec<Diagnostic> {
     problems
 }
 
+/// The help for a regular expression that does not compile: the same
+/// text searched literally, written so that it parses (`/[/` → `/\[/`).
+fn regex_help(text: &str) -> String {
+    let literal = regex::escape(text).replace('/', "\\/");
+    format!(
+        "did you mean `/{literal}/`, the text itself? The syntax is the `regex` crate's (no look-around or back-references); write `\\/` for a slash"
+    )
+}
+
 /// What the grammar expected, in words.
 fn expected(rule: Rule) -> Option<&'static str> {
     Some(match rule {
@@ -217,7 +228,20 @@ struct Resolver<'a> {
     catalog: &'a Catalog<'a>,
     path: Arc<str>,
     problems: Vec<Diagnostic>,
+    hints: Vec<Hint>,
 }
+
+/// The keys whose values a bare word may be meant as, with the key a hint
+/// offers and what the value is called.
+const HINTED: [(Field, &str, &str); 7] = [
+    (Field::Keyword, "kw", "a keyword"),
+    (Field::Type, "t", "a type"),
+    (Field::Element, "e", "an element"),
+    (Field::Set, "set", "a set"),
+    (Field::Kind, "kind", "a kind"),
+    (Field::Rarity, "r", "a rarity"),
+    (Field::Timing, "timing", "a timing"),
+];
 
 /// The value of a term as written.
 struct Written<'i> {
@@ -281,6 +305,9 @@ impl Resolver<'_> {
         let Some(value) = value else {
             return Node::All(Vec::new());
         };
+        if key.is_none() && value.kind == Rule::word {
+            self.hint_other_keys(&value);
+        }
         let field = match &key {
             None => Field::Name,
             Some((key, key_span)) => match field_of(key) {
@@ -320,6 +347,23 @@ impl Resolver<'_> {
                 said,
             }),
             None => Node::All(Vec::new()),
+        }
+    }
+
+    /// A bare word searches names; when it is also a value of a closed
+    /// key (`scurry`, a keyword), says so and offers the term (`kw:scurry`).
+    fn hint_other_keys(&mut self, written: &Written<'_>) {
+        for (field, key, what) in HINTED {
+            if self.catalog.value(field, &written.text).is_some() {
+                let word = written.text.as_str();
+                self.hints.push(Hint {
+                    span: written.span.clone(),
+                    instead: format!("{key}:{word}"),
+                    text: format!(
+                        "`{word}` searches card names; it is also {what}: `{key}:{word}` finds the cards with it"
+                    ),
+                });
+            }
         }
     }
 
@@ -382,9 +426,7 @@ impl Resolver<'_> {
                             format!("the regular expression `{}` does not compile: {reason}", written.text),
                         )
                         .with_label("not a valid regular expression")
-                        .with_help(
-                            "the syntax is the `regex` crate's (no look-around or back-references); write `\\/` for a slash",
-                        ),
+                        .with_help(regex_help(&written.text)),
                     );
                     None
                 }
@@ -401,7 +443,8 @@ impl Resolver<'_> {
             ));
         }
         if matches!(field, Field::Star | Field::Copies) {
-            return match written.text.trim().parse::<u32>() {
+            // Digits fold as keys do: `star:３` is `star:3`.
+            return match super::fold(written.text.trim()).parse::<u32>() {
                 Ok(n) => Some((Value::Number(n), [n.to_string(), n.to_string()])),
                 Err(_) => {
                     self.problems.push(
