@@ -27,6 +27,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::artifacts::{DatabaseFile, open_database};
 use crate::diagnostics::{Code, Diagnostic, Sources};
 use crate::effect::{self, Effect};
 use crate::i18n::SOURCE_LANG;
@@ -310,12 +311,30 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
         diagnostics: vec![diagnostic],
         sources: Sources::default(),
     };
-    let bytes = std::fs::read(path).map_err(|e| {
+    let unreadable = |e: std::io::Error| {
         refuse(
             Diagnostic::general(Code::Unreadable, format!("cannot read `{shown}`: {e}"))
                 .with_help("give a pool folder or a database file `blades build` wrote"),
         )
-    })?;
+    };
+    let bytes = match open_database(path).map_err(unreadable)? {
+        DatabaseFile::Bytes(bytes) => bytes,
+        DatabaseFile::Stream(stream) => {
+            let database = serde_json::from_reader::<_, Database>(stream).map_err(|e| {
+                refuse(
+                    Diagnostic::general(
+                        Code::DatabaseInvalid,
+                        format!("`{shown}` is not a card database: {e}"),
+                    )
+                    .with_help("give a pool folder or a database file `blades build` wrote"),
+                )
+            })?;
+            return match database.format {
+                DATABASE_FORMAT => Ok(database),
+                format => Err(refuse(other_format(&shown, format))),
+            };
+        }
+    };
     // The format first, so a database of another format is named as such.
     #[derive(serde::Deserialize)]
     struct Format {
@@ -327,15 +346,7 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
     if let Some(format) = format
         && format != DATABASE_FORMAT
     {
-        return Err(refuse(
-            Diagnostic::general(
-                Code::DatabaseInvalid,
-                format!(
-                    "`{shown}` is a database of format {format}; this tool reads format {DATABASE_FORMAT}"
-                ),
-            )
-            .with_help("build both releases with the same version of `blades`, or diff the pools"),
-        ));
+        return Err(refuse(other_format(&shown, format)));
     }
     let database = serde_json::from_slice::<Database>(&bytes).map_err(|e| {
         let text: Arc<str> = Arc::from(String::from_utf8_lossy(&bytes).into_owned());
@@ -427,6 +438,17 @@ fn card_id_spans(text: &str) -> Vec<(String, Range<usize>)> {
             Some((id, start..start + raw.len()))
         })
         .collect()
+}
+
+/// A database of another format than this tool's, refused.
+fn other_format(shown: &str, format: u32) -> Diagnostic {
+    Diagnostic::general(
+        Code::DatabaseInvalid,
+        format!(
+            "`{shown}` is a database of format {format}; this tool reads format {DATABASE_FORMAT}"
+        ),
+    )
+    .with_help("build both releases with the same version of `blades`, or diff the pools")
 }
 
 /// The byte offset of serde_json's line and column (both from 1; the

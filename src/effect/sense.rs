@@ -585,7 +585,11 @@ fn each_target<'a>(c: &'a Clause, f: &mut impl FnMut(&'a Target)) {
                 Amount::PerEach { count, .. } => each_count_target(count, f),
                 Amount::Fixed { .. } => {}
             },
-            Action::GainSlots { .. } | Action::Clash { .. } => {}
+            Action::GainSlots { .. }
+            | Action::Clash { .. }
+            | Action::Gain { .. }
+            | Action::Lose { .. }
+            | Action::PayMoney { .. } => {}
             Action::Flip { target }
             | Action::Discard { target, .. }
             | Action::Reveal { target }
