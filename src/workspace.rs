@@ -208,6 +208,7 @@ fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
         })
         .collect::<Option<_>>()?;
     let mut database = Database {
+        keywords: json.keywords.clone(),
         format: json.format,
         sets: Vec::with_capacity(sets.len()),
         cards: Vec::with_capacity(json.cards),

@@ -45,12 +45,12 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         );
     }
     let text = args.query.join(" ");
-    let (database, keywords) = match load(context, &args) {
-        Ok(loaded) => loaded,
+    let database = match load(context, &args) {
+        Ok(database) => database,
         Err(code) => return code,
     };
     let index = Index::new(&database);
-    let catalog = Catalog::for_index(&index, &keywords);
+    let catalog = Catalog::for_index(&index, &Keywords::builtin());
     let query = match Query::parse(&text, &catalog) {
         Ok(query) => query,
         Err(problems) => {
@@ -100,25 +100,20 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     ExitCode::from(exit::OK)
 }
 
-/// The database searched, and the keyword table values are named from:
-/// the built database `--db` names (with the built-in keywords), else the
-/// pool's.
-fn load(context: &Context, args: &Args) -> Result<(Database, Keywords), ExitCode> {
+/// The database searched: the built database `--db` names, else the
+/// pool's. Either carries the pool's keyword table, which `kw:` is read
+/// against (a file written without one is read with the built-in table).
+fn load(context: &Context, args: &Args) -> Result<Database, ExitCode> {
     if let Some(path) = &args.db {
         if context.tells() {
             stderrln!("database: {}", path.display());
         }
-        return match search::read_database(path) {
-            Ok(database) => Ok((database, Keywords::builtin())),
-            Err(problem) => Err(context.refuse(*problem)),
-        };
+        return search::read_database(path).map_err(|problem| context.refuse(*problem));
     }
     let workspace = context.workspace()?;
-    let database = workspace
+    workspace
         .database()
-        .map_err(|findings| context.pool_has_errors(&findings, "it cannot be searched"))?;
-    let (vocabulary, _) = workspace.vocabulary();
-    Ok((database, vocabulary.vocab.keywords))
+        .map_err(|findings| context.pool_has_errors(&findings, "it cannot be searched"))
 }
 
 /// The cards as a table: id, name, set, kind, STAR, elements, types, copies.
