@@ -488,6 +488,30 @@ fn human_output_is_a_table_with_a_count_and_explain_says_it_in_both_languages() 
 }
 
 #[test]
+fn the_results_table_speaks_the_language_asked() {
+    let (dir, db, _) = built();
+    let db = db.to_str().unwrap();
+    let run = blades(dir.path(), &["search", "--lang", "ja", "--db", db, "e:fire", "star>=4"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[0].starts_with("ID ") && lines[0].contains("名前"), "{}", run.stdout);
+    let row: Vec<&str> = lines[1].split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    assert_eq!(
+        row,
+        ["boiler-golem", "ボイラー・ゴーレム", "歯車仕掛けの鋳造所", "シングル", "4", "炎, 地", "機械", "2"],
+        "{}",
+        run.stdout
+    );
+    assert_eq!(lines.last(), Some(&"4枚"));
+    // English stays the default, and a language the pool lacks is refused.
+    let en = blades(dir.path(), &["search", "--db", db, "e:fire", "star>=4"]);
+    assert!(en.stdout.contains("Boiler Golem") && en.stdout.contains("fire, earth"));
+    let fr = blades(dir.path(), &["search", "--lang", "fr", "--db", db, "e:fire"]);
+    assert_eq!(fr.code, 2);
+    assert!(fr.stderr.contains("blades::unknown-language"), "{}", fr.stderr);
+}
+
+#[test]
 fn json_output_is_the_search_report() {
     let (dir, db, _) = built();
     let run = blades(
