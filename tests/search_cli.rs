@@ -506,6 +506,10 @@ fn the_results_table_speaks_the_language_asked() {
     // English stays the default, and a language the pool lacks is refused.
     let en = blades(dir.path(), &["search", "--db", db, "e:fire", "star>=4"]);
     assert!(en.stdout.contains("Boiler Golem") && en.stdout.contains("fire, earth"));
+    // Help lines list values in the language asked.
+    let bad = blades(dir.path(), &["search", "--lang", "ja", "--format", "json", "--db", db, "e:fyre"]);
+    let help = bad.json()["diagnostics"][0]["help"].as_str().unwrap().to_string();
+    assert!(help.contains("`e` takes 炎, 風, 光, 水, 地, 闇"), "{help}");
     let fr = blades(dir.path(), &["search", "--lang", "fr", "--db", db, "e:fire"]);
     assert_eq!(fr.code, 2);
     assert!(fr.stderr.contains("blades::unknown-language"), "{}", fr.stderr);

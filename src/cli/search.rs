@@ -68,7 +68,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     };
     let index = Index::new(&database);
     let catalog = Catalog::for_index(&index, &Keywords::builtin());
-    let query = match Query::parse(&text, &catalog) {
+    let query = match Query::parse_in(&text, &catalog, &lang) {
         Ok(query) => query,
         Err(problems) => {
             let mut sources = Sources::default();

@@ -468,7 +468,13 @@ impl Query {
     /// database holds. Every problem is a diagnostic located in the query
     /// (path [`QUERY_PATH`]); all of them are returned, in query order.
     pub fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnostic>> {
-        parse::parse(text, catalog)
+        parse::parse(text, catalog, "en")
+    }
+
+    /// [`Query::parse`], its help lines listing values in `lang` (`ja`:
+    /// `種族` takes 動物, 神話, …).
+    pub fn parse_in(text: &str, catalog: &Catalog, lang: &str) -> Result<Query, Vec<Diagnostic>> {
+        parse::parse(text, catalog, lang)
     }
 
     /// What the query means, in English (`en`) or Japanese (`ja`).

@@ -18,7 +18,7 @@ use super::{
     Query, Test, Value,
 };
 
-pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnostic>> {
+pub(super) fn parse(text: &str, catalog: &Catalog, lang: &str) -> Result<Query, Vec<Diagnostic>> {
     let path: Arc<str> = Arc::from(QUERY_PATH);
     let problems = shape(text, &path);
     if !problems.is_empty() {
@@ -33,6 +33,7 @@ pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnost
         path,
         problems: Vec::new(),
         hints: Vec::new(),
+        japanese: lang == "ja",
     };
     let root = pairs
         .next()
@@ -229,6 +230,9 @@ struct Resolver<'a> {
     path: Arc<str>,
     problems: Vec<Diagnostic>,
     hints: Vec<Hint>,
+    /// Help lines list values in Japanese (`--lang ja`); a key written in
+    /// Japanese gets them too.
+    japanese: bool,
 }
 
 /// The keys whose values a bare word may be meant as, with the key a hint
@@ -536,7 +540,13 @@ impl Resolver<'_> {
 
     fn unknown_value(&mut self, field: Field, key: &str, written: &Written<'_>) {
         let near = nearest(&written.text, self.catalog.words(field), 3);
-        let known: Vec<&str> = self.catalog.words(field).filter(|w| w.is_ascii()).collect();
+        let japanese = self.japanese || !key.is_ascii();
+        let in_language = |w: &&str| w.is_ascii() != japanese;
+        let mut known: Vec<&str> = self.catalog.words(field).filter(in_language).collect();
+        if known.is_empty() {
+            // No word of this key in Japanese (a pool's own types): English.
+            known = self.catalog.words(field).filter(|w| w.is_ascii()).collect();
+        }
         let mut help = match near.is_empty() {
             false => format!("did you mean {}? ", quoted(&near)),
             true => String::new(),
