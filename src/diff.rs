@@ -955,6 +955,7 @@ mod tests {
 
     fn database(cards: Vec<Card>) -> Database {
         Database {
+            keywords: None,
             format: DATABASE_FORMAT,
             cards,
             sets: Vec::new(),

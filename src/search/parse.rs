@@ -18,7 +18,7 @@ use super::{
     Op, QUERY_PATH, QUERY_REGEX_BYTES, Query, Test, Value,
 };
 
-pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnostic>> {
+pub(super) fn parse(text: &str, catalog: &Catalog, lang: &str) -> Result<Query, Vec<Diagnostic>> {
     let path: Arc<str> = Arc::from(QUERY_PATH);
     let problems = shape(text, &path);
     if !problems.is_empty() {
@@ -34,6 +34,7 @@ pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnost
         problems: Vec::new(),
         hints: Vec::new(),
         regexes: Regexes::of(pairs.clone()),
+        japanese: lang == "ja",
     };
     let root = pairs
         .next()
@@ -231,6 +232,9 @@ struct Resolver<'a> {
     problems: Vec<Diagnostic>,
     hints: Vec<Hint>,
     regexes: Regexes,
+    /// Help lines list values in Japanese (`--lang ja`); a key written in
+    /// Japanese gets them too.
+    japanese: bool,
 }
 
 /// A query's regular expressions under one budget: how many distinct ones
@@ -616,7 +620,13 @@ impl Resolver<'_> {
 
     fn unknown_value(&mut self, field: Field, key: &str, written: &Written<'_>) {
         let near = nearest(&written.text, self.catalog.words(field), 3);
-        let known: Vec<&str> = self.catalog.words(field).filter(|w| w.is_ascii()).collect();
+        let japanese = self.japanese || !key.is_ascii();
+        let in_language = |w: &&str| w.is_ascii() != japanese;
+        let mut known: Vec<&str> = self.catalog.words(field).filter(in_language).collect();
+        if known.is_empty() {
+            // No word of this key in Japanese (a pool's own types): English.
+            known = self.catalog.words(field).filter(|w| w.is_ascii()).collect();
+        }
         let mut help = match near.is_empty() {
             false => format!("did you mean {}? ", quoted(&near)),
             true => String::new(),
