@@ -11,10 +11,10 @@ use unicode_width::UnicodeWidthStr;
 use blades::diagnostics::Sources;
 use blades::effect::{Keywords, Lang};
 use blades::model::{Card, Database};
-use blades::report::Format;
+use blades::report::{Format, shown};
 use blades::search::{self, Catalog, Index, Query, SearchReport};
 
-use super::out::{stderrln, stdout_str, stdoutln};
+use super::out::{self, stderrln, stdout_str, stdoutln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -75,9 +75,12 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         }
         Format::Human => {
             if args.explain {
-                stdoutln!("means: {}", query.explain(Lang::En));
-                stdoutln!("意味: {}", query.explain(Lang::Ja));
-                stdoutln!();
+                // The query's own words come back: shown safely.
+                out::stdout_shown(&format!(
+                    "means: {}\n意味: {}\n\n",
+                    query.explain(Lang::En),
+                    query.explain(Lang::Ja)
+                ));
             }
             stdout_str(&table(&found));
             if context.tells() {
@@ -129,7 +132,9 @@ fn table(cards: &[&Card]) -> String {
         .map(|card| {
             [
                 card.id.0.clone(),
-                card.name.clone(),
+                // A name comes from anyone: on one line, its control
+                // characters as pictures.
+                shown(&card.name).replace('\n', "␊"),
                 card.set.0.clone(),
                 card.kind.as_str().to_string(),
                 card.stars.to_string(),
