@@ -27,6 +27,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::artifacts::{DatabaseFile, open_database};
 use crate::diagnostics::{Code, Diagnostic, Sources};
 use crate::effect::{self, Effect};
 use crate::i18n::SOURCE_LANG;
@@ -87,7 +88,9 @@ impl ChangeClass {
         ChangeClass::ALL.into_iter().find(|c| c.as_str() == name)
     }
 
-    /// A changelog section's heading in `lang` (`en`, `ja`).
+    /// A changelog section's heading in `lang` (`en`, `ja`). A card is
+    /// listed under every class it has, so no heading says "only": a card
+    /// with a stat, a functional and a flavor change is under all three.
     pub fn heading(self, lang: &str) -> &'static str {
         let ja = lang == "ja";
         match self {
@@ -101,12 +104,12 @@ impl ChangeClass {
             ChangeClass::Stats => "Stat changes",
             ChangeClass::Functional if ja => "機能的エラッタ",
             ChangeClass::Functional => "Functional errata",
-            ChangeClass::Wording if ja => "文言のみの修正",
-            ChangeClass::Wording => "Wording only",
-            ChangeClass::Translation if ja => "翻訳のみの修正",
-            ChangeClass::Translation => "Translation only",
-            ChangeClass::Flavor if ja => "フレーバーテキストのみの修正",
-            ChangeClass::Flavor => "Flavor text only",
+            ChangeClass::Wording if ja => "文言の修正",
+            ChangeClass::Wording => "Wording changes",
+            ChangeClass::Translation if ja => "翻訳の修正",
+            ChangeClass::Translation => "Translation changes",
+            ChangeClass::Flavor if ja => "フレーバーテキストの修正",
+            ChangeClass::Flavor => "Flavor text changes",
         }
     }
 }
@@ -308,12 +311,30 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
         diagnostics: vec![diagnostic],
         sources: Sources::default(),
     };
-    let bytes = std::fs::read(path).map_err(|e| {
+    let unreadable = |e: std::io::Error| {
         refuse(
             Diagnostic::general(Code::Unreadable, format!("cannot read `{shown}`: {e}"))
                 .with_help("give a pool folder or a database file `blades build` wrote"),
         )
-    })?;
+    };
+    let bytes = match open_database(path).map_err(unreadable)? {
+        DatabaseFile::Bytes(bytes) => bytes,
+        DatabaseFile::Stream(stream) => {
+            let database = serde_json::from_reader::<_, Database>(stream).map_err(|e| {
+                refuse(
+                    Diagnostic::general(
+                        Code::DatabaseInvalid,
+                        format!("`{shown}` is not a card database: {e}"),
+                    )
+                    .with_help("give a pool folder or a database file `blades build` wrote"),
+                )
+            })?;
+            return match database.format {
+                DATABASE_FORMAT => Ok(database),
+                format => Err(refuse(other_format(&shown, format))),
+            };
+        }
+    };
     // The format first, so a database of another format is named as such.
     #[derive(serde::Deserialize)]
     struct Format {
@@ -325,15 +346,7 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
     if let Some(format) = format
         && format != DATABASE_FORMAT
     {
-        return Err(refuse(
-            Diagnostic::general(
-                Code::DatabaseInvalid,
-                format!(
-                    "`{shown}` is a database of format {format}; this tool reads format {DATABASE_FORMAT}"
-                ),
-            )
-            .with_help("build both releases with the same version of `blades`, or diff the pools"),
-        ));
+        return Err(refuse(other_format(&shown, format)));
     }
     let database = serde_json::from_slice::<Database>(&bytes).map_err(|e| {
         let text: Arc<str> = Arc::from(String::from_utf8_lossy(&bytes).into_owned());
@@ -425,6 +438,17 @@ fn card_id_spans(text: &str) -> Vec<(String, Range<usize>)> {
             Some((id, start..start + raw.len()))
         })
         .collect()
+}
+
+/// A database of another format than this tool's, refused.
+fn other_format(shown: &str, format: u32) -> Diagnostic {
+    Diagnostic::general(
+        Code::DatabaseInvalid,
+        format!(
+            "`{shown}` is a database of format {format}; this tool reads format {DATABASE_FORMAT}"
+        ),
+    )
+    .with_help("build both releases with the same version of `blades`, or diff the pools")
 }
 
 /// The byte offset of serde_json's line and column (both from 1; the
@@ -931,6 +955,7 @@ mod tests {
 
     fn database(cards: Vec<Card>) -> Database {
         Database {
+            keywords: None,
             format: DATABASE_FORMAT,
             cards,
             sets: Vec::new(),
@@ -969,6 +994,48 @@ mod tests {
         }];
         let report = diff(&database(vec![a]), &database(vec![b]));
         assert_eq!(report.changes[0].errata.as_ref().unwrap().until, "1.1");
+    }
+
+    /// The section a card is listed under in a changelog: the headings
+    /// above each of its lines.
+    fn sections_of(markdown: &str, id: &str) -> Vec<String> {
+        let mut heading = "";
+        let mut found = Vec::new();
+        for line in markdown.lines() {
+            if let Some(h) = line.strip_prefix("## ") {
+                heading = h;
+            } else if line.contains(&format!("(`{id}`")) {
+                found.push(heading.to_string());
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn a_card_with_several_changes_is_under_each_and_no_heading_says_only() {
+        let mut a = card("a");
+        a.effect = Some("Play: Gain 1 RP.".into());
+        a.flavor = Some("Old.".into());
+        let mut b = a.clone();
+        b.stars = 3;
+        b.effect = Some("Play: Gain 2 RP.".into());
+        b.flavor = Some("New.".into());
+        let report = diff(&database(vec![a]), &database(vec![b]));
+        for lang in ["en", "ja"] {
+            let markdown = report.markdown(lang);
+            let want: Vec<String> = [
+                ChangeClass::Stats,
+                ChangeClass::Functional,
+                ChangeClass::Flavor,
+            ]
+            .map(|c| c.heading(lang).to_string())
+            .into();
+            assert_eq!(sections_of(&markdown, "a"), want, "{markdown}");
+        }
+        for class in ChangeClass::ALL {
+            let (en, ja) = (class.heading("en"), class.heading("ja"));
+            assert!(!en.contains("only") && !ja.contains("のみ"), "{en} {ja}");
+        }
     }
 
     #[test]

@@ -47,10 +47,7 @@ impl InputFile {
     /// Reads a file, standard input for `-`, or the list a share code
     /// holds (a code that is not also the name of a file).
     pub fn read(name: &Path) -> Result<InputFile, Box<Diagnostic>> {
-        if let Some(code) = name.to_str()
-            && share::looks_like_code(code)
-            && !name.exists()
-        {
+        if let Some(code) = share_code(name) {
             return InputFile::shared(code);
         }
         let (path, text) = pool::read_input(name)?;
@@ -59,14 +56,14 @@ impl InputFile {
 
     /// The list of a share code, shown under the code's name.
     fn shared(code: &str) -> Result<InputFile, Box<Diagnostic>> {
-        let path: Arc<str> = Arc::from(code.trim());
+        let path = share::short(code);
         match share::decode(code) {
             Ok(lines) => Ok(InputFile {
                 path,
                 text: Arc::from(share::list_text(&lines)),
             }),
             Err(error) => Err(Box::new(
-                Diagnostic::error(Code::InvalidInput, &share::short(code), 0..0, error.to_string())
+                Diagnostic::error(Code::InvalidInput, &path, 0..0, error.to_string())
                     .with_help("copy the whole code again (it starts `MB1-`); a share code is made by `blades deck export --share`"),
             )),
         }
@@ -77,6 +74,22 @@ impl InputFile {
             path: Arc::from(path),
             text: Arc::from(text),
         }
+    }
+}
+
+/// The share code `name` is, when it is one and no file has that name.
+fn share_code(name: &Path) -> Option<&str> {
+    name.to_str()
+        .filter(|code| share::looks_like_code(code) && !name.exists())
+}
+
+/// How reports name an input: `<stdin>` for `-`, a share code by its ends
+/// ([`share::short`]), else its path.
+pub fn shown(name: &Path) -> String {
+    match share_code(name) {
+        Some(code) => share::short(code).to_string(),
+        None if name == Path::new("-") => "<stdin>".to_string(),
+        None => name.display().to_string(),
     }
 }
 
@@ -514,6 +527,8 @@ struct YamlReader<'a> {
     file: &'a InputFile,
     out: &'a mut Vec<Diagnostic>,
     doc: Option<Node>,
+    /// Reading a trade's side: its amounts move value between players.
+    trade: bool,
 }
 
 impl<'a> YamlReader<'a> {
@@ -529,7 +544,12 @@ impl<'a> YamlReader<'a> {
                 None
             }
         };
-        YamlReader { file, out, doc }
+        YamlReader {
+            file,
+            out,
+            doc,
+            trade: false,
+        }
     }
 
     /// The document (a copy, so the reader stays borrowable).
@@ -683,7 +703,8 @@ impl<'a> YamlReader<'a> {
         match node.value {
             NodeValue::Null => 0,
             NodeValue::Int(i) if i < 0 => {
-                negative(self.out, &self.file.path, node.span.clone(), field, i);
+                let help = negative_help(field, self.trade);
+                negative(self.out, &self.file.path, node.span.clone(), field, i, help);
                 0
             }
             NodeValue::Int(i) => i as u64,
@@ -791,6 +812,7 @@ impl<'a> YamlReader<'a> {
     }
 
     fn side(&mut self, node: &Node) -> SideDoc {
+        self.trade = true;
         let mut side = SideDoc::default();
         if matches!(node.value, NodeValue::Null) {
             return side;
@@ -812,6 +834,7 @@ fn negative(
     span: Range<usize>,
     field: &str,
     value: i64,
+    help: &str,
 ) {
     out.push(
         Diagnostic::error(
@@ -821,12 +844,22 @@ fn negative(
             format!("`{field}` is {value}, below zero"),
         )
         .with_label("negative")
-        .with_help(if field == "count" {
-            "a count is 0 or more"
-        } else {
-            "amounts are 0 or more; to move value the other way, put it on the other side"
-        }),
+        .with_help(help),
     );
+}
+
+/// What to write instead of a negative `field`: a trade's amounts move
+/// value, the rest are counts of what a player has.
+fn negative_help(field: &str, trade: bool) -> &'static str {
+    match field {
+        _ if trade => "amounts are 0 or more; to move value the other way, put it on the other side",
+        "count" => "a count is 0 or more",
+        "place" => "a place is 1 or more: 1 for the winner",
+        "collection" => "write the number of cards in the collection scored: 2 to 8",
+        "dollars" => "write the Millennium Dollars the player has left: 0 or more",
+        "friendship" => "write the VP printed on the Friendship cards the player gave: 0 or more",
+        _ => "amounts are 0 or more",
+    }
 }
 
 // ------------------------------------------------------------ plain text
@@ -1018,7 +1051,9 @@ impl<'a> TextReader<'a> {
         let text = value.value.trim();
         match text.parse::<i64>() {
             Ok(n) if n < 0 => {
-                negative(self.out, &self.file.path, value.span.clone(), "amount", n);
+                // Header amounts are a trade side's `dollars:` and `friendship:`.
+                let help = negative_help("amount", true);
+                negative(self.out, &self.file.path, value.span.clone(), "amount", n, help);
                 0
             }
             Ok(n) => n as u64,
@@ -1041,35 +1076,79 @@ impl<'a> TextReader<'a> {
 
 // ---------------------------------------------------------------- counts
 
-/// Splits `2x Name`, `2 x Name`, `2× Name`, `Name x2`, `Name x 2` into the
-/// count and the name's byte range in `text`; `None` when there is no count.
-/// The count keeps its sign so a negative one can be reported.
+/// The signs between a count and a name (`2x`, `2×`, full-width `２ｘ`).
+const TIMES: [char; 5] = ['x', 'X', '×', 'ｘ', 'Ｘ'];
+
+/// A digit as lists are typed: ASCII or full-width (`２`), as NFKC reads it.
+fn digit(c: char) -> Option<u32> {
+    match c {
+        '0'..='9' => Some(c as u32 - '0' as u32),
+        '０'..='９' => Some(c as u32 - '０' as u32),
+        _ => None,
+    }
+}
+
+/// Bytes of the digits `text` starts with.
+fn leading_digits(text: &str) -> usize {
+    text.chars()
+        .take_while(|c| digit(*c).is_some())
+        .map(char::len_utf8)
+        .sum()
+}
+
+/// Bytes of the digits `text` ends with.
+fn trailing_digits(text: &str) -> usize {
+    text.chars()
+        .rev()
+        .take_while(|c| digit(*c).is_some())
+        .map(char::len_utf8)
+        .sum()
+}
+
+/// A whole number written in digits (ASCII or full-width), `None` when it
+/// is not one or does not fit.
+pub(crate) fn whole_number(text: &str) -> Option<u64> {
+    if text.is_empty() {
+        return None;
+    }
+    text.chars().try_fold(0u64, |n, c| {
+        n.checked_mul(10)?.checked_add(u64::from(digit(c)?))
+    })
+}
+
+/// Splits `2x Name`, `2 x Name`, `2× Name`, `Name x2`, `Name x 2` (and
+/// their full-width forms, `２ｘ Name`, `Name ｘ２`) into the count and the
+/// name's byte range in `text`; `None` when there is no count. The count
+/// keeps its sign so a negative one can be reported.
 pub(crate) fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
     let trimmed_start = text.len() - text.trim_start().len();
     let t = text.trim();
     let end = trimmed_start + t.len();
+    // Digits past the integer range saturate, so the count is refused as too
+    // large at its line rather than read as no count at all.
+    let signed = |digits: &str, negative: bool| {
+        let n = whole_number(digits).map_or(i64::MAX, |n| i64::try_from(n).unwrap_or(i64::MAX));
+        Some(if negative { -n } else { n })
+    };
     // Prefix.
     let digits_at = usize::from(t.starts_with('-'));
-    let digits = t[digits_at..]
-        .bytes()
-        .take_while(u8::is_ascii_digit)
-        .count();
+    let digits = leading_digits(&t[digits_at..]);
     if digits > 0 {
         let rest = &t[digits_at + digits..];
         let after_space = rest.trim_start();
-        for x in ['x', 'X', '×'] {
+        for x in TIMES {
             if let Some(name) = after_space.strip_prefix(x)
                 && name.starts_with(char::is_whitespace)
                 && !name.trim().is_empty()
             {
-                let n = saturating_count(&t[..digits_at + digits]);
+                let n = signed(&t[digits_at..digits_at + digits], digits_at == 1)?;
                 let name_start = end - name.trim_start().len();
                 return Some((n, name_start..end));
             }
         }
     }
     // Suffix.
-    let t_digits = t.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let t_digits = trailing_digits(t);
     if t_digits > 0 {
         let mut head = &t[..t.len() - t_digits];
         let negative = head.ends_with('-');
@@ -1077,31 +1156,18 @@ pub(crate) fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
             head = &head[..head.len() - 1];
         }
         let head = head.trim_end();
-        for x in ['x', 'X', '×'] {
+        for x in TIMES {
             if let Some(name) = head.strip_suffix(x)
                 && name.ends_with(char::is_whitespace)
                 && !name.trim().is_empty()
             {
-                let digits_text = &t[t.len() - t_digits..];
-                let n = saturating_count(digits_text);
-                let n = if negative { n.saturating_neg() } else { n };
+                let n = signed(&t[t.len() - t_digits..], negative)?;
                 let name = name.trim_end();
                 return Some((n, trimmed_start..trimmed_start + name.len()));
             }
         }
     }
     None
-}
-
-/// Digits (after an optional `-`) as a count. One past the integer range
-/// is as far past every bound as it is: saturated, so that it is reported
-/// as too large (or below zero), never read as a card's name.
-fn saturating_count(digits: &str) -> i64 {
-    match digits.parse::<i64>() {
-        Ok(n) => n,
-        Err(_) if digits.starts_with('-') => i64::MIN,
-        Err(_) => i64::MAX,
-    }
 }
 
 /// A count no table holds: `said` names it (`a count of 5000`).
@@ -1151,7 +1217,8 @@ fn parse_reference(
         return None;
     }
     if count < 0 {
-        negative(out, path, locate(0..text.len()), "count", count);
+        let help = negative_help("count", false);
+        negative(out, path, locate(0..text.len()), "count", count, help);
         return None;
     }
     let count = count as u64;
@@ -1206,7 +1273,7 @@ pub fn resolve_cards<'a>(
                 if r.name
                     .split_whitespace()
                     .next()
-                    .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
+                    .is_some_and(|w| whole_number(w).is_some())
                 {
                     help.push_str("; a count is written `2 Name`, `2x Name` or `Name x2`");
                 }
@@ -1249,13 +1316,15 @@ pub fn resolve_cards<'a>(
 }
 
 /// `N Name` where `Name` names a card: the count (saturated past the
-/// integer range, see [`saturating_count`]) and the card.
+/// integer range) and the card.
 fn bare_count(index: &CardIndex, text: &str) -> Option<(u64, usize)> {
     let (count, name) = text.trim().split_once(char::is_whitespace)?;
-    if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let count = count.parse::<u64>().unwrap_or(u64::MAX);
+    let count = match whole_number(count) {
+        Some(count) => count,
+        // Digits past the integer range: a count no table holds, refused later.
+        None if count.chars().all(|c| digit(c).is_some()) && !count.is_empty() => u64::MAX,
+        None => return None,
+    };
     let card = index.resolve(name.trim()).ok()?;
     Some((count, card))
 }
