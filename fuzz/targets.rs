@@ -589,20 +589,33 @@ fn catalog() -> &'static Catalog<'static> {
     CATALOG.get_or_init(|| Catalog::new(database(), &Keywords::builtin()))
 }
 
-/// A search query through the parser, the search over the built-in
-/// database and the explanation in both languages; or, when it does not
-/// parse, located findings in both reports.
+/// A search query through the parser (with the plain catalog and with the
+/// one `blades search` makes from its index, which must agree), the search
+/// over the built-in database, the explanation in both languages and the
+/// JSON report; or, when it does not parse, located findings in both
+/// reports.
 pub fn search(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    // The catalog `blades search` makes (its words read through the index)
+    // reads a query as the plain one does.
+    let index = Index::new(database());
+    let keywords = effect::Keywords::builtin();
+    let through_index = Catalog::for_index(&index, &keywords);
+    let again = Query::parse(text, &through_index);
     match Query::parse(text, catalog()) {
         Ok(query) => {
-            let found = Index::new(database()).search(&query).count();
-            assert!(found <= database().cards.len());
+            let found: Vec<&str> = index.search(&query).map(|c| c.id.0.as_str()).collect();
+            assert!(found.len() <= database().cards.len());
+            let again = again.expect("both catalogs read the query");
+            let same: Vec<&str> = index.search(&again).map(|c| c.id.0.as_str()).collect();
+            assert_eq!(found, same, "two catalogs, two answers");
             for lang in [Lang::En, Lang::Ja] {
                 assert!(!query.explain(lang).is_empty());
             }
+            let report = search::SearchReport::new(&query, index.search(&query));
+            serde_json::to_string(&report).expect("the search report is JSON");
         }
         Err(problems) => {
             assert!(!problems.is_empty(), "a refused query says why");
