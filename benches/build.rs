@@ -26,7 +26,7 @@ fn bench(c: &mut Criterion) {
     });
     let big = synthetic(10_000);
     assert!(
-        compile(&big).database.is_some(),
+        compile(&big).output.is_some(),
         "the synthetic pool is valid"
     );
     let mut group = c.benchmark_group("large");

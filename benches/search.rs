@@ -36,7 +36,8 @@ fn database() -> Database {
         }
     }
     let mut database = compile(&pool)
-        .database
+        .output
+        .into_database()
         .expect("the synthetic pool is valid");
     // As `--db` reads it: the file holds no parsed trees for a reader.
     for card in &mut database.cards {

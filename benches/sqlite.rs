@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 
-use blades::compile::compile;
+use blades::compile::{Output, compile};
 use blades::pool::Pool;
 use blades::sqlite::{Source, write_dated};
 use blades::workspace::{BuildSettings, Builder};
@@ -22,7 +22,8 @@ fn bench(c: &mut Criterion) {
     }
     let pool = Pool::from_dir(&dir.path().join("pool")).expect("pool");
     let database = compile(&pool)
-        .database
+        .output
+        .into_database()
         .expect("the synthetic pool is valid");
     assert_eq!(database.cards.len(), CARDS);
     // A cached build, then one that finds the JSON database up to date:
@@ -30,20 +31,18 @@ fn bench(c: &mut Criterion) {
     let mut builder = Builder::new(BuildSettings {
         cards: Some(dir.path().join("pool")),
         out: dir.path().join("dist/cards.json"),
-        schema_only: false,
-        no_cache: false,
-        pretty: false,
-        faces: false,
+        ..BuildSettings::default()
     });
     for _ in 0..2 {
         let pool = builder.read(None).expect("pool");
         let build = builder.build(&pool, None);
-        builder.keep(&build).expect("cache kept");
+        assert!(build.unwritten.is_empty(), "cache kept");
     }
     let pool = builder.read(None).expect("pool");
     let build = builder.build(&pool, None);
-    assert!(build.compiled.database_unchanged);
-    let pieces = build.compiled.json.as_ref().expect("the pieces");
+    let Output::Unchanged(pieces) = &build.compiled.output else {
+        panic!("the JSON database is up to date");
+    };
     let out = dir.path().join("cards.sqlite");
     let mut group = c.benchmark_group("sqlite");
     group.sample_size(10);

@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
     let mut diagnostics = Vec::new();
     let derived = check_pool(&loaded, &mut diagnostics);
     assert!(diagnostics.is_empty());
-    let database = compile(&pool).database.expect("valid pool");
+    let database = compile(&pool).output.into_database().expect("valid pool");
     let json = serde_json::to_vec_pretty(&database).expect("serialises");
 
     let mut group = c.benchmark_group("stages (10,000 cards)");

@@ -6,27 +6,33 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// A number written as a word (`None` when it is not one, or not UTF-8).
+fn number<T: std::str::FromStr>(word: &std::ffi::OsStr) -> Option<T> {
+    word.to_str()?.parse().ok()
+}
+
 fn main() -> ExitCode {
     let mut cards = 1_000usize;
     let mut out = PathBuf::from("synth-pool");
     let mut seed = 1u64;
     let mut faults = 0usize;
     let mut japanese = true;
-    let mut args = std::env::args().skip(1);
+    // Words as the system gives them: a folder name need not be UTF-8.
+    let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--english-only" {
             japanese = false;
             continue;
         }
         let value = args.next();
-        let parsed = match (arg.as_str(), value) {
-            ("--cards", Some(v)) => v.parse().map(|v| cards = v).is_ok(),
-            ("--out", Some(v)) => {
+        let parsed = match (arg.to_str(), value) {
+            (Some("--cards"), Some(v)) => number(&v).map(|v| cards = v).is_some(),
+            (Some("--out"), Some(v)) => {
                 out = PathBuf::from(v);
                 true
             }
-            ("--seed", Some(v)) => v.parse().map(|v| seed = v).is_ok(),
-            ("--faults", Some(v)) => v.parse().map(|v| faults = v).is_ok(),
+            (Some("--seed"), Some(v)) => number(&v).map(|v| seed = v).is_some(),
+            (Some("--faults"), Some(v)) => number(&v).map(|v| faults = v).is_some(),
             _ => false,
         };
         if !parsed {

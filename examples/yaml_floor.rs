@@ -28,9 +28,13 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Words as the system gives them: a folder name need not be UTF-8.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let tree = args.iter().any(|a| a == "--tree");
-    let Some(dir) = args.iter().find(|a| !a.starts_with("--")) else {
+    let Some(dir) = args
+        .iter()
+        .find(|a| !a.as_encoded_bytes().starts_with(b"--"))
+    else {
         eprintln!("usage: yaml_floor DIR [--tree]");
         std::process::exit(2);
     };

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::files::{put_in_place, temp_beside};
-use crate::model::{Card, Database, Set};
+use crate::model::{Card, Database, KeywordName, Set};
 
 /// A set's part of the database as JSON, as `serde_json` writes it: the
 /// set's object in `sets` and its cards' objects in `cards`, comma-separated.
@@ -156,6 +156,8 @@ pub struct DatabaseJson {
     pub paths: Vec<Arc<str>>,
     /// How many cards the pieces hold.
     pub cards: usize,
+    /// The pool's keyword table ([`Database::keywords`]).
+    pub keywords: Option<Vec<KeywordName>>,
 }
 
 /// The largest database file read back (`search --db`, `diff`): ten
@@ -240,13 +242,23 @@ pub fn write_database(w: &mut dyn Write, database: &Database, pretty: bool) -> s
 }
 
 /// The database's compact JSON around its pieces, as `serde_json` writes
-/// [`Database`]: the head, the cards, [`CARDS_TO_SETS`], the sets, [`DATABASE_END`].
+/// [`Database`]: the head, the cards, [`CARDS_TO_SETS`], the sets, [`database_end`].
 fn database_head(format: u32) -> String {
     format!("{{\"format\":{format},\"cards\":[")
 }
 
 const CARDS_TO_SETS: &[u8] = b"],\"sets\":[";
-const DATABASE_END: &[u8] = b"]}\n";
+
+/// What follows the sets: the keyword table when there is one, and the end.
+fn database_end(keywords: Option<&[KeywordName]>) -> std::io::Result<Vec<u8>> {
+    let mut end = b"]".to_vec();
+    if let Some(keywords) = keywords {
+        end.extend_from_slice(b",\"keywords\":");
+        serde_json::to_writer(&mut end, keywords)?;
+    }
+    end.extend_from_slice(b"}\n");
+    Ok(end)
+}
 
 /// Writes a database kept as JSON pieces (see [`DatabaseJson`]), byte for
 /// byte what [`write_database`] writes for the same database, compact: the
@@ -276,7 +288,7 @@ fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::io::R
         }
         w.write_all(&part.set)?;
     }
-    w.write_all(DATABASE_END)
+    w.write_all(&database_end(database.keywords.as_deref())?)
 }
 
 /// A database file as a build wrote it: which file it is, and where each
@@ -326,6 +338,7 @@ pub(crate) fn write_database_json_file(
     database: &DatabaseJson,
 ) -> std::io::Result<WrittenDatabase> {
     let mut writer = DatabaseWriter::new(path, database.format);
+    writer.set_keywords(database.keywords.clone());
     for set in &database.sets {
         writer.push(set)?;
     }
@@ -357,6 +370,8 @@ pub struct DatabaseWriter {
     /// Whether to leave the database this one replaces there in turn,
     /// rather than delete it now.
     keep_replaced: bool,
+    /// The pool's keyword table, written after the sets.
+    keywords: Option<Vec<KeywordName>>,
 }
 
 struct OpenDatabase {
@@ -385,7 +400,13 @@ impl DatabaseWriter {
             failed: None,
             previous: previous_database_path(path),
             keep_replaced: false,
+            keywords: None,
         }
+    }
+
+    /// The pool's keyword table, written after the sets.
+    pub fn set_keywords(&mut self, keywords: Option<Vec<KeywordName>>) {
+        self.keywords = keywords;
     }
 
     /// Leaves the database this one replaces at [`previous_database_path`]
@@ -493,6 +514,7 @@ impl DatabaseWriter {
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
+        let end = database_end(self.keywords.as_deref())?;
         let db = self.open()?;
         db.flush_run()?;
         let mut tail: Vec<&[u8]> = vec![CARDS_TO_SETS];
@@ -502,7 +524,7 @@ impl DatabaseWriter {
             }
             tail.push(set);
         }
-        tail.push(DATABASE_END);
+        tail.push(&end);
         let file = db.temp.as_file_mut();
         // At most IOV_MAX slices a call (write_slices writes them all).
         for chunk in tail.chunks(1024) {
@@ -604,6 +626,10 @@ fn write_compact(w: &mut dyn Write, database: &Database, chunk: usize) -> std::i
     }
     w.write_all(b"],\"sets\":")?;
     serde_json::to_writer(&mut *w, &database.sets)?;
+    if let Some(keywords) = &database.keywords {
+        w.write_all(b",\"keywords\":")?;
+        serde_json::to_writer(&mut *w, keywords)?;
+    }
     w.write_all(b"}\n")
 }
 
@@ -615,7 +641,10 @@ mod tests {
     #[test]
     fn chunked_database_json_is_what_serde_writes() {
         let compiled = crate::compile::compile(&crate::pool::Pool::builtin());
-        let database = compiled.database.expect("the built-in pool builds");
+        let database = compiled
+            .output
+            .into_database()
+            .expect("the built-in pool builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
         for chunk in [1, 3, 1000] {
@@ -636,7 +665,10 @@ mod tests {
     /// What serde writes for the built-in pool's database, and its pieces.
     fn builtin_database() -> (Vec<u8>, DatabaseJson) {
         let pool = crate::pool::Pool::builtin();
-        let database = crate::compile::compile(&pool).database.expect("builds");
+        let database = crate::compile::compile(&pool)
+            .output
+            .into_database()
+            .expect("builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
         let options = crate::compile::Options {
@@ -644,7 +676,8 @@ mod tests {
             ..Default::default()
         };
         let pieces = crate::compile::compile_with(&pool, options)
-            .json
+            .output
+            .into_pieces()
             .expect("pieces");
         (expected, pieces)
     }
@@ -660,7 +693,7 @@ mod tests {
             ..Default::default()
         };
         let compiled = crate::compile::compile_with(&crate::pool::Pool::builtin(), options);
-        let json = compiled.json.expect("pieces");
+        let json = compiled.output.into_pieces().expect("pieces");
         // Every set's cards are already in the file being written.
         assert!(
             json.sets
@@ -699,6 +732,7 @@ mod tests {
             sets: Vec::new(),
             paths: pieces.paths.clone(),
             cards: pieces.cards,
+            keywords: pieces.keywords.clone(),
         };
         let middle = pieces.sets.len() / 2;
         for (i, (set, range)) in pieces.sets.iter().zip(&written.cards).enumerate() {
@@ -744,6 +778,7 @@ mod tests {
         let write = |sets: usize| {
             let mut writer =
                 DatabaseWriter::new(&out, crate::model::DATABASE_FORMAT).keeping_replaced();
+            writer.set_keywords(pieces.keywords.clone());
             for set in &pieces.sets[..sets] {
                 writer.push(set).unwrap();
             }
@@ -796,7 +831,8 @@ mod tests {
     fn database_pieces_are_what_serde_writes() {
         let pool = crate::pool::Pool::builtin();
         let database = crate::compile::compile(&pool)
-            .database
+            .output
+            .into_database()
             .expect("the built-in pool builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
@@ -805,8 +841,8 @@ mod tests {
             ..Default::default()
         };
         let compiled = crate::compile::compile_with(&pool, options);
-        assert!(compiled.database.is_none());
-        let pieces = compiled.json.expect("pieces");
+        assert!(compiled.output.database().is_none());
+        let pieces = compiled.output.into_pieces().expect("pieces");
         assert_eq!(pieces.cards, database.cards.len());
         let mut written = Vec::new();
         write_database_json(&mut written, &pieces).unwrap();

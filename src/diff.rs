@@ -18,12 +18,14 @@
 //! release the old text was used until, and the note).
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 use schemars::JsonSchema;
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 use crate::artifacts::{DatabaseFile, open_database};
 use crate::diagnostics::{Code, Diagnostic, Sources};
@@ -86,7 +88,9 @@ impl ChangeClass {
         ChangeClass::ALL.into_iter().find(|c| c.as_str() == name)
     }
 
-    /// A changelog section's heading in `lang` (`en`, `ja`).
+    /// A changelog section's heading in `lang` (`en`, `ja`). A card is
+    /// listed under every class it has, so no heading says "only": a card
+    /// with a stat, a functional and a flavor change is under all three.
     pub fn heading(self, lang: &str) -> &'static str {
         let ja = lang == "ja";
         match self {
@@ -100,12 +104,12 @@ impl ChangeClass {
             ChangeClass::Stats => "Stat changes",
             ChangeClass::Functional if ja => "機能的エラッタ",
             ChangeClass::Functional => "Functional errata",
-            ChangeClass::Wording if ja => "文言のみの修正",
-            ChangeClass::Wording => "Wording only",
-            ChangeClass::Translation if ja => "翻訳のみの修正",
-            ChangeClass::Translation => "Translation only",
-            ChangeClass::Flavor if ja => "フレーバーテキストのみの修正",
-            ChangeClass::Flavor => "Flavor text only",
+            ChangeClass::Wording if ja => "文言の修正",
+            ChangeClass::Wording => "Wording changes",
+            ChangeClass::Translation if ja => "翻訳の修正",
+            ChangeClass::Translation => "Translation changes",
+            ChangeClass::Flavor if ja => "フレーバーテキストの修正",
+            ChangeClass::Flavor => "Flavor text changes",
         }
     }
 }
@@ -344,7 +348,7 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
     {
         return Err(refuse(other_format(&shown, format)));
     }
-    serde_json::from_slice::<Database>(&bytes).map_err(|e| {
+    let database = serde_json::from_slice::<Database>(&bytes).map_err(|e| {
         let text: Arc<str> = Arc::from(String::from_utf8_lossy(&bytes).into_owned());
         let offset = offset_of(&text, e.line(), e.column());
         let mut sources = Sources::default();
@@ -366,7 +370,74 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
             ],
             sources,
         }
+    })?;
+    refuse_repeated_ids(&shown, &bytes, &database)?;
+    Ok(database)
+}
+
+/// A database with a card id twice is refused, every repeat located with
+/// its first use: cards are matched by id, so a repeat would be compared
+/// with one of its namesakes at random, and a change reported or hidden.
+/// The ids are located in the text only when one repeats.
+fn refuse_repeated_ids(shown: &Arc<str>, bytes: &[u8], database: &Database) -> Result<(), Findings> {
+    let mut seen = HashSet::default();
+    if database.cards.iter().all(|c| seen.insert(c.id.0.as_str())) {
+        return Ok(());
+    }
+    let text: Arc<str> = Arc::from(String::from_utf8_lossy(bytes).into_owned());
+    let mut first: HashMap<String, Range<usize>> = HashMap::default();
+    let mut diagnostics = Vec::new();
+    for (id, span) in card_id_spans(&text) {
+        match first.get(&id) {
+            Some(earlier) => diagnostics.push(
+                Diagnostic::error(
+                    Code::DuplicateCardId,
+                    shown,
+                    span,
+                    format!("the card id `{id}` is in this database twice"),
+                )
+                .with_label("used again")
+                .with_related(shown, earlier.clone(), "first used here")
+                .with_help("a database `blades build` wrote holds each id once: build it again from its pool, or diff the pools"),
+            ),
+            None => {
+                first.insert(id, span);
+            }
+        }
+    }
+    let mut sources = Sources::default();
+    sources.insert(shown.clone(), text);
+    Err(Findings {
+        diagnostics,
+        sources,
     })
+}
+
+/// Each card's id in a database's JSON text, with the byte span of its
+/// value (borrowed raw values point into `text`).
+fn card_id_spans(text: &str) -> Vec<(String, Range<usize>)> {
+    #[derive(serde::Deserialize)]
+    struct Cards<'a> {
+        #[serde(borrow)]
+        cards: Vec<&'a RawValue>,
+    }
+    #[derive(serde::Deserialize)]
+    struct IdOf<'a> {
+        #[serde(borrow)]
+        id: &'a RawValue,
+    }
+    let Ok(doc) = serde_json::from_str::<Cards>(text) else {
+        return Vec::new();
+    };
+    doc.cards
+        .iter()
+        .filter_map(|card| {
+            let raw = serde_json::from_str::<IdOf>(card.get()).ok()?.id.get();
+            let id: String = serde_json::from_str(raw).ok()?;
+            let start = raw.as_ptr() as usize - text.as_ptr() as usize;
+            Some((id, start..start + raw.len()))
+        })
+        .collect()
 }
 
 /// A database of another format than this tool's, refused.
@@ -884,6 +955,7 @@ mod tests {
 
     fn database(cards: Vec<Card>) -> Database {
         Database {
+            keywords: None,
             format: DATABASE_FORMAT,
             cards,
             sets: Vec::new(),
@@ -922,6 +994,48 @@ mod tests {
         }];
         let report = diff(&database(vec![a]), &database(vec![b]));
         assert_eq!(report.changes[0].errata.as_ref().unwrap().until, "1.1");
+    }
+
+    /// The section a card is listed under in a changelog: the headings
+    /// above each of its lines.
+    fn sections_of(markdown: &str, id: &str) -> Vec<String> {
+        let mut heading = "";
+        let mut found = Vec::new();
+        for line in markdown.lines() {
+            if let Some(h) = line.strip_prefix("## ") {
+                heading = h;
+            } else if line.contains(&format!("(`{id}`")) {
+                found.push(heading.to_string());
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn a_card_with_several_changes_is_under_each_and_no_heading_says_only() {
+        let mut a = card("a");
+        a.effect = Some("Play: Gain 1 RP.".into());
+        a.flavor = Some("Old.".into());
+        let mut b = a.clone();
+        b.stars = 3;
+        b.effect = Some("Play: Gain 2 RP.".into());
+        b.flavor = Some("New.".into());
+        let report = diff(&database(vec![a]), &database(vec![b]));
+        for lang in ["en", "ja"] {
+            let markdown = report.markdown(lang);
+            let want: Vec<String> = [
+                ChangeClass::Stats,
+                ChangeClass::Functional,
+                ChangeClass::Flavor,
+            ]
+            .map(|c| c.heading(lang).to_string())
+            .into();
+            assert_eq!(sections_of(&markdown, "a"), want, "{markdown}");
+        }
+        for class in ChangeClass::ALL {
+            let (en, ja) = (class.heading("en"), class.heading("ja"));
+            assert!(!en.contains("only") && !ja.contains("のみ"), "{en} {ja}");
+        }
     }
 
     #[test]

@@ -22,7 +22,7 @@ use serde_json::value::RawValue;
 use crate::artifacts::{DatabaseJson, SetJson};
 use crate::effect::{Effect, Line};
 use crate::files::{self, Destination};
-use crate::model::{Card, DATABASE_FORMAT, Database, Set};
+use crate::model::{Card, DATABASE_FORMAT, Database, KeywordName, Set};
 
 /// The tables and indexes, as `docs/database.md` shows them. List values
 /// (a card's elements and types, a set's extra types, a translation's stale
@@ -61,6 +61,7 @@ CREATE TABLE cards (
   stars    INTEGER NOT NULL,
   rarity   TEXT NOT NULL,
   copies   INTEGER NOT NULL,
+  category TEXT,
   flavor   TEXT
 ) STRICT;
 CREATE TABLE card_symbols (
@@ -83,6 +84,13 @@ CREATE TABLE card_translation_stale (
   field    TEXT NOT NULL,
   FOREIGN KEY (card_id, lang) REFERENCES card_translations (card_id, lang)
 ) STRICT;
+CREATE TABLE card_errata (
+  card_id  TEXT NOT NULL REFERENCES cards (id),
+  position INTEGER NOT NULL,
+  until    TEXT NOT NULL,
+  effect   TEXT NOT NULL,
+  note     TEXT
+) STRICT;
 CREATE TABLE effects (
   card_id TEXT NOT NULL REFERENCES cards (id),
   source  TEXT,
@@ -92,6 +100,16 @@ CREATE TABLE effect_texts (
   card_id TEXT NOT NULL REFERENCES cards (id),
   lang    TEXT NOT NULL,
   text    TEXT NOT NULL
+) STRICT;
+CREATE TABLE pool_keywords (
+  id       TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  name     TEXT NOT NULL
+) STRICT;
+CREATE TABLE pool_keyword_names (
+  keyword_id TEXT NOT NULL REFERENCES pool_keywords (id),
+  lang       TEXT NOT NULL,
+  name       TEXT NOT NULL
 ) STRICT;
 CREATE TABLE keywords (
   card_id TEXT NOT NULL REFERENCES cards (id),
@@ -115,9 +133,12 @@ CREATE UNIQUE INDEX card_symbols_key ON card_symbols (card_id, kind, position);
 CREATE UNIQUE INDEX card_translations_key ON card_translations (card_id, lang);
 CREATE UNIQUE INDEX card_translation_stale_key
   ON card_translation_stale (card_id, lang, position);
+CREATE UNIQUE INDEX card_errata_key ON card_errata (card_id, position);
 CREATE UNIQUE INDEX effects_card ON effects (card_id);
 CREATE UNIQUE INDEX effect_texts_key ON effect_texts (card_id, lang);
 CREATE UNIQUE INDEX keywords_key ON keywords (card_id, line);
+CREATE UNIQUE INDEX pool_keywords_id ON pool_keywords (id);
+CREATE UNIQUE INDEX pool_keyword_names_key ON pool_keyword_names (keyword_id, lang);
 CREATE INDEX sets_name ON sets (name);
 CREATE INDEX cards_name ON cards (name);
 CREATE INDEX cards_set ON cards (set_id, position);
@@ -318,14 +339,36 @@ fn fill(path: &Path, source: Source<'_>, built: u64) -> rusqlite::Result<()> {
             meta.execute(params![key, value])?;
         }
         let mut inserts = Inserts::new(&connection)?;
-        match source {
-            Source::Models(database) => inserts.models(database)?,
-            Source::Pieces(database) => inserts.pieces(database)?,
-        }
+        let keywords = match source {
+            Source::Models(database) => {
+                inserts.models(database)?;
+                database.keywords.as_deref()
+            }
+            Source::Pieces(database) => {
+                inserts.pieces(database)?;
+                database.keywords.as_deref()
+            }
+        };
+        insert_keyword_table(&connection, keywords.unwrap_or_default())?;
     }
     connection.execute_batch(INDEXES)?;
     connection.execute_batch("COMMIT")?;
     connection.close().map_err(|(_, e)| e)
+}
+
+/// The pool's keyword table ([`Database::keywords`]), in its order.
+fn insert_keyword_table(connection: &Connection, table: &[KeywordName]) -> rusqlite::Result<()> {
+    let mut keyword =
+        connection.prepare("INSERT INTO pool_keywords (id, position, name) VALUES (?1, ?2, ?3)")?;
+    let mut name = connection
+        .prepare("INSERT INTO pool_keyword_names (keyword_id, lang, name) VALUES (?1, ?2, ?3)")?;
+    for (position, k) in table.iter().enumerate() {
+        keyword.execute(params![k.id.0, position as i64, k.name])?;
+        for (lang, text) in k.names.iter() {
+            name.execute(params![k.id.0, lang, text])?;
+        }
+    }
+    Ok(())
 }
 
 /// A card's effect tree as JSON, and the keyword lines in it.
@@ -479,6 +522,7 @@ struct Inserts<'c> {
     symbol: Statement<'c>,
     card_translation: Statement<'c>,
     stale: Statement<'c>,
+    errata: Statement<'c>,
     effect: Statement<'c>,
     effect_text: Statement<'c>,
     keyword: Statement<'c>,
@@ -507,8 +551,8 @@ impl<'c> Inserts<'c> {
                 "INSERT INTO set_translations (set_id, lang, name, stale) VALUES (?1, ?2, ?3, ?4)",
             )?,
             card: c.prepare(
-                "INSERT INTO cards (id, position, name, set_id, kind, stars, rarity, copies, flavor)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                "INSERT INTO cards (id, position, name, set_id, kind, stars, rarity, copies, category, flavor)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?,
             symbol: c.prepare(
                 "INSERT INTO card_symbols (card_id, kind, position, symbol) VALUES (?1, ?2, ?3, ?4)",
@@ -520,6 +564,10 @@ impl<'c> Inserts<'c> {
             stale: c.prepare(
                 "INSERT INTO card_translation_stale (card_id, lang, position, field)
                  VALUES (?1, ?2, ?3, ?4)",
+            )?,
+            errata: c.prepare(
+                "INSERT INTO card_errata (card_id, position, until, effect, note)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
             )?,
             effect: c.prepare("INSERT INTO effects (card_id, source, tree) VALUES (?1, ?2, ?3)")?,
             effect_text: c
@@ -605,6 +653,7 @@ impl<'c> Inserts<'c> {
             card.stars,
             card.rarity.as_str(),
             card.copies,
+            card.category.as_ref().map(|c| c.0.as_str()),
             card.flavor,
         ])?;
         self.cards += 1;
@@ -623,6 +672,15 @@ impl<'c> Inserts<'c> {
                 self.stale
                     .execute(params![id, lang, position as i64, field])?;
             }
+        }
+        for (position, errata) in card.errata.iter().enumerate() {
+            self.errata.execute(params![
+                id,
+                position as i64,
+                errata.until,
+                errata.effect,
+                errata.note
+            ])?;
         }
         if card.effect.is_some() || tree.is_some() {
             let json = tree.as_ref().map(|t| &*t.json);

@@ -168,3 +168,43 @@ impl Element {
 
 /// The six base types; sets may declare more (`extra-types`).
 pub const BASE_TYPES: [&str; 6] = ["animal", "myth", "construct", "citizen", "soldier", "mage"];
+
+/// `1 card`, `2 cards`: a count with its noun in the number it takes. Every
+/// message that counts says it through this (or [`with_article`]), so that
+/// none says `1 sets`.
+pub fn plural<N: PartialEq + From<u8> + fmt::Display>(n: N, one: &str, many: &str) -> String {
+    let word = if n == N::from(1) { one } else { many };
+    format!("{n} {word}")
+}
+
+/// `a core set`, `an expansion set`: the indefinite article a word takes
+/// (by its first letter's sound, as these words are spoken).
+pub fn with_article(word: &str) -> String {
+    let vowel = word
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    match vowel {
+        true => format!("an {word}"),
+        false => format!("a {word}"),
+    }
+}
+
+#[cfg(test)]
+mod counting {
+    use super::*;
+
+    #[test]
+    fn a_count_takes_its_noun_in_the_right_number() {
+        assert_eq!(plural(1u64, "set", "sets"), "1 set");
+        assert_eq!(plural(0u64, "set", "sets"), "0 sets");
+        assert_eq!(plural(2u64, "copy", "copies"), "2 copies");
+    }
+
+    #[test]
+    fn a_word_takes_the_article_its_sound_asks() {
+        assert_eq!(with_article("expansion set"), "an expansion set");
+        assert_eq!(with_article("core set"), "a core set");
+        assert_eq!(with_article("accessory"), "an accessory");
+    }
+}

@@ -30,9 +30,10 @@ use rayon::prelude::*;
 
 use crate::artifacts::{self, CardsJson, DatabaseJson, DatabaseWriter};
 use crate::cache::Cache;
-use crate::compile::{Compiled, Options, PoolVocabulary, compile_with, read_vocabulary};
-use crate::diagnostics::{Diagnostic, Sources};
-use crate::faces::render::{FitMemo, face_findings};
+use crate::compile::{Compiled, Options, Output, PoolVocabulary, compile_with, read_vocabulary};
+use crate::diagnostics::{self, Code, Diagnostic, Sources};
+use crate::faces::gallery::{self, Gallery, GalleryWritten};
+use crate::faces::render::{self as face_render, FitMemo, face_findings};
 use crate::files::{self, Destination};
 use crate::i18n;
 use crate::model::{Card, DATABASE_FORMAT, Database, Set};
@@ -136,8 +137,10 @@ impl Workspace {
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         let (vocabulary, diagnostics) = read_vocabulary(&self.pool, cache.as_mut());
         let mut sources = Sources::default();
+        // Every format file, so that a later check of what the formats
+        // name (`Formats::unknown_names`) is located in them too.
         for file in &self.pool.data {
-            if diagnostics.iter().any(|d| d.path == file.path) {
+            if file.relative.starts_with("formats/") || diagnostics.iter().any(|d| d.path == file.path) {
                 sources.insert(file.path.clone(), file.text().clone());
             }
         }
@@ -157,8 +160,10 @@ impl Workspace {
         let mut diagnostics = Vec::new();
         let formats = Formats::of_pool(&self.pool, &mut diagnostics);
         let mut sources = Sources::default();
+        // Every format file, so that a later check of what the formats
+        // name (`Formats::unknown_names`) is located in them too.
         for file in &self.pool.data {
-            if diagnostics.iter().any(|d| d.path == file.path) {
+            if file.relative.starts_with("formats/") || diagnostics.iter().any(|d| d.path == file.path) {
                 sources.insert(file.path.clone(), file.text().clone());
             }
         }
@@ -180,12 +185,10 @@ impl Workspace {
 /// The database of a finished build, as models or from its JSON pieces;
 /// else the build's findings, or `None` when the pieces could not be read.
 fn database_of(compiled: Compiled) -> Result<Database, Option<Findings>> {
-    if let Some(database) = compiled.database {
-        return Ok(database);
-    }
-    match &compiled.json {
-        Some(json) => database_from_pieces(json).ok_or(None),
-        None => Err(Some(Findings {
+    match compiled.output {
+        Output::Models(database) => Ok(database),
+        Output::Pieces(json) | Output::Unchanged(json) => database_from_pieces(&json).ok_or(None),
+        Output::None => Err(Some(Findings {
             diagnostics: compiled.diagnostics,
             sources: compiled.sources,
         })),
@@ -205,6 +208,7 @@ fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
         })
         .collect::<Option<_>>()?;
     let mut database = Database {
+        keywords: json.keywords.clone(),
         format: json.format,
         sets: Vec::with_capacity(sets.len()),
         cards: Vec::with_capacity(json.cards),
@@ -246,6 +250,29 @@ pub struct BuildSettings {
     /// no glyph ([`Build::faces`]); texts known to fit from an earlier
     /// build (`.blades-faces` beside the cache) are not fitted again.
     pub faces: bool,
+    /// Also write the database as SQLite to this file ([`Build::sqlite`]).
+    pub sqlite: Option<PathBuf>,
+    /// Also write the card gallery into this folder, drawing only the
+    /// faces that changed ([`Build::gallery`]); what its faces found is
+    /// [`Build::faces`].
+    pub gallery: Option<PathBuf>,
+}
+
+impl Default for BuildSettings {
+    /// The built-in pool into [`DEFAULT_DATABASE`], with the cache, and
+    /// nothing else written.
+    fn default() -> BuildSettings {
+        BuildSettings {
+            cards: None,
+            out: PathBuf::from(DEFAULT_DATABASE),
+            schema_only: false,
+            no_cache: false,
+            pretty: false,
+            faces: false,
+            sqlite: None,
+            gallery: None,
+        }
+    }
 }
 
 impl BuildSettings {
@@ -285,8 +312,18 @@ pub struct Build {
     pub sets: usize,
     pub timings: BuildTimings,
     /// What the card faces found (`text-overflow`, `missing-glyph`), when
-    /// [`BuildSettings::faces`] asked and the build made a database.
+    /// [`BuildSettings::faces`] or [`BuildSettings::gallery`] asked and
+    /// the build made a database.
     pub faces: Findings,
+    /// The SQLite file written, when [`BuildSettings::sqlite`] asked and
+    /// the build made a database.
+    pub sqlite: Option<PathBuf>,
+    /// The gallery written, when [`BuildSettings::gallery`] asked and the
+    /// build made a database.
+    pub gallery: Option<GalleryBuilt>,
+    /// What the run could not write (the database, the SQLite file, the
+    /// gallery: errors; the cache: a warning), after the build's findings.
+    pub unwritten: Vec<Diagnostic>,
     /// The database read back from the JSON pieces, once asked for.
     read_back: std::sync::OnceLock<Option<Database>>,
 }
@@ -296,12 +333,40 @@ impl Build {
     /// JSON pieces, once, for every front end that asks: the face check,
     /// the gallery); `None` when it has errors.
     pub fn database(&self) -> Option<&Database> {
-        if let Some(database) = &self.compiled.database {
+        if let Some(database) = self.compiled.output.database() {
             return Some(database);
         }
         self.read_back
-            .get_or_init(|| database_from_pieces(self.compiled.json.as_ref()?))
+            .get_or_init(|| database_from_pieces(self.compiled.output.pieces()?))
             .as_ref()
+    }
+
+    /// Whether the database was written (or found already written).
+    pub fn wrote_database(&self) -> bool {
+        matches!(self.written, Written::Done { .. })
+    }
+
+    /// Whether something the build was asked to write could not be
+    /// written (the cache aside: it is only a warning).
+    pub fn failed_to_write(&self) -> bool {
+        self.unwritten.iter().any(Diagnostic::is_error)
+    }
+
+    /// The build's findings, the faces' and the run's own, in that order
+    /// (each part sorted), with the text of the files they point into.
+    pub fn findings(&self) -> (Vec<Diagnostic>, Sources) {
+        let mut all: Vec<Diagnostic> = self
+            .compiled
+            .diagnostics
+            .iter()
+            .chain(&self.faces.diagnostics)
+            .cloned()
+            .collect();
+        diagnostics::sort(&mut all);
+        all.extend(self.unwritten.iter().cloned());
+        let mut sources = self.compiled.sources.clone();
+        sources.extend(self.faces.sources.clone());
+        (all, sources)
     }
 
     /// A build of `pool`: compiled in `built`, written by `done`.
@@ -323,6 +388,7 @@ impl Build {
                 files: compiled.timings.files,
                 pool: compiled.timings.pool,
                 write: done - built,
+                save: Duration::ZERO,
             },
             compiled,
             written,
@@ -330,6 +396,9 @@ impl Build {
             files_read,
             sets: pool.sets.len(),
             faces: Findings::default(),
+            sqlite: None,
+            gallery: None,
+            unwritten: Vec::new(),
             read_back: std::sync::OnceLock::new(),
         }
     }
@@ -340,15 +409,23 @@ impl Build {
     /// SQLite to `path` (see [`crate::sqlite`]); an error when the build
     /// made no database.
     pub fn write_sqlite(&self, path: &Path) -> std::io::Result<()> {
-        let source = match (&self.compiled.database, &self.compiled.json) {
-            (Some(database), _) => sqlite::Source::Models(database),
-            (None, Some(json)) => sqlite::Source::Pieces(json),
-            (None, None) => {
+        let source = match &self.compiled.output {
+            Output::Models(database) => sqlite::Source::Models(database),
+            Output::Pieces(json) | Output::Unchanged(json) => sqlite::Source::Pieces(json),
+            Output::None => {
                 return Err(std::io::Error::other("the build made no database"));
             }
         };
         sqlite::write(path, source)
     }
+}
+
+/// The gallery a build wrote ([`BuildSettings::gallery`]).
+#[derive(Debug)]
+pub struct GalleryBuilt {
+    pub dir: PathBuf,
+    pub made: Gallery,
+    pub written: GalleryWritten,
 }
 
 /// Where a build's time went (reading the pool is [`Builder::read`]'s).
@@ -358,6 +435,8 @@ pub struct BuildTimings {
     pub files: Duration,
     pub pool: Duration,
     pub write: Duration,
+    /// Storing the cache (and the faces' fit memo).
+    pub save: Duration,
 }
 
 /// Runs `blades build`, once or on every change (`--watch`), keeping the
@@ -436,15 +515,131 @@ impl Builder {
         }
     }
 
-    /// Builds a pool read by [`Builder::read`] and writes its database,
-    /// printing nothing; `progress` counts the set files done.
+    /// Builds a pool read by [`Builder::read`] and writes everything the
+    /// settings ask for: the database, the SQLite file, the gallery, the
+    /// faces' findings and the cache, printing nothing; `progress` counts
+    /// the set files done.
     pub fn build(&mut self, pool: &Pool, progress: Option<&AtomicUsize>) -> Build {
+        let mut build = self.build_database(pool, progress);
+        self.finish(pool, &mut build);
+        build
+    }
+
+    /// [`Builder::build`], the database written into `sink` (standard
+    /// output, a pipe): no cache is read or written beside it.
+    pub fn build_into(
+        &mut self,
+        pool: &Pool,
+        progress: Option<&AtomicUsize>,
+        sink: &mut dyn std::io::Write,
+    ) -> Build {
+        let mut build = self.build_streamed(pool, progress, sink);
+        self.finish(pool, &mut build);
+        build
+    }
+
+    /// What follows the database: the faces, the SQLite file, the
+    /// gallery, the cache, and what of them could not be written.
+    fn finish(&mut self, pool: &Pool, build: &mut Build) {
+        build
+            .unwritten
+            .extend(self.database_failure(&build.written));
+        if build.wrote_database() {
+            self.write_sqlite(build);
+            self.write_gallery(pool, build);
+        }
+        if build.gallery.is_none() {
+            self.check_faces(pool, build);
+        }
+        let saving = Instant::now();
+        if let Err(e) = self.keep(build) {
+            build.unwritten.push(
+                Diagnostic::general(
+                    Code::CannotWrite,
+                    format!("cannot write the build cache: {e}"),
+                )
+                .as_warning()
+                .with_help("the database was written; the next build reads every file again"),
+            );
+        }
+        build.timings.save = saving.elapsed();
+    }
+
+    /// The finding for a database that could not be written (none for a
+    /// reader that closed the pipe early: that ends quietly).
+    fn database_failure(&self, written: &Written) -> Option<Diagnostic> {
+        match written {
+            Written::Failed(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Some(
+                Diagnostic::general(
+                    Code::CannotWrite,
+                    format!("cannot write `{}`: {e}", self.settings.out.display()),
+                )
+                .with_help(
+                    "check that the folder exists and can be written, or name another file with --out",
+                ),
+            ),
+            _ => None,
+        }
+    }
+
+    /// Writes the SQLite file the settings ask for.
+    fn write_sqlite(&self, build: &mut Build) {
+        let Some(path) = &self.settings.sqlite else {
+            return;
+        };
+        match build.write_sqlite(path) {
+            Ok(()) => build.sqlite = Some(path.clone()),
+            Err(e) => build.unwritten.push(
+                Diagnostic::general(
+                    Code::CannotWrite,
+                    format!("cannot write `{}`: {e}", path.display()),
+                )
+                .with_help(
+                    "check that the folder exists and can be written, or name another file with --sqlite; the file there, if any, was left as it was",
+                ),
+            ),
+        }
+    }
+
+    /// Writes the gallery the settings ask for (every language), its
+    /// faces' findings located in the pool's files.
+    fn write_gallery(&self, pool: &Pool, build: &mut Build) {
+        let Some(dir) = &self.settings.gallery else {
+            return;
+        };
+        let Some(database) = build.database() else {
+            return;
+        };
+        match gallery::make_and_write(database, &i18n::languages(database), dir) {
+            Ok((made, written)) => {
+                if made.faces.iter().any(|f| !f.face.findings.is_empty()) {
+                    let project = i18n::Project::load(pool);
+                    build.faces = Findings {
+                        diagnostics: face_render::locate(&project, &made.faces),
+                        sources: project.sources,
+                    };
+                }
+                build.gallery = Some(GalleryBuilt {
+                    dir: dir.clone(),
+                    made,
+                    written,
+                });
+            }
+            Err(e) => build.unwritten.push(
+                Diagnostic::general(Code::CannotWrite, e.to_string()).with_help(
+                    "check that the folder can be written, or name another with --gallery",
+                ),
+            ),
+        }
+    }
+
+    fn build_database(&mut self, pool: &Pool, progress: Option<&AtomicUsize>) -> Build {
         if self.streamed && !self.settings.schema_only {
             let out = self.settings.out.clone();
             return match std::fs::OpenOptions::new().write(true).open(&out) {
-                Ok(file) => self.build_into(pool, progress, &mut std::io::BufWriter::new(file)),
+                Ok(file) => self.build_streamed(pool, progress, &mut std::io::BufWriter::new(file)),
                 Err(e) => {
-                    let mut build = self.build_into(pool, progress, &mut std::io::sink());
+                    let mut build = self.build_streamed(pool, progress, &mut std::io::sink());
                     if matches!(build.written, Written::Done { .. }) {
                         build.written = Written::Failed(e);
                     }
@@ -473,9 +668,7 @@ impl Builder {
             true => Written::Checked,
             false => self.write_database(&compiled, writer),
         };
-        let mut build = Build::of(pool, compiled, written, built, started.elapsed());
-        self.check_faces(pool, &mut build);
-        build
+        Build::of(pool, compiled, written, built, started.elapsed())
     }
 
     /// Fits the faces' texts of a build that made a database, when asked.
@@ -499,9 +692,8 @@ impl Builder {
         };
     }
 
-    /// Builds a pool and writes its database into `sink` (standard output,
-    /// a pipe): no cache is read or written, nothing is made beside it.
-    pub fn build_into(
+    /// Builds a pool and writes its database into `sink`.
+    fn build_streamed(
         &mut self,
         pool: &Pool,
         progress: Option<&AtomicUsize>,
@@ -517,7 +709,7 @@ impl Builder {
             },
         );
         let built = started.elapsed();
-        let written = match (&compiled.database, self.settings.schema_only) {
+        let written = match (compiled.output.database(), self.settings.schema_only) {
             (_, true) => Written::Checked,
             (None, false) => Written::NotBuilt,
             (Some(database), false) => {
@@ -532,15 +724,13 @@ impl Builder {
                 }
             }
         };
-        let mut build = Build::of(pool, compiled, written, built, started.elapsed());
-        self.check_faces(pool, &mut build);
-        build
+        Build::of(pool, compiled, written, built, started.elapsed())
     }
 
     /// Keeps what a build taught the cache: stored on disk after a build
     /// that wrote its database, kept in memory only after a failed one (a
     /// failed build leaves every file as it was, the cache too).
-    pub fn keep(&mut self, build: &Build) -> std::io::Result<()> {
+    fn keep(&mut self, build: &Build) -> std::io::Result<()> {
         let Some(cache) = self.cache.as_mut() else {
             return Ok(());
         };
@@ -579,19 +769,17 @@ impl Builder {
         let out = &self.settings.out;
         // A killed build's temp file goes even when nothing is written.
         files::remove_stale_temp_files_once(files::parent_of(out));
-        let (written, sets, cards) = match (&compiled.database, &compiled.json) {
+        let (written, sets, cards) = match &compiled.output {
             // Only `--pretty` builds the database as models.
-            (Some(database), _) => (
+            Output::Models(database) => (
                 files::write_artifact(out, |w| artifacts::write_database(w, database, true)),
                 database.sets.len(),
                 database.cards.len(),
             ),
             // Already on disk as this build would write it: left untouched
             // (a tool that watches it sees no change).
-            (None, Some(json)) if compiled.database_unchanged => {
-                (Ok(()), json.sets.len(), json.cards)
-            }
-            (None, Some(json)) => {
+            Output::Unchanged(json) => (Ok(()), json.sets.len(), json.cards),
+            Output::Pieces(json) => {
                 let written = match writer {
                     Some(writer) => writer.finish(),
                     None => artifacts::write_database_json_file(out, json),
@@ -601,7 +789,7 @@ impl Builder {
                 }
                 (written.map(|_| ()), json.sets.len(), json.cards)
             }
-            (None, None) => return Written::NotBuilt,
+            Output::None => return Written::NotBuilt,
         };
         match written {
             Ok(()) => Written::Done { sets, cards },
@@ -627,17 +815,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("cards.json");
         let mut builder = Builder::new(BuildSettings {
-            cards: None,
             out: out.clone(),
-            schema_only: false,
-            no_cache: false,
-            pretty: false,
-            faces: false,
+            ..BuildSettings::default()
         });
         let pool = builder.read(None).unwrap();
         let build = builder.build(&pool, None);
         assert!(matches!(build.written, Written::Done { .. }));
-        builder.keep(&build).unwrap();
         // A second build with the cache: every set's cards are still in the
         // database file it wrote.
         let mut cache = Cache::open_beside(&out);
@@ -649,14 +832,17 @@ mod tests {
                 ..Options::default()
             },
         );
-        let json = compiled.json.expect("a database as pieces");
+        let json = compiled.output.pieces().expect("a database as pieces");
         assert!(
             json.sets
                 .iter()
                 .all(|s| matches!(s.cards, CardsJson::Written { .. }) || s.cards.is_empty())
         );
-        let read = database_from_pieces(&json).expect("the pieces read back");
-        let built = crate::compile::compile(&pool).database.unwrap();
+        let read = database_from_pieces(json).expect("the pieces read back");
+        let built = crate::compile::compile(&pool)
+            .output
+            .into_database()
+            .unwrap();
         assert_eq!(without_trees(read), without_trees(built));
     }
 }

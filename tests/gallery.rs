@@ -440,3 +440,65 @@ fn faces_and_pages_no_longer_in_the_gallery_are_removed_and_nothing_else() {
     assert!(!index.contains(".en.svg"));
     assert_eq!(index.matches(".ja.svg\"").count(), n);
 }
+
+/// `build --watch --gallery DIR` writes the gallery with every build, and
+/// again after an edit (the build writes it, not the command line).
+#[test]
+fn a_watch_writes_the_gallery_on_every_build() {
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &root().join("tests/fixtures/build/valid"),
+        &temp.path().join("pool"),
+    );
+    let args = [
+        "build",
+        "--cards",
+        "pool",
+        "--out",
+        "out/cards.json",
+        "--watch",
+        "--gallery",
+        "site",
+    ];
+    let (mut child, lines) = common::watch(temp.path(), &args);
+    let said = common::wait_for(&lines, "gallery of");
+    common::wait_for(&lines, "[watch]");
+    let index = temp.path().join("site/index.html");
+    let before = std::fs::read_to_string(&index).unwrap_or_default();
+    assert!(before.contains("Tin Town"), "{said}");
+    // An edited set name reaches the gallery on the next build.
+    let set = temp.path().join("pool/tin-town.yaml");
+    let text = std::fs::read_to_string(&set).unwrap();
+    std::fs::write(&set, text.replace("name: Tin Town", "name: Tin City")).unwrap();
+    common::wait_for(&lines, "gallery of");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let after = std::fs::read_to_string(&index).unwrap();
+    assert!(after.contains("Tin City"), "{after}");
+}
+
+/// `build --gallery` reports the faces' warnings as `gallery` does, located.
+#[test]
+fn build_with_a_gallery_reports_the_faces_warnings() {
+    let temp = tempfile::tempdir().unwrap();
+    let pool = root().join("tests/fixtures/i18n/check-bad");
+    let args = [
+        "--format",
+        "json",
+        "build",
+        "--cards",
+        pool.to_str().unwrap(),
+        "--out",
+        "db.json",
+        "--gallery",
+        "site",
+    ];
+    let run = blades(temp.path(), &args);
+    let codes: Vec<String> = run.json()["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect();
+    assert!(codes.iter().any(|c| c == "text-overflow"), "{codes:?}");
+}

@@ -64,7 +64,7 @@ fn card_from_sql(c: &Connection, id: &str) -> Value {
     let mut card = c
         .query_row(
             "SELECT c.id, c.name, c.set_id, c.kind, c.stars, c.rarity, c.copies, c.flavor,
-                    e.source, e.tree
+                    e.source, e.tree, c.category
              FROM cards c LEFT JOIN effects e ON e.card_id = c.id
              WHERE c.id = ?1",
             [id],
@@ -86,6 +86,9 @@ fn card_from_sql(c: &Connection, id: &str) -> Value {
                 if let Some(tree) = row.get::<_, Option<String>>(9)? {
                     let tree: Value = serde_json::from_str(&tree).expect("a tree is JSON");
                     card.insert("effect-tree".into(), tree);
+                }
+                if let Some(category) = row.get::<_, Option<String>>(10)? {
+                    card.insert("category".into(), json!(category));
                 }
                 Ok(card)
             },
@@ -147,6 +150,25 @@ fn card_from_sql(c: &Connection, id: &str) -> Value {
     }
     if !translations.is_empty() {
         card.insert("translations".into(), Value::Object(translations));
+    }
+    let mut statement = c
+        .prepare_cached("SELECT until, effect, note FROM card_errata WHERE card_id = ?1 ORDER BY position")
+        .unwrap();
+    let errata: Vec<Value> = statement
+        .query_map([id], |r| {
+            let mut errata = Map::new();
+            errata.insert("until".into(), json!(r.get::<_, String>(0)?));
+            errata.insert("effect".into(), json!(r.get::<_, String>(1)?));
+            if let Some(note) = r.get::<_, Option<String>>(2)? {
+                errata.insert("note".into(), json!(note));
+            }
+            Ok(Value::Object(errata))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    if !errata.is_empty() {
+        card.insert("errata".into(), json!(errata));
     }
     Value::Object(card)
 }
@@ -230,6 +252,31 @@ fn assert_same_data(json: &Path, sqlite: &Path) {
         .unwrap();
     assert_eq!(json!(user_version), database["format"]);
 
+    let table: Vec<Value> = database["keywords"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|k| json!([k["id"], k["name"], k["names"]["ja"]]))
+        .collect();
+    let mut statement = c
+        .prepare(
+            "SELECT k.id, k.name, n.name FROM pool_keywords k
+             LEFT JOIN pool_keyword_names n ON n.keyword_id = k.id AND n.lang = 'ja'
+             ORDER BY k.position",
+        )
+        .unwrap();
+    let rows: Vec<Value> = statement
+        .query_map([], |r| {
+            Ok(json!([
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?
+            ]))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(rows, table, "the pool's keyword table");
     let sets = database["sets"].as_array().unwrap();
     let ids = strings(&c, "SELECT id FROM sets ORDER BY position", []);
     let expected: Vec<&str> = sets.iter().map(|s| s["id"].as_str().unwrap()).collect();
@@ -286,6 +333,7 @@ fn assert_same_data(json: &Path, sqlite: &Path) {
         ("card_symbols", "card_id"),
         ("card_translations", "card_id"),
         ("card_translation_stale", "card_id"),
+        ("card_errata", "card_id"),
         ("effects", "card_id"),
         ("effect_texts", "card_id"),
         ("set_extra_types", "set_id"),
@@ -689,6 +737,140 @@ fn a_write_that_fails_midway_leaves_the_old_file_and_no_temp_file() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, ["cards.sqlite"]);
+}
+
+/// Every field of the database's JSON Schema (`schema/database.schema.json`),
+/// as a path, with the table and column that hold it in SQLite. A field the
+/// schema gains fails the test below until it has a column here and in the
+/// file (and `card_from_sql` reads it back).
+const FIELDS: &[(&str, &str)] = &[
+    ("format", "meta.value"),
+    ("cards[].id", "cards.id"),
+    ("cards[].name", "cards.name"),
+    ("cards[].set", "cards.set_id"),
+    ("cards[].kind", "cards.kind"),
+    ("cards[].stars", "cards.stars"),
+    ("cards[].elements[]", "card_symbols.symbol"),
+    ("cards[].types[]", "card_symbols.symbol"),
+    ("cards[].category", "cards.category"),
+    ("cards[].rarity", "cards.rarity"),
+    ("cards[].copies", "cards.copies"),
+    ("cards[].effect", "effects.source"),
+    ("cards[].effect-tree", "effects.tree"),
+    ("cards[].effect-text.<lang>", "effect_texts.text"),
+    ("cards[].flavor", "cards.flavor"),
+    ("cards[].translations.<lang>.name", "card_translations.name"),
+    ("cards[].translations.<lang>.flavor", "card_translations.flavor"),
+    ("cards[].translations.<lang>.effect", "card_translations.effect"),
+    ("cards[].translations.<lang>.stale[]", "card_translation_stale.field"),
+    ("cards[].errata[].until", "card_errata.until"),
+    ("cards[].errata[].effect", "card_errata.effect"),
+    ("cards[].errata[].note", "card_errata.note"),
+    ("sets[].id", "sets.id"),
+    ("sets[].name", "sets.name"),
+    ("sets[].kind", "sets.kind"),
+    ("sets[].cost", "sets.cost"),
+    ("sets[].extra-types[]", "set_extra_types.type"),
+    ("sets[].distinct-cards", "sets.distinct_cards"),
+    ("sets[].physical-cards", "sets.physical_cards"),
+    ("sets[].translations.<lang>.name", "set_translations.name"),
+    ("sets[].translations.<lang>.stale", "set_translations.stale"),
+    ("keywords[].id", "pool_keywords.id"),
+    ("keywords[].name", "pool_keywords.name"),
+    ("keywords[].names.<lang>", "pool_keyword_names.name"),
+];
+
+/// The leaf fields of a JSON Schema, as paths: `[]` for a list's items,
+/// `.<lang>` for a map's values; the effect tree is one field (JSON text).
+fn schema_fields(schema: &Value) -> Vec<String> {
+    fn resolve<'a>(mut node: &'a Value, defs: &'a Value) -> &'a Value {
+        loop {
+            if let Some(name) = node["$ref"].as_str() {
+                node = &defs[name.rsplit('/').next().unwrap()];
+                continue;
+            }
+            let options = node["anyOf"].as_array().or(node["oneOf"].as_array());
+            let not_null: Vec<&Value> = options
+                .into_iter()
+                .flatten()
+                .filter(|o| o["type"] != "null")
+                .collect();
+            match not_null[..] {
+                [one] => node = one,
+                _ => return node,
+            }
+        }
+    }
+    fn walk(node: &Value, path: String, defs: &Value, out: &mut Vec<String>) {
+        let node = resolve(node, defs);
+        if path == "cards[].effect-tree" {
+            out.push(path);
+        } else if let Some(properties) = node["properties"].as_object() {
+            for (key, value) in properties {
+                let inner = match path.is_empty() {
+                    true => key.clone(),
+                    false => format!("{path}.{key}"),
+                };
+                walk(value, inner, defs, out);
+            }
+        } else if node.get("items").is_some() {
+            walk(&node["items"], format!("{path}[]"), defs, out);
+        } else if node["additionalProperties"].is_object() {
+            walk(&node["additionalProperties"], format!("{path}.<lang>"), defs, out);
+        } else {
+            out.push(path);
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, String::new(), &schema["$defs"], &mut out);
+    out
+}
+
+#[test]
+fn every_field_of_the_database_schema_is_in_sqlite() {
+    let schema: Value = serde_json::from_str(
+        &blades::schema::SchemaName::ALL
+            .into_iter()
+            .find(|n| n.file_name() == "database.schema.json")
+            .unwrap()
+            .generate_text(),
+    )
+    .unwrap();
+    let mut in_schema = schema_fields(&schema);
+    in_schema.sort();
+    let mut mapped: Vec<String> = FIELDS.iter().map(|(f, _)| f.to_string()).collect();
+    mapped.sort();
+    assert_eq!(in_schema, mapped, "every field of the schema has its column");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("db.sqlite");
+    let database = blades::workspace::Workspace::builtin().database().unwrap();
+    blades::sqlite::write(&file, blades::sqlite::Source::Models(&database)).unwrap();
+    let c = open(&file);
+    for (field, column) in FIELDS {
+        let (table, column) = column.split_once('.').unwrap();
+        let columns = strings(&c, &format!("SELECT name FROM pragma_table_info('{table}')"), []);
+        assert!(columns.iter().any(|c| c == column), "{field}: no {table}.{column}");
+    }
+}
+
+/// Pools whose cards have the fields the built-in one does not (errata, a
+/// category): their SQLite files hold their JSON databases too.
+#[test]
+fn errata_and_categories_come_through() {
+    for pool in ["tests/fixtures/diff/new", "examples/pools/playing-cards"] {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(&root().join(pool), &dir.path().join("cards"));
+        let run = build(
+            dir.path(),
+            &["--cards", "cards", "--no-cache", "--sqlite", "cards.sqlite"],
+            Some(EPOCH),
+        );
+        assert_eq!(run.code, 0, "{pool}: {}", run.stderr);
+        let json = std::fs::read_to_string(dir.path().join("dist/cards.json")).unwrap();
+        let field = if pool.contains("diff") { "\"errata\"" } else { "\"category\"" };
+        assert!(json.contains(field), "{pool} has {field}");
+        assert_same_data(&dir.path().join("dist/cards.json"), &dir.path().join("cards.sqlite"));
+    }
 }
 
 #[test]

@@ -7,14 +7,14 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use blades::diagnostics::{self, Code, Diagnostic};
-use blades::i18n;
+use blades::diagnostics::{Code, Diagnostic};
 use blades::pool::Pool;
 use blades::report::{self, Format};
 use blades::workspace::{Build, BuildSettings, Builder, DEFAULT_DATABASE, Written};
 
 use super::out::{self, stderr, stderrln};
 use super::{Context, exit};
+use blades::words::plural;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -80,37 +80,13 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     };
     let read = started.elapsed();
     let build = build_with_progress(&mut builder, &pool, to_stdout(&args));
-    let sqlite = write_sqlite(&build, args.sqlite.as_deref());
-    let (gallery, gallery_said) = write_gallery(&build, args.gallery.as_deref());
-    let sqlite = sqlite.or(gallery);
-    let saving = Instant::now();
-    let cache = builder.keep(&build).err().map(|e| {
-        Diagnostic::general(
-            Code::CannotWrite,
-            format!("cannot write the build cache: {e}"),
-        )
-        .as_warning()
-        .with_help("the database was written; the next build reads every file again")
-    });
-    let saving = saving.elapsed();
-    let findings: Vec<Diagnostic> = cache
-        .into_iter()
-        .chain(write_failure(&build.written, &args.out))
-        .chain(sqlite.clone())
-        .collect();
-    // The SQLite file named, when it was written.
-    let sqlite_written = args.sqlite.as_deref().filter(|_| sqlite.is_none());
-    report(context, &build, &args.out, sqlite_written, findings);
-    if let Some(line) = gallery_said.filter(|_| context.tells()) {
-        stderrln!("{line}");
-    }
+    let (findings, sources) = build.findings();
+    context.report(&findings, &sources);
+    say_done(context, &build, &args.out);
     if args.timings {
-        print_timings(&build, read, saving);
+        print_timings(&build, read);
     }
-    let code = match sqlite {
-        Some(_) => exit::CANNOT_RUN,
-        None => exit_code(&build),
-    };
+    let code = exit_code(&build);
     // The process ends here: the OS takes the memory back at once, where
     // freeing a large pool's millions of strings one by one takes a while.
     std::mem::forget((build, pool, builder));
@@ -148,38 +124,18 @@ fn refused_combination(context: &Context, args: &Args) -> Option<Diagnostic> {
     None
 }
 
-/// Prints the build's findings with `more` of the run's own (the cache or
-/// the output that could not be written), then says what was done.
-fn report(
-    context: &Context,
-    build: &Build,
-    out: &Path,
-    sqlite: Option<&Path>,
-    more: Vec<Diagnostic>,
-) {
-    let compiled = &build.compiled;
-    let faces = &build.faces;
-    if more.is_empty() && faces.diagnostics.is_empty() {
-        context.report(&compiled.diagnostics, &compiled.sources);
-    } else {
-        let mut all: Vec<Diagnostic> = compiled
-            .diagnostics
-            .iter()
-            .chain(&faces.diagnostics)
-            .cloned()
-            .collect();
-        diagnostics::sort(&mut all);
-        all.extend(more);
-        let mut sources = compiled.sources.clone();
-        sources.extend(faces.sources.clone());
-        context.report(&all, &sources);
+/// Says what the build did, after its findings: what it wrote, or
+/// what it checked.
+fn say_done(context: &Context, build: &Build, out: &Path) {
+    if !context.tells() {
+        return;
     }
-    say_written(context, &build.written, out, sqlite);
-    if matches!(build.written, Written::Checked) && compiled.error_count() == 0 && context.tells() {
+    say_written(build, out);
+    if matches!(build.written, Written::Checked) && build.compiled.error_count() == 0 {
         stderrln!(
-            "checked {} set files (YAML and schema only): {}",
-            build.sets,
-            report::summary(&compiled.diagnostics)
+            "checked {} (YAML and schema only): {}",
+            plural(build.sets, "set file", "set files"),
+            report::summary(&build.compiled.diagnostics)
         );
     }
 }
@@ -194,6 +150,8 @@ fn settings(context: &Context, args: &Args) -> BuildSettings {
         no_cache: args.no_cache || to_stdout(args),
         pretty: args.pretty,
         faces: args.faces,
+        sqlite: args.sqlite.clone(),
+        gallery: args.gallery.clone(),
     }
 }
 
@@ -203,6 +161,9 @@ fn to_stdout(args: &Args) -> bool {
 }
 
 fn exit_code(build: &Build) -> u8 {
+    if build.failed_to_write() {
+        return exit::CANNOT_RUN;
+    }
     match &build.written {
         Written::Done { .. } => exit::OK,
         Written::Checked if build.compiled.error_count() == 0 => exit::OK,
@@ -215,88 +176,35 @@ fn exit_code(build: &Build) -> u8 {
     }
 }
 
-/// Says what was written (after the diagnostics): the database, and the
-/// SQLite file when one was written.
-fn say_written(context: &Context, written: &Written, out: &Path, sqlite: Option<&Path>) {
-    if let Written::Done { sets, cards } = written
-        && context.tells()
-    {
+/// Says what was written: the database and the SQLite file, then the
+/// gallery.
+fn say_written(build: &Build, out: &Path) {
+    if let Written::Done { sets, cards } = build.written {
         let into = match out == Path::new("-") {
             true => "standard output".to_string(),
             false => out.display().to_string(),
         };
-        match sqlite {
-            Some(sqlite) => stderrln!(
-                "built {sets} sets, {cards} cards into {into} and {}",
-                sqlite.display()
-            ),
-            None => stderrln!("built {sets} sets, {cards} cards into {into}"),
-        }
+        let and = match &build.sqlite {
+            Some(sqlite) => format!(" and {}", sqlite.display()),
+            None => String::new(),
+        };
+        stderrln!(
+            "built {}, {} into {into}{and}",
+            plural(sets, "set", "sets"),
+            plural(cards, "card", "cards")
+        );
     }
-}
-
-/// The finding for a database that could not be written (none for a
-/// reader that closed the pipe early: that ends quietly, see `out`).
-fn write_failure(written: &Written, out: &Path) -> Option<Diagnostic> {
-    match written {
-        Written::Failed(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Some(
-            Diagnostic::general(
-                Code::CannotWrite,
-                format!("cannot write `{}`: {e}", out.display()),
-            )
-            .with_help(
-                "check that the folder exists and can be written, or name another file with --out",
-            ),
-        ),
-        _ => None,
-    }
-}
-
-/// Writes the SQLite file `--sqlite` asks for, after a build that made its
-/// database; the finding when it cannot be written.
-fn write_sqlite(build: &Build, path: Option<&Path>) -> Option<Diagnostic> {
-    let path = path?;
-    if !matches!(build.written, Written::Done { .. }) {
-        return None;
-    }
-    let e = build.write_sqlite(path).err()?;
-    Some(
-        Diagnostic::general(
-            Code::CannotWrite,
-            format!("cannot write `{}`: {e}", path.display()),
-        )
-        .with_help(
-            "check that the folder exists and can be written, or name another file with --sqlite; the file there, if any, was left as it was",
-        ),
-    )
-}
-
-/// Writes the gallery `--gallery` asks for from the database a build made
-/// (every language): the finding when it cannot be written, else what was
-/// done, to say.
-fn write_gallery(build: &Build, dir: Option<&Path>) -> (Option<Diagnostic>, Option<String>) {
-    let Some(dir) = dir.filter(|_| matches!(build.written, Written::Done { .. })) else {
-        return (None, None);
-    };
-    let Some(database) = build.database() else {
-        return (None, None);
-    };
-    let langs = i18n::languages(database);
-    match super::gallery::write(database, &langs, dir) {
-        Ok((made, written)) => (None, Some(super::gallery::said(&made, &written, dir, 0))),
-        Err(diagnostic) => {
-            (
-                Some(diagnostic.with_help(
-                    "check that the folder can be written, or name another with --gallery",
-                )),
-                None,
-            )
-        }
+    if let Some(gallery) = &build.gallery {
+        let warnings = build.faces.diagnostics.len();
+        stderrln!(
+            "{}",
+            super::gallery::said(&gallery.made, &gallery.written, &gallery.dir, warnings)
+        );
     }
 }
 
 /// `--timings`: where the time went.
-fn print_timings(build: &Build, read: Duration, saving: Duration) {
+fn print_timings(build: &Build, read: Duration) {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let timings = &build.timings;
     stderrln!(
@@ -309,7 +217,7 @@ fn print_timings(build: &Build, read: Duration, saving: Duration) {
         build.sets,
         ms(timings.pool),
         ms(timings.write),
-        ms(saving)
+        ms(timings.save)
     );
 }
 
@@ -379,48 +287,30 @@ fn watch(context: &Context, args: &Args) -> ExitCode {
             match builder.read(listing) {
                 Ok(pool) => {
                     let build = build_with_progress(&mut builder, &pool, false);
-                    let compiled = &build.compiled;
-                    // The build's findings and, with --faces, the faces'.
-                    let found = compiled.diagnostics.iter().chain(&build.faces.diagnostics);
-                    let current: HashSet<_> = found.clone().map(identity).collect();
+                    let (found, sources) = build.findings();
+                    let current: HashSet<_> = found.iter().map(identity).collect();
+                    // The run's own findings (what could not be written) are
+                    // said every time; the build's and the faces' once.
                     let new: Vec<Diagnostic> = found
-                        .filter(|d| !previous.contains(&identity(d)))
-                        .cloned()
-                        .collect();
-                    let sqlite = write_sqlite(&build, args.sqlite.as_deref());
-                    let sqlite_written = args.sqlite.as_deref().filter(|_| sqlite.is_none());
-                    let new: Vec<Diagnostic> = new
                         .into_iter()
-                        .chain(write_failure(&build.written, &args.out))
-                        .chain(sqlite)
+                        .filter(|d| d.path.is_empty() || !previous.contains(&identity(d)))
                         .collect();
                     if !new.is_empty() {
-                        let mut sources = compiled.sources.clone();
-                        sources.extend(build.faces.sources.clone());
                         context.report(&new, &sources);
                     }
-                    say_written(context, &build.written, &args.out, sqlite_written);
-                    // Failed builds are kept in memory only, like their output.
-                    if let Err(e) = builder.keep(&build) {
-                        stderrln!("[watch] warning: cannot write the build cache: {e}");
+                    if context.tells() {
+                        say_written(&build, &args.out);
                     }
-                    let summary = match build.faces.diagnostics.is_empty() {
-                        true => report::summary(&compiled.diagnostics),
-                        false => {
-                            let faces = build.faces.diagnostics.iter();
-                            let all: Vec<Diagnostic> =
-                                compiled.diagnostics.iter().chain(faces).cloned().collect();
-                            report::summary(&all)
-                        }
-                    };
+                    let mut counted = build.compiled.diagnostics.clone();
+                    counted.extend(build.faces.diagnostics.iter().cloned());
                     stderrln!(
-                        "[watch] {} ({} new, {} fixed) in {} ms; {} of {} files reused",
-                        summary,
+                        "[watch] {} ({} new, {} fixed) in {} ms; {} of {} reused",
+                        report::summary(&counted),
                         new.len(),
                         previous.difference(&current).count(),
                         started.elapsed().as_millis(),
-                        compiled.reused_files,
-                        pool.sets.len()
+                        build.compiled.reused_files,
+                        plural(pool.sets.len(), "file", "files")
                     );
                     previous = current;
                     // Nobody reads the reports any more: stop watching.

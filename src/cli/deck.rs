@@ -86,6 +86,18 @@ fn ground(context: &Context) -> Result<Ground, ExitCode> {
     let database = workspace.database().map_err(|findings| {
         context.pool_has_errors(&findings, "nothing can be checked against it")
     })?;
+    let unknown = formats.unknown_names(&database);
+    if !unknown.is_empty() {
+        let mut diagnostics = unknown;
+        diagnostics.push(
+            Diagnostic::general(
+                Code::FormatInvalid,
+                "the pool's deck formats name cards, sets or types it does not have, so no deck is checked",
+            )
+            .with_help("fix the format files (see docs/formats.md)"),
+        );
+        return Err(context.fail(exit::CANNOT_RUN, &diagnostics, &findings.sources));
+    }
     Ok(Ground { formats, database })
 }
 
@@ -138,6 +150,9 @@ fn check(context: &Context, files: &[PathBuf], rules: Option<&str>) -> ExitCode 
 struct ReadDeck<'a> {
     file: input::InputFile,
     character: Option<&'static blades::rules::characters::Character>,
+    /// A character was named and is not one: the limits it changes are
+    /// unknown, so no rule is checked.
+    character_unknown: bool,
     placed: Vec<Placed<'a>>,
 }
 
@@ -168,6 +183,7 @@ fn read_deck<'a>(
     }
     Some(ReadDeck {
         file,
+        character_unknown: doc.character.is_some() && character.is_none(),
         character,
         placed,
     })
@@ -184,15 +200,22 @@ pub fn check_file(
     let Some(ReadDeck {
         file,
         character,
+        character_unknown,
         placed,
     }) = read_deck(index, format, path, &mut found)
     else {
         return not_checked(context, &shown, None, found);
     };
-    if checks::has_errors(&found) {
-        return not_checked(context, &shown, Some(&file), found);
-    }
     let outcome = deck::check_zoned(format, character, &placed);
+    if checks::has_errors(&found) {
+        // A title line or a misspelt name does not hide what the cards
+        // that were read break: both are reported in one run.
+        let mut report = not_checked(context, &shown, Some(&file), found);
+        if !character_unknown {
+            report.common.violations = outcome.violations;
+        }
+        return report;
+    }
     let ids_of = |zone: Option<usize>| -> Vec<Id> {
         placed
             .iter()
@@ -301,6 +324,10 @@ fn print_human(
         if common.checked { who } else { String::new() }
     );
     if !common.checked {
+        if !common.violations.is_empty() {
+            let _ = writeln!(out, "  and among the cards read:");
+            checks::print_violations(out, index, &common.violations);
+        }
         return;
     }
     if named {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use blades::diagnostics::{Code, Diagnostic};
 use blades::faces::gallery::{self, Gallery, GalleryReport, GalleryWritten};
 use blades::faces::render;
-use blades::files::{OutputFolder, WriteError};
+use blades::files::WriteError;
 use blades::i18n;
 use blades::model::Database;
 use blades::report::Format;
@@ -39,10 +39,7 @@ pub fn write(
                 .with_help("choose another folder with --out"),
         )
     };
-    let mut folder = OutputFolder::open(out).map_err(cannot_write)?;
-    let made = gallery::make(database, langs, &folder);
-    let written = gallery::write(&mut folder, &made).map_err(cannot_write)?;
-    Ok((made, written))
+    gallery::make_and_write(database, langs, out).map_err(cannot_write)
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {

@@ -1,6 +1,7 @@
 //! Command-line interface: argument parsing and one module per command.
 //! Commands call the library and decide what to print and the exit code.
 
+use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -251,28 +252,58 @@ impl Context {
 /// Runs the command line; whatever happens to the output streams, the
 /// command runs to its end (see [`out`]).
 pub fn run() -> ExitCode {
-    out::finish(dispatch())
+    out::finish(dispatch(std::env::args_os().collect()))
 }
 
-fn dispatch() -> ExitCode {
-    let cli = match Cli::try_parse() {
+/// What the parser made of a command line it refused: the text to print,
+/// where, and the exit code.
+#[derive(Debug)]
+pub struct Refusal {
+    pub text: String,
+    pub stream: out::Stream,
+    pub exit: u8,
+}
+
+/// The command line read from its words, as the system gave them: any
+/// bytes, so a file name that is not UTF-8 is a path like any other, and
+/// a word a command needs as text is a usage error, never a panic. Help,
+/// version and usage errors are refusals, rendered but not printed.
+pub fn parse(words: &[OsString]) -> Result<Cli, Refusal> {
+    let error = match Cli::try_parse_from(words) {
+        Ok(cli) => return Ok(cli),
+        Err(error) => error,
+    };
+    let exit = match error.use_stderr() {
+        true => exit::CANNOT_RUN,
+        false => exit::OK,
+    };
+    if error.use_stderr() && machine_format_asked(words).is_some() {
+        return Err(Refusal {
+            text: usage_report(&error, words),
+            stream: out::Stream::Stdout,
+            exit,
+        });
+    }
+    let stream = match error.use_stderr() {
+        true => out::Stream::Stderr,
+        false => out::Stream::Stdout,
+    };
+    Err(Refusal {
+        text: error.render().to_string(),
+        stream,
+        exit,
+    })
+}
+
+fn dispatch(words: Vec<OsString>) -> ExitCode {
+    let cli = match parse(&words) {
         Ok(cli) => cli,
-        Err(e) if e.use_stderr() && json_asked() => return usage_json(&e),
-        Err(e) => {
-            // Help, version and usage errors, printed by the parser itself
-            // (which never panics on a failed write, but would keep quiet).
-            if let Err(error) = e.print() {
-                let stream = match e.use_stderr() {
-                    true => out::Stream::Stderr,
-                    false => out::Stream::Stdout,
-                };
-                stream.failed(&error);
+        Err(refusal) => {
+            match refusal.stream {
+                out::Stream::Stdout => stdout_str(&refusal.text),
+                out::Stream::Stderr => out::stderr_str(&refusal.text),
             }
-            return ExitCode::from(if e.use_stderr() {
-                exit::CANNOT_RUN
-            } else {
-                exit::OK
-            });
+            return ExitCode::from(refusal.exit);
         }
     };
     let pool = PoolChoice::of(cli.cards.as_deref());
@@ -345,20 +376,29 @@ fn describe(code: Code) -> Option<&'static str> {
     })
 }
 
-/// Whether the command line asks for JSON (`--format json`), read from the
-/// words themselves when the parser refused them.
-fn json_asked() -> bool {
-    let words: Vec<String> = std::env::args().collect();
-    words.iter().enumerate().any(|(i, word)| {
-        let machine = |w: &str| w == "json" || w == "sarif";
-        word.strip_prefix("--format=").is_some_and(machine)
-            || (word == "--format" && words.get(i + 1).is_some_and(|w| machine(w)))
+/// The machine format the command line asks for (`--format json` or
+/// `sarif`), read from the words themselves when the parser refused them.
+fn machine_format_asked(words: &[OsString]) -> Option<OutputFormat> {
+    let machine = |w: &std::ffi::OsStr| match w.to_str() {
+        Some("json") => Some(OutputFormat::Json),
+        Some("sarif") => Some(OutputFormat::Sarif),
+        _ => None,
+    };
+    words.iter().enumerate().find_map(|(i, word)| {
+        match word.to_str()?.strip_prefix("--format") {
+            Some(rest) => match rest.strip_prefix('=') {
+                Some(value) => machine(value.as_ref()),
+                None if rest.is_empty() => machine(words.get(i + 1)?),
+                None => None,
+            },
+            None => None,
+        }
     })
 }
 
-/// A usage error as the JSON report every command prints when it cannot
-/// run (exit 2).
-fn usage_json(error: &clap::Error) -> ExitCode {
+/// A usage error as the JSON (or SARIF) report every command prints when
+/// it cannot run (exit 2).
+fn usage_report(error: &clap::Error, words: &[OsString]) -> String {
     let text = error.render().to_string();
     let mut lines = text.lines().filter(|line| !line.trim().is_empty());
     let message = lines
@@ -369,11 +409,10 @@ fn usage_json(error: &clap::Error) -> ExitCode {
     let diagnostic = Diagnostic::general(Code::Usage, message)
         .with_help("`blades --help` (or `blades COMMAND --help`) shows what the command takes");
     let sources = Sources::default();
-    match std::env::args().any(|w| w == "sarif" || w == "--format=sarif") {
-        true => stdout_str(&report::render_sarif(&[diagnostic], &sources, &describe)),
-        false => stdout_str(&report::render_json(&[diagnostic], &sources)),
+    match machine_format_asked(words) {
+        Some(OutputFormat::Sarif) => report::render_sarif(&[diagnostic], &sources, &describe),
+        _ => report::render_json(&[diagnostic], &sources),
     }
-    ExitCode::from(exit::CANNOT_RUN)
 }
 
 /// `blades completions SHELL`: the completion script, on stdout.

@@ -22,7 +22,7 @@ use assemble::SetModel;
 pub use assemble::{assemble, find_set};
 pub use checks::{Derived, check_pool};
 use read::{pair_translations, read_files};
-use render::{RenderInput, Rendered, render_and_write};
+use render::{RenderInput, render_and_write};
 use store::store;
 use vocabulary::check_effects;
 pub use vocabulary::{PoolVocabulary, vocabulary};
@@ -36,21 +36,14 @@ use crate::pool::{Pool, SourceFile};
 
 /// What a build produced.
 pub struct Compiled {
-    /// The database, when there were no errors (and no cache was used).
-    pub database: Option<Database>,
-    /// The database as JSON per set, when there were no errors and a cache
-    /// was used (see [`compile_with`]).
-    pub json: Option<DatabaseJson>,
+    /// The database, when there were no errors.
+    pub output: Output,
     /// Every finding, sorted by file and position.
     pub diagnostics: Vec<Diagnostic>,
     /// The text of every file, for rendering the findings.
     pub sources: Sources,
     /// Set files whose result came from the cache.
     pub reused_files: usize,
-    /// Whether the database file the cache describes is already what this
-    /// build would write (nothing to render, the same sets in the same
-    /// order): it is then left as it is, not written again.
-    pub database_unchanged: bool,
     /// Time spent on the per-file checks and on the pool-wide ones.
     pub timings: Timings,
 }
@@ -65,6 +58,61 @@ pub struct Timings {
 impl Compiled {
     pub fn error_count(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+}
+
+/// The database a build made, in the one form it made it in.
+#[derive(Debug, Default)]
+pub enum Output {
+    /// No database: the pool has errors, or only its files were checked.
+    #[default]
+    None,
+    /// As models: a build without a cache, or one to be indented.
+    Models(Database),
+    /// As JSON per set (see [`compile_with`]), to be written.
+    Pieces(DatabaseJson),
+    /// As JSON per set, and the database file the cache describes is
+    /// already what this build would write (the same sets in the same
+    /// order): it is left as it is, not written again.
+    Unchanged(DatabaseJson),
+}
+
+impl Output {
+    /// The database as models, when the build made them.
+    pub fn database(&self) -> Option<&Database> {
+        match self {
+            Output::Models(database) => Some(database),
+            _ => None,
+        }
+    }
+
+    /// [`Output::database`], taken.
+    pub fn into_database(self) -> Option<Database> {
+        match self {
+            Output::Models(database) => Some(database),
+            _ => None,
+        }
+    }
+
+    /// The database as JSON per set, when the build made it so.
+    pub fn pieces(&self) -> Option<&DatabaseJson> {
+        match self {
+            Output::Pieces(json) | Output::Unchanged(json) => Some(json),
+            _ => None,
+        }
+    }
+
+    /// [`Output::pieces`], taken.
+    pub fn into_pieces(self) -> Option<DatabaseJson> {
+        match self {
+            Output::Pieces(json) | Output::Unchanged(json) => Some(json),
+            _ => None,
+        }
+    }
+
+    /// Whether the build made a database at all.
+    pub fn is_some(&self) -> bool {
+        !matches!(self, Output::None)
     }
 }
 
@@ -207,11 +255,10 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
             };
             render_and_write(input, &mut read, writer, &mut diagnostics)
         }
-        _ => Rendered::default(),
+        _ => Output::None,
     };
     if fail_on_late_reads(pool, &mut diagnostics) {
-        rendered.database = None;
-        rendered.json = None;
+        rendered = Output::None;
     }
     add_unread_sources(pool, &diagnostics, &mut sources);
     let timings = Timings {
@@ -223,10 +270,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         store(cache, pool, read);
     }
     Compiled {
-        // Only a build that has a database keeps the one on disk.
-        database_unchanged: rendered.database_unchanged && rendered.json.is_some(),
-        database: rendered.database,
-        json: rendered.json,
+        output: rendered,
         diagnostics,
         sources,
         reused_files,
@@ -377,6 +421,6 @@ mod tests {
             second.diagnostics
         );
         assert!(second.diagnostics[0].path.ends_with(&first_name));
-        assert!(second.json.is_none() && second.database.is_none());
+        assert!(!second.output.is_some());
     }
 }

@@ -14,7 +14,7 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::effect::{Effect, Vocabulary};
 use crate::i18n::locale::LocaleFile;
 use crate::load::LoadedSet;
-use crate::model::{DATABASE_FORMAT, Database};
+use crate::model::{DATABASE_FORMAT, Database, KeywordName};
 use crate::pool::Pool;
 
 use super::assemble::{Books, assemble_set, assemble_set_taking, render_card};
@@ -22,16 +22,7 @@ use super::checks::{Derived, check_pool};
 use super::read::{FilesRead, read_locale, whole_set};
 use super::stream::stream_sets;
 use super::vocabulary::PoolVocabulary;
-use super::{Built, Plan, SetWork};
-
-/// The database a build made, if it made one.
-#[derive(Default)]
-pub(super) struct Rendered {
-    pub database: Option<Database>,
-    pub json: Option<DatabaseJson>,
-    /// The database the cache describes is what this build would write.
-    pub database_unchanged: bool,
-}
+use super::{Built, Output, Plan, SetWork};
 
 /// What the stage needs besides the files read.
 pub(super) struct RenderInput<'a> {
@@ -53,7 +44,7 @@ pub(super) fn render_and_write(
     read: &mut FilesRead<'_>,
     mut writer: Option<&mut DatabaseWriter>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Rendered {
+) -> Output {
     let RenderInput {
         pool,
         plan,
@@ -83,6 +74,12 @@ pub(super) fn render_and_write(
         vocab: &vocabulary.vocab,
         plan,
     };
+    // The database carries the pool's keywords, so that a reader of the
+    // file names them as a reader of the pool does.
+    let keyword_table = KeywordName::table(&vocabulary.vocab.keywords);
+    if let Some(writer) = writer.as_deref_mut() {
+        writer.set_keywords(Some(keyword_table.clone()));
+    }
     let render = |index: usize, set: &mut LoadedSet, files| renderer.render(index, set, files);
     let built: Vec<(usize, Option<Built>)> = match writer.as_deref_mut() {
         // Each set keeps its place in the database file.
@@ -102,17 +99,20 @@ pub(super) fn render_and_write(
     };
     // A build that failed its pool checks keeps nothing it made.
     match (passed, plan.as_pieces) {
-        (false, _) => Rendered::default(),
-        (true, true) => Rendered {
-            json: Some(keep_pieces(pool, built, &mut read.works, &keys, card_count)),
-            database: None,
-            database_unchanged,
-        },
-        (true, false) => Rendered {
-            database: Some(gather_models(built, card_count)),
-            json: None,
-            database_unchanged,
-        },
+        (false, _) => Output::None,
+        (true, true) => {
+            let mut json = keep_pieces(pool, built, &mut read.works, &keys, card_count);
+            json.keywords = Some(keyword_table);
+            match database_unchanged {
+                true => Output::Unchanged(json),
+                false => Output::Pieces(json),
+            }
+        }
+        (true, false) => {
+            let mut database = gather_models(built, card_count);
+            database.keywords = Some(keyword_table);
+            Output::Models(database)
+        }
     }
 }
 
@@ -252,6 +252,7 @@ impl Renderer<'_> {
             render_card(card, tree, &self.books, self.vocab);
         }
         let mut one = Database {
+            keywords: None,
             format: DATABASE_FORMAT,
             sets: vec![set_model],
             cards,
@@ -319,12 +320,14 @@ fn keep_pieces(
         sets,
         paths,
         cards: card_count,
+        keywords: None,
     }
 }
 
 /// The database as models, the sets in pool order.
 fn gather_models(built: Vec<(usize, Option<Built>)>, card_count: usize) -> Database {
     let mut all = Database {
+        keywords: None,
         format: DATABASE_FORMAT,
         sets: Vec::with_capacity(built.len()),
         cards: Vec::with_capacity(card_count),

@@ -195,6 +195,19 @@ impl std::fmt::Write for Tail<'_> {
     }
 }
 
+/// Opens (and locks) the output folder `dir`, makes the gallery of
+/// `database` in `langs` against what the folder holds, and writes it.
+pub fn make_and_write(
+    database: &Database,
+    langs: &[String],
+    dir: &Path,
+) -> Result<(Gallery, GalleryWritten), WriteError> {
+    let mut folder = OutputFolder::open(dir)?;
+    let made = make(database, langs, &folder);
+    let written = write(&mut folder, &made)?;
+    Ok((made, written))
+}
+
 /// Makes the gallery of `database` with faces in `langs`, drawing only the
 /// faces whose fingerprint differs from the manifest in `folder` or whose
 /// file is missing there.

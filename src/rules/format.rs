@@ -8,6 +8,7 @@
 //! tool are embedded (`data/deck-formats.yaml`); a pool adds its own in
 //! `formats/*.yaml`, the same shape.
 
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
@@ -18,16 +19,21 @@ use super::characters;
 use super::{RULES, rule, rule_named};
 use crate::cards::fold;
 use crate::diagnostics::{Code, Diagnostic};
-use crate::model::Card;
+use crate::model::{Card, Database};
 use crate::pool::Pool;
 use crate::suggest::closest;
-use crate::words::{CardKind, Element, Id, SetKind};
+use crate::words::{BASE_TYPES, CardKind, Element, Id, SetKind};
 use crate::yaml::{self, Entry, Fields, Node, NodeValue};
 
 /// The embedded deck formats.
 pub(crate) const FORMATS_YAML: &str = include_str!("../../data/deck-formats.yaml");
 /// Where the embedded formats say they come from in diagnostics.
 const FORMATS_PATH: &str = "data/deck-formats.yaml";
+
+/// The largest number a format may say (a bound, a copy limit, what a
+/// modifier adds). Far above any deck, and small enough that no sum of a
+/// format's numbers (a limit plus every modifier of a file) leaves `u64`.
+pub const MAX_FORMAT_NUMBER: u64 = 1_000_000;
 
 /// A deck format.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +48,19 @@ pub struct DeckFormat {
     /// Where surplus cards go (`your binder`): "move 1 single to your binder";
     /// without it, "take out 1 single".
     pub surplus: Option<String>,
+    /// The cards, sets and types its filters name, where they name them:
+    /// a pool's database must have them ([`Formats::unknown_names`]).
+    pub names: Vec<Named>,
+}
+
+/// A card, set or type a format's filter names, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    /// `card`, `set` or `type`.
+    pub attribute: &'static str,
+    pub id: Id,
+    pub path: Arc<str>,
+    pub span: Range<usize>,
 }
 
 /// A zone of a deck (`deck`, `Main Deck`, `starting hand`).
@@ -153,11 +172,11 @@ impl DeckFormat {
     /// The zone a deck list's header names (id, name or another name,
     /// ignoring case, hyphens and spacing).
     pub fn zone_named(&self, header: &str) -> Option<usize> {
-        let wanted = zone_fold(header);
+        let wanted = header_key(header);
         self.zones.iter().position(|z| {
-            zone_fold(&z.id.0) == wanted
-                || zone_fold(&z.name) == wanted
-                || z.also.iter().any(|a| zone_fold(a) == wanted)
+            header_key(&z.id.0) == wanted
+                || header_key(&z.name) == wanted
+                || z.also.iter().any(|a| header_key(a) == wanted)
         })
     }
 
@@ -168,10 +187,46 @@ impl DeckFormat {
             .iter()
             .filter(|m| m.bound == bound && m.character == character.id)
             .map(|m| m.add)
-            .sum()
+            // A format built in code has no number bound: past `u64`, a
+            // limit is as good as none, never wrapped round to a small one.
+            .fold(0, u64::saturating_add)
     }
 }
 
+/// Up to ten names, and how many more.
+fn first_few(names: &[&str]) -> String {
+    let shown = names.iter().take(10).copied().collect::<Vec<_>>().join(", ");
+    match names.len() {
+        0 => "none".to_string(),
+        n if n > 10 => format!("{shown} and {} more", n - 10),
+        _ => shown,
+    }
+}
+
+/// A header both zones answer to (id, name or `also`), as one of them
+/// writes it.
+fn shared_header(a: &Zone, b: &Zone) -> Option<String> {
+    let headers = |z: &Zone| -> Vec<String> {
+        std::iter::once(z.id.0.clone())
+            .chain(std::iter::once(z.name.clone()))
+            .chain(z.also.iter().cloned())
+            .collect()
+    };
+    let theirs: Vec<String> = headers(a).iter().map(|h| header_key(h)).collect();
+    headers(b)
+        .into_iter()
+        .find(|h| theirs.contains(&header_key(h)))
+}
+
+/// A zone's name as headers are compared: folded as card names are (NFKC,
+/// lower case, no spaces), without hyphens or underscores (`MAINDECK`,
+/// `main-deck` and `Main Deck` are one).
+fn header_key(text: &str) -> String {
+    fold(text).replace(['-', '_'], "")
+}
+
+/// Lower-case words, split at spaces, hyphens and underscores, joined by a
+/// space (`Deck-Box` → `deck box`).
 fn zone_fold(text: &str) -> String {
     text.to_lowercase()
         .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
@@ -230,6 +285,49 @@ impl Formats {
             out.extend(found);
         }
         Formats { list }
+    }
+
+    /// The cards, sets and types the formats name that `database` does
+    /// not have, each located in its format file with the nearest one
+    /// suggested. (A filter on a name that does not exist would count
+    /// nothing, silently.)
+    pub fn unknown_names(&self, database: &Database) -> Vec<Diagnostic> {
+        let cards: Vec<&str> = database.cards.iter().map(|c| c.id.0.as_str()).collect();
+        let sets: Vec<&str> = database.sets.iter().map(|s| s.id.0.as_str()).collect();
+        let mut types: Vec<&str> = BASE_TYPES.to_vec();
+        types.extend(database.sets.iter().flat_map(|s| s.extra_types.iter().map(|t| t.0.as_str())));
+        let card_set: HashSet<&str> = cards.iter().copied().collect();
+        let mut out = Vec::new();
+        for named in self.list.iter().flat_map(|f| &f.names) {
+            let known: &[&str] = match named.attribute {
+                "card" if card_set.contains(named.id.0.as_str()) => continue,
+                "card" => &cards,
+                "set" => &sets,
+                _ => &types,
+            };
+            if known.contains(&named.id.0.as_str()) {
+                continue;
+            }
+            let help = match closest(&named.id.0, known.iter().copied()) {
+                Some(best) => format!("did you mean `{best}`? A filter names a {} by its id", named.attribute),
+                None => format!(
+                    "a filter names a {} of the pool by its id: {}",
+                    named.attribute,
+                    first_few(known)
+                ),
+            };
+            out.push(
+                Diagnostic::error(
+                    Code::FormatInvalid,
+                    &named.path,
+                    named.span.clone(),
+                    format!("the pool has no {} `{}`", named.attribute, named.id),
+                )
+                .with_label(format!("not a {} of the pool", named.attribute))
+                .with_help(help),
+            );
+        }
+        out
     }
 
     /// The format a name means: its id or its name (ignoring case).
@@ -294,7 +392,12 @@ pub fn parse_located(
     let Some(doc) = yaml::parse_reported(text, path, out) else {
         return Vec::new();
     };
-    let mut r = Reader { path, out };
+    let mut r = Reader {
+        path,
+        source: text,
+        out,
+        names: Vec::new(),
+    };
     let mut formats: Vec<(DeckFormat, Range<usize>)> = Vec::new();
     for (_, entry) in r.fields(&doc, &["formats"], &["formats"], "a format file") {
         for item in r.list(&entry.value, "formats") {
@@ -327,7 +430,11 @@ pub fn parse_located(
 
 struct Reader<'a> {
     path: &'a Arc<str>,
+    /// The file's text, to quote a value as written.
+    source: &'a str,
     out: &'a mut Vec<Diagnostic>,
+    /// The cards, sets and types named by the format being read.
+    names: Vec<Named>,
 }
 
 impl Reader<'_> {
@@ -425,8 +532,27 @@ impl Reader<'_> {
         }
     }
 
+    fn too_large(&mut self, node: &Node, field: &str) {
+        let written = self.source.get(node.span.clone()).unwrap_or("this");
+        self.invalid(
+            node.span.clone(),
+            format!("`{field}` is {written}, more cards than any deck holds"),
+            "too large",
+            format!("numbers in a format go up to {MAX_FORMAT_NUMBER}"),
+        );
+    }
+
     fn number(&mut self, node: &Node, field: &str) -> Option<u64> {
         match node.value {
+            NodeValue::Int(i) if i > MAX_FORMAT_NUMBER as i64 => {
+                self.too_large(node, field);
+                None
+            }
+            // Digits past `i64` read as a float: as far past any deck.
+            NodeValue::Float(f) if f > MAX_FORMAT_NUMBER as f64 && f.fract() == 0.0 => {
+                self.too_large(node, field);
+                None
+            }
             NodeValue::Int(i) if i >= 0 => Some(i as u64),
             NodeValue::Int(i) => {
                 self.push(
@@ -532,6 +658,7 @@ impl Reader<'_> {
                 copies,
                 modifiers,
                 surplus,
+                names: std::mem::take(&mut self.names),
             },
             id_node.span.clone(),
         ))
@@ -581,6 +708,23 @@ impl Reader<'_> {
                 .with_label("zone declared again")
                 .with_related(self.path, first.clone(), "first declared here")
                 .with_help("give each zone its own id");
+                self.out.push(d);
+                continue;
+            }
+            if let Some((other, first)) = zones.iter().find(|(z, _)| shared_header(z, &zone).is_some()) {
+                let header = shared_header(other, &zone).unwrap_or_default();
+                let d = Diagnostic::error(
+                    Code::FormatInvalid,
+                    self.path,
+                    span.clone(),
+                    format!(
+                        "the zones `{}` and `{}` both answer to the header `{header}:`",
+                        other.id, zone.id
+                    ),
+                )
+                .with_label("same header as another zone")
+                .with_related(self.path, first.clone(), "this zone answers to it too")
+                .with_help("a deck list's header names one zone: change the `name` or `also` of one of them");
                 self.out.push(d);
                 continue;
             }
@@ -805,10 +949,10 @@ impl Reader<'_> {
                     )
                     .map(Test::Rarity)
                 }
-                "type" => self.ids(value, "type").map(Test::Type),
-                "set" => self.ids(value, "set").map(Test::Set),
+                "type" => self.named_ids(value, "type").map(Test::Type),
+                "set" => self.named_ids(value, "set").map(Test::Set),
                 "category" => self.ids(value, "category").map(Test::Category),
-                "card" => self.ids(value, "card").map(Test::Card),
+                "card" => self.named_ids(value, "card").map(Test::Card),
                 "stars" => self.stars(value).map(|(a, b)| Test::Stars(a, b)),
                 "not" => {
                     match self.filter(value) {
@@ -881,6 +1025,21 @@ impl Reader<'_> {
             }
         }
         ok.then_some(out)
+    }
+
+    /// [`Reader::ids`] of a card, set or type, each kept with its place
+    /// to be checked against the pool.
+    fn named_ids(&mut self, node: &Node, attribute: &'static str) -> Option<Vec<Id>> {
+        let ids = self.ids(node, attribute)?;
+        for (id, item) in ids.iter().zip(self.one_or_many(node)) {
+            self.names.push(Named {
+                attribute,
+                id: id.clone(),
+                path: self.path.clone(),
+                span: item.span.clone(),
+            });
+        }
+        Some(ids)
     }
 
     fn ids(&mut self, node: &Node, field: &str) -> Option<Vec<Id>> {
@@ -1263,12 +1422,51 @@ mod tests {
         );
     }
 
+    /// Past `i64` a YAML number is a float; past the bound or not, it is
+    /// refused as too large where it is written, not as a wrong type.
+    #[test]
+    fn numbers_past_any_deck_are_too_large() {
+        let text = format!(
+            "{HEAD}    bounds: [{{id: b, max: 1000001}}, {{max: 18446744073709551616}}]\n    copies: [{{max: 1000000}}]\n"
+        );
+        assert_eq!(
+            errors(&text),
+            [
+                ("format-invalid".into(), "1000001".into()),
+                ("format-invalid".into(), "18446744073709551616".into()),
+            ]
+        );
+    }
+
+    /// A format built in code has no bound on its numbers: a limit and a
+    /// character's adds past `u64` stay the largest limit.
+    #[test]
+    fn a_limit_past_the_integer_range_saturates() {
+        let mut format = builtin()[0].clone();
+        let deques = characters::resolve("deques").unwrap();
+        format.modifiers = vec![
+            Modifier {
+                character: deques.id.clone(),
+                bound: 0,
+                add: u64::MAX,
+            };
+            2
+        ];
+        assert_eq!(format.extra(Some(deques), 0), u64::MAX);
+    }
+
     #[test]
     fn zones_are_named_loosely() {
         let f = &builtin()[1];
         assert_eq!(f.zone_named("Main Deck"), Some(0));
         assert_eq!(f.zone_named("main-deck"), Some(0));
         assert_eq!(f.zone_named("MILLENNIUM  deck"), Some(1));
+        assert_eq!(f.zone_named("MAINDECK"), Some(0));
+        assert_eq!(f.zone_named("ＭＡＩＮ　ＤＥＣＫ"), Some(0));
+        let t = &builtin()[0];
+        for header in ["Singles", "Deck Box", "deck boxes", "Accessories", "Accessory"] {
+            assert_eq!(t.zone_named(header), Some(0), "{header}");
+        }
         assert_eq!(f.zone_named("sideboard"), None);
     }
 

@@ -527,6 +527,8 @@ struct YamlReader<'a> {
     file: &'a InputFile,
     out: &'a mut Vec<Diagnostic>,
     doc: Option<Node>,
+    /// Reading a trade's side: its amounts move value between players.
+    trade: bool,
 }
 
 impl<'a> YamlReader<'a> {
@@ -542,7 +544,12 @@ impl<'a> YamlReader<'a> {
                 None
             }
         };
-        YamlReader { file, out, doc }
+        YamlReader {
+            file,
+            out,
+            doc,
+            trade: false,
+        }
     }
 
     /// The document (a copy, so the reader stays borrowable).
@@ -675,6 +682,13 @@ impl<'a> YamlReader<'a> {
                 continue;
             };
             let count = self.amount(&entry.value, "count");
+            if count > MAX_COUNT {
+                let said = format!("a count of {count}");
+                let span = entry.value.span.clone();
+                self.out
+                    .push(count_too_large(&self.file.path, span, &said));
+                continue;
+            }
             refs.push(Reference {
                 name,
                 count,
@@ -689,7 +703,8 @@ impl<'a> YamlReader<'a> {
         match node.value {
             NodeValue::Null => 0,
             NodeValue::Int(i) if i < 0 => {
-                negative(self.out, &self.file.path, node.span.clone(), field, i);
+                let help = negative_help(field, self.trade);
+                negative(self.out, &self.file.path, node.span.clone(), field, i, help);
                 0
             }
             NodeValue::Int(i) => i as u64,
@@ -797,6 +812,7 @@ impl<'a> YamlReader<'a> {
     }
 
     fn side(&mut self, node: &Node) -> SideDoc {
+        self.trade = true;
         let mut side = SideDoc::default();
         if matches!(node.value, NodeValue::Null) {
             return side;
@@ -818,6 +834,7 @@ fn negative(
     span: Range<usize>,
     field: &str,
     value: i64,
+    help: &str,
 ) {
     out.push(
         Diagnostic::error(
@@ -827,12 +844,22 @@ fn negative(
             format!("`{field}` is {value}, below zero"),
         )
         .with_label("negative")
-        .with_help(if field == "count" {
-            "a count is 0 or more"
-        } else {
-            "amounts are 0 or more; to move value the other way, put it on the other side"
-        }),
+        .with_help(help),
     );
+}
+
+/// What to write instead of a negative `field`: a trade's amounts move
+/// value, the rest are counts of what a player has.
+fn negative_help(field: &str, trade: bool) -> &'static str {
+    match field {
+        _ if trade => "amounts are 0 or more; to move value the other way, put it on the other side",
+        "count" => "a count is 0 or more",
+        "place" => "a place is 1 or more: 1 for the winner",
+        "collection" => "write the number of cards in the collection scored: 2 to 8",
+        "dollars" => "write the Millennium Dollars the player has left: 0 or more",
+        "friendship" => "write the VP printed on the Friendship cards the player gave: 0 or more",
+        _ => "amounts are 0 or more",
+    }
 }
 
 // ------------------------------------------------------------ plain text
@@ -1024,7 +1051,9 @@ impl<'a> TextReader<'a> {
         let text = value.value.trim();
         match text.parse::<i64>() {
             Ok(n) if n < 0 => {
-                negative(self.out, &self.file.path, value.span.clone(), "amount", n);
+                // Header amounts are a trade side's `dollars:` and `friendship:`.
+                let help = negative_help("amount", true);
+                negative(self.out, &self.file.path, value.span.clone(), "amount", n, help);
                 0
             }
             Ok(n) => n as u64,
@@ -1047,35 +1076,79 @@ impl<'a> TextReader<'a> {
 
 // ---------------------------------------------------------------- counts
 
-/// Splits `2x Name`, `2 x Name`, `2× Name`, `Name x2`, `Name x 2` into the
-/// count and the name's byte range in `text`; `None` when there is no count.
-/// The count keeps its sign so a negative one can be reported.
+/// The signs between a count and a name (`2x`, `2×`, full-width `２ｘ`).
+const TIMES: [char; 5] = ['x', 'X', '×', 'ｘ', 'Ｘ'];
+
+/// A digit as lists are typed: ASCII or full-width (`２`), as NFKC reads it.
+fn digit(c: char) -> Option<u32> {
+    match c {
+        '0'..='9' => Some(c as u32 - '0' as u32),
+        '０'..='９' => Some(c as u32 - '０' as u32),
+        _ => None,
+    }
+}
+
+/// Bytes of the digits `text` starts with.
+fn leading_digits(text: &str) -> usize {
+    text.chars()
+        .take_while(|c| digit(*c).is_some())
+        .map(char::len_utf8)
+        .sum()
+}
+
+/// Bytes of the digits `text` ends with.
+fn trailing_digits(text: &str) -> usize {
+    text.chars()
+        .rev()
+        .take_while(|c| digit(*c).is_some())
+        .map(char::len_utf8)
+        .sum()
+}
+
+/// A whole number written in digits (ASCII or full-width), `None` when it
+/// is not one or does not fit.
+pub(crate) fn whole_number(text: &str) -> Option<u64> {
+    if text.is_empty() {
+        return None;
+    }
+    text.chars().try_fold(0u64, |n, c| {
+        n.checked_mul(10)?.checked_add(u64::from(digit(c)?))
+    })
+}
+
+/// Splits `2x Name`, `2 x Name`, `2× Name`, `Name x2`, `Name x 2` (and
+/// their full-width forms, `２ｘ Name`, `Name ｘ２`) into the count and the
+/// name's byte range in `text`; `None` when there is no count. The count
+/// keeps its sign so a negative one can be reported.
 pub(crate) fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
     let trimmed_start = text.len() - text.trim_start().len();
     let t = text.trim();
     let end = trimmed_start + t.len();
+    // Digits past the integer range saturate, so the count is refused as too
+    // large at its line rather than read as no count at all.
+    let signed = |digits: &str, negative: bool| {
+        let n = whole_number(digits).map_or(i64::MAX, |n| i64::try_from(n).unwrap_or(i64::MAX));
+        Some(if negative { -n } else { n })
+    };
     // Prefix.
     let digits_at = usize::from(t.starts_with('-'));
-    let digits = t[digits_at..]
-        .bytes()
-        .take_while(u8::is_ascii_digit)
-        .count();
+    let digits = leading_digits(&t[digits_at..]);
     if digits > 0 {
         let rest = &t[digits_at + digits..];
         let after_space = rest.trim_start();
-        for x in ['x', 'X', '×'] {
+        for x in TIMES {
             if let Some(name) = after_space.strip_prefix(x)
                 && name.starts_with(char::is_whitespace)
                 && !name.trim().is_empty()
             {
-                let n = t[..digits_at + digits].parse::<i64>().ok()?;
+                let n = signed(&t[digits_at..digits_at + digits], digits_at == 1)?;
                 let name_start = end - name.trim_start().len();
                 return Some((n, name_start..end));
             }
         }
     }
     // Suffix.
-    let t_digits = t.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let t_digits = trailing_digits(t);
     if t_digits > 0 {
         let mut head = &t[..t.len() - t_digits];
         let negative = head.ends_with('-');
@@ -1083,20 +1156,30 @@ pub(crate) fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
             head = &head[..head.len() - 1];
         }
         let head = head.trim_end();
-        for x in ['x', 'X', '×'] {
+        for x in TIMES {
             if let Some(name) = head.strip_suffix(x)
                 && name.ends_with(char::is_whitespace)
                 && !name.trim().is_empty()
             {
-                let digits_text = &t[t.len() - t_digits..];
-                let n = digits_text.parse::<i64>().ok()?;
-                let n = if negative { -n } else { n };
+                let n = signed(&t[t.len() - t_digits..], negative)?;
                 let name = name.trim_end();
                 return Some((n, trimmed_start..trimmed_start + name.len()));
             }
         }
     }
     None
+}
+
+/// A count no table holds: `said` names it (`a count of 5000`).
+fn count_too_large(path: &Arc<str>, span: Range<usize>, said: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::InvalidInput,
+        path,
+        span,
+        format!("{said} is more than any table holds"),
+    )
+    .with_label("count too large")
+    .with_help(format!("counts go up to {MAX_COUNT}"))
 }
 
 /// A reference from an item's text. `base`: the text's byte offset in the
@@ -1134,21 +1217,17 @@ fn parse_reference(
         return None;
     }
     if count < 0 {
-        negative(out, path, locate(0..text.len()), "count", count);
+        let help = negative_help("count", false);
+        negative(out, path, locate(0..text.len()), "count", count, help);
         return None;
     }
     let count = count as u64;
     if count > MAX_COUNT {
-        out.push(
-            Diagnostic::error(
-                Code::InvalidInput,
-                path,
-                locate(0..text.len()),
-                format!("a count of {count} is more than any table holds"),
-            )
-            .with_label("count too large")
-            .with_help(format!("counts go up to {MAX_COUNT}")),
-        );
+        // As written: a saturated count has more digits than it says.
+        let outside = [&text[..name_range.start], &text[name_range.end..]].concat();
+        let written = outside.trim().trim_matches(['x', 'X', '×', ' ']);
+        let said = format!("a count of {written}");
+        out.push(count_too_large(path, locate(0..text.len()), &said));
         return None;
     }
     Some(Reference {
@@ -1175,17 +1254,26 @@ pub fn resolve_cards<'a>(
             // `x`, read only when the whole text names no card (so a card
             // named `1000 Needles` is still found by its name).
             Err(LookupError::Unknown { .. })
-                if let Some((n, i)) = bare_count(index, &r.name)
-                    && n * r.count <= MAX_COUNT =>
+                if let Some((n, i)) = bare_count(index, &r.name) =>
             {
-                cards.push((index.card(i), n * r.count))
+                match n.checked_mul(r.count).filter(|&total| total <= MAX_COUNT) {
+                    Some(total) => cards.push((index.card(i), total)),
+                    None => {
+                        let written = r.name.split_whitespace().next().unwrap_or_default();
+                        let said = match r.count {
+                            1 => format!("a count of {written}"),
+                            times => format!("a count of {times} × {written}"),
+                        };
+                        out.push(count_too_large(path, r.span.clone(), &said));
+                    }
+                }
             }
             Err(LookupError::Unknown { suggestions }) => {
                 let mut help = suggestion_help(&suggestions, "card");
                 if r.name
                     .split_whitespace()
                     .next()
-                    .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
+                    .is_some_and(|w| whole_number(w).is_some())
                 {
                     help.push_str("; a count is written `2 Name`, `2x Name` or `Name x2`");
                 }
@@ -1227,10 +1315,16 @@ pub fn resolve_cards<'a>(
     cards
 }
 
-/// `N Name` where `Name` names a card: the count and the card.
+/// `N Name` where `Name` names a card: the count (saturated past the
+/// integer range) and the card.
 fn bare_count(index: &CardIndex, text: &str) -> Option<(u64, usize)> {
     let (count, name) = text.trim().split_once(char::is_whitespace)?;
-    let count: u64 = count.parse().ok()?;
+    let count = match whole_number(count) {
+        Some(count) => count,
+        // Digits past the integer range: a count no table holds, refused later.
+        None if count.chars().all(|c| digit(c).is_some()) && !count.is_empty() => u64::MAX,
+        None => return None,
+    };
     let card = index.resolve(name.trim()).ok()?;
     Some((count, card))
 }
@@ -1606,6 +1700,15 @@ mod tests {
         assert_eq!(split_count("Canyon Wyrm x2"), Some((2, 0..11)));
         assert_eq!(split_count("Canyon Wyrm x 12"), Some((12, 0..11)));
         assert_eq!(split_count("-1x Canyon Wyrm"), Some((-1, 4..15)));
+        // Past the integer range: saturated, never a card's name.
+        assert_eq!(
+            split_count("99999999999999999999x Canyon Wyrm"),
+            Some((i64::MAX, 22..33))
+        );
+        assert_eq!(
+            split_count("Canyon Wyrm x -99999999999999999999"),
+            Some((i64::MIN + 1, 0..11))
+        );
         assert_eq!(split_count("Canyon Wyrm"), None);
         assert_eq!(split_count("2 X-Ray Golem"), None);
         assert_eq!(split_count("Box x"), None);

@@ -153,7 +153,8 @@ pub struct Common {
     pub checked: bool,
     /// True when the input was checked and breaks no rule.
     pub legal: bool,
-    /// Every broken rule.
+    /// Every broken rule; when the input could not be checked whole (an
+    /// unknown card, a title line), those the cards that were read break.
     pub violations: Vec<Violation>,
     /// Problems of the input itself (unknown card, malformed file), with
     /// their location; non-empty exactly when `checked` is false.
@@ -201,10 +202,7 @@ pub fn ids<'a>(cards: impl IntoIterator<Item = &'a Card>) -> Vec<Id> {
     out
 }
 
-/// `1 single`, `2 singles`.
-pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::words::plural;
 
 /// `` `A`, `B` and `C` ``.
 pub(crate) fn list_names<'a>(names: impl IntoIterator<Item = &'a str>) -> String {

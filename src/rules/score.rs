@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::collection;
+use super::{collection, plural};
 use super::input::{InputFile, PlayerDoc, ScoreDoc, Spanned};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::suggest::closest;
@@ -45,6 +45,10 @@ pub struct Tournament {
     pub id: String,
     pub name: String,
     pub vp: Vec<u64>,
+    /// Other names players give it (`round-3` for the final), suggested
+    /// for it; not read as it.
+    #[serde(default)]
+    pub also: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -285,11 +289,7 @@ fn check_placings(
                         ),
                     )
                     .with_label("unknown tournament")
-                    .with_help(did_you_mean(
-                        &tournament.value,
-                        &ids,
-                        "tournaments",
-                    )),
+                    .with_help(tournament_help(mode, &tournament.value, &ids)),
                 ),
             }
         }
@@ -325,8 +325,103 @@ fn check_placings(
                         tie + tied(tie)
                     )),
                 );
+            } else if placed.len() == players.len()
+                && let Some(due) = skipped_place(placed, place.value)
+            {
+                out.push(
+                    Diagnostic::error(
+                        Code::PlacingOutOfRange,
+                        path,
+                        place.span.clone(),
+                        format!(
+                            "{} place {} cannot be: every player is placed, and nobody is {}",
+                            tournament.name,
+                            place.value,
+                            ordinal(due)
+                        ),
+                    )
+                    .with_label(format!("{} placed above", plural(due - 1, "player", "players")))
+                    .with_help(format!(
+                        "did you mean `{due}`? With {} above, this place is {due}",
+                        plural(due - 1, "player", "players"),
+                    )),
+                );
             }
         }
+    }
+    check_tournament_count(path, players, out);
+}
+
+/// The place due instead of `place` when every player is placed and a
+/// place above it is left empty (two players tied for 3rd of 3, nobody
+/// 2nd): a place is one more than the players placed above it.
+fn skipped_place(placed: &[&Spanned<u64>], place: u64) -> Option<u64> {
+    let above = placed.iter().filter(|p| p.value < place).count() as u64;
+    (place != above + 1).then_some(above + 1)
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`.
+fn ordinal(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Tournaments a game has (rulebook, "Pre-Release Tournament": with one,
+/// "skip the third round of deckbuilding and the third tournament later on
+/// in the game, so that there are still only three tournaments in the
+/// game").
+pub const TOURNAMENTS_PER_GAME: usize = 3;
+
+/// The sheet names at most [`TOURNAMENTS_PER_GAME`] tournaments; each one
+/// past them is refused where it is first named.
+fn check_tournament_count(path: &Arc<str>, players: &[PlayerDoc], out: &mut Vec<Diagnostic>) {
+    let mut named: Vec<&str> = Vec::new();
+    for player in players {
+        for (tournament, _) in &player.placings {
+            if named.contains(&tournament.value.as_str()) {
+                continue;
+            }
+            named.push(&tournament.value);
+            if named.len() > TOURNAMENTS_PER_GAME {
+                out.push(
+                    Diagnostic::error(
+                        Code::PlacingOutOfRange,
+                        path,
+                        tournament.span.clone(),
+                        format!(
+                            "`{}` is the sheet's {} tournament; a game has {TOURNAMENTS_PER_GAME}",
+                            tournament.value,
+                            ordinal(named.len() as u64)
+                        ),
+                    )
+                    .with_label("one tournament too many")
+                    .with_help(
+                        "a game with a Pre-Release skips the third round, so there are still three tournaments: take out the one not played",
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// "did you mean `final`?" for a tournament by another name (`round-3`),
+/// else the nearest id.
+fn tournament_help(mode: &ScoreMode, written: &str, ids: &[&str]) -> String {
+    let folded = fold(written);
+    match mode.tournaments.iter().find(|t| t.also.iter().any(|a| fold(a) == folded)) {
+        Some(t) => format!(
+            "did you mean `{}`? The {} is the game's last tournament. Tournaments: {}",
+            t.id,
+            t.name,
+            ids.join(", ")
+        ),
+        None => did_you_mean(written, ids, "tournaments"),
     }
 }
 
@@ -377,8 +472,40 @@ fn covering_ties(counts: &HashMap<u64, u64>) -> HashMap<u64, u64> {
     covered
 }
 
-/// A collection holds 2 to 8 cards.
+/// A collection holds 2 to 8 cards, and a player turns in at most one per
+/// Deckbuilding Phase (rulebook, "Make your Collection": "You can only
+/// build one collection per Deckbuilding Phase"): three in a game, two
+/// when a Pre-Release took the place of the third round.
 fn check_collections(path: &Arc<str>, players: &[PlayerDoc], out: &mut Vec<Diagnostic>) {
+    let pre_release = players
+        .iter()
+        .flat_map(|p| &p.placings)
+        .any(|(t, _)| t.value == "pre-release");
+    let phases = if pre_release { 2 } else { 3 };
+    for player in players {
+        if let Some(extra) = player.collections.get(phases) {
+            let why = match pre_release {
+                true => "two Deckbuilding Phases (the Pre-Release took the third round's place)",
+                false => "three Deckbuilding Phases",
+            };
+            out.push(
+                Diagnostic::error(
+                    Code::InvalidInput,
+                    path,
+                    extra.span.clone(),
+                    format!(
+                        "{} scores {} collections; a game has {phases}",
+                        player.name.value,
+                        player.collections.len()
+                    ),
+                )
+                .with_label("one collection too many")
+                .with_help(format!(
+                    "a player turns in at most one collection per Deckbuilding Phase, and this game has {why}"
+                )),
+            );
+        }
+    }
     for player in players {
         for size in &player.collections {
             if collection::vp(size.value).is_none() {

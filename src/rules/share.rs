@@ -294,8 +294,9 @@ pub fn canonical_list(
         if counted.is_empty() {
             continue;
         }
-        // The first zone is where a list's cards go without a header.
-        if z > 0 {
+        // Every zone of a format with several is named, the first too: a
+        // reader need not know which zone takes cards without a header.
+        if format.zones.len() > 1 {
             out.push_str(&format!("{}:\n", zone.name));
         }
         counted.sort_by(|a, b| (kind_order(a.0), a.1).cmp(&(kind_order(b.0), b.1)));

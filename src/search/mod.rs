@@ -78,6 +78,20 @@ pub struct Query {
     pub text: String,
     /// What it asks; `None` for an empty query, which matches every card.
     pub root: Option<Node>,
+    /// Words that may have been meant otherwise, in query order.
+    pub hints: Vec<Hint>,
+}
+
+/// A word of a query that may have been meant otherwise: a bare word that
+/// is also a keyword, a type, an element…
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    /// Bytes of the query the word takes.
+    pub span: Range<usize>,
+    /// The term offered in its place (`kw:scurry`).
+    pub instead: String,
+    /// The hint, in a sentence.
+    pub text: String,
 }
 
 /// A node of a query.
@@ -465,7 +479,13 @@ impl Query {
     /// database holds. Every problem is a diagnostic located in the query
     /// (path [`QUERY_PATH`]); all of them are returned, in query order.
     pub fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnostic>> {
-        parse::parse(text, catalog)
+        parse::parse(text, catalog, "en")
+    }
+
+    /// [`Query::parse`], its help lines listing values in `lang` (`ja`:
+    /// `種族` takes 動物, 神話, …).
+    pub fn parse_in(text: &str, catalog: &Catalog, lang: &str) -> Result<Query, Vec<Diagnostic>> {
+        parse::parse(text, catalog, lang)
     }
 
     /// What the query means, in English (`en`) or Japanese (`ja`).
@@ -487,6 +507,10 @@ pub struct SearchReport {
     pub count: usize,
     /// The cards that match, in database order (set order, then file order).
     pub cards: Vec<Hit>,
+    /// Words of the query that may have been meant otherwise (`scurry` is
+    /// a keyword: `kw:scurry`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<String>,
 }
 
 /// One card found.
@@ -545,8 +569,57 @@ impl SearchReport {
             .collect(),
             count: cards.len(),
             cards,
+            hints: query.hints.iter().map(|h| h.text.clone()).collect(),
         }
     }
+}
+
+/// The results table's heading, in a language: the keys' names (`名前`,
+/// `セット`, …) in Japanese, English otherwise.
+pub fn table_head(lang: &str) -> [&'static str; 8] {
+    match lang {
+        "ja" => ["ID", "名前", "セット", "種類", "スター", "属性", "種族", "枚数"],
+        _ => ["id", "name", "set", "kind", "STAR", "elements", "types", "copies"],
+    }
+}
+
+/// A card as a row of the results table, in a language: its name and its
+/// set's as translated (English where they are not), and its kind,
+/// elements and types in the official glossary's words.
+pub fn table_row(card: &Card, database: &Database, lang: &str) -> [String; 8] {
+    let english = lang == "en";
+    let word = |w: &str| match english {
+        true => w.to_string(),
+        false => crate::i18n::glossary::Glossary::builtin()
+            .official_for(w)
+            .map_or_else(|| w.to_string(), str::to_string),
+    };
+    let words = |ws: Vec<&str>| ws.into_iter().map(word).collect::<Vec<_>>().join(", ");
+    let name = match english {
+        true => None,
+        false => card.translations.get(lang).and_then(|t| t.name.clone()),
+    };
+    let set = database.sets.iter().find(|s| s.id == card.set);
+    let set_name = set.map_or_else(
+        || card.set.0.clone(),
+        |s| match english {
+            true => s.name.clone(),
+            false => s.translations.get(lang).map_or_else(|| s.name.clone(), |t| t.name.clone()),
+        },
+    );
+    [
+        card.id.0.clone(),
+        name.unwrap_or_else(|| card.name.clone()),
+        match english {
+            true => card.set.0.clone(),
+            false => set_name,
+        },
+        word(card.kind.as_str()),
+        card.stars.to_string(),
+        words(card.elements.iter().map(|e| e.as_str()).collect()),
+        words(card.types.iter().map(|t| t.0.as_str()).collect()),
+        card.copies.to_string(),
+    ]
 }
 
 /// Reads a built database (`blades build`'s `dist/cards.json`) to search.
@@ -630,7 +703,8 @@ mod tests {
     /// The built-in pool's database as `search --db` reads it: no trees.
     fn builtin_as_read() -> Database {
         let mut database = crate::compile::compile(&crate::pool::Pool::builtin())
-            .database
+            .output
+            .into_database()
             .expect("the built-in pool is valid");
         for card in &mut database.cards {
             card.effect_tree = None;

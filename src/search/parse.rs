@@ -14,11 +14,11 @@ use crate::suggest::nearest;
 use super::catalog::{Catalog, KEYS, field_of};
 use super::grammar::{Rule, SearchParser};
 use super::{
-    Field, MAX_NESTING, MAX_QUERY_CHARS, MAX_QUERY_REGEXES, MAX_REGEX_BYTES, Needle, Node, Op,
-    QUERY_PATH, QUERY_REGEX_BYTES, Query, Test, Value,
+    Field, Hint, MAX_NESTING, MAX_QUERY_CHARS, MAX_QUERY_REGEXES, MAX_REGEX_BYTES, Needle, Node,
+    Op, QUERY_PATH, QUERY_REGEX_BYTES, Query, Test, Value,
 };
 
-pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnostic>> {
+pub(super) fn parse(text: &str, catalog: &Catalog, lang: &str) -> Result<Query, Vec<Diagnostic>> {
     let path: Arc<str> = Arc::from(QUERY_PATH);
     let problems = shape(text, &path);
     if !problems.is_empty() {
@@ -32,7 +32,9 @@ pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnost
         catalog,
         path,
         problems: Vec::new(),
+        hints: Vec::new(),
         regexes: Regexes::of(pairs.clone()),
+        japanese: lang == "ja",
     };
     let root = pairs
         .next()
@@ -44,6 +46,7 @@ pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnost
     Ok(Query {
         text: text.to_string(),
         root,
+        hints: resolver.hints,
     })
 }
 
@@ -146,6 +149,15 @@ fn shape(text: &str, path: &Arc<str>) -> Vec<Diagnostic> {
     problems
 }
 
+/// The help for a regular expression that does not compile: the same
+/// text searched literally, written so that it parses (`/[/` → `/\[/`).
+fn regex_help(text: &str) -> String {
+    let literal = regex::escape(text).replace('/', "\\/");
+    format!(
+        "did you mean `/{literal}/`, the text itself? The syntax is the `regex` crate's (no look-around or back-references); write `\\/` for a slash"
+    )
+}
+
 /// What the grammar expected, in words.
 fn expected(rule: Rule) -> Option<&'static str> {
     Some(match rule {
@@ -218,7 +230,11 @@ struct Resolver<'a> {
     catalog: &'a Catalog<'a>,
     path: Arc<str>,
     problems: Vec<Diagnostic>,
+    hints: Vec<Hint>,
     regexes: Regexes,
+    /// Help lines list values in Japanese (`--lang ja`); a key written in
+    /// Japanese gets them too.
+    japanese: bool,
 }
 
 /// A query's regular expressions under one budget: how many distinct ones
@@ -271,6 +287,18 @@ impl Regexes {
         Ok(regex)
     }
 }
+
+/// The keys whose values a bare word may be meant as, with the key a hint
+/// offers and what the value is called.
+const HINTED: [(Field, &str, &str); 7] = [
+    (Field::Keyword, "kw", "a keyword"),
+    (Field::Type, "t", "a type"),
+    (Field::Element, "e", "an element"),
+    (Field::Set, "set", "a set"),
+    (Field::Kind, "kind", "a kind"),
+    (Field::Rarity, "r", "a rarity"),
+    (Field::Timing, "timing", "a timing"),
+];
 
 /// The value of a term as written.
 struct Written<'i> {
@@ -334,6 +362,9 @@ impl Resolver<'_> {
         let Some(value) = value else {
             return Node::All(Vec::new());
         };
+        if key.is_none() && value.kind == Rule::word {
+            self.hint_other_keys(&value);
+        }
         let field = match &key {
             None => Field::Name,
             Some((key, key_span)) => match field_of(key) {
@@ -373,6 +404,23 @@ impl Resolver<'_> {
                 said,
             }),
             None => Node::All(Vec::new()),
+        }
+    }
+
+    /// A bare word searches names; when it is also a value of a closed
+    /// key (`scurry`, a keyword), says so and offers the term (`kw:scurry`).
+    fn hint_other_keys(&mut self, written: &Written<'_>) {
+        for (field, key, what) in HINTED {
+            if self.catalog.value(field, &written.text).is_some() {
+                let word = written.text.as_str();
+                self.hints.push(Hint {
+                    span: written.span.clone(),
+                    instead: format!("{key}:{word}"),
+                    text: format!(
+                        "`{word}` searches card names; it is also {what}: `{key}:{word}` finds the cards with it"
+                    ),
+                });
+            }
         }
     }
 
@@ -462,9 +510,7 @@ impl Resolver<'_> {
                             format!("the regular expression `{}` does not compile: {reason}", written.text),
                         )
                         .with_label("not a valid regular expression")
-                        .with_help(
-                            "the syntax is the `regex` crate's (no look-around or back-references); write `\\/` for a slash",
-                        ),
+                        .with_help(regex_help(&written.text)),
                     );
                     None
                 }
@@ -481,7 +527,8 @@ impl Resolver<'_> {
             ));
         }
         if matches!(field, Field::Star | Field::Copies) {
-            return match written.text.trim().parse::<u32>() {
+            // Digits fold as keys do: `star:３` is `star:3`.
+            return match super::fold(written.text.trim()).parse::<u32>() {
                 Ok(n) => Some((Value::Number(n), [n.to_string(), n.to_string()])),
                 Err(_) => {
                     self.problems.push(
@@ -573,7 +620,13 @@ impl Resolver<'_> {
 
     fn unknown_value(&mut self, field: Field, key: &str, written: &Written<'_>) {
         let near = nearest(&written.text, self.catalog.words(field), 3);
-        let known: Vec<&str> = self.catalog.words(field).filter(|w| w.is_ascii()).collect();
+        let japanese = self.japanese || !key.is_ascii();
+        let in_language = |w: &&str| w.is_ascii() != japanese;
+        let mut known: Vec<&str> = self.catalog.words(field).filter(in_language).collect();
+        if known.is_empty() {
+            // No word of this key in Japanese (a pool's own types): English.
+            known = self.catalog.words(field).filter(|w| w.is_ascii()).collect();
+        }
         let mut help = match near.is_empty() {
             false => format!("did you mean {}? ", quoted(&near)),
             true => String::new(),
