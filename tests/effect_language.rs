@@ -583,6 +583,44 @@ fn the_touchstone_finds_a_tree_whose_english_means_another() {
 }
 
 #[test]
+fn turns_passing_and_whenever() {
+    let a = ability("Ongoing: Whenever an opponent passes, gain 1 RP.");
+    assert_eq!(
+        a.sentences[0].whenever,
+        Some(Event::Passes {
+            who: Player::AnOpponent
+        })
+    );
+    let a = ability("Top: At the start of your turn, gain 1 Millennium Dollar.");
+    assert_eq!(
+        a.sentences[0].whenever,
+        Some(Event::TurnStarts { who: Player::You })
+    );
+    // The same moment as an event, and as a Reaction's trigger.
+    assert_eq!(
+        ability("Top: Whenever your turn starts, gain 1 Millennium Dollar."),
+        a
+    );
+    assert_eq!(
+        ability("Reaction (when an opponent's turn ends): That opponent loses 1 RP.").trigger,
+        Some(Event::TurnEnds {
+            who: Player::AnOpponent
+        })
+    );
+    assert_eq!(
+        codes("Play: Whenever you play a fire card, gain 1 RP."),
+        ["whenever-needs-lasting-timing"]
+    );
+    let e = parse_ok(
+        "Ongoing: At the end of each opponent's turn, gain 1 RP.\nOngoing: Whenever an opponent passes, gain 1 RP.",
+    );
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "持続：各相手のターン終了時、1RPを得る。\n持続：相手がパスした時、1RPを得る。"
+    );
+}
+
+#[test]
 fn money_and_victory_points() {
     assert_eq!(
         action("Play: Gain 3 Millennium Dollars."),
@@ -1698,6 +1736,9 @@ fn event_strategy(depth: u32) -> BoxedStrategy<Event> {
         (player(), result).prop_map(|(who, result)| Event::Clash { who, result }),
         player().prop_map(|who| Event::GainsRp { who }),
         player().prop_map(|who| Event::LosesRp { who }),
+        player().prop_map(|who| Event::TurnStarts { who }),
+        player().prop_map(|who| Event::TurnEnds { who }),
+        player().prop_map(|who| Event::Passes { who }),
     ]
     .boxed()
 }
@@ -1709,19 +1750,23 @@ fn sentence(depth: u32) -> BoxedStrategy<Sentence> {
             Just(ClashResult::Lose),
             Just(ClashResult::Tie)
         ]),
+        proptest::option::of(event_strategy(depth)),
         proptest::option::of(condition(depth)),
         any::<bool>(),
         proptest::collection::vec(clause_strategy(depth), 0..2),
         proptest::collection::vec(clause_strategy(depth), 1..4),
     )
-        .prop_map(|(outcome, condition, optional, cost, clauses)| Sentence {
-            outcome,
-            condition,
-            optional,
-            cost,
-            clauses,
-            span: Span::default(),
-        })
+        .prop_map(
+            |(outcome, whenever, condition, optional, cost, clauses)| Sentence {
+                outcome,
+                whenever,
+                condition,
+                optional,
+                cost,
+                clauses,
+                span: Span::default(),
+            },
+        )
         .boxed()
 }
 

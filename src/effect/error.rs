@@ -153,6 +153,10 @@ pub const CODES: &[(&str, &str)] = &[
         "`other` or `adjacent` where there is no card to compare with",
     ),
     (
+        "whenever-needs-lasting-timing",
+        "`whenever …` or `at the start of … turn` outside `Ongoing:`/`Top:`",
+    ),
+    (
         "effect-reads-differently",
         "the English a card prints reads back as a different effect than the one it has",
     ),
