@@ -1227,6 +1227,51 @@ fn syntax_errors_say_what_to_write() {
     insta::assert_json_snapshot!("syntax_errors_with_help", found);
 }
 
+/// Words of other card games and spellings just outside the language: each
+/// error says what it is, and the line it suggests parses and checks.
+#[test]
+fn errors_teach_the_nearest_sentence_inside_the_language() {
+    for (text, says, suggests) in [
+        (
+            "Play: Draw a card.",
+            "no deck to draw from",
+            Some("Play: Take the top card of the Store into your hand."),
+        ),
+        (
+            "Play: Draw 2 cards and gain 1 RP.",
+            "no deck to draw from",
+            Some("Play: Take the top 2 cards of the Store into your hand and gain 1 RP."),
+        ),
+        (
+            "Play: Choose one — gain 2 RP; or flip this card.",
+            "a choice between effects",
+            None,
+        ),
+        (
+            "Ongoing: At the start of each of your turns, gain 1 RP.",
+            "`each of your turns`",
+            Some("Ongoing: At the start of your turn, gain 1 RP."),
+        ),
+        (
+            "Play: Reveal the top card of the Store. If that card is a dark card, gain 2 RP.",
+            "refers back to a card",
+            Some("Play: Reveal the top card of the Store. If it is a dark card, gain 2 RP."),
+        ),
+    ] {
+        let errors = parse(text).expect_err(text);
+        assert_eq!(errors.len(), 1, "{text}: {errors:#?}");
+        let e = &errors[0];
+        assert!(e.message.contains(says), "{text}: {}", e.message);
+        let help = e.help.as_deref().unwrap_or_default();
+        assert!(!help.contains("did you mean"), "{text}: {help}");
+        if let Some(line) = suggests {
+            assert!(help.contains(&format!("`{line}`")), "{text}: {help}");
+            let fixed = parse(line).unwrap();
+            assert!(check(&fixed, &vocab()).is_empty(), "{line}");
+        }
+    }
+}
+
 #[test]
 fn semantic_errors() {
     insta::assert_json_snapshot!(
