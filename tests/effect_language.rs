@@ -621,6 +621,21 @@ fn turns_passing_and_whenever() {
 }
 
 #[test]
+fn next_names_the_card_played_next_in_japanese() {
+    let e = parse_ok("Next: If it is a mage card, put 2 +1 STAR tokens on it.");
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "ネクスト：自分が次にプレイしたカードが魔道士のカードである場合、そのカードに★+1トークン2個を置く。"
+    );
+    // Elsewhere `it` is the card just named.
+    let e = parse_ok("Play: Reveal the top card of the Store. If it is a dark card, gain 2 RP.");
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "プレイ：ショップデッキの一番上のカードを公開する。そのカードが闇のカードである場合、2RPを得る。"
+    );
+}
+
+#[test]
 fn money_and_victory_points() {
     assert_eq!(
         action("Play: Gain 3 Millennium Dollars."),

@@ -158,6 +158,7 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     // targets
     ("target.this", &[]),
     ("target.it", &[]),
+    ("target.it_next", &[]),
     ("target.them", &[]),
     ("target.neighbor_left", &[]),
     ("target.neighbor_right", &[]),

@@ -12,6 +12,7 @@ pub fn render(effect: &Effect, lang: Lang, phrases: &Phrasebook, vocab: &Vocabul
         pb: phrases,
         vocab,
         lang,
+        next_unnamed: std::cell::Cell::new(false),
     };
     let lines: Vec<String> = effect.lines.iter().map(|l| r.line(l)).collect();
     lines.join("\n")
@@ -21,6 +22,8 @@ struct Renderer<'a> {
     pb: &'a Phrasebook,
     vocab: &'a Vocabulary,
     lang: Lang,
+    /// In a Next ability, before its first `it` (the card played next).
+    next_unnamed: std::cell::Cell<bool>,
 }
 
 /// How a clause ends: last in its list, or followed by another.
@@ -80,6 +83,7 @@ impl Renderer<'_> {
     }
 
     fn ability(&self, a: &Ability) -> String {
+        self.next_unnamed.set(a.timing == Timing::Next);
         let timing = self.word(&format!("timing.{}", timing_key(a.timing)));
         let sentences: Vec<String> = a.sentences.iter().map(|s| self.sentence(s)).collect();
         let sentences = sentences.join(self.pb.get("sentence.join", &[]));
@@ -105,26 +109,27 @@ impl Renderer<'_> {
     }
 
     fn sentence(&self, s: &Sentence) -> String {
+        // Parts are rendered in the order they are read, so the first `it`
+        // of a Next ability is the one that names the card.
+        let event = s.whenever.as_ref().map(|e| (e, self.event(e)));
+        let condition = s.condition.as_ref().map(|c| self.condition(c));
+        let cost = (!s.cost.is_empty()).then(|| self.clauses(&s.cost));
         let mut body = self.clauses(&s.clauses);
-        if !s.cost.is_empty() {
-            body = self.t(
-                "sentence.cost",
-                &[],
-                &[("cost", &self.clauses(&s.cost)), ("body", &body)],
-            );
+        if let Some(cost) = cost {
+            body = self.t("sentence.cost", &[], &[("cost", &cost), ("body", &body)]);
         }
         if s.optional {
             body = self.t("sentence.may", &[], &[("body", &body)]);
         }
-        if let Some(c) = &s.condition {
+        if let Some(condition) = condition {
             body = self.t(
                 "sentence.condition",
                 &[],
-                &[("condition", &self.condition(c)), ("body", &body)],
+                &[("condition", &condition), ("body", &body)],
             );
         }
-        if let Some(e) = &s.whenever {
-            body = self.whenever(e, &body);
+        if let Some((e, text)) = event {
+            body = self.whenever(e, &text, &body);
         }
         match s.outcome {
             Some(o) => {
@@ -429,6 +434,9 @@ impl Renderer<'_> {
     fn target(&self, t: &Target, ctx: Ctx) -> String {
         match &t.kind {
             TargetKind::This => self.word("target.this"),
+            // In a Next ability the card is named the first time: 自分が
+            // 次にプレイしたカード, as the official edition says.
+            TargetKind::It if self.next_unnamed.replace(false) => self.word("target.it_next"),
             TargetKind::It => self.word("target.it"),
             TargetKind::Them => self.word("target.them"),
             TargetKind::Neighbor { side } => self.word(match side {
@@ -742,7 +750,7 @@ impl Renderer<'_> {
 
     /// `whenever <event>, <body>`; a turn's start and end have their own
     /// phrases (`at the start of your turn`).
-    fn whenever(&self, e: &Event, body: &str) -> String {
+    fn whenever(&self, e: &Event, event: &str, body: &str) -> String {
         let turn = |key: &str, who: Player| {
             self.t(
                 key,
@@ -756,7 +764,7 @@ impl Renderer<'_> {
             _ => self.t(
                 "sentence.whenever",
                 &[],
-                &[("event", &self.event(e)), ("body", body)],
+                &[("event", event), ("body", body)],
             ),
         }
     }
