@@ -611,6 +611,9 @@ fn turns_passing_and_whenever() {
         codes("Play: Whenever you play a fire card, gain 1 RP."),
         ["whenever-needs-lasting-timing"]
     );
+    // A one-shot action in a lasting ability is no mistake when it says
+    // when it happens.
+    assert!(codes("Ongoing: Whenever an opponent passes, gain 1 RP.").is_empty());
     let e = parse_ok(
         "Ongoing: At the end of each opponent's turn, gain 1 RP.\nOngoing: Whenever an opponent passes, gain 1 RP.",
     );
@@ -1371,9 +1374,16 @@ fn builtin_keywords() {
         format(&e),
         "Play: If the card to the left has a lower STAR than this card, flip it and gain 4 RP."
     );
+    // The reminder is rendered from the meaning.
+    assert_eq!(thwomp.reminder, None);
     assert_eq!(
-        thwomp.reminder_text(Lang::Ja, Some(4)),
-        "プレイ：左のカードのスターレーティングがこのカードよりも低い場合、そのカードを裏返し、4RPを得る。"
+        render(
+            &parse_ok("Thwomp! 4."),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
+        "ドッスン！4（プレイ：左のカードのスターレーティングがこのカードよりも低い場合、そのカードを裏返し、4RPを得る。）"
     );
 }
 

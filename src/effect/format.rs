@@ -156,13 +156,14 @@ fn clause(c: &Clause, name_you: bool) -> String {
                 }
                 State::StarBonus { delta } => format!("{t} {has} {delta:+} STAR"),
                 State::Mimic { symbols, source } => format!(
-                    "{t} {has} the {} of {}",
+                    "{t} {has} the {} of {} instead of {} own",
                     match symbols {
                         Symbols::Elements => "elements",
                         Symbols::Types => "types",
                         Symbols::ElementsAndTypes => "elements and types",
                     },
-                    self::target(source, Ctx::In)
+                    self::target(source, Ctx::In),
+                    if plural { "their" } else { "its" }
                 ),
             }
         }

@@ -74,12 +74,32 @@ impl Renderer<'_> {
                 &[("name", &name), ("n", &v.to_string())],
             );
         }
-        let reminder = kw.reminder_text(self.lang, value);
+        let reminder = kw
+            .reminder_override(self.lang, value)
+            .unwrap_or_else(|| self.meaning(kw, value));
         self.t(
             "line.keyword",
             &[],
             &[("name", &name), ("reminder", &reminder)],
         )
+    }
+
+    /// A keyword's reminder, rendered from its meaning. A valid meaning
+    /// holds no keyword lines; one that did is written as its source rather
+    /// than expanded, so a keyword never expands into itself.
+    fn meaning(&self, kw: &super::Keyword, value: Option<u32>) -> String {
+        let Some(tree) = kw.meaning_tree(value) else {
+            return kw.meaning.clone();
+        };
+        let lines: Vec<String> = tree
+            .lines
+            .iter()
+            .map(|line| match line {
+                Line::Ability(a) => self.ability(a),
+                Line::Keyword(k) => super::format::keyword(k),
+            })
+            .collect();
+        lines.join(self.pb.get("sentence.join", &[]))
     }
 
     fn ability(&self, a: &Ability) -> String {
