@@ -153,6 +153,10 @@ pub const CODES: &[(&str, &str)] = &[
         "`other` or `adjacent` where there is no card to compare with",
     ),
     (
+        "whenever-needs-lasting-timing",
+        "`whenever …` or `at the start of … turn` outside `Ongoing:`/`Top:`",
+    ),
+    (
         "sense-flip-flipped",
         "a warning: flipping this card where it is face down already (a Flip ability, a Reaction to its own flip, a second flip)",
     ),

@@ -12,6 +12,7 @@ pub fn render(effect: &Effect, lang: Lang, phrases: &Phrasebook, vocab: &Vocabul
         pb: phrases,
         vocab,
         lang,
+        next_unnamed: std::cell::Cell::new(false),
     };
     let lines: Vec<String> = effect.lines.iter().map(|l| r.line(l)).collect();
     lines.join("\n")
@@ -21,6 +22,8 @@ struct Renderer<'a> {
     pb: &'a Phrasebook,
     vocab: &'a Vocabulary,
     lang: Lang,
+    /// In a Next ability, before its first `it` (the card played next).
+    next_unnamed: std::cell::Cell<bool>,
 }
 
 /// How a clause ends: last in its list, or followed by another.
@@ -100,6 +103,7 @@ impl Renderer<'_> {
     }
 
     fn ability(&self, a: &Ability) -> String {
+        self.next_unnamed.set(a.timing == Timing::Next);
         let timing = self.word(&format!("timing.{}", timing_key(a.timing)));
         let sentences: Vec<String> = a.sentences.iter().map(|s| self.sentence(s)).collect();
         let sentences = sentences.join(self.pb.get("sentence.join", &[]));
@@ -125,23 +129,27 @@ impl Renderer<'_> {
     }
 
     fn sentence(&self, s: &Sentence) -> String {
+        // Parts are rendered in the order they are read, so the first `it`
+        // of a Next ability is the one that names the card.
+        let event = s.whenever.as_ref().map(|e| (e, self.event(e)));
+        let condition = s.condition.as_ref().map(|c| self.condition(c));
+        let cost = (!s.cost.is_empty()).then(|| self.clauses(&s.cost));
         let mut body = self.clauses(&s.clauses);
-        if !s.cost.is_empty() {
-            body = self.t(
-                "sentence.cost",
-                &[],
-                &[("cost", &self.clauses(&s.cost)), ("body", &body)],
-            );
+        if let Some(cost) = cost {
+            body = self.t("sentence.cost", &[], &[("cost", &cost), ("body", &body)]);
         }
         if s.optional {
             body = self.t("sentence.may", &[], &[("body", &body)]);
         }
-        if let Some(c) = &s.condition {
+        if let Some(condition) = condition {
             body = self.t(
                 "sentence.condition",
                 &[],
-                &[("condition", &self.condition(c)), ("body", &body)],
+                &[("condition", &condition), ("body", &body)],
             );
+        }
+        if let Some((e, text)) = event {
+            body = self.whenever(e, &text, &body);
         }
         match s.outcome {
             Some(o) => {
@@ -446,6 +454,9 @@ impl Renderer<'_> {
     fn target(&self, t: &Target, ctx: Ctx) -> String {
         match &t.kind {
             TargetKind::This => self.word("target.this"),
+            // In a Next ability the card is named the first time: 自分が
+            // 次にプレイしたカード, as the official edition says.
+            TargetKind::It if self.next_unnamed.replace(false) => self.word("target.it_next"),
             TargetKind::It => self.word("target.it"),
             TargetKind::Them => self.word("target.them"),
             TargetKind::Neighbor { side } => self.word(match side {
@@ -757,6 +768,27 @@ impl Renderer<'_> {
         )
     }
 
+    /// `whenever <event>, <body>`; a turn's start and end have their own
+    /// phrases (`at the start of your turn`).
+    fn whenever(&self, e: &Event, event: &str, body: &str) -> String {
+        let turn = |key: &str, who: Player| {
+            self.t(
+                key,
+                &[],
+                &[("owner", &self.owner(who.owner())), ("body", body)],
+            )
+        };
+        match e {
+            Event::TurnStarts { who } => turn("sentence.turn_start", *who),
+            Event::TurnEnds { who } => turn("sentence.turn_end", *who),
+            _ => self.t(
+                "sentence.whenever",
+                &[],
+                &[("event", event), ("body", body)],
+            ),
+        }
+    }
+
     fn event(&self, e: &Event) -> String {
         let v = |p: Player| -> &'static [&'static str] {
             if super::format::third_person(p) {
@@ -802,6 +834,17 @@ impl Renderer<'_> {
             Event::LosesRp { who } => {
                 self.t("event.loses_rp", v(*who), &[("who", &self.who(*who))])
             }
+            Event::TurnStarts { who } => self.t(
+                "event.turn_starts",
+                &[],
+                &[("owner", &self.owner(who.owner()))],
+            ),
+            Event::TurnEnds { who } => self.t(
+                "event.turn_ends",
+                &[],
+                &[("owner", &self.owner(who.owner()))],
+            ),
+            Event::Passes { who } => self.t("event.passes", v(*who), &[("who", &self.who(*who))]),
         }
     }
 }

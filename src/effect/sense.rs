@@ -161,7 +161,8 @@ fn one_shots_under_lasting_timing(a: &Ability, out: &mut Vec<EffectError>) {
     if !a.timing.is_continuous() || a.trigger.is_some() {
         return;
     }
-    for s in &a.sentences {
+    // A `whenever` sentence says when it happens: each time its event does.
+    for s in a.sentences.iter().filter(|s| s.whenever.is_none()) {
         for c in s.cost.iter().chain(&s.clauses) {
             if is_one_shot(c) {
                 out.push(
