@@ -218,6 +218,10 @@ fn one_shots_under_lasting_timings() {
         ["sense-one-shot-lasting"]
     );
     assert_eq!(
+        codes("Ongoing: Gain 2 Millennium Dollars."),
+        ["sense-one-shot-lasting"]
+    );
+    assert_eq!(
         codes("Ongoing: Gain 1 extra tableau slot."),
         [] as [&str; 0]
     );
@@ -242,6 +246,16 @@ fn gaining_and_losing_the_same() {
         help.starts_with("write the difference once: `gain 3 RP`"),
         "{help}"
     );
+    // Millennium Dollars and VP too; paying money is losing it, a cost included.
+    assert_eq!(
+        codes("Play: Pay 3 Millennium Dollars to gain 3 Millennium Dollars."),
+        ["sense-gain-and-lose"]
+    );
+    assert_eq!(
+        codes("Play: Gain 2 VP and lose 1 VP."),
+        ["sense-gain-and-lose"]
+    );
+    assert_eq!(codes("Play: Gain 2 VP and lose 2 RP."), [] as [&str; 0]);
     // Different players, or different clash results, are no contradiction.
     assert_eq!(
         codes("Play: Gain 2 RP and each opponent loses 2 RP."),

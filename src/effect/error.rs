@@ -162,7 +162,7 @@ pub const CODES: &[(&str, &str)] = &[
     ),
     (
         "sense-gain-and-lose",
-        "a warning: one sentence makes a player gain and lose RP",
+        "a warning: one sentence makes a player gain and lose (or pay) the same: RP, Millennium Dollars or VP",
     ),
     (
         "sense-opposite-modifiers",

@@ -176,12 +176,13 @@ impl Renderer<'_> {
                         .get(if last { "clauses.last" } else { "clauses.join" }, &[]),
                 );
             }
-            out.push_str(&self.clause(c, if last { Form::Last } else { Form::Cont }));
+            let form = if last { Form::Last } else { Form::Cont };
+            out.push_str(&self.clause(c, form, super::format::names_you(list, i)));
         }
         out
     }
 
-    fn clause(&self, c: &Clause, form: Form) -> String {
+    fn clause(&self, c: &Clause, form: Form, name_you: bool) -> String {
         let cont: &[&str] = if form == Form::Cont { &["cont"] } else { &[] };
         match c {
             Clause::Act {
@@ -189,7 +190,7 @@ impl Renderer<'_> {
             } => {
                 let third = super::format::third_person(*subject);
                 let text = self.action(action, third, form);
-                if *subject == Player::You {
+                if *subject == Player::You && !name_you {
                     text
                 } else {
                     self.t(
@@ -295,6 +296,16 @@ impl Renderer<'_> {
                     &[("n", &count.value.to_string()), ("slots", &slots)],
                 )
             }
+            Action::Gain { n, resource } => {
+                t("action.gain", &[("amount", &self.resource(*n, *resource))])
+            }
+            Action::Lose { n, resource } => {
+                t("action.lose", &[("amount", &self.resource(*n, *resource))])
+            }
+            Action::PayMoney { n } => t(
+                "action.pay",
+                &[("amount", &self.resource(*n, Resource::Money))],
+            ),
             Action::Flip { target } => t("action.flip", &[("target", &at(target))]),
             Action::Clash { with } => t("action.clash", &[("with", &self.clash_with(*with))]),
             Action::Discard { target, to } => t(
@@ -334,6 +345,19 @@ impl Renderer<'_> {
             }
             Action::PlayCard { target } => t("action.play_card", &[("target", &from(target))]),
         }
+    }
+
+    /// `3 Millennium Dollars`, `2 VP`.
+    fn resource(&self, n: Num, r: Resource) -> String {
+        let key = match r {
+            Resource::Money => "resource.money",
+            Resource::Vp => "resource.vp",
+        };
+        self.t(
+            key,
+            if n.value == 1 { &["one"] } else { &[] },
+            &[("n", &n.value.to_string())],
+        )
     }
 
     /// `a slot`, `2 slots`: the word, in the number given.
