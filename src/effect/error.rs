@@ -92,6 +92,14 @@ pub const CODES: &[(&str, &str)] = &[
         "keyword-number-unexpected",
         "a number follows a keyword that takes none",
     ),
+    (
+        "keyword-symbol-missing",
+        "the keyword takes an element or a type and none is written after its name",
+    ),
+    (
+        "keyword-symbol-wrong",
+        "the word after a keyword's name is not the element or type it takes",
+    ),
     ("duplicate-keyword", "the same keyword is written twice"),
     (
         "unknown-type",
