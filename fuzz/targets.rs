@@ -591,7 +591,7 @@ fn check_locale_rewrite(file: &SourceFile, parsed: &LocaleFile) {
 /// The built-in pool's catalog of search words, made once.
 fn catalog() -> &'static Catalog<'static> {
     static CATALOG: OnceLock<Catalog<'static>> = OnceLock::new();
-    CATALOG.get_or_init(|| Catalog::new(database(), &effect::Keywords::builtin()))
+    CATALOG.get_or_init(|| Catalog::new(database(), &Keywords::builtin()))
 }
 
 /// A search query through the parser, the search over the built-in

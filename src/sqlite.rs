@@ -22,7 +22,7 @@ use serde_json::value::RawValue;
 use crate::artifacts::{DatabaseJson, SetJson};
 use crate::effect::{Effect, Line};
 use crate::files::{self, Destination};
-use crate::model::{Card, DATABASE_FORMAT, Database, Set};
+use crate::model::{Card, DATABASE_FORMAT, Database, KeywordName, Set};
 
 /// The tables and indexes, as `docs/database.md` shows them. List values
 /// (a card's elements and types, a set's extra types, a translation's stale
@@ -101,6 +101,16 @@ CREATE TABLE effect_texts (
   lang    TEXT NOT NULL,
   text    TEXT NOT NULL
 ) STRICT;
+CREATE TABLE pool_keywords (
+  id       TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  name     TEXT NOT NULL
+) STRICT;
+CREATE TABLE pool_keyword_names (
+  keyword_id TEXT NOT NULL REFERENCES pool_keywords (id),
+  lang       TEXT NOT NULL,
+  name       TEXT NOT NULL
+) STRICT;
 CREATE TABLE keywords (
   card_id TEXT NOT NULL REFERENCES cards (id),
   line    INTEGER NOT NULL,
@@ -127,6 +137,8 @@ CREATE UNIQUE INDEX card_errata_key ON card_errata (card_id, position);
 CREATE UNIQUE INDEX effects_card ON effects (card_id);
 CREATE UNIQUE INDEX effect_texts_key ON effect_texts (card_id, lang);
 CREATE UNIQUE INDEX keywords_key ON keywords (card_id, line);
+CREATE UNIQUE INDEX pool_keywords_id ON pool_keywords (id);
+CREATE UNIQUE INDEX pool_keyword_names_key ON pool_keyword_names (keyword_id, lang);
 CREATE INDEX sets_name ON sets (name);
 CREATE INDEX cards_name ON cards (name);
 CREATE INDEX cards_set ON cards (set_id, position);
@@ -172,9 +184,66 @@ pub fn write_dated(path: &Path, source: Source<'_>, built: u64) -> io::Result<()
     }
     let temp = files::temp_beside(&path)?;
     fill(temp.path(), source, built).map_err(sql_error)?;
+    clear_stale_wal(&path)?;
     // The file it replaces, if any, is deleted as it drops.
     files::put_in_place(temp, &path, false)?;
     Ok(())
+}
+
+/// The file SQLite keeps beside a database in WAL mode, `PATH-SUFFIX`.
+fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    name.into()
+}
+
+/// Makes sure no `-wal` is left beside `path` before a new database takes
+/// its place: SQLite replays a WAL it finds beside any database, so the
+/// new file would be read with an old client's pages over it.
+///
+/// SQLite removes the `-wal` and `-shm` itself when the last connection to
+/// the database closes, after checking no other process has it open (the
+/// locks of its own protocol): so the database is opened and closed once,
+/// which finishes a dead client's WAL into the old file (about to be
+/// replaced) and removes it. A `-wal` still there is another process's,
+/// live: refused, saying so. A lone `-shm` is harmless and removed.
+fn clear_stale_wal(path: &Path) -> io::Result<()> {
+    let wal = beside(path, "-wal");
+    let shm = beside(path, "-shm");
+    let present = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+    if !present(&wal) && !present(&shm) {
+        return Ok(());
+    }
+    if present(&wal) {
+        let opened = Connection::open(path).and_then(|c| {
+            c.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+                r.get::<_, i64>(0)
+            })?;
+            c.close().map_err(|(_, e)| e)
+        });
+        if let Err(e) = opened {
+            return Err(io::Error::new(
+                io::ErrorKind::ResourceBusy,
+                format!(
+                    "`{}` is beside it and cannot be checked ({e}); if no program has the database open, delete it and build again",
+                    wal.display()
+                ),
+            ));
+        }
+    }
+    if present(&wal) {
+        return Err(io::Error::new(
+            io::ErrorKind::ResourceBusy,
+            format!(
+                "another program has it open in WAL mode (`{}` is in use); close that program and build again: a new file would be read with its WAL",
+                wal.display()
+            ),
+        ));
+    }
+    match std::fs::remove_file(&shm) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// An SQLite failure as an I/O error, with SQLite's message.
@@ -270,14 +339,36 @@ fn fill(path: &Path, source: Source<'_>, built: u64) -> rusqlite::Result<()> {
             meta.execute(params![key, value])?;
         }
         let mut inserts = Inserts::new(&connection)?;
-        match source {
-            Source::Models(database) => inserts.models(database)?,
-            Source::Pieces(database) => inserts.pieces(database)?,
-        }
+        let keywords = match source {
+            Source::Models(database) => {
+                inserts.models(database)?;
+                database.keywords.as_deref()
+            }
+            Source::Pieces(database) => {
+                inserts.pieces(database)?;
+                database.keywords.as_deref()
+            }
+        };
+        insert_keyword_table(&connection, keywords.unwrap_or_default())?;
     }
     connection.execute_batch(INDEXES)?;
     connection.execute_batch("COMMIT")?;
     connection.close().map_err(|(_, e)| e)
+}
+
+/// The pool's keyword table ([`Database::keywords`]), in its order.
+fn insert_keyword_table(connection: &Connection, table: &[KeywordName]) -> rusqlite::Result<()> {
+    let mut keyword =
+        connection.prepare("INSERT INTO pool_keywords (id, position, name) VALUES (?1, ?2, ?3)")?;
+    let mut name = connection
+        .prepare("INSERT INTO pool_keyword_names (keyword_id, lang, name) VALUES (?1, ?2, ?3)")?;
+    for (position, k) in table.iter().enumerate() {
+        keyword.execute(params![k.id.0, position as i64, k.name])?;
+        for (lang, text) in k.names.iter() {
+            name.execute(params![k.id.0, lang, text])?;
+        }
+    }
+    Ok(())
 }
 
 /// A card's effect tree as JSON, and the keyword lines in it.

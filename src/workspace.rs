@@ -137,8 +137,10 @@ impl Workspace {
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         let (vocabulary, diagnostics) = read_vocabulary(&self.pool, cache.as_mut());
         let mut sources = Sources::default();
+        // Every format file, so that a later check of what the formats
+        // name (`Formats::unknown_names`) is located in them too.
         for file in &self.pool.data {
-            if diagnostics.iter().any(|d| d.path == file.path) {
+            if file.relative.starts_with("formats/") || diagnostics.iter().any(|d| d.path == file.path) {
                 sources.insert(file.path.clone(), file.text().clone());
             }
         }
@@ -158,8 +160,10 @@ impl Workspace {
         let mut diagnostics = Vec::new();
         let formats = Formats::of_pool(&self.pool, &mut diagnostics);
         let mut sources = Sources::default();
+        // Every format file, so that a later check of what the formats
+        // name (`Formats::unknown_names`) is located in them too.
         for file in &self.pool.data {
-            if diagnostics.iter().any(|d| d.path == file.path) {
+            if file.relative.starts_with("formats/") || diagnostics.iter().any(|d| d.path == file.path) {
                 sources.insert(file.path.clone(), file.text().clone());
             }
         }
@@ -204,6 +208,7 @@ fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
         })
         .collect::<Option<_>>()?;
     let mut database = Database {
+        keywords: json.keywords.clone(),
         format: json.format,
         sets: Vec::with_capacity(sets.len()),
         cards: Vec::with_capacity(json.cards),
@@ -605,9 +610,8 @@ impl Builder {
         let Some(database) = build.database() else {
             return;
         };
-        let made = gallery::make(database, &i18n::languages(database), dir);
-        match gallery::write(dir, &made) {
-            Ok(written) => {
+        match gallery::make_and_write(database, &i18n::languages(database), dir) {
+            Ok((made, written)) => {
                 if made.faces.iter().any(|f| !f.face.findings.is_empty()) {
                     let project = i18n::Project::load(pool);
                     build.faces = Findings {
@@ -763,6 +767,8 @@ impl Builder {
     /// its sets went).
     fn write_database(&mut self, compiled: &Compiled, writer: Option<DatabaseWriter>) -> Written {
         let out = &self.settings.out;
+        // A killed build's temp file goes even when nothing is written.
+        files::remove_stale_temp_files_once(files::parent_of(out));
         let (written, sets, cards) = match &compiled.output {
             // Only `--pretty` builds the database as models.
             Output::Models(database) => (
