@@ -230,6 +230,8 @@ pub fn effect(data: &[u8]) {
                     Ok(again) => {
                         assert_eq!(again, tree, "`{text}` formats as `{canonical}`");
                         assert_eq!(effect::format(&again), canonical, "format is idempotent");
+                        // The build's touchstone agrees: the printed English reads back.
+                        assert_eq!(effect::reads_back(&tree, text), None, "`{text}`");
                     }
                     Err(e) => panic!("`{text}` formats as `{canonical}`, which fails: {e:?}"),
                 }

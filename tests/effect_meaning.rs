@@ -226,6 +226,15 @@ fn one_shots_under_lasting_timings() {
         [] as [&str; 0]
     );
     assert_eq!(codes("Top: Your Top Card has +2 STAR."), [] as [&str; 0]);
+    // `Whenever …,` and `At the start of your turn,` say when.
+    assert_eq!(
+        codes("Ongoing: Whenever an opponent passes, gain 1 RP."),
+        [] as [&str; 0]
+    );
+    assert_eq!(
+        codes("Top: At the start of your turn, gain 1 RP."),
+        [] as [&str; 0]
+    );
 }
 
 #[test]

@@ -252,6 +252,9 @@ impl Checker<'_> {
     }
 
     fn sentence(&mut self, s: &Sentence) {
+        if let Some(e) = &s.whenever {
+            self.whenever(e, s.span);
+        }
         if let Some(c) = &s.condition {
             self.condition(c);
         }
@@ -586,12 +589,37 @@ impl Checker<'_> {
         }
     }
 
+    /// `Whenever …,` belongs in a lasting ability: a one-shot timing has
+    /// no "each time" to repeat in.
+    fn whenever(&mut self, e: &Event, at: Span) {
+        if !self.timing.is_continuous() {
+            self.push(
+                EffectError::new(
+                    "whenever-needs-lasting-timing",
+                    at.range(),
+                    format!(
+                        "`whenever` repeats while the ability lasts, but a {} ability happens once",
+                        self.timing.word()
+                    ),
+                    "repeats in a one-shot ability",
+                )
+                .with_help("use `Ongoing:` or `Top:` for an effect that repeats, or a Reaction `(when …)` for one that happens once"),
+            );
+        }
+        self.event(e);
+    }
+
     fn event(&mut self, e: &Event) {
         match e {
             Event::Flips { target, .. }
             | Event::IsFlipped { target }
             | Event::Plays { target, .. } => self.target(target, Role::Plain),
-            Event::Clash { .. } | Event::GainsRp { .. } | Event::LosesRp { .. } => {}
+            Event::Clash { .. }
+            | Event::GainsRp { .. }
+            | Event::LosesRp { .. }
+            | Event::TurnStarts { .. }
+            | Event::TurnEnds { .. }
+            | Event::Passes { .. } => {}
         }
     }
 }

@@ -189,6 +189,10 @@ pub const CODES: &[(&str, &str)] = &[
         "a warning: `it`, `them` or `N of them` for cards that are not one, several or that many",
     ),
     (
+        "whenever-needs-lasting-timing",
+        "`whenever …` or `at the start of … turn` outside `Ongoing:`/`Top:`",
+    ),
+    (
         "effect-reads-differently",
         "the English a card prints reads back as a different effect than the one it has",
     ),

@@ -172,6 +172,9 @@ impl Renderer<'_> {
                 &[("condition", &self.condition(c)), ("body", &body)],
             );
         }
+        if let Some(e) = &s.whenever {
+            body = self.whenever(e, &body);
+        }
         match s.outcome {
             Some(o) => {
                 let key = match o {
@@ -786,6 +789,27 @@ impl Renderer<'_> {
         )
     }
 
+    /// `whenever <event>, <body>`; a turn's start and end have their own
+    /// phrases (`at the start of your turn`).
+    fn whenever(&self, e: &Event, body: &str) -> String {
+        let turn = |key: &str, who: Player| {
+            self.t(
+                key,
+                &[],
+                &[("owner", &self.owner(who.owner())), ("body", body)],
+            )
+        };
+        match e {
+            Event::TurnStarts { who } => turn("sentence.turn_start", *who),
+            Event::TurnEnds { who } => turn("sentence.turn_end", *who),
+            _ => self.t(
+                "sentence.whenever",
+                &[],
+                &[("event", &self.event(e)), ("body", body)],
+            ),
+        }
+    }
+
     fn event(&self, e: &Event) -> String {
         let v = |p: Player| -> &'static [&'static str] {
             if super::format::third_person(p) {
@@ -831,6 +855,17 @@ impl Renderer<'_> {
             Event::LosesRp { who } => {
                 self.t("event.loses_rp", v(*who), &[("who", &self.who(*who))])
             }
+            Event::TurnStarts { who } => self.t(
+                "event.turn_starts",
+                &[],
+                &[("owner", &self.owner(who.owner()))],
+            ),
+            Event::TurnEnds { who } => self.t(
+                "event.turn_ends",
+                &[],
+                &[("owner", &self.owner(who.owner()))],
+            ),
+            Event::Passes { who } => self.t("event.passes", v(*who), &[("who", &self.who(*who))]),
         }
     }
 }

@@ -156,12 +156,13 @@ fn flips_already_flipped(a: &Ability, out: &mut Vec<EffectError>) {
 }
 
 /// A one-shot action under `Ongoing:` or `Top:`, which state what holds
-/// while the card is face-up and never say when something happens.
+/// while the card is face-up and never say when something happens (unless
+/// the sentence says `Whenever …,` or `At the start of your turn,`).
 fn one_shots_under_lasting_timing(a: &Ability, out: &mut Vec<EffectError>) {
     if !a.timing.is_continuous() || a.trigger.is_some() {
         return;
     }
-    for s in &a.sentences {
+    for s in a.sentences.iter().filter(|s| s.whenever.is_none()) {
         for c in s.cost.iter().chain(&s.clauses) {
             if is_one_shot(c) {
                 out.push(
@@ -524,17 +525,13 @@ enum Referent {
 /// `it` for several cards, `them` for one, `3 of them` out of two.
 fn references(a: &Ability, out: &mut Vec<EffectError>) {
     let mut referent = (a.timing == Timing::Next).then_some(Referent::One);
-    if let Some(e) = &a.trigger {
-        match e {
-            Event::Flips { target, .. }
-            | Event::IsFlipped { target }
-            | Event::Plays { target, .. } => {
-                referent = Some(referent_of(target, referent));
-            }
-            _ => {}
-        }
+    if let Some(target) = a.trigger.as_ref().and_then(event_target) {
+        referent = Some(referent_of(target, referent));
     }
     for s in &a.sentences {
+        if let Some(target) = s.whenever.as_ref().and_then(event_target) {
+            referent = Some(referent_of(target, referent));
+        }
         if let Some(c) = &s.condition {
             each_condition_target(c, &mut |t| referent = Some(referent_of(t, referent)));
         }
@@ -546,6 +543,16 @@ fn references(a: &Ability, out: &mut Vec<EffectError>) {
                 referent = Some(referent_of(t, referent));
             });
         }
+    }
+}
+
+/// The card an event names, which `it` may refer to.
+fn event_target(e: &Event) -> Option<&Target> {
+    match e {
+        Event::Flips { target, .. } | Event::IsFlipped { target } | Event::Plays { target, .. } => {
+            Some(target)
+        }
+        _ => None,
     }
 }
 
