@@ -302,9 +302,14 @@ pub fn keyword_table(data: &[u8]) {
     let mut vocab = vocabulary().clone();
     vocab.keywords = keywords.clone();
     for keyword in keywords.iter() {
+        let symbol = match keyword.symbol {
+            Some(effect::Takes::Element) => " Water",
+            Some(effect::Takes::Type) => " Mage",
+            None => "",
+        };
         let line = match keyword.number {
-            true => format!("{} 7.", keyword.name.en),
-            false => format!("{}.", keyword.name.en),
+            true => format!("{}{symbol} 7.", keyword.name.en),
+            false => format!("{}{symbol}.", keyword.name.en),
         };
         let tree = effect::parse(&line).unwrap_or_else(|e| panic!("`{line}`: {e:?}"));
         assert_eq!(effect::check(&tree, &vocab), [], "`{line}` checks");
@@ -312,7 +317,7 @@ pub fn keyword_table(data: &[u8]) {
             let _ = effect::render(&tree, lang, phrasebook(lang), &vocab);
         }
         let _ = keyword.override_differs();
-        if let Some(meaning) = keyword.meaning_tree(keyword.number.then_some(7)) {
+        if let Some(meaning) = keyword.meaning_tree(keyword.number.then_some(7), None) {
             let _ = effect::sense(&meaning, None, &vocab);
         }
     }

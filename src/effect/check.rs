@@ -65,7 +65,7 @@ impl Checker<'_> {
     }
 
     fn keyword(&mut self, k: &KeywordLine) {
-        let Some(kw) = self.vocab.keywords.get(&k.name) else {
+        let Some((kw, symbol)) = self.vocab.keywords.find(&k.name) else {
             let names: Vec<&str> = self
                 .vocab
                 .keywords
@@ -110,6 +110,78 @@ impl Checker<'_> {
             (true, Some(v)) => self.range(v, 1, 99, "a keyword's number"),
             (false, None) => {}
         }
+        if let Some(takes) = kw.symbol {
+            self.keyword_symbol(k, kw, takes, symbol);
+        }
+    }
+
+    /// The element or type a parameterised keyword is given (the last word
+    /// of its name as written): there, and of the kind it takes.
+    fn keyword_symbol(
+        &mut self,
+        k: &KeywordLine,
+        kw: &super::Keyword,
+        takes: super::Takes,
+        symbol: Option<&str>,
+    ) {
+        let Some(word) = symbol else {
+            let example = match takes {
+                super::Takes::Element => "Fire",
+                super::Takes::Type => "Soldier",
+            };
+            self.push(
+                EffectError::new(
+                    "keyword-symbol-missing",
+                    k.name_span.range(),
+                    format!("`{}` takes {}", kw.name.en, takes.words()),
+                    format!("no {} after the name", takes.words()),
+                )
+                .with_help(format!(
+                    "write it after the name, e.g. `{} {example}`",
+                    kw.name.en
+                )),
+            );
+            return;
+        };
+        let known = match takes {
+            super::Takes::Element => Element::ALL
+                .iter()
+                .any(|e| e.as_str().eq_ignore_ascii_case(word)),
+            super::Takes::Type => self
+                .vocab
+                .types
+                .iter()
+                .any(|t| t.eq_ignore_ascii_case(word)),
+        };
+        if known {
+            return;
+        }
+        let end = k.name_span.end.min(k.name_span.start + k.name.len());
+        let at = end.saturating_sub(word.len())..end;
+        let words: Vec<String> = match takes {
+            super::Takes::Element => Element::ALL
+                .iter()
+                .map(|e| e.as_str().to_string())
+                .collect(),
+            super::Takes::Type => self.vocab.types.clone(),
+        };
+        let help = match nearest(word, words.iter().map(String::as_str)) {
+            Some(n) => format!("did you mean `{n}`?"),
+            None => format!("`{}` takes one of: {}", kw.name.en, words.join(", ")),
+        };
+        self.push(
+            EffectError::new(
+                "keyword-symbol-wrong",
+                at,
+                format!(
+                    "`{}` takes {}, and `{word}` is none",
+                    kw.name.en,
+                    takes.words()
+                ),
+                format!("not {}", takes.words()),
+            )
+            .with_help(help),
+        );
     }
 
     fn ability(&mut self, a: &Ability) {

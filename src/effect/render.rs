@@ -62,11 +62,21 @@ impl Renderer<'_> {
     }
 
     fn keyword(&self, k: &KeywordLine) -> String {
-        let Some(kw) = self.vocab.keywords.get(&k.name) else {
+        let Some((kw, symbol)) = self.vocab.keywords.find(&k.name) else {
             return super::format::keyword(k);
         };
         let value = k.value.map(|v| v.value);
         let mut name = kw.name_in(self.lang).to_string();
+        // The element or type of a parameterised keyword follows its name
+        // as a number does (`Oppress Soldier 3`, `抑圧兵士3`).
+        let symbol_name = symbol.map(|word| self.symbol_name(word));
+        if let Some(symbol) = &symbol_name {
+            name = self.t(
+                "line.keyword_number",
+                &[],
+                &[("name", &name), ("n", symbol)],
+            );
+        }
         if let Some(v) = value {
             name = self.t(
                 "line.keyword_number",
@@ -74,9 +84,10 @@ impl Renderer<'_> {
                 &[("name", &name), ("n", &v.to_string())],
             );
         }
-        let reminder = kw
-            .reminder_override(self.lang, value)
-            .unwrap_or_else(|| self.meaning(kw, value));
+        let reminder = match kw.reminder_override(self.lang, value) {
+            Some(text) => text.replace("{symbol}", symbol_name.as_deref().unwrap_or_default()),
+            None => self.meaning(kw, value, symbol),
+        };
         self.t(
             "line.keyword",
             &[],
@@ -87,8 +98,8 @@ impl Renderer<'_> {
     /// A keyword's reminder, rendered from its meaning. A valid meaning
     /// holds no keyword lines; one that did is written as its source rather
     /// than expanded, so a keyword never expands into itself.
-    fn meaning(&self, kw: &super::Keyword, value: Option<u32>) -> String {
-        let Some(tree) = kw.meaning_tree(value) else {
+    fn meaning(&self, kw: &super::Keyword, value: Option<u32>, symbol: Option<&str>) -> String {
+        let Some(tree) = kw.meaning_tree(value, symbol) else {
             return kw.meaning.clone();
         };
         let lines: Vec<String> = tree
@@ -100,6 +111,24 @@ impl Renderer<'_> {
             })
             .collect();
         lines.join(self.pb.get("sentence.join", &[]))
+    }
+
+    /// An element or type given to a keyword, as a title word (`Soldier`).
+    fn symbol_name(&self, word: &str) -> String {
+        let lower = word.to_ascii_lowercase();
+        let filter = match Element::ALL.iter().find(|e| e.as_str() == lower) {
+            Some(element) => Filter::Element { element: *element },
+            None => Filter::Type {
+                name: lower,
+                span: Span::default(),
+            },
+        };
+        let name = self.filter_name(&filter);
+        let mut chars = name.chars();
+        match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => name,
+        }
     }
 
     fn ability(&self, a: &Ability) -> String {
