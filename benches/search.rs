@@ -37,7 +37,8 @@ fn database() -> Database {
     }
     let mut database = compile(&pool)
         .output
-        .into_database().expect("the synthetic pool is valid");
+        .into_database()
+        .expect("the synthetic pool is valid");
     // As `--db` reads it: the file holds no parsed trees for a reader.
     for card in &mut database.cards {
         card.effect_tree = None;

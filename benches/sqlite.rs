@@ -23,7 +23,8 @@ fn bench(c: &mut Criterion) {
     let pool = Pool::from_dir(&dir.path().join("pool")).expect("pool");
     let database = compile(&pool)
         .output
-        .into_database().expect("the synthetic pool is valid");
+        .into_database()
+        .expect("the synthetic pool is valid");
     assert_eq!(database.cards.len(), CARDS);
     // A cached build, then one that finds the JSON database up to date:
     // its pieces are the cards in that file.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes one target for a while: fuzz/run.sh TARGET SECONDS [LIBFUZZER FLAGS...]
 #
-# Targets: set_file, effect, rules, po, locale, search, deck_format (bodies in fuzz/targets.rs).
+# Targets: set_file, effect, keyword_table, rules, po, locale, search, deck_format, share, score,
+# deck_list, argv (bodies in fuzz/targets.rs and, for argv, fuzz/argv.rs).
 # Uses the nightly toolchain and installs cargo-fuzz when it is missing.
 # The corpus (fuzz/corpus/TARGET, not in git) is seeded with the files of
 # cards/, tests/fixtures/ and examples/inputs/ (and, for effect, every effect
@@ -19,7 +20,7 @@ set -euo pipefail
 
 usage() {
     echo "usage: fuzz/run.sh TARGET SECONDS [LIBFUZZER FLAGS...]" >&2
-    echo "targets: set_file effect rules po locale search deck_format" >&2
+    echo "targets: set_file effect keyword_table rules po locale search deck_format share score deck_list argv" >&2
     exit 2
 }
 [ $# -ge 2 ] || usage
@@ -27,7 +28,7 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-    set_file | effect | rules | po | locale | search | deck_format) ;;
+    set_file | effect | keyword_table | rules | po | locale | search | deck_format | share | score | deck_list | argv) ;;
     *) usage ;;
 esac
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
@@ -62,6 +63,11 @@ if [ "$target" = po ]; then
         (cd "$root" && cargo run --quiet -- i18n export --lang "$lang") >"$corpus/seed_export_$lang.po"
         head -n 80 "$corpus/seed_export_$lang.po" >"$corpus/seed_export_${lang}_head.po"
     done
+fi
+if [ "$target" = share ]; then
+    # Every share code of the tests and docs, one file each.
+    grep -rhoE 'MB1-[0-9A-Z]+' "$root/tests" "$root/docs" "$root/README.md" | sort -u |
+        awk -v dir="$corpus" '{ file = sprintf("%s/seed_code_%03d", dir, NR); printf "%s", $0 > file; close(file) }'
 fi
 if [ "$target" = search ]; then
     # Every query of the search reference (lines of its fenced `search`

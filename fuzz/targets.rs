@@ -13,7 +13,7 @@ use blades::artifacts;
 use blades::cards::CardIndex;
 use blades::compile::compile;
 use blades::diagnostics::{Diagnostic, Sources};
-use blades::effect::{self, Lang, Phrasebook, Vocabulary};
+use blades::effect::{self, Keywords, Lang, Phrasebook, Vocabulary};
 use blades::fmt::format_set_file;
 use blades::i18n::exchange::{self, ImportOptions};
 use blades::i18n::locale::{self, Entry, LocaleFile};
@@ -25,8 +25,11 @@ use blades::rules::collection;
 use blades::rules::deck::Placed;
 use blades::rules::format;
 use blades::rules::input::{self, InputFile};
+use blades::rules::share::{self, Shared};
+use blades::rules::{characters, score};
 use blades::rules::{copies, deck, trade};
 use blades::search::{self, Catalog, Index, Query};
+use blades::words::CardKind;
 use blades::yaml::{self, Node, NodeValue};
 
 /// A target's body: one input, any bytes.
@@ -41,6 +44,10 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("locale", locale),
     ("search", search),
     ("deck_format", deck_format),
+    ("share", share_code),
+    ("score", score_sheet),
+    ("deck_list", deck_list),
+    ("keyword_table", keyword_table),
 ];
 
 /// Both reports of a list of findings: miette's for people, and JSON that
@@ -208,7 +215,10 @@ pub fn effect(data: &[u8]) {
     let offsets: Vec<usize> = (0..=text.len()).collect();
     let findings = match effect::parse(text) {
         Ok(tree) => {
-            let errors = effect::check(&tree, vocab);
+            let mut errors = effect::check(&tree, vocab);
+            if errors.is_empty() {
+                errors = sense(&tree, vocab);
+            }
             for lang in [Lang::En, Lang::Ja] {
                 let _ = effect::render(&tree, lang, phrasebook(lang), vocab);
             }
@@ -236,6 +246,33 @@ pub fn effect(data: &[u8]) {
     report(&diagnostics, &sources);
 }
 
+/// The sense warnings of a checked effect on a card of each kind (what the
+/// build reports), and the normal form they share with the keyword
+/// override check: idempotent, and kept by the canonical form.
+fn sense(tree: &effect::Effect, vocab: &Vocabulary) -> Vec<effect::EffectError> {
+    let mut found = effect::sense(tree, None, vocab);
+    for kind in [CardKind::Single, CardKind::DeckBox, CardKind::Accessory] {
+        let _ = effect::sense(tree, Some(kind), vocab);
+    }
+    let normal = effect::what_it_does(tree);
+    assert_eq!(
+        effect::what_it_does(&normal),
+        normal,
+        "what_it_does is idempotent"
+    );
+    if let Ok(again) = effect::parse(&effect::format(tree)) {
+        assert_eq!(
+            effect::what_it_does(&again),
+            normal,
+            "formatting keeps what it does"
+        );
+    }
+    for e in &mut found {
+        assert!(e.help.is_some(), "a sense warning without a fix: {e:?}");
+    }
+    found
+}
+
 /// Does the effect have a keyword line named like a timing word (`Play`)?
 fn bare_timing_word(tree: &effect::Effect) -> bool {
     tree.lines.iter().any(|line| match line {
@@ -246,6 +283,39 @@ fn bare_timing_word(tree: &effect::Effect) -> bool {
     })
 }
 
+/// A pool's keyword table (YAML) as the build reads it: validated, and each
+/// keyword's line, with a number when it takes one, checked and rendered in
+/// both languages (its reminder from its meaning, or the override), and the
+/// override compared with the meaning.
+pub fn keyword_table(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(doc) = yaml::parse(text) else {
+        return;
+    };
+    let Ok(keywords) = Keywords::from_json(&doc.to_json()) else {
+        return;
+    };
+    let mut vocab = vocabulary().clone();
+    vocab.keywords = keywords.clone();
+    for keyword in keywords.iter() {
+        let line = match keyword.number {
+            true => format!("{} 7.", keyword.name.en),
+            false => format!("{}.", keyword.name.en),
+        };
+        let tree = effect::parse(&line).unwrap_or_else(|e| panic!("`{line}`: {e:?}"));
+        assert_eq!(effect::check(&tree, &vocab), [], "`{line}` checks");
+        for lang in [Lang::En, Lang::Ja] {
+            let _ = effect::render(&tree, lang, phrasebook(lang), &vocab);
+        }
+        let _ = keyword.override_differs();
+        if let Some(meaning) = keyword.meaning_tree(keyword.number.then_some(7)) {
+            let _ = effect::sense(&meaning, None, &vocab);
+        }
+    }
+}
+
 // ───────────────────────────── player checks ─────────────────────────────
 
 /// The built-in pool's database, built once.
@@ -254,7 +324,8 @@ fn database() -> &'static Database {
     DATABASE.get_or_init(|| {
         compile(&Pool::builtin())
             .output
-            .into_database().expect("the built-in pool builds")
+            .into_database()
+            .expect("the built-in pool builds")
     })
 }
 
@@ -515,7 +586,7 @@ fn check_locale_rewrite(file: &SourceFile, parsed: &LocaleFile) {
 /// The built-in pool's catalog of search words, made once.
 fn catalog() -> &'static Catalog<'static> {
     static CATALOG: OnceLock<Catalog<'static>> = OnceLock::new();
-    CATALOG.get_or_init(|| Catalog::new(database(), &effect::Keywords::builtin()))
+    CATALOG.get_or_init(|| Catalog::new(database(), &Keywords::builtin()))
 }
 
 /// A search query through the parser, the search over the built-in
@@ -545,7 +616,8 @@ pub fn search(data: &[u8]) {
 }
 
 /// A deck-format file: every problem located; a format that reads checks
-/// a deck of every card of the pool in every zone, and the same text read
+/// a deck of every card of the pool in every zone, for no character and
+/// for each (whose modifiers only raise limits), and the same text read
 /// as a deck list puts its zone headers through the format.
 pub fn deck_format(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -566,6 +638,17 @@ pub fn deck_format(data: &[u8]) {
             .collect();
         let outcome = deck::check_zoned(format, None, &placed);
         assert_eq!(outcome.slots.len(), format.bounds.len());
+        // A character's modifiers only add to a bound's limit.
+        for character in characters::all() {
+            let with = deck::check_zoned(format, Some(character), &placed);
+            for (plain, more) in outcome.slots.iter().zip(&with.slots) {
+                assert_eq!(plain.count, more.count);
+                match (plain.limit, more.limit) {
+                    (Some(a), Some(b)) => assert!(a <= b, "{} lowers a limit", character.id),
+                    (a, b) => assert_eq!(a.is_none(), b.is_none()),
+                }
+            }
+        }
         let file = InputFile::new("deck.txt", text);
         let mut found = Vec::new();
         let doc = input::read_deck(&file, &mut found);
@@ -577,4 +660,190 @@ pub fn deck_format(data: &[u8]) {
         sources.insert(file.path.clone(), file.text.clone());
         assert_located(&found, &sources);
     }
+}
+
+// ────────────────────────────── share codes ──────────────────────────────
+
+/// A share code as every command reads one in place of a file: decoded (or
+/// refused with a reason), the list it holds read and resolved as a deck
+/// against the built-in pool with every finding located, and a code that
+/// decodes written again holds the same list.
+pub fn share_code(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let lines = match share::decode(text) {
+        Ok(lines) => lines,
+        Err(error) => {
+            assert!(!error.to_string().is_empty());
+            return;
+        }
+    };
+    let again = share::decode(&share::encode(&lines)).expect("a code written reads back");
+    assert_eq!(
+        sorted(again),
+        sorted(lines.clone()),
+        "a code changes when written"
+    );
+    if share::looks_like_code(text) && !std::path::Path::new(text).exists() {
+        let file = InputFile::read(std::path::Path::new(text)).expect("a code that decodes reads");
+        placed_deck(&file, deck::tournament());
+    }
+}
+
+fn sorted(mut lines: Vec<Shared>) -> Vec<Shared> {
+    lines.sort();
+    lines
+}
+
+// ────────────────────────────── score sheets ─────────────────────────────
+
+/// A score sheet, read as YAML and as detected: every finding located, and
+/// a sheet that scores adds up (each total is its parts; the ranking is
+/// by total, first rank 1).
+pub fn score_sheet(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    for name in ["sheet", "sheet.yaml"] {
+        let file = InputFile::new(name, text);
+        let mut sources = Sources::default();
+        sources.insert(file.path.clone(), file.text.clone());
+        let mut found = Vec::new();
+        let scored = score::score(&file, &mut found);
+        assert_located(&found, &sources);
+        report(&found, &sources);
+        let Some(scored) = scored else { continue };
+        for player in &scored.players {
+            let parts = [
+                player.tournament_vp,
+                player.collection_vp,
+                player.money_vp,
+                player.friendship_vp,
+            ];
+            assert_eq!(
+                Some(player.total),
+                parts.iter().try_fold(0u64, |a, b| a.checked_add(*b))
+            );
+        }
+        for pair in scored.players.windows(2) {
+            assert!(pair[0].total >= pair[1].total, "ranked by total");
+            assert!(pair[0].rank <= pair[1].rank);
+        }
+        if let Some(first) = scored.players.first() {
+            assert_eq!(first.rank, 1);
+        }
+        serde_json::to_string(&scored).expect("the score report is JSON");
+    }
+}
+
+// ────────────────────────────── deck lists ───────────────────────────────
+
+/// A deck list (text or YAML) with a character and zone headers, resolved
+/// against the built-in pool and checked in every built-in format, as
+/// `deck check --rules` reads it; a deck that reads is exported (the
+/// canonical list and the share code) and both read back as the same deck.
+pub fn deck_list(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    for name in ["deck", "deck.txt", "deck.yaml"] {
+        let file = InputFile::new(name, text);
+        for format in deck::formats() {
+            placed_deck(&file, format);
+        }
+    }
+}
+
+/// Reads, resolves and checks a deck in `format`, for its own character
+/// and for every character; returns what was placed when it read cleanly.
+fn placed_deck(file: &InputFile, format: &deck::DeckFormat) {
+    let database = database();
+    let index = CardIndex::new(database);
+    let mut found = Vec::new();
+    let (character, placed) = read_placed(&index, format, file, &mut found);
+    let mut sources = Sources::default();
+    sources.insert(file.path.clone(), file.text.clone());
+    blades::diagnostics::sort(&mut found);
+    assert_located(&found, &sources);
+    report(&found, &sources);
+    for who in std::iter::once(character).chain(characters::all().iter().map(Some)) {
+        let outcome = deck::check_zoned(format, who, &placed);
+        assert_eq!(outcome.slots.len(), format.bounds.len());
+        for slot in &outcome.slots {
+            let total: u64 = placed.iter().map(|(_, _, n)| n).sum();
+            assert!(
+                slot.count <= total,
+                "a bound counts more cards than the deck has"
+            );
+        }
+    }
+    if found.iter().any(Diagnostic::is_error) {
+        return;
+    }
+    // Exported and read back: the same cards, zone by zone.
+    let list = share::canonical_list(format, character, &placed);
+    let relisted = InputFile::new("export.txt", &list);
+    let mut again_found = Vec::new();
+    let (again_character, again) = read_placed(&index, format, &relisted, &mut again_found);
+    assert!(
+        !again_found.iter().any(Diagnostic::is_error),
+        "an exported list does not read back: {again_found:?}\n{list}"
+    );
+    assert_eq!(again_character.map(|c| &c.id), character.map(|c| &c.id));
+    assert_eq!(
+        totals(&again),
+        totals(&placed),
+        "the list holds another deck:\n{list}"
+    );
+    let code = share::encode(&share::deck_lines(format, character, &placed));
+    let lines = share::decode(&code).expect("an exported code decodes");
+    let shared = InputFile::new("code", &share::list_text(&lines));
+    let mut code_found = Vec::new();
+    let (_, from_code) = read_placed(&index, format, &shared, &mut code_found);
+    assert!(
+        !code_found.iter().any(Diagnostic::is_error),
+        "{code_found:?}"
+    );
+    assert_eq!(
+        totals(&from_code),
+        totals(&placed),
+        "the code holds another deck"
+    );
+}
+
+/// A deck file read as `deck check` reads it: its character and its cards,
+/// each in its zone.
+fn read_placed<'a>(
+    index: &CardIndex<'a>,
+    format: &deck::DeckFormat,
+    file: &InputFile,
+    found: &mut Vec<Diagnostic>,
+) -> (Option<&'static characters::Character>, Vec<Placed<'a>>) {
+    let doc = input::read_deck(file, found);
+    let character = doc
+        .character
+        .as_ref()
+        .and_then(|c| input::resolve_character(&file.path, c, found));
+    let mut placed: Vec<Placed> = input::resolve_cards(index, &file.path, &doc.cards, found)
+        .into_iter()
+        .map(|(c, n)| (0, c, n))
+        .collect();
+    for section in &doc.sections {
+        let zone = input::resolve_zone(format, &file.path, &section.zone, found);
+        let cards = input::resolve_cards(index, &file.path, &section.cards, found);
+        if let Some(zone) = zone {
+            placed.extend(cards.into_iter().map(|(c, n)| (zone, c, n)));
+        }
+    }
+    (character, placed)
+}
+
+/// Copies of each card in each zone, in one order.
+fn totals(placed: &[Placed]) -> Vec<(usize, String, u64)> {
+    let mut totals: std::collections::BTreeMap<(usize, String), u64> = Default::default();
+    for (zone, card, n) in placed {
+        *totals.entry((*zone, card.id.0.clone())).or_default() += n;
+    }
+    totals.into_iter().map(|((z, id), n)| (z, id, n)).collect()
 }

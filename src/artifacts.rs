@@ -160,6 +160,46 @@ pub struct DatabaseJson {
     pub keywords: Option<Vec<KeywordName>>,
 }
 
+/// The largest database file read back (`search --db`, `diff`): ten
+/// times a 100,000-card database.
+pub const MAX_DATABASE_BYTES: u64 = 1 << 30;
+
+/// A database file opened to be read back.
+pub enum DatabaseFile {
+    /// A file's bytes, its size checked before they were read.
+    Bytes(Vec<u8>),
+    /// Something that is not a file (a pipe, a device such as `/dev/zero`):
+    /// to be parsed as it streams, at most [`MAX_DATABASE_BYTES`], so an
+    /// endless or wrong stream costs no memory for the bytes.
+    Stream(std::io::Take<std::io::BufReader<std::fs::File>>),
+}
+
+/// Opens a database file to read back: a file larger than
+/// [`MAX_DATABASE_BYTES`] is refused before a byte is read.
+pub fn open_database(path: &Path) -> std::io::Result<DatabaseFile> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Ok(DatabaseFile::Stream(
+            std::io::BufReader::new(file).take(MAX_DATABASE_BYTES),
+        ));
+    }
+    if meta.len() > MAX_DATABASE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "it is {} bytes; a database is read up to {} MiB",
+                meta.len(),
+                MAX_DATABASE_BYTES >> 20
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
+    file.take(MAX_DATABASE_BYTES).read_to_end(&mut bytes)?;
+    Ok(DatabaseFile::Bytes(bytes))
+}
+
 /// Where a build that keeps a cache leaves the database it replaced, for
 /// the next build to delete. Deleting a large file that has reached the
 /// disk frees its blocks, and with a file system mounted with `discard`
@@ -601,7 +641,10 @@ mod tests {
     #[test]
     fn chunked_database_json_is_what_serde_writes() {
         let compiled = crate::compile::compile(&crate::pool::Pool::builtin());
-        let database = compiled.output.into_database().expect("the built-in pool builds");
+        let database = compiled
+            .output
+            .into_database()
+            .expect("the built-in pool builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
         for chunk in [1, 3, 1000] {
@@ -622,7 +665,10 @@ mod tests {
     /// What serde writes for the built-in pool's database, and its pieces.
     fn builtin_database() -> (Vec<u8>, DatabaseJson) {
         let pool = crate::pool::Pool::builtin();
-        let database = crate::compile::compile(&pool).output.into_database().expect("builds");
+        let database = crate::compile::compile(&pool)
+            .output
+            .into_database()
+            .expect("builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
         let options = crate::compile::Options {
@@ -631,7 +677,8 @@ mod tests {
         };
         let pieces = crate::compile::compile_with(&pool, options)
             .output
-            .into_pieces().expect("pieces");
+            .into_pieces()
+            .expect("pieces");
         (expected, pieces)
     }
 
@@ -785,7 +832,8 @@ mod tests {
         let pool = crate::pool::Pool::builtin();
         let database = crate::compile::compile(&pool)
             .output
-            .into_database().expect("the built-in pool builds");
+            .into_database()
+            .expect("the built-in pool builds");
         let mut expected = serde_json::to_vec(&database).unwrap();
         expected.push(b'\n');
         let options = crate::compile::Options {

@@ -225,6 +225,11 @@ pub struct FileSet {
     /// Wait for each file and folder to reach the disk (see
     /// [`FileSet::artifacts`]).
     durable: bool,
+    /// Files to delete once every staged file is in place.
+    removals: Vec<PathBuf>,
+    /// Where the commit lists its renames and removals before the first
+    /// one, when the set is written into an [`OutputFolder`].
+    journal: Option<Journal>,
 }
 
 struct Staged {
@@ -310,6 +315,8 @@ impl FileSet {
             made_dirs: Vec::new(),
             link_backups: true,
             durable: true,
+            removals: Vec::new(),
+            journal: None,
         }
     }
 
@@ -329,7 +336,13 @@ impl FileSet {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.staged.is_empty()
+        self.staged.is_empty() && self.removals.is_empty()
+    }
+
+    /// Deletes `path` (a file) once every staged file is in place: in the
+    /// commit's journal when there is one, else best effort after it.
+    pub fn remove(&mut self, path: impl AsRef<Path>) {
+        self.removals.push(path.as_ref().to_path_buf());
     }
 
     /// Writes `bytes` to a temp file beside `path`, to replace it on
@@ -377,17 +390,7 @@ impl FileSet {
 
     /// Makes `dir` and any missing folder above it, remembering which.
     fn make_dir(&mut self, dir: &Path) -> io::Result<()> {
-        let mut missing = Vec::new();
-        let mut at = Some(dir);
-        while let Some(d) = at.filter(|d| !d.as_os_str().is_empty()) {
-            if fs::symlink_metadata(d).is_ok() {
-                break;
-            }
-            missing.push(d.to_path_buf());
-            at = d.parent();
-        }
-        fs::create_dir_all(dir)?;
-        self.made_dirs.extend(missing.into_iter().rev());
+        self.made_dirs.extend(make_dirs(dir)?);
         Ok(())
     }
 
@@ -396,11 +399,27 @@ impl FileSet {
     pub fn commit(mut self) -> Result<Vec<PathBuf>, WriteError> {
         let staged = std::mem::take(&mut self.staged);
         self.staged_at.clear();
+        if staged.is_empty() && self.removals.is_empty() {
+            self.journal = None;
+        }
+        if let Some(journal) = &self.journal {
+            journal
+                .write(&staged, &self.removals)
+                .map_err(|error| WriteError {
+                    path: journal.path(),
+                    error,
+                    not_restored: Vec::new(),
+                })?;
+        }
         let mut placed: Vec<Placed> = Vec::with_capacity(staged.len());
         for Staged { target, temp } in staged {
             match self.place(temp, &target) {
                 Ok(backup) => placed.push(Placed { target, backup }),
                 Err(error) => {
+                    // Put back, not finished by the next run.
+                    if let Some(journal) = &self.journal {
+                        journal.remove();
+                    }
                     let not_restored = roll_back(placed);
                     return Err(WriteError {
                         path: target,
@@ -409,6 +428,15 @@ impl FileSet {
                     });
                 }
             }
+            kill_point("commit-rename");
+        }
+        kill_point("commit-renamed");
+        for path in &self.removals {
+            remove_if_file(path);
+        }
+        if let Some(journal) = &self.journal {
+            kill_point("commit-journal");
+            journal.remove();
         }
         // The renames reach the disk before the earlier files go.
         let mut dirs: Vec<&Path> = placed.iter().map(|p| parent_of(&p.target)).collect();
@@ -531,7 +559,14 @@ pub struct Written {
 pub fn write_changed<'a>(
     files: impl IntoIterator<Item = (PathBuf, &'a [u8])>,
 ) -> Result<Written, WriteError> {
-    let mut set = FileSet::artifacts();
+    stage_changed(FileSet::artifacts(), files)
+}
+
+/// Stages the files of `files` whose bytes differ into `set`, and commits it.
+fn stage_changed<'a>(
+    mut set: FileSet,
+    files: impl IntoIterator<Item = (PathBuf, &'a [u8])>,
+) -> Result<Written, WriteError> {
     let mut unchanged = 0;
     for (path, bytes) in files {
         if fs::read(&path).is_ok_and(|old| old == bytes) {
@@ -681,6 +716,321 @@ fn exchange(temp: &Path, path: &Path) -> bool {
 fn exchange(_temp: &Path, _path: &Path) -> bool {
     false
 }
+
+/// Makes `dir` and any missing folder above it; returns those it made,
+/// outermost first.
+fn make_dirs(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut missing = Vec::new();
+    let mut at = Some(dir);
+    while let Some(d) = at.filter(|d| !d.as_os_str().is_empty()) {
+        if fs::symlink_metadata(d).is_ok() {
+            break;
+        }
+        missing.push(d.to_path_buf());
+        at = d.parent();
+    }
+    fs::create_dir_all(dir)?;
+    missing.reverse();
+    Ok(missing)
+}
+
+/// Deletes `path` if it is a file (never a folder; a link is just unlinked).
+fn remove_if_file(path: &Path) {
+    if fs::symlink_metadata(path).is_ok_and(|m| !m.is_dir()) {
+        let _ = fs::remove_file(path);
+    }
+}
+
+// ----- output folders: one writer, a journal, no stale temp files ------------
+
+/// The journal's name in an output folder.
+pub const JOURNAL: &str = ".blades-journal";
+
+/// What a journal's first line is.
+const JOURNAL_HEADER: &str = "blades-journal 1";
+
+/// How deep under an output folder stale temp files are swept: the folder,
+/// its folders and theirs (`gallery/faces/fonts/`).
+const SWEEP_DEPTH: usize = 2;
+
+/// A folder of build artifacts (faces, a gallery, print sheets), held by
+/// one run from before it reads the folder until it has written it:
+///
+/// - **One writer.** The folder itself is locked (`flock` on the folder:
+///   nothing is made in it for the lock, and the system lets go when the
+///   process ends, however it ends); a second run is refused, saying why.
+/// - **Old or new.** A write ([`OutputFolder::write_changed`]) is a
+///   [`FileSet`] whose commit first lists its renames and removals in
+///   [`JOURNAL`], with every new file already beside its target; a run
+///   killed during the renames leaves the journal, and the next run that
+///   opens the folder finishes them before it reads anything. Between
+///   the kill and that run a reader may see a mix.
+/// - **No stale temp files.** Opening sweeps those of killed runs in the
+///   folder and the folders under it, even when nothing is then written.
+pub struct OutputFolder {
+    dir: PathBuf,
+    /// The folder, open and locked while this value lives.
+    _lock: Option<fs::File>,
+    /// Folders made to open this one, removed again if it is left empty.
+    made: Vec<PathBuf>,
+}
+
+impl OutputFolder {
+    /// Makes `dir` if missing, locks it, finishes a killed run's journal and
+    /// sweeps stale temp files.
+    pub fn open(dir: &Path) -> Result<OutputFolder, WriteError> {
+        let failed = |error| WriteError {
+            path: dir.to_path_buf(),
+            error,
+            not_restored: Vec::new(),
+        };
+        let made = make_dirs(dir).map_err(failed)?;
+        let folder = OutputFolder {
+            dir: dir.to_path_buf(),
+            _lock: lock_folder(dir).map_err(failed)?,
+            made,
+        };
+        finish_journal(dir).map_err(|error| WriteError {
+            path: dir.join(JOURNAL),
+            error,
+            not_restored: Vec::new(),
+        })?;
+        sweep_tree(dir, SWEEP_DEPTH);
+        Ok(folder)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes `files` (paths under the folder, or elsewhere) whose bytes
+    /// differ and deletes `removals`, all in one journaled commit (see
+    /// [`write_changed`] and [`OutputFolder`]).
+    pub fn write_changed<'a>(
+        &mut self,
+        files: impl IntoIterator<Item = (PathBuf, &'a [u8])>,
+        removals: impl IntoIterator<Item = PathBuf>,
+    ) -> Result<Written, WriteError> {
+        let mut set = FileSet::artifacts();
+        set.journal = Some(Journal {
+            dir: self.dir.clone(),
+        });
+        for path in removals {
+            set.remove(path);
+        }
+        let written = stage_changed(set, files)?;
+        self.made.clear();
+        Ok(written)
+    }
+}
+
+impl Drop for OutputFolder {
+    /// A folder made for a run that wrote nothing goes again.
+    fn drop(&mut self) {
+        for dir in self.made.iter().rev() {
+            let _ = fs::remove_dir(dir);
+        }
+    }
+}
+
+/// Locks `dir` for this process, or says who holds it. Where folders
+/// cannot be opened as files (not Unix), there is no lock.
+fn lock_folder(dir: &Path) -> io::Result<Option<fs::File>> {
+    #[cfg(unix)]
+    {
+        let folder = fs::File::open(dir)?;
+        match folder.try_lock() {
+            Ok(()) => Ok(Some(folder)),
+            Err(fs::TryLockError::WouldBlock) => Err(io::Error::new(
+                io::ErrorKind::WouldBlock,
+                "another blades run is writing into this folder; try again when it has finished",
+            )),
+            Err(fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        Ok(None)
+    }
+}
+
+/// Deletes stale temp files in `dir` and the folders under it, `depth`
+/// levels down (links not followed).
+fn sweep_tree(dir: &Path, depth: usize) {
+    remove_stale_temp_files(dir);
+    if depth == 0 {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            sweep_tree(&entry.path(), depth - 1);
+        }
+    }
+}
+
+/// A commit's journal in an output folder: each staged temp file with its
+/// target, then each file to delete, written before the first rename and
+/// deleted after the last.
+struct Journal {
+    dir: PathBuf,
+}
+
+impl Journal {
+    fn path(&self) -> PathBuf {
+        self.dir.join(JOURNAL)
+    }
+
+    fn write(&self, staged: &[Staged], removals: &[PathBuf]) -> io::Result<()> {
+        let mut text = format!("{JOURNAL_HEADER}\n").into_bytes();
+        for Staged { target, temp } in staged {
+            text.extend_from_slice(b"rename\t");
+            self.push_path(&mut text, temp);
+            text.push(b'\t');
+            self.push_path(&mut text, target);
+            text.push(b'\n');
+        }
+        for path in removals {
+            text.extend_from_slice(b"remove\t");
+            self.push_path(&mut text, path);
+            text.push(b'\n');
+        }
+        write_artifact(&self.path(), |out| out.write_all(&text))
+    }
+
+    /// A path as the journal keeps it: relative to the folder when it is
+    /// in it (the next run may start elsewhere), else absolute.
+    fn push_path(&self, text: &mut Vec<u8>, path: &Path) {
+        let kept = match path.strip_prefix(&self.dir) {
+            Ok(inside) => inside.to_path_buf(),
+            Err(_) => std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+        };
+        escape_path(text, &kept);
+    }
+
+    fn remove(&self) {
+        let _ = fs::remove_file(self.path());
+    }
+}
+
+/// A path's bytes with `%`, tab and line ends as `%XX`.
+fn escape_path(text: &mut Vec<u8>, path: &Path) {
+    for &b in path_bytes(path).iter() {
+        match b {
+            b'%' | b'\t' | b'\n' | b'\r' => text.extend_from_slice(format!("%{b:02X}").as_bytes()),
+            _ => text.push(b),
+        }
+    }
+}
+
+fn unescape_path(field: &[u8]) -> Option<PathBuf> {
+    let mut bytes = Vec::with_capacity(field.len());
+    let mut rest = field;
+    while let Some((&b, tail)) = rest.split_first() {
+        if b == b'%' {
+            let hex = std::str::from_utf8(tail.get(..2)?).ok()?;
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+            rest = &tail[2..];
+        } else {
+            bytes.push(b);
+            rest = tail;
+        }
+    }
+    Some(path_from_bytes(bytes))
+}
+
+#[cfg(unix)]
+fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    std::borrow::Cow::Borrowed(std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()))
+}
+
+#[cfg(not(unix))]
+fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    std::borrow::Cow::Owned(path.to_string_lossy().into_owned().into_bytes())
+}
+
+#[cfg(unix)]
+fn path_from_bytes(bytes: Vec<u8>) -> PathBuf {
+    PathBuf::from(<std::ffi::OsString as std::os::unix::ffi::OsStringExt>::from_vec(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_from_bytes(bytes: Vec<u8>) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// What a killed run's journal in `dir` left to do, done: each temp file
+/// still there renamed over its target, each removal made; then the
+/// journal goes. A journal this tool did not write is deleted unread.
+fn finish_journal(dir: &Path) -> io::Result<()> {
+    let path = dir.join(JOURNAL);
+    let text = match fs::read(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    let mut lines = text.split(|&b| b == b'\n').filter(|l| !l.is_empty());
+    if lines.next() == Some(JOURNAL_HEADER.as_bytes()) {
+        for line in lines {
+            finish_line(dir, line)?;
+        }
+    }
+    fs::remove_file(&path)
+}
+
+fn finish_line(dir: &Path, line: &[u8]) -> io::Result<()> {
+    let mut fields = line.split(|&b| b == b'\t').map(unescape_path);
+    if let (Some(Some(kind)), Some(Some(first)), second) =
+        (fields.next(), fields.next(), fields.next())
+    {
+        let first = dir.join(first);
+        match (kind.as_os_str().to_str(), second) {
+            // Renamed already when the kill came after it.
+            (Some("rename"), Some(Some(target)))
+                if fs::symlink_metadata(&first).is_ok_and(|m| m.is_file()) =>
+            {
+                fs::rename(&first, dir.join(target))?;
+            }
+            (Some("remove"), None) => remove_if_file(&first),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+// ----- kills, in tests -------------------------------------------------------
+
+/// Where a test may have this run killed (`SIGKILL`, as `kill -9`): when
+/// `BLADES_KILL_AT` is `POINT` or `POINT:N`, the Nth time (default the
+/// first) the run reaches `point`. Only in debug builds, which the tests
+/// run; a release build has no such hook.
+#[cfg(debug_assertions)]
+pub(crate) fn kill_point(point: &str) {
+    static REACHED: Mutex<usize> = Mutex::new(0);
+    let Some(at) = std::env::var_os("BLADES_KILL_AT") else {
+        return;
+    };
+    let at = at.to_string_lossy();
+    let (name, nth) = match at.split_once(':') {
+        Some((name, n)) => (name, n.parse().unwrap_or(1)),
+        None => (&*at, 1),
+    };
+    if name != point {
+        return;
+    }
+    let mut reached = REACHED.lock().unwrap_or_else(|e| e.into_inner());
+    *reached += 1;
+    if *reached == nth {
+        let me = rustix::process::getpid();
+        let _ = rustix::process::kill_process(me, rustix::process::Signal::KILL);
+    }
+}
+
+#[cfg(not(debug_assertions))]
+pub(crate) fn kill_point(_point: &str) {}
 
 #[cfg(test)]
 mod tests {

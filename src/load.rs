@@ -13,6 +13,7 @@ use crate::effect::{self, Effect};
 use crate::model::{CardSource, SetSource};
 use crate::pool::SourceFile;
 use crate::set_schema::SetValidator;
+use crate::words::{Id, SetKind};
 use crate::yaml::{self, Node, NodeValue, TextStyle, text_offsets};
 
 /// A set file that parsed and whose header matches the schema: what the
@@ -37,11 +38,18 @@ pub struct LoadedSet {
     /// order: the pool checks that need only these parts still count them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub partial: Vec<PartialCard>,
+    /// The header's kind, cost or extra types could not be read (the
+    /// schema said why): `set` has a stand-in kind, and the checks that
+    /// need the real one (cost, copy rule, set size) are skipped, while
+    /// the cards still take part in the others.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub header_refused: bool,
 }
 
 /// The parts of an unreadable card that the pool checks use: its id and
-/// name (for uniqueness) and its STAR (for the copy rule), each when it is
-/// there and of the right type. A STAR the schema refuses is left out.
+/// name (for uniqueness), its STAR (for the copy rule) and its elements and
+/// types (for the symbol checks), each when it is there and of the right
+/// type. A STAR the schema refuses is left out.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PartialCard {
     /// Index in the file's `cards` list.
@@ -56,6 +64,11 @@ pub struct PartialCard {
     pub id_span: Range<usize>,
     #[serde(with = "span_pair")]
     pub name_span: Range<usize>,
+    /// The elements and types written as text, each with its span.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub elements: Vec<(String, Range<usize>)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<(String, Range<usize>)>,
 }
 
 impl PartialCard {
@@ -67,6 +80,18 @@ impl PartialCard {
             .and_then(serde_json::Value::as_u64)
             .and_then(|s| u8::try_from(s).ok())
             .filter(|s| SetValidator::get().stars().contains(s));
+        // Each word of a list with its span; an item that is no text
+        // (the schema said so) is left out.
+        let words = |key: &str, at: &[Range<usize>]| -> Vec<(String, Range<usize>)> {
+            let items = value.get(key).and_then(|v| v.as_array());
+            let items = items
+                .map(|items| items.iter().enumerate())
+                .into_iter()
+                .flatten();
+            items
+                .filter_map(|(i, v)| Some((v.as_str()?.to_string(), CardSpans::item(at, i))))
+                .collect()
+        };
         PartialCard {
             index,
             id: text("id"),
@@ -74,6 +99,8 @@ impl PartialCard {
             stars,
             id_span: spans.id.clone(),
             name_span: spans.name.clone(),
+            elements: words("elements", &spans.elements),
+            types: words("types", &spans.types),
         }
     }
 }
@@ -321,7 +348,7 @@ fn load_parsed(
         Some(cards) => std::mem::replace(cards, serde_json::Value::Array(Vec::new())),
         None => serde_json::Value::Array(Vec::new()),
     };
-    let set: SetSource = serde_json::from_value(header).ok()?;
+    let (set, header_refused) = read_header(header)?;
     // Cards are read from values they own, so their text moves rather
     // than being copied once more.
     let items = match raw_cards {
@@ -385,7 +412,31 @@ fn load_parsed(
         set,
         cards,
         partial,
+        header_refused,
     })
+}
+
+/// A set's header (its cards taken out); when it does not read whole, what
+/// the pool checks of its cards need: its id and name, and its extra types
+/// when they read, with a stand-in kind (`true`: the header was refused).
+fn read_header(header: serde_json::Value) -> Option<(SetSource, bool)> {
+    if let Ok(set) = serde_json::from_value::<SetSource>(header.clone()) {
+        return Some((set, false));
+    }
+    let text = |key: &str| header.get(key)?.as_str().map(str::to_string);
+    let extra_types = header
+        .get("extra-types")
+        .and_then(|types| serde_json::from_value(types.clone()).ok())
+        .unwrap_or_default();
+    let set = SetSource {
+        id: Id(text("id")?),
+        name: text("name").unwrap_or_default(),
+        kind: SetKind::Expansion,
+        cost: None,
+        extra_types,
+        cards: Vec::new(),
+    };
+    Some((set, true))
 }
 
 /// Parses a card's effect; syntax errors become diagnostics located inside

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::keys::SOURCE_LANG;
 use crate::words::{CardKind, Element, Id, SetKind};
 
 /// `blades card show --format json`: one card and its set.
@@ -128,7 +129,9 @@ impl KeywordName {
             .map(|k| KeywordName {
                 id: Id(k.id.clone()),
                 name: k.name.en.clone(),
-                names: [("ja".to_string(), k.name.ja.clone())].into_iter().collect(),
+                names: [("ja".to_string(), k.name.ja.clone())]
+                    .into_iter()
+                    .collect(),
             })
             .collect()
     }
@@ -260,6 +263,80 @@ impl Card {
             translations: ByLang::new(),
             errata: Vec::new(),
         }
+    }
+
+    /// The card's name in `lang`: the translation, else the English.
+    pub fn name_in(&self, lang: &str) -> InLang<'_> {
+        let translated = self.translation(lang).and_then(|t| t.name.as_deref());
+        InLang::of(lang, translated, Some(&self.name)).unwrap_or(InLang {
+            text: &self.name,
+            from: Origin::English,
+        })
+    }
+
+    /// The card's printed effect in `lang`: the translator's text when the
+    /// locale file gives one (it overrides the effect language), else the
+    /// effect language's rendering in `lang`, else the English. The one
+    /// answer to "what does this card say in this language": faces,
+    /// gallery, print sheets, `card show` and `i18n check` all ask it.
+    pub fn effect_in(&self, lang: &str) -> Option<InLang<'_>> {
+        self.effect.as_ref()?;
+        let translated = self.translation(lang).and_then(|t| t.effect.as_deref());
+        let rendered = self.effect_text.get(lang).map(String::as_str);
+        let english = self.effect_text.get(SOURCE_LANG).or(self.effect.as_ref());
+        match (translated, rendered) {
+            (Some(text), _) => Some(InLang {
+                text,
+                from: Origin::Written,
+            }),
+            (None, Some(text)) => Some(InLang {
+                text,
+                from: Origin::Rendered,
+            }),
+            (None, None) => InLang::of(lang, None, english.map(String::as_str)),
+        }
+    }
+
+    /// The card's flavor text in `lang`: the translation, else the English.
+    pub fn flavor_in(&self, lang: &str) -> Option<InLang<'_>> {
+        let translated = self.translation(lang).and_then(|t| t.flavor.as_deref());
+        InLang::of(lang, translated, self.flavor.as_deref())
+    }
+
+    /// The card's translation into `lang` (none for English).
+    fn translation(&self, lang: &str) -> Option<&CardTranslation> {
+        (lang != SOURCE_LANG).then(|| self.translations.get(lang))?
+    }
+}
+
+/// A card's text in one language, and where it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InLang<'a> {
+    pub text: &'a str,
+    pub from: Origin,
+}
+
+/// Where a card's text in a language came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Written in that language: the English, or a translator's text.
+    Written,
+    /// Rendered in that language from the effect language.
+    Rendered,
+    /// The English, standing in for a translation that is missing.
+    English,
+}
+
+impl<'a> InLang<'a> {
+    /// The translation when there is one, else the English: written in
+    /// English, standing in for any other language.
+    fn of(lang: &str, translated: Option<&'a str>, english: Option<&'a str>) -> Option<InLang<'a>> {
+        let (text, from) = match translated {
+            Some(text) => (text, Origin::Written),
+            None if lang == SOURCE_LANG => (english?, Origin::Written),
+            None => (english?, Origin::English),
+        };
+        Some(InLang { text, from })
     }
 }
 

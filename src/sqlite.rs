@@ -184,9 +184,66 @@ pub fn write_dated(path: &Path, source: Source<'_>, built: u64) -> io::Result<()
     }
     let temp = files::temp_beside(&path)?;
     fill(temp.path(), source, built).map_err(sql_error)?;
+    clear_stale_wal(&path)?;
     // The file it replaces, if any, is deleted as it drops.
     files::put_in_place(temp, &path, false)?;
     Ok(())
+}
+
+/// The file SQLite keeps beside a database in WAL mode, `PATH-SUFFIX`.
+fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    name.into()
+}
+
+/// Makes sure no `-wal` is left beside `path` before a new database takes
+/// its place: SQLite replays a WAL it finds beside any database, so the
+/// new file would be read with an old client's pages over it.
+///
+/// SQLite removes the `-wal` and `-shm` itself when the last connection to
+/// the database closes, after checking no other process has it open (the
+/// locks of its own protocol): so the database is opened and closed once,
+/// which finishes a dead client's WAL into the old file (about to be
+/// replaced) and removes it. A `-wal` still there is another process's,
+/// live: refused, saying so. A lone `-shm` is harmless and removed.
+fn clear_stale_wal(path: &Path) -> io::Result<()> {
+    let wal = beside(path, "-wal");
+    let shm = beside(path, "-shm");
+    let present = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+    if !present(&wal) && !present(&shm) {
+        return Ok(());
+    }
+    if present(&wal) {
+        let opened = Connection::open(path).and_then(|c| {
+            c.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+                r.get::<_, i64>(0)
+            })?;
+            c.close().map_err(|(_, e)| e)
+        });
+        if let Err(e) = opened {
+            return Err(io::Error::new(
+                io::ErrorKind::ResourceBusy,
+                format!(
+                    "`{}` is beside it and cannot be checked ({e}); if no program has the database open, delete it and build again",
+                    wal.display()
+                ),
+            ));
+        }
+    }
+    if present(&wal) {
+        return Err(io::Error::new(
+            io::ErrorKind::ResourceBusy,
+            format!(
+                "another program has it open in WAL mode (`{}` is in use); close that program and build again: a new file would be read with its WAL",
+                wal.display()
+            ),
+        ));
+    }
+    match std::fs::remove_file(&shm) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// An SQLite failure as an I/O error, with SQLite's message.

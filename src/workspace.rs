@@ -140,7 +140,9 @@ impl Workspace {
         // Every format file, so that a later check of what the formats
         // name (`Formats::unknown_names`) is located in them too.
         for file in &self.pool.data {
-            if file.relative.starts_with("formats/") || diagnostics.iter().any(|d| d.path == file.path) {
+            if file.relative.starts_with("formats/")
+                || diagnostics.iter().any(|d| d.path == file.path)
+            {
                 sources.insert(file.path.clone(), file.text().clone());
             }
         }
@@ -163,7 +165,9 @@ impl Workspace {
         // Every format file, so that a later check of what the formats
         // name (`Formats::unknown_names`) is located in them too.
         for file in &self.pool.data {
-            if file.relative.starts_with("formats/") || diagnostics.iter().any(|d| d.path == file.path) {
+            if file.relative.starts_with("formats/")
+                || diagnostics.iter().any(|d| d.path == file.path)
+            {
                 sources.insert(file.path.clone(), file.text().clone());
             }
         }
@@ -541,7 +545,9 @@ impl Builder {
     /// What follows the database: the faces, the SQLite file, the
     /// gallery, the cache, and what of them could not be written.
     fn finish(&mut self, pool: &Pool, build: &mut Build) {
-        build.unwritten.extend(self.database_failure(&build.written));
+        build
+            .unwritten
+            .extend(self.database_failure(&build.written));
         if build.wrote_database() {
             self.write_sqlite(build);
             self.write_gallery(pool, build);
@@ -608,9 +614,8 @@ impl Builder {
         let Some(database) = build.database() else {
             return;
         };
-        let made = gallery::make(database, &i18n::languages(database), dir);
-        match gallery::write(dir, &made) {
-            Ok(written) => {
+        match gallery::make_and_write(database, &i18n::languages(database), dir) {
+            Ok((made, written)) => {
                 if made.faces.iter().any(|f| !f.face.findings.is_empty()) {
                     let project = i18n::Project::load(pool);
                     build.faces = Findings {
@@ -636,9 +641,7 @@ impl Builder {
         if self.streamed && !self.settings.schema_only {
             let out = self.settings.out.clone();
             return match std::fs::OpenOptions::new().write(true).open(&out) {
-                Ok(file) => {
-                    self.build_streamed(pool, progress, &mut std::io::BufWriter::new(file))
-                }
+                Ok(file) => self.build_streamed(pool, progress, &mut std::io::BufWriter::new(file)),
                 Err(e) => {
                     let mut build = self.build_streamed(pool, progress, &mut std::io::sink());
                     if matches!(build.written, Written::Done { .. }) {
@@ -768,6 +771,8 @@ impl Builder {
     /// its sets went).
     fn write_database(&mut self, compiled: &Compiled, writer: Option<DatabaseWriter>) -> Written {
         let out = &self.settings.out;
+        // A killed build's temp file goes even when nothing is written.
+        files::remove_stale_temp_files_once(files::parent_of(out));
         let (written, sets, cards) = match &compiled.output {
             // Only `--pretty` builds the database as models.
             Output::Models(database) => (
@@ -838,7 +843,10 @@ mod tests {
                 .all(|s| matches!(s.cards, CardsJson::Written { .. }) || s.cards.is_empty())
         );
         let read = database_from_pieces(json).expect("the pieces read back");
-        let built = crate::compile::compile(&pool).output.into_database().unwrap();
+        let built = crate::compile::compile(&pool)
+            .output
+            .into_database()
+            .unwrap();
         assert_eq!(without_trees(read), without_trees(built));
     }
 }

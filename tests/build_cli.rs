@@ -256,6 +256,8 @@ fn files_of_the_wrong_shape_are_explained() {
 
 #[test]
 fn a_pool_brings_its_own_keyword_table() {
+    let out = tempfile::tempdir().unwrap();
+    let db = out.path().join("cards.json");
     let run = blades(
         &fixtures(),
         &[
@@ -265,16 +267,36 @@ fn a_pool_brings_its_own_keyword_table() {
             "--format",
             "json",
             "--out",
+            db.to_str().unwrap(),
+        ],
+    );
+    // `Gear Up.` is known from the pool's table, which adds to the built-in
+    // one (`Scurry.` stays known).
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(located(&run.stdout), [] as [&str; 0]);
+
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "keyword-clash",
+            "--format",
+            "json",
+            "--out",
             "/nonexistent/x.json",
         ],
     );
     assert_eq!(run.code, 1);
-    let lines = located(&run.stdout);
-    // `Gear Up.` is known from the pool's table, which replaces the built-in one.
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(
-        lines[0].contains("unknown-keyword") && lines[0].contains("Scurry"),
-        "{lines:?}"
+    // A built-in name there is an error at it, and a reminder that does
+    // something else than its meaning a warning.
+    assert_eq!(
+        located(&run.stdout),
+        [
+            "keyword-clash/keywords.yaml:12:16 keyword-clash [a built-in keyword's name] the built-in keyword `Scurry` has this name already",
+            "keyword-clash/keywords.yaml:18:11 reminder-differs [hand-written reminder] the reminder of `Overclock` does something else than its meaning: it does `Play: Gain 3 RP.`, the meaning `Play: Gain 2 RP.`",
+            "keyword-clash/keywords.yaml:19:11 reminder-differs [hand-written reminder] the Japanese reminder of `Overclock` has the numbers [3]; its meaning renders `プレイ：2RPを得る。` ([2])",
+        ]
     );
 
     let run = blades(
@@ -422,4 +444,49 @@ fn the_builtin_pool_builds_from_any_folder() {
     ] {
         assert!(kinds.contains(kind), "the built-in pool has a {kind} set");
     }
+}
+
+/// Every mistake at once: a card with a missing field or a bad kind, and a
+/// set whose own kind is wrong, still take part in every pool check they
+/// can (unknown types, repeated symbols, unique ids, set size), so a
+/// designer is not sent round again for what the first run could see.
+#[test]
+fn cards_and_sets_that_do_not_read_whole_still_take_part_in_the_pool_checks() {
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "every-mistake",
+            "--format",
+            "json",
+            "--out",
+            "/nonexistent/x.json",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    let found: Vec<String> = run.json()["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}:{}",
+                d["code"].as_str().unwrap(),
+                d["file"].as_str().unwrap().rsplit('/').next().unwrap(),
+                d["line"]
+            )
+        })
+        .collect();
+    let expected = [
+        "set-size bad-cards.yaml:5",
+        "missing-field bad-cards.yaml:6",
+        "unknown-type bad-cards.yaml:6",
+        "invalid-value bad-cards.yaml:7",
+        "duplicate-symbol bad-cards.yaml:7",
+        "invalid-value bad-header.yaml:4",
+        "unknown-type bad-header.yaml:6",
+        "duplicate-card-id bad-header.yaml:7",
+    ];
+    assert_eq!(found, expected);
 }

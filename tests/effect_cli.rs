@@ -139,7 +139,10 @@ fn the_builtin_pool_is_in_canonical_form() {
 #[test]
 fn rendered_text_of_the_whole_builtin_pool() {
     let compiled = blades::compile::compile(&blades::pool::Pool::builtin());
-    let database = compiled.output.into_database().expect("the built-in pool builds");
+    let database = compiled
+        .output
+        .into_database()
+        .expect("the built-in pool builds");
     let mut lines = Vec::new();
     for card in database.cards.iter().filter(|c| c.effect.is_some()) {
         let indent = |text: &str| text.replace('\n', "\n      ");

@@ -439,6 +439,199 @@ fn clashes() {
     );
 }
 
+/// The first action of sentence `n` of a one-line ability.
+fn nth_action(text: &str, n: usize) -> (Player, Action) {
+    match &ability(text).sentences[n].clauses[0] {
+        Clause::Act {
+            subject, action, ..
+        } => (*subject, action.clone()),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn top_card(owner: Owner) -> Target {
+    Target::new(TargetKind::TopCard { owner })
+}
+
+#[test]
+fn their_after_a_clash_is_the_opponent_clashed_with() {
+    let text = "Action: Clash with an opponent. Win: flip their Top Card.";
+    assert_eq!(
+        nth_action(text, 1),
+        (
+            Player::You,
+            Action::Flip {
+                target: top_card(Owner::ClashedOpponent)
+            }
+        )
+    );
+    let e = parse_ok(text);
+    assert!(check(&e, &vocab()).is_empty());
+    assert_eq!(
+        render(&e, Lang::En, &Phrasebook::builtin(Lang::En), &vocab()),
+        "Action: Clash with an opponent. Win: flip that opponent's Top Card."
+    );
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "アクション：相手1人とクラッシュする。勝利：その相手のトップカードを裏返す。"
+    );
+}
+
+#[test]
+fn references_bind_to_what_the_line_named() {
+    let reaction = "Reaction (when an opponent plays a fire card): That opponent loses 1 RP and you flip their Top Card.";
+    let a = ability(reaction);
+    let acts: Vec<(Player, Action)> = a.sentences[0]
+        .clauses
+        .iter()
+        .map(|c| match c {
+            Clause::Act {
+                subject, action, ..
+            } => (*subject, action.clone()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(acts[0].0, Player::TriggerPlayer);
+    assert_eq!(
+        acts[1].1,
+        Action::Flip {
+            target: top_card(Owner::TriggerPlayer)
+        }
+    );
+    // `their` in a clause another player does is that player.
+    let (subject, action) = nth_action(
+        "Play: Clash with an opponent. Each opponent loses 1 RP for each card in their hand.",
+        1,
+    );
+    assert_eq!(subject, Player::EachOpponent);
+    let Action::LoseRp {
+        amount:
+            Amount::PerEach {
+                count: Count::Cards { cards },
+                ..
+            },
+    } = action
+    else {
+        panic!("{action:?}")
+    };
+    assert_eq!(
+        cards.place,
+        Some(Place::Hand {
+            owner: Owner::Their
+        })
+    );
+    // `that opponent's` is the same as `their` in a clause you do.
+    assert_eq!(
+        parse_ok("Action: Clash with an opponent. Win: flip that opponent's Top Card."),
+        parse_ok("Action: Clash with an opponent. Win: flip their Top Card.")
+    );
+    assert_eq!(
+        codes("Play: Flip their Top Card."),
+        ["player-without-antecedent"]
+    );
+    assert_eq!(
+        codes("Play: That opponent loses 1 RP."),
+        ["player-without-antecedent"]
+    );
+    assert_eq!(
+        codes("Reaction (when that opponent plays a card): Gain 1 RP."),
+        ["player-without-antecedent"]
+    );
+    assert_eq!(
+        codes(
+            "Reaction (when an opponent flips this card): Clash with an opponent. Win: flip their Top Card."
+        ),
+        ["ambiguous-reference"]
+    );
+}
+
+#[test]
+fn the_touchstone_finds_a_tree_whose_english_means_another() {
+    let text = "Action: Clash with an opponent. Win: flip their Top Card.";
+    let parsed = parse_ok(text);
+    assert_eq!(reads_back(&parsed, text), None);
+    assert_eq!(
+        reads_back(
+            &parsed,
+            "action: clash with an opponent. win: flip their top card."
+        ),
+        None
+    );
+    // A tree (from JSON, or built by a tool) that says "their" for the
+    // player doing the clause, where that player is you: printed, it reads
+    // as the opponent clashed with.
+    let mut wrong = parsed.clone();
+    let Line::Ability(a) = &mut wrong.lines[0] else {
+        unreachable!()
+    };
+    a.sentences[1].clauses[0] = Clause::Act {
+        subject: Player::You,
+        action: Action::Flip {
+            target: top_card(Owner::Their),
+        },
+        span: Span::default(),
+    };
+    let written = "action: clash with an opponent. win: flip their top card.";
+    let finding = reads_back(&wrong, written).expect("reads differently");
+    assert_eq!(finding.code, "effect-reads-differently");
+    assert_eq!(finding.span, 0..written.len());
+    assert!(
+        finding.message.contains("line 1 (`Action:`)"),
+        "{}",
+        finding.message
+    );
+}
+
+#[test]
+fn money_and_victory_points() {
+    assert_eq!(
+        action("Play: Gain 3 Millennium Dollars."),
+        Action::Gain {
+            n: Num::new(3),
+            resource: Resource::Money
+        }
+    );
+    assert_eq!(
+        action("Score: Lose 1 Millennium Dollar."),
+        Action::Lose {
+            n: Num::new(1),
+            resource: Resource::Money
+        }
+    );
+    let a = ability("Action: Pay 2 Millennium Dollars to gain 1 VP.");
+    assert_eq!(
+        a.sentences[0].cost,
+        [Clause::Act {
+            subject: Player::You,
+            action: Action::PayMoney { n: Num::new(2) },
+            span: Span::default()
+        }]
+    );
+    assert_eq!(codes("Play: Gain 100 VP."), ["number-out-of-range"]);
+    let e =
+        parse_ok("Action: Pay 2 Millennium Dollars to gain 1 VP.\nPlay: Gain 1 Millennium Dollar.");
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "アクション：2ミレニアムドルを支払うことで、1勝利点を得る。\nプレイ：1ミレニアムドルを得る。"
+    );
+}
+
+#[test]
+fn you_is_named_again_after_another_player() {
+    let e = parse_ok("Play: Each opponent loses 1 RP and you gain 2 RP.");
+    assert_eq!(
+        format(&e),
+        "Play: Each opponent loses 1 RP and you gain 2 RP."
+    );
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "プレイ：各相手は1RPを失い、自分は2RPを得る。"
+    );
+    // The first clause, and one after a clause you do, need no `you`.
+    let e = parse_ok("Play: You gain 1 RP and lose 1 RP.");
+    assert_eq!(format(&e), "Play: Gain 1 RP and lose 1 RP.");
+}
+
 #[test]
 fn store_discard_and_moves() {
     assert_eq!(
@@ -703,23 +896,62 @@ fn every_bad_line_is_reported() {
 // ──────────────────────────── the reference ────────────────────────────
 
 /// Every ```effect block of `docs/effect-language.md`.
-fn doc_examples() -> Vec<(usize, String)> {
+/// The fenced blocks of the reference: (fence word, first line, text).
+fn doc_blocks() -> Vec<(String, usize, String)> {
     let doc = include_str!("../docs/effect-language.md");
     let mut out = Vec::new();
-    let mut current: Option<(usize, String)> = None;
+    let mut current: Option<(String, usize, String)> = None;
     for (i, line) in doc.lines().enumerate() {
         match &mut current {
-            None if line.trim() == "```effect" => current = Some((i + 2, String::new())),
+            None => {
+                if let Some(kind) = line.trim().strip_prefix("```")
+                    && !kind.is_empty()
+                {
+                    current = Some((kind.to_string(), i + 2, String::new()));
+                }
+            }
             Some(_) if line.trim() == "```" => out.push(current.take().unwrap()),
-            Some((_, text)) => {
+            Some((_, _, text)) => {
                 text.push_str(line);
                 text.push('\n');
             }
-            None => {}
         }
     }
-    assert!(current.is_none(), "unclosed ```effect block");
+    assert!(current.is_none(), "unclosed ``` block");
     out
+}
+
+fn doc_examples() -> Vec<(usize, String)> {
+    doc_blocks()
+        .into_iter()
+        .filter(|(kind, _, _)| kind == "effect")
+        .map(|(_, line, text)| (line, text))
+        .collect()
+}
+
+/// A ```ja block right after an ```effect block is that effect's Japanese,
+/// as the built-in phrase book prints it.
+#[test]
+fn every_japanese_doc_example_is_what_the_renderer_prints() {
+    let blocks = doc_blocks();
+    let mut checked = 0;
+    for pair in blocks.windows(2) {
+        let [(kind, _, source), (ja, line, expected)] = pair else {
+            unreachable!()
+        };
+        if ja != "ja" {
+            continue;
+        }
+        assert_eq!(
+            kind, "effect",
+            "docs line {line}: a ```ja block follows no ```effect block"
+        );
+        let effect = parse(source).unwrap();
+        let printed = render(&effect, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab());
+        assert_eq!(printed.trim(), expected.trim(), "docs line {line}");
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} Japanese examples");
 }
 
 #[test]
@@ -1041,9 +1273,16 @@ fn builtin_keywords() {
         format(&e),
         "Play: If the card to the left has a lower STAR than this card, flip it and gain 4 RP."
     );
+    // The reminder is rendered from the meaning.
+    assert_eq!(thwomp.reminder, None);
     assert_eq!(
-        thwomp.reminder_text(Lang::Ja, Some(4)),
-        "プレイ：左のカードのスターレーティングがこのカードよりも低い場合、そのカードを裏返し、4RPを得る。"
+        render(
+            &parse_ok("Thwomp! 4."),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
+        "ドッスン！4（プレイ：左のカードのスターレーティングがこのカードよりも低い場合、そのカードを裏返し、4RPを得る。）"
     );
 }
 
@@ -1154,6 +1393,8 @@ fn player() -> impl Strategy<Value = Player> {
         Just(Player::AnOpponent),
         Just(Player::EachOpponent),
         Just(Player::AllPlayers),
+        Just(Player::ClashedOpponent),
+        Just(Player::TriggerPlayer),
     ]
 }
 
@@ -1165,6 +1406,8 @@ fn owner() -> impl Strategy<Value = Owner> {
         Just(Owner::EachOpponent),
         Just(Owner::EachPlayer),
         Just(Owner::Any),
+        Just(Owner::ClashedOpponent),
+        Just(Owner::TriggerPlayer),
     ]
 }
 
@@ -1340,12 +1583,19 @@ fn amount(depth: u32) -> BoxedStrategy<Amount> {
     .boxed()
 }
 
+fn resource() -> impl Strategy<Value = Resource> {
+    prop_oneof![Just(Resource::Money), Just(Resource::Vp)]
+}
+
 fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
     let t = || target(depth);
     prop_oneof![
         amount(depth).prop_map(|amount| Action::GainRp { amount }),
         amount(depth).prop_map(|amount| Action::LoseRp { amount }),
         num(1..=3).prop_map(|count| Action::GainSlots { count }),
+        (num(1..=9), resource()).prop_map(|(n, resource)| Action::Gain { n, resource }),
+        (num(1..=9), resource()).prop_map(|(n, resource)| Action::Lose { n, resource }),
+        num(1..=9).prop_map(|n| Action::PayMoney { n }),
         t().prop_map(|target| Action::Flip { target }),
         prop_oneof![Just(ClashWith::Opponent), Just(ClashWith::AllPlayers)]
             .prop_map(|with| Action::Clash { with }),
@@ -1514,8 +1764,20 @@ fn line_strategy() -> BoxedStrategy<Line> {
                 span: Span::default(),
                 timing_span: Span::default(),
             })
-        });
+        })
+        .prop_filter("every player reference is bound", references_bound);
     prop_oneof![1 => keyword, 4 => ability].boxed()
+}
+
+/// A tree whose `their` and `that opponent` each have exactly one player to
+/// refer to (the others are reported by `check`, and no text says them).
+fn references_bound(line: &Line) -> bool {
+    let effect = Effect {
+        lines: vec![line.clone()],
+    };
+    !check(&effect, &vocab())
+        .iter()
+        .any(|e| matches!(e.code, "player-without-antecedent" | "ambiguous-reference"))
 }
 
 fn effect_strategy() -> impl Strategy<Value = Effect> {
@@ -1553,6 +1815,24 @@ proptest! {
             render(&abilities, Lang::En, &Phrasebook::builtin(Lang::En), &vocab),
             format(&abilities)
         );
+    }
+
+    #[test]
+    fn every_language_names_the_player_the_tree_refers_to(effect in effect_strategy()) {
+        let vocab = vocab();
+        let tree = serde_json::to_string(&effect).unwrap();
+        let english = render(&effect, Lang::En, &Phrasebook::builtin(Lang::En), &vocab);
+        let japanese = render(&effect, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab);
+        // Each opponent referred back to is `that opponent` / その相手, and
+        // nothing else is.
+        let refers_back = tree.contains("\"clashed-opponent\"") || tree.contains("\"trigger-player\"");
+        prop_assert_eq!(refers_back, english.to_lowercase().contains("that opponent"), "{}", english);
+        prop_assert_eq!(refers_back, japanese.contains("その相手"), "{}", japanese);
+        // `their` is the player doing the clause: 自分 in Japanese, after
+        // that player's name.
+        if tree.contains("\"their\"") {
+            prop_assert!(japanese.contains("自分"), "{}", japanese);
+        }
     }
 
     #[test]

@@ -446,9 +446,19 @@ fn faces_and_pages_no_longer_in_the_gallery_are_removed_and_nothing_else() {
 #[test]
 fn a_watch_writes_the_gallery_on_every_build() {
     let temp = tempfile::tempdir().unwrap();
-    copy_dir(&root().join("tests/fixtures/build/valid"), &temp.path().join("pool"));
+    copy_dir(
+        &root().join("tests/fixtures/build/valid"),
+        &temp.path().join("pool"),
+    );
     let args = [
-        "build", "--cards", "pool", "--out", "out/cards.json", "--watch", "--gallery", "site",
+        "build",
+        "--cards",
+        "pool",
+        "--out",
+        "out/cards.json",
+        "--watch",
+        "--gallery",
+        "site",
     ];
     let (mut child, lines) = common::watch(temp.path(), &args);
     let said = common::wait_for(&lines, "gallery of");
@@ -473,8 +483,15 @@ fn build_with_a_gallery_reports_the_faces_warnings() {
     let temp = tempfile::tempdir().unwrap();
     let pool = root().join("tests/fixtures/i18n/check-bad");
     let args = [
-        "--format", "json", "build", "--cards", pool.to_str().unwrap(), "--out", "db.json",
-        "--gallery", "site",
+        "--format",
+        "json",
+        "build",
+        "--cards",
+        pool.to_str().unwrap(),
+        "--out",
+        "db.json",
+        "--gallery",
+        "site",
     ];
     let run = blades(temp.path(), &args);
     let codes: Vec<String> = run.json()["diagnostics"]

@@ -8,7 +8,7 @@ use clap::Subcommand;
 use blades::compile::find_set;
 use blades::i18n::glossary::Glossary;
 use blades::i18n::{self, language_name};
-use blades::model::{Card, CardShown, CardTranslation, Set};
+use blades::model::{Card, CardShown, Origin, Set};
 use blades::report::Format;
 
 use super::out::{stdout, stdoutln};
@@ -102,18 +102,18 @@ pub fn render(card: &Card, set: Option<&Set>, only: Option<&str>) -> String {
         field(&mut out, "types", page.per_lang(words));
     }
     field(&mut out, "copies", vec![card.copies.to_string()]);
-    if let Some(effect) = &card.effect {
+    if card.effect.is_some() {
         field(
             &mut out,
             "effect",
-            page.per_lang(|lang| page.effect_line(effect, lang)),
+            page.per_lang(|lang| page.effect_line(lang)),
         );
     }
-    if let Some(flavor) = &card.flavor {
+    if card.flavor.is_some() {
         field(
             &mut out,
             "flavor",
-            page.per_lang(|lang| page.flavor_line(flavor, lang)),
+            page.per_lang(|lang| page.flavor_line(lang)),
         );
     }
     if let Some(stale) = page.stale() {
@@ -196,13 +196,10 @@ impl Page<'_> {
     }
 
     fn name(&self, lang: &str) -> String {
-        let card = self.card;
-        if is_en(lang) {
-            return card.name.clone();
-        }
-        match card.translations.get(lang).and_then(|t| t.name.as_deref()) {
-            Some(n) => n.to_string(),
-            None => format!("{} ({} name missing)", card.name, language_name(lang)),
+        let name = self.card.name_in(lang);
+        match name.from {
+            Origin::English => format!("{} ({} name missing)", name.text, language_name(lang)),
+            _ => name.text.to_string(),
         }
     }
 
@@ -222,39 +219,35 @@ impl Page<'_> {
         format!("{name} ({}, {})", card.set, self.word(kind, lang))
     }
 
-    fn effect_line(&self, effect: &str, lang: &str) -> String {
-        self.translated(
-            effect,
-            lang,
-            |t| t.effect.as_deref(),
-            || format!("[rendered by the effect language] {}", effect.trim()),
-        )
-    }
-
-    fn flavor_line(&self, flavor: &str, lang: &str) -> String {
-        self.translated(
-            flavor,
-            lang,
-            |t| t.flavor.as_deref(),
-            || format!("({} flavor missing) {}", language_name(lang), flavor.trim()),
-        )
-    }
-
-    /// A text field in `lang`: the English, the translation, or what stands
-    /// in for a missing one.
-    fn translated(
-        &self,
-        english: &str,
-        lang: &str,
-        field: impl Fn(&CardTranslation) -> Option<&str>,
-        missing: impl Fn() -> String,
-    ) -> String {
-        if is_en(lang) {
-            return english.trim().to_string();
+    /// The effect as the card prints it in `lang` (what its face shows).
+    fn effect_line(&self, lang: &str) -> String {
+        let Some(effect) = self.card.effect_in(lang) else {
+            return String::new();
+        };
+        match effect.from {
+            Origin::Rendered if !is_en(lang) => {
+                format!("[rendered by the effect language] {}", effect.text.trim())
+            }
+            Origin::English => format!(
+                "({} effect missing) {}",
+                language_name(lang),
+                effect.text.trim()
+            ),
+            _ => effect.text.trim().to_string(),
         }
-        match self.card.translations.get(lang).and_then(field) {
-            Some(text) => text.to_string(),
-            None => missing(),
+    }
+
+    fn flavor_line(&self, lang: &str) -> String {
+        let Some(flavor) = self.card.flavor_in(lang) else {
+            return String::new();
+        };
+        match flavor.from {
+            Origin::English => format!(
+                "({} flavor missing) {}",
+                language_name(lang),
+                flavor.text.trim()
+            ),
+            _ => flavor.text.trim().to_string(),
         }
     }
 

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use blades::diagnostics::{Code, Diagnostic};
 use blades::faces::gallery::{self, Gallery, GalleryReport, GalleryWritten};
 use blades::faces::render;
+use blades::files::WriteError;
 use blades::i18n;
 use blades::model::Database;
 use blades::report::Format;
@@ -32,14 +33,13 @@ pub fn write(
     langs: &[String],
     out: &Path,
 ) -> Result<(Gallery, GalleryWritten), Box<Diagnostic>> {
-    let made = gallery::make(database, langs, out);
-    match gallery::write(out, &made) {
-        Ok(written) => Ok((made, written)),
-        Err(error) => Err(Box::new(
+    let cannot_write = |error: WriteError| {
+        Box::new(
             Diagnostic::general(Code::CannotWrite, error.to_string())
                 .with_help("choose another folder with --out"),
-        )),
-    }
+        )
+    };
+    gallery::make_and_write(database, langs, out).map_err(cannot_write)
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {

@@ -72,11 +72,24 @@ pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
             sets.par_iter()
                 .map(|set| {
                     let mut found = Vec::new();
-                    check_set_header(set, &mut found);
-                    for card in &set.cards {
-                        check_card_symbols(set, card, &declared_types, &mut found);
+                    if !set.header_refused {
+                        check_set_header(set, &mut found);
                     }
-                    let copies = check_copies(set, &mut found);
+                    for card in &set.cards {
+                        let symbols = Symbols::of_card(card);
+                        check_card_symbols(set, &symbols, &declared_types, &mut found);
+                    }
+                    // A card that could not be read whole still has its
+                    // symbols checked, so one run finds all its mistakes.
+                    for card in &set.partial {
+                        let symbols = Symbols::of_partial(card);
+                        check_card_symbols(set, &symbols, &declared_types, &mut found);
+                    }
+                    let copies = match set.header_refused {
+                        false => check_copies(set, &mut found),
+                        // No kind, no copy rule: nothing is built anyway.
+                        true => Vec::new(),
+                    };
                     (found, copies)
                 })
                 .collect()
@@ -356,18 +369,64 @@ fn check_set_header(set: &LoadedSet, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// A card's elements and types with their spans, and the name it is
+/// called by in a message.
+struct Symbols<'a> {
+    name: &'a str,
+    elements: Vec<(&'a str, Range<usize>)>,
+    types: Vec<(&'a str, Range<usize>)>,
+}
+
+impl<'a> Symbols<'a> {
+    fn of_card(loaded: &'a LoadedCard) -> Symbols<'a> {
+        let card = &loaded.card;
+        let spans = &loaded.spans;
+        Symbols {
+            name: &card.name,
+            elements: card
+                .elements
+                .iter()
+                .map(|e| e.as_str())
+                .zip(spans_of(&spans.elements, card.elements.len()))
+                .collect(),
+            types: card
+                .types
+                .iter()
+                .map(|t| t.0.as_str())
+                .zip(spans_of(&spans.types, card.types.len()))
+                .collect(),
+        }
+    }
+
+    fn of_partial(card: &'a PartialCard) -> Symbols<'a> {
+        let words = |list: &'a [(String, Range<usize>)]| {
+            list.iter()
+                .map(|(word, span)| (word.as_str(), span.clone()))
+                .collect()
+        };
+        Symbols {
+            name: card
+                .name
+                .as_deref()
+                .or(card.id.as_deref())
+                .unwrap_or("this card"),
+            elements: words(&card.elements),
+            types: words(&card.types),
+        }
+    }
+}
+
 fn check_card_symbols(
     set: &LoadedSet,
-    loaded: &LoadedCard,
+    card: &Symbols<'_>,
     declared: &HashSet<&str>,
     out: &mut Vec<Diagnostic>,
 ) {
-    let card = &loaded.card;
-    for (i, ty) in card.types.iter().enumerate() {
-        if !declared.contains(ty.0.as_str()) {
+    for (ty, span) in &card.types {
+        if !declared.contains(ty) {
             let mut known: Vec<&str> = declared.iter().copied().collect();
             known.sort_unstable();
-            let help = match closest(&ty.0, known.iter().copied()) {
+            let help = match closest(ty, known.iter().copied()) {
                 Some(best) => format!("did you mean `{best}`? Known types: {}", known.join(", ")),
                 None => format!(
                     "known types: {}; a Pro Player set may declare more in `extra-types`",
@@ -378,7 +437,7 @@ fn check_card_symbols(
                 Diagnostic::error(
                     Code::UnknownType,
                     &set.path,
-                    CardSpans::item(&loaded.spans.types, i),
+                    span.clone(),
                     format!("unknown type `{ty}` on `{}`", card.name),
                 )
                 .with_label("unknown type")
@@ -391,14 +450,8 @@ fn check_card_symbols(
     let symbols = card
         .elements
         .iter()
-        .map(|e| e.as_str())
-        .zip(spans_of(&loaded.spans.elements, card.elements.len()))
-        .chain(
-            card.types
-                .iter()
-                .map(|t| t.0.as_str())
-                .zip(spans_of(&loaded.spans.types, card.types.len())),
-        );
+        .chain(&card.types)
+        .map(|(s, span)| (*s, span.clone()));
     // A card has a handful of symbols: comparing with the ones before is
     // cheaper than a set per card (100,000 of them), and a hostile card
     // with thousands still gets a set.

@@ -227,6 +227,13 @@ pub enum Action {
     LoseRp { amount: Amount },
     /// `gain 1 extra tableau slot` (always at the right end).
     GainSlots { count: Num },
+    /// `gain 3 Millennium Dollars`, `gain 2 VP`.
+    Gain { n: Num, resource: Resource },
+    /// `lose 3 Millennium Dollars`, `lose 1 VP` (never below zero).
+    Lose { n: Num, resource: Resource },
+    /// `pay 3 Millennium Dollars`: money to the bank; as a cost, what it
+    /// pays for happens only when it can be paid in full.
+    PayMoney { n: Num },
     /// `flip <cards>` face down.
     Flip { target: Target },
     /// `clash with an opponent` / `clash with all players`.
@@ -251,6 +258,18 @@ pub enum Action {
     ReturnToHand { target: Target },
     /// `play <card>` (an extra play).
     PlayCard { target: Target },
+}
+
+/// What a player has besides cards and RP (Ranking Points, which
+/// [`Action::GainRp`] counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Resource {
+    /// Millennium Dollars (ミレニアムドル): spent in the Deckbuilding Phase,
+    /// 4 are worth 1 VP at the end of the game.
+    Money,
+    /// Victory Points (勝利点), which decide the game.
+    Vp,
 }
 
 /// A lasting state of some cards.
@@ -362,6 +381,19 @@ pub enum Player {
     AnOpponent,
     EachOpponent,
     AllPlayers,
+    /// `that opponent` after `clash with an opponent`: the opponent you
+    /// clashed with.
+    ClashedOpponent,
+    /// `that opponent` in a Reaction whose trigger is done by `an opponent`:
+    /// the opponent who did it.
+    TriggerPlayer,
+}
+
+impl Player {
+    /// Does the player refer back to one named earlier in the line?
+    pub fn is_reference(self) -> bool {
+        matches!(self, Player::ClashedOpponent | Player::TriggerPlayer)
+    }
 }
 
 /// Whose cards.
@@ -369,12 +401,31 @@ pub enum Player {
 #[serde(rename_all = "kebab-case")]
 pub enum Owner {
     You,
-    /// The player doing the clause (`each opponent loses 1 RP for each card in their hand`).
+    /// The player doing the clause, when that is not you (`each opponent
+    /// loses 1 RP for each card in their hand`); in a clause you do, `their`
+    /// is the player the line named before (see [`Owner::ClashedOpponent`]).
     Their,
     AnOpponent,
     EachOpponent,
     EachPlayer,
     Any,
+    /// `their` (or `that opponent's`) after `clash with an opponent`, in a
+    /// clause you do: the opponent you clashed with.
+    ClashedOpponent,
+    /// `their` (or `that opponent's`) in a Reaction whose trigger is done by
+    /// `an opponent`, in a clause you do: the opponent who did it.
+    TriggerPlayer,
+}
+
+impl Owner {
+    /// The player an owner that refers back names (`None` for the others).
+    pub fn reference(self) -> Option<Player> {
+        match self {
+            Owner::ClashedOpponent => Some(Player::ClashedOpponent),
+            Owner::TriggerPlayer => Some(Player::TriggerPlayer),
+            _ => None,
+        }
+    }
 }
 
 /// A card or group of cards.

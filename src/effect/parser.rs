@@ -120,6 +120,7 @@ fn parse_at_once(text: &str) -> Option<Effect> {
             offset: starts[i],
             map: norm.map.as_deref(),
             errors: Vec::new(),
+            scope: Scope::default(),
         };
         // The line must be read the way the line-by-line parse reads it.
         match (pair.as_rule(), is_ability(&norm.text)) {
@@ -157,6 +158,7 @@ fn parse_each_line(text: &str) -> Result<Effect, Vec<EffectError>> {
             offset: 0,
             map: norm.map.as_deref(),
             errors: Vec::new(),
+            scope: Scope::default(),
         };
         if is_ability(line) {
             match EffectParser::parse(Rule::ability_line, line) {
@@ -310,6 +312,29 @@ struct Builder<'m> {
     map: Option<&'m [usize]>,
     /// Errors found while building (grammar-valid but ill-formed text).
     errors: Vec<EffectError>,
+    /// Who `their` and `that opponent` refer to where the builder is.
+    scope: Scope,
+}
+
+/// What the line has said so far that a player reference can refer back to,
+/// and who does the clause being built. The build goes through the line in
+/// the order it is written, so this is what a reader knows at each word.
+#[derive(Clone, Copy)]
+struct Scope {
+    /// Who does the clause (`you` in conditions and statements).
+    subject: Player,
+    /// The nearest player named before: the trigger's opponent, then the
+    /// opponent of a clash, which is nearer once it is written.
+    named: Option<Player>,
+}
+
+impl Default for Scope {
+    fn default() -> Scope {
+        Scope {
+            subject: Player::You,
+            named: None,
+        }
+    }
 }
 
 type P<'i> = Pair<'i, Rule>;
@@ -320,6 +345,7 @@ struct ActionParts<'i> {
     num: Option<Num>,
     part: Option<P<'i>>,
     pile: Pile,
+    resource: Resource,
 }
 
 fn first(pair: &P<'_>) -> Rule {
@@ -390,6 +416,7 @@ impl Builder<'_> {
     }
 
     fn ability(&mut self, pair: P<'_>) -> Ability {
+        self.scope = Scope::default();
         let span = self.span(&pair);
         let mut timing = Timing::Play;
         let mut timing_span = span;
@@ -410,6 +437,8 @@ impl Builder<'_> {
                         matches!(q.as_rule(), Rule::event_is_flipped | Rule::event_player)
                     });
                     trigger = event.map(|e| self.event(e));
+                    self.scope.subject = Player::You;
+                    self.scope.named = trigger.as_ref().and_then(super::refer::named_by_trigger);
                 }
                 Rule::sentence => sentences.push(self.sentence(p)),
                 _ => {}
@@ -466,7 +495,10 @@ impl Builder<'_> {
                     let span = self.span(&p);
                     let mut inner = p.into_inner();
                     let player = self.player(inner.next().expect("player"));
+                    self.scope.subject = player;
                     let action = self.action(inner.next().expect("action"));
+                    self.scope.subject = Player::You;
+                    self.scope.named = super::refer::named_after(self.scope.named, player, &action);
                     out.push(Clause::Act {
                         subject: player,
                         action,
@@ -487,6 +519,8 @@ impl Builder<'_> {
                 _ => {
                     let span = self.span(&p);
                     let action = self.action(p);
+                    self.scope.named =
+                        super::refer::named_after(self.scope.named, Player::You, &action);
                     out.push(Clause::Act {
                         subject: Player::You,
                         action,
@@ -514,6 +548,17 @@ impl Builder<'_> {
             },
             Rule::lose_rp => Action::LoseRp {
                 amount: self.amount(part.expect("amount")),
+            },
+            Rule::gain_resource => Action::Gain {
+                n: parts.num.unwrap_or(Num::new(1)),
+                resource: parts.resource,
+            },
+            Rule::lose_resource => Action::Lose {
+                n: parts.num.unwrap_or(Num::new(1)),
+                resource: parts.resource,
+            },
+            Rule::pay_money => Action::PayMoney {
+                n: parts.num.unwrap_or(Num::new(1)),
             },
             Rule::gain_slots => Action::GainSlots {
                 count: parts.num.unwrap_or(Num::new(1)),
@@ -572,6 +617,7 @@ impl Builder<'_> {
             num: None,
             part: None,
             pile: Pile::Binder,
+            resource: Resource::Money,
         };
         for p in pair.into_inner() {
             match p.as_rule() {
@@ -584,6 +630,7 @@ impl Builder<'_> {
                     }
                 }
                 Rule::number => parts.num = Some(self.num(&p)),
+                Rule::k_vp => parts.resource = Resource::Vp,
                 Rule::pile_store_discard => parts.pile = Pile::StoreDiscard,
                 Rule::pile_box => parts.pile = Pile::Box,
                 Rule::discard_to => {
@@ -1075,7 +1122,8 @@ impl Builder<'_> {
         let mut words = pair.clone().into_inner().map(|p| p.as_rule());
         match (words.next(), words.next()) {
             (Some(Rule::k_your), _) => Owner::You,
-            (Some(Rule::k_their), _) => Owner::Their,
+            (Some(Rule::k_their), _) => super::refer::their(self.scope.subject, self.scope.named),
+            (Some(Rule::k_that), _) => super::refer::owner_of(self.scope.named),
             (Some(Rule::k_an | Rule::k_another), _) => Owner::AnOpponent,
             (Some(Rule::k_each | Rule::k_every), Some(Rule::k_opponent_s)) => Owner::EachOpponent,
             (Some(Rule::k_each | Rule::k_every), _) => Owner::EachPlayer,
@@ -1087,6 +1135,7 @@ impl Builder<'_> {
         let mut words = pair.into_inner().map(|p| p.as_rule());
         match (words.next(), words.next()) {
             (Some(Rule::k_you), _) => Player::You,
+            (Some(Rule::k_that), _) => self.scope.named.unwrap_or(Player::ClashedOpponent),
             (Some(Rule::k_an | Rule::k_another), _) => Player::AnOpponent,
             (Some(Rule::k_each | Rule::k_every), Some(Rule::k_opponent))
             | (Some(Rule::k_opponents), _) => Player::EachOpponent,
@@ -1210,6 +1259,8 @@ impl Builder<'_> {
         }
         let mut parts = inner.into_inner();
         let who = self.player(parts.next().expect("player"));
+        // `their` in the trigger is the player who does it.
+        self.scope.subject = who;
         let what = parts.next().expect("event kind");
         match what.as_rule() {
             Rule::event_flips | Rule::event_plays => {

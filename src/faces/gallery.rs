@@ -14,8 +14,12 @@
 //! A manifest (`.blades-gallery.json`) keeps each face's fingerprint (the
 //! card's data, its set's, its number in the set, the language and the tool
 //! build) and what drawing it found; a face whose fingerprint is
-//! unchanged and whose file is there is not drawn again. Everything is
-//! written through [`files::write_changed`] (all or nothing), unchanged bytes left alone.
+//! unchanged and whose file is there is not drawn again. The folder is an
+//! [`OutputFolder`], held from before the manifest is read until the
+//! gallery is written: one journaled commit writes the files whose bytes
+//! changed, the manifest among them, and deletes those no longer in the
+//! gallery, so a killed run is finished by the next one and the manifest
+//! never claims a face the folder does not hold.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -26,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::diagnostics::{Diagnostic, Sources};
-use crate::files::{self, WriteError};
+use crate::files::{OutputFolder, WriteError};
 use crate::model::{Card, Database, Set};
 use crate::report::{JsonReport, json_report};
 use crate::search::card_keywords;
@@ -191,10 +195,24 @@ impl std::fmt::Write for Tail<'_> {
     }
 }
 
+/// Opens (and locks) the output folder `dir`, makes the gallery of
+/// `database` in `langs` against what the folder holds, and writes it.
+pub fn make_and_write(
+    database: &Database,
+    langs: &[String],
+    dir: &Path,
+) -> Result<(Gallery, GalleryWritten), WriteError> {
+    let mut folder = OutputFolder::open(dir)?;
+    let made = make(database, langs, &folder);
+    let written = write(&mut folder, &made)?;
+    Ok((made, written))
+}
+
 /// Makes the gallery of `database` with faces in `langs`, drawing only the
-/// faces whose fingerprint differs from the manifest in `dir` or whose file
-/// is missing there.
-pub fn make(database: &Database, langs: &[String], dir: &Path) -> Gallery {
+/// faces whose fingerprint differs from the manifest in `folder` or whose
+/// file is missing there.
+pub fn make(database: &Database, langs: &[String], folder: &OutputFolder) -> Gallery {
+    let dir = folder.path();
     let manifest = Manifest::read(dir);
     let sets: HashMap<&str, &Set> = database.sets.iter().map(|s| (s.id.0.as_str(), s)).collect();
     let numbers = render::numbers(database);
@@ -411,27 +429,25 @@ pub struct GalleryWritten {
     pub removed: Vec<PathBuf>,
 }
 
-/// Writes the gallery into `dir`, all or none; files whose bytes are
-/// already right are left alone. Then the faces and pages an earlier run
-/// wrote that the gallery no longer has are deleted (only files the
-/// manifest names: nothing else in the folder is touched).
-pub fn write(dir: &Path, gallery: &Gallery) -> Result<GalleryWritten, WriteError> {
-    let files = write_files(dir, gallery)?;
-    let removed = gallery
+/// Writes the gallery into `folder` (the one it was made from), all or
+/// none; files whose bytes are already right are left alone, and the faces
+/// and pages an earlier run wrote that the gallery no longer has are
+/// deleted in the same commit (only files the manifest names: nothing else
+/// in the folder is touched).
+pub fn write(folder: &mut OutputFolder, gallery: &Gallery) -> Result<GalleryWritten, WriteError> {
+    let dir = folder.path().to_path_buf();
+    let removed: Vec<PathBuf> = gallery
         .stale
         .iter()
         .map(|file| dir.join(file))
-        .filter(|path| std::fs::remove_file(path).is_ok())
+        .filter(|path| path.is_file())
         .collect();
-    Ok(GalleryWritten { files, removed })
-}
-
-fn write_files(dir: &Path, gallery: &Gallery) -> Result<Written, WriteError> {
     let paths = gallery
         .files
         .iter()
         .map(|(path, bytes)| (dir.join(path), bytes.as_slice()));
-    files::write_changed(paths)
+    let files = folder.write_changed(paths, removed.clone())?;
+    Ok(GalleryWritten { files, removed })
 }
 
 // ----- pages -----------------------------------------------------------------

@@ -498,8 +498,9 @@ fn shorten(text: &str, chars: usize) -> String {
 }
 
 /// Writes the faces, the fonts they use (`fonts/`) and the fonts' licence
-/// into `dir`, all or none; a file whose bytes are already right is not
-/// written again (so a one-card edit rewrites that card's faces only).
+/// into `dir`, all or none, as an [`files::OutputFolder`] (one writer, a
+/// killed run finished by the next); a file whose bytes are already right
+/// is not written again (so a one-card edit rewrites that card's faces only).
 pub fn write(dir: &Path, rendered: &[Rendered]) -> Result<Written, WriteError> {
     let mut out: Vec<(PathBuf, &[u8])> = rendered
         .iter()
@@ -510,7 +511,7 @@ pub fn write(dir: &Path, rendered: &[Rendered]) -> Result<Written, WriteError> {
         out.push((fonts.join(font.file), font.bytes));
     }
     out.push((fonts.join(FONT_LICENSE.0), FONT_LICENSE.1.as_bytes()));
-    files::write_changed(out)
+    files::OutputFolder::open(dir)?.write_changed(out, [])
 }
 
 /// `blades render --format json`.

@@ -599,8 +599,8 @@ pub fn sheet_files(sheets: &[SetSheets]) -> Vec<SheetFile> {
 }
 
 /// Writes the files into `dir` (and the PDF, when given, where it is
-/// asked for), all or none; a file whose bytes are already right is not
-/// written again.
+/// asked for), all or none, as an [`files::OutputFolder`]; a file whose
+/// bytes are already right is not written again.
 pub fn write(
     dir: &Path,
     files: &[SheetFile],
@@ -610,7 +610,7 @@ pub fn write(
         .iter()
         .map(|f| (dir.join(&f.path), f.bytes.as_slice()))
         .chain(pdf.map(|(path, bytes)| (path.to_path_buf(), bytes)));
-    files::write_changed(all)
+    files::OutputFolder::open(dir)?.write_changed(all, [])
 }
 
 /// Why the PDF could not be made.

@@ -86,18 +86,9 @@ pub struct FaceText {
 
 impl FaceText {
     pub fn of(card: &Card, set: &Set, lang: &str) -> FaceText {
-        let translation = card.translations.get(lang);
-        let name = translation
-            .and_then(|t| t.name.clone())
-            .unwrap_or_else(|| card.name.clone());
-        let effect = card
-            .effect_text
-            .get(lang)
-            .or_else(|| card.effect_text.get("en"))
-            .cloned();
-        let flavor = translation
-            .and_then(|t| t.flavor.clone())
-            .or_else(|| card.flavor.clone());
+        let name = card.name_in(lang).text.to_string();
+        let effect = card.effect_in(lang).map(|e| e.text.to_string());
+        let flavor = card.flavor_in(lang).map(|f| f.text.to_string());
         let set_name = set
             .translations
             .get(lang)

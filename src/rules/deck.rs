@@ -109,7 +109,7 @@ pub fn check_zoned(
     let several_zones = format.zones.len() > 1;
     for (b, bound) in format.bounds.iter().enumerate() {
         let extra = format.extra(character, b);
-        let max = bound.max.map(|m| m + extra);
+        let max = bound.max.map(|m| m.saturating_add(extra));
         let counted = || {
             cards
                 .iter()

@@ -30,6 +30,11 @@ pub(crate) const FORMATS_YAML: &str = include_str!("../../data/deck-formats.yaml
 /// Where the embedded formats say they come from in diagnostics.
 const FORMATS_PATH: &str = "data/deck-formats.yaml";
 
+/// The largest number a format may say (a bound, a copy limit, what a
+/// modifier adds). Far above any deck, and small enough that no sum of a
+/// format's numbers (a limit plus every modifier of a file) leaves `u64`.
+pub const MAX_FORMAT_NUMBER: u64 = 1_000_000;
+
 /// A deck format.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeckFormat {
@@ -182,13 +187,20 @@ impl DeckFormat {
             .iter()
             .filter(|m| m.bound == bound && m.character == character.id)
             .map(|m| m.add)
-            .sum()
+            // A format built in code has no number bound: past `u64`, a
+            // limit is as good as none, never wrapped round to a small one.
+            .fold(0, u64::saturating_add)
     }
 }
 
 /// Up to ten names, and how many more.
 fn first_few(names: &[&str]) -> String {
-    let shown = names.iter().take(10).copied().collect::<Vec<_>>().join(", ");
+    let shown = names
+        .iter()
+        .take(10)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
     match names.len() {
         0 => "none".to_string(),
         n if n > 10 => format!("{shown} and {} more", n - 10),
@@ -288,7 +300,12 @@ impl Formats {
         let cards: Vec<&str> = database.cards.iter().map(|c| c.id.0.as_str()).collect();
         let sets: Vec<&str> = database.sets.iter().map(|s| s.id.0.as_str()).collect();
         let mut types: Vec<&str> = BASE_TYPES.to_vec();
-        types.extend(database.sets.iter().flat_map(|s| s.extra_types.iter().map(|t| t.0.as_str())));
+        types.extend(
+            database
+                .sets
+                .iter()
+                .flat_map(|s| s.extra_types.iter().map(|t| t.0.as_str())),
+        );
         let card_set: HashSet<&str> = cards.iter().copied().collect();
         let mut out = Vec::new();
         for named in self.list.iter().flat_map(|f| &f.names) {
@@ -302,7 +319,10 @@ impl Formats {
                 continue;
             }
             let help = match closest(&named.id.0, known.iter().copied()) {
-                Some(best) => format!("did you mean `{best}`? A filter names a {} by its id", named.attribute),
+                Some(best) => format!(
+                    "did you mean `{best}`? A filter names a {} by its id",
+                    named.attribute
+                ),
                 None => format!(
                     "a filter names a {} of the pool by its id: {}",
                     named.attribute,
@@ -387,6 +407,7 @@ pub fn parse_located(
     };
     let mut r = Reader {
         path,
+        source: text,
         out,
         names: Vec::new(),
     };
@@ -422,6 +443,8 @@ pub fn parse_located(
 
 struct Reader<'a> {
     path: &'a Arc<str>,
+    /// The file's text, to quote a value as written.
+    source: &'a str,
     out: &'a mut Vec<Diagnostic>,
     /// The cards, sets and types named by the format being read.
     names: Vec<Named>,
@@ -522,8 +545,27 @@ impl Reader<'_> {
         }
     }
 
+    fn too_large(&mut self, node: &Node, field: &str) {
+        let written = self.source.get(node.span.clone()).unwrap_or("this");
+        self.invalid(
+            node.span.clone(),
+            format!("`{field}` is {written}, more cards than any deck holds"),
+            "too large",
+            format!("numbers in a format go up to {MAX_FORMAT_NUMBER}"),
+        );
+    }
+
     fn number(&mut self, node: &Node, field: &str) -> Option<u64> {
         match node.value {
+            NodeValue::Int(i) if i > MAX_FORMAT_NUMBER as i64 => {
+                self.too_large(node, field);
+                None
+            }
+            // Digits past `i64` read as a float: as far past any deck.
+            NodeValue::Float(f) if f > MAX_FORMAT_NUMBER as f64 && f.fract() == 0.0 => {
+                self.too_large(node, field);
+                None
+            }
             NodeValue::Int(i) if i >= 0 => Some(i as u64),
             NodeValue::Int(i) => {
                 self.push(
@@ -682,7 +724,10 @@ impl Reader<'_> {
                 self.out.push(d);
                 continue;
             }
-            if let Some((other, first)) = zones.iter().find(|(z, _)| shared_header(z, &zone).is_some()) {
+            if let Some((other, first)) = zones
+                .iter()
+                .find(|(z, _)| shared_header(z, &zone).is_some())
+            {
                 let header = shared_header(other, &zone).unwrap_or_default();
                 let d = Diagnostic::error(
                     Code::FormatInvalid,
@@ -1393,6 +1438,39 @@ mod tests {
         );
     }
 
+    /// Past `i64` a YAML number is a float; past the bound or not, it is
+    /// refused as too large where it is written, not as a wrong type.
+    #[test]
+    fn numbers_past_any_deck_are_too_large() {
+        let text = format!(
+            "{HEAD}    bounds: [{{id: b, max: 1000001}}, {{max: 18446744073709551616}}]\n    copies: [{{max: 1000000}}]\n"
+        );
+        assert_eq!(
+            errors(&text),
+            [
+                ("format-invalid".into(), "1000001".into()),
+                ("format-invalid".into(), "18446744073709551616".into()),
+            ]
+        );
+    }
+
+    /// A format built in code has no bound on its numbers: a limit and a
+    /// character's adds past `u64` stay the largest limit.
+    #[test]
+    fn a_limit_past_the_integer_range_saturates() {
+        let mut format = builtin()[0].clone();
+        let deques = characters::resolve("deques").unwrap();
+        format.modifiers = vec![
+            Modifier {
+                character: deques.id.clone(),
+                bound: 0,
+                add: u64::MAX,
+            };
+            2
+        ];
+        assert_eq!(format.extra(Some(deques), 0), u64::MAX);
+    }
+
     #[test]
     fn zones_are_named_loosely() {
         let f = &builtin()[1];
@@ -1402,7 +1480,13 @@ mod tests {
         assert_eq!(f.zone_named("MAINDECK"), Some(0));
         assert_eq!(f.zone_named("ＭＡＩＮ　ＤＥＣＫ"), Some(0));
         let t = &builtin()[0];
-        for header in ["Singles", "Deck Box", "deck boxes", "Accessories", "Accessory"] {
+        for header in [
+            "Singles",
+            "Deck Box",
+            "deck boxes",
+            "Accessories",
+            "Accessory",
+        ] {
             assert_eq!(t.zone_named(header), Some(0), "{header}");
         }
         assert_eq!(f.zone_named("sideboard"), None);

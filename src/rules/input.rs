@@ -47,10 +47,7 @@ impl InputFile {
     /// Reads a file, standard input for `-`, or the list a share code
     /// holds (a code that is not also the name of a file).
     pub fn read(name: &Path) -> Result<InputFile, Box<Diagnostic>> {
-        if let Some(code) = name.to_str()
-            && share::looks_like_code(code)
-            && !name.exists()
-        {
+        if let Some(code) = share_code(name) {
             return InputFile::shared(code);
         }
         let (path, text) = pool::read_input(name)?;
@@ -59,14 +56,14 @@ impl InputFile {
 
     /// The list of a share code, shown under the code's name.
     fn shared(code: &str) -> Result<InputFile, Box<Diagnostic>> {
-        let path: Arc<str> = Arc::from(code.trim());
+        let path = share::short(code);
         match share::decode(code) {
             Ok(lines) => Ok(InputFile {
                 path,
                 text: Arc::from(share::list_text(&lines)),
             }),
             Err(error) => Err(Box::new(
-                Diagnostic::error(Code::InvalidInput, &share::short(code), 0..0, error.to_string())
+                Diagnostic::error(Code::InvalidInput, &path, 0..0, error.to_string())
                     .with_help("copy the whole code again (it starts `MB1-`); a share code is made by `blades deck export --share`"),
             )),
         }
@@ -77,6 +74,22 @@ impl InputFile {
             path: Arc::from(path),
             text: Arc::from(text),
         }
+    }
+}
+
+/// The share code `name` is, when it is one and no file has that name.
+fn share_code(name: &Path) -> Option<&str> {
+    name.to_str()
+        .filter(|code| share::looks_like_code(code) && !name.exists())
+}
+
+/// How reports name an input: `<stdin>` for `-`, a share code by its ends
+/// ([`share::short`]), else its path.
+pub fn shown(name: &Path) -> String {
+    match share_code(name) {
+        Some(code) => share::short(code).to_string(),
+        None if name == Path::new("-") => "<stdin>".to_string(),
+        None => name.display().to_string(),
     }
 }
 
@@ -669,6 +682,12 @@ impl<'a> YamlReader<'a> {
                 continue;
             };
             let count = self.amount(&entry.value, "count");
+            if count > MAX_COUNT {
+                let said = format!("a count of {count}");
+                let span = entry.value.span.clone();
+                self.out.push(count_too_large(&self.file.path, span, &said));
+                continue;
+            }
             refs.push(Reference {
                 name,
                 count,
@@ -832,7 +851,9 @@ fn negative(
 /// value, the rest are counts of what a player has.
 fn negative_help(field: &str, trade: bool) -> &'static str {
     match field {
-        _ if trade => "amounts are 0 or more; to move value the other way, put it on the other side",
+        _ if trade => {
+            "amounts are 0 or more; to move value the other way, put it on the other side"
+        }
         "count" => "a count is 0 or more",
         "place" => "a place is 1 or more: 1 for the winner",
         "collection" => "write the number of cards in the collection scored: 2 to 8",
@@ -1033,7 +1054,14 @@ impl<'a> TextReader<'a> {
             Ok(n) if n < 0 => {
                 // Header amounts are a trade side's `dollars:` and `friendship:`.
                 let help = negative_help("amount", true);
-                negative(self.out, &self.file.path, value.span.clone(), "amount", n, help);
+                negative(
+                    self.out,
+                    &self.file.path,
+                    value.span.clone(),
+                    "amount",
+                    n,
+                    help,
+                );
                 0
             }
             Ok(n) => n as u64,
@@ -1104,8 +1132,10 @@ pub(crate) fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
     let trimmed_start = text.len() - text.trim_start().len();
     let t = text.trim();
     let end = trimmed_start + t.len();
+    // Digits past the integer range saturate, so the count is refused as too
+    // large at its line rather than read as no count at all.
     let signed = |digits: &str, negative: bool| {
-        let n = i64::try_from(whole_number(digits)?).ok()?;
+        let n = whole_number(digits).map_or(i64::MAX, |n| i64::try_from(n).unwrap_or(i64::MAX));
         Some(if negative { -n } else { n })
     };
     // Prefix.
@@ -1146,6 +1176,18 @@ pub(crate) fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
         }
     }
     None
+}
+
+/// A count no table holds: `said` names it (`a count of 5000`).
+fn count_too_large(path: &Arc<str>, span: Range<usize>, said: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::InvalidInput,
+        path,
+        span,
+        format!("{said} is more than any table holds"),
+    )
+    .with_label("count too large")
+    .with_help(format!("counts go up to {MAX_COUNT}"))
 }
 
 /// A reference from an item's text. `base`: the text's byte offset in the
@@ -1189,16 +1231,11 @@ fn parse_reference(
     }
     let count = count as u64;
     if count > MAX_COUNT {
-        out.push(
-            Diagnostic::error(
-                Code::InvalidInput,
-                path,
-                locate(0..text.len()),
-                format!("a count of {count} is more than any table holds"),
-            )
-            .with_label("count too large")
-            .with_help(format!("counts go up to {MAX_COUNT}")),
-        );
+        // As written: a saturated count has more digits than it says.
+        let outside = [&text[..name_range.start], &text[name_range.end..]].concat();
+        let written = outside.trim().trim_matches(['x', 'X', '×', ' ']);
+        let said = format!("a count of {written}");
+        out.push(count_too_large(path, locate(0..text.len()), &said));
         return None;
     }
     Some(Reference {
@@ -1224,11 +1261,18 @@ pub fn resolve_cards<'a>(
             // `2 Canyon Wyrm`, as deck lists are pasted: a count without an
             // `x`, read only when the whole text names no card (so a card
             // named `1000 Needles` is still found by its name).
-            Err(LookupError::Unknown { .. })
-                if let Some((n, i)) = bare_count(index, &r.name)
-                    && n * r.count <= MAX_COUNT =>
-            {
-                cards.push((index.card(i), n * r.count))
+            Err(LookupError::Unknown { .. }) if let Some((n, i)) = bare_count(index, &r.name) => {
+                match n.checked_mul(r.count).filter(|&total| total <= MAX_COUNT) {
+                    Some(total) => cards.push((index.card(i), total)),
+                    None => {
+                        let written = r.name.split_whitespace().next().unwrap_or_default();
+                        let said = match r.count {
+                            1 => format!("a count of {written}"),
+                            times => format!("a count of {times} × {written}"),
+                        };
+                        out.push(count_too_large(path, r.span.clone(), &said));
+                    }
+                }
             }
             Err(LookupError::Unknown { suggestions }) => {
                 let mut help = suggestion_help(&suggestions, "card");
@@ -1277,10 +1321,16 @@ pub fn resolve_cards<'a>(
     cards
 }
 
-/// `N Name` where `Name` names a card: the count and the card.
+/// `N Name` where `Name` names a card: the count (saturated past the
+/// integer range) and the card.
 fn bare_count(index: &CardIndex, text: &str) -> Option<(u64, usize)> {
     let (count, name) = text.trim().split_once(char::is_whitespace)?;
-    let count = whole_number(count)?;
+    let count = match whole_number(count) {
+        Some(count) => count,
+        // Digits past the integer range: a count no table holds, refused later.
+        None if count.chars().all(|c| digit(c).is_some()) && !count.is_empty() => u64::MAX,
+        None => return None,
+    };
     let card = index.resolve(name.trim()).ok()?;
     Some((count, card))
 }
@@ -1656,6 +1706,15 @@ mod tests {
         assert_eq!(split_count("Canyon Wyrm x2"), Some((2, 0..11)));
         assert_eq!(split_count("Canyon Wyrm x 12"), Some((12, 0..11)));
         assert_eq!(split_count("-1x Canyon Wyrm"), Some((-1, 4..15)));
+        // Past the integer range: saturated, never a card's name.
+        assert_eq!(
+            split_count("99999999999999999999x Canyon Wyrm"),
+            Some((i64::MAX, 22..33))
+        );
+        assert_eq!(
+            split_count("Canyon Wyrm x -99999999999999999999"),
+            Some((i64::MIN + 1, 0..11))
+        );
         assert_eq!(split_count("Canyon Wyrm"), None);
         assert_eq!(split_count("2 X-Ray Golem"), None);
         assert_eq!(split_count("Box x"), None);

@@ -341,7 +341,12 @@ mod tests {
     #[test]
     fn the_line_scan_agrees_with_the_tree() {
         let builtin = crate::compile::compile(&crate::pool::Pool::builtin());
-        let mut pools = vec![builtin.output.into_database().expect("the built-in pool builds")];
+        let mut pools = vec![
+            builtin
+                .output
+                .into_database()
+                .expect("the built-in pool builds"),
+        ];
         let mut pool = crate::pool::Pool::default();
         for (name, text) in crate::synth::pool(400, 7) {
             pool.sets.push(crate::pool::SourceFile::new(
@@ -353,7 +358,8 @@ mod tests {
         pools.push(
             crate::compile::compile(&pool)
                 .output
-                .into_database().expect("a synthetic pool builds"),
+                .into_database()
+                .expect("a synthetic pool builds"),
         );
         let mut checked = 0;
         for database in pools {
@@ -385,7 +391,8 @@ mod tests {
     fn a_search_reads_the_texts_listed() {
         let database = crate::compile::compile(&crate::pool::Pool::builtin())
             .output
-            .into_database().expect("the built-in pool builds");
+            .into_database()
+            .expect("the built-in pool builds");
         type List = fn(&Card) -> Vec<&str>;
         let lists: [(Field, List); 3] = [
             (Field::Name, names_of),

@@ -39,6 +39,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::artifacts::{DatabaseFile, open_database};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::Timing;
 use crate::model::{ByLang, Card, DATABASE_FORMAT, Database};
@@ -60,6 +61,15 @@ pub const MAX_NESTING: usize = 32;
 /// Bytes a compiled regular expression may take (the `regex` crate's size
 /// limits): a query cannot make the tool build a huge automaton.
 pub const MAX_REGEX_BYTES: usize = 1 << 20;
+
+/// The most distinct regular expressions one query may hold: each is tried
+/// on every card's text, so the cost is their number times the pool.
+pub const MAX_QUERY_REGEXES: usize = 16;
+
+/// Bytes all of a query's regular expressions may take compiled, together
+/// (each also its lazy automaton's cache): shared equally among its
+/// distinct ones, each at most [`MAX_REGEX_BYTES`].
+pub const QUERY_REGEX_BYTES: usize = 4 << 20;
 
 /// A parsed query, every key and value resolved.
 #[derive(Debug, Clone)]
@@ -174,8 +184,9 @@ impl Op {
 pub enum Value {
     /// Text to find (folded: see [`fold`]).
     Text(Box<Needle>),
-    /// A regular expression (case-insensitive).
-    Regex(regex::Regex),
+    /// A regular expression (case-insensitive); one written twice in a
+    /// query is compiled once and shared.
+    Regex(Arc<regex::Regex>),
     Number(u32),
     Element(Element),
     Kind(CardKind),
@@ -567,8 +578,19 @@ impl SearchReport {
 /// `セット`, …) in Japanese, English otherwise.
 pub fn table_head(lang: &str) -> [&'static str; 8] {
     match lang {
-        "ja" => ["ID", "名前", "セット", "種類", "スター", "属性", "種族", "枚数"],
-        _ => ["id", "name", "set", "kind", "STAR", "elements", "types", "copies"],
+        "ja" => [
+            "ID",
+            "名前",
+            "セット",
+            "種類",
+            "スター",
+            "属性",
+            "種族",
+            "枚数",
+        ],
+        _ => [
+            "id", "name", "set", "kind", "STAR", "elements", "types", "copies",
+        ],
     }
 }
 
@@ -593,7 +615,10 @@ pub fn table_row(card: &Card, database: &Database, lang: &str) -> [String; 8] {
         || card.set.0.clone(),
         |s| match english {
             true => s.name.clone(),
-            false => s.translations.get(lang).map_or_else(|| s.name.clone(), |t| t.name.clone()),
+            false => s
+                .translations
+                .get(lang)
+                .map_or_else(|| s.name.clone(), |t| t.name.clone()),
         },
     );
     [
@@ -617,19 +642,24 @@ pub fn read_database(path: &Path) -> Result<Database, Box<Diagnostic>> {
     let refuse = |code: Code, message: String, help: &str| {
         Box::new(Diagnostic::general(code, message).with_help(help))
     };
-    let bytes = std::fs::read(path).map_err(|e| {
+    let unreadable = |e: std::io::Error| {
         refuse(
             Code::Unreadable,
             format!("cannot read `{shown}`: {}", without_os_error(&e)),
             "give the database `blades build` wrote (default `dist/cards.json`)",
         )
-    })?;
-    let database: Database = serde_json::from_slice(&bytes).map_err(|e| {
-        refuse(
+    };
+    let parsed = match open_database(path).map_err(unreadable)? {
+        DatabaseFile::Bytes(bytes) => serde_json::from_slice::<Database>(&bytes),
+        DatabaseFile::Stream(stream) => serde_json::from_reader(stream),
+    };
+    let database = parsed.map_err(|e| match e.io_error_kind() {
+        Some(_) => unreadable(e.into()),
+        None => refuse(
             Code::InvalidInput,
             format!("`{shown}` is not a card database: {e}"),
             "give the database `blades build` wrote (default `dist/cards.json`)",
-        )
+        ),
     })?;
     if database.format != DATABASE_FORMAT {
         return Err(refuse(
@@ -688,7 +718,8 @@ mod tests {
     fn builtin_as_read() -> Database {
         let mut database = crate::compile::compile(&crate::pool::Pool::builtin())
             .output
-            .into_database().expect("the built-in pool is valid");
+            .into_database()
+            .expect("the built-in pool is valid");
         for card in &mut database.cards {
             card.effect_tree = None;
         }

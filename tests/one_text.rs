@@ -1,0 +1,166 @@
+//! One text per card and language: the faces, the gallery's card page,
+//! `card show` and `i18n check` all show what `Card::effect_in` (and
+//! `name_in`, `flavor_in`) decide, on every fixture pool with translations.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use blades::compile::find_set;
+use blades::faces::svg::FaceText;
+use blades::i18n;
+use blades::model::{Database, Origin};
+use blades::workspace::Workspace;
+use common::{blades, root};
+
+/// The pools with translations: the built-in one and the fixtures.
+fn pools() -> Vec<Option<PathBuf>> {
+    let fixtures = root().join("tests/fixtures");
+    let mut pools = vec![None];
+    for dir in [
+        "i18n/synced",
+        "i18n/drifted",
+        "i18n/check-bad",
+        "i18n/long-override",
+        "build/valid",
+        "diff/new",
+    ] {
+        pools.push(Some(fixtures.join(dir)));
+    }
+    pools
+}
+
+fn database(pool: Option<&Path>) -> Database {
+    Workspace::open_uncached(pool)
+        .unwrap()
+        .database()
+        .unwrap_or_else(|_| panic!("{pool:?} builds"))
+}
+
+#[test]
+fn a_face_prints_the_text_the_card_has_in_its_language() {
+    for pool in pools() {
+        let database = database(pool.as_deref());
+        for card in &database.cards {
+            let set = find_set(&database, &card.set).unwrap();
+            for lang in i18n::languages(&database) {
+                let face = FaceText::of(card, set, &lang);
+                let said = (
+                    card.name_in(&lang).text,
+                    card.effect_in(&lang).map(|e| e.text),
+                    card.flavor_in(&lang).map(|f| f.text),
+                );
+                assert_eq!(
+                    (
+                        face.name.as_str(),
+                        face.effect.as_deref(),
+                        face.flavor.as_deref()
+                    ),
+                    said,
+                    "{pool:?} {} {lang}",
+                    card.id
+                );
+                // A card with a Japanese rendering never shows the English.
+                if let Some(effect) = card.effect_in(&lang) {
+                    assert!(
+                        lang == "en"
+                            || effect.from != Origin::English
+                            || !card.effect_text.contains_key(&lang)
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The translator's effect is what the Japanese face, the gallery page and
+/// `card show` print; a card without one shows the effect language's
+/// Japanese, never the English.
+#[test]
+fn card_show_the_face_and_the_gallery_agree_on_the_japanese_effect() {
+    let temp = tempfile::tempdir().unwrap();
+    let pool = root().join("tests/fixtures/i18n/long-override");
+    let database = database(Some(&pool));
+    let site = temp.path().join("site");
+    let cards = pool.to_str().unwrap();
+    let run = blades(
+        temp.path(),
+        &["gallery", "--cards", cards, "--out", site.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for card in &database.cards {
+        let Some(effect) = card.effect_in("ja") else {
+            continue;
+        };
+        let first_line = effect.text.lines().next().unwrap();
+        let show = blades(
+            temp.path(),
+            &["card", "show", &card.id.0, "--lang", "ja", "--cards", cards],
+        );
+        assert!(
+            show.stdout.contains(first_line),
+            "{}: {}",
+            card.id,
+            show.stdout
+        );
+        let english = card.effect_text["en"].lines().next().unwrap();
+        assert!(
+            !show.stdout.contains(english),
+            "{}: {}",
+            card.id,
+            show.stdout
+        );
+        let page = std::fs::read_to_string(site.join(format!("cards/{}.html", card.id))).unwrap();
+        assert!(page.contains(first_line), "{}", card.id);
+    }
+}
+
+/// The places `--format json` findings of `code` point at, as `file:line`.
+fn places(args: &[&str], code: &str) -> BTreeSet<String> {
+    let run = blades(root(), args);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let diagnostics = report.get("report").unwrap_or(&report)["diagnostics"].clone();
+    diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code)
+        .map(|d| format!("{}:{}", d["file"].as_str().unwrap(), d["line"]))
+        .collect()
+}
+
+/// `i18n check`'s `text-fit` and `render`'s `text-overflow` name the same
+/// texts, a translator's long effect among them.
+#[test]
+fn i18n_check_and_render_find_the_same_texts_too_long() {
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path().join("faces");
+    for pool in pools().into_iter().flatten() {
+        let cards = pool.to_str().unwrap();
+        let check = places(
+            &[
+                "--format", "json", "i18n", "check", "--lang", "ja", "--cards", cards,
+            ],
+            "text-fit",
+        );
+        let render = places(
+            &[
+                "--format",
+                "json",
+                "render",
+                "--lang",
+                "ja",
+                "--cards",
+                cards,
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            "text-overflow",
+        );
+        assert_eq!(check, render, "{cards}");
+        if pool.ends_with("long-override") {
+            assert_eq!(check.len(), 1, "{check:?}");
+        }
+    }
+}
