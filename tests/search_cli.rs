@@ -294,10 +294,18 @@ fn the_pool_and_its_built_database_answer_alike() {
 fn full_width_digits_are_numbers_as_full_width_keys_are_keys() {
     let (dir, db, _) = built();
     let db = db.to_str().unwrap();
-    for (full, ascii) in [("ＳＴＡＲ>=３", "star>=3"), ("star:３", "star:3"), ("枚数：２", "copies:2")] {
+    for (full, ascii) in [
+        ("ＳＴＡＲ>=３", "star>=3"),
+        ("star:３", "star:3"),
+        ("枚数：２", "copies:2"),
+    ] {
         let found = search_in(dir.path(), full, &["--db", db]);
         assert!(!found.is_empty(), "`{full}`");
-        assert_eq!(found, search_in(dir.path(), ascii, &["--db", db]), "`{full}`");
+        assert_eq!(
+            found,
+            search_in(dir.path(), ascii, &["--db", db]),
+            "`{full}`"
+        );
     }
 }
 
@@ -313,7 +321,10 @@ fn a_bare_word_that_is_a_keyword_says_so_and_the_term_offered_finds_the_cards() 
         "{}",
         run.stderr
     );
-    let json = blades(dir.path(), &["search", "--format", "json", "--db", db, "scurry", "fire"]);
+    let json = blades(
+        dir.path(),
+        &["search", "--format", "json", "--db", db, "scurry", "fire"],
+    );
     let hints = json.json()["hints"].clone();
     assert_eq!(hints.as_array().map(Vec::len), Some(2), "{hints}");
     // Every term a hint offers is a query that finds cards.

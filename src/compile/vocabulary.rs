@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::{self, Keywords, Phrasebooks, Vocabulary};
-use crate::load::LoadedSet;
+use crate::load::{LoadedSet, LocaleSummary};
 use crate::pool::Pool;
 use crate::words::BASE_TYPES;
 use crate::yaml::{self, text_offsets};
@@ -25,8 +25,14 @@ impl PoolVocabulary {
     /// The vocabulary of `pool`, whose loaded sets are `sets`; a broken
     /// keyword table or phrase book is reported, and the built-in one
     /// stands in.
-    pub fn of(pool: &Pool, sets: &[LoadedSet], diagnostics: &mut Vec<Diagnostic>) -> Self {
-        let vocab = vocabulary(sets, pool_keywords(pool, diagnostics));
+    pub fn of(
+        pool: &Pool,
+        sets: &[LoadedSet],
+        locales: &[&LocaleSummary],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Self {
+        let mut vocab = vocabulary(sets, pool_keywords(pool, diagnostics));
+        vocab.set_names = set_names(locales);
         let phrases = Phrasebooks::of_files(&pool.data, diagnostics);
         let key = vocabulary_key(pool, &vocab);
         PoolVocabulary {
@@ -92,6 +98,12 @@ fn vocabulary_key(pool: &Pool, vocab: &Vocabulary) -> u64 {
         key.update(name.as_bytes());
         key.update(b"\n");
     }
+    for (lang, id, name) in &vocab.set_names {
+        for part in [lang, id, name] {
+            key.update(part.as_bytes());
+            key.update(b"\t");
+        }
+    }
     for file in &pool.data {
         if file.relative == "keywords.yaml" || file.relative.starts_with("phrases/") {
             key.update(file.relative.as_bytes());
@@ -138,8 +150,18 @@ pub fn vocabulary(sets: &[LoadedSet], keywords: Keywords) -> Vocabulary {
             .iter()
             .map(|s| (s.set.id.0.clone(), s.set.name.clone()))
             .collect(),
+        set_names: Vec::new(),
         keywords,
     }
+}
+
+/// The sets' translated names the translation files give, as (language,
+/// set id, name).
+fn set_names(locales: &[&LocaleSummary]) -> Vec<(String, String, String)> {
+    locales
+        .iter()
+        .filter_map(|l| Some((l.lang.clone(), l.set.clone()?, l.set_name.clone()?)))
+        .collect()
 }
 
 /// The effect checks that need the pool for one set; `text` is its file's.

@@ -1346,7 +1346,13 @@ mod tests {
         assert_eq!(f.zone_named("MAINDECK"), Some(0));
         assert_eq!(f.zone_named("ＭＡＩＮ　ＤＥＣＫ"), Some(0));
         let t = &builtin()[0];
-        for header in ["Singles", "Deck Box", "deck boxes", "Accessories", "Accessory"] {
+        for header in [
+            "Singles",
+            "Deck Box",
+            "deck boxes",
+            "Accessories",
+            "Accessory",
+        ] {
             assert_eq!(t.zone_named(header), Some(0), "{header}");
         }
         assert_eq!(f.zone_named("sideboard"), None);
