@@ -160,3 +160,28 @@ fn columns_count_characters_in_every_output() {
         (Some(11), Some(21))
     );
 }
+
+/// The browser checks find the binary where cargo put it: under
+/// `CARGO_TARGET_DIR` when it is set (CI sets it), never a fixed `target/`.
+#[test]
+fn the_browser_checks_honour_cargo_target_dir() {
+    let browser = common::root().join("tests/browser");
+    for script in ["check.py", "gallery.py", "sheets.py"] {
+        let text = std::fs::read_to_string(browser.join(script)).unwrap();
+        assert!(!text.contains("\"target/"), "{script} names a fixed target folder");
+    }
+    let asked = |target: Option<&str>| {
+        let mut python = std::process::Command::new("python3");
+        python
+            .args(["-c", "import chromium; print(chromium.target_dir())"])
+            .current_dir(&browser)
+            .env_remove("CARGO_TARGET_DIR");
+        if let Some(target) = target {
+            python.env("CARGO_TARGET_DIR", target);
+        }
+        let out = python.output().expect("python3 runs");
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    assert_eq!(asked(Some("/elsewhere/build")), "/elsewhere/build");
+    assert_eq!(asked(None), common::root().join("target").display().to_string());
+}
