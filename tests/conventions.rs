@@ -168,7 +168,10 @@ fn the_browser_checks_honour_cargo_target_dir() {
     let browser = common::root().join("tests/browser");
     for script in ["check.py", "gallery.py", "sheets.py"] {
         let text = std::fs::read_to_string(browser.join(script)).unwrap();
-        assert!(!text.contains("\"target/"), "{script} names a fixed target folder");
+        assert!(
+            !text.contains("\"target/"),
+            "{script} names a fixed target folder"
+        );
     }
     let asked = |target: Option<&str>| {
         let mut python = std::process::Command::new("python3");
@@ -183,5 +186,8 @@ fn the_browser_checks_honour_cargo_target_dir() {
         String::from_utf8(out.stdout).unwrap().trim().to_string()
     };
     assert_eq!(asked(Some("/elsewhere/build")), "/elsewhere/build");
-    assert_eq!(asked(None), common::root().join("target").display().to_string());
+    assert_eq!(
+        asked(None),
+        common::root().join("target").display().to_string()
+    );
 }
