@@ -41,6 +41,7 @@ fn database() -> Database {
         })
         .collect();
     Database {
+        keywords: None,
         format: 1,
         sets: Vec::new(),
         cards,

@@ -37,6 +37,7 @@ fn database(cards: usize) -> Database {
         })
         .collect();
     Database {
+        keywords: None,
         format: 1,
         sets: Vec::new(),
         cards,

@@ -13,7 +13,7 @@ use blades::artifacts;
 use blades::cards::CardIndex;
 use blades::compile::compile;
 use blades::diagnostics::{Diagnostic, Sources};
-use blades::effect::{self, Lang, Phrasebook, Vocabulary};
+use blades::effect::{self, Keywords, Lang, Phrasebook, Vocabulary};
 use blades::fmt::format_set_file;
 use blades::i18n::exchange::{self, ImportOptions};
 use blades::i18n::locale::{self, Entry, LocaleFile};
@@ -29,6 +29,7 @@ use blades::rules::share::{self, Shared};
 use blades::rules::{characters, score};
 use blades::rules::{copies, deck, trade};
 use blades::search::{self, Catalog, Index, Query};
+use blades::words::CardKind;
 use blades::yaml::{self, Node, NodeValue};
 
 /// A target's body: one input, any bytes.
@@ -46,6 +47,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("share", share_code),
     ("score", score_sheet),
     ("deck_list", deck_list),
+    ("keyword_table", keyword_table),
 ];
 
 /// Both reports of a list of findings: miette's for people, and JSON that
@@ -213,7 +215,10 @@ pub fn effect(data: &[u8]) {
     let offsets: Vec<usize> = (0..=text.len()).collect();
     let findings = match effect::parse(text) {
         Ok(tree) => {
-            let errors = effect::check(&tree, vocab);
+            let mut errors = effect::check(&tree, vocab);
+            if errors.is_empty() {
+                errors = sense(&tree, vocab);
+            }
             for lang in [Lang::En, Lang::Ja] {
                 let _ = effect::render(&tree, lang, phrasebook(lang), vocab);
             }
@@ -241,6 +246,33 @@ pub fn effect(data: &[u8]) {
     report(&diagnostics, &sources);
 }
 
+/// The sense warnings of a checked effect on a card of each kind (what the
+/// build reports), and the normal form they share with the keyword
+/// override check: idempotent, and kept by the canonical form.
+fn sense(tree: &effect::Effect, vocab: &Vocabulary) -> Vec<effect::EffectError> {
+    let mut found = effect::sense(tree, None, vocab);
+    for kind in [CardKind::Single, CardKind::DeckBox, CardKind::Accessory] {
+        let _ = effect::sense(tree, Some(kind), vocab);
+    }
+    let normal = effect::what_it_does(tree);
+    assert_eq!(
+        effect::what_it_does(&normal),
+        normal,
+        "what_it_does is idempotent"
+    );
+    if let Ok(again) = effect::parse(&effect::format(tree)) {
+        assert_eq!(
+            effect::what_it_does(&again),
+            normal,
+            "formatting keeps what it does"
+        );
+    }
+    for e in &mut found {
+        assert!(e.help.is_some(), "a sense warning without a fix: {e:?}");
+    }
+    found
+}
+
 /// Does the effect have a keyword line named like a timing word (`Play`)?
 fn bare_timing_word(tree: &effect::Effect) -> bool {
     tree.lines.iter().any(|line| match line {
@@ -249,6 +281,39 @@ fn bare_timing_word(tree: &effect::Effect) -> bool {
             .any(|t| t.word().eq_ignore_ascii_case(keyword.name.trim())),
         effect::Line::Ability(_) => false,
     })
+}
+
+/// A pool's keyword table (YAML) as the build reads it: validated, and each
+/// keyword's line, with a number when it takes one, checked and rendered in
+/// both languages (its reminder from its meaning, or the override), and the
+/// override compared with the meaning.
+pub fn keyword_table(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(doc) = yaml::parse(text) else {
+        return;
+    };
+    let Ok(keywords) = Keywords::from_json(&doc.to_json()) else {
+        return;
+    };
+    let mut vocab = vocabulary().clone();
+    vocab.keywords = keywords.clone();
+    for keyword in keywords.iter() {
+        let line = match keyword.number {
+            true => format!("{} 7.", keyword.name.en),
+            false => format!("{}.", keyword.name.en),
+        };
+        let tree = effect::parse(&line).unwrap_or_else(|e| panic!("`{line}`: {e:?}"));
+        assert_eq!(effect::check(&tree, &vocab), [], "`{line}` checks");
+        for lang in [Lang::En, Lang::Ja] {
+            let _ = effect::render(&tree, lang, phrasebook(lang), &vocab);
+        }
+        let _ = keyword.override_differs();
+        if let Some(meaning) = keyword.meaning_tree(keyword.number.then_some(7)) {
+            let _ = effect::sense(&meaning, None, &vocab);
+        }
+    }
 }
 
 // ───────────────────────────── player checks ─────────────────────────────
@@ -521,7 +586,7 @@ fn check_locale_rewrite(file: &SourceFile, parsed: &LocaleFile) {
 /// The built-in pool's catalog of search words, made once.
 fn catalog() -> &'static Catalog<'static> {
     static CATALOG: OnceLock<Catalog<'static>> = OnceLock::new();
-    CATALOG.get_or_init(|| Catalog::new(database(), &effect::Keywords::builtin()))
+    CATALOG.get_or_init(|| Catalog::new(database(), &Keywords::builtin()))
 }
 
 /// A search query through the parser, the search over the built-in

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::files::{put_in_place, temp_beside};
-use crate::model::{Card, Database, Set};
+use crate::model::{Card, Database, KeywordName, Set};
 
 /// A set's part of the database as JSON, as `serde_json` writes it: the
 /// set's object in `sets` and its cards' objects in `cards`, comma-separated.
@@ -156,6 +156,48 @@ pub struct DatabaseJson {
     pub paths: Vec<Arc<str>>,
     /// How many cards the pieces hold.
     pub cards: usize,
+    /// The pool's keyword table ([`Database::keywords`]).
+    pub keywords: Option<Vec<KeywordName>>,
+}
+
+/// The largest database file read back (`search --db`, `diff`): ten
+/// times a 100,000-card database.
+pub const MAX_DATABASE_BYTES: u64 = 1 << 30;
+
+/// A database file opened to be read back.
+pub enum DatabaseFile {
+    /// A file's bytes, its size checked before they were read.
+    Bytes(Vec<u8>),
+    /// Something that is not a file (a pipe, a device such as `/dev/zero`):
+    /// to be parsed as it streams, at most [`MAX_DATABASE_BYTES`], so an
+    /// endless or wrong stream costs no memory for the bytes.
+    Stream(std::io::Take<std::io::BufReader<std::fs::File>>),
+}
+
+/// Opens a database file to read back: a file larger than
+/// [`MAX_DATABASE_BYTES`] is refused before a byte is read.
+pub fn open_database(path: &Path) -> std::io::Result<DatabaseFile> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Ok(DatabaseFile::Stream(
+            std::io::BufReader::new(file).take(MAX_DATABASE_BYTES),
+        ));
+    }
+    if meta.len() > MAX_DATABASE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "it is {} bytes; a database is read up to {} MiB",
+                meta.len(),
+                MAX_DATABASE_BYTES >> 20
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
+    file.take(MAX_DATABASE_BYTES).read_to_end(&mut bytes)?;
+    Ok(DatabaseFile::Bytes(bytes))
 }
 
 /// Where a build that keeps a cache leaves the database it replaced, for
@@ -200,13 +242,23 @@ pub fn write_database(w: &mut dyn Write, database: &Database, pretty: bool) -> s
 }
 
 /// The database's compact JSON around its pieces, as `serde_json` writes
-/// [`Database`]: the head, the cards, [`CARDS_TO_SETS`], the sets, [`DATABASE_END`].
+/// [`Database`]: the head, the cards, [`CARDS_TO_SETS`], the sets, [`database_end`].
 fn database_head(format: u32) -> String {
     format!("{{\"format\":{format},\"cards\":[")
 }
 
 const CARDS_TO_SETS: &[u8] = b"],\"sets\":[";
-const DATABASE_END: &[u8] = b"]}\n";
+
+/// What follows the sets: the keyword table when there is one, and the end.
+fn database_end(keywords: Option<&[KeywordName]>) -> std::io::Result<Vec<u8>> {
+    let mut end = b"]".to_vec();
+    if let Some(keywords) = keywords {
+        end.extend_from_slice(b",\"keywords\":");
+        serde_json::to_writer(&mut end, keywords)?;
+    }
+    end.extend_from_slice(b"}\n");
+    Ok(end)
+}
 
 /// Writes a database kept as JSON pieces (see [`DatabaseJson`]), byte for
 /// byte what [`write_database`] writes for the same database, compact: the
@@ -236,7 +288,7 @@ fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::io::R
         }
         w.write_all(&part.set)?;
     }
-    w.write_all(DATABASE_END)
+    w.write_all(&database_end(database.keywords.as_deref())?)
 }
 
 /// A database file as a build wrote it: which file it is, and where each
@@ -286,6 +338,7 @@ pub(crate) fn write_database_json_file(
     database: &DatabaseJson,
 ) -> std::io::Result<WrittenDatabase> {
     let mut writer = DatabaseWriter::new(path, database.format);
+    writer.set_keywords(database.keywords.clone());
     for set in &database.sets {
         writer.push(set)?;
     }
@@ -317,6 +370,8 @@ pub struct DatabaseWriter {
     /// Whether to leave the database this one replaces there in turn,
     /// rather than delete it now.
     keep_replaced: bool,
+    /// The pool's keyword table, written after the sets.
+    keywords: Option<Vec<KeywordName>>,
 }
 
 struct OpenDatabase {
@@ -345,7 +400,13 @@ impl DatabaseWriter {
             failed: None,
             previous: previous_database_path(path),
             keep_replaced: false,
+            keywords: None,
         }
+    }
+
+    /// The pool's keyword table, written after the sets.
+    pub fn set_keywords(&mut self, keywords: Option<Vec<KeywordName>>) {
+        self.keywords = keywords;
     }
 
     /// Leaves the database this one replaces at [`previous_database_path`]
@@ -453,6 +514,7 @@ impl DatabaseWriter {
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
+        let end = database_end(self.keywords.as_deref())?;
         let db = self.open()?;
         db.flush_run()?;
         let mut tail: Vec<&[u8]> = vec![CARDS_TO_SETS];
@@ -462,7 +524,7 @@ impl DatabaseWriter {
             }
             tail.push(set);
         }
-        tail.push(DATABASE_END);
+        tail.push(&end);
         let file = db.temp.as_file_mut();
         // At most IOV_MAX slices a call (write_slices writes them all).
         for chunk in tail.chunks(1024) {
@@ -564,6 +626,10 @@ fn write_compact(w: &mut dyn Write, database: &Database, chunk: usize) -> std::i
     }
     w.write_all(b"],\"sets\":")?;
     serde_json::to_writer(&mut *w, &database.sets)?;
+    if let Some(keywords) = &database.keywords {
+        w.write_all(b",\"keywords\":")?;
+        serde_json::to_writer(&mut *w, keywords)?;
+    }
     w.write_all(b"}\n")
 }
 
@@ -666,6 +732,7 @@ mod tests {
             sets: Vec::new(),
             paths: pieces.paths.clone(),
             cards: pieces.cards,
+            keywords: pieces.keywords.clone(),
         };
         let middle = pieces.sets.len() / 2;
         for (i, (set, range)) in pieces.sets.iter().zip(&written.cards).enumerate() {
@@ -711,6 +778,7 @@ mod tests {
         let write = |sets: usize| {
             let mut writer =
                 DatabaseWriter::new(&out, crate::model::DATABASE_FORMAT).keeping_replaced();
+            writer.set_keywords(pieces.keywords.clone());
             for set in &pieces.sets[..sets] {
                 writer.push(set).unwrap();
             }

@@ -281,6 +281,7 @@ mod tests {
 
     fn database() -> Database {
         Database {
+            keywords: None,
             format: 1,
             sets: Vec::new(),
             cards: vec![

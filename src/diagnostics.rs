@@ -55,6 +55,8 @@ pub enum Code {
     ExtraTypesOutsideProPlayer,
     DataInvalid,
     DuplicateErrata,
+    KeywordClash,
+    ReminderDiffers,
     // Comparing releases (`blades diff`).
     DatabaseInvalid,
     // Player checks (deck, collection, trade and copies files).
@@ -210,6 +212,14 @@ pub const CODES: &[(Code, &str)] = &[
     (
         Code::DuplicateErrata,
         "two errata entries of one card name the same release",
+    ),
+    (
+        Code::KeywordClash,
+        "a pool keyword has the name or id of a built-in keyword",
+    ),
+    (
+        Code::ReminderDiffers,
+        "a warning: a keyword's hand-written reminder does something else than its meaning",
     ),
     (
         Code::DatabaseInvalid,
@@ -408,6 +418,8 @@ impl Code {
             Code::ExtraTypesOutsideProPlayer => "extra-types-outside-pro-player",
             Code::DataInvalid => "data-invalid",
             Code::DuplicateErrata => "duplicate-errata",
+            Code::KeywordClash => "keyword-clash",
+            Code::ReminderDiffers => "reminder-differs",
             Code::DatabaseInvalid => "database-invalid",
             Code::UnknownCard => "unknown-card",
             Code::AmbiguousCard => "ambiguous-card",

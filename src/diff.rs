@@ -18,13 +18,16 @@
 //! release the old text was used until, and the note).
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 use schemars::JsonSchema;
 use serde::Serialize;
+use serde_json::value::RawValue;
 
+use crate::artifacts::{DatabaseFile, open_database};
 use crate::diagnostics::{Code, Diagnostic, Sources};
 use crate::effect::{self, Effect};
 use crate::i18n::SOURCE_LANG;
@@ -308,12 +311,30 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
         diagnostics: vec![diagnostic],
         sources: Sources::default(),
     };
-    let bytes = std::fs::read(path).map_err(|e| {
+    let unreadable = |e: std::io::Error| {
         refuse(
             Diagnostic::general(Code::Unreadable, format!("cannot read `{shown}`: {e}"))
                 .with_help("give a pool folder or a database file `blades build` wrote"),
         )
-    })?;
+    };
+    let bytes = match open_database(path).map_err(unreadable)? {
+        DatabaseFile::Bytes(bytes) => bytes,
+        DatabaseFile::Stream(stream) => {
+            let database = serde_json::from_reader::<_, Database>(stream).map_err(|e| {
+                refuse(
+                    Diagnostic::general(
+                        Code::DatabaseInvalid,
+                        format!("`{shown}` is not a card database: {e}"),
+                    )
+                    .with_help("give a pool folder or a database file `blades build` wrote"),
+                )
+            })?;
+            return match database.format {
+                DATABASE_FORMAT => Ok(database),
+                format => Err(refuse(other_format(&shown, format))),
+            };
+        }
+    };
     // The format first, so a database of another format is named as such.
     #[derive(serde::Deserialize)]
     struct Format {
@@ -325,17 +346,9 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
     if let Some(format) = format
         && format != DATABASE_FORMAT
     {
-        return Err(refuse(
-            Diagnostic::general(
-                Code::DatabaseInvalid,
-                format!(
-                    "`{shown}` is a database of format {format}; this tool reads format {DATABASE_FORMAT}"
-                ),
-            )
-            .with_help("build both releases with the same version of `blades`, or diff the pools"),
-        ));
+        return Err(refuse(other_format(&shown, format)));
     }
-    serde_json::from_slice::<Database>(&bytes).map_err(|e| {
+    let database = serde_json::from_slice::<Database>(&bytes).map_err(|e| {
         let text: Arc<str> = Arc::from(String::from_utf8_lossy(&bytes).into_owned());
         let offset = offset_of(&text, e.line(), e.column());
         let mut sources = Sources::default();
@@ -357,7 +370,85 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
             ],
             sources,
         }
+    })?;
+    refuse_repeated_ids(&shown, &bytes, &database)?;
+    Ok(database)
+}
+
+/// A database with a card id twice is refused, every repeat located with
+/// its first use: cards are matched by id, so a repeat would be compared
+/// with one of its namesakes at random, and a change reported or hidden.
+/// The ids are located in the text only when one repeats.
+fn refuse_repeated_ids(shown: &Arc<str>, bytes: &[u8], database: &Database) -> Result<(), Findings> {
+    let mut seen = HashSet::default();
+    if database.cards.iter().all(|c| seen.insert(c.id.0.as_str())) {
+        return Ok(());
+    }
+    let text: Arc<str> = Arc::from(String::from_utf8_lossy(bytes).into_owned());
+    let mut first: HashMap<String, Range<usize>> = HashMap::default();
+    let mut diagnostics = Vec::new();
+    for (id, span) in card_id_spans(&text) {
+        match first.get(&id) {
+            Some(earlier) => diagnostics.push(
+                Diagnostic::error(
+                    Code::DuplicateCardId,
+                    shown,
+                    span,
+                    format!("the card id `{id}` is in this database twice"),
+                )
+                .with_label("used again")
+                .with_related(shown, earlier.clone(), "first used here")
+                .with_help("a database `blades build` wrote holds each id once: build it again from its pool, or diff the pools"),
+            ),
+            None => {
+                first.insert(id, span);
+            }
+        }
+    }
+    let mut sources = Sources::default();
+    sources.insert(shown.clone(), text);
+    Err(Findings {
+        diagnostics,
+        sources,
     })
+}
+
+/// Each card's id in a database's JSON text, with the byte span of its
+/// value (borrowed raw values point into `text`).
+fn card_id_spans(text: &str) -> Vec<(String, Range<usize>)> {
+    #[derive(serde::Deserialize)]
+    struct Cards<'a> {
+        #[serde(borrow)]
+        cards: Vec<&'a RawValue>,
+    }
+    #[derive(serde::Deserialize)]
+    struct IdOf<'a> {
+        #[serde(borrow)]
+        id: &'a RawValue,
+    }
+    let Ok(doc) = serde_json::from_str::<Cards>(text) else {
+        return Vec::new();
+    };
+    doc.cards
+        .iter()
+        .filter_map(|card| {
+            let raw = serde_json::from_str::<IdOf>(card.get()).ok()?.id.get();
+            let id: String = serde_json::from_str(raw).ok()?;
+            let start = raw.as_ptr() as usize - text.as_ptr() as usize;
+            Some((id, start..start + raw.len()))
+        })
+        .collect()
+}
+
+/// A database of another format than this tool's, refused.
+fn other_format(shown: &str, format: u32) -> Diagnostic {
+    Diagnostic::general(
+        Code::DatabaseInvalid,
+        format!(
+            "`{shown}` is a database of format {format}; this tool reads format {DATABASE_FORMAT}"
+        ),
+    )
+    .with_help("build both releases with the same version of `blades`, or diff the pools")
 }
 
 /// The byte offset of serde_json's line and column (both from 1; the
@@ -864,6 +955,7 @@ mod tests {
 
     fn database(cards: Vec<Card>) -> Database {
         Database {
+            keywords: None,
             format: DATABASE_FORMAT,
             cards,
             sets: Vec::new(),

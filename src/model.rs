@@ -113,6 +113,38 @@ pub struct Database {
     /// sets, so a build can write each set's cards as it renders them.
     pub cards: Vec<Card>,
     pub sets: Vec<Set>,
+    /// The pool's keyword table, as a reader names its keywords (`search
+    /// --db` resolves `kw:` against it, as a search of the pool does).
+    /// Absent from files written before it was kept: read as the built-in
+    /// table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keywords: Option<Vec<KeywordName>>,
+}
+
+impl KeywordName {
+    /// The names of a keyword table, in its order.
+    pub fn table(keywords: &crate::effect::Keywords) -> Vec<KeywordName> {
+        keywords
+            .iter()
+            .map(|k| KeywordName {
+                id: Id(k.id.clone()),
+                name: k.name.en.clone(),
+                names: [("ja".to_string(), k.name.ja.clone())].into_iter().collect(),
+            })
+            .collect()
+    }
+}
+
+/// A set keyword of the pool: its id and names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct KeywordName {
+    pub id: Id,
+    /// The English name, as effect text writes it (`Blast Off PLUS`).
+    pub name: String,
+    /// The name in other languages, by language code (`ja`).
+    #[serde(default, skip_serializing_if = "ByLang::is_empty")]
+    pub names: ByLang<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -22,7 +22,7 @@ use serde_json::value::RawValue;
 use crate::artifacts::{DatabaseJson, SetJson};
 use crate::effect::{Effect, Line};
 use crate::files::{self, Destination};
-use crate::model::{Card, DATABASE_FORMAT, Database, Set};
+use crate::model::{Card, DATABASE_FORMAT, Database, KeywordName, Set};
 
 /// The tables and indexes, as `docs/database.md` shows them. List values
 /// (a card's elements and types, a set's extra types, a translation's stale
@@ -101,6 +101,16 @@ CREATE TABLE effect_texts (
   lang    TEXT NOT NULL,
   text    TEXT NOT NULL
 ) STRICT;
+CREATE TABLE pool_keywords (
+  id       TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  name     TEXT NOT NULL
+) STRICT;
+CREATE TABLE pool_keyword_names (
+  keyword_id TEXT NOT NULL REFERENCES pool_keywords (id),
+  lang       TEXT NOT NULL,
+  name       TEXT NOT NULL
+) STRICT;
 CREATE TABLE keywords (
   card_id TEXT NOT NULL REFERENCES cards (id),
   line    INTEGER NOT NULL,
@@ -127,6 +137,8 @@ CREATE UNIQUE INDEX card_errata_key ON card_errata (card_id, position);
 CREATE UNIQUE INDEX effects_card ON effects (card_id);
 CREATE UNIQUE INDEX effect_texts_key ON effect_texts (card_id, lang);
 CREATE UNIQUE INDEX keywords_key ON keywords (card_id, line);
+CREATE UNIQUE INDEX pool_keywords_id ON pool_keywords (id);
+CREATE UNIQUE INDEX pool_keyword_names_key ON pool_keyword_names (keyword_id, lang);
 CREATE INDEX sets_name ON sets (name);
 CREATE INDEX cards_name ON cards (name);
 CREATE INDEX cards_set ON cards (set_id, position);
@@ -327,14 +339,36 @@ fn fill(path: &Path, source: Source<'_>, built: u64) -> rusqlite::Result<()> {
             meta.execute(params![key, value])?;
         }
         let mut inserts = Inserts::new(&connection)?;
-        match source {
-            Source::Models(database) => inserts.models(database)?,
-            Source::Pieces(database) => inserts.pieces(database)?,
-        }
+        let keywords = match source {
+            Source::Models(database) => {
+                inserts.models(database)?;
+                database.keywords.as_deref()
+            }
+            Source::Pieces(database) => {
+                inserts.pieces(database)?;
+                database.keywords.as_deref()
+            }
+        };
+        insert_keyword_table(&connection, keywords.unwrap_or_default())?;
     }
     connection.execute_batch(INDEXES)?;
     connection.execute_batch("COMMIT")?;
     connection.close().map_err(|(_, e)| e)
+}
+
+/// The pool's keyword table ([`Database::keywords`]), in its order.
+fn insert_keyword_table(connection: &Connection, table: &[KeywordName]) -> rusqlite::Result<()> {
+    let mut keyword =
+        connection.prepare("INSERT INTO pool_keywords (id, position, name) VALUES (?1, ?2, ?3)")?;
+    let mut name = connection
+        .prepare("INSERT INTO pool_keyword_names (keyword_id, lang, name) VALUES (?1, ?2, ?3)")?;
+    for (position, k) in table.iter().enumerate() {
+        keyword.execute(params![k.id.0, position as i64, k.name])?;
+        for (lang, text) in k.names.iter() {
+            name.execute(params![k.id.0, lang, text])?;
+        }
+    }
+    Ok(())
 }
 
 /// A card's effect tree as JSON, and the keyword lines in it.

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use crate::effect::{self, Vocabulary};
 use crate::i18n::locale::{Entry, fingerprint, render_set_file};
 use crate::i18n::{Field, UnitKey};
-use crate::words::{BASE_TYPES, Element};
+use crate::words::{BASE_TYPES, CardKind, Element};
 
 /// Effects to draw from: every example of the effect language reference
 /// (which covers the whole grammar) that is valid in any pool, i.e. names
@@ -36,7 +36,12 @@ fn effect_corpus() -> &'static [String] {
         examples
             .into_iter()
             .filter(|text| {
-                effect::parse(text).is_ok_and(|tree| effect::check(&tree, &vocab).is_empty())
+                // A synthetic pool builds clean: no errors, and no sense
+                // warnings (the reference shows some on purpose).
+                effect::parse(text).is_ok_and(|tree| {
+                    effect::check(&tree, &vocab).is_empty()
+                        && effect::sense(&tree, Some(CardKind::Single), &vocab).is_empty()
+                })
             })
             .collect()
     })

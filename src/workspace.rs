@@ -137,8 +137,10 @@ impl Workspace {
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         let (vocabulary, diagnostics) = read_vocabulary(&self.pool, cache.as_mut());
         let mut sources = Sources::default();
+        // Every format file, so that a later check of what the formats
+        // name (`Formats::unknown_names`) is located in them too.
         for file in &self.pool.data {
-            if diagnostics.iter().any(|d| d.path == file.path) {
+            if file.relative.starts_with("formats/") || diagnostics.iter().any(|d| d.path == file.path) {
                 sources.insert(file.path.clone(), file.text().clone());
             }
         }
@@ -158,8 +160,10 @@ impl Workspace {
         let mut diagnostics = Vec::new();
         let formats = Formats::of_pool(&self.pool, &mut diagnostics);
         let mut sources = Sources::default();
+        // Every format file, so that a later check of what the formats
+        // name (`Formats::unknown_names`) is located in them too.
         for file in &self.pool.data {
-            if diagnostics.iter().any(|d| d.path == file.path) {
+            if file.relative.starts_with("formats/") || diagnostics.iter().any(|d| d.path == file.path) {
                 sources.insert(file.path.clone(), file.text().clone());
             }
         }
@@ -204,6 +208,7 @@ fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
         })
         .collect::<Option<_>>()?;
     let mut database = Database {
+        keywords: json.keywords.clone(),
         format: json.format,
         sets: Vec::with_capacity(sets.len()),
         cards: Vec::with_capacity(json.cards),

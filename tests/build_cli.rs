@@ -256,6 +256,8 @@ fn files_of_the_wrong_shape_are_explained() {
 
 #[test]
 fn a_pool_brings_its_own_keyword_table() {
+    let out = tempfile::tempdir().unwrap();
+    let db = out.path().join("cards.json");
     let run = blades(
         &fixtures(),
         &[
@@ -265,16 +267,36 @@ fn a_pool_brings_its_own_keyword_table() {
             "--format",
             "json",
             "--out",
+            db.to_str().unwrap(),
+        ],
+    );
+    // `Gear Up.` is known from the pool's table, which adds to the built-in
+    // one (`Scurry.` stays known).
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(located(&run.stdout), [] as [&str; 0]);
+
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "keyword-clash",
+            "--format",
+            "json",
+            "--out",
             "/nonexistent/x.json",
         ],
     );
     assert_eq!(run.code, 1);
-    let lines = located(&run.stdout);
-    // `Gear Up.` is known from the pool's table, which replaces the built-in one.
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(
-        lines[0].contains("unknown-keyword") && lines[0].contains("Scurry"),
-        "{lines:?}"
+    // A built-in name there is an error at it, and a reminder that does
+    // something else than its meaning a warning.
+    assert_eq!(
+        located(&run.stdout),
+        [
+            "keyword-clash/keywords.yaml:12:16 keyword-clash [a built-in keyword's name] the built-in keyword `Scurry` has this name already",
+            "keyword-clash/keywords.yaml:18:11 reminder-differs [hand-written reminder] the reminder of `Overclock` does something else than its meaning: it does `Play: Gain 3 RP.`, the meaning `Play: Gain 2 RP.`",
+            "keyword-clash/keywords.yaml:19:11 reminder-differs [hand-written reminder] the Japanese reminder of `Overclock` has the numbers [3]; its meaning renders `プレイ：2RPを得る。` ([2])",
+        ]
     );
 
     let run = blades(

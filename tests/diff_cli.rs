@@ -259,6 +259,32 @@ fn unreadable_and_malformed_databases_exit_2_located() {
     );
 }
 
+/// Cards are matched by id: a database with an id twice is refused, on
+/// either side, every repeat located with its first use (exit 2).
+#[test]
+fn a_database_with_one_id_twice_is_refused_located() {
+    let twice = "tests/fixtures/diff/databases/one-id-twice.json";
+    for args in [[twice, NEW], [OLD, twice]] {
+        let run = blades(root(), &["diff", args[0], args[1], "--format", "json"]);
+        assert_eq!(run.code, 2, "{}", run.stdout);
+        let found: Vec<(String, String, u64, u64)> = run.json()["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["file"].as_str().unwrap().to_string(),
+                    d["line"].as_u64().unwrap(),
+                    d["related"][0]["line"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let repeat = |line, first| ("duplicate-card-id".to_string(), twice.to_string(), line, first);
+        assert_eq!(found, [repeat(6, 4), repeat(13, 8)]);
+    }
+}
+
 #[test]
 fn markdown_and_json_do_not_go_together() {
     let run = diff(&["--markdown", "--format", "json"]);

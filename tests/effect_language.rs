@@ -583,6 +583,56 @@ fn the_touchstone_finds_a_tree_whose_english_means_another() {
 }
 
 #[test]
+fn money_and_victory_points() {
+    assert_eq!(
+        action("Play: Gain 3 Millennium Dollars."),
+        Action::Gain {
+            n: Num::new(3),
+            resource: Resource::Money
+        }
+    );
+    assert_eq!(
+        action("Score: Lose 1 Millennium Dollar."),
+        Action::Lose {
+            n: Num::new(1),
+            resource: Resource::Money
+        }
+    );
+    let a = ability("Action: Pay 2 Millennium Dollars to gain 1 VP.");
+    assert_eq!(
+        a.sentences[0].cost,
+        [Clause::Act {
+            subject: Player::You,
+            action: Action::PayMoney { n: Num::new(2) },
+            span: Span::default()
+        }]
+    );
+    assert_eq!(codes("Play: Gain 100 VP."), ["number-out-of-range"]);
+    let e =
+        parse_ok("Action: Pay 2 Millennium Dollars to gain 1 VP.\nPlay: Gain 1 Millennium Dollar.");
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "アクション：2ミレニアムドルを支払うことで、1勝利点を得る。\nプレイ：1ミレニアムドルを得る。"
+    );
+}
+
+#[test]
+fn you_is_named_again_after_another_player() {
+    let e = parse_ok("Play: Each opponent loses 1 RP and you gain 2 RP.");
+    assert_eq!(
+        format(&e),
+        "Play: Each opponent loses 1 RP and you gain 2 RP."
+    );
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "プレイ：各相手は1RPを失い、自分は2RPを得る。"
+    );
+    // The first clause, and one after a clause you do, need no `you`.
+    let e = parse_ok("Play: You gain 1 RP and lose 1 RP.");
+    assert_eq!(format(&e), "Play: Gain 1 RP and lose 1 RP.");
+}
+
+#[test]
 fn store_discard_and_moves() {
     assert_eq!(
         action("Play: Discard a card from your hand."),
@@ -1223,9 +1273,16 @@ fn builtin_keywords() {
         format(&e),
         "Play: If the card to the left has a lower STAR than this card, flip it and gain 4 RP."
     );
+    // The reminder is rendered from the meaning.
+    assert_eq!(thwomp.reminder, None);
     assert_eq!(
-        thwomp.reminder_text(Lang::Ja, Some(4)),
-        "プレイ：左のカードのスターレーティングがこのカードよりも低い場合、そのカードを裏返し、4RPを得る。"
+        render(
+            &parse_ok("Thwomp! 4."),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
+        "ドッスン！4（プレイ：左のカードのスターレーティングがこのカードよりも低い場合、そのカードを裏返し、4RPを得る。）"
     );
 }
 
@@ -1526,12 +1583,19 @@ fn amount(depth: u32) -> BoxedStrategy<Amount> {
     .boxed()
 }
 
+fn resource() -> impl Strategy<Value = Resource> {
+    prop_oneof![Just(Resource::Money), Just(Resource::Vp)]
+}
+
 fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
     let t = || target(depth);
     prop_oneof![
         amount(depth).prop_map(|amount| Action::GainRp { amount }),
         amount(depth).prop_map(|amount| Action::LoseRp { amount }),
         num(1..=3).prop_map(|count| Action::GainSlots { count }),
+        (num(1..=9), resource()).prop_map(|(n, resource)| Action::Gain { n, resource }),
+        (num(1..=9), resource()).prop_map(|(n, resource)| Action::Lose { n, resource }),
+        num(1..=9).prop_map(|n| Action::PayMoney { n }),
         t().prop_map(|target| Action::Flip { target }),
         prop_oneof![Just(ClashWith::Opponent), Just(ClashWith::AllPlayers)]
             .prop_map(|with| Action::Clash { with }),

@@ -86,7 +86,7 @@ fn status_json_has_counts_and_entries() {
             &ja["stale"],
             &ja["orphaned"]
         ),
-        (&216.into(), &3.into(), &5.into(), &2.into())
+        (&224.into(), &3.into(), &5.into(), &2.into())
     );
     let gulch = ja["sets"]
         .as_array()

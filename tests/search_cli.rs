@@ -275,6 +275,101 @@ fn every_key_and_operator_finds_some_cards_and_leaves_out_others() {
     }
 }
 
+/// Every fixture pool a search can run on, the built-in one (`None`) first:
+/// pools with their own keyword tables, translations, categories, errata.
+const POOLS: [Option<&str>; 8] = [
+    None,
+    Some("tests/fixtures/workspace/own-words"),
+    Some("tests/fixtures/build/valid"),
+    Some("tests/fixtures/i18n/drifted"),
+    Some("tests/fixtures/rules/pool"),
+    Some("tests/fixtures/diff/new"),
+    Some("examples/pools/millennium-monsters"),
+    Some("examples/pools/playing-cards"),
+];
+
+/// Queries beyond the cases that name the fixture pools' own keywords (and
+/// built-in ones they do not have), by name, id and Japanese name.
+const OWN_WORDS: [&str; 8] = [
+    "kw:gear-up",
+    "kw:\"gear up\"",
+    "kw:ギアアップ",
+    "keyword!=gear-up",
+    "kw:scurry",
+    "kw:thwomp!",
+    "scurry",
+    "gear",
+];
+
+/// What a query answers on a database: the ids found, or the codes and
+/// places of its mistakes.
+fn answer(database: &blades::model::Database, query: &str) -> Result<Vec<String>, Vec<String>> {
+    use blades::search::{Catalog, Index, Query};
+    let index = Index::new(database);
+    let catalog = Catalog::for_index(&index, &blades::effect::Keywords::builtin());
+    match Query::parse(query, &catalog) {
+        Ok(query) => Ok(index.search(&query).map(|c| c.id.0.clone()).collect()),
+        Err(problems) => Err(problems
+            .iter()
+            .map(|d| format!("{} at {:?}", d.code.as_str(), d.span))
+            .collect()),
+    }
+}
+
+/// Every search case, run on every fixture pool both ways: on the pool (as
+/// `blades search` opens it) and on the database `blades build` wrote of
+/// it (as `--db` reads it). The answers, found cards or mistakes, are the
+/// same: the file carries the pool's vocabulary.
+#[test]
+fn every_case_answers_alike_with_and_without_db_on_every_fixture_pool() {
+    let queries: Vec<&str> = cases().iter().map(|(q, _)| *q).chain(OWN_WORDS).collect();
+    for pool in POOLS {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("db.json");
+        let mut args = Vec::new();
+        if let Some(pool) = pool {
+            args.extend(["--cards", pool]);
+        }
+        args.extend(["build", "-q", "--no-cache", "--out", db.to_str().unwrap()]);
+        let run = blades(root(), &args);
+        assert_eq!(run.code, 0, "{pool:?}: {}", run.stderr);
+        let from_file = blades::search::read_database(&db).unwrap();
+        let path = pool.map(|p| root().join(p));
+        let workspace = blades::workspace::Workspace::open_uncached(path.as_deref()).unwrap();
+        let from_pool = workspace.database().unwrap();
+        for query in &queries {
+            assert_eq!(
+                answer(&from_pool, query),
+                answer(&from_file, query),
+                "`{query}` on {pool:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_pools_own_keywords_are_found_by_name_id_and_japanese_name_with_db_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = root().join("tests/fixtures/workspace/own-words");
+    let pool = pool.to_str().unwrap();
+    let db = dir.path().join("db.json");
+    let run = blades(dir.path(), &["--cards", pool, "build", "-q", "--out", db.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for query in ["kw:gear-up", "kw:ギアアップ", "kw:\"Gear Up\""] {
+        let from_pool = search_in(dir.path(), query, &["--cards", pool]);
+        let from_db = search_in(dir.path(), query, &["--db", db.to_str().unwrap()]);
+        assert_eq!(from_pool, ["g1"], "`{query}`");
+        assert_eq!(from_db, from_pool, "`{query}`");
+    }
+    // A built-in keyword the pool's table replaces is unknown either way.
+    for extra in [vec!["--cards", pool], vec!["--db", db.to_str().unwrap()]] {
+        let mut args = vec!["search"];
+        args.extend(extra);
+        args.push("kw:scurry");
+        assert_eq!(blades(dir.path(), &args).code, 2);
+    }
+}
+
 #[test]
 fn the_pool_and_its_built_database_answer_alike() {
     let (dir, db, _) = built();
@@ -401,6 +496,34 @@ fn human_output_is_a_table_with_a_count_and_explain_says_it_in_both_languages() 
         &["search", "--db", db.to_str().unwrap(), "zzzz"],
     );
     assert_eq!(none.stdout, "no card matches\n");
+}
+
+#[test]
+fn the_results_table_speaks_the_language_asked() {
+    let (dir, db, _) = built();
+    let db = db.to_str().unwrap();
+    let run = blades(dir.path(), &["search", "--lang", "ja", "--db", db, "e:fire", "star>=4"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[0].starts_with("ID ") && lines[0].contains("名前"), "{}", run.stdout);
+    let row: Vec<&str> = lines[1].split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    assert_eq!(
+        row,
+        ["boiler-golem", "ボイラー・ゴーレム", "歯車仕掛けの鋳造所", "シングル", "4", "炎, 地", "機械", "2"],
+        "{}",
+        run.stdout
+    );
+    assert_eq!(lines.last(), Some(&"4枚"));
+    // English stays the default, and a language the pool lacks is refused.
+    let en = blades(dir.path(), &["search", "--db", db, "e:fire", "star>=4"]);
+    assert!(en.stdout.contains("Boiler Golem") && en.stdout.contains("fire, earth"));
+    // Help lines list values in the language asked.
+    let bad = blades(dir.path(), &["search", "--lang", "ja", "--format", "json", "--db", db, "e:fyre"]);
+    let help = bad.json()["diagnostics"][0]["help"].as_str().unwrap().to_string();
+    assert!(help.contains("`e` takes 炎, 風, 光, 水, 地, 闇"), "{help}");
+    let fr = blades(dir.path(), &["search", "--lang", "fr", "--db", db, "e:fire"]);
+    assert_eq!(fr.code, 2);
+    assert!(fr.stderr.contains("blades::unknown-language"), "{}", fr.stderr);
 }
 
 #[test]

@@ -145,6 +145,7 @@ fn database(seed: u64, count: usize) -> (Database, Vec<Made>) {
         .collect();
     (
         Database {
+            keywords: None,
             format: 2,
             cards,
             sets,

@@ -254,6 +254,31 @@ fn assert_same_data(json: &Path, sqlite: &Path) {
         .unwrap();
     assert_eq!(json!(user_version), database["format"]);
 
+    let table: Vec<Value> = database["keywords"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|k| json!([k["id"], k["name"], k["names"]["ja"]]))
+        .collect();
+    let mut statement = c
+        .prepare(
+            "SELECT k.id, k.name, n.name FROM pool_keywords k
+             LEFT JOIN pool_keyword_names n ON n.keyword_id = k.id AND n.lang = 'ja'
+             ORDER BY k.position",
+        )
+        .unwrap();
+    let rows: Vec<Value> = statement
+        .query_map([], |r| {
+            Ok(json!([
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?
+            ]))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(rows, table, "the pool's keyword table");
     let sets = database["sets"].as_array().unwrap();
     let ids = strings(&c, "SELECT id FROM sets ORDER BY position", []);
     let expected: Vec<&str> = sets.iter().map(|s| s["id"].as_str().unwrap()).collect();
@@ -761,6 +786,9 @@ const FIELDS: &[(&str, &str)] = &[
     ("sets[].physical-cards", "sets.physical_cards"),
     ("sets[].translations.<lang>.name", "set_translations.name"),
     ("sets[].translations.<lang>.stale", "set_translations.stale"),
+    ("keywords[].id", "pool_keywords.id"),
+    ("keywords[].name", "pool_keywords.name"),
+    ("keywords[].names.<lang>", "pool_keyword_names.name"),
 ];
 
 /// The leaf fields of a JSON Schema, as paths: `[]` for a list's items,

@@ -171,3 +171,34 @@ fn the_example_format_of_the_docs_loads_as_written() {
         "{report}"
     );
 }
+
+#[test]
+fn every_replacement_a_format_file_suggests_fixes_its_mistake() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    common::copy_dir(&root().join("tests/fixtures/formats/names-pool"), &pool);
+    let file = pool.join("formats/names.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let deck = root().join("tests/fixtures/formats/names-deck.txt");
+    let run = |text: &str| {
+        std::fs::write(&file, text).unwrap();
+        let args = ["--cards", pool.to_str().unwrap(), "--format", "json", "deck", "check"];
+        let mut args = args.to_vec();
+        args.extend(["--rules", "banned", deck.to_str().unwrap()]);
+        blades(dir.path(), &args)
+    };
+    let first = run(&text);
+    assert_eq!(first.code, 2, "{}", first.stdout);
+    let suggestions = suggested(&first.json());
+    assert_eq!(suggestions.len(), 2, "{}", first.stdout);
+    let mut fixed = text.clone();
+    for (code, start, end, with) in suggestions.into_iter().rev() {
+        let report = run(&replaced(&text, start, end, &with)).json();
+        assert!(!still_there(&report, &code, start), "{code} at {start} stays after `{with}`");
+        fixed = replaced(&fixed, start, end, &with);
+    }
+    // With the set named too, the format loads and checks the deck.
+    let fixed = fixed.replace("tiny-set", "tiny");
+    let run = run(&fixed);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+}

@@ -817,6 +817,7 @@ mod tests {
             sets,
             paths,
             cards: 10,
+            keywords: None,
         };
         let written = crate::artifacts::write_database_json_file(&out, &json).unwrap();
         cache.database_written(&json.paths, &written);

@@ -90,11 +90,7 @@ pub fn read(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<InputFile>
 
 /// The file name to show for an input.
 pub fn shown(path: &Path) -> String {
-    if path == Path::new("-") {
-        "<stdin>".to_string()
-    } else {
-        path.display().to_string()
-    }
+    blades::rules::input::shown(path)
 }
 
 /// Input problems: rendered to stderr for people, and returned as the

@@ -86,6 +86,18 @@ fn ground(context: &Context) -> Result<Ground, ExitCode> {
     let database = workspace.database().map_err(|findings| {
         context.pool_has_errors(&findings, "nothing can be checked against it")
     })?;
+    let unknown = formats.unknown_names(&database);
+    if !unknown.is_empty() {
+        let mut diagnostics = unknown;
+        diagnostics.push(
+            Diagnostic::general(
+                Code::FormatInvalid,
+                "the pool's deck formats name cards, sets or types it does not have, so no deck is checked",
+            )
+            .with_help("fix the format files (see docs/formats.md)"),
+        );
+        return Err(context.fail(exit::CANNOT_RUN, &diagnostics, &findings.sources));
+    }
     Ok(Ground { formats, database })
 }
 

@@ -87,6 +87,15 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(tree) => {
             let errors = effect::check(&tree, vocab);
             if errors.is_empty() {
+                // The build's sense warnings (it knows the card's kind; this
+                // text has none), beside the result; JSON keeps stdout to it.
+                let warnings: Vec<Diagnostic> = effect::sense(&tree, None, vocab)
+                    .into_iter()
+                    .map(|e| e.into_diagnostic(&path, &offsets).as_warning())
+                    .collect();
+                if context.format == Format::Human {
+                    context.report(&warnings, &sources);
+                }
                 match lang {
                     Some(lang) => {
                         let text = effect::render(&tree, lang, vocabulary.phrases.get(lang), vocab);

@@ -32,6 +32,10 @@ pub struct Args {
     /// Print only the ids of the cards found, one per line (for scripts).
     #[arg(long)]
     ids: bool,
+    /// The language of the results table: `en` (the default) or a language the pool is
+    /// translated into (`ja`): names, set names, kinds, elements and types as translated.
+    #[arg(long, value_name = "LANG", default_value = "en")]
+    lang: String,
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
@@ -45,13 +49,26 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         );
     }
     let text = args.query.join(" ");
-    let (database, keywords) = match load(context, &args) {
-        Ok(loaded) => loaded,
+    let database = match load(context, &args) {
+        Ok(database) => database,
         Err(code) => return code,
     };
+    let lang = match blades::i18n::choose_languages(&database, &args.lang) {
+        Ok(langs) if langs.len() == 1 => langs[0].clone(),
+        Ok(_) => {
+            return context.refuse(
+                blades::diagnostics::Diagnostic::general(
+                    blades::diagnostics::Code::UnknownLanguage,
+                    "the results table is in one language",
+                )
+                .with_help("use `--lang en` or `--lang ja`"),
+            );
+        }
+        Err(unknown) => return context.refuse(*unknown),
+    };
     let index = Index::new(&database);
-    let catalog = Catalog::for_index(&index, &keywords);
-    let query = match Query::parse(&text, &catalog) {
+    let catalog = Catalog::for_index(&index, &Keywords::builtin());
+    let query = match Query::parse_in(&text, &catalog, &lang) {
         Ok(query) => query,
         Err(problems) => {
             let mut sources = Sources::default();
@@ -84,14 +101,16 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
                 stdoutln!("意味: {}", query.explain(Lang::Ja));
                 stdoutln!();
             }
-            stdout_str(&table(&found));
+            stdout_str(&table(&found, &database, &lang));
             if context.tells() {
                 stdoutln!(
                     "{}",
-                    match found.len() {
-                        0 => "no card matches".to_string(),
-                        1 => "1 card".to_string(),
-                        n => format!("{n} cards"),
+                    match (found.len(), lang.as_str()) {
+                        (0, "ja") => "一致するカードはありません".to_string(),
+                        (n, "ja") => format!("{n}枚"),
+                        (0, _) => "no card matches".to_string(),
+                        (1, _) => "1 card".to_string(),
+                        (n, _) => format!("{n} cards"),
                     }
                 );
             }
@@ -100,57 +119,32 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     ExitCode::from(exit::OK)
 }
 
-/// The database searched, and the keyword table values are named from:
-/// the built database `--db` names (with the built-in keywords), else the
-/// pool's.
-fn load(context: &Context, args: &Args) -> Result<(Database, Keywords), ExitCode> {
+/// The database searched: the built database `--db` names, else the
+/// pool's. Either carries the pool's keyword table, which `kw:` is read
+/// against (a file written without one is read with the built-in table).
+fn load(context: &Context, args: &Args) -> Result<Database, ExitCode> {
     if let Some(path) = &args.db {
         if context.tells() {
             stderrln!("database: {}", path.display());
         }
-        return match search::read_database(path) {
-            Ok(database) => Ok((database, Keywords::builtin())),
-            Err(problem) => Err(context.refuse(*problem)),
-        };
+        return search::read_database(path).map_err(|problem| context.refuse(*problem));
     }
     let workspace = context.workspace()?;
-    let database = workspace
+    workspace
         .database()
-        .map_err(|findings| context.pool_has_errors(&findings, "it cannot be searched"))?;
-    let (vocabulary, _) = workspace.vocabulary();
-    Ok((database, vocabulary.vocab.keywords))
+        .map_err(|findings| context.pool_has_errors(&findings, "it cannot be searched"))
 }
 
-/// The cards as a table: id, name, set, kind, STAR, elements, types, copies.
-fn table(cards: &[&Card]) -> String {
+/// The cards as a table: id, name, set, kind, STAR, elements, types,
+/// copies, in `lang`.
+fn table(cards: &[&Card], database: &Database, lang: &str) -> String {
     if cards.is_empty() {
         return String::new();
     }
-    let head = [
-        "id", "name", "set", "kind", "STAR", "elements", "types", "copies",
-    ];
+    let head = search::table_head(lang);
     let rows: Vec<[String; 8]> = cards
         .iter()
-        .map(|card| {
-            [
-                card.id.0.clone(),
-                card.name.clone(),
-                card.set.0.clone(),
-                card.kind.as_str().to_string(),
-                card.stars.to_string(),
-                card.elements
-                    .iter()
-                    .map(|e| e.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                card.types
-                    .iter()
-                    .map(|t| t.0.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                card.copies.to_string(),
-            ]
-        })
+        .map(|card| search::table_row(card, database, lang))
         .collect();
     let mut widths = head.map(UnicodeWidthStr::width);
     for row in &rows {

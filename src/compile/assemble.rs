@@ -13,6 +13,7 @@ pub(super) type SetModel = (Set, Vec<Card>);
 
 pub fn assemble(sets: &[LoadedSet], derived: &Derived) -> Database {
     let mut database = Database {
+        keywords: None,
         format: DATABASE_FORMAT,
         sets: Vec::new(),
         cards: Vec::new(),

@@ -14,7 +14,7 @@ use crate::diagnostics::{self, Diagnostic};
 use crate::effect::{Effect, Vocabulary};
 use crate::i18n::locale::LocaleFile;
 use crate::load::LoadedSet;
-use crate::model::{DATABASE_FORMAT, Database};
+use crate::model::{DATABASE_FORMAT, Database, KeywordName};
 use crate::pool::Pool;
 
 use super::assemble::{Books, assemble_set, assemble_set_taking, render_card};
@@ -74,6 +74,12 @@ pub(super) fn render_and_write(
         vocab: &vocabulary.vocab,
         plan,
     };
+    // The database carries the pool's keywords, so that a reader of the
+    // file names them as a reader of the pool does.
+    let keyword_table = KeywordName::table(&vocabulary.vocab.keywords);
+    if let Some(writer) = writer.as_deref_mut() {
+        writer.set_keywords(Some(keyword_table.clone()));
+    }
     let render = |index: usize, set: &mut LoadedSet, files| renderer.render(index, set, files);
     let built: Vec<(usize, Option<Built>)> = match writer.as_deref_mut() {
         // Each set keeps its place in the database file.
@@ -95,13 +101,18 @@ pub(super) fn render_and_write(
     match (passed, plan.as_pieces) {
         (false, _) => Output::None,
         (true, true) => {
-            let json = keep_pieces(pool, built, &mut read.works, &keys, card_count);
+            let mut json = keep_pieces(pool, built, &mut read.works, &keys, card_count);
+            json.keywords = Some(keyword_table);
             match database_unchanged {
                 true => Output::Unchanged(json),
                 false => Output::Pieces(json),
             }
         }
-        (true, false) => Output::Models(gather_models(built, card_count)),
+        (true, false) => {
+            let mut database = gather_models(built, card_count);
+            database.keywords = Some(keyword_table);
+            Output::Models(database)
+        }
     }
 }
 
@@ -241,6 +252,7 @@ impl Renderer<'_> {
             render_card(card, tree, &self.books, self.vocab);
         }
         let mut one = Database {
+            keywords: None,
             format: DATABASE_FORMAT,
             sets: vec![set_model],
             cards,
@@ -308,12 +320,14 @@ fn keep_pieces(
         sets,
         paths,
         cards: card_count,
+        keywords: None,
     }
 }
 
 /// The database as models, the sets in pool order.
 fn gather_models(built: Vec<(usize, Option<Built>)>, card_count: usize) -> Database {
     let mut all = Database {
+        keywords: None,
         format: DATABASE_FORMAT,
         sets: Vec::with_capacity(built.len()),
         cards: Vec::with_capacity(card_count),

@@ -5,11 +5,14 @@
 use rayon::prelude::*;
 
 use crate::diagnostics::{Code, Diagnostic};
-use crate::effect::{self, Keywords, Phrasebooks, Vocabulary};
+use std::sync::Arc;
+
+use crate::effect::{self, Keyword, Keywords, Lang, Phrasebook, Phrasebooks, Vocabulary};
+use crate::i18n::check::numbers;
 use crate::load::{LoadedSet, LocaleSummary};
 use crate::pool::Pool;
 use crate::words::BASE_TYPES;
-use crate::yaml::{self, text_offsets};
+use crate::yaml::{self, Node, text_offsets};
 
 use super::read::{FilesRead, whole_set};
 
@@ -113,27 +116,127 @@ fn vocabulary_key(pool: &Pool, vocab: &Vocabulary) -> u64 {
     key.digest()
 }
 
-/// The keyword table of a pool: its own `keywords.yaml` when it has one (so
-/// a designer adds a set keyword without touching code), else the built-in
-/// table. A broken file is an error, and the built-in table stands in.
+/// The keyword table of a pool: the built-in keywords and, when the pool
+/// has a `keywords.yaml`, its own after them (a designer adds a set keyword
+/// without touching code, and never loses a built-in one). A pool keyword
+/// with a built-in's name or id is an error located at it, and left out; a
+/// broken file is an error, and the built-in table stands alone.
 pub(crate) fn pool_keywords(pool: &Pool, out: &mut Vec<Diagnostic>) -> Keywords {
+    let mut keywords = Keywords::builtin();
     let Some(file) = pool.data_file("keywords.yaml") else {
-        return Keywords::builtin();
+        return keywords;
     };
     let Some(doc) = yaml::parse_reported(file.text(), &file.path, out) else {
-        return Keywords::builtin();
+        return keywords;
     };
-    match Keywords::from_json(&doc.to_json()) {
-        Ok(keywords) => keywords,
+    let own = match Keywords::from_json(&doc.to_json()) {
+        Ok(own) => own,
         Err(problem) => {
             out.push(
                 Diagnostic::error(Code::DataInvalid, &file.path, doc.span.start..doc.span.start, problem)
                     .with_label("keyword table")
-                    .with_help("each keyword needs id, name {en, ja}, reminder {en, ja} and meaning; see docs/effect-language.md"),
+                    .with_help("each keyword needs id, name {en, ja} and meaning (a reminder {en, ja} is optional); see docs/effect-language.md"),
             );
-            Keywords::builtin()
+            return keywords;
+        }
+    };
+    let entries = doc.get("keywords").and_then(Node::as_seq).unwrap_or(&[]);
+    let builtin = Keywords::builtin();
+    for (keyword, entry) in own.iter().zip(entries) {
+        // A table that restates a built-in keyword as it is (a copy of the
+        // built-in pool's folder) says nothing new.
+        if builtin.by_id(&keyword.id) == Some(keyword) {
+            continue;
+        }
+        if let Some(clash) = clash(&builtin, keyword, entry, &file.path) {
+            out.push(clash);
+            continue;
+        }
+        out.extend(reminder_differs(keyword, entry, &file.path));
+        keywords.push(keyword.clone());
+    }
+    keywords
+}
+
+/// A pool keyword that has a built-in keyword's name or id.
+fn clash(
+    builtin: &Keywords,
+    keyword: &Keyword,
+    entry: &Node,
+    path: &Arc<str>,
+) -> Option<Diagnostic> {
+    let (taken, field, at) = if let Some(b) = builtin.get(&keyword.name.en) {
+        (b, "name", entry.get("name").and_then(|n| n.get("en")))
+    } else {
+        let b = builtin.by_id(&keyword.id)?;
+        (b, "id", entry.get("id"))
+    };
+    let span = at.unwrap_or(entry).span.clone();
+    Some(
+        Diagnostic::error(
+            Code::KeywordClash,
+            path,
+            span,
+            format!(
+                "the built-in keyword `{}` has this {field} already",
+                taken.name.en
+            ),
+        )
+        .with_label(format!("a built-in keyword's {field}"))
+        .with_help(format!(
+            "a pool's keywords add to the built-in ones: give this keyword another {field} (cards that write `{}` mean the built-in one)",
+            taken.name.en
+        )),
+    )
+}
+
+/// Warnings for a hand-written reminder that does something else than the
+/// meaning: the English compared as trees, the Japanese by its numbers.
+fn reminder_differs(keyword: &Keyword, entry: &Node, path: &Arc<str>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let at = |lang: &str| {
+        entry
+            .get("reminder")
+            .and_then(|r| r.get(lang))
+            .unwrap_or(entry)
+            .span
+            .clone()
+    };
+    if let Some(difference) = keyword.override_differs() {
+        out.push(
+            Diagnostic::warning(
+                Code::ReminderDiffers,
+                path,
+                at("en"),
+                format!("the reminder of `{}` does something else than its meaning: {difference}", keyword.name.en),
+            )
+            .with_label("hand-written reminder")
+            .with_help("remove `reminder.en`: the reminder is rendered from the meaning; or correct the meaning"),
+        );
+    }
+    if let Some(japanese) = keyword.reminder.as_ref().and_then(|r| r.ja.as_ref())
+        && let Some(meaning) = keyword.meaning_tree(keyword.number.then_some(2))
+    {
+        let vocab = Vocabulary::base_without_keywords();
+        let rendered = effect::render(&meaning, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab);
+        let (said, meant) = (numbers(&japanese.replace("{n}", "2")), numbers(&rendered));
+        if said != meant {
+            out.push(
+                Diagnostic::warning(
+                    Code::ReminderDiffers,
+                    path,
+                    at("ja"),
+                    format!(
+                        "the Japanese reminder of `{}` has the numbers {said:?}; its meaning renders `{rendered}` ({meant:?})",
+                        keyword.name.en
+                    ),
+                )
+                .with_label("hand-written reminder")
+                .with_help("remove `reminder.ja`: the reminder is rendered from the meaning; or write the meaning's amounts"),
+            );
         }
     }
+    out
 }
 
 /// What effect text may name in this pool: its sets and types, and the
@@ -175,9 +278,15 @@ pub(crate) fn check_set_effects(
         let (Some(tree), Some(effect_text)) = (&loaded.effect, &loaded.card.effect) else {
             continue;
         };
+        // Sense is asked of effects the checks accept: a broken one has its
+        // errors to fix first.
         let mut errors = effect::check(tree, vocab);
         errors.extend(effect::reads_back(tree, effect_text));
-        if errors.is_empty() {
+        let (findings, warn) = match errors.is_empty() {
+            true => (effect::sense(tree, Some(loaded.card.kind), vocab), true),
+            false => (errors, false),
+        };
+        if findings.is_empty() {
             continue;
         }
         let offsets = text_offsets(
@@ -186,11 +295,10 @@ pub(crate) fn check_set_effects(
             loaded.spans.effect_style,
             effect_text,
         );
-        out.extend(
-            errors
-                .into_iter()
-                .map(|e| e.into_diagnostic(&set.path, &offsets)),
-        );
+        out.extend(findings.into_iter().map(|e| {
+            let found = e.into_diagnostic(&set.path, &offsets);
+            if warn { found.as_warning() } else { found }
+        }));
     }
     out
 }

@@ -227,6 +227,13 @@ pub enum Action {
     LoseRp { amount: Amount },
     /// `gain 1 extra tableau slot` (always at the right end).
     GainSlots { count: Num },
+    /// `gain 3 Millennium Dollars`, `gain 2 VP`.
+    Gain { n: Num, resource: Resource },
+    /// `lose 3 Millennium Dollars`, `lose 1 VP` (never below zero).
+    Lose { n: Num, resource: Resource },
+    /// `pay 3 Millennium Dollars`: money to the bank; as a cost, what it
+    /// pays for happens only when it can be paid in full.
+    PayMoney { n: Num },
     /// `flip <cards>` face down.
     Flip { target: Target },
     /// `clash with an opponent` / `clash with all players`.
@@ -251,6 +258,18 @@ pub enum Action {
     ReturnToHand { target: Target },
     /// `play <card>` (an extra play).
     PlayCard { target: Target },
+}
+
+/// What a player has besides cards and RP (Ranking Points, which
+/// [`Action::GainRp`] counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Resource {
+    /// Millennium Dollars (ミレニアムドル): spent in the Deckbuilding Phase,
+    /// 4 are worth 1 VP at the end of the game.
+    Money,
+    /// Victory Points (勝利点), which decide the game.
+    Vp,
 }
 
 /// A lasting state of some cards.

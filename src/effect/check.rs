@@ -246,6 +246,10 @@ impl Checker<'_> {
         match a {
             Action::GainRp { amount } | Action::LoseRp { amount } => self.amount(amount),
             Action::GainSlots { count } => self.range(*count, 1, 5, "extra tableau slots"),
+            Action::Gain { n, resource } | Action::Lose { n, resource } => {
+                self.range(*n, 1, 99, resource_words(*resource))
+            }
+            Action::PayMoney { n } => self.range(*n, 1, 99, resource_words(Resource::Money)),
             Action::Flip { target } => self.target(target, Role::Flip),
             Action::Clash { .. } => {}
             Action::Discard { target, .. }
@@ -517,6 +521,13 @@ impl Checker<'_> {
             | Event::Plays { target, .. } => self.target(target, Role::Plain),
             Event::Clash { .. } | Event::GainsRp { .. } | Event::LosesRp { .. } => {}
         }
+    }
+}
+
+fn resource_words(r: Resource) -> &'static str {
+    match r {
+        Resource::Money => "Millennium Dollars",
+        Resource::Vp => "VP",
     }
 }
 

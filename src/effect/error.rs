@@ -153,6 +153,34 @@ pub const CODES: &[(&str, &str)] = &[
         "`other` or `adjacent` where there is no card to compare with",
     ),
     (
+        "sense-flip-flipped",
+        "a warning: flipping this card where it is face down already (a Flip ability, a Reaction to its own flip, a second flip)",
+    ),
+    (
+        "sense-one-shot-lasting",
+        "a warning: a one-shot action under `Ongoing:` or `Top:`, which never say when it happens",
+    ),
+    (
+        "sense-gain-and-lose",
+        "a warning: one sentence makes a player gain and lose RP",
+    ),
+    (
+        "sense-opposite-modifiers",
+        "a warning: opposite STAR changes on the same cards under the same condition",
+    ),
+    (
+        "sense-never-holds",
+        "a warning: a condition no game state meets",
+    ),
+    (
+        "sense-never-there",
+        "a warning: a card kind where it never is (a deck box or accessory in a tableau, or as a Top Card)",
+    ),
+    (
+        "sense-reference",
+        "a warning: `it`, `them` or `N of them` for cards that are not one, several or that many",
+    ),
+    (
         "effect-reads-differently",
         "the English a card prints reads back as a different effect than the one it has",
     ),

@@ -96,7 +96,11 @@ fn outcome(o: ClashResult) -> &'static str {
 
 /// `a`, `a and b`, `a, b and c`.
 fn clauses(list: &[Clause]) -> String {
-    let parts: Vec<String> = list.iter().map(clause).collect();
+    let parts: Vec<String> = list
+        .iter()
+        .enumerate()
+        .map(|(i, c)| clause(c, names_you(list, i)))
+        .collect();
     match parts.as_slice() {
         [] => String::new(),
         [one] => one.clone(),
@@ -104,12 +108,26 @@ fn clauses(list: &[Clause]) -> String {
     }
 }
 
-fn clause(c: &Clause) -> String {
+/// Must clause `i` say `you`? Only the first clause, and those after a
+/// clause you do, leave it out: after `each opponent loses 1 RP`, `and gain
+/// 2 RP` would read as the opponents gaining.
+pub(crate) fn names_you(list: &[Clause], i: usize) -> bool {
+    i > 0
+        && !matches!(
+            list[i - 1],
+            Clause::Act {
+                subject: Player::You,
+                ..
+            }
+        )
+}
+
+fn clause(c: &Clause, name_you: bool) -> String {
     match c {
         Clause::Act {
             subject, action, ..
         } => {
-            if *subject == Player::You {
+            if *subject == Player::You && !name_you {
                 self::action(action, false)
             } else {
                 format!(
@@ -134,13 +152,14 @@ fn clause(c: &Clause) -> String {
                 }
                 State::StarBonus { delta } => format!("{t} {has} {delta:+} STAR"),
                 State::Mimic { symbols, source } => format!(
-                    "{t} {has} the {} of {}",
+                    "{t} {has} the {} of {} instead of {} own",
                     match symbols {
                         Symbols::Elements => "elements",
                         Symbols::Types => "types",
                         Symbols::ElementsAndTypes => "elements and types",
                     },
-                    self::target(source, Ctx::In)
+                    self::target(source, Ctx::In),
+                    if plural { "their" } else { "its" }
                 ),
             }
         }
@@ -183,6 +202,9 @@ fn action(a: &Action, third: bool) -> String {
             count.value,
             if count.value == 1 { "slot" } else { "slots" }
         ),
+        Action::Gain { n, resource } => format!("{} {}", v("gain"), self::resource(*n, *resource)),
+        Action::Lose { n, resource } => format!("{} {}", v("lose"), self::resource(*n, *resource)),
+        Action::PayMoney { n } => format!("{} {}", v("pay"), resource(*n, Resource::Money)),
         Action::Flip { target } => format!("{} {}", v("flip"), self::target(target, Ctx::In)),
         Action::Clash { with } => format!(
             "{} with {}",
@@ -295,6 +317,15 @@ fn count(c: &Count, plural: bool) -> String {
             target(on, Ctx::In)
         ),
         Count::Opponents => if plural { "opponents" } else { "opponent" }.to_string(),
+    }
+}
+
+/// `3 Millennium Dollars`, `1 Millennium Dollar`, `2 VP`.
+fn resource(n: Num, r: Resource) -> String {
+    match (r, n.value) {
+        (Resource::Money, 1) => "1 Millennium Dollar".to_string(),
+        (Resource::Money, n) => format!("{n} Millennium Dollars"),
+        (Resource::Vp, n) => format!("{n} VP"),
     }
 }
 

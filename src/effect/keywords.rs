@@ -1,6 +1,11 @@
 //! Set keywords as data (`cards/keywords.yaml`): each keyword has an id,
-//! English and Japanese names and reminder texts, and its meaning written in
-//! the effect language, so a designer adds a keyword without touching code.
+//! English and Japanese names and its meaning written in the effect language,
+//! so a designer adds a keyword without touching code. The reminder text
+//! printed after the name is rendered from the meaning; a hand-written one is
+//! a reviewed override, compared with the meaning by what it does.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -24,32 +29,118 @@ pub struct Keyword {
     pub id: String,
     /// The printed name; the English one is what effect text writes.
     pub name: Texts,
-    /// Reminder text printed after the name; `{n}` stands for the keyword's number.
-    pub reminder: Texts,
+    /// A reviewed reminder printed instead of the one rendered from the
+    /// meaning, in either language; `{n}` stands for the keyword's number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reminder: Option<Reminder>,
     /// What the keyword does, in the effect language; `{n}` stands for the number.
     pub meaning: String,
     /// Does the keyword take a number (`Thwomp! 3.`)?
     #[serde(default)]
     pub number: bool,
+    /// The meanings parsed so far, by their text (a card's keyword line is
+    /// rendered in every language without parsing the meaning again).
+    #[serde(skip)]
+    trees: Trees,
+}
+
+/// A hand-written reminder in one language or both.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reminder {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub en: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ja: Option<String>,
+}
+
+/// Parsed meanings by their expanded text; a memo, so it compares equal
+/// and clones empty.
+#[derive(Default)]
+struct Trees(RwLock<HashMap<String, Arc<Effect>>>);
+
+impl Clone for Trees {
+    fn clone(&self) -> Trees {
+        Trees::default()
+    }
+}
+
+impl PartialEq for Trees {
+    fn eq(&self, _: &Trees) -> bool {
+        true
+    }
+}
+
+impl Eq for Trees {}
+
+impl std::fmt::Debug for Trees {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Trees")
+    }
 }
 
 impl Keyword {
     /// The meaning with `{n}` replaced, parsed.
     pub fn expand(&self, value: Option<u32>) -> Result<Effect, Vec<EffectError>> {
-        let n = value.unwrap_or(1).to_string();
-        super::parse(&self.meaning.replace("{n}", &n))
+        super::parse(&self.expanded_text(value))
     }
 
-    /// The reminder text in a language with `{n}` replaced.
-    pub fn reminder_text(&self, lang: super::Lang, value: Option<u32>) -> String {
+    /// The meaning with `{n}` replaced (by 1 when no number is given).
+    fn expanded_text(&self, value: Option<u32>) -> String {
+        self.meaning.replace("{n}", &value.unwrap_or(1).to_string())
+    }
+
+    /// The meaning's tree for a number, parsed once per number; `None` when
+    /// the meaning does not parse (a validated table's always does).
+    pub fn meaning_tree(&self, value: Option<u32>) -> Option<Arc<Effect>> {
+        let text = self.expanded_text(value);
+        if let Some(tree) = self.trees.0.read().ok()?.get(&text) {
+            return Some(tree.clone());
+        }
+        let tree = Arc::new(super::parse(&text).ok()?);
+        if let Ok(mut trees) = self.trees.0.write() {
+            trees.insert(text, tree.clone());
+        }
+        Some(tree)
+    }
+
+    /// The hand-written reminder in a language with `{n}` replaced, when
+    /// there is one; else the reminder is rendered from the meaning.
+    pub fn reminder_override(&self, lang: super::Lang, value: Option<u32>) -> Option<String> {
+        let reminder = self.reminder.as_ref()?;
         let text = match lang {
-            super::Lang::En => &self.reminder.en,
-            super::Lang::Ja => &self.reminder.ja,
-        };
-        match value {
+            super::Lang::En => reminder.en.as_ref(),
+            super::Lang::Ja => reminder.ja.as_ref(),
+        }?;
+        Some(match value {
             Some(v) => text.replace("{n}", &v.to_string()),
             None => text.clone(),
-        }
+        })
+    }
+
+    /// How the hand-written English reminder differs from the meaning in
+    /// what it does (see [`super::what_it_does`]), when it does; wording
+    /// alone is no difference. `{n}` is compared as 2 in both.
+    pub fn override_differs(&self) -> Option<String> {
+        let text = self.reminder.as_ref()?.en.as_ref()?;
+        let meaning = self.meaning_tree(self.number.then_some(2))?;
+        let said = match super::parse(&text.replace("{n}", "2")) {
+            Ok(tree) => tree,
+            Err(_) => {
+                return Some(
+                    "it is not effect text, so what it does cannot be compared with the meaning"
+                        .to_string(),
+                );
+            }
+        };
+        let (said, meant) = (super::what_it_does(&said), super::what_it_does(&meaning));
+        (said != meant).then(|| {
+            format!(
+                "it does `{}`, the meaning `{}`",
+                super::format(&said),
+                super::format(&meant)
+            )
+        })
     }
 
     /// The printed name in a language.
@@ -141,11 +232,13 @@ impl Keywords {
                     k.name.en
                 ));
             }
+            let overrides = k.reminder.clone().unwrap_or_default();
             for (what, text) in [
-                ("reminder.en", &k.reminder.en),
-                ("reminder.ja", &k.reminder.ja),
-                ("meaning", &k.meaning),
+                ("reminder.en", overrides.en.as_ref()),
+                ("reminder.ja", overrides.ja.as_ref()),
+                ("meaning", Some(&k.meaning)),
             ] {
+                let Some(text) = text else { continue };
                 if text.contains("{n}") != k.number {
                     problems.push(if k.number {
                         format!("{at}: {what} must use `{{n}}` (the keyword takes a number)")
@@ -184,6 +277,12 @@ impl Keywords {
         } else {
             Err(problems.join("\n"))
         }
+    }
+
+    /// Adds a keyword after those of the table (a pool's to the built-ins);
+    /// the caller has made sure its id and name are new.
+    pub fn push(&mut self, keyword: Keyword) {
+        self.list.push(keyword);
     }
 
     /// The keyword with this English name, ignoring case.

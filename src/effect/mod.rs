@@ -25,12 +25,13 @@ mod parser;
 pub mod phrases;
 mod refer;
 mod render;
+mod sense;
 mod syntax_error;
 mod touchstone;
 
 pub use ast::*;
 pub use error::{CODES, EffectError};
-pub use keywords::{Keyword, Keywords, Texts};
+pub use keywords::{Keyword, Keywords, Reminder, Texts};
 pub use phrases::{Phrasebook, Phrasebooks};
 pub use touchstone::reads_back;
 
@@ -108,6 +109,23 @@ pub fn parse(text: &str) -> Result<Effect, Vec<EffectError>> {
 /// cards, …). Returns every finding, in text order per line.
 pub fn check(effect: &Effect, vocab: &Vocabulary) -> Vec<EffectError> {
     check::check(effect, vocab)
+}
+
+/// Sense warnings of a checked effect on a card of `kind` (when known):
+/// what does nothing or contradicts itself, each with a fix. Run on effects
+/// `check` accepts.
+pub fn sense(
+    effect: &Effect,
+    kind: Option<crate::words::CardKind>,
+    vocab: &Vocabulary,
+) -> Vec<EffectError> {
+    sense::sense(effect, kind, vocab)
+}
+
+/// The effect as what it does, for comparing two texts by meaning: the flip
+/// an Action or Reaction makes anyway and its `you may` are dropped.
+pub fn what_it_does(effect: &Effect) -> Effect {
+    sense::what_it_does(effect)
 }
 
 /// Printed card text in a language, from the phrase templates.

@@ -345,6 +345,7 @@ struct ActionParts<'i> {
     num: Option<Num>,
     part: Option<P<'i>>,
     pile: Pile,
+    resource: Resource,
 }
 
 fn first(pair: &P<'_>) -> Rule {
@@ -548,6 +549,17 @@ impl Builder<'_> {
             Rule::lose_rp => Action::LoseRp {
                 amount: self.amount(part.expect("amount")),
             },
+            Rule::gain_resource => Action::Gain {
+                n: parts.num.unwrap_or(Num::new(1)),
+                resource: parts.resource,
+            },
+            Rule::lose_resource => Action::Lose {
+                n: parts.num.unwrap_or(Num::new(1)),
+                resource: parts.resource,
+            },
+            Rule::pay_money => Action::PayMoney {
+                n: parts.num.unwrap_or(Num::new(1)),
+            },
             Rule::gain_slots => Action::GainSlots {
                 count: parts.num.unwrap_or(Num::new(1)),
             },
@@ -605,6 +617,7 @@ impl Builder<'_> {
             num: None,
             part: None,
             pile: Pile::Binder,
+            resource: Resource::Money,
         };
         for p in pair.into_inner() {
             match p.as_rule() {
@@ -617,6 +630,7 @@ impl Builder<'_> {
                     }
                 }
                 Rule::number => parts.num = Some(self.num(&p)),
+                Rule::k_vp => parts.resource = Resource::Vp,
                 Rule::pile_store_discard => parts.pile = Pile::StoreDiscard,
                 Rule::pile_box => parts.pile = Pile::Box,
                 Rule::discard_to => {

@@ -88,6 +88,11 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("outcome.lose", &[]),
     ("outcome.tie", &[]),
     // players
+    ("action.gain", &["amount"]),
+    ("action.lose", &["amount"]),
+    ("action.pay", &["amount"]),
+    ("resource.money", &["n"]),
+    ("resource.vp", &["n"]),
     ("player.you", &[]),
     ("player.an_opponent", &[]),
     ("player.each_opponent", &[]),

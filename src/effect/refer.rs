@@ -185,7 +185,11 @@ type Visit<'a> = &'a mut dyn FnMut(Owner, Span);
 fn action_owners(a: &Action, f: Visit<'_>) {
     match a {
         Action::GainRp { amount } | Action::LoseRp { amount } => amount_owners(amount, f),
-        Action::GainSlots { .. } | Action::Clash { .. } => {}
+        Action::GainSlots { .. }
+        | Action::Clash { .. }
+        | Action::Gain { .. }
+        | Action::Lose { .. }
+        | Action::PayMoney { .. } => {}
         Action::Flip { target }
         | Action::Discard { target, .. }
         | Action::Reveal { target }

@@ -71,12 +71,32 @@ impl Renderer<'_> {
                 &[("name", &name), ("n", &v.to_string())],
             );
         }
-        let reminder = kw.reminder_text(self.lang, value);
+        let reminder = kw
+            .reminder_override(self.lang, value)
+            .unwrap_or_else(|| self.meaning(kw, value));
         self.t(
             "line.keyword",
             &[],
             &[("name", &name), ("reminder", &reminder)],
         )
+    }
+
+    /// A keyword's reminder, rendered from its meaning. A valid meaning
+    /// holds no keyword lines; one that did is written as its source rather
+    /// than expanded, so a keyword never expands into itself.
+    fn meaning(&self, kw: &super::Keyword, value: Option<u32>) -> String {
+        let Some(tree) = kw.meaning_tree(value) else {
+            return kw.meaning.clone();
+        };
+        let lines: Vec<String> = tree
+            .lines
+            .iter()
+            .map(|line| match line {
+                Line::Ability(a) => self.ability(a),
+                Line::Keyword(k) => super::format::keyword(k),
+            })
+            .collect();
+        lines.join(self.pb.get("sentence.join", &[]))
     }
 
     fn ability(&self, a: &Ability) -> String {
@@ -156,12 +176,13 @@ impl Renderer<'_> {
                         .get(if last { "clauses.last" } else { "clauses.join" }, &[]),
                 );
             }
-            out.push_str(&self.clause(c, if last { Form::Last } else { Form::Cont }));
+            let form = if last { Form::Last } else { Form::Cont };
+            out.push_str(&self.clause(c, form, super::format::names_you(list, i)));
         }
         out
     }
 
-    fn clause(&self, c: &Clause, form: Form) -> String {
+    fn clause(&self, c: &Clause, form: Form, name_you: bool) -> String {
         let cont: &[&str] = if form == Form::Cont { &["cont"] } else { &[] };
         match c {
             Clause::Act {
@@ -169,7 +190,7 @@ impl Renderer<'_> {
             } => {
                 let third = super::format::third_person(*subject);
                 let text = self.action(action, third, form);
-                if *subject == Player::You {
+                if *subject == Player::You && !name_you {
                     text
                 } else {
                     self.t(
@@ -275,6 +296,16 @@ impl Renderer<'_> {
                     &[("n", &count.value.to_string()), ("slots", &slots)],
                 )
             }
+            Action::Gain { n, resource } => {
+                t("action.gain", &[("amount", &self.resource(*n, *resource))])
+            }
+            Action::Lose { n, resource } => {
+                t("action.lose", &[("amount", &self.resource(*n, *resource))])
+            }
+            Action::PayMoney { n } => t(
+                "action.pay",
+                &[("amount", &self.resource(*n, Resource::Money))],
+            ),
             Action::Flip { target } => t("action.flip", &[("target", &at(target))]),
             Action::Clash { with } => t("action.clash", &[("with", &self.clash_with(*with))]),
             Action::Discard { target, to } => t(
@@ -314,6 +345,19 @@ impl Renderer<'_> {
             }
             Action::PlayCard { target } => t("action.play_card", &[("target", &from(target))]),
         }
+    }
+
+    /// `3 Millennium Dollars`, `2 VP`.
+    fn resource(&self, n: Num, r: Resource) -> String {
+        let key = match r {
+            Resource::Money => "resource.money",
+            Resource::Vp => "resource.vp",
+        };
+        self.t(
+            key,
+            if n.value == 1 { &["one"] } else { &[] },
+            &[("n", &n.value.to_string())],
+        )
     }
 
     /// `a slot`, `2 slots`: the word, in the number given.

@@ -353,7 +353,7 @@ fn check_override(
 }
 
 /// The numbers of a text, sorted (full-width digits count as digits).
-fn numbers(text: &str) -> Vec<u64> {
+pub(crate) fn numbers(text: &str) -> Vec<u64> {
     let mut found = Vec::new();
     let mut current: Option<u64> = None;
     for c in text.chars() {

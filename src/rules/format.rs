@@ -8,6 +8,7 @@
 //! tool are embedded (`data/deck-formats.yaml`); a pool adds its own in
 //! `formats/*.yaml`, the same shape.
 
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
@@ -18,10 +19,10 @@ use super::characters;
 use super::{RULES, rule, rule_named};
 use crate::cards::fold;
 use crate::diagnostics::{Code, Diagnostic};
-use crate::model::Card;
+use crate::model::{Card, Database};
 use crate::pool::Pool;
 use crate::suggest::closest;
-use crate::words::{CardKind, Element, Id, SetKind};
+use crate::words::{BASE_TYPES, CardKind, Element, Id, SetKind};
 use crate::yaml::{self, Entry, Fields, Node, NodeValue};
 
 /// The embedded deck formats.
@@ -47,6 +48,19 @@ pub struct DeckFormat {
     /// Where surplus cards go (`your binder`): "move 1 single to your binder";
     /// without it, "take out 1 single".
     pub surplus: Option<String>,
+    /// The cards, sets and types its filters name, where they name them:
+    /// a pool's database must have them ([`Formats::unknown_names`]).
+    pub names: Vec<Named>,
+}
+
+/// A card, set or type a format's filter names, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    /// `card`, `set` or `type`.
+    pub attribute: &'static str,
+    pub id: Id,
+    pub path: Arc<str>,
+    pub span: Range<usize>,
 }
 
 /// A zone of a deck (`deck`, `Main Deck`, `starting hand`).
@@ -179,6 +193,31 @@ impl DeckFormat {
     }
 }
 
+/// Up to ten names, and how many more.
+fn first_few(names: &[&str]) -> String {
+    let shown = names.iter().take(10).copied().collect::<Vec<_>>().join(", ");
+    match names.len() {
+        0 => "none".to_string(),
+        n if n > 10 => format!("{shown} and {} more", n - 10),
+        _ => shown,
+    }
+}
+
+/// A header both zones answer to (id, name or `also`), as one of them
+/// writes it.
+fn shared_header(a: &Zone, b: &Zone) -> Option<String> {
+    let headers = |z: &Zone| -> Vec<String> {
+        std::iter::once(z.id.0.clone())
+            .chain(std::iter::once(z.name.clone()))
+            .chain(z.also.iter().cloned())
+            .collect()
+    };
+    let theirs: Vec<String> = headers(a).iter().map(|h| header_key(h)).collect();
+    headers(b)
+        .into_iter()
+        .find(|h| theirs.contains(&header_key(h)))
+}
+
 /// A zone's name as headers are compared: folded as card names are (NFKC,
 /// lower case, no spaces), without hyphens or underscores (`MAINDECK`,
 /// `main-deck` and `Main Deck` are one).
@@ -248,6 +287,49 @@ impl Formats {
         Formats { list }
     }
 
+    /// The cards, sets and types the formats name that `database` does
+    /// not have, each located in its format file with the nearest one
+    /// suggested. (A filter on a name that does not exist would count
+    /// nothing, silently.)
+    pub fn unknown_names(&self, database: &Database) -> Vec<Diagnostic> {
+        let cards: Vec<&str> = database.cards.iter().map(|c| c.id.0.as_str()).collect();
+        let sets: Vec<&str> = database.sets.iter().map(|s| s.id.0.as_str()).collect();
+        let mut types: Vec<&str> = BASE_TYPES.to_vec();
+        types.extend(database.sets.iter().flat_map(|s| s.extra_types.iter().map(|t| t.0.as_str())));
+        let card_set: HashSet<&str> = cards.iter().copied().collect();
+        let mut out = Vec::new();
+        for named in self.list.iter().flat_map(|f| &f.names) {
+            let known: &[&str] = match named.attribute {
+                "card" if card_set.contains(named.id.0.as_str()) => continue,
+                "card" => &cards,
+                "set" => &sets,
+                _ => &types,
+            };
+            if known.contains(&named.id.0.as_str()) {
+                continue;
+            }
+            let help = match closest(&named.id.0, known.iter().copied()) {
+                Some(best) => format!("did you mean `{best}`? A filter names a {} by its id", named.attribute),
+                None => format!(
+                    "a filter names a {} of the pool by its id: {}",
+                    named.attribute,
+                    first_few(known)
+                ),
+            };
+            out.push(
+                Diagnostic::error(
+                    Code::FormatInvalid,
+                    &named.path,
+                    named.span.clone(),
+                    format!("the pool has no {} `{}`", named.attribute, named.id),
+                )
+                .with_label(format!("not a {} of the pool", named.attribute))
+                .with_help(help),
+            );
+        }
+        out
+    }
+
     /// The format a name means: its id or its name (ignoring case).
     pub fn resolve(&self, name: &str) -> Result<&DeckFormat, UnknownFormat> {
         let wanted = fold(name);
@@ -314,6 +396,7 @@ pub fn parse_located(
         path,
         source: text,
         out,
+        names: Vec::new(),
     };
     let mut formats: Vec<(DeckFormat, Range<usize>)> = Vec::new();
     for (_, entry) in r.fields(&doc, &["formats"], &["formats"], "a format file") {
@@ -350,6 +433,8 @@ struct Reader<'a> {
     /// The file's text, to quote a value as written.
     source: &'a str,
     out: &'a mut Vec<Diagnostic>,
+    /// The cards, sets and types named by the format being read.
+    names: Vec<Named>,
 }
 
 impl Reader<'_> {
@@ -573,6 +658,7 @@ impl Reader<'_> {
                 copies,
                 modifiers,
                 surplus,
+                names: std::mem::take(&mut self.names),
             },
             id_node.span.clone(),
         ))
@@ -622,6 +708,23 @@ impl Reader<'_> {
                 .with_label("zone declared again")
                 .with_related(self.path, first.clone(), "first declared here")
                 .with_help("give each zone its own id");
+                self.out.push(d);
+                continue;
+            }
+            if let Some((other, first)) = zones.iter().find(|(z, _)| shared_header(z, &zone).is_some()) {
+                let header = shared_header(other, &zone).unwrap_or_default();
+                let d = Diagnostic::error(
+                    Code::FormatInvalid,
+                    self.path,
+                    span.clone(),
+                    format!(
+                        "the zones `{}` and `{}` both answer to the header `{header}:`",
+                        other.id, zone.id
+                    ),
+                )
+                .with_label("same header as another zone")
+                .with_related(self.path, first.clone(), "this zone answers to it too")
+                .with_help("a deck list's header names one zone: change the `name` or `also` of one of them");
                 self.out.push(d);
                 continue;
             }
@@ -846,10 +949,10 @@ impl Reader<'_> {
                     )
                     .map(Test::Rarity)
                 }
-                "type" => self.ids(value, "type").map(Test::Type),
-                "set" => self.ids(value, "set").map(Test::Set),
+                "type" => self.named_ids(value, "type").map(Test::Type),
+                "set" => self.named_ids(value, "set").map(Test::Set),
                 "category" => self.ids(value, "category").map(Test::Category),
-                "card" => self.ids(value, "card").map(Test::Card),
+                "card" => self.named_ids(value, "card").map(Test::Card),
                 "stars" => self.stars(value).map(|(a, b)| Test::Stars(a, b)),
                 "not" => {
                     match self.filter(value) {
@@ -922,6 +1025,21 @@ impl Reader<'_> {
             }
         }
         ok.then_some(out)
+    }
+
+    /// [`Reader::ids`] of a card, set or type, each kept with its place
+    /// to be checked against the pool.
+    fn named_ids(&mut self, node: &Node, attribute: &'static str) -> Option<Vec<Id>> {
+        let ids = self.ids(node, attribute)?;
+        for (id, item) in ids.iter().zip(self.one_or_many(node)) {
+            self.names.push(Named {
+                attribute,
+                id: id.clone(),
+                path: self.path.clone(),
+                span: item.span.clone(),
+            });
+        }
+        Some(ids)
     }
 
     fn ids(&mut self, node: &Node, field: &str) -> Option<Vec<Id>> {

@@ -47,10 +47,7 @@ impl InputFile {
     /// Reads a file, standard input for `-`, or the list a share code
     /// holds (a code that is not also the name of a file).
     pub fn read(name: &Path) -> Result<InputFile, Box<Diagnostic>> {
-        if let Some(code) = name.to_str()
-            && share::looks_like_code(code)
-            && !name.exists()
-        {
+        if let Some(code) = share_code(name) {
             return InputFile::shared(code);
         }
         let (path, text) = pool::read_input(name)?;
@@ -59,14 +56,14 @@ impl InputFile {
 
     /// The list of a share code, shown under the code's name.
     fn shared(code: &str) -> Result<InputFile, Box<Diagnostic>> {
-        let path: Arc<str> = Arc::from(code.trim());
+        let path = share::short(code);
         match share::decode(code) {
             Ok(lines) => Ok(InputFile {
                 path,
                 text: Arc::from(share::list_text(&lines)),
             }),
             Err(error) => Err(Box::new(
-                Diagnostic::error(Code::InvalidInput, &share::short(code), 0..0, error.to_string())
+                Diagnostic::error(Code::InvalidInput, &path, 0..0, error.to_string())
                     .with_help("copy the whole code again (it starts `MB1-`); a share code is made by `blades deck export --share`"),
             )),
         }
@@ -77,6 +74,22 @@ impl InputFile {
             path: Arc::from(path),
             text: Arc::from(text),
         }
+    }
+}
+
+/// The share code `name` is, when it is one and no file has that name.
+fn share_code(name: &Path) -> Option<&str> {
+    name.to_str()
+        .filter(|code| share::looks_like_code(code) && !name.exists())
+}
+
+/// How reports name an input: `<stdin>` for `-`, a share code by its ends
+/// ([`share::short`]), else its path.
+pub fn shown(name: &Path) -> String {
+    match share_code(name) {
+        Some(code) => share::short(code).to_string(),
+        None if name == Path::new("-") => "<stdin>".to_string(),
+        None => name.display().to_string(),
     }
 }
 

@@ -73,13 +73,21 @@ impl fmt::Display for ShareError {
     }
 }
 
-/// A code as a report names it: its first characters.
+/// A code as a report names it: a short code whole, a long one by its
+/// first characters and its last (which hold its check, so two codes
+/// named alike are almost never two codes), so that a report's findings do
+/// not each repeat a code of many kilobytes.
 pub fn short(code: &str) -> std::sync::Arc<str> {
+    const HEAD: usize = 16;
+    const TAIL: usize = 8;
     let code = code.trim();
-    match code.char_indices().nth(16) {
-        Some((end, _)) => std::sync::Arc::from(format!("{}…", &code[..end])),
-        None => std::sync::Arc::from(code),
+    let chars = code.chars().count();
+    if chars <= HEAD + TAIL + 1 {
+        return std::sync::Arc::from(code);
     }
+    let head: String = code.chars().take(HEAD).collect();
+    let tail: String = code.chars().skip(chars - TAIL).collect();
+    std::sync::Arc::from(format!("{head}…{tail}"))
 }
 
 /// Whether `text` has the form of a share code (it may still be wrong).

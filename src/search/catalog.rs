@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::effect::{Keywords, Timing};
 use crate::i18n::glossary::Glossary;
-use crate::model::Database;
+use crate::model::{Database, KeywordName};
 use crate::words::{BASE_TYPES, CardKind, Element, SetKind};
 
 use super::{Field, Flag, Value, fold};
@@ -157,8 +157,9 @@ fn ja(english: &str) -> Option<String> {
 impl<'a> Catalog<'a> {
     /// The words of `database` (its sets, types and keywords) and of the
     /// game (elements, kinds, rarities, timing words, flags), in English
-    /// and Japanese; `keywords` adds the keyword table's names (a keyword
-    /// no card uses yet is still a keyword).
+    /// and Japanese, and the names of the keyword table the database
+    /// carries (a keyword no card uses yet is still a keyword); `keywords`
+    /// stands in for a database written without one.
     pub fn new(database: &'a Database, keywords: &Keywords) -> Catalog<'a> {
         Catalog::with_cards(database, keywords, Cards::Database(database))
     }
@@ -232,12 +233,20 @@ impl<'a> Catalog<'a> {
             ));
         }
         let mut keyword_names = HashMap::new();
-        for keyword in keywords.iter() {
-            keyword_names.insert(fold(&keyword.name.en), keyword.name.en.clone());
-            let value = || Value::Keyword(fold(&keyword.name.en));
-            add(Field::Keyword, &keyword.name.en, value());
-            add(Field::Keyword, &keyword.id, value());
-            add(Field::Keyword, &keyword.name.ja, value());
+        // The table the database carries, so a file answers as its pool
+        // does; `keywords` for a file written before it carried one.
+        let table = match &database.keywords {
+            Some(table) => table.clone(),
+            None => KeywordName::table(keywords),
+        };
+        for keyword in &table {
+            keyword_names.insert(fold(&keyword.name), keyword.name.clone());
+            let value = || Value::Keyword(fold(&keyword.name));
+            add(Field::Keyword, &keyword.name, value());
+            add(Field::Keyword, &keyword.id.0, value());
+            for (_, name) in keyword.names.iter() {
+                add(Field::Keyword, name, value());
+            }
         }
         Catalog {
             first: part,

@@ -39,6 +39,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::artifacts::{DatabaseFile, open_database};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::Timing;
 use crate::model::{ByLang, Card, DATABASE_FORMAT, Database};
@@ -60,6 +61,15 @@ pub const MAX_NESTING: usize = 32;
 /// Bytes a compiled regular expression may take (the `regex` crate's size
 /// limits): a query cannot make the tool build a huge automaton.
 pub const MAX_REGEX_BYTES: usize = 1 << 20;
+
+/// The most distinct regular expressions one query may hold: each is tried
+/// on every card's text, so the cost is their number times the pool.
+pub const MAX_QUERY_REGEXES: usize = 16;
+
+/// Bytes all of a query's regular expressions may take compiled, together
+/// (each also its lazy automaton's cache): shared equally among its
+/// distinct ones, each at most [`MAX_REGEX_BYTES`].
+pub const QUERY_REGEX_BYTES: usize = 4 << 20;
 
 /// A parsed query, every key and value resolved.
 #[derive(Debug, Clone)]
@@ -174,8 +184,9 @@ impl Op {
 pub enum Value {
     /// Text to find (folded: see [`fold`]).
     Text(Box<Needle>),
-    /// A regular expression (case-insensitive).
-    Regex(regex::Regex),
+    /// A regular expression (case-insensitive); one written twice in a
+    /// query is compiled once and shared.
+    Regex(Arc<regex::Regex>),
     Number(u32),
     Element(Element),
     Kind(CardKind),
@@ -468,7 +479,13 @@ impl Query {
     /// database holds. Every problem is a diagnostic located in the query
     /// (path [`QUERY_PATH`]); all of them are returned, in query order.
     pub fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnostic>> {
-        parse::parse(text, catalog)
+        parse::parse(text, catalog, "en")
+    }
+
+    /// [`Query::parse`], its help lines listing values in `lang` (`ja`:
+    /// `種族` takes 動物, 神話, …).
+    pub fn parse_in(text: &str, catalog: &Catalog, lang: &str) -> Result<Query, Vec<Diagnostic>> {
+        parse::parse(text, catalog, lang)
     }
 
     /// What the query means, in English (`en`) or Japanese (`ja`).
@@ -557,25 +574,78 @@ impl SearchReport {
     }
 }
 
+/// The results table's heading, in a language: the keys' names (`名前`,
+/// `セット`, …) in Japanese, English otherwise.
+pub fn table_head(lang: &str) -> [&'static str; 8] {
+    match lang {
+        "ja" => ["ID", "名前", "セット", "種類", "スター", "属性", "種族", "枚数"],
+        _ => ["id", "name", "set", "kind", "STAR", "elements", "types", "copies"],
+    }
+}
+
+/// A card as a row of the results table, in a language: its name and its
+/// set's as translated (English where they are not), and its kind,
+/// elements and types in the official glossary's words.
+pub fn table_row(card: &Card, database: &Database, lang: &str) -> [String; 8] {
+    let english = lang == "en";
+    let word = |w: &str| match english {
+        true => w.to_string(),
+        false => crate::i18n::glossary::Glossary::builtin()
+            .official_for(w)
+            .map_or_else(|| w.to_string(), str::to_string),
+    };
+    let words = |ws: Vec<&str>| ws.into_iter().map(word).collect::<Vec<_>>().join(", ");
+    let name = match english {
+        true => None,
+        false => card.translations.get(lang).and_then(|t| t.name.clone()),
+    };
+    let set = database.sets.iter().find(|s| s.id == card.set);
+    let set_name = set.map_or_else(
+        || card.set.0.clone(),
+        |s| match english {
+            true => s.name.clone(),
+            false => s.translations.get(lang).map_or_else(|| s.name.clone(), |t| t.name.clone()),
+        },
+    );
+    [
+        card.id.0.clone(),
+        name.unwrap_or_else(|| card.name.clone()),
+        match english {
+            true => card.set.0.clone(),
+            false => set_name,
+        },
+        word(card.kind.as_str()),
+        card.stars.to_string(),
+        words(card.elements.iter().map(|e| e.as_str()).collect()),
+        words(card.types.iter().map(|t| t.0.as_str()).collect()),
+        card.copies.to_string(),
+    ]
+}
+
 /// Reads a built database (`blades build`'s `dist/cards.json`) to search.
 pub fn read_database(path: &Path) -> Result<Database, Box<Diagnostic>> {
     let shown: Arc<str> = Arc::from(path.display().to_string());
     let refuse = |code: Code, message: String, help: &str| {
         Box::new(Diagnostic::general(code, message).with_help(help))
     };
-    let bytes = std::fs::read(path).map_err(|e| {
+    let unreadable = |e: std::io::Error| {
         refuse(
             Code::Unreadable,
             format!("cannot read `{shown}`: {}", without_os_error(&e)),
             "give the database `blades build` wrote (default `dist/cards.json`)",
         )
-    })?;
-    let database: Database = serde_json::from_slice(&bytes).map_err(|e| {
-        refuse(
+    };
+    let parsed = match open_database(path).map_err(unreadable)? {
+        DatabaseFile::Bytes(bytes) => serde_json::from_slice::<Database>(&bytes),
+        DatabaseFile::Stream(stream) => serde_json::from_reader(stream),
+    };
+    let database = parsed.map_err(|e| match e.io_error_kind() {
+        Some(_) => unreadable(e.into()),
+        None => refuse(
             Code::InvalidInput,
             format!("`{shown}` is not a card database: {e}"),
             "give the database `blades build` wrote (default `dist/cards.json`)",
-        )
+        ),
     })?;
     if database.format != DATABASE_FORMAT {
         return Err(refuse(

@@ -14,11 +14,11 @@ use crate::suggest::nearest;
 use super::catalog::{Catalog, KEYS, field_of};
 use super::grammar::{Rule, SearchParser};
 use super::{
-    Field, Hint, MAX_NESTING, MAX_QUERY_CHARS, MAX_REGEX_BYTES, Needle, Node, Op, QUERY_PATH,
-    Query, Test, Value,
+    Field, Hint, MAX_NESTING, MAX_QUERY_CHARS, MAX_QUERY_REGEXES, MAX_REGEX_BYTES, Needle, Node,
+    Op, QUERY_PATH, QUERY_REGEX_BYTES, Query, Test, Value,
 };
 
-pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnostic>> {
+pub(super) fn parse(text: &str, catalog: &Catalog, lang: &str) -> Result<Query, Vec<Diagnostic>> {
     let path: Arc<str> = Arc::from(QUERY_PATH);
     let problems = shape(text, &path);
     if !problems.is_empty() {
@@ -33,6 +33,8 @@ pub(super) fn parse(text: &str, catalog: &Catalog) -> Result<Query, Vec<Diagnost
         path,
         problems: Vec::new(),
         hints: Vec::new(),
+        regexes: Regexes::of(pairs.clone()),
+        japanese: lang == "ja",
     };
     let root = pairs
         .next()
@@ -229,6 +231,61 @@ struct Resolver<'a> {
     path: Arc<str>,
     problems: Vec<Diagnostic>,
     hints: Vec<Hint>,
+    regexes: Regexes,
+    /// Help lines list values in Japanese (`--lang ja`); a key written in
+    /// Japanese gets them too.
+    japanese: bool,
+}
+
+/// A query's regular expressions under one budget: how many distinct ones
+/// it holds, the bytes each may take compiled, and those compiled so far
+/// (a regex written twice is compiled once).
+struct Regexes {
+    /// Each distinct text, in the order written.
+    distinct: std::collections::HashMap<String, usize>,
+    /// Bytes each may take compiled (and its lazy automaton's cache).
+    each: usize,
+    compiled: std::collections::HashMap<String, Arc<regex::Regex>>,
+    /// Whether the query's count was reported over the limit already.
+    over_reported: bool,
+}
+
+impl Regexes {
+    fn of(pairs: pest::iterators::Pairs<'_, Rule>) -> Regexes {
+        let mut distinct = std::collections::HashMap::new();
+        for pair in pairs.flatten().filter(|p| p.as_rule() == Rule::regex) {
+            let next = distinct.len();
+            distinct.entry(written(pair).text).or_insert(next);
+        }
+        let shares = distinct.len().clamp(1, MAX_QUERY_REGEXES);
+        Regexes {
+            distinct,
+            each: (QUERY_REGEX_BYTES / shares).min(MAX_REGEX_BYTES),
+            compiled: std::collections::HashMap::new(),
+            over_reported: false,
+        }
+    }
+
+    /// Whether `text` is past the query's limit of distinct regexes.
+    fn over_limit(&self, text: &str) -> bool {
+        self.distinct
+            .get(text)
+            .is_some_and(|&at| at >= MAX_QUERY_REGEXES)
+    }
+
+    fn compile(&mut self, text: &str) -> Result<Arc<regex::Regex>, regex::Error> {
+        if let Some(regex) = self.compiled.get(text) {
+            return Ok(Arc::clone(regex));
+        }
+        let regex = regex::RegexBuilder::new(text)
+            .case_insensitive(true)
+            .size_limit(self.each)
+            .dfa_size_limit(self.each)
+            .build()?;
+        let regex = Arc::new(regex);
+        self.compiled.insert(text.to_string(), Arc::clone(&regex));
+        Ok(regex)
+    }
 }
 
 /// The keys whose values a bare word may be meant as, with the key a hint
@@ -367,6 +424,26 @@ impl Resolver<'_> {
         }
     }
 
+    /// The first regular expression past the query's limit, reported once.
+    fn too_many_regexes(&mut self, written: &Written<'_>) {
+        if std::mem::replace(&mut self.regexes.over_reported, true) {
+            return;
+        }
+        self.problems.push(
+            Diagnostic::error(
+                Code::SearchRegex,
+                &self.path,
+                written.span.clone(),
+                format!(
+                    "the query has {} different regular expressions; at most {MAX_QUERY_REGEXES} are read",
+                    self.regexes.distinct.len()
+                ),
+            )
+            .with_label(format!("regular expression {}", MAX_QUERY_REGEXES + 1))
+            .with_help("join alternatives into one: `/ab|cd/` matches either"),
+        );
+    }
+
     /// The value resolved for its field, with how to say it back (English,
     /// Japanese); `None` after reporting why not.
     fn value(
@@ -392,18 +469,25 @@ impl Resolver<'_> {
                 );
                 return None;
             }
-            let compiled = regex::RegexBuilder::new(&written.text)
-                .case_insensitive(true)
-                .size_limit(MAX_REGEX_BYTES)
-                .dfa_size_limit(MAX_REGEX_BYTES)
-                .build();
-            return match compiled {
+            if self.regexes.over_limit(&written.text) {
+                self.too_many_regexes(written);
+                return None;
+            }
+            return match self.regexes.compile(&written.text) {
                 Ok(regex) => {
                     let said = written.raw.to_string();
                     Some((Value::Regex(regex), [said.clone(), said]))
                 }
                 Err(e) => {
                     let reason = match &e {
+                        regex::Error::CompiledTooBig(_) if self.regexes.each < MAX_REGEX_BYTES => {
+                            format!(
+                                "it would take more than {} KiB compiled (the query's {} KiB shared by its {} regular expressions)",
+                                self.regexes.each / 1024,
+                                QUERY_REGEX_BYTES / 1024,
+                                self.regexes.distinct.len().min(MAX_QUERY_REGEXES)
+                            )
+                        }
                         regex::Error::CompiledTooBig(_) => format!(
                             "it would take more than {} KiB compiled",
                             MAX_REGEX_BYTES / 1024
@@ -539,7 +623,13 @@ impl Resolver<'_> {
 
     fn unknown_value(&mut self, field: Field, key: &str, written: &Written<'_>) {
         let near = nearest(&written.text, self.catalog.words(field), 3);
-        let known: Vec<&str> = self.catalog.words(field).filter(|w| w.is_ascii()).collect();
+        let japanese = self.japanese || !key.is_ascii();
+        let in_language = |w: &&str| w.is_ascii() != japanese;
+        let mut known: Vec<&str> = self.catalog.words(field).filter(in_language).collect();
+        if known.is_empty() {
+            // No word of this key in Japanese (a pool's own types): English.
+            known = self.catalog.words(field).filter(|w| w.is_ascii()).collect();
+        }
         let mut help = match near.is_empty() {
             false => format!("did you mean {}? ", quoted(&near)),
             true => String::new(),

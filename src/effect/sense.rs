@@ -1,0 +1,668 @@
+//! Sense checks: effects that parse and check but do nothing or contradict
+//! themselves (flipping what the timing already flips, one-shots under
+//! lasting timings, gaining and losing the same, opposite modifiers,
+//! conditions that can never hold, places a card kind is never in,
+//! references whose card is not what they say). Each finding is a warning
+//! with a fix; the card may still be what its designer meant.
+//!
+//! [`what_it_does`] is the normal form under which two texts do the same:
+//! the flip an Action or Reaction makes anyway, and its `you may`, are no
+//! difference. The keyword table compares a reminder override with its
+//! meaning through it.
+
+use super::Vocabulary;
+use super::ast::*;
+use super::error::EffectError;
+use crate::words::CardKind;
+
+/// The six elements: a count of different elements above this never holds.
+const ELEMENTS: u32 = 6;
+
+/// Sense findings of a checked effect on a card of `kind` (when known), in
+/// text order per check.
+pub fn sense(effect: &Effect, kind: Option<CardKind>, vocab: &Vocabulary) -> Vec<EffectError> {
+    let mut out = Vec::new();
+    let mut bonuses = Vec::new();
+    for line in &effect.lines {
+        let Line::Ability(a) = line else { continue };
+        flips_already_flipped(a, &mut out);
+        one_shots_under_lasting_timing(a, &mut out);
+        kind_never_there(a, kind, &mut out);
+        references(a, &mut out);
+        for s in &a.sentences {
+            gains_and_loses(s, &mut out);
+            if let Some(c) = &s.condition {
+                condition_never_holds(a.timing, c, kind, vocab, s.span, &mut out);
+            }
+            for c in s.cost.iter().chain(&s.clauses) {
+                each_query(c, &mut |q| place_never_holds(q, &mut out));
+                if let Clause::State {
+                    target,
+                    state: State::StarBonus { delta },
+                    span,
+                } = c
+                {
+                    bonuses.push(Bonus {
+                        timing: a.timing,
+                        condition: s.condition.as_ref(),
+                        target,
+                        delta: *delta,
+                        span: *span,
+                    });
+                }
+            }
+        }
+    }
+    opposite_modifiers(&bonuses, &mut out);
+    out
+}
+
+/// The effect as what it does: an Action's or Reaction's own flip of this
+/// card (the rulebook flips it anyway: "To use an action, perform the text
+/// on the card, then flip the card face-down"; "When you activate a
+/// Reaction, the card that triggers it is flipped face-down") and its `you
+/// may` (both are optional anyway) are dropped, as are sentences left empty.
+pub fn what_it_does(effect: &Effect) -> Effect {
+    let mut effect = effect.clone();
+    for line in &mut effect.lines {
+        let Line::Ability(a) = line else { continue };
+        if !flips_itself_anyway(a.timing) {
+            continue;
+        }
+        let mut dropped = false;
+        for s in &mut a.sentences {
+            s.optional = false;
+            for list in [&mut s.cost, &mut s.clauses] {
+                if !dropped && let Some(i) = list.iter().position(flips_this_card) {
+                    list.remove(i);
+                    dropped = true;
+                }
+            }
+            if s.clauses.is_empty() {
+                s.clauses = std::mem::take(&mut s.cost);
+            }
+        }
+        a.sentences
+            .retain(|s| !s.clauses.is_empty() || s.outcome.is_some() || s.condition.is_some());
+    }
+    effect
+}
+
+/// Timings whose use flips this card (an Action) or that flip it when they
+/// activate (a Reaction).
+fn flips_itself_anyway(t: Timing) -> bool {
+    matches!(t, Timing::Action | Timing::Reaction)
+}
+
+/// `flip this card`, done by you.
+fn flips_this_card(c: &Clause) -> bool {
+    matches!(
+        c,
+        Clause::Act {
+            subject: Player::You,
+            action: Action::Flip { target },
+            ..
+        } if target.kind == TargetKind::This
+    )
+}
+
+/// Is this card face-down already when the ability's text starts? After a
+/// Flip (it has just been flipped) or a Reaction to its own flip.
+fn already_face_down(a: &Ability) -> bool {
+    let flipped_itself = |t: &Target| t.kind == TargetKind::This;
+    a.timing == Timing::Flip
+        || matches!(
+            &a.trigger,
+            Some(Event::Flips { target, .. } | Event::IsFlipped { target }) if flipped_itself(target)
+        )
+}
+
+/// Flipping this card where it is face-down already, or a second time in an
+/// Action or Reaction (whose one flip, written or not, is the rule's).
+fn flips_already_flipped(a: &Ability, out: &mut Vec<EffectError>) {
+    let face_down = already_face_down(a);
+    let mut flips = 0;
+    for c in a
+        .sentences
+        .iter()
+        .flat_map(|s| s.cost.iter().chain(&s.clauses))
+    {
+        if !flips_this_card(c) {
+            continue;
+        }
+        flips += 1;
+        let why = if face_down {
+            match a.timing {
+                Timing::Flip => {
+                    "a Flip ability works when this card has just been flipped face down"
+                }
+                _ => "this Reaction answers this card being flipped: it is face down already",
+            }
+        } else if flips > 1 {
+            "this card is flipped earlier in the same ability"
+        } else {
+            continue;
+        };
+        out.push(
+            EffectError::new(
+                "sense-flip-flipped",
+                c.span().range(),
+                "this flips a card that is already face down",
+                why,
+            )
+            .with_help("remove `flip this card`: it does nothing here"),
+        );
+    }
+}
+
+/// A one-shot action under `Ongoing:` or `Top:`, which state what holds
+/// while the card is face-up and never say when something happens.
+fn one_shots_under_lasting_timing(a: &Ability, out: &mut Vec<EffectError>) {
+    if !a.timing.is_continuous() || a.trigger.is_some() {
+        return;
+    }
+    for s in &a.sentences {
+        for c in s.cost.iter().chain(&s.clauses) {
+            if is_one_shot(c) {
+                out.push(
+                    EffectError::new(
+                        "sense-one-shot-lasting",
+                        c.span().range(),
+                        format!(
+                            "a one-shot action under `{}:`, which states what holds while this card is face-up",
+                            a.timing.word()
+                        ),
+                        "never says when this happens",
+                    )
+                    .with_help(
+                        "write it as `Play:` (once, when played) or `Score:` (at the end of the tournament), or state what holds (`has +1 STAR`, `cannot be flipped`)",
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// An action that happens once. Extra tableau slots last while the card
+/// does, and a copied effect is the copied card's, lasting or not.
+fn is_one_shot(c: &Clause) -> bool {
+    match c {
+        Clause::Act { action, .. } => {
+            !matches!(action, Action::GainSlots { .. } | Action::CopyEffect { .. })
+        }
+        Clause::State { .. } => false,
+    }
+}
+
+/// One RP gain or loss of a sentence.
+struct RpChange<'a> {
+    subject: Player,
+    gain: bool,
+    amount: &'a Amount,
+    span: Span,
+}
+
+/// Gaining and losing RP for the same player in one sentence.
+fn gains_and_loses(s: &Sentence, out: &mut Vec<EffectError>) {
+    let changes: Vec<RpChange> = s
+        .clauses
+        .iter()
+        .filter_map(|c| match c {
+            Clause::Act {
+                subject,
+                action: Action::GainRp { amount } | Action::LoseRp { amount },
+                span,
+            } => Some(RpChange {
+                subject: *subject,
+                gain: matches!(
+                    c,
+                    Clause::Act {
+                        action: Action::GainRp { .. },
+                        ..
+                    }
+                ),
+                amount,
+                span: *span,
+            }),
+            _ => None,
+        })
+        .collect();
+    for (i, later) in changes.iter().enumerate() {
+        let Some(earlier) = changes[..i]
+            .iter()
+            .find(|e| e.subject == later.subject && e.gain != later.gain)
+        else {
+            continue;
+        };
+        let help = match (earlier.amount, later.amount) {
+            (Amount::Fixed { rp: a }, Amount::Fixed { rp: b }) if a.value != b.value => {
+                let (gain, lose) = if earlier.gain { (a, b) } else { (b, a) };
+                match gain.value > lose.value {
+                    true => format!(
+                        "write the difference once: `gain {} RP`",
+                        gain.value - lose.value
+                    ),
+                    false => format!(
+                        "write the difference once: `lose {} RP`",
+                        lose.value - gain.value
+                    ),
+                }
+            }
+            (a, b) if a == b => "remove both: together they do nothing".to_string(),
+            _ => "write one change of RP for the player".to_string(),
+        };
+        out.push(
+            EffectError::new(
+                "sense-gain-and-lose",
+                later.span.range(),
+                "one sentence makes the same player gain and lose RP",
+                format!(
+                    "undoes `{}` written before",
+                    if earlier.gain { "gain" } else { "lose" }
+                ),
+            )
+            .with_help(format!(
+                "{help} (the other is at bytes {}..{})",
+                earlier.span.start, earlier.span.end
+            )),
+        );
+    }
+}
+
+/// A STAR bonus of a lasting state, for the opposite-modifier check.
+struct Bonus<'a> {
+    timing: Timing,
+    condition: Option<&'a Condition>,
+    target: &'a Target,
+    delta: i32,
+    span: Span,
+}
+
+/// `+1 STAR` and `-1 STAR` on the same cards under the same condition.
+fn opposite_modifiers(bonuses: &[Bonus], out: &mut Vec<EffectError>) {
+    for (i, later) in bonuses.iter().enumerate() {
+        let opposite = bonuses[..i].iter().find(|b| {
+            b.target == later.target
+                && b.condition == later.condition
+                && b.timing.is_continuous() == later.timing.is_continuous()
+                && b.delta.signum() == -later.delta.signum()
+        });
+        let Some(earlier) = opposite else { continue };
+        let sum = earlier.delta + later.delta;
+        let fix = match sum {
+            0 => "remove both: together they do nothing".to_string(),
+            _ => format!("write their sum once: `has {sum:+} STAR`"),
+        };
+        out.push(
+            EffectError::new(
+                "sense-opposite-modifiers",
+                later.span.range(),
+                format!(
+                    "opposite STAR changes ({:+} and {:+}) on the same cards",
+                    earlier.delta, later.delta
+                ),
+                "undoes the change written before",
+            )
+            .with_help(format!(
+                "{fix} (the other is at bytes {}..{})",
+                earlier.span.start, earlier.span.end
+            )),
+        );
+    }
+}
+
+/// A condition no game state meets.
+fn condition_never_holds(
+    timing: Timing,
+    c: &Condition,
+    kind: Option<CardKind>,
+    vocab: &Vocabulary,
+    at: Span,
+    out: &mut Vec<EffectError>,
+) {
+    let why = match c {
+        Condition::Count {
+            count: count @ (Count::Elements { .. } | Count::Types { .. }),
+            bound: Bound::OrMore | Bound::Exactly,
+            n,
+        } => {
+            let (most, what) = match count {
+                Count::Elements { .. } => (ELEMENTS, "elements"),
+                _ => (vocab.types.len() as u32, "types"),
+            };
+            (n.value > most).then(|| format!("there are only {most} {what}"))
+        }
+        Condition::Star {
+            target,
+            star: StarFilter::Compare { cmp, than },
+        } if target.kind == TargetKind::This
+            && than.kind == TargetKind::This
+            && *cmp != StarCmp::Same =>
+        {
+            Some("a card's STAR is never lower or higher than its own".to_string())
+        }
+        Condition::Is {
+            target,
+            face: Some(face),
+            ..
+        } if target.kind == TargetKind::This => face_never(timing, *face),
+        Condition::Is {
+            target,
+            noun: Some(noun),
+            ..
+        } if target.kind == TargetKind::This => kind
+            .filter(|k| !noun_fits(*noun, *k))
+            .map(|k| format!("this card is {}", kind_words(k))),
+        Condition::IsTopCard { target, owner } if target.kind == TargetKind::This => {
+            if !matches!(owner, Owner::You | Owner::Their | Owner::Any) {
+                Some("this card is in your tableau, never an opponent's".to_string())
+            } else if kind.is_some_and(|k| k != CardKind::Single) {
+                Some("a Top Card is always a single".to_string())
+            } else {
+                None
+            }
+        }
+        _ => None,
+    };
+    if let Some(why) = why {
+        out.push(
+            EffectError::new(
+                "sense-never-holds",
+                at.range(),
+                "this condition can never hold",
+                why,
+            )
+            .with_help("change the condition or remove the sentence: as written it never happens"),
+        );
+    }
+}
+
+/// Why this card is never `face` while the ability works, if it never is.
+fn face_never(timing: Timing, face: Face) -> Option<String> {
+    let face_up_timing = matches!(
+        timing,
+        Timing::Play | Timing::Ongoing | Timing::Top | Timing::Score
+    );
+    match face {
+        Face::Down if face_up_timing => Some(format!(
+            "`{}:` works while this card is face-up",
+            timing.word()
+        )),
+        Face::Up if timing == Timing::Flip => {
+            Some("a Flip ability works when this card has just been flipped face down".to_string())
+        }
+        _ => None,
+    }
+}
+
+/// A card of this kind, in words.
+fn kind_words(kind: CardKind) -> &'static str {
+    match kind {
+        CardKind::Single => "a single",
+        CardKind::DeckBox => "a deck box",
+        CardKind::Accessory => "an accessory",
+    }
+}
+
+/// Is a card of this kind what the noun names?
+fn noun_fits(noun: Noun, kind: CardKind) -> bool {
+    match noun {
+        Noun::Card => true,
+        Noun::Single => kind == CardKind::Single,
+        Noun::DeckBox => kind == CardKind::DeckBox,
+        Noun::Accessory => kind == CardKind::Accessory,
+    }
+}
+
+/// Deck boxes and accessories are never in a tableau, which holds singles.
+fn place_never_holds(q: &CardQuery, out: &mut Vec<EffectError>) {
+    let in_tableau = matches!(q.place, Some(Place::Tableau { .. }));
+    if !in_tableau || !matches!(q.noun, Noun::DeckBox | Noun::Accessory) {
+        return;
+    }
+    let noun = match q.noun {
+        Noun::DeckBox => "deck box",
+        _ => "accessory",
+    };
+    out.push(
+        EffectError::new(
+            "sense-never-there",
+            q.span.range(),
+            format!("a tableau never holds a {noun}"),
+            "no card is ever here",
+        )
+        .with_help("a tableau holds singles: write `single` or `card`, or name the hand or binder"),
+    );
+}
+
+/// Abilities of a deck box or accessory that only a single in the tableau
+/// can use: a Top ability, inserting itself into the tableau.
+fn kind_never_there(a: &Ability, kind: Option<CardKind>, out: &mut Vec<EffectError>) {
+    let Some(kind) = kind.filter(|k| *k != CardKind::Single) else {
+        return;
+    };
+    if a.timing == Timing::Top {
+        out.push(
+            EffectError::new(
+                "sense-never-there",
+                a.timing_span.range(),
+                format!("{} is never a Top Card", kind_words(kind)),
+                "never works",
+            )
+            .with_help("a Top Card is the right-most face-up single in a tableau: use `Ongoing:` or another timing"),
+        );
+    }
+    for c in a
+        .sentences
+        .iter()
+        .flat_map(|s| s.cost.iter().chain(&s.clauses))
+    {
+        if let Clause::Act {
+            action: Action::Insert { target, .. },
+            span,
+            ..
+        } = c
+            && target.kind == TargetKind::This
+        {
+            out.push(
+                EffectError::new(
+                    "sense-never-there",
+                    span.range(),
+                    format!("{} never goes into a tableau", kind_words(kind)),
+                    "never happens",
+                )
+                .with_help("a tableau holds singles: insert a single, or remove this"),
+            );
+        }
+    }
+}
+
+/// What `it` or `them` could refer to: one card or several.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Referent {
+    One,
+    /// Several cards, at most this many when known.
+    Several(Option<u32>),
+}
+
+/// `it` for several cards, `them` for one, `3 of them` out of two.
+fn references(a: &Ability, out: &mut Vec<EffectError>) {
+    let mut referent = (a.timing == Timing::Next).then_some(Referent::One);
+    if let Some(e) = &a.trigger {
+        match e {
+            Event::Flips { target, .. }
+            | Event::IsFlipped { target }
+            | Event::Plays { target, .. } => {
+                referent = Some(referent_of(target, referent));
+            }
+            _ => {}
+        }
+    }
+    for s in &a.sentences {
+        if let Some(c) = &s.condition {
+            each_condition_target(c, &mut |t| referent = Some(referent_of(t, referent)));
+        }
+        for c in s.cost.iter().chain(&s.clauses) {
+            each_target(c, &mut |t| {
+                if let Some(r) = referent {
+                    reference(t, r, out);
+                }
+                referent = Some(referent_of(t, referent));
+            });
+        }
+    }
+}
+
+/// One target that refers back, against what it refers to.
+fn reference(t: &Target, r: Referent, out: &mut Vec<EffectError>) {
+    let (why, help) = match (&t.kind, r) {
+        (TargetKind::It, Referent::Several(_)) => (
+            "`it` names one card, but the cards before it are several".to_string(),
+            "write `them`, or `one of them`",
+        ),
+        (TargetKind::Them, Referent::One) => (
+            "`them` names several cards, but the card before it is one".to_string(),
+            "write `it`",
+        ),
+        (TargetKind::OfThem { n, .. }, Referent::One) if n.value > 1 => (
+            format!("`{} of them` out of one card", n.value),
+            "write `it`, or name more cards before",
+        ),
+        (TargetKind::OfThem { n, up_to: false }, Referent::Several(Some(most)))
+            if n.value > most =>
+        {
+            (
+                format!("`{} of them` out of {most} cards", n.value),
+                "take at most as many as were named, or write `up to`",
+            )
+        }
+        _ => return,
+    };
+    out.push(
+        EffectError::new(
+            "sense-reference",
+            t.span.range(),
+            "this refers to cards that are not what it says",
+            why,
+        )
+        .with_help(help),
+    );
+}
+
+/// What a target leaves for `it`/`them`: a pronoun keeps what it refers to.
+fn referent_of(t: &Target, before: Option<Referent>) -> Referent {
+    match &t.kind {
+        TargetKind::It => before.unwrap_or(Referent::One),
+        TargetKind::Them => before.unwrap_or(Referent::Several(None)),
+        TargetKind::OfThem { n, up_to } => match (n.value, up_to) {
+            (1, false) => Referent::One,
+            (n, _) => Referent::Several(Some(n)),
+        },
+        TargetKind::StoreTop { count } if count.value > 1 => Referent::Several(Some(count.value)),
+        TargetKind::Cards(q) => match q.quant {
+            Quant::One | Quant::Another | Quant::Highest | Quant::Lowest => Referent::One,
+            Quant::Number { n } if n.value == 1 => Referent::One,
+            Quant::Number { n } | Quant::UpTo { n } => Referent::Several(Some(n.value)),
+            _ => Referent::Several(None),
+        },
+        _ if t.is_plural() => Referent::Several(None),
+        _ => Referent::One,
+    }
+}
+
+/// The cards a clause names, in the order written (not those inside them).
+fn each_target<'a>(c: &'a Clause, f: &mut impl FnMut(&'a Target)) {
+    match c {
+        Clause::State { target, state, .. } => {
+            f(target);
+            if let State::Mimic { source, .. } = state {
+                f(source);
+            }
+        }
+        Clause::Act { action, .. } => match action {
+            Action::GainRp { amount } | Action::LoseRp { amount } => match amount {
+                Amount::StarOf { target } => f(target),
+                Amount::PerEach { count, .. } => each_count_target(count, f),
+                Amount::Fixed { .. } => {}
+            },
+            Action::GainSlots { .. }
+            | Action::Clash { .. }
+            | Action::Gain { .. }
+            | Action::Lose { .. }
+            | Action::PayMoney { .. } => {}
+            Action::Flip { target }
+            | Action::Discard { target, .. }
+            | Action::Reveal { target }
+            | Action::Take { target, .. }
+            | Action::LookAt { target }
+            | Action::PutTokens { target, .. }
+            | Action::ReturnToHand { target }
+            | Action::PlayCard { target } => f(target),
+            Action::Insert { target, position } => {
+                f(target);
+                if let Position::Beside { of, .. } = position {
+                    f(of);
+                }
+            }
+            Action::CopyEffect { source } => f(source),
+            Action::Attach { card, to } => {
+                f(card);
+                f(to);
+            }
+        },
+    }
+}
+
+fn each_count_target<'a>(c: &'a Count, f: &mut impl FnMut(&'a Target)) {
+    match c {
+        Count::Elements { among } | Count::Types { among } => f(among),
+        Count::Tokens { on } => f(on),
+        Count::Cards { .. } | Count::Opponents => {}
+    }
+}
+
+fn each_condition_target<'a>(c: &'a Condition, f: &mut impl FnMut(&'a Target)) {
+    match c {
+        Condition::Count { count, .. } => each_count_target(count, f),
+        Condition::Star { target, .. }
+        | Condition::Is { target, .. }
+        | Condition::IsTopCard { target, .. } => f(target),
+    }
+}
+
+/// Every card description of a clause, nested ones included.
+fn each_query<'a>(c: &'a Clause, f: &mut impl FnMut(&'a CardQuery)) {
+    fn target<'a>(t: &'a Target, f: &mut impl FnMut(&'a CardQuery)) {
+        if let TargetKind::Cards(q) = &t.kind {
+            query(q, f);
+        }
+    }
+    fn query<'a>(q: &'a CardQuery, f: &mut impl FnMut(&'a CardQuery)) {
+        f(q);
+        if let Some(StarFilter::Compare { than, .. }) = &q.star {
+            target(than, f);
+        }
+    }
+    if let Clause::Act {
+        action:
+            Action::GainRp {
+                amount:
+                    Amount::PerEach {
+                        count: Count::Cards { cards },
+                        ..
+                    },
+            }
+            | Action::LoseRp {
+                amount:
+                    Amount::PerEach {
+                        count: Count::Cards { cards },
+                        ..
+                    },
+            },
+        ..
+    } = c
+    {
+        query(cards, f);
+    }
+    each_target(c, &mut |t| target(t, f));
+}

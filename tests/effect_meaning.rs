@@ -1,0 +1,425 @@
+//! Meaning is the one source: keyword reminders rendered from their
+//! meanings, hand-written overrides compared by what they do, and the sense
+//! warnings (effects that do nothing or contradict themselves), with the
+//! reference's examples of each.
+
+mod common;
+
+use blades::effect::*;
+use blades::words::CardKind;
+
+use common::{blades, root};
+
+fn parse_ok(text: &str) -> Effect {
+    match parse(text) {
+        Ok(e) => e,
+        Err(errors) => panic!("`{text}` does not parse: {errors:#?}"),
+    }
+}
+
+/// The sense codes of an effect the checks accept, on a card of `kind`.
+fn sense_of(text: &str, kind: Option<CardKind>) -> Vec<&'static str> {
+    let effect = parse_ok(text);
+    let vocab = Vocabulary::base();
+    assert_eq!(check(&effect, &vocab), [], "`{text}` fails its checks");
+    sense(&effect, kind, &vocab)
+        .into_iter()
+        .map(|e| e.code)
+        .collect()
+}
+
+fn codes(text: &str) -> Vec<&'static str> {
+    sense_of(text, None)
+}
+
+// ───────────────────────── keyword reminders ─────────────────────────
+
+#[test]
+fn every_builtin_reminder_is_its_meaning_rendered() {
+    let vocab = Vocabulary::base();
+    for keyword in Keywords::builtin().iter() {
+        assert_eq!(
+            keyword.reminder, None,
+            "{} has a hand-written reminder",
+            keyword.id
+        );
+        let value = keyword.number.then_some(3);
+        let line = match value {
+            Some(n) => format!("{} {n}.", keyword.name.en),
+            None => format!("{}.", keyword.name.en),
+        };
+        let meaning = keyword.expand(value).unwrap();
+        for (lang, open, close) in [(Lang::En, " (", ")"), (Lang::Ja, "（", "）")] {
+            let book = Phrasebook::builtin(lang);
+            let name = match (lang, value) {
+                (Lang::En, Some(n)) => format!("{} {n}", keyword.name.en),
+                (Lang::Ja, Some(n)) => format!("{}{n}", keyword.name.ja),
+                _ => keyword.name_in(lang).to_string(),
+            };
+            let reminder = render(&meaning, lang, &book, &vocab);
+            assert_eq!(
+                render(&parse_ok(&line), lang, &book, &vocab),
+                format!("{name}{open}{reminder}{close}"),
+                "{line} in {lang:?}"
+            );
+        }
+        // The built-in meanings make sense too.
+        assert_eq!(sense(&meaning, None, &vocab), [], "{}", keyword.id);
+    }
+}
+
+#[test]
+fn the_reminders_that_said_something_else_now_print_their_meaning() {
+    // Scurry, Mimicry and Anvil Drop printed hand-written reminders that
+    // were not their meanings; Mimicry's printed text lost `instead of its own`.
+    let vocab = Vocabulary::base();
+    let en = Phrasebook::builtin(Lang::En);
+    let ja = Phrasebook::builtin(Lang::Ja);
+    let printed = |text: &str, book: &Phrasebook, lang| render(&parse_ok(text), lang, book, &vocab);
+    assert_eq!(
+        printed("Mimicry.", &en, Lang::En),
+        "Mimicry (Ongoing: This card has the elements and types of the card to the left instead of its own.)"
+    );
+    assert_eq!(
+        printed("Mimicry.", &ja, Lang::Ja),
+        "擬態（持続：このカードは自身の属性と種族の代わりに左のカードの属性と種族を持つ。）"
+    );
+    assert_eq!(
+        printed("Scurry.", &en, Lang::En),
+        "Scurry (Play: You may insert this card anywhere into your tableau.)"
+    );
+    assert_eq!(
+        printed("Anvil Drop.", &en, Lang::En),
+        "Anvil Drop (Action: Flip a card in an opponent's tableau with a lower STAR than this card.)"
+    );
+}
+
+/// A one-keyword table with this reminder and meaning.
+fn keyword(reminder: serde_json::Value, meaning: &str) -> Keyword {
+    let table = serde_json::json!({"keywords": [{
+        "id": "rocket", "name": {"en": "Rocket", "ja": "ロケット"},
+        "reminder": reminder, "meaning": meaning,
+    }]});
+    let keywords = Keywords::from_json(&table).unwrap();
+    keywords.get("Rocket").unwrap().clone()
+}
+
+#[test]
+fn an_override_is_compared_with_the_meaning_by_what_it_does() {
+    let meaning = "Action: Put 2 +1 STAR tokens on the next card you play.";
+    // The rulebook's wording: the Action's own flip and `you may` are no difference.
+    let rulebook = serde_json::json!({"en": "Action: You may flip this card to put 2 +1 STAR tokens on the next card you play."});
+    assert_eq!(keyword(rulebook, meaning).override_differs(), None);
+    let written = serde_json::json!({"en": "Action: Flip this card. Put 2 +1 STAR tokens on the next card you play."});
+    assert_eq!(keyword(written, meaning).override_differs(), None);
+    // Another amount, another card: something else.
+    let more = serde_json::json!({"en": "Action: Put 3 +1 STAR tokens on the next card you play."});
+    let found = keyword(more, meaning).override_differs().unwrap();
+    assert!(found.contains("Put 3 +1 STAR tokens"), "{found}");
+    let play = serde_json::json!({"en": "Play: Put 2 +1 STAR tokens on the next card you play."});
+    assert!(keyword(play, meaning).override_differs().is_some());
+    // Prose cannot be compared.
+    let prose = serde_json::json!({"en": "Rockets your next card."});
+    assert!(
+        keyword(prose, meaning)
+            .override_differs()
+            .unwrap()
+            .contains("not effect text")
+    );
+    // A Japanese override alone is printed, and leaves the English rendered.
+    let ja = serde_json::json!({"ja": "アクション：次のカードに★+1トークン2個を置く。"});
+    let k = keyword(ja, meaning);
+    assert_eq!(k.override_differs(), None);
+    assert_eq!(k.reminder_override(Lang::En, None), None);
+    assert!(k.reminder_override(Lang::Ja, None).is_some());
+}
+
+// ───────────────────────────── sense ─────────────────────────────
+
+/// The sense table of the reference: (code, example, fixed example).
+fn reference_rows() -> Vec<(String, String, String)> {
+    let doc = include_str!("../docs/effect-language.md");
+    let section = doc
+        .split("### Sense warnings")
+        .nth(1)
+        .expect("the reference has a sense section");
+    section
+        .lines()
+        .filter(|l| l.starts_with("| `sense-"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split(" | ").collect();
+            let unquote = |c: &str| {
+                c.trim_matches(|ch| ch == '`' || ch == '|' || ch == ' ')
+                    .to_string()
+            };
+            (unquote(cells[0]), unquote(cells[2]), unquote(cells[3]))
+        })
+        .collect()
+}
+
+#[test]
+fn every_sense_warning_of_the_reference_is_found_and_its_fix_is_clean() {
+    let rows = reference_rows();
+    let documented: Vec<&str> = rows.iter().map(|(c, _, _)| c.as_str()).collect();
+    let listed: Vec<&str> = CODES
+        .iter()
+        .map(|(c, _)| *c)
+        .filter(|c| c.starts_with("sense-"))
+        .collect();
+    assert_eq!(
+        documented, listed,
+        "the reference lists every sense code once"
+    );
+    for (code, example, fixed) in &rows {
+        assert_eq!(codes(example), [code.as_str()], "{example}");
+        assert_eq!(codes(fixed), Vec::<&str>::new(), "{fixed}");
+    }
+}
+
+#[test]
+fn every_sense_warning_is_located_with_a_fix() {
+    for (_, example, _) in reference_rows() {
+        let effect = parse_ok(&example);
+        for e in sense(&effect, None, &Vocabulary::base()) {
+            assert!(
+                e.span.end <= example.len() && e.span.start < e.span.end,
+                "{e:?}"
+            );
+            assert!(e.help.as_deref().is_some_and(|h| !h.is_empty()), "{e:?}");
+        }
+    }
+}
+
+#[test]
+fn flipping_what_the_timing_already_flips() {
+    assert_eq!(codes("Flip: Flip this card."), ["sense-flip-flipped"]);
+    assert_eq!(
+        codes("Reaction (when this card is flipped): Flip this card and gain 1 RP."),
+        ["sense-flip-flipped"]
+    );
+    assert_eq!(
+        codes("Action: Flip this card. Gain 2 RP. Flip this card."),
+        ["sense-flip-flipped"]
+    );
+    // The Action's own flip, written once, is the rule's: no finding.
+    assert_eq!(codes("Action: Flip this card. Gain 2 RP."), [] as [&str; 0]);
+    assert_eq!(
+        codes("Action: You may flip this card to put 3 +1 STAR tokens on the next card you play."),
+        [] as [&str; 0]
+    );
+    // Flipping another card is no repetition.
+    assert_eq!(codes("Flip: Flip the card to the left."), [] as [&str; 0]);
+}
+
+#[test]
+fn one_shots_under_lasting_timings() {
+    assert_eq!(
+        codes("Top: Each opponent loses 1 RP."),
+        ["sense-one-shot-lasting"]
+    );
+    assert_eq!(
+        codes("Ongoing: Gain 1 extra tableau slot."),
+        [] as [&str; 0]
+    );
+    assert_eq!(codes("Top: Your Top Card has +2 STAR."), [] as [&str; 0]);
+}
+
+#[test]
+fn gaining_and_losing_the_same() {
+    assert_eq!(
+        codes("Play: Gain 2 RP and lose 2 RP."),
+        ["sense-gain-and-lose"]
+    );
+    let help = sense(
+        &parse_ok("Play: Lose 1 RP and gain 4 RP."),
+        None,
+        &Vocabulary::base(),
+    )
+    .remove(0)
+    .help
+    .unwrap();
+    assert!(
+        help.starts_with("write the difference once: `gain 3 RP`"),
+        "{help}"
+    );
+    // Different players, or different clash results, are no contradiction.
+    assert_eq!(
+        codes("Play: Gain 2 RP and each opponent loses 2 RP."),
+        [] as [&str; 0]
+    );
+    assert_eq!(
+        codes("Action: Clash with an opponent. Win: gain 2 RP. Lose: lose 2 RP."),
+        [] as [&str; 0]
+    );
+}
+
+#[test]
+fn opposite_modifiers_on_the_same_cards() {
+    assert_eq!(
+        codes("Ongoing: This card has +1 STAR.\nTop: This card has -1 STAR."),
+        ["sense-opposite-modifiers"]
+    );
+    // Other cards, or other conditions, are no contradiction.
+    assert_eq!(
+        codes("Ongoing: This card has +1 STAR. Adjacent cards have -1 STAR."),
+        [] as [&str; 0]
+    );
+    assert_eq!(
+        codes(
+            "Ongoing: If you have 3 or more fire cards in your tableau, this card has +2 STAR. This card has -1 STAR."
+        ),
+        [] as [&str; 0]
+    );
+}
+
+#[test]
+fn conditions_that_never_hold() {
+    for text in [
+        "Play: If this card has a lower STAR than this card, gain 2 RP.",
+        "Ongoing: If this card is face-down, this card has +1 STAR.",
+        "Flip: If this card is face-up, gain 1 RP.",
+        "Play: If this card is an opponent's Top Card, gain 1 RP.",
+        "Play: If there are 7 or more different types among cards in your tableau, gain 1 RP.",
+    ] {
+        assert_eq!(codes(text), ["sense-never-holds"], "{text}");
+    }
+    for text in [
+        "Play: If this card has the same STAR as your Top Card, gain 2 RP.",
+        "Action: If this card is your Top Card, gain 1 RP.",
+        "Play: If there are 6 or more different types among cards in your tableau, gain 1 RP.",
+    ] {
+        assert_eq!(codes(text), [] as [&str; 0], "{text}");
+    }
+    // The card's kind: an accessory is never a Top Card, nor a single.
+    let text = "Action: If this card is your Top Card, gain 1 RP.";
+    assert_eq!(
+        sense_of(text, Some(CardKind::Accessory)),
+        ["sense-never-holds"]
+    );
+    assert_eq!(sense_of(text, Some(CardKind::Single)), [] as [&str; 0]);
+}
+
+#[test]
+fn card_kinds_where_they_never_are() {
+    assert_eq!(
+        codes("Action: Flip a deck box in an opponent's tableau."),
+        ["sense-never-there"]
+    );
+    assert_eq!(
+        codes("Action: Flip a deck box in an opponent's hand."),
+        [] as [&str; 0]
+    );
+    let top = "Top: This card cannot be flipped.";
+    assert_eq!(
+        sense_of(top, Some(CardKind::DeckBox)),
+        ["sense-never-there"]
+    );
+    assert_eq!(sense_of(top, Some(CardKind::Single)), [] as [&str; 0]);
+    let scurry = "Play: You may insert this card anywhere into your tableau.";
+    assert_eq!(
+        sense_of(scurry, Some(CardKind::Accessory)),
+        ["sense-never-there"]
+    );
+    assert_eq!(sense_of(scurry, Some(CardKind::Single)), [] as [&str; 0]);
+}
+
+#[test]
+fn references_that_are_not_what_they_say() {
+    assert_eq!(
+        codes("Play: Reveal a card from your hand. Discard them."),
+        ["sense-reference"]
+    );
+    assert_eq!(
+        codes("Play: Look at the top 2 cards of the Store. Take 3 of them into your hand."),
+        ["sense-reference"]
+    );
+    for text in [
+        "Play: Look at the top 3 cards of the Store. Take 2 of them into your hand.",
+        "Play: Reveal a card from your hand. Discard it.",
+        "Next: Put a +1 STAR token on it.",
+        "Play: If the card to the left has a lower STAR than this card, flip it and gain 2 RP.",
+    ] {
+        assert_eq!(codes(text), [] as [&str; 0], "{text}");
+    }
+}
+
+#[test]
+fn the_builtin_pool_builds_with_no_sense_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cards.json");
+    let run = blades(
+        root(),
+        &["build", "--format", "json", "--out", out.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let found: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(found, [] as [&str; 0]);
+}
+
+#[test]
+fn the_build_reports_sense_warnings_with_the_card_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    std::fs::write(
+        pool.join("odd.yaml"),
+        "id: odd\nname: Odd\nkind: bronze-promo\ncards:\n  - {id: o1, name: O1, kind: single, stars: 1, elements: [fire], types: [construct], effect: \"Ongoing: Gain 2 RP.\"}\n  - {id: o2, name: O2, kind: accessory, stars: 2, effect: \"Top: This card cannot be flipped.\"}\n  - {id: o3, name: O3, kind: single, stars: 3, elements: [fire], types: [construct]}\n  - {id: o4, name: O4, kind: single, stars: 4, elements: [fire], types: [construct]}\n  - {id: o5, name: O5, kind: single, stars: 5, elements: [fire], types: [construct]}\n  - {id: o6, name: O6, kind: single, stars: 6, elements: [fire], types: [construct]}\n",
+    )
+    .unwrap();
+    let out = dir.path().join("cards.json");
+    let run = blades(
+        dir.path(),
+        &[
+            "--cards",
+            "pool",
+            "build",
+            "--format",
+            "json",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    // Warnings: the build succeeds and says what it found.
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let found: Vec<(String, String, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["severity"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "sense-one-shot-lasting".to_string(),
+                "warning".to_string(),
+                5
+            ),
+            ("sense-never-there".to_string(), "warning".to_string(), 6),
+        ]
+    );
+    // `effect check` says the same of the text (it knows no card kind).
+    let run = blades(
+        dir.path(),
+        &["--cards", "pool", "effect", "check", "Ongoing: Gain 2 RP."],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("sense-one-shot-lasting"),
+        "{}",
+        run.stderr
+    );
+}
