@@ -266,6 +266,10 @@ pub struct LocaleSummary {
     /// The `set:` value, where a second file for the set is reported.
     pub set_span: Range<usize>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The set's name in the file's language, when it gives one (effects
+    /// rendered in that language name the set so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_name: Option<String>,
 }
 
 /// Whether cached findings were made for the file as it is named now: the

@@ -346,12 +346,9 @@ fn subject(field: &str) -> String {
 }
 
 fn article(word: &str) -> String {
-    if word == "text" {
-        word.to_string()
-    } else if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        format!("an {word}")
-    } else {
-        format!("a {word}")
+    match word {
+        "text" => word.to_string(),
+        _ => crate::words::with_article(word),
     }
 }
 

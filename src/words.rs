@@ -177,6 +177,12 @@ pub fn plural<N: PartialEq + From<u8> + fmt::Display>(n: N, one: &str, many: &st
     format!("{n} {word}")
 }
 
+/// `card` or `cards`: the noun alone, in the number `n` asks (the count
+/// said elsewhere in the sentence).
+pub fn plural_word<'a, N: PartialEq + From<u8>>(n: N, one: &'a str, many: &'a str) -> &'a str {
+    if n == N::from(1) { one } else { many }
+}
+
 /// `a core set`, `an expansion set`: the indefinite article a word takes
 /// (by its first letter's sound, as these words are spoken).
 pub fn with_article(word: &str) -> String {

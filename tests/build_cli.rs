@@ -490,3 +490,42 @@ fn cards_and_sets_that_do_not_read_whole_still_take_part_in_the_pool_checks() {
     ];
     assert_eq!(found, expected);
 }
+
+/// Counts take their noun in the right number and words their article:
+/// `built 1 set`, `an expansion set`, never `1 sets` or `a expansion`.
+#[test]
+fn messages_say_one_set_and_an_expansion() {
+    let dir = tempfile::tempdir().unwrap();
+    let cards = (1..=5)
+        .map(|i| format!("  - {{id: pro-{i}, name: Pro {i}, kind: single, stars: {i}}}\n"))
+        .collect::<String>();
+    std::fs::create_dir(dir.path().join("one")).unwrap();
+    std::fs::write(
+        dir.path().join("one/pro.yaml"),
+        format!("id: pro\nname: Pro\nkind: pro-player\ncards:\n{cards}"),
+    )
+    .unwrap();
+    let run = blades(dir.path(), &["build", "--cards", "one", "--out", "db.json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("built 1 set, 5 cards into db.json"),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(
+        dir.path().join("one/pro.yaml"),
+        format!("id: pro\nname: Pro\nkind: expansion\ncards:\n{cards}"),
+    )
+    .unwrap();
+    let run = blades(
+        dir.path(),
+        &[
+            "--format", "json", "build", "--cards", "one", "--out", "db.json",
+        ],
+    );
+    let messages = run.json()["diagnostics"].to_string();
+    assert!(
+        messages.contains("an expansion set is sold in the Store"),
+        "{messages}"
+    );
+}

@@ -160,3 +160,69 @@ fn columns_count_characters_in_every_output() {
         (Some(11), Some(21))
     );
 }
+
+/// The browser checks find the binary where cargo put it: under
+/// `CARGO_TARGET_DIR` when it is set (CI sets it), never a fixed `target/`.
+#[test]
+fn the_browser_checks_honour_cargo_target_dir() {
+    let browser = common::root().join("tests/browser");
+    for script in ["check.py", "gallery.py", "sheets.py"] {
+        let text = std::fs::read_to_string(browser.join(script)).unwrap();
+        assert!(
+            !text.contains("\"target/"),
+            "{script} names a fixed target folder"
+        );
+    }
+    let asked = |target: Option<&str>| {
+        let mut python = std::process::Command::new("python3");
+        python
+            .args(["-c", "import chromium; print(chromium.target_dir())"])
+            .current_dir(&browser)
+            .env_remove("CARGO_TARGET_DIR");
+        if let Some(target) = target {
+            python.env("CARGO_TARGET_DIR", target);
+        }
+        let out = python.output().expect("python3 runs");
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    assert_eq!(asked(Some("/elsewhere/build")), "/elsewhere/build");
+    assert_eq!(
+        asked(None),
+        common::root().join("target").display().to_string()
+    );
+}
+
+/// The rules the README points to are in the repository, each with the
+/// rulebook place it comes from, and every finding they name is one the
+/// tool can report.
+#[test]
+fn the_rules_are_in_docs_each_with_its_rulebook_section() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.contains("(docs/rules.md)"));
+    let rules = std::fs::read_to_string(root().join("docs/rules.md")).unwrap();
+    let mut sources = String::new();
+    for dir in ["src", "src/rules", "src/compile"] {
+        for entry in std::fs::read_dir(root().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                sources.push_str(&std::fs::read_to_string(path).unwrap());
+            }
+        }
+    }
+    let rows: Vec<&str> = rules
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| rule |"))
+        .collect();
+    assert!(rows.len() > 20, "{} rules", rows.len());
+    for row in rows {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        assert_eq!(cells.len(), 3, "{row}");
+        assert!(!cells[1].trim().is_empty(), "no rulebook place: {row}");
+        for code in cells[2].split('`').skip(1).step_by(2) {
+            let code = code.split_whitespace().next().unwrap_or(code);
+            if code.contains('-') && !code.starts_with("--") && !code.contains('/') {
+                assert!(sources.contains(&format!("\"{code}\"")), "`{code}` is no finding: {row}");
+            }
+        }
+    }
+}

@@ -164,3 +164,39 @@ fn i18n_check_and_render_find_the_same_texts_too_long() {
         }
     }
 }
+
+/// An effect that names a set prints the set's name in the language of the
+/// text: Japanese effect text never names a translated set in English.
+#[test]
+fn japanese_effect_text_names_sets_in_japanese() {
+    let mut named = 0;
+    for pool in pools() {
+        let database = database(pool.as_deref());
+        for card in &database.cards {
+            let (Some(english), Some(japanese)) =
+                (card.effect_text.get("en"), card.effect_text.get("ja"))
+            else {
+                continue;
+            };
+            for set in &database.sets {
+                let Some(translated) = set.translations.get("ja") else {
+                    continue;
+                };
+                if english.contains(&set.name) {
+                    named += 1;
+                    assert!(
+                        japanese.contains(&translated.name),
+                        "{pool:?} {}: {japanese}",
+                        card.id
+                    );
+                    assert!(
+                        !japanese.contains(&set.name),
+                        "{pool:?} {}: {japanese}",
+                        card.id
+                    );
+                }
+            }
+        }
+    }
+    assert!(named > 0, "no fixture names a set in an effect");
+}

@@ -1,5 +1,6 @@
 //! `blades collection check FILE` and `blades collection best FILE`.
 
+use blades::words::plural;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -213,7 +214,7 @@ fn print_check(out: &mut impl Write, index: &CardIndex, report: &CollectionRepor
     let _ = writeln!(
         out,
         "  {}, shared symbols: {shared}",
-        blades::rules::plural(report.cards.len() as u64, "card", "cards")
+        plural(report.cards.len(), "card", "cards")
     );
     checks::print_violations(out, index, &common.violations);
 }
@@ -235,8 +236,8 @@ fn print_best(out: &mut impl Write, index: &CardIndex, report: &BestReport) {
             })
             .collect();
         format!(
-            "{} cards on {}: {}",
-            chosen.cards.len(),
+            "{} on {}: {}",
+            plural(chosen.cards.len(), "card", "cards"),
             symbol_words(&chosen.symbol),
             cards.join(", ")
         )

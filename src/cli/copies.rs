@@ -1,5 +1,6 @@
 //! `blades copies check FILE` and `blades copies list [SET]`.
 
+use blades::words::plural;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -102,8 +103,8 @@ fn print_check(out: &mut impl Write, index: &CardIndex, report: &CopiesReport) {
     let sets: Vec<&str> = report.sets.iter().map(|s| s.0.as_str()).collect();
     let _ = writeln!(
         out,
-        "  {} cards checked against {}",
-        report.cards.len(),
+        "  {} checked against {}",
+        plural(report.cards.len(), "card", "cards"),
         if sets.is_empty() {
             "no set in play".to_string()
         } else {
@@ -158,11 +159,11 @@ fn print_manifest(out: &mut impl Write, manifest: &Manifest) {
     for set in &manifest.sets {
         let _ = writeln!(
             out,
-            "{} ({}, {}): {} cards, {} physical",
+            "{} ({}, {}): {}, {} physical",
             set.name,
             set.id,
             set.kind.as_str(),
-            set.distinct,
+            plural(set.distinct, "card", "cards"),
             set.physical
         );
         for card in &set.cards {

@@ -1,6 +1,7 @@
 //! `blades diff OLD NEW`: the classified changes between two releases, as
 //! a report, a Markdown changelog or JSON; `--fail-on` makes it a CI gate.
 
+use blades::words::plural;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -105,10 +106,10 @@ fn render(report: &DiffReport, old: &Opened, new: &Opened) -> String {
     for (label, side) in [("old", old), ("new", new)] {
         let _ = writeln!(
             out,
-            "{label}: {} ({}, {} cards)",
+            "{label}: {} ({}, {})",
             side.path.display(),
             side.kind.as_str(),
-            side.database.cards.len()
+            plural(side.database.cards.len(), "card", "cards")
         );
     }
     out.push('\n');

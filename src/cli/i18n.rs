@@ -1,5 +1,6 @@
 //! `blades i18n`: translation status, checks, and the PO round trip.
 
+use blades::words::{plural, plural_word};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -322,11 +323,16 @@ fn export_command(context: &Context, mut args: ExportArgs) -> ExitCode {
     match &args.out {
         Some(path) if context.tells() => {
             if args.template {
-                stderrln!("exported a template of {texts} texts to {}", path.display());
+                stderrln!(
+                    "exported a template of {} to {}",
+                    plural(texts, "text", "texts"),
+                    path.display()
+                );
             } else {
                 stderrln!(
-                    "exported {texts} {} texts ({fuzzy} fuzzy, {untranslated} untranslated) to {}",
+                    "exported {texts} {} {} ({fuzzy} fuzzy, {untranslated} untranslated) to {}",
                     i18n::language_name(&args.lang),
+                    plural_word(texts, "text", "texts"),
                     path.display()
                 );
             }
@@ -498,8 +504,9 @@ fn update_command(context: &Context, args: UpdateArgs) -> ExitCode {
         stdout!("{written}");
     } else if context.tells() {
         stderrln!(
-            "updated {} ({lang}): {texts} texts ({fuzzy} fuzzy, {untranslated} untranslated), {obsolete} obsolete, to {}",
+            "updated {} ({lang}): {} ({fuzzy} fuzzy, {untranslated} untranslated), {obsolete} obsolete, to {}",
             args.file.display(),
+            plural(texts, "text", "texts"),
             target.display()
         );
     }

@@ -1,6 +1,7 @@
 //! `blades print [--set SET…] [--lang en|ja] [--paper a4|letter] [--out DIR]
 //! [--pdf FILE]`: print-and-play sheets.
 
+use blades::words::{plural, plural_word};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -125,20 +126,26 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Format::Human => {
             for set in &printed {
                 stdoutln!(
-                    "{}\t{} cards\t{} pages",
+                    "{}\t{}\t{}",
                     args.out.join(set.file()).display(),
-                    set.cards,
-                    set.pages.len()
+                    plural(set.cards, "card", "cards"),
+                    plural(set.pages.len(), "page", "pages")
                 );
             }
             if let Some(pdf) = &pdf {
-                stdoutln!("{}\t{} pages\t{} bytes", pdf.file, pdf.pages, pdf.bytes);
+                stdoutln!(
+                    "{}\t{}\t{}",
+                    pdf.file,
+                    plural(pdf.pages, "page", "pages"),
+                    plural(pdf.bytes, "byte", "bytes")
+                );
             }
             if context.tells() {
                 stderrln!(
-                    "printed {} sets on {pages} {} pages ({}) into {}: {} files written, {} unchanged",
-                    printed.len(),
+                    "printed {} on {pages} {} {} ({}) into {}: {} files written, {} unchanged",
+                    plural(printed.len(), "set", "sets"),
                     options.paper,
+                    plural_word(pages, "page", "pages"),
                     options.lang,
                     args.out.display(),
                     written.written.len(),

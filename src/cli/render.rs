@@ -1,5 +1,6 @@
 //! `blades render [CARD…] [--lang en|ja|all] [--out DIR]`: card faces as SVG.
 
+use blades::words::plural;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -76,9 +77,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
                     n => format!("; {n} warnings"),
                 };
                 stderrln!(
-                    "rendered {} faces ({} cards in {}) into {}: {} files written, {} unchanged{warnings}",
-                    rendered.len(),
-                    cards.len(),
+                    "rendered {} ({} in {}) into {}: {} files written, {} unchanged{warnings}",
+                    plural(rendered.len(), "face", "faces"),
+                    plural(cards.len(), "card", "cards"),
                     langs.join(" and "),
                     args.out.display(),
                     written.written.len(),

@@ -1,5 +1,6 @@
 //! `blades score FILE`: the end-of-game arithmetic of a score sheet.
 
+use blades::words::plural;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -86,7 +87,12 @@ fn details(p: &PlayerScore) -> String {
         );
     }
     for c in &p.collections {
-        let _ = writeln!(out, "  collection of {} cards: {} VP", c.cards, c.vp);
+        let _ = writeln!(
+            out,
+            "  collection of {}: {} VP",
+            plural(c.cards, "card", "cards"),
+            c.vp
+        );
     }
     let _ = writeln!(out, "  {} Millennium Dollars: {} VP", p.dollars, p.money_vp);
     for f in &p.friendship {

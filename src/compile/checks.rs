@@ -2,6 +2,7 @@
 //! header against its kind, symbols, the copy rule and set sizes. They run
 //! over every card that could be read, and give the derived copies.
 
+use crate::words::with_article;
 use foldhash::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -333,8 +334,8 @@ fn check_set_header(set: &LoadedSet, out: &mut Vec<Diagnostic>) {
                 &set.path,
                 set.spans.kind_key.clone(),
                 format!(
-                    "a {} set is sold in the Store and needs a buy cost",
-                    kind.as_str()
+                    "{} set is sold in the Store and needs a buy cost",
+                    with_article(kind.as_str())
                 ),
             )
             .with_label("store set without `cost`")
@@ -346,8 +347,8 @@ fn check_set_header(set: &LoadedSet, out: &mut Vec<Diagnostic>) {
                 &set.path,
                 set.spans.cost_key.clone(),
                 format!(
-                    "a {} set is not sold in the Store, so it has no buy cost",
-                    kind.as_str()
+                    "{} set is not sold in the Store, so it has no buy cost",
+                    with_article(kind.as_str())
                 ),
             )
             .with_label("not a store set")

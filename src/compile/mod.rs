@@ -237,7 +237,8 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let files_done = started.elapsed();
     let derived = check_pool_now(&plan, &read.loaded, &mut diagnostics);
     let vocabulary = (!plan.schema_only).then(|| {
-        let vocabulary = PoolVocabulary::of(pool, &read.loaded, &mut diagnostics);
+        let vocabulary =
+            PoolVocabulary::of(pool, &read.loaded, &read.summaries(), &mut diagnostics);
         check_effects(pool, &mut read, &vocabulary, &mut diagnostics);
         vocabulary
     });
@@ -287,7 +288,7 @@ pub(crate) fn read_vocabulary(
 ) -> (PoolVocabulary, Vec<Diagnostic>) {
     let read = read_files(pool, cache.as_deref_mut(), false, None, &mut Vec::new());
     let mut diagnostics = Vec::new();
-    let vocabulary = PoolVocabulary::of(pool, &read.loaded, &mut diagnostics);
+    let vocabulary = PoolVocabulary::of(pool, &read.loaded, &read.summaries(), &mut diagnostics);
     if let Some(cache) = cache {
         store(cache, pool, read);
     }

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::cache::{Cache, SetEntry};
 use crate::diagnostics::Diagnostic;
+use crate::i18n::UnitKey;
 use crate::i18n::locale::{self, FileClass, Target};
 use crate::load::{LoadedSet, LocaleSummary, fits, load_file, parse_effect};
 use crate::pool::{Pool, SourceFile};
@@ -23,6 +24,14 @@ pub(super) struct FilesRead<'p> {
     pub locales: Vec<LocaleWork<'p>>,
     /// Set files whose result came from the cache.
     pub reused: usize,
+}
+
+impl FilesRead<'_> {
+    /// What each translation file says of itself (its language, set, set
+    /// name and findings).
+    pub fn summaries(&self) -> Vec<&LocaleSummary> {
+        self.locales.iter().map(|l| &l.summary).collect()
+    }
 }
 
 /// Loads every set file and every translation file of a set, each on its
@@ -150,6 +159,13 @@ fn read_translation_file<'p>(file: &'p SourceFile, cached: Option<&Cache>) -> Lo
 pub(super) fn read_locale(file: &SourceFile, hash: u64) -> LocaleWork<'_> {
     let (lang, parsed, found) =
         crate::i18n::parse_locale_file(file, false).expect("a set translation file");
+    let set_name = parsed.as_ref().and_then(|parsed| {
+        let entry = parsed
+            .entries
+            .iter()
+            .find(|e| matches!(e.key, UnitKey::SetName { .. }))?;
+        Some(entry.text.clone())
+    });
     let (set, set_span) = match &parsed {
         Some(parsed) => match &parsed.target {
             Target::Set(set) => (Some(set.clone()), parsed.target_span.clone()),
@@ -165,6 +181,7 @@ pub(super) fn read_locale(file: &SourceFile, hash: u64) -> LocaleWork<'_> {
             set,
             set_span,
             diagnostics: found,
+            set_name,
         },
         parsed,
         stored: false,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::effect::{self, Keyword, Keywords, Lang, Phrasebook, Phrasebooks, Vocabulary};
 use crate::i18n::check::numbers;
-use crate::load::LoadedSet;
+use crate::load::{LoadedSet, LocaleSummary};
 use crate::pool::Pool;
 use crate::words::BASE_TYPES;
 use crate::yaml::{self, Node, text_offsets};
@@ -28,8 +28,14 @@ impl PoolVocabulary {
     /// The vocabulary of `pool`, whose loaded sets are `sets`; a broken
     /// keyword table or phrase book is reported, and the built-in one
     /// stands in.
-    pub fn of(pool: &Pool, sets: &[LoadedSet], diagnostics: &mut Vec<Diagnostic>) -> Self {
-        let vocab = vocabulary(sets, pool_keywords(pool, diagnostics));
+    pub fn of(
+        pool: &Pool,
+        sets: &[LoadedSet],
+        locales: &[&LocaleSummary],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Self {
+        let mut vocab = vocabulary(sets, pool_keywords(pool, diagnostics));
+        vocab.set_names = set_names(locales);
         let phrases = Phrasebooks::of_files(&pool.data, diagnostics);
         let key = vocabulary_key(pool, &vocab);
         PoolVocabulary {
@@ -94,6 +100,12 @@ fn vocabulary_key(pool: &Pool, vocab: &Vocabulary) -> u64 {
         key.update(b"\t");
         key.update(name.as_bytes());
         key.update(b"\n");
+    }
+    for (lang, id, name) in &vocab.set_names {
+        for part in [lang, id, name] {
+            key.update(part.as_bytes());
+            key.update(b"\t");
+        }
     }
     for file in &pool.data {
         if file.relative == "keywords.yaml" || file.relative.starts_with("phrases/") {
@@ -241,8 +253,18 @@ pub fn vocabulary(sets: &[LoadedSet], keywords: Keywords) -> Vocabulary {
             .iter()
             .map(|s| (s.set.id.0.clone(), s.set.name.clone()))
             .collect(),
+        set_names: Vec::new(),
         keywords,
     }
+}
+
+/// The sets' translated names the translation files give, as (language,
+/// set id, name).
+fn set_names(locales: &[&LocaleSummary]) -> Vec<(String, String, String)> {
+    locales
+        .iter()
+        .filter_map(|l| Some((l.lang.clone(), l.set.clone()?, l.set_name.clone()?)))
+        .collect()
 }
 
 /// The effect checks that need the pool for one set; `text` is its file's.

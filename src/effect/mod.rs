@@ -65,6 +65,9 @@ pub struct Vocabulary {
     pub types: Vec<String>,
     /// Sets as (id, name).
     pub sets: Vec<(String, String)>,
+    /// Sets' translated names as (language code, id, name): an effect
+    /// rendered in that language names the set so.
+    pub set_names: Vec<(String, String, String)>,
     pub keywords: Keywords,
 }
 
@@ -82,6 +85,7 @@ impl Vocabulary {
         Vocabulary {
             types: BASE_TYPES.iter().map(|t| t.to_string()).collect(),
             sets: Vec::new(),
+            set_names: Vec::new(),
             keywords: Keywords::empty(),
         }
     }

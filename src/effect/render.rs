@@ -616,14 +616,20 @@ impl Renderer<'_> {
         }
     }
 
+    /// A set's name in the language rendered: its translation when the
+    /// pool has one, else its English name.
     fn set_name(&self, set: &SetRef) -> String {
+        let Some((id, name)) = self.vocab.sets.iter().find(|(id, name)| {
+            id.eq_ignore_ascii_case(&set.name) || name.eq_ignore_ascii_case(&set.name)
+        }) else {
+            return set.name.clone();
+        };
+        let lang = self.lang.code();
         self.vocab
-            .sets
+            .set_names
             .iter()
-            .find(|(id, name)| {
-                id.eq_ignore_ascii_case(&set.name) || name.eq_ignore_ascii_case(&set.name)
-            })
-            .map_or_else(|| set.name.clone(), |(_, name)| name.clone())
+            .find(|(l, set, _)| l == lang && set == id)
+            .map_or_else(|| name.clone(), |(_, _, translated)| translated.clone())
     }
 
     fn place(&self, p: Place, ctx: Ctx) -> String {

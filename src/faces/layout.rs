@@ -176,7 +176,7 @@ pub fn effect_spans(text: &str) -> Vec<Span> {
         if let Some((at, colon)) = colon {
             let head = &line[..at];
             if !head.is_empty()
-                && head.chars().count() <= 32
+                && outside_parentheses(head) <= 32
                 && !head.contains(['.', '。'])
                 && !head.starts_with([' ', '('])
             {
@@ -223,6 +223,26 @@ pub fn effect_spans(text: &str) -> Vec<Span> {
         }
     }
     spans
+}
+
+/// The characters of a timing head outside its parentheses: a Reaction's
+/// trigger (`Reaction (when an opponent flips this card)`) may be long
+/// and is still part of the bold head.
+fn outside_parentheses(head: &str) -> usize {
+    let mut depth = 0usize;
+    head.chars()
+        .filter(|&c| {
+            match c {
+                '(' | '（' => depth += 1,
+                ')' | '）' => {
+                    depth = depth.saturating_sub(1);
+                    return false;
+                }
+                _ => {}
+            }
+            depth == 0
+        })
+        .count()
 }
 
 /// One line as laid out.
@@ -545,6 +565,29 @@ mod tests {
 
     fn effect(text: &str, script: Script) -> Fitted {
         fit(text, &effect_spans(text), script, Field::Effect.text_box())
+    }
+
+    /// The bold part of each line of `text`.
+    fn bold(text: &str) -> Vec<&str> {
+        effect_spans(text)
+            .into_iter()
+            .filter(|s| s.style == Style::Bold)
+            .map(|s| &text[s.range])
+            .collect()
+    }
+
+    #[test]
+    fn a_reaction_heading_is_bold_however_long_its_trigger() {
+        let text = "Reaction (when an opponent flips this card): Gain 3 RP.\nPlay: Gain 1 RP.";
+        assert_eq!(
+            bold(text),
+            ["Reaction (when an opponent flips this card):", "Play:"]
+        );
+        // A sentence that happens to hold a colon is not a heading.
+        assert!(
+            bold("Gain 2 RP for each card in your tableau that is fire or air: then flip.")
+                .is_empty()
+        );
     }
 
     #[test]

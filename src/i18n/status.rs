@@ -2,6 +2,7 @@
 //! missing, stale (its English changed since it was translated) or orphaned
 //! (a translation whose English is gone).
 
+use crate::words::plural;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -374,8 +375,9 @@ pub fn render_human(status: &LanguageStatus) -> String {
         "nothing to translate".to_string()
     } else {
         format!(
-            "{} of {current} texts translated ({:.1}%)",
+            "{} of {} translated ({:.1}%)",
             c.translated,
+            plural(current, "text", "texts"),
             c.translated as f64 * 100.0 / current as f64
         )
     };

@@ -5,6 +5,7 @@
 //! `formats/*.yaml`; see [`super::format`]), so the formats of other games
 //! run on the same engine.
 
+use crate::words::with_article;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -178,7 +179,7 @@ pub fn check_zoned(
             }
         }
         let holder = match limit.zones.len() {
-            1 => format!("a {} holds", format.zones[limit.zones[0]].name),
+            1 => format!("{} holds", with_article(&format.zones[limit.zones[0]].name)),
             _ => format!("{} hold", zones_phrase(format, &limit.zones, true)),
         };
         let allowed = if limit.max == 1 {

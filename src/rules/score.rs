@@ -521,7 +521,7 @@ fn check_collections(path: &Arc<str>, players: &[PlayerDoc], out: &mut Vec<Diagn
                         Code::InvalidInput,
                         path,
                         size.span.clone(),
-                        format!("a collection of {} cards scores nothing", size.value),
+                        format!("a collection of {} scores nothing", plural(size.value, "card", "cards")),
                     )
                     .with_label("not 2 to 8")
                     .with_help("a collection holds 2 to 8 cards; write the number of cards of each collection scored"),

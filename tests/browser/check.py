@@ -130,8 +130,8 @@ def check_pool(name, blades, out, extra, results):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--blades", default=str(ROOT / "target/debug/blades"))
-    parser.add_argument("--out", default=str(ROOT / "target/browser"))
+    parser.add_argument("--blades", default=str(chromium.target_dir() / "debug/blades"))
+    parser.add_argument("--out", default=str(chromium.target_dir() / "browser"))
     args = parser.parse_args()
     out = Path(args.out)
     shutil.rmtree(out, ignore_errors=True)

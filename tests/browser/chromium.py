@@ -3,9 +3,20 @@
 Chromium is Debian's `chromium` package (`.ci/run` installs it when missing).
 """
 
+import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def target_dir():
+    """Cargo's build folder: `CARGO_TARGET_DIR` when set (relative to the
+    checkout, as cargo reads it), else `target/` in the checkout."""
+    named = os.environ.get("CARGO_TARGET_DIR")
+    return ROOT / named if named else ROOT / "target"
 
 
 def executable():

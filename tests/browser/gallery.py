@@ -143,8 +143,8 @@ def search(path, query):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--blades", default=str(ROOT / "target/debug/blades"))
-    parser.add_argument("--out", default=str(ROOT / "target/browser/gallery"))
+    parser.add_argument("--blades", default=str(chromium.target_dir() / "debug/blades"))
+    parser.add_argument("--out", default=str(chromium.target_dir() / "browser/gallery"))
     args = parser.parse_args()
     out = Path(args.out)
     shutil.rmtree(out, ignore_errors=True)

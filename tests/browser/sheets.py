@@ -267,8 +267,8 @@ def check_set(set_report, out, paper, update, results):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--blades", default=str(ROOT / "target/debug/blades"))
-    parser.add_argument("--out", default=str(ROOT / "target/browser/sheets"))
+    parser.add_argument("--blades", default=str(chromium.target_dir() / "debug/blades"))
+    parser.add_argument("--out", default=str(chromium.target_dir() / "browser/sheets"))
     parser.add_argument("--update", action="store_true", help="rewrite the snapshots")
     args = parser.parse_args()
     out = Path(args.out)
