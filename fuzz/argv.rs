@@ -38,9 +38,16 @@ pub fn argv(data: &[u8]) {
                     None => &report["diagnostics"][0]["code"],
                 };
                 assert_eq!(code, "usage", "{}", refusal.text);
+                let message = report["diagnostics"][0]["message"].as_str().unwrap_or("");
+                assert!(
+                    !message.contains("toolchain"),
+                    "the help's first line is no message"
+                );
             }
+            // A usage error, or the help when no command is given.
             crate::cli::Stream::Stderr => {
-                assert!(refusal.text.starts_with("error: "), "{}", refusal.text);
+                let usage = refusal.text.starts_with("error: ") || refusal.text.contains("Usage:");
+                assert!(usage, "{}", refusal.text);
             }
         },
         other => panic!("a refused command line exits {other}"),

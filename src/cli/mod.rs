@@ -9,14 +9,14 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use blades::diagnostics::{Code, Diagnostic, Sources};
-use blades::report::shown;
 use blades::model::Database;
 use blades::pool::PoolChoice;
+use blades::report::shown;
 use blades::report::{self, Format, Style};
 use blades::workspace::Workspace;
 
-use out::{stderrln, stdout_str};
 pub use out::Stream;
+use out::{stderrln, stdout_str};
 
 mod build;
 mod card;
@@ -407,11 +407,17 @@ fn machine_format_asked(words: &[OsString]) -> Option<OutputFormat> {
 fn usage_report(error: &clap::Error, words: &[OsString]) -> String {
     let text = error.render().to_string();
     let mut lines = text.lines().filter(|line| !line.trim().is_empty());
-    let message = lines
-        .next()
-        .unwrap_or("the command line is wrong")
-        .trim_start_matches("error: ")
-        .to_string();
+    let message = match error.kind() {
+        // The parser's answer is the help, whose first line is no message.
+        clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            "a command is missing".to_string()
+        }
+        _ => lines
+            .next()
+            .unwrap_or("the command line is wrong")
+            .trim_start_matches("error: ")
+            .to_string(),
+    };
     let diagnostic = Diagnostic::general(Code::Usage, message)
         .with_help("`blades --help` (or `blades COMMAND --help`) shows what the command takes");
     let sources = Sources::default();
