@@ -680,7 +680,11 @@ pub fn share_code(data: &[u8]) {
         }
     };
     let again = share::decode(&share::encode(&lines)).expect("a code written reads back");
-    assert_eq!(sorted(again), sorted(lines.clone()), "a code changes when written");
+    assert_eq!(
+        sorted(again),
+        sorted(lines.clone()),
+        "a code changes when written"
+    );
     if share::looks_like_code(text) && !std::path::Path::new(text).exists() {
         let file = InputFile::read(std::path::Path::new(text)).expect("a code that decodes reads");
         placed_deck(&file, deck::tournament());
@@ -717,7 +721,10 @@ pub fn score_sheet(data: &[u8]) {
                 player.money_vp,
                 player.friendship_vp,
             ];
-            assert_eq!(Some(player.total), parts.iter().try_fold(0u64, |a, b| a.checked_add(*b)));
+            assert_eq!(
+                Some(player.total),
+                parts.iter().try_fold(0u64, |a, b| a.checked_add(*b))
+            );
         }
         for pair in scored.players.windows(2) {
             assert!(pair[0].total >= pair[1].total, "ranked by total");
@@ -765,7 +772,10 @@ fn placed_deck(file: &InputFile, format: &deck::DeckFormat) {
         assert_eq!(outcome.slots.len(), format.bounds.len());
         for slot in &outcome.slots {
             let total: u64 = placed.iter().map(|(_, _, n)| n).sum();
-            assert!(slot.count <= total, "a bound counts more cards than the deck has");
+            assert!(
+                slot.count <= total,
+                "a bound counts more cards than the deck has"
+            );
         }
     }
     if found.iter().any(Diagnostic::is_error) {
@@ -781,14 +791,25 @@ fn placed_deck(file: &InputFile, format: &deck::DeckFormat) {
         "an exported list does not read back: {again_found:?}\n{list}"
     );
     assert_eq!(again_character.map(|c| &c.id), character.map(|c| &c.id));
-    assert_eq!(totals(&again), totals(&placed), "the list holds another deck:\n{list}");
+    assert_eq!(
+        totals(&again),
+        totals(&placed),
+        "the list holds another deck:\n{list}"
+    );
     let code = share::encode(&share::deck_lines(format, character, &placed));
     let lines = share::decode(&code).expect("an exported code decodes");
     let shared = InputFile::new("code", &share::list_text(&lines));
     let mut code_found = Vec::new();
     let (_, from_code) = read_placed(&index, format, &shared, &mut code_found);
-    assert!(!code_found.iter().any(Diagnostic::is_error), "{code_found:?}");
-    assert_eq!(totals(&from_code), totals(&placed), "the code holds another deck");
+    assert!(
+        !code_found.iter().any(Diagnostic::is_error),
+        "{code_found:?}"
+    );
+    assert_eq!(
+        totals(&from_code),
+        totals(&placed),
+        "the code holds another deck"
+    );
 }
 
 /// A deck file read as `deck check` reads it: its character and its cards,

@@ -81,7 +81,10 @@ fn a_command_line_that_is_not_utf8_is_a_usage_error_not_a_panic() {
         assert_eq!(run.code, 2, "{name}: {}{}", run.stdout, run.stderr);
         assert!(!run.stderr.contains("panicked"), "{name}: {}", run.stderr);
         if asks_for_machine_output(&words) {
-            assert_eq!(run.stderr, "", "{name}: JSON and SARIF say nothing on stderr");
+            assert_eq!(
+                run.stderr, "",
+                "{name}: JSON and SARIF say nothing on stderr"
+            );
             let report: serde_json::Value = serde_json::from_str(&run.stdout)
                 .unwrap_or_else(|e| panic!("{name}: not JSON ({e}): {}", run.stdout));
             let sarif = report.get("runs").is_some();

@@ -152,7 +152,9 @@ fn card_from_sql(c: &Connection, id: &str) -> Value {
         card.insert("translations".into(), Value::Object(translations));
     }
     let mut statement = c
-        .prepare_cached("SELECT until, effect, note FROM card_errata WHERE card_id = ?1 ORDER BY position")
+        .prepare_cached(
+            "SELECT until, effect, note FROM card_errata WHERE card_id = ?1 ORDER BY position",
+        )
         .unwrap();
     let errata: Vec<Value> = statement
         .query_map([id], |r| {
@@ -760,9 +762,18 @@ const FIELDS: &[(&str, &str)] = &[
     ("cards[].effect-text.<lang>", "effect_texts.text"),
     ("cards[].flavor", "cards.flavor"),
     ("cards[].translations.<lang>.name", "card_translations.name"),
-    ("cards[].translations.<lang>.flavor", "card_translations.flavor"),
-    ("cards[].translations.<lang>.effect", "card_translations.effect"),
-    ("cards[].translations.<lang>.stale[]", "card_translation_stale.field"),
+    (
+        "cards[].translations.<lang>.flavor",
+        "card_translations.flavor",
+    ),
+    (
+        "cards[].translations.<lang>.effect",
+        "card_translations.effect",
+    ),
+    (
+        "cards[].translations.<lang>.stale[]",
+        "card_translation_stale.field",
+    ),
     ("cards[].errata[].until", "card_errata.until"),
     ("cards[].errata[].effect", "card_errata.effect"),
     ("cards[].errata[].note", "card_errata.note"),
@@ -816,7 +827,12 @@ fn schema_fields(schema: &Value) -> Vec<String> {
         } else if node.get("items").is_some() {
             walk(&node["items"], format!("{path}[]"), defs, out);
         } else if node["additionalProperties"].is_object() {
-            walk(&node["additionalProperties"], format!("{path}.<lang>"), defs, out);
+            walk(
+                &node["additionalProperties"],
+                format!("{path}.<lang>"),
+                defs,
+                out,
+            );
         } else {
             out.push(path);
         }
@@ -840,7 +856,10 @@ fn every_field_of_the_database_schema_is_in_sqlite() {
     in_schema.sort();
     let mut mapped: Vec<String> = FIELDS.iter().map(|(f, _)| f.to_string()).collect();
     mapped.sort();
-    assert_eq!(in_schema, mapped, "every field of the schema has its column");
+    assert_eq!(
+        in_schema, mapped,
+        "every field of the schema has its column"
+    );
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("db.sqlite");
     let database = blades::workspace::Workspace::builtin().database().unwrap();
@@ -848,8 +867,15 @@ fn every_field_of_the_database_schema_is_in_sqlite() {
     let c = open(&file);
     for (field, column) in FIELDS {
         let (table, column) = column.split_once('.').unwrap();
-        let columns = strings(&c, &format!("SELECT name FROM pragma_table_info('{table}')"), []);
-        assert!(columns.iter().any(|c| c == column), "{field}: no {table}.{column}");
+        let columns = strings(
+            &c,
+            &format!("SELECT name FROM pragma_table_info('{table}')"),
+            [],
+        );
+        assert!(
+            columns.iter().any(|c| c == column),
+            "{field}: no {table}.{column}"
+        );
     }
 }
 
@@ -867,9 +893,16 @@ fn errata_and_categories_come_through() {
         );
         assert_eq!(run.code, 0, "{pool}: {}", run.stderr);
         let json = std::fs::read_to_string(dir.path().join("dist/cards.json")).unwrap();
-        let field = if pool.contains("diff") { "\"errata\"" } else { "\"category\"" };
+        let field = if pool.contains("diff") {
+            "\"errata\""
+        } else {
+            "\"category\""
+        };
         assert!(json.contains(field), "{pool} has {field}");
-        assert_same_data(&dir.path().join("dist/cards.json"), &dir.path().join("cards.sqlite"));
+        assert_same_data(
+            &dir.path().join("dist/cards.json"),
+            &dir.path().join("cards.sqlite"),
+        );
     }
 }
 

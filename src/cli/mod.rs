@@ -384,16 +384,17 @@ fn machine_format_asked(words: &[OsString]) -> Option<OutputFormat> {
         Some("sarif") => Some(OutputFormat::Sarif),
         _ => None,
     };
-    words.iter().enumerate().find_map(|(i, word)| {
-        match word.to_str()?.strip_prefix("--format") {
+    words
+        .iter()
+        .enumerate()
+        .find_map(|(i, word)| match word.to_str()?.strip_prefix("--format") {
             Some(rest) => match rest.strip_prefix('=') {
                 Some(value) => machine(value.as_ref()),
                 None if rest.is_empty() => machine(words.get(i + 1)?),
                 None => None,
             },
             None => None,
-        }
-    })
+        })
 }
 
 /// A usage error as the JSON (or SARIF) report every command prints when

@@ -685,8 +685,7 @@ impl<'a> YamlReader<'a> {
             if count > MAX_COUNT {
                 let said = format!("a count of {count}");
                 let span = entry.value.span.clone();
-                self.out
-                    .push(count_too_large(&self.file.path, span, &said));
+                self.out.push(count_too_large(&self.file.path, span, &said));
                 continue;
             }
             refs.push(Reference {
@@ -852,7 +851,9 @@ fn negative(
 /// value, the rest are counts of what a player has.
 fn negative_help(field: &str, trade: bool) -> &'static str {
     match field {
-        _ if trade => "amounts are 0 or more; to move value the other way, put it on the other side",
+        _ if trade => {
+            "amounts are 0 or more; to move value the other way, put it on the other side"
+        }
         "count" => "a count is 0 or more",
         "place" => "a place is 1 or more: 1 for the winner",
         "collection" => "write the number of cards in the collection scored: 2 to 8",
@@ -1053,7 +1054,14 @@ impl<'a> TextReader<'a> {
             Ok(n) if n < 0 => {
                 // Header amounts are a trade side's `dollars:` and `friendship:`.
                 let help = negative_help("amount", true);
-                negative(self.out, &self.file.path, value.span.clone(), "amount", n, help);
+                negative(
+                    self.out,
+                    &self.file.path,
+                    value.span.clone(),
+                    "amount",
+                    n,
+                    help,
+                );
                 0
             }
             Ok(n) => n as u64,
@@ -1253,9 +1261,7 @@ pub fn resolve_cards<'a>(
             // `2 Canyon Wyrm`, as deck lists are pasted: a count without an
             // `x`, read only when the whole text names no card (so a card
             // named `1000 Needles` is still found by its name).
-            Err(LookupError::Unknown { .. })
-                if let Some((n, i)) = bare_count(index, &r.name) =>
-            {
+            Err(LookupError::Unknown { .. }) if let Some((n, i)) = bare_count(index, &r.name) => {
                 match n.checked_mul(r.count).filter(|&total| total <= MAX_COUNT) {
                     Some(total) => cards.push((index.card(i), total)),
                     None => {

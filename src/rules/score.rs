@@ -15,8 +15,8 @@ use std::sync::{Arc, OnceLock};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{collection, plural};
 use super::input::{InputFile, PlayerDoc, ScoreDoc, Spanned};
+use super::{collection, plural};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::suggest::closest;
 use crate::yaml;
@@ -340,7 +340,10 @@ fn check_placings(
                             ordinal(due)
                         ),
                     )
-                    .with_label(format!("{} placed above", plural(due - 1, "player", "players")))
+                    .with_label(format!(
+                        "{} placed above",
+                        plural(due - 1, "player", "players")
+                    ))
                     .with_help(format!(
                         "did you mean `{due}`? With {} above, this place is {due}",
                         plural(due - 1, "player", "players"),
@@ -414,7 +417,11 @@ fn check_tournament_count(path: &Arc<str>, players: &[PlayerDoc], out: &mut Vec<
 /// else the nearest id.
 fn tournament_help(mode: &ScoreMode, written: &str, ids: &[&str]) -> String {
     let folded = fold(written);
-    match mode.tournaments.iter().find(|t| t.also.iter().any(|a| fold(a) == folded)) {
+    match mode
+        .tournaments
+        .iter()
+        .find(|t| t.also.iter().any(|a| fold(a) == folded))
+    {
         Some(t) => format!(
             "did you mean `{}`? The {} is the game's last tournament. Tournaments: {}",
             t.id,

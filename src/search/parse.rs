@@ -507,7 +507,10 @@ impl Resolver<'_> {
                             Code::SearchRegex,
                             &self.path,
                             written.span.clone(),
-                            format!("the regular expression `{}` does not compile: {reason}", written.text),
+                            format!(
+                                "the regular expression `{}` does not compile: {reason}",
+                                written.text
+                            ),
                         )
                         .with_label("not a valid regular expression")
                         .with_help(regex_help(&written.text)),
