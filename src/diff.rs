@@ -379,7 +379,11 @@ fn read_database(path: &Path) -> Result<Database, Findings> {
 /// its first use: cards are matched by id, so a repeat would be compared
 /// with one of its namesakes at random, and a change reported or hidden.
 /// The ids are located in the text only when one repeats.
-fn refuse_repeated_ids(shown: &Arc<str>, bytes: &[u8], database: &Database) -> Result<(), Findings> {
+fn refuse_repeated_ids(
+    shown: &Arc<str>,
+    bytes: &[u8],
+    database: &Database,
+) -> Result<(), Findings> {
     let mut seen = HashSet::default();
     if database.cards.iter().all(|c| seen.insert(c.id.0.as_str())) {
         return Ok(());

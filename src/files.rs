@@ -983,21 +983,20 @@ fn finish_journal(dir: &Path) -> io::Result<()> {
 
 fn finish_line(dir: &Path, line: &[u8]) -> io::Result<()> {
     let mut fields = line.split(|&b| b == b'\t').map(unescape_path);
-    match (fields.next(), fields.next(), fields.next()) {
-        (Some(Some(kind)), Some(Some(first)), second) => {
-            let first = dir.join(first);
-            match (kind.as_os_str().to_str(), second) {
-                (Some("rename"), Some(Some(target))) => {
-                    // Renamed already when the kill came after it.
-                    if fs::symlink_metadata(&first).is_ok_and(|m| m.is_file()) {
-                        fs::rename(&first, dir.join(target))?;
-                    }
-                }
-                (Some("remove"), None) => remove_if_file(&first),
-                _ => {}
+    if let (Some(Some(kind)), Some(Some(first)), second) =
+        (fields.next(), fields.next(), fields.next())
+    {
+        let first = dir.join(first);
+        match (kind.as_os_str().to_str(), second) {
+            // Not there when the kill came after the rename.
+            (Some("rename"), Some(Some(target)))
+                if fs::symlink_metadata(&first).is_ok_and(|m| m.is_file()) =>
+            {
+                fs::rename(&first, dir.join(target))?;
             }
+            (Some("remove"), None) => remove_if_file(&first),
+            _ => {}
         }
-        _ => {}
     }
     Ok(())
 }

@@ -129,7 +129,9 @@ impl KeywordName {
             .map(|k| KeywordName {
                 id: Id(k.id.clone()),
                 name: k.name.en.clone(),
-                names: [("ja".to_string(), k.name.ja.clone())].into_iter().collect(),
+                names: [("ja".to_string(), k.name.ja.clone())]
+                    .into_iter()
+                    .collect(),
             })
             .collect()
     }

@@ -140,7 +140,9 @@ impl Workspace {
         // Every format file, so that a later check of what the formats
         // name (`Formats::unknown_names`) is located in them too.
         for file in &self.pool.data {
-            if file.relative.starts_with("formats/") || diagnostics.iter().any(|d| d.path == file.path) {
+            if file.relative.starts_with("formats/")
+                || diagnostics.iter().any(|d| d.path == file.path)
+            {
                 sources.insert(file.path.clone(), file.text().clone());
             }
         }
@@ -163,7 +165,9 @@ impl Workspace {
         // Every format file, so that a later check of what the formats
         // name (`Formats::unknown_names`) is located in them too.
         for file in &self.pool.data {
-            if file.relative.starts_with("formats/") || diagnostics.iter().any(|d| d.path == file.path) {
+            if file.relative.starts_with("formats/")
+                || diagnostics.iter().any(|d| d.path == file.path)
+            {
                 sources.insert(file.path.clone(), file.text().clone());
             }
         }

@@ -280,7 +280,14 @@ fn a_database_with_one_id_twice_is_refused_located() {
                 )
             })
             .collect();
-        let repeat = |line, first| ("duplicate-card-id".to_string(), twice.to_string(), line, first);
+        let repeat = |line, first| {
+            (
+                "duplicate-card-id".to_string(),
+                twice.to_string(),
+                line,
+                first,
+            )
+        };
         assert_eq!(found, [repeat(6, 4), repeat(13, 8)]);
     }
 }

@@ -353,7 +353,17 @@ fn a_pools_own_keywords_are_found_by_name_id_and_japanese_name_with_db_too() {
     let pool = root().join("tests/fixtures/workspace/own-words");
     let pool = pool.to_str().unwrap();
     let db = dir.path().join("db.json");
-    let run = blades(dir.path(), &["--cards", pool, "build", "-q", "--out", db.to_str().unwrap()]);
+    let run = blades(
+        dir.path(),
+        &[
+            "--cards",
+            pool,
+            "build",
+            "-q",
+            "--out",
+            db.to_str().unwrap(),
+        ],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     for query in ["kw:gear-up", "kw:ギアアップ", "kw:\"Gear Up\""] {
         let from_pool = search_in(dir.path(), query, &["--cards", pool]);
@@ -502,14 +512,34 @@ fn human_output_is_a_table_with_a_count_and_explain_says_it_in_both_languages() 
 fn the_results_table_speaks_the_language_asked() {
     let (dir, db, _) = built();
     let db = db.to_str().unwrap();
-    let run = blades(dir.path(), &["search", "--lang", "ja", "--db", db, "e:fire", "star>=4"]);
+    let run = blades(
+        dir.path(),
+        &["search", "--lang", "ja", "--db", db, "e:fire", "star>=4"],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
-    assert!(lines[0].starts_with("ID ") && lines[0].contains("名前"), "{}", run.stdout);
-    let row: Vec<&str> = lines[1].split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    assert!(
+        lines[0].starts_with("ID ") && lines[0].contains("名前"),
+        "{}",
+        run.stdout
+    );
+    let row: Vec<&str> = lines[1]
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
     assert_eq!(
         row,
-        ["boiler-golem", "ボイラー・ゴーレム", "歯車仕掛けの鋳造所", "シングル", "4", "炎, 地", "機械", "2"],
+        [
+            "boiler-golem",
+            "ボイラー・ゴーレム",
+            "歯車仕掛けの鋳造所",
+            "シングル",
+            "4",
+            "炎, 地",
+            "機械",
+            "2"
+        ],
         "{}",
         run.stdout
     );
@@ -518,12 +548,27 @@ fn the_results_table_speaks_the_language_asked() {
     let en = blades(dir.path(), &["search", "--db", db, "e:fire", "star>=4"]);
     assert!(en.stdout.contains("Boiler Golem") && en.stdout.contains("fire, earth"));
     // Help lines list values in the language asked.
-    let bad = blades(dir.path(), &["search", "--lang", "ja", "--format", "json", "--db", db, "e:fyre"]);
-    let help = bad.json()["diagnostics"][0]["help"].as_str().unwrap().to_string();
+    let bad = blades(
+        dir.path(),
+        &[
+            "search", "--lang", "ja", "--format", "json", "--db", db, "e:fyre",
+        ],
+    );
+    let help = bad.json()["diagnostics"][0]["help"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(help.contains("`e` takes 炎, 風, 光, 水, 地, 闇"), "{help}");
-    let fr = blades(dir.path(), &["search", "--lang", "fr", "--db", db, "e:fire"]);
+    let fr = blades(
+        dir.path(),
+        &["search", "--lang", "fr", "--db", db, "e:fire"],
+    );
     assert_eq!(fr.code, 2);
-    assert!(fr.stderr.contains("blades::unknown-language"), "{}", fr.stderr);
+    assert!(
+        fr.stderr.contains("blades::unknown-language"),
+        "{}",
+        fr.stderr
+    );
 }
 
 #[test]

@@ -182,7 +182,14 @@ fn every_replacement_a_format_file_suggests_fixes_its_mistake() {
     let deck = root().join("tests/fixtures/formats/names-deck.txt");
     let run = |text: &str| {
         std::fs::write(&file, text).unwrap();
-        let args = ["--cards", pool.to_str().unwrap(), "--format", "json", "deck", "check"];
+        let args = [
+            "--cards",
+            pool.to_str().unwrap(),
+            "--format",
+            "json",
+            "deck",
+            "check",
+        ];
         let mut args = args.to_vec();
         args.extend(["--rules", "banned", deck.to_str().unwrap()]);
         blades(dir.path(), &args)
@@ -194,7 +201,10 @@ fn every_replacement_a_format_file_suggests_fixes_its_mistake() {
     let mut fixed = text.clone();
     for (code, start, end, with) in suggestions.into_iter().rev() {
         let report = run(&replaced(&text, start, end, &with)).json();
-        assert!(!still_there(&report, &code, start), "{code} at {start} stays after `{with}`");
+        assert!(
+            !still_there(&report, &code, start),
+            "{code} at {start} stays after `{with}`"
+        );
         fixed = replaced(&fixed, start, end, &with);
     }
     // With the set named too, the format loads and checks the deck.

@@ -488,15 +488,11 @@ enum Referent {
 /// `it` for several cards, `them` for one, `3 of them` out of two.
 fn references(a: &Ability, out: &mut Vec<EffectError>) {
     let mut referent = (a.timing == Timing::Next).then_some(Referent::One);
-    if let Some(e) = &a.trigger {
-        match e {
-            Event::Flips { target, .. }
-            | Event::IsFlipped { target }
-            | Event::Plays { target, .. } => {
-                referent = Some(referent_of(target, referent));
-            }
-            _ => {}
-        }
+    if let Some(
+        Event::Flips { target, .. } | Event::IsFlipped { target } | Event::Plays { target, .. },
+    ) = &a.trigger
+    {
+        referent = Some(referent_of(target, referent));
     }
     for s in &a.sentences {
         if let Some(c) = &s.condition {

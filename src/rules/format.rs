@@ -195,7 +195,12 @@ impl DeckFormat {
 
 /// Up to ten names, and how many more.
 fn first_few(names: &[&str]) -> String {
-    let shown = names.iter().take(10).copied().collect::<Vec<_>>().join(", ");
+    let shown = names
+        .iter()
+        .take(10)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
     match names.len() {
         0 => "none".to_string(),
         n if n > 10 => format!("{shown} and {} more", n - 10),
@@ -295,7 +300,12 @@ impl Formats {
         let cards: Vec<&str> = database.cards.iter().map(|c| c.id.0.as_str()).collect();
         let sets: Vec<&str> = database.sets.iter().map(|s| s.id.0.as_str()).collect();
         let mut types: Vec<&str> = BASE_TYPES.to_vec();
-        types.extend(database.sets.iter().flat_map(|s| s.extra_types.iter().map(|t| t.0.as_str())));
+        types.extend(
+            database
+                .sets
+                .iter()
+                .flat_map(|s| s.extra_types.iter().map(|t| t.0.as_str())),
+        );
         let card_set: HashSet<&str> = cards.iter().copied().collect();
         let mut out = Vec::new();
         for named in self.list.iter().flat_map(|f| &f.names) {
@@ -309,7 +319,10 @@ impl Formats {
                 continue;
             }
             let help = match closest(&named.id.0, known.iter().copied()) {
-                Some(best) => format!("did you mean `{best}`? A filter names a {} by its id", named.attribute),
+                Some(best) => format!(
+                    "did you mean `{best}`? A filter names a {} by its id",
+                    named.attribute
+                ),
                 None => format!(
                     "a filter names a {} of the pool by its id: {}",
                     named.attribute,
@@ -711,7 +724,10 @@ impl Reader<'_> {
                 self.out.push(d);
                 continue;
             }
-            if let Some((other, first)) = zones.iter().find(|(z, _)| shared_header(z, &zone).is_some()) {
+            if let Some((other, first)) = zones
+                .iter()
+                .find(|(z, _)| shared_header(z, &zone).is_some())
+            {
                 let header = shared_header(other, &zone).unwrap_or_default();
                 let d = Diagnostic::error(
                     Code::FormatInvalid,

@@ -578,8 +578,19 @@ impl SearchReport {
 /// `セット`, …) in Japanese, English otherwise.
 pub fn table_head(lang: &str) -> [&'static str; 8] {
     match lang {
-        "ja" => ["ID", "名前", "セット", "種類", "スター", "属性", "種族", "枚数"],
-        _ => ["id", "name", "set", "kind", "STAR", "elements", "types", "copies"],
+        "ja" => [
+            "ID",
+            "名前",
+            "セット",
+            "種類",
+            "スター",
+            "属性",
+            "種族",
+            "枚数",
+        ],
+        _ => [
+            "id", "name", "set", "kind", "STAR", "elements", "types", "copies",
+        ],
     }
 }
 
@@ -604,7 +615,10 @@ pub fn table_row(card: &Card, database: &Database, lang: &str) -> [String; 8] {
         || card.set.0.clone(),
         |s| match english {
             true => s.name.clone(),
-            false => s.translations.get(lang).map_or_else(|| s.name.clone(), |t| t.name.clone()),
+            false => s
+                .translations
+                .get(lang)
+                .map_or_else(|| s.name.clone(), |t| t.name.clone()),
         },
     );
     [
