@@ -230,6 +230,8 @@ pub fn effect(data: &[u8]) {
                     Ok(again) => {
                         assert_eq!(again, tree, "`{text}` formats as `{canonical}`");
                         assert_eq!(effect::format(&again), canonical, "format is idempotent");
+                        // The build's touchstone agrees: the printed English reads back.
+                        assert_eq!(effect::reads_back(&tree, text), None, "`{text}`");
                     }
                     Err(e) => panic!("`{text}` formats as `{canonical}`, which fails: {e:?}"),
                 }
@@ -300,9 +302,14 @@ pub fn keyword_table(data: &[u8]) {
     let mut vocab = vocabulary().clone();
     vocab.keywords = keywords.clone();
     for keyword in keywords.iter() {
+        let symbol = match keyword.symbol {
+            Some(effect::Takes::Element) => " Water",
+            Some(effect::Takes::Type) => " Mage",
+            None => "",
+        };
         let line = match keyword.number {
-            true => format!("{} 7.", keyword.name.en),
-            false => format!("{}.", keyword.name.en),
+            true => format!("{}{symbol} 7.", keyword.name.en),
+            false => format!("{}{symbol}.", keyword.name.en),
         };
         let tree = effect::parse(&line).unwrap_or_else(|e| panic!("`{line}`: {e:?}"));
         assert_eq!(effect::check(&tree, &vocab), [], "`{line}` checks");
@@ -310,7 +317,7 @@ pub fn keyword_table(data: &[u8]) {
             let _ = effect::render(&tree, lang, phrasebook(lang), &vocab);
         }
         let _ = keyword.override_differs();
-        if let Some(meaning) = keyword.meaning_tree(keyword.number.then_some(7)) {
+        if let Some(meaning) = keyword.meaning_tree(keyword.number.then_some(7), None) {
             let _ = effect::sense(&meaning, None, &vocab);
         }
     }
@@ -589,20 +596,33 @@ fn catalog() -> &'static Catalog<'static> {
     CATALOG.get_or_init(|| Catalog::new(database(), &Keywords::builtin()))
 }
 
-/// A search query through the parser, the search over the built-in
-/// database and the explanation in both languages; or, when it does not
-/// parse, located findings in both reports.
+/// A search query through the parser (with the plain catalog and with the
+/// one `blades search` makes from its index, which must agree), the search
+/// over the built-in database, the explanation in both languages and the
+/// JSON report; or, when it does not parse, located findings in both
+/// reports.
 pub fn search(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    // The catalog `blades search` makes (its words read through the index)
+    // reads a query as the plain one does.
+    let index = Index::new(database());
+    let keywords = effect::Keywords::builtin();
+    let through_index = Catalog::for_index(&index, &keywords);
+    let again = Query::parse(text, &through_index);
     match Query::parse(text, catalog()) {
         Ok(query) => {
-            let found = Index::new(database()).search(&query).count();
-            assert!(found <= database().cards.len());
+            let found: Vec<&str> = index.search(&query).map(|c| c.id.0.as_str()).collect();
+            assert!(found.len() <= database().cards.len());
+            let again = again.expect("both catalogs read the query");
+            let same: Vec<&str> = index.search(&again).map(|c| c.id.0.as_str()).collect();
+            assert_eq!(found, same, "two catalogs, two answers");
             for lang in [Lang::En, Lang::Ja] {
                 assert!(!query.explain(lang).is_empty());
             }
+            let report = search::SearchReport::new(&query, index.search(&query));
+            serde_json::to_string(&report).expect("the search report is JSON");
         }
         Err(problems) => {
             assert!(!problems.is_empty(), "a refused query says why");

@@ -11,6 +11,7 @@
 //! excerpt's own offsets. Line numbers and the header's column stay those of
 //! the file.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
@@ -85,7 +86,7 @@ impl Excerpt {
         wanted.sort_unstable();
         wanted.dedup_by_key(|(line, _)| *line);
         let mut excerpt = Excerpt {
-            name: name.to_string(),
+            name: shown(name).into_owned(),
             text: String::new(),
             lines: Vec::with_capacity(wanted.len()),
         };
@@ -250,6 +251,25 @@ fn visible(c: char) -> Option<char> {
         '\u{80}'..='\u{9f}' => Some('�'),
         _ => None,
     }
+}
+
+/// Text as it may reach a terminal: every control character but the line
+/// end and the tab as its picture, as the snippets draw them. Card names,
+/// query text and file names come from anyone; raw, an escape sequence in
+/// one would recolour, move or clear the reader's screen.
+pub fn shown(text: &str) -> Cow<'_, str> {
+    let escaped = |c: char| c != '\n' && visible(c).is_some();
+    if !text.chars().any(escaped) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| match escaped(c) {
+                true => visible(c).unwrap_or(c),
+                false => c,
+            })
+            .collect(),
+    )
 }
 
 fn push_visible(out: &mut String, text: &str) {

@@ -988,7 +988,7 @@ fn finish_line(dir: &Path, line: &[u8]) -> io::Result<()> {
     {
         let first = dir.join(first);
         match (kind.as_os_str().to_str(), second) {
-            // Not there when the kill came after the rename.
+            // Renamed already when the kill came after it.
             (Some("rename"), Some(Some(target)))
                 if fs::symlink_metadata(&first).is_ok_and(|m| m.is_file()) =>
             {

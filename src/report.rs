@@ -12,6 +12,8 @@ use serde::Serialize;
 
 use crate::diagnostics::{Code, Diagnostic, Related, Severity, Sources};
 use crate::excerpt::Excerpt;
+// Text for people, control characters as pictures: for every front end.
+pub use crate::excerpt::shown;
 
 /// How findings are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -78,14 +80,16 @@ pub fn render_human(diagnostics: &[Diagnostic], sources: &Sources, style: Style)
         }
         let report = MietteDiagnostic::new(diagnostic, sources);
         if handler.render_report(&mut out, &report).is_err() {
-            out.push_str(&format!("{}: {}\n", diagnostic.path, diagnostic.message));
+            let line = format!("{}: {}\n", diagnostic.path, diagnostic.message);
+            out.push_str(&shown(&line));
         }
         out.push('\n');
     }
     for ((path, code), rest) in &not_drawn {
         out.push_str(&format!(
-            "note: `{code}` in {path}: {} not drawn (the first {MAX_DRAWN_PER_CODE} \
+            "note: `{code}` in {}: {} not drawn (the first {MAX_DRAWN_PER_CODE} \
              are above; `--format json` lists every one)\n\n",
+            shown(path),
             summary(rest.iter().copied()),
         ));
     }
@@ -369,13 +373,13 @@ impl MietteDiagnostic {
             let mut moved = moved.into_iter();
             if let Some(primary) = moved.next() {
                 labels.push(LabeledSpan::new_primary_with_span(
-                    (!d.label.is_empty()).then(|| d.label.clone()),
+                    (!d.label.is_empty()).then(|| shown(&d.label).into_owned()),
                     span(&primary),
                 ));
             }
             for (r, place) in same_file.iter().zip(moved) {
                 labels.push(LabeledSpan::new_with_span(
-                    Some(r.label.clone()),
+                    Some(shown(&r.label).into_owned()),
                     span(&place),
                 ));
             }
@@ -392,13 +396,13 @@ impl MietteDiagnostic {
             d.message.clone()
         };
         MietteDiagnostic {
-            message,
+            message: shown(&message).into_owned(),
             code: d.code.as_str(),
             severity: match d.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
             },
-            help: d.help.clone(),
+            help: d.help.as_deref().map(|help| shown(help).into_owned()),
             source,
             labels,
             related,
@@ -415,7 +419,8 @@ impl MietteDiagnostic {
                 let labels = moved
                     .iter()
                     .map(|place| {
-                        LabeledSpan::new_primary_with_span(Some(r.label.clone()), span(place))
+                        let label = shown(&r.label).into_owned();
+                        LabeledSpan::new_primary_with_span(Some(label), span(place))
                     })
                     .collect();
                 (r.label.clone(), Some(excerpt), labels)
@@ -423,7 +428,7 @@ impl MietteDiagnostic {
             None => (format!("{}: {}", r.label, r.path), None, Vec::new()),
         };
         MietteDiagnostic {
-            message,
+            message: shown(&message).into_owned(),
             code: "",
             severity: miette::Severity::Advice,
             help: None,

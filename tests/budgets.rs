@@ -204,3 +204,64 @@ fn a_long_share_codes_findings_name_it_short() {
     );
     assert_eq!(report["file"], name.as_str());
 }
+
+/// A sheet of `players` players whose places in the pre-release are
+/// `place(i)`.
+fn score_sheet(dir: &Path, players: usize, place: impl Fn(usize) -> u64) -> PathBuf {
+    let mut sheet = String::from("mode: standard\nplayers:\n");
+    for i in 0..players {
+        sheet.push_str(&format!(
+            "  - name: P{i}\n    placings: {{pre-release: {}}}\n",
+            place(i)
+        ));
+    }
+    let path = dir.join("sheet.yaml");
+    std::fs::write(&path, sheet).unwrap();
+    path
+}
+
+/// 4,000 players: the ties of a place are counted once (every place
+/// checked against every tie above it was cubic: minutes).
+#[test]
+fn a_large_score_sheets_ties_are_each_reported_and_shared() {
+    let dir = tempfile::tempdir().unwrap();
+    // Half tied for 1st, half claiming 2nd: each 2nd is inside the tie.
+    let sheet = score_sheet(dir.path(), 4000, |i| 1 + (i % 2) as u64);
+    let run = blades(
+        dir.path(),
+        &["--format", "json", "score", sheet.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let report = run.json();
+    let inside: Vec<&serde_json::Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["label"] == "inside a tie")
+        .collect();
+    assert_eq!(inside.len(), 2000);
+    assert!(
+        inside[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("taken by the 2000-way tie for place 1"),
+        "{}",
+        inside[0]
+    );
+    // Everyone tied for 1st: one rank, the VP of the first five places
+    // shared (rounded down).
+    let sheet = score_sheet(dir.path(), 4000, |_| 1);
+    let run = blades(
+        dir.path(),
+        &["--format", "json", "score", sheet.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let players = run.json()["players"].as_array().unwrap().clone();
+    assert_eq!(players.len(), 4000);
+    let shared = (7 + 5 + 4 + 3 + 2) / 4000;
+    for player in &players {
+        assert_eq!(player["rank"], 1);
+        assert_eq!(player["tournaments"][0]["tied"], 4000);
+        assert_eq!(player["tournaments"][0]["vp"], shared);
+    }
+}

@@ -583,6 +583,62 @@ fn the_touchstone_finds_a_tree_whose_english_means_another() {
 }
 
 #[test]
+fn turns_passing_and_whenever() {
+    let a = ability("Ongoing: Whenever an opponent passes, gain 1 RP.");
+    assert_eq!(
+        a.sentences[0].whenever,
+        Some(Event::Passes {
+            who: Player::AnOpponent
+        })
+    );
+    let a = ability("Top: At the start of your turn, gain 1 Millennium Dollar.");
+    assert_eq!(
+        a.sentences[0].whenever,
+        Some(Event::TurnStarts { who: Player::You })
+    );
+    // The same moment as an event, and as a Reaction's trigger.
+    assert_eq!(
+        ability("Top: Whenever your turn starts, gain 1 Millennium Dollar."),
+        a
+    );
+    assert_eq!(
+        ability("Reaction (when an opponent's turn ends): That opponent loses 1 RP.").trigger,
+        Some(Event::TurnEnds {
+            who: Player::AnOpponent
+        })
+    );
+    assert_eq!(
+        codes("Play: Whenever you play a fire card, gain 1 RP."),
+        ["whenever-needs-lasting-timing"]
+    );
+    // A one-shot action in a lasting ability is no mistake when it says
+    // when it happens.
+    assert!(codes("Ongoing: Whenever an opponent passes, gain 1 RP.").is_empty());
+    let e = parse_ok(
+        "Ongoing: At the end of each opponent's turn, gain 1 RP.\nOngoing: Whenever an opponent passes, gain 1 RP.",
+    );
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "持続：各相手のターン終了時、1RPを得る。\n持続：相手がパスした時、1RPを得る。"
+    );
+}
+
+#[test]
+fn next_names_the_card_played_next_in_japanese() {
+    let e = parse_ok("Next: If it is a mage card, put 2 +1 STAR tokens on it.");
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "ネクスト：自分が次にプレイしたカードが魔道士のカードである場合、そのカードに★+1トークン2個を置く。"
+    );
+    // Elsewhere `it` is the card just named.
+    let e = parse_ok("Play: Reveal the top card of the Store. If it is a dark card, gain 2 RP.");
+    assert_eq!(
+        render(&e, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "プレイ：ショップデッキの一番上のカードを公開する。そのカードが闇のカードである場合、2RPを得る。"
+    );
+}
+
+#[test]
 fn money_and_victory_points() {
     assert_eq!(
         action("Play: Gain 3 Millennium Dollars."),
@@ -1189,6 +1245,51 @@ fn syntax_errors_say_what_to_write() {
     insta::assert_json_snapshot!("syntax_errors_with_help", found);
 }
 
+/// Words of other card games and spellings just outside the language: each
+/// error says what it is, and the line it suggests parses and checks.
+#[test]
+fn errors_teach_the_nearest_sentence_inside_the_language() {
+    for (text, says, suggests) in [
+        (
+            "Play: Draw a card.",
+            "no deck to draw from",
+            Some("Play: Take the top card of the Store into your hand."),
+        ),
+        (
+            "Play: Draw 2 cards and gain 1 RP.",
+            "no deck to draw from",
+            Some("Play: Take the top 2 cards of the Store into your hand and gain 1 RP."),
+        ),
+        (
+            "Play: Choose one — gain 2 RP; or flip this card.",
+            "a choice between effects",
+            None,
+        ),
+        (
+            "Ongoing: At the start of each of your turns, gain 1 RP.",
+            "`each of your turns`",
+            Some("Ongoing: At the start of your turn, gain 1 RP."),
+        ),
+        (
+            "Play: Reveal the top card of the Store. If that card is a dark card, gain 2 RP.",
+            "refers back to a card",
+            Some("Play: Reveal the top card of the Store. If it is a dark card, gain 2 RP."),
+        ),
+    ] {
+        let errors = parse(text).expect_err(text);
+        assert_eq!(errors.len(), 1, "{text}: {errors:#?}");
+        let e = &errors[0];
+        assert!(e.message.contains(says), "{text}: {}", e.message);
+        let help = e.help.as_deref().unwrap_or_default();
+        assert!(!help.contains("did you mean"), "{text}: {help}");
+        if let Some(line) = suggests {
+            assert!(help.contains(&format!("`{line}`")), "{text}: {help}");
+            let fixed = parse(line).unwrap();
+            assert!(check(&fixed, &vocab()).is_empty(), "{line}");
+        }
+    }
+}
+
 #[test]
 fn semantic_errors() {
     insta::assert_json_snapshot!(
@@ -1705,6 +1806,9 @@ fn event_strategy(depth: u32) -> BoxedStrategy<Event> {
         (player(), result).prop_map(|(who, result)| Event::Clash { who, result }),
         player().prop_map(|who| Event::GainsRp { who }),
         player().prop_map(|who| Event::LosesRp { who }),
+        player().prop_map(|who| Event::TurnStarts { who }),
+        player().prop_map(|who| Event::TurnEnds { who }),
+        player().prop_map(|who| Event::Passes { who }),
     ]
     .boxed()
 }
@@ -1716,19 +1820,23 @@ fn sentence(depth: u32) -> BoxedStrategy<Sentence> {
             Just(ClashResult::Lose),
             Just(ClashResult::Tie)
         ]),
+        proptest::option::of(event_strategy(depth)),
         proptest::option::of(condition(depth)),
         any::<bool>(),
         proptest::collection::vec(clause_strategy(depth), 0..2),
         proptest::collection::vec(clause_strategy(depth), 1..4),
     )
-        .prop_map(|(outcome, condition, optional, cost, clauses)| Sentence {
-            outcome,
-            condition,
-            optional,
-            cost,
-            clauses,
-            span: Span::default(),
-        })
+        .prop_map(
+            |(outcome, whenever, condition, optional, cost, clauses)| Sentence {
+                outcome,
+                whenever,
+                condition,
+                optional,
+                cost,
+                clauses,
+                span: Span::default(),
+            },
+        )
         .boxed()
 }
 

@@ -218,10 +218,23 @@ fn one_shots_under_lasting_timings() {
         ["sense-one-shot-lasting"]
     );
     assert_eq!(
+        codes("Ongoing: Gain 2 Millennium Dollars."),
+        ["sense-one-shot-lasting"]
+    );
+    assert_eq!(
         codes("Ongoing: Gain 1 extra tableau slot."),
         [] as [&str; 0]
     );
     assert_eq!(codes("Top: Your Top Card has +2 STAR."), [] as [&str; 0]);
+    // `Whenever …,` and `At the start of your turn,` say when.
+    assert_eq!(
+        codes("Ongoing: Whenever an opponent passes, gain 1 RP."),
+        [] as [&str; 0]
+    );
+    assert_eq!(
+        codes("Top: At the start of your turn, gain 1 RP."),
+        [] as [&str; 0]
+    );
 }
 
 #[test]
@@ -242,6 +255,16 @@ fn gaining_and_losing_the_same() {
         help.starts_with("write the difference once: `gain 3 RP`"),
         "{help}"
     );
+    // Millennium Dollars and VP too; paying money is losing it, a cost included.
+    assert_eq!(
+        codes("Play: Pay 3 Millennium Dollars to gain 3 Millennium Dollars."),
+        ["sense-gain-and-lose"]
+    );
+    assert_eq!(
+        codes("Play: Gain 2 VP and lose 1 VP."),
+        ["sense-gain-and-lose"]
+    );
+    assert_eq!(codes("Play: Gain 2 VP and lose 2 RP."), [] as [&str; 0]);
     // Different players, or different clash results, are no contradiction.
     assert_eq!(
         codes("Play: Gain 2 RP and each opponent loses 2 RP."),
@@ -421,5 +444,102 @@ fn the_build_reports_sense_warnings_with_the_card_kind() {
         run.stderr.contains("sense-one-shot-lasting"),
         "{}",
         run.stderr
+    );
+}
+
+// ───────────────────────── parameterised keywords ─────────────────────────
+
+/// The built-in keywords and two that take a type or an element as well as
+/// a number (the rulebook's Oppress: "lets them flip opponents cards if you
+/// have enough singles of certain types").
+fn parameterised() -> Vocabulary {
+    let table = serde_json::json!({"keywords": [
+        {"id": "oppress", "name": {"en": "Oppress", "ja": "抑圧"}, "number": true, "symbol": "type",
+         "meaning": "Play: If you have {n} or more {symbol} cards in your tableau, flip a card in an opponent's tableau."},
+        {"id": "kindle", "name": {"en": "Kindle", "ja": "点火"}, "symbol": "element",
+         "meaning": "Score: Gain 1 RP for each {symbol} card in your tableau."}
+    ]});
+    let mut vocab = Vocabulary::base();
+    for keyword in Keywords::from_json(&table).unwrap().iter() {
+        vocab.keywords.push(keyword.clone());
+    }
+    vocab
+}
+
+#[test]
+fn a_keyword_takes_a_type_or_an_element_as_well_as_a_number() {
+    let vocab = parameterised();
+    let errors = |text: &str| -> Vec<&'static str> {
+        check(&parse_ok(text), &vocab)
+            .into_iter()
+            .map(|e| e.code)
+            .collect()
+    };
+    assert_eq!(errors("Oppress Soldier 3."), [] as [&str; 0]);
+    assert_eq!(errors("Kindle Water.\nScurry."), [] as [&str; 0]);
+    assert_eq!(errors("Oppress 3."), ["keyword-symbol-missing"]);
+    assert_eq!(errors("Oppress Soldier."), ["keyword-number-missing"]);
+    // An element where a type is taken, located at the word.
+    let wrong = check(&parse_ok("Oppress Fire 3."), &vocab);
+    assert_eq!(wrong.len(), 1, "{wrong:?}");
+    assert_eq!(
+        (wrong[0].code, wrong[0].span.clone()),
+        ("keyword-symbol-wrong", 8..12)
+    );
+    let typo = check(&parse_ok("Kindle Watr."), &vocab).remove(0);
+    assert_eq!(typo.help.as_deref(), Some("did you mean `water`?"));
+    // A keyword that takes nothing more stays unknown with a word after it.
+    assert_eq!(errors("Scurry Fire."), ["unknown-keyword"]);
+
+    // The reminder is the meaning with the type and number filled in.
+    let en = Phrasebook::builtin(Lang::En);
+    let ja = Phrasebook::builtin(Lang::Ja);
+    let line = parse_ok("Oppress Soldier 3.");
+    let meaning = parse_ok(
+        "Play: If you have 3 or more soldier cards in your tableau, flip a card in an opponent's tableau.",
+    );
+    assert_eq!(
+        render(&line, Lang::En, &en, &vocab),
+        format!(
+            "Oppress Soldier 3 ({})",
+            render(&meaning, Lang::En, &en, &vocab)
+        )
+    );
+    assert_eq!(
+        render(&line, Lang::Ja, &ja, &vocab),
+        format!("抑圧兵士3（{}）", render(&meaning, Lang::Ja, &ja, &vocab))
+    );
+}
+
+#[test]
+fn a_parameterised_keyword_uses_its_symbol_in_its_meaning() {
+    let table = |symbol: Option<&str>, meaning: &str| {
+        let mut keyword = serde_json::json!({"id": "oppress", "name": {"en": "Oppress", "ja": "抑圧"}, "meaning": meaning});
+        if let Some(symbol) = symbol {
+            keyword["symbol"] = symbol.into();
+        }
+        Keywords::from_json(&serde_json::json!({"keywords": [keyword]}))
+    };
+    let err = table(Some("type"), "Play: Gain 1 RP.").unwrap_err();
+    assert!(
+        err.contains("meaning must use `{symbol}` (the keyword takes a type)"),
+        "{err}"
+    );
+    let err = table(
+        None,
+        "Score: Gain 1 RP for each {symbol} card in your tableau.",
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("meaning uses `{symbol}` but `symbol` is not set"),
+        "{err}"
+    );
+    assert!(table(Some("colour"), "Play: Gain 1 RP.").is_err());
+    assert!(
+        table(
+            Some("element"),
+            "Score: Gain 1 RP for each {symbol} card in your tableau."
+        )
+        .is_ok()
     );
 }

@@ -11,7 +11,7 @@ use blades::i18n::{self, language_name};
 use blades::model::{Card, CardShown, Origin, Set};
 use blades::report::Format;
 
-use super::out::{stdout, stdoutln};
+use super::out::{self, stdoutln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -67,7 +67,7 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
                 serde_json::to_string_pretty(&value).unwrap_or_default()
             );
         }
-        Format::Human => stdout!("{}", render(card, set, args.lang.as_deref())),
+        Format::Human => out::stdout_shown(&render(card, set, args.lang.as_deref())),
     }
     ExitCode::from(exit::OK)
 }

@@ -16,7 +16,7 @@ use blades::rules::input::InputFile;
 use blades::rules::{Common, Verdict, Violation};
 use blades::words::Id;
 
-use super::out::{Stdout, stderr};
+use super::out::{self, Shown, Stdout};
 use super::{Context, exit};
 
 /// The card database of the pool named by `--cards`; a pool with errors
@@ -33,7 +33,7 @@ pub fn check_each<R: Serialize>(
     files: &[std::path::PathBuf],
     check: impl Fn(&Path) -> R,
     verdict: impl Fn(&R) -> Verdict,
-    human: impl Fn(&mut std::io::BufWriter<Stdout>, &R),
+    human: impl Fn(&mut Shown<&mut std::io::BufWriter<Stdout>>, &R),
 ) -> ExitCode {
     if let Err(code) = stdin_once(context, files) {
         return code;
@@ -46,7 +46,7 @@ pub fn check_each<R: Serialize>(
         worst = worst.max(verdict(&report));
         match context.format {
             Format::Json => print_json(&mut out, &report, lines),
-            Format::Human => human(&mut out, &report),
+            Format::Human => human(&mut Shown(&mut out), &report),
         }
         if verdict(&report) == Verdict::NotChecked {
             // Keep stderr and stdout in step for people reading both.
@@ -107,10 +107,11 @@ pub fn not_checked(
         sources.insert(file.path.clone(), file.text.clone());
     }
     if context.format == Format::Human {
-        stderr!(
-            "{}",
-            report::render_human(&found, &sources, context.stderr_style())
-        );
+        out::stderr_str(&report::render_human(
+            &found,
+            &sources,
+            context.stderr_style(),
+        ));
     }
     Common::not_checked(shown, report::json_report(&found, &sources).diagnostics)
 }

@@ -67,7 +67,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             let report = best_file(context, &index, &file, duel);
             match context.format {
                 Format::Json => checks::print_json(&mut out, &report, false),
-                Format::Human => print_best(&mut out, &index, &report),
+                Format::Human => print_best(&mut out::Shown(&mut out), &index, &report),
             }
             report.common.verdict()
         }

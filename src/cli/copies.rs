@@ -150,7 +150,7 @@ fn list(
     let manifest = copies::manifest(database, only);
     match context.format {
         Format::Json => checks::print_json(out, &manifest, false),
-        Format::Human => print_manifest(out, &manifest),
+        Format::Human => print_manifest(&mut out::Shown(out), &manifest),
     }
     ExitCode::from(exit::OK)
 }

@@ -14,7 +14,7 @@ use blades::rules::input;
 use blades::rules::share::{self, DeckExport};
 use blades::words::Id;
 
-use super::out::{stdout, stdoutln};
+use super::out::{self, stdoutln};
 use super::{Context, checks, exit};
 
 #[derive(Debug, clap::Args)]
@@ -284,7 +284,8 @@ fn export(context: &Context, path: &Path, share_only: bool, rules: Option<&str>)
         }
         (Format::Human, true) => stdoutln!("{}", exported.share_code),
         (Format::Human, false) => {
-            stdout!("{}", exported.list);
+            // For people (the code is the form for tools): shown safely.
+            out::stdout_shown(&exported.list);
             stdoutln!("# share code: {}", exported.share_code);
         }
     }

@@ -10,7 +10,7 @@ use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::diff::{self, CardChange, ChangeClass, DiffReport, FieldChange, Opened, Unopened};
 use blades::report::Format;
 
-use super::out::stdout;
+use super::out::{self, stdout};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -64,8 +64,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             "{}\n",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         ),
-        (Format::Human, true) => stdout!("{}", report.markdown(&args.lang)),
-        (Format::Human, false) => stdout!("{}", render(&report, &old, &new)),
+        (Format::Human, true) => out::stdout_shown(&report.markdown(&args.lang)),
+        (Format::Human, false) => out::stdout_shown(&render(&report, &old, &new)),
     }
     match report.has_any(&args.fail_on) {
         true => ExitCode::from(exit::PROBLEMS),

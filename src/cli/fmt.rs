@@ -6,7 +6,7 @@ use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::fmt::{Rewrite, format_pool};
 use blades::report::Format;
 
-use super::out::stdoutln;
+use super::out::{self, stdoutln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -97,11 +97,12 @@ fn print_changes(rewrite: &Rewrite, sources: &Sources) {
             rewrite.path,
             change.card
         );
+        // Effects as written may hold anything: shown safely.
         for old in change.before.trim_end().lines() {
-            stdoutln!("  - {old}");
+            out::stdout_shown(&format!("  - {old}\n"));
         }
         for new in change.after.lines() {
-            stdoutln!("  + {new}");
+            out::stdout_shown(&format!("  + {new}\n"));
         }
     }
 }

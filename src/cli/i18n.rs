@@ -18,7 +18,7 @@ use blades::pool;
 use blades::report::{self, Format};
 use blades::workspace::Workspace;
 
-use super::out::{stderr, stderrln, stdout, stdoutln};
+use super::out::{self, stderrln, stdout, stdoutln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -191,20 +191,17 @@ fn status_command(context: &Context, mut args: StatusArgs) -> ExitCode {
     match context.format {
         Format::Human => {
             if !project.diagnostics.is_empty() {
-                stderr!(
-                    "{}",
-                    report::render_human(
-                        &project.diagnostics,
-                        &project.sources,
-                        context.stderr_style()
-                    )
-                );
+                out::stderr_str(&report::render_human(
+                    &project.diagnostics,
+                    &project.sources,
+                    context.stderr_style(),
+                ));
             }
             for (i, language) in languages.iter().enumerate() {
                 if i > 0 {
                     stdoutln!();
                 }
-                stdout!("{}", status::render_human(language));
+                out::stdout_shown(&status::render_human(language));
             }
         }
         Format::Json => {

@@ -9,12 +9,14 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use blades::diagnostics::{Code, Diagnostic, Sources};
+use blades::report::shown;
 use blades::model::Database;
 use blades::pool::PoolChoice;
 use blades::report::{self, Format, Style};
 use blades::workspace::Workspace;
 
 use out::{stderrln, stdout_str};
+pub use out::Stream;
 
 mod build;
 mod card;
@@ -260,7 +262,7 @@ pub fn run() -> ExitCode {
 #[derive(Debug)]
 pub struct Refusal {
     pub text: String,
-    pub stream: out::Stream,
+    pub stream: Stream,
     pub exit: u8,
 }
 
@@ -280,13 +282,13 @@ pub fn parse(words: &[OsString]) -> Result<Cli, Refusal> {
     if error.use_stderr() && machine_format_asked(words).is_some() {
         return Err(Refusal {
             text: usage_report(&error, words),
-            stream: out::Stream::Stdout,
+            stream: Stream::Stdout,
             exit,
         });
     }
     let stream = match error.use_stderr() {
-        true => out::Stream::Stderr,
-        false => out::Stream::Stdout,
+        true => Stream::Stderr,
+        false => Stream::Stdout,
     };
     Err(Refusal {
         text: error.render().to_string(),
@@ -299,9 +301,12 @@ fn dispatch(words: Vec<OsString>) -> ExitCode {
     let cli = match parse(&words) {
         Ok(cli) => cli,
         Err(refusal) => {
+            // A word of the command line comes back in the message: shown
+            // safely, unless it is JSON (which escapes its own).
             match refusal.stream {
-                out::Stream::Stdout => stdout_str(&refusal.text),
-                out::Stream::Stderr => out::stderr_str(&refusal.text),
+                Stream::Stdout if refusal.exit == exit::OK => out::stdout_shown(&refusal.text),
+                Stream::Stdout => stdout_str(&refusal.text),
+                Stream::Stderr => out::stderr_str(&shown(&refusal.text)),
             }
             return ExitCode::from(refusal.exit);
         }

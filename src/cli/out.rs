@@ -21,6 +21,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::Mutex;
 
+use blades::report::shown;
+
 use super::exit;
 
 /// What became of one output stream.
@@ -117,9 +119,40 @@ pub fn stdout_fmt(args: fmt::Arguments<'_>) {
     Stream::Stdout.write_fmt(args);
 }
 
-/// Prints to stderr; see [`crate::cli::out`].
+/// Prints to stderr, control characters as their pictures (stderr holds
+/// only text for people; miette's reports, coloured on purpose, go through
+/// [`stderr_str`]); see [`crate::cli::out`].
 pub fn stderr_fmt(args: fmt::Arguments<'_>) {
-    Stream::Stderr.write_fmt(args);
+    match args.as_str() {
+        Some(text) => Stream::Stderr.write(shown(text).as_bytes()),
+        None => Stream::Stderr.write(shown(&args.to_string()).as_bytes()),
+    }
+}
+
+/// Prints text for people to stdout, control characters as their
+/// pictures: card names, query text and file names come from anyone.
+pub fn stdout_shown(text: &str) {
+    Stream::Stdout.write(shown(text).as_bytes());
+}
+
+/// A writer of text for people: what passes through it reaches the
+/// terminal with control characters as their pictures ([`shown`]).
+/// `write!` hands it whole `str` pieces; bytes that are not UTF-8 on
+/// their own pass as they are.
+pub struct Shown<W: Write>(pub W);
+
+impl<W: Write> Write for Shown<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match std::str::from_utf8(buf) {
+            Ok(text) => self.0.write_all(shown(text).as_bytes())?,
+            Err(_) => self.0.write_all(buf)?,
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// Prints a string to stdout as it is (one write for large outputs).

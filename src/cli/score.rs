@@ -9,7 +9,7 @@ use blades::diagnostics::{self, Sources};
 use blades::report::Format;
 use blades::rules::score::{self, PlayerScore, ScoreReport};
 
-use super::out::stdout;
+use super::out::{self, stdout};
 use super::{Context, checks, exit};
 
 #[derive(Debug, clap::Args)]
@@ -38,7 +38,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             "{}\n",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         ),
-        Format::Human => stdout!("{}", render(&report)),
+        Format::Human => out::stdout_shown(&render(&report)),
     }
     ExitCode::from(exit::OK)
 }

@@ -11,10 +11,10 @@ use unicode_width::UnicodeWidthStr;
 use blades::diagnostics::Sources;
 use blades::effect::{Keywords, Lang};
 use blades::model::{Card, Database};
-use blades::report::Format;
+use blades::report::{Format, shown};
 use blades::search::{self, Catalog, Index, Query, SearchReport};
 
-use super::out::{stderrln, stdout_str, stdoutln};
+use super::out::{self, stderrln, stdout_str, stdoutln};
 use super::{Context, exit};
 
 #[derive(Debug, clap::Args)]
@@ -97,9 +97,12 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         }
         Format::Human => {
             if args.explain {
-                stdoutln!("means: {}", query.explain(Lang::En));
-                stdoutln!("意味: {}", query.explain(Lang::Ja));
-                stdoutln!();
+                // The query's own words come back: shown safely.
+                out::stdout_shown(&format!(
+                    "means: {}\n意味: {}\n\n",
+                    query.explain(Lang::En),
+                    query.explain(Lang::Ja)
+                ));
             }
             stdout_str(&table(&found, &database, &lang));
             if context.tells() {
@@ -144,7 +147,11 @@ fn table(cards: &[&Card], database: &Database, lang: &str) -> String {
     let head = search::table_head(lang);
     let rows: Vec<[String; 8]> = cards
         .iter()
-        .map(|card| search::table_row(card, database, lang))
+        // Names come from anyone: each cell on one line, its control
+        // characters as pictures.
+        .map(|card| {
+            search::table_row(card, database, lang).map(|cell| shown(&cell).replace('\n', "␊"))
+        })
         .collect();
     let mut widths = head.map(UnicodeWidthStr::width);
     for row in &rows {

@@ -215,7 +215,7 @@ fn reminder_differs(keyword: &Keyword, entry: &Node, path: &Arc<str>) -> Vec<Dia
         );
     }
     if let Some(japanese) = keyword.reminder.as_ref().and_then(|r| r.ja.as_ref())
-        && let Some(meaning) = keyword.meaning_tree(keyword.number.then_some(2))
+        && let Some(meaning) = keyword.meaning_tree(keyword.number.then_some(2), None)
     {
         let vocab = Vocabulary::base_without_keywords();
         let rendered = effect::render(&meaning, Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab);

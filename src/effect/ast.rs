@@ -162,6 +162,10 @@ pub struct Sentence {
     /// `Win:` / `Lose:` / `Tie:`: the sentence applies to that clash result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<ClashResult>,
+    /// `Whenever …,` / `At the start of your turn,`: inside a lasting
+    /// ability, the sentence happens each time the event does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whenever: Option<Event>,
     /// `If …,`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
@@ -788,4 +792,40 @@ pub enum Event {
     GainsRp { who: Player },
     /// `you lose RP`.
     LosesRp { who: Player },
+    /// `your turn starts` (`at the start of your turn`).
+    TurnStarts { who: Player },
+    /// `an opponent's turn ends` (`at the end of an opponent's turn`).
+    TurnEnds { who: Player },
+    /// `an opponent passes`: cannot play a Single, so takes no more turns
+    /// this tournament.
+    Passes { who: Player },
+}
+
+impl Player {
+    /// Whose: `your` for you, `an opponent's` for an opponent.
+    pub fn owner(self) -> Owner {
+        match self {
+            Player::You => Owner::You,
+            Player::AnOpponent => Owner::AnOpponent,
+            Player::EachOpponent => Owner::EachOpponent,
+            Player::AllPlayers => Owner::EachPlayer,
+            Player::ClashedOpponent => Owner::ClashedOpponent,
+            Player::TriggerPlayer => Owner::TriggerPlayer,
+        }
+    }
+}
+
+impl Owner {
+    /// The player whose it is (`any player's` is each player's; `their`
+    /// names the player doing the clause, which an event has not).
+    pub fn player(self) -> Player {
+        match self {
+            Owner::You | Owner::Their => Player::You,
+            Owner::AnOpponent => Player::AnOpponent,
+            Owner::EachOpponent => Player::EachOpponent,
+            Owner::EachPlayer | Owner::Any => Player::AllPlayers,
+            Owner::ClashedOpponent => Player::ClashedOpponent,
+            Owner::TriggerPlayer => Player::TriggerPlayer,
+        }
+    }
 }

@@ -65,7 +65,7 @@ impl Checker<'_> {
     }
 
     fn keyword(&mut self, k: &KeywordLine) {
-        let Some(kw) = self.vocab.keywords.get(&k.name) else {
+        let Some((kw, symbol)) = self.vocab.keywords.find(&k.name) else {
             let names: Vec<&str> = self
                 .vocab
                 .keywords
@@ -110,6 +110,78 @@ impl Checker<'_> {
             (true, Some(v)) => self.range(v, 1, 99, "a keyword's number"),
             (false, None) => {}
         }
+        if let Some(takes) = kw.symbol {
+            self.keyword_symbol(k, kw, takes, symbol);
+        }
+    }
+
+    /// The element or type a parameterised keyword is given (the last word
+    /// of its name as written): there, and of the kind it takes.
+    fn keyword_symbol(
+        &mut self,
+        k: &KeywordLine,
+        kw: &super::Keyword,
+        takes: super::Takes,
+        symbol: Option<&str>,
+    ) {
+        let Some(word) = symbol else {
+            let example = match takes {
+                super::Takes::Element => "Fire",
+                super::Takes::Type => "Soldier",
+            };
+            self.push(
+                EffectError::new(
+                    "keyword-symbol-missing",
+                    k.name_span.range(),
+                    format!("`{}` takes {}", kw.name.en, takes.words()),
+                    format!("no {} after the name", takes.words()),
+                )
+                .with_help(format!(
+                    "write it after the name, e.g. `{} {example}`",
+                    kw.name.en
+                )),
+            );
+            return;
+        };
+        let known = match takes {
+            super::Takes::Element => Element::ALL
+                .iter()
+                .any(|e| e.as_str().eq_ignore_ascii_case(word)),
+            super::Takes::Type => self
+                .vocab
+                .types
+                .iter()
+                .any(|t| t.eq_ignore_ascii_case(word)),
+        };
+        if known {
+            return;
+        }
+        let end = k.name_span.end.min(k.name_span.start + k.name.len());
+        let at = end.saturating_sub(word.len())..end;
+        let words: Vec<String> = match takes {
+            super::Takes::Element => Element::ALL
+                .iter()
+                .map(|e| e.as_str().to_string())
+                .collect(),
+            super::Takes::Type => self.vocab.types.clone(),
+        };
+        let help = match nearest(word, words.iter().map(String::as_str)) {
+            Some(n) => format!("did you mean `{n}`?"),
+            None => format!("`{}` takes one of: {}", kw.name.en, words.join(", ")),
+        };
+        self.push(
+            EffectError::new(
+                "keyword-symbol-wrong",
+                at,
+                format!(
+                    "`{}` takes {}, and `{word}` is none",
+                    kw.name.en,
+                    takes.words()
+                ),
+                format!("not {}", takes.words()),
+            )
+            .with_help(help),
+        );
     }
 
     fn ability(&mut self, a: &Ability) {
@@ -180,6 +252,9 @@ impl Checker<'_> {
     }
 
     fn sentence(&mut self, s: &Sentence) {
+        if let Some(e) = &s.whenever {
+            self.whenever(e, s.span);
+        }
         if let Some(c) = &s.condition {
             self.condition(c);
         }
@@ -514,12 +589,37 @@ impl Checker<'_> {
         }
     }
 
+    /// `Whenever …,` belongs in a lasting ability: a one-shot timing has
+    /// no "each time" to repeat in.
+    fn whenever(&mut self, e: &Event, at: Span) {
+        if !self.timing.is_continuous() {
+            self.push(
+                EffectError::new(
+                    "whenever-needs-lasting-timing",
+                    at.range(),
+                    format!(
+                        "`whenever` repeats while the ability lasts, but a {} ability happens once",
+                        self.timing.word()
+                    ),
+                    "repeats in a one-shot ability",
+                )
+                .with_help("use `Ongoing:` or `Top:` for an effect that repeats, or a Reaction `(when …)` for one that happens once"),
+            );
+        }
+        self.event(e);
+    }
+
     fn event(&mut self, e: &Event) {
         match e {
             Event::Flips { target, .. }
             | Event::IsFlipped { target }
             | Event::Plays { target, .. } => self.target(target, Role::Plain),
-            Event::Clash { .. } | Event::GainsRp { .. } | Event::LosesRp { .. } => {}
+            Event::Clash { .. }
+            | Event::GainsRp { .. }
+            | Event::LosesRp { .. }
+            | Event::TurnStarts { .. }
+            | Event::TurnEnds { .. }
+            | Event::Passes { .. } => {}
         }
     }
 }

@@ -92,6 +92,14 @@ pub const CODES: &[(&str, &str)] = &[
         "keyword-number-unexpected",
         "a number follows a keyword that takes none",
     ),
+    (
+        "keyword-symbol-missing",
+        "the keyword takes an element or a type and none is written after its name",
+    ),
+    (
+        "keyword-symbol-wrong",
+        "the word after a keyword's name is not the element or type it takes",
+    ),
     ("duplicate-keyword", "the same keyword is written twice"),
     (
         "unknown-type",
@@ -162,7 +170,7 @@ pub const CODES: &[(&str, &str)] = &[
     ),
     (
         "sense-gain-and-lose",
-        "a warning: one sentence makes a player gain and lose RP",
+        "a warning: one sentence makes a player gain and lose (or pay) the same: RP, Millennium Dollars or VP",
     ),
     (
         "sense-opposite-modifiers",
@@ -179,6 +187,10 @@ pub const CODES: &[(&str, &str)] = &[
     (
         "sense-reference",
         "a warning: `it`, `them` or `N of them` for cards that are not one, several or that many",
+    ),
+    (
+        "whenever-needs-lasting-timing",
+        "`whenever …` or `at the start of … turn` outside `Ongoing:`/`Top:`",
     ),
     (
         "effect-reads-differently",

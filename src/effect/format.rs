@@ -66,6 +66,10 @@ pub(crate) fn capitalise_in_place(s: &mut String) {
 
 fn sentence(s: &Sentence) -> String {
     let mut body = String::new();
+    if let Some(e) = &s.whenever {
+        body.push_str(&whenever(e));
+        body.push_str(", ");
+    }
     if let Some(c) = &s.condition {
         body.push_str("if ");
         body.push_str(&condition(c));
@@ -571,6 +575,15 @@ fn condition(c: &Condition) -> String {
     }
 }
 
+/// `whenever <event>`, or `at the start of your turn` for a turn's ends.
+fn whenever(e: &Event) -> String {
+    match e {
+        Event::TurnStarts { who } => format!("at the start of {} turn", owner(who.owner())),
+        Event::TurnEnds { who } => format!("at the end of {} turn", owner(who.owner())),
+        _ => format!("whenever {}", event(e)),
+    }
+}
+
 fn event(e: &Event) -> String {
     let who = |p: Player| player(p);
     let third = |p: Player| third_person(p);
@@ -608,6 +621,9 @@ fn event(e: &Event) -> String {
         },
         Event::GainsRp { who: p } => format!("{} {} RP", who(*p), verb("gain", third(*p))),
         Event::LosesRp { who: p } => format!("{} {} RP", who(*p), verb("lose", third(*p))),
+        Event::TurnStarts { who: p } => format!("{} turn starts", owner(p.owner())),
+        Event::TurnEnds { who: p } => format!("{} turn ends", owner(p.owner())),
+        Event::Passes { who: p } => format!("{} {}", who(*p), verb("pass", third(*p))),
     }
 }
 

@@ -40,6 +40,21 @@ fn with_rewrite(rewritten: &str, shown: impl FnOnce(&str) -> String, plain: Stri
 pub(crate) fn for_ability(line: &str, pos: usize, found: &str) -> Option<Hint> {
     japanese(line, pos)
         .or_else(|| full_width(line, pos))
+        .or_else(|| outside_the_game(line, pos, found))
+        .or_else(|| each_of_your_turns(line, pos))
+        .or_else(|| that_card(line, pos, found))
+        // `Draw` and `that` read as an element or type word: the error
+        // shows up after them.
+        .or_else(|| {
+            let (start, end) = word_before(line, pos)?;
+            let word = &line[start..end];
+            outside_the_game(line, start, word).or_else(|| that_card(line, start, word))
+        })
+        .or_else(|| {
+            let start = line.to_ascii_lowercase().find("choose one")?;
+            (pos >= start).then_some(())?;
+            outside_the_game(line, start, &line[start..start + "choose".len()])
+        })
         .or_else(|| clash_result(line, pos, found))
         .or_else(|| possessive_star(line, pos))
         .or_else(|| number_word(line, pos, found))
@@ -184,6 +199,136 @@ fn clash_result(line: &str, pos: usize, found: &str) -> Option<Hint> {
         )),
         label: Some("a clash result".to_string()),
         help,
+    })
+}
+
+// ─────────────── what other card games say, taught ───────────────
+
+/// `Draw a card`, `Choose one`: words of other card games. Millennium
+/// Blades has no deck to draw from during play (new cards come from the
+/// Store), and a choice between effects is not in the language.
+fn outside_the_game(line: &str, pos: usize, found: &str) -> Option<Hint> {
+    let word = found.to_ascii_lowercase();
+    let end = pos + found.len();
+    match word.as_str() {
+        "draw" | "draws" => {
+            let rest = line[end..].trim_start();
+            let lower = rest.to_ascii_lowercase();
+            let (taken, cards) = if lower.starts_with("a card") {
+                ("a card".len(), "the top card of the Store".to_string())
+            } else {
+                let n: String = lower.chars().take_while(char::is_ascii_digit).collect();
+                let after = lower[n.len()..].trim_start();
+                if n.is_empty() || !after.starts_with("cards") {
+                    (0, "the top card of the Store".to_string())
+                } else {
+                    (
+                        lower.len() - after.len() + "cards".len(),
+                        format!("the top {n} cards of the Store"),
+                    )
+                }
+            };
+            let take = if found.starts_with(char::is_uppercase) {
+                "Take"
+            } else {
+                "take"
+            };
+            let replaced_end = line.len() - rest.len() + taken;
+            let rewritten = format!(
+                "{}{take} {cards} into your hand{}",
+                &line[..pos],
+                &line[replaced_end..]
+            );
+            Some(Hint {
+                span: (pos, end),
+                message: Some(format!(
+                    "`{found}` is not an action of Millennium Blades: there is no deck to draw from during play"
+                )),
+                label: Some("a word of other card games".to_string()),
+                help: with_rewrite(
+                    &rewritten,
+                    |r| format!("cards come from the Store: write `{r}`"),
+                    "cards come from the Store: `take the top card of the Store into your hand`".to_string(),
+                ),
+            })
+        }
+        "choose" | "chooses" => Some(Hint {
+            span: (pos, end),
+            message: Some(
+                "a choice between effects (`Choose one — …; or …`) is not part of the effect language yet"
+                    .to_string(),
+            ),
+            label: Some("a choice".to_string()),
+            help: "write each option as a sentence of its own with `you may` (`You may flip this card to gain 2 RP.`), or choose a card with `a`/`an` (`Flip a card in an opponent's tableau.`)".to_string(),
+        }),
+        _ => None,
+    }
+}
+
+/// `At the start of each of your turns`: the language says `At the start
+/// of your turn` (each turn is meant: the sentence is a lasting one).
+fn each_of_your_turns(line: &str, pos: usize) -> Option<Hint> {
+    let lower = line.to_ascii_lowercase();
+    let (start, phrase) = ["each of your turns", "each of your turn"]
+        .iter()
+        .find_map(|p| lower.find(p).map(|i| (i, *p)))?;
+    let end = start + phrase.len();
+    if !(start..=end).contains(&pos) {
+        return None;
+    }
+    let rewritten = format!("{}your turn{}", &line[..start], &line[end..]);
+    Some(Hint {
+        span: (start, end),
+        message: Some(format!(
+            "`{}` is not how the effect language says it",
+            &line[start..end]
+        )),
+        label: Some("every turn of yours".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| format!("`at the start of your turn` happens on each of your turns: write `{r}`"),
+            "write `at the start of your turn` (in an `Ongoing:` or `Top:` ability it happens on each of your turns)".to_string(),
+        ),
+    })
+}
+
+/// `that card`: `that` refers back to a player (`that opponent`); a card
+/// named before is `it`.
+fn that_card(line: &str, pos: usize, found: &str) -> Option<Hint> {
+    if !found.eq_ignore_ascii_case("that") && !found.eq_ignore_ascii_case("those") {
+        return None;
+    }
+    let plural = found.eq_ignore_ascii_case("those");
+    let (noun, pronoun) = if plural {
+        ("cards", "them")
+    } else {
+        ("card", "it")
+    };
+    let after = line[pos + found.len()..].trim_start();
+    let end = if after.to_ascii_lowercase().starts_with(noun) {
+        line.len() - after.len() + noun.len()
+    } else {
+        pos + found.len()
+    };
+    let rewritten = format!("{}{pronoun}{}", &line[..pos], &line[end..]);
+    Some(Hint {
+        span: (pos, end),
+        message: Some(format!(
+            "`{}` is not how the effect language refers back to a card",
+            &line[pos..end]
+        )),
+        label: Some("refers back".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| {
+                format!(
+                    "a card named before is `{pronoun}` (`that` names players: `that opponent`): write `{r}`"
+                )
+            },
+            format!(
+                "a card named before is `{pronoun}`; `that` names players only (`that opponent`)"
+            ),
+        ),
     })
 }
 

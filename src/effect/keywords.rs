@@ -38,10 +38,40 @@ pub struct Keyword {
     /// Does the keyword take a number (`Thwomp! 3.`)?
     #[serde(default)]
     pub number: bool,
+    /// Does the keyword take an element or a type, written after its name
+    /// (`Oppress Soldier 3.`)? `{symbol}` stands for it in the meaning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<Takes>,
     /// The meanings parsed so far, by their text (a card's keyword line is
     /// rendered in every language without parsing the meaning again).
     #[serde(skip)]
     trees: Trees,
+}
+
+/// What a parameterised keyword takes besides a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Takes {
+    Element,
+    Type,
+}
+
+impl Takes {
+    /// The word a meaning is checked with when no card gives one.
+    fn sample(self) -> &'static str {
+        match self {
+            Takes::Element => "fire",
+            Takes::Type => "soldier",
+        }
+    }
+
+    /// `an element` / `a type`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Takes::Element => "an element",
+            Takes::Type => "a type",
+        }
+    }
 }
 
 /// A hand-written reminder in one language or both.
@@ -82,18 +112,25 @@ impl std::fmt::Debug for Trees {
 impl Keyword {
     /// The meaning with `{n}` replaced, parsed.
     pub fn expand(&self, value: Option<u32>) -> Result<Effect, Vec<EffectError>> {
-        super::parse(&self.expanded_text(value))
+        super::parse(&self.expanded_text(value, None))
     }
 
-    /// The meaning with `{n}` replaced (by 1 when no number is given).
-    fn expanded_text(&self, value: Option<u32>) -> String {
-        self.meaning.replace("{n}", &value.unwrap_or(1).to_string())
+    /// The meaning with `{n}` replaced (by 1 when no number is given) and
+    /// `{symbol}` by the element or type (a sample one when none is given).
+    fn expanded_text(&self, value: Option<u32>, symbol: Option<&str>) -> String {
+        let mut text = self.meaning.replace("{n}", &value.unwrap_or(1).to_string());
+        if let Some(takes) = self.symbol {
+            let word = symbol.unwrap_or(takes.sample()).to_ascii_lowercase();
+            text = text.replace("{symbol}", &word);
+        }
+        text
     }
 
-    /// The meaning's tree for a number, parsed once per number; `None` when
-    /// the meaning does not parse (a validated table's always does).
-    pub fn meaning_tree(&self, value: Option<u32>) -> Option<Arc<Effect>> {
-        let text = self.expanded_text(value);
+    /// The meaning's tree for a number and symbol, parsed once for each;
+    /// `None` when the meaning does not parse (a validated table's always
+    /// does, with any element or known type).
+    pub fn meaning_tree(&self, value: Option<u32>, symbol: Option<&str>) -> Option<Arc<Effect>> {
+        let text = self.expanded_text(value, symbol);
         if let Some(tree) = self.trees.0.read().ok()?.get(&text) {
             return Some(tree.clone());
         }
@@ -123,8 +160,9 @@ impl Keyword {
     /// alone is no difference. `{n}` is compared as 2 in both.
     pub fn override_differs(&self) -> Option<String> {
         let text = self.reminder.as_ref()?.en.as_ref()?;
-        let meaning = self.meaning_tree(self.number.then_some(2))?;
-        let said = match super::parse(&text.replace("{n}", "2")) {
+        let meaning = self.meaning_tree(self.number.then_some(2), None)?;
+        let sample = self.symbol.map_or("", Takes::sample);
+        let said = match super::parse(&text.replace("{n}", "2").replace("{symbol}", sample)) {
             Ok(tree) => tree,
             Err(_) => {
                 return Some(
@@ -247,6 +285,15 @@ impl Keywords {
                     });
                 }
             }
+            if k.meaning.contains("{symbol}") != k.symbol.is_some() {
+                problems.push(match k.symbol {
+                    Some(takes) => format!(
+                        "{at}: meaning must use `{{symbol}}` (the keyword takes {})",
+                        takes.words()
+                    ),
+                    None => format!("{at}: meaning uses `{{symbol}}` but `symbol` is not set"),
+                });
+            }
             match k.expand(Some(1)) {
                 Ok(effect) => {
                     if effect.lines.iter().any(|l| matches!(l, Line::Keyword(_))) {
@@ -277,6 +324,19 @@ impl Keywords {
         } else {
             Err(problems.join("\n"))
         }
+    }
+
+    /// The keyword a keyword line names, and the element or type it is
+    /// given: `Scurry` is Scurry; `Oppress Soldier` is Oppress with
+    /// `Soldier` when Oppress takes an element or type (its last word, which
+    /// the caller checks against the vocabulary).
+    pub fn find<'a, 'n>(&'a self, written: &'n str) -> Option<(&'a Keyword, Option<&'n str>)> {
+        if let Some(keyword) = self.get(written) {
+            return Some((keyword, None));
+        }
+        let (head, last) = written.rsplit_once(' ')?;
+        let keyword = self.get(head).filter(|k| k.symbol.is_some())?;
+        Some((keyword, Some(last)))
     }
 
     /// Adds a keyword after those of the table (a pool's to the built-ins);

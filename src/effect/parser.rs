@@ -434,7 +434,10 @@ impl Builder<'_> {
                 }
                 Rule::trigger => {
                     let event = p.into_inner().find(|q| {
-                        matches!(q.as_rule(), Rule::event_is_flipped | Rule::event_player)
+                        matches!(
+                            q.as_rule(),
+                            Rule::event_turn | Rule::event_is_flipped | Rule::event_player
+                        )
                     });
                     trigger = event.map(|e| self.event(e));
                     self.scope.subject = Player::You;
@@ -457,6 +460,7 @@ impl Builder<'_> {
         let span = self.span(&pair);
         let mut sentence = Sentence {
             outcome: None,
+            whenever: None,
             condition: None,
             optional: false,
             cost: Vec::new(),
@@ -473,6 +477,7 @@ impl Builder<'_> {
                     })
                 }
                 Rule::cond_count | Rule::cond_about => sentence.condition = Some(self.condition(p)),
+                Rule::whenever => sentence.whenever = self.whenever(p),
                 Rule::may => sentence.optional = true,
                 Rule::clauses => sentence.clauses = self.clauses(p),
                 Rule::purpose => {
@@ -1246,8 +1251,53 @@ impl Builder<'_> {
         (bound, n)
     }
 
-    /// An `event_is_flipped` or `event_player` pair.
+    /// `Whenever <event>,` or `At the start of <owner> turn,`.
+    fn whenever(&mut self, pair: P<'_>) -> Option<Event> {
+        let inner = pair.into_inner().find(|p| {
+            matches!(
+                p.as_rule(),
+                Rule::turn_moment | Rule::event_turn | Rule::event_is_flipped | Rule::event_player
+            )
+        })?;
+        // An event refers back to no one (the check says so), so it is read
+        // as a trigger is, before anyone is named.
+        let named = self.scope.named.take();
+        let event = if inner.as_rule() == Rule::turn_moment {
+            self.turn_event(inner, Rule::k_start)
+        } else {
+            self.event(inner)
+        };
+        self.scope = Scope {
+            subject: Player::You,
+            named,
+        };
+        Some(event)
+    }
+
+    /// `your turn starts` (`starts` after the owner) or `at the start of
+    /// your turn` (`start` before it): `starting` is the word that says so.
+    fn turn_event(&mut self, inner: P<'_>, starting: Rule) -> Event {
+        let mut who = Player::You;
+        let mut starts = false;
+        for p in inner.into_inner() {
+            match p.as_rule() {
+                Rule::owner => who = self.owner(&p).player(),
+                r if r == starting => starts = true,
+                _ => {}
+            }
+        }
+        if starts {
+            Event::TurnStarts { who }
+        } else {
+            Event::TurnEnds { who }
+        }
+    }
+
+    /// An `event_turn`, `event_is_flipped` or `event_player` pair.
     fn event(&mut self, inner: P<'_>) -> Event {
+        if inner.as_rule() == Rule::event_turn {
+            return self.turn_event(inner, Rule::k_starts);
+        }
         if inner.as_rule() == Rule::event_is_flipped {
             let target = inner
                 .into_inner()
@@ -1285,6 +1335,7 @@ impl Builder<'_> {
                 }),
             },
             Rule::event_clash => Event::Clash { who, result: None },
+            Rule::event_passes => Event::Passes { who },
             _ => {
                 if first(&what) == Rule::k_gain {
                     Event::GainsRp { who }

@@ -158,6 +158,7 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     // targets
     ("target.this", &[]),
     ("target.it", &[]),
+    ("target.it_next", &[]),
     ("target.them", &[]),
     ("target.neighbor_left", &[]),
     ("target.neighbor_right", &[]),
@@ -236,6 +237,12 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("event.tie", &["who"]),
     ("event.gains_rp", &["who"]),
     ("event.loses_rp", &["who"]),
+    ("event.turn_starts", &["owner"]),
+    ("event.turn_ends", &["owner"]),
+    ("event.passes", &["who"]),
+    ("sentence.whenever", &["event", "body"]),
+    ("sentence.turn_start", &["owner", "body"]),
+    ("sentence.turn_end", &["owner", "body"]),
 ];
 
 /// Names of the fixed vocabulary, required in every phrasebook.

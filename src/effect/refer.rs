@@ -24,7 +24,10 @@ pub(crate) fn named_by_trigger(event: &Event) -> Option<Player> {
         | Event::Plays { who, .. }
         | Event::Clash { who, .. }
         | Event::GainsRp { who }
-        | Event::LosesRp { who } => *who,
+        | Event::LosesRp { who }
+        | Event::TurnStarts { who }
+        | Event::TurnEnds { who }
+        | Event::Passes { who } => *who,
         Event::IsFlipped { .. } => return None,
     };
     (who == Player::AnOpponent).then_some(Player::TriggerPlayer)
@@ -74,6 +77,9 @@ pub(crate) fn check(a: &Ability, errors: &mut Vec<EffectError>) {
     let trigger = a.trigger.as_ref().and_then(named_by_trigger);
     let mut clashed = None;
     for s in &a.sentences {
+        if let Some(event) = &s.whenever {
+            event_references(event, errors);
+        }
         if let Some(c) = &s.condition {
             condition_owners(c, &mut |o, at| {
                 judge_owner(o, Player::You, [trigger, clashed], at, errors)
@@ -112,7 +118,12 @@ fn event_references(event: &Event, errors: &mut Vec<EffectError>) {
     let (who, target) = match event {
         Event::Flips { who, target } | Event::Plays { who, target } => (*who, Some(target)),
         Event::IsFlipped { target } => (Player::You, Some(target)),
-        Event::Clash { who, .. } | Event::GainsRp { who } | Event::LosesRp { who } => (*who, None),
+        Event::Clash { who, .. }
+        | Event::GainsRp { who }
+        | Event::LosesRp { who }
+        | Event::TurnStarts { who }
+        | Event::TurnEnds { who }
+        | Event::Passes { who } => (*who, None),
     };
     let at = target.map_or(Span::default(), |t| t.span);
     if who.is_reference() {

@@ -12,6 +12,7 @@ pub fn render(effect: &Effect, lang: Lang, phrases: &Phrasebook, vocab: &Vocabul
         pb: phrases,
         vocab,
         lang,
+        next_unnamed: std::cell::Cell::new(false),
     };
     let lines: Vec<String> = effect.lines.iter().map(|l| r.line(l)).collect();
     lines.join("\n")
@@ -21,6 +22,8 @@ struct Renderer<'a> {
     pb: &'a Phrasebook,
     vocab: &'a Vocabulary,
     lang: Lang,
+    /// In a Next ability, before its first `it` (the card played next).
+    next_unnamed: std::cell::Cell<bool>,
 }
 
 /// How a clause ends: last in its list, or followed by another.
@@ -59,11 +62,21 @@ impl Renderer<'_> {
     }
 
     fn keyword(&self, k: &KeywordLine) -> String {
-        let Some(kw) = self.vocab.keywords.get(&k.name) else {
+        let Some((kw, symbol)) = self.vocab.keywords.find(&k.name) else {
             return super::format::keyword(k);
         };
         let value = k.value.map(|v| v.value);
         let mut name = kw.name_in(self.lang).to_string();
+        // The element or type of a parameterised keyword follows its name
+        // as a number does (`Oppress Soldier 3`, `抑圧兵士3`).
+        let symbol_name = symbol.map(|word| self.symbol_name(word));
+        if let Some(symbol) = &symbol_name {
+            name = self.t(
+                "line.keyword_number",
+                &[],
+                &[("name", &name), ("n", symbol)],
+            );
+        }
         if let Some(v) = value {
             name = self.t(
                 "line.keyword_number",
@@ -71,9 +84,10 @@ impl Renderer<'_> {
                 &[("name", &name), ("n", &v.to_string())],
             );
         }
-        let reminder = kw
-            .reminder_override(self.lang, value)
-            .unwrap_or_else(|| self.meaning(kw, value));
+        let reminder = match kw.reminder_override(self.lang, value) {
+            Some(text) => text.replace("{symbol}", symbol_name.as_deref().unwrap_or_default()),
+            None => self.meaning(kw, value, symbol),
+        };
         self.t(
             "line.keyword",
             &[],
@@ -84,8 +98,8 @@ impl Renderer<'_> {
     /// A keyword's reminder, rendered from its meaning. A valid meaning
     /// holds no keyword lines; one that did is written as its source rather
     /// than expanded, so a keyword never expands into itself.
-    fn meaning(&self, kw: &super::Keyword, value: Option<u32>) -> String {
-        let Some(tree) = kw.meaning_tree(value) else {
+    fn meaning(&self, kw: &super::Keyword, value: Option<u32>, symbol: Option<&str>) -> String {
+        let Some(tree) = kw.meaning_tree(value, symbol) else {
             return kw.meaning.clone();
         };
         let lines: Vec<String> = tree
@@ -99,7 +113,26 @@ impl Renderer<'_> {
         lines.join(self.pb.get("sentence.join", &[]))
     }
 
+    /// An element or type given to a keyword, as a title word (`Soldier`).
+    fn symbol_name(&self, word: &str) -> String {
+        let lower = word.to_ascii_lowercase();
+        let filter = match Element::ALL.iter().find(|e| e.as_str() == lower) {
+            Some(element) => Filter::Element { element: *element },
+            None => Filter::Type {
+                name: lower,
+                span: Span::default(),
+            },
+        };
+        let name = self.filter_name(&filter);
+        let mut chars = name.chars();
+        match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => name,
+        }
+    }
+
     fn ability(&self, a: &Ability) -> String {
+        self.next_unnamed.set(a.timing == Timing::Next);
         let timing = self.word(&format!("timing.{}", timing_key(a.timing)));
         let sentences: Vec<String> = a.sentences.iter().map(|s| self.sentence(s)).collect();
         let sentences = sentences.join(self.pb.get("sentence.join", &[]));
@@ -125,23 +158,27 @@ impl Renderer<'_> {
     }
 
     fn sentence(&self, s: &Sentence) -> String {
+        // Parts are rendered in the order they are read, so the first `it`
+        // of a Next ability is the one that names the card.
+        let event = s.whenever.as_ref().map(|e| (e, self.event(e)));
+        let condition = s.condition.as_ref().map(|c| self.condition(c));
+        let cost = (!s.cost.is_empty()).then(|| self.clauses(&s.cost));
         let mut body = self.clauses(&s.clauses);
-        if !s.cost.is_empty() {
-            body = self.t(
-                "sentence.cost",
-                &[],
-                &[("cost", &self.clauses(&s.cost)), ("body", &body)],
-            );
+        if let Some(cost) = cost {
+            body = self.t("sentence.cost", &[], &[("cost", &cost), ("body", &body)]);
         }
         if s.optional {
             body = self.t("sentence.may", &[], &[("body", &body)]);
         }
-        if let Some(c) = &s.condition {
+        if let Some(condition) = condition {
             body = self.t(
                 "sentence.condition",
                 &[],
-                &[("condition", &self.condition(c)), ("body", &body)],
+                &[("condition", &condition), ("body", &body)],
             );
+        }
+        if let Some((e, text)) = event {
+            body = self.whenever(e, &text, &body);
         }
         match s.outcome {
             Some(o) => {
@@ -446,6 +483,9 @@ impl Renderer<'_> {
     fn target(&self, t: &Target, ctx: Ctx) -> String {
         match &t.kind {
             TargetKind::This => self.word("target.this"),
+            // In a Next ability the card is named the first time: 自分が
+            // 次にプレイしたカード, as the official edition says.
+            TargetKind::It if self.next_unnamed.replace(false) => self.word("target.it_next"),
             TargetKind::It => self.word("target.it"),
             TargetKind::Them => self.word("target.them"),
             TargetKind::Neighbor { side } => self.word(match side {
@@ -763,6 +803,27 @@ impl Renderer<'_> {
         )
     }
 
+    /// `whenever <event>, <body>`; a turn's start and end have their own
+    /// phrases (`at the start of your turn`).
+    fn whenever(&self, e: &Event, event: &str, body: &str) -> String {
+        let turn = |key: &str, who: Player| {
+            self.t(
+                key,
+                &[],
+                &[("owner", &self.owner(who.owner())), ("body", body)],
+            )
+        };
+        match e {
+            Event::TurnStarts { who } => turn("sentence.turn_start", *who),
+            Event::TurnEnds { who } => turn("sentence.turn_end", *who),
+            _ => self.t(
+                "sentence.whenever",
+                &[],
+                &[("event", event), ("body", body)],
+            ),
+        }
+    }
+
     fn event(&self, e: &Event) -> String {
         let v = |p: Player| -> &'static [&'static str] {
             if super::format::third_person(p) {
@@ -808,6 +869,17 @@ impl Renderer<'_> {
             Event::LosesRp { who } => {
                 self.t("event.loses_rp", v(*who), &[("who", &self.who(*who))])
             }
+            Event::TurnStarts { who } => self.t(
+                "event.turn_starts",
+                &[],
+                &[("owner", &self.owner(who.owner()))],
+            ),
+            Event::TurnEnds { who } => self.t(
+                "event.turn_ends",
+                &[],
+                &[("owner", &self.owner(who.owner()))],
+            ),
+            Event::Passes { who } => self.t("event.passes", v(*who), &[("who", &self.who(*who))]),
         }
     }
 }

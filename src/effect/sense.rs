@@ -156,12 +156,14 @@ fn flips_already_flipped(a: &Ability, out: &mut Vec<EffectError>) {
 }
 
 /// A one-shot action under `Ongoing:` or `Top:`, which state what holds
-/// while the card is face-up and never say when something happens.
+/// while the card is face-up and never say when something happens (unless
+/// the sentence says `Whenever …,` or `At the start of your turn,`).
 fn one_shots_under_lasting_timing(a: &Ability, out: &mut Vec<EffectError>) {
     if !a.timing.is_continuous() || a.trigger.is_some() {
         return;
     }
-    for s in &a.sentences {
+    // A `whenever` sentence says when it happens: each time its event does.
+    for s in a.sentences.iter().filter(|s| s.whenever.is_none()) {
         for c in s.cost.iter().chain(&s.clauses) {
             if is_one_shot(c) {
                 out.push(
@@ -194,68 +196,104 @@ fn is_one_shot(c: &Clause) -> bool {
     }
 }
 
-/// One RP gain or loss of a sentence.
-struct RpChange<'a> {
+/// What a player gains or loses: RP, Millennium Dollars or VP.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Counter {
+    Rp,
+    Other(Resource),
+}
+
+impl Counter {
+    /// The unit as the source writes it.
+    fn unit(self) -> &'static str {
+        match self {
+            Counter::Rp => "RP",
+            Counter::Other(Resource::Money) => "Millennium Dollars",
+            Counter::Other(Resource::Vp) => "VP",
+        }
+    }
+}
+
+/// How much of it: an RP amount, or a number.
+#[derive(Clone, Copy, PartialEq)]
+enum Much<'a> {
+    Amount(&'a Amount),
+    Fixed(u32),
+}
+
+impl Much<'_> {
+    fn fixed(self) -> Option<u32> {
+        match self {
+            Much::Fixed(n) => Some(n),
+            Much::Amount(Amount::Fixed { rp }) => Some(rp.value),
+            Much::Amount(_) => None,
+        }
+    }
+}
+
+/// One gain or loss of a sentence (paying money is losing it).
+struct Change<'a> {
     subject: Player,
+    counter: Counter,
     gain: bool,
-    amount: &'a Amount,
+    much: Much<'a>,
     span: Span,
 }
 
-/// Gaining and losing RP for the same player in one sentence.
+/// The gain or loss a clause makes, if it makes one.
+fn change(c: &Clause) -> Option<Change<'_>> {
+    let Clause::Act {
+        subject,
+        action,
+        span,
+    } = c
+    else {
+        return None;
+    };
+    let (counter, gain, much) = match action {
+        Action::GainRp { amount } => (Counter::Rp, true, Much::Amount(amount)),
+        Action::LoseRp { amount } => (Counter::Rp, false, Much::Amount(amount)),
+        Action::Gain { n, resource } => (Counter::Other(*resource), true, Much::Fixed(n.value)),
+        Action::Lose { n, resource } => (Counter::Other(*resource), false, Much::Fixed(n.value)),
+        Action::PayMoney { n } => (Counter::Other(Resource::Money), false, Much::Fixed(n.value)),
+        _ => return None,
+    };
+    Some(Change {
+        subject: *subject,
+        counter,
+        gain,
+        much,
+        span: *span,
+    })
+}
+
+/// Gaining and losing (or paying) the same for the same player in one
+/// sentence, its cost included.
 fn gains_and_loses(s: &Sentence, out: &mut Vec<EffectError>) {
-    let changes: Vec<RpChange> = s
-        .clauses
-        .iter()
-        .filter_map(|c| match c {
-            Clause::Act {
-                subject,
-                action: Action::GainRp { amount } | Action::LoseRp { amount },
-                span,
-            } => Some(RpChange {
-                subject: *subject,
-                gain: matches!(
-                    c,
-                    Clause::Act {
-                        action: Action::GainRp { .. },
-                        ..
-                    }
-                ),
-                amount,
-                span: *span,
-            }),
-            _ => None,
-        })
-        .collect();
+    let changes: Vec<Change> = s.cost.iter().chain(&s.clauses).filter_map(change).collect();
     for (i, later) in changes.iter().enumerate() {
-        let Some(earlier) = changes[..i]
-            .iter()
-            .find(|e| e.subject == later.subject && e.gain != later.gain)
-        else {
+        let Some(earlier) = changes[..i].iter().find(|e| {
+            e.subject == later.subject && e.counter == later.counter && e.gain != later.gain
+        }) else {
             continue;
         };
-        let help = match (earlier.amount, later.amount) {
-            (Amount::Fixed { rp: a }, Amount::Fixed { rp: b }) if a.value != b.value => {
+        let unit = later.counter.unit();
+        let help = match (earlier.much.fixed(), later.much.fixed()) {
+            (Some(a), Some(b)) if a != b => {
                 let (gain, lose) = if earlier.gain { (a, b) } else { (b, a) };
-                match gain.value > lose.value {
-                    true => format!(
-                        "write the difference once: `gain {} RP`",
-                        gain.value - lose.value
-                    ),
-                    false => format!(
-                        "write the difference once: `lose {} RP`",
-                        lose.value - gain.value
-                    ),
+                match gain > lose {
+                    true => format!("write the difference once: `gain {} {unit}`", gain - lose),
+                    false => format!("write the difference once: `lose {} {unit}`", lose - gain),
                 }
             }
-            (a, b) if a == b => "remove both: together they do nothing".to_string(),
-            _ => "write one change of RP for the player".to_string(),
+            _ if earlier.much == later.much => "remove both: together they do nothing".to_string(),
+            _ => format!("write one change of {unit} for the player"),
         };
         out.push(
             EffectError::new(
                 "sense-gain-and-lose",
                 later.span.range(),
-                "one sentence makes the same player gain and lose RP",
+                format!("one sentence makes the same player gain and lose {unit}"),
                 format!(
                     "undoes `{}` written before",
                     if earlier.gain { "gain" } else { "lose" }
@@ -488,13 +526,13 @@ enum Referent {
 /// `it` for several cards, `them` for one, `3 of them` out of two.
 fn references(a: &Ability, out: &mut Vec<EffectError>) {
     let mut referent = (a.timing == Timing::Next).then_some(Referent::One);
-    if let Some(
-        Event::Flips { target, .. } | Event::IsFlipped { target } | Event::Plays { target, .. },
-    ) = &a.trigger
-    {
+    if let Some(target) = a.trigger.as_ref().and_then(event_target) {
         referent = Some(referent_of(target, referent));
     }
     for s in &a.sentences {
+        if let Some(target) = s.whenever.as_ref().and_then(event_target) {
+            referent = Some(referent_of(target, referent));
+        }
         if let Some(c) = &s.condition {
             each_condition_target(c, &mut |t| referent = Some(referent_of(t, referent)));
         }
@@ -506,6 +544,16 @@ fn references(a: &Ability, out: &mut Vec<EffectError>) {
                 referent = Some(referent_of(t, referent));
             });
         }
+    }
+}
+
+/// The card an event names, which `it` may refer to.
+fn event_target(e: &Event) -> Option<&Target> {
+    match e {
+        Event::Flips { target, .. } | Event::IsFlipped { target } | Event::Plays { target, .. } => {
+            Some(target)
+        }
+        _ => None,
     }
 }
 

@@ -1135,8 +1135,13 @@ pub(crate) fn split_count(text: &str) -> Option<(i64, Range<usize>)> {
     // Digits past the integer range saturate, so the count is refused as too
     // large at its line rather than read as no count at all.
     let signed = |digits: &str, negative: bool| {
-        let n = whole_number(digits).map_or(i64::MAX, |n| i64::try_from(n).unwrap_or(i64::MAX));
-        Some(if negative { -n } else { n })
+        let n = whole_number(digits).and_then(|n| i64::try_from(n).ok());
+        Some(match (n, negative) {
+            (Some(n), false) => n,
+            (Some(n), true) => -n,
+            (None, false) => i64::MAX,
+            (None, true) => i64::MIN,
+        })
     };
     // Prefix.
     let digits_at = usize::from(t.starts_with('-'));

@@ -9,7 +9,7 @@
 //! reported at once.
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
+use std::collections::{BinaryHeap, HashMap};
 use std::sync::{Arc, OnceLock};
 
 use schemars::JsonSchema;
@@ -148,10 +148,11 @@ pub fn score(file: &InputFile, out: &mut Vec<Diagnostic>) -> Option<ScoreReport>
     if out[before..].iter().any(Diagnostic::is_error) {
         return None;
     }
+    let ties = tournament_ties(mode, &doc.players);
     let mut players: Vec<PlayerScore> = doc
         .players
         .iter()
-        .map(|p| player_score(mode, &doc.players, p))
+        .map(|p| player_score(mode, &ties, p))
         .collect();
     rank(&mut players);
     Some(ScoreReport {
@@ -298,10 +299,13 @@ fn check_placings(
             continue;
         };
         let last = (players.len() as u64).min(tournament.vp.len() as u64);
+        let counts = ties(placed.iter().map(|p| p.value));
+        let covered = covering_ties(&counts);
+        let tied = |place: u64| counts.get(&place).copied().unwrap_or(0);
         for place in placed {
             if place.value == 0 || place.value > last {
                 out.push(out_of_range(path, place, &tournament.name, last));
-            } else if let Some(tie) = inside_tie(placed, place.value) {
+            } else if let Some(&tie) = covered.get(&place.value) {
                 out.push(
                     Diagnostic::error(
                         Code::PlacingOutOfRange,
@@ -311,14 +315,14 @@ fn check_placings(
                             "{} place {} is taken by the {}-way tie for place {tie}",
                             tournament.name,
                             place.value,
-                            tied(placed, tie)
+                            tied(tie)
                         ),
                     )
                     .with_label("inside a tie")
                     .with_help(format!(
                         "players tied for place {tie} take the places up to {}; the next place is {}",
-                        tie + tied(placed, tie) - 1,
-                        tie + tied(placed, tie)
+                        tie + tied(tie) - 1,
+                        tie + tied(tie)
                     )),
                 );
             } else if placed.len() == players.len()
@@ -441,18 +445,38 @@ fn out_of_range(path: &Arc<str>, place: &Spanned<u64>, tournament: &str, last: u
     ))
 }
 
-/// How many players share `place`.
-fn tied(placed: &[&Spanned<u64>], place: u64) -> u64 {
-    placed.iter().filter(|p| p.value == place).count() as u64
+/// How many players share each place (of one tournament).
+fn ties(places: impl IntoIterator<Item = u64>) -> HashMap<u64, u64> {
+    let mut counts = HashMap::new();
+    for place in places {
+        *counts.entry(place).or_insert(0) += 1;
+    }
+    counts
 }
 
-/// The place of a tie above `place` that covers it, if any.
-fn inside_tie(placed: &[&Spanned<u64>], place: u64) -> Option<u64> {
-    placed
-        .iter()
-        .map(|p| p.value)
-        .filter(|&other| other < place && other + tied(placed, other) > place)
-        .min()
+/// Each place inside a tie above it, with the place of the highest such
+/// tie: `k` players tied for place `q` take the places up to `q + k - 1`.
+/// One sweep of the places in order, the ties still reaching the place in
+/// a heap by their own place (a tie once passed is never reached again).
+fn covering_ties(counts: &HashMap<u64, u64>) -> HashMap<u64, u64> {
+    let mut places: Vec<u64> = counts.keys().copied().collect();
+    places.sort_unstable();
+    let mut covered = HashMap::new();
+    let mut reaching: BinaryHeap<Reverse<(u64, u64)>> = BinaryHeap::new(); // (place, last place taken)
+    for place in places {
+        while reaching
+            .peek()
+            .is_some_and(|Reverse((_, end))| *end < place)
+        {
+            reaching.pop();
+        }
+        if let Some(Reverse((tie, _))) = reaching.peek() {
+            covered.insert(place, *tie);
+        }
+        let end = place.saturating_add(counts[&place] - 1);
+        reaching.push(Reverse((place, end)));
+    }
+    covered
 }
 
 /// A collection holds 2 to 8 cards, and a player turns in at most one per
@@ -508,21 +532,38 @@ fn check_collections(path: &Arc<str>, players: &[PlayerDoc], out: &mut Vec<Diagn
 }
 
 /// One player's score, the sheet checked.
-fn player_score(mode: &ScoreMode, players: &[PlayerDoc], player: &PlayerDoc) -> PlayerScore {
+/// Each tournament's ties (see [`ties`]), counted once for the sheet.
+fn tournament_ties<'a>(
+    mode: &'a ScoreMode,
+    players: &[PlayerDoc],
+) -> HashMap<&'a str, HashMap<u64, u64>> {
+    mode.tournaments
+        .iter()
+        .map(|t| {
+            let places = players.iter().filter_map(|p| {
+                let (_, place) = p.placings.iter().find(|(id, _)| id.value == t.id)?;
+                Some(place.value)
+            });
+            (t.id.as_str(), ties(places))
+        })
+        .collect()
+}
+
+fn player_score(
+    mode: &ScoreMode,
+    ties: &HashMap<&str, HashMap<u64, u64>>,
+    player: &PlayerDoc,
+) -> PlayerScore {
     let tournaments: Vec<TournamentScore> = mode
         .tournaments
         .iter()
         .filter_map(|t| {
             let (_, place) = player.placings.iter().find(|(id, _)| id.value == t.id)?;
-            let tied = players
-                .iter()
-                .filter(|other| {
-                    other
-                        .placings
-                        .iter()
-                        .any(|(id, p)| id.value == t.id && p.value == place.value)
-                })
-                .count() as u64;
+            let tied = ties
+                .get(t.id.as_str())
+                .and_then(|counts| counts.get(&place.value))
+                .copied()
+                .unwrap_or(1);
             Some(TournamentScore {
                 tournament: t.id.clone(),
                 place: place.value,
@@ -612,6 +653,36 @@ mod tests {
         assert_eq!(ids, ["standard", "liquidation"]);
         assert_eq!(modes()[1].dollars_per_vp, 8);
         assert_eq!(modes()[0].tournaments[3].vp, [42, 30, 24, 18, 12]);
+    }
+
+    /// The sweep finds what trying every tie above each place finds.
+    #[test]
+    fn covering_ties_are_the_highest_tie_reaching_each_place() {
+        let sheets: [&[u64]; 5] = [
+            &[1, 1, 1, 2, 2, 2, 2, 2, 4],
+            &[1, 2, 2, 3, 4],
+            &[2, 2, 2, 2, 2, 3, 5, 7, 7],
+            &[1, 1, 1, 1, 1, 1, 1, 1, 9],
+            &[3, 1, 3, 1, 2, 5, 5, 5, 5, 6],
+        ];
+        for places in sheets {
+            let counts = ties(places.iter().copied());
+            let slow = |place: u64| {
+                places
+                    .iter()
+                    .copied()
+                    .filter(|&other| other < place && other + counts[&other] > place)
+                    .min()
+            };
+            let covered = covering_ties(&counts);
+            for &place in places {
+                assert_eq!(
+                    covered.get(&place).copied(),
+                    slow(place),
+                    "{places:?} {place}"
+                );
+            }
+        }
     }
 
     #[test]
