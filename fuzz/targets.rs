@@ -608,7 +608,7 @@ pub fn search(data: &[u8]) {
     // The catalog `blades search` makes (its words read through the index)
     // reads a query as the plain one does.
     let index = Index::new(database());
-    let keywords = effect::Keywords::builtin();
+    let keywords = Keywords::builtin();
     let through_index = Catalog::for_index(&index, &keywords);
     let again = Query::parse(text, &through_index);
     match Query::parse(text, catalog()) {

@@ -186,10 +186,7 @@ fn the_browser_checks_honour_cargo_target_dir() {
         String::from_utf8(out.stdout).unwrap().trim().to_string()
     };
     assert_eq!(asked(Some("/elsewhere/build")), "/elsewhere/build");
-    assert_eq!(
-        asked(None),
-        root().join("target").display().to_string()
-    );
+    assert_eq!(asked(None), root().join("target").display().to_string());
 }
 
 /// The rules the README points to are in the repository, each with the

@@ -54,7 +54,11 @@ fn every_human_output_shows_control_characters_as_pictures() {
     let built = human(&dir, &["build", "--out", db]);
     assert_eq!(built.code, 0, "{}", built.stderr);
     let table = human(&dir, &["search", "e:fire"]);
-    assert!(table.stdout.contains("Clear ␛[2J␛[HScreen"), "{}", table.stdout);
+    assert!(
+        table.stdout.contains("Clear ␛[2J␛[HScreen"),
+        "{}",
+        table.stdout
+    );
     assert!(table.stdout.contains("Carriage␍Return"), "{}", table.stdout);
     human(&dir, &["search", "--db", db, "e:fire"]);
     let explained = human(&dir, &["search", "--explain", "name:\"\x1b[2J\""]);

@@ -9,14 +9,14 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use blades::diagnostics::{Code, Diagnostic, Sources};
-use blades::report::shown;
 use blades::model::Database;
 use blades::pool::PoolChoice;
+use blades::report::shown;
 use blades::report::{self, Format, Style};
 use blades::workspace::Workspace;
 
-use out::{stderrln, stdout_str};
 pub use out::Stream;
+use out::{stderrln, stdout_str};
 
 mod build;
 mod card;
