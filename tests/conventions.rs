@@ -165,7 +165,7 @@ fn columns_count_characters_in_every_output() {
 /// `CARGO_TARGET_DIR` when it is set (CI sets it), never a fixed `target/`.
 #[test]
 fn the_browser_checks_honour_cargo_target_dir() {
-    let browser = common::root().join("tests/browser");
+    let browser = root().join("tests/browser");
     for script in ["check.py", "gallery.py", "sheets.py"] {
         let text = std::fs::read_to_string(browser.join(script)).unwrap();
         assert!(
@@ -186,10 +186,7 @@ fn the_browser_checks_honour_cargo_target_dir() {
         String::from_utf8(out.stdout).unwrap().trim().to_string()
     };
     assert_eq!(asked(Some("/elsewhere/build")), "/elsewhere/build");
-    assert_eq!(
-        asked(None),
-        common::root().join("target").display().to_string()
-    );
+    assert_eq!(asked(None), root().join("target").display().to_string());
 }
 
 /// The rules the README points to are in the repository, each with the
@@ -221,7 +218,10 @@ fn the_rules_are_in_docs_each_with_its_rulebook_section() {
         for code in cells[2].split('`').skip(1).step_by(2) {
             let code = code.split_whitespace().next().unwrap_or(code);
             if code.contains('-') && !code.starts_with("--") && !code.contains('/') {
-                assert!(sources.contains(&format!("\"{code}\"")), "`{code}` is no finding: {row}");
+                assert!(
+                    sources.contains(&format!("\"{code}\"")),
+                    "`{code}` is no finding: {row}"
+                );
             }
         }
     }

@@ -200,3 +200,20 @@ fn japanese_effect_text_names_sets_in_japanese() {
     }
     assert!(named > 0, "no fixture names a set in an effect");
 }
+
+/// A third language is data: with no words of its own it prints the
+/// English kind and rarity, never the Japanese edition's.
+#[test]
+fn a_third_language_gets_english_words_not_japanese() {
+    let database = database(None);
+    let card = &database.cards[0];
+    let set = find_set(&database, &card.set).unwrap();
+    let english = FaceText::of(card, set, "en");
+    let french = FaceText::of(card, set, "fr");
+    let japanese = FaceText::of(card, set, "ja");
+    assert_eq!(
+        (&french.kind, &french.rarity),
+        (&english.kind, &english.rarity)
+    );
+    assert_ne!(japanese.kind, english.kind);
+}

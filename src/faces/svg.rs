@@ -93,14 +93,16 @@ impl FaceText {
             .translations
             .get(lang)
             .map_or_else(|| set.name.clone(), |t| t.name.clone());
+        // The glossary is the Japanese edition's: its words are Japanese
+        // only; any other language prints the English word until the pool
+        // gives its own.
         let word = |english: &str| -> String {
-            if lang == "en" {
-                english.to_string()
-            } else {
-                Glossary::builtin()
+            match lang == Glossary::LANG {
+                true => Glossary::builtin()
                     .official_for(english)
                     .unwrap_or(english)
-                    .to_string()
+                    .to_string(),
+                false => english.to_string(),
             }
         };
         let kind = word(match card.kind {

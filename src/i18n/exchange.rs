@@ -105,12 +105,42 @@ pub fn header(lang: Option<&str>) -> PoEntry {
              MIME-Version: 1.0\n\
              Content-Type: text/plain; charset=UTF-8\n\
              Content-Transfer-Encoding: 8bit\n\
-             Plural-Forms: nplurals=1; plural=0;\n\
+             Plural-Forms: {}\n\
              X-Generator: blades {}\n",
+            plural_forms(lang.unwrap_or("ja")),
             env!("CARGO_PKG_VERSION")
         )),
         ..PoEntry::default()
     }
+}
+
+/// The languages' plural rules as gettext writes them (its manual's
+/// table): the header must say the language's own, though the pool's
+/// texts have no plural forms. A language not listed gets the rule most
+/// languages share.
+const PLURAL_FORMS: [(&[&str], &str); 4] = [
+    (
+        &["ja", "zh", "ko", "vi", "th", "id"],
+        "nplurals=1; plural=0;",
+    ),
+    (&["fr", "pt-br"], "nplurals=2; plural=(n > 1);"),
+    (
+        &["ru", "uk"],
+        "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+    ),
+    (
+        &["pl"],
+        "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+    ),
+];
+
+/// The `Plural-Forms` of a language (by its id, `ja`, `pt-br`).
+pub fn plural_forms(lang: &str) -> &'static str {
+    let language = lang.split('-').next().unwrap_or(lang);
+    let of = |id: &str| PLURAL_FORMS.iter().find(|(langs, _)| langs.contains(&id));
+    of(lang)
+        .or_else(|| of(language))
+        .map_or("nplurals=2; plural=(n != 1);", |(_, forms)| forms)
 }
 
 /// The PO file of one language.
@@ -1047,4 +1077,26 @@ pub fn write_files(root: &Path, writes: &[(String, String)]) -> Result<Vec<PathB
         set.stage(root.join(relative), text.as_bytes())?;
     }
     set.commit()
+}
+
+#[cfg(test)]
+mod plural_rules {
+    use super::*;
+
+    /// A PO header says the language's own plural rule: French is not
+    /// Japanese.
+    #[test]
+    fn each_language_gets_its_own_plural_rule() {
+        assert_eq!(plural_forms("ja"), "nplurals=1; plural=0;");
+        assert_eq!(plural_forms("fr"), "nplurals=2; plural=(n > 1);");
+        assert_eq!(plural_forms("fr-ca"), "nplurals=2; plural=(n > 1);");
+        assert_eq!(plural_forms("de"), "nplurals=2; plural=(n != 1);");
+        assert_eq!(plural_forms("pt"), "nplurals=2; plural=(n != 1);");
+        assert_eq!(plural_forms("pt-br"), "nplurals=2; plural=(n > 1);");
+        let header = header(Some("fr")).msgstr.value;
+        assert!(
+            header.contains("Plural-Forms: nplurals=2; plural=(n > 1);"),
+            "{header}"
+        );
+    }
 }

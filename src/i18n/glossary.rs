@@ -157,6 +157,10 @@ impl Glossary {
         }
     }
 
+    /// The language of the official terms: the glossary is the Japanese
+    /// edition's.
+    pub const LANG: &'static str = "ja";
+
     /// The official Japanese of an English word or id (`fire`, `deck-box`,
     /// `bronze-promo`), ignoring case.
     pub fn official_for(&self, english: &str) -> Option<&str> {

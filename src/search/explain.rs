@@ -110,9 +110,9 @@ fn english(field: Field, op: Op, lacks: bool, regex: bool, word: &str, value: &V
         Field::Element => has(format!("the {word} element")),
         Field::Type => has(format!("the type {word}")),
         Field::Keyword => has(format!("the keyword {word}")),
-        Field::Timing => has(format!("{} ability", with_article(&word))),
+        Field::Timing => has(format!("{} ability", with_article(word))),
         Field::Set => is(format!("in the set {word}")),
-        Field::Kind => is(with_article(&word)),
+        Field::Kind => is(with_article(word)),
         Field::Rarity => is(format!("of {word} rarity")),
         Field::Flag => match value {
             Value::Flag(Flag::Effect) => has("an effect".to_string()),
