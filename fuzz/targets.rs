@@ -840,23 +840,8 @@ fn read_placed<'a>(
     file: &InputFile,
     found: &mut Vec<Diagnostic>,
 ) -> (Option<&'static characters::Character>, Vec<Placed<'a>>) {
-    let doc = input::read_deck(file, found);
-    let character = doc
-        .character
-        .as_ref()
-        .and_then(|c| input::resolve_character(&file.path, c, found));
-    let mut placed: Vec<Placed> = input::resolve_cards(index, &file.path, &doc.cards, found)
-        .into_iter()
-        .map(|(c, n)| (0, c, n))
-        .collect();
-    for section in &doc.sections {
-        let zone = input::resolve_zone(format, &file.path, &section.zone, found);
-        let cards = input::resolve_cards(index, &file.path, &section.cards, found);
-        if let Some(zone) = zone {
-            placed.extend(cards.into_iter().map(|(c, n)| (zone, c, n)));
-        }
-    }
-    (character, placed)
+    let deck = input::place_deck(index, format, file, found);
+    (deck.character, deck.placed)
 }
 
 /// Copies of each card in each zone, in one order.

@@ -165,27 +165,12 @@ fn read_deck<'a>(
     found: &mut Vec<Diagnostic>,
 ) -> Option<ReadDeck<'a>> {
     let file = checks::read(path, found)?;
-    let doc = input::read_deck(&file, found);
-    let character = doc
-        .character
-        .as_ref()
-        .and_then(|c| input::resolve_character(&file.path, c, found));
-    let mut placed: Vec<Placed> = input::resolve_cards(index, &file.path, &doc.cards, found)
-        .into_iter()
-        .map(|(c, n)| (0, c, n))
-        .collect();
-    for section in &doc.sections {
-        let zone = input::resolve_zone(format, &file.path, &section.zone, found);
-        let cards = input::resolve_cards(index, &file.path, &section.cards, found);
-        if let Some(zone) = zone {
-            placed.extend(cards.into_iter().map(|(c, n)| (zone, c, n)));
-        }
-    }
+    let deck = input::place_deck(index, format, &file, found);
     Some(ReadDeck {
         file,
-        character_unknown: doc.character.is_some() && character.is_none(),
-        character,
-        placed,
+        character_unknown: deck.character_unknown,
+        character: deck.character,
+        placed: deck.placed,
     })
 }
 

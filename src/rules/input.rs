@@ -1385,6 +1385,47 @@ pub fn resolve_character(
     }
 }
 
+/// A deck file as `deck check` reads it: its character and its cards, each
+/// in the zone its header names (the first zone before any header).
+pub struct PlacedDeck<'a> {
+    pub character: Option<&'static Character>,
+    /// A character was named and is not one: the limits it changes are
+    /// unknown.
+    pub character_unknown: bool,
+    pub placed: Vec<super::deck::Placed<'a>>,
+}
+
+/// Reads a deck file and resolves its character, cards and zone headers,
+/// every problem into `out`.
+pub fn place_deck<'a>(
+    index: &CardIndex<'a>,
+    format: &super::deck::DeckFormat,
+    file: &InputFile,
+    out: &mut Vec<Diagnostic>,
+) -> PlacedDeck<'a> {
+    let doc = read_deck(file, out);
+    let character = doc
+        .character
+        .as_ref()
+        .and_then(|c| resolve_character(&file.path, c, out));
+    let mut placed: Vec<_> = resolve_cards(index, &file.path, &doc.cards, out)
+        .into_iter()
+        .map(|(c, n)| (0, c, n))
+        .collect();
+    for section in &doc.sections {
+        let zone = resolve_zone(format, &file.path, &section.zone, out);
+        let cards = resolve_cards(index, &file.path, &section.cards, out);
+        if let Some(zone) = zone {
+            placed.extend(cards.into_iter().map(|(c, n)| (zone, c, n)));
+        }
+    }
+    PlacedDeck {
+        character_unknown: doc.character.is_some() && character.is_none(),
+        character,
+        placed,
+    }
+}
+
 /// The zone of a deck format a deck list's header names.
 pub fn resolve_zone(
     format: &super::deck::DeckFormat,
