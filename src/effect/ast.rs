@@ -264,6 +264,49 @@ pub enum Action {
     PlayCard { target: Target },
 }
 
+impl Action {
+    /// Every card the action names itself, in the order written (those an
+    /// amount names are the amount's: see [`Action::amount`]).
+    pub fn each_target<'a>(&'a self, f: &mut impl FnMut(&'a Target)) {
+        match self {
+            Action::GainRp { .. }
+            | Action::LoseRp { .. }
+            | Action::GainSlots { .. }
+            | Action::Clash { .. }
+            | Action::Gain { .. }
+            | Action::Lose { .. }
+            | Action::PayMoney { .. } => {}
+            Action::Flip { target }
+            | Action::Discard { target, .. }
+            | Action::Reveal { target }
+            | Action::Take { target, .. }
+            | Action::LookAt { target }
+            | Action::PutTokens { target, .. }
+            | Action::CopyEffect { source: target }
+            | Action::ReturnToHand { target }
+            | Action::PlayCard { target } => f(target),
+            Action::Insert { target, position } => {
+                f(target);
+                if let Position::Beside { of, .. } = position {
+                    f(of);
+                }
+            }
+            Action::Attach { card, to } => {
+                f(card);
+                f(to);
+            }
+        }
+    }
+
+    /// The RP amount of `gain`/`lose … RP`.
+    pub fn amount(&self) -> Option<&Amount> {
+        match self {
+            Action::GainRp { amount } | Action::LoseRp { amount } => Some(amount),
+            _ => None,
+        }
+    }
+}
+
 /// What a player has besides cards and RP (Ranking Points, which
 /// [`Action::GainRp`] counts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]

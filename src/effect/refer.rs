@@ -194,33 +194,10 @@ type Visit<'a> = &'a mut dyn FnMut(Owner, Span);
 
 /// Every owner written in an action, with the span of the card it names.
 fn action_owners(a: &Action, f: Visit<'_>) {
-    match a {
-        Action::GainRp { amount } | Action::LoseRp { amount } => amount_owners(amount, f),
-        Action::GainSlots { .. }
-        | Action::Clash { .. }
-        | Action::Gain { .. }
-        | Action::Lose { .. }
-        | Action::PayMoney { .. } => {}
-        Action::Flip { target }
-        | Action::Discard { target, .. }
-        | Action::Reveal { target }
-        | Action::Take { target, .. }
-        | Action::LookAt { target }
-        | Action::PutTokens { target, .. }
-        | Action::CopyEffect { source: target }
-        | Action::ReturnToHand { target }
-        | Action::PlayCard { target } => target_owners(target, f),
-        Action::Insert { target, position } => {
-            target_owners(target, f);
-            if let Position::Beside { of, .. } = position {
-                target_owners(of, f);
-            }
-        }
-        Action::Attach { card, to } => {
-            target_owners(card, f);
-            target_owners(to, f);
-        }
+    if let Some(amount) = a.amount() {
+        amount_owners(amount, f);
     }
+    a.each_target(&mut |target| target_owners(target, f));
 }
 
 fn amount_owners(a: &Amount, f: Visit<'_>) {

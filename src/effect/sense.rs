@@ -623,37 +623,14 @@ fn each_target<'a>(c: &'a Clause, f: &mut impl FnMut(&'a Target)) {
                 f(source);
             }
         }
-        Clause::Act { action, .. } => match action {
-            Action::GainRp { amount } | Action::LoseRp { amount } => match amount {
-                Amount::StarOf { target } => f(target),
-                Amount::PerEach { count, .. } => each_count_target(count, f),
-                Amount::Fixed { .. } => {}
-            },
-            Action::GainSlots { .. }
-            | Action::Clash { .. }
-            | Action::Gain { .. }
-            | Action::Lose { .. }
-            | Action::PayMoney { .. } => {}
-            Action::Flip { target }
-            | Action::Discard { target, .. }
-            | Action::Reveal { target }
-            | Action::Take { target, .. }
-            | Action::LookAt { target }
-            | Action::PutTokens { target, .. }
-            | Action::ReturnToHand { target }
-            | Action::PlayCard { target } => f(target),
-            Action::Insert { target, position } => {
-                f(target);
-                if let Position::Beside { of, .. } = position {
-                    f(of);
-                }
+        Clause::Act { action, .. } => {
+            match action.amount() {
+                Some(Amount::StarOf { target }) => f(target),
+                Some(Amount::PerEach { count, .. }) => each_count_target(count, f),
+                Some(Amount::Fixed { .. }) | None => {}
             }
-            Action::CopyEffect { source } => f(source),
-            Action::Attach { card, to } => {
-                f(card);
-                f(to);
-            }
-        },
+            action.each_target(f);
+        }
     }
 }
 
