@@ -70,6 +70,7 @@ pub enum Code {
     UnknownFormat,
     UnknownZone,
     FormatInvalid,
+    FormatConflict,
     // Score sheets.
     UnknownMode,
     UnknownTournament,
@@ -260,7 +261,11 @@ pub const CODES: &[(Code, &str)] = &[
     ),
     (
         Code::FormatInvalid,
-        "a deck format contradicts itself: min above max, an unknown zone, attribute, rule or bound",
+        "a deck format is malformed: a bound on nothing or with neither min nor max, an unknown rule or attribute, a count no deck holds",
+    ),
+    (
+        Code::FormatConflict,
+        "a deck format's parts do not fit together: min above max, a zone or bound it does not declare, one id or header twice",
     ),
     (
         Code::UnknownMode,
@@ -431,6 +436,7 @@ impl Code {
             Code::UnknownFormat => "unknown-format",
             Code::UnknownZone => "unknown-zone",
             Code::FormatInvalid => "format-invalid",
+            Code::FormatConflict => "format-conflict",
             Code::UnknownMode => "unknown-mode",
             Code::UnknownTournament => "unknown-tournament",
             Code::DuplicatePlayer => "duplicate-player",
