@@ -374,20 +374,7 @@ fn display_value(v: &Value) -> String {
 
 /// A kebab-case rendering of any text, for the help line.
 pub(crate) fn kebab_case(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    let trimmed = out.trim_end_matches('-');
-    if trimmed.is_empty() {
-        "my-id".to_string()
-    } else {
-        trimmed.to_string()
-    }
+    crate::words::Id::suggested(text)
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@
 
 mod common;
 
-
 use common::Run;
 
 use serde_json::Value;

@@ -757,8 +757,8 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
                     &set.path,
                     set.spans.cards_key.clone(),
                     format!(
-                        "a {} set has {expected} physical cards; these cards make {physical}",
-                        kind.as_str()
+                        "{} set has {expected} physical cards; these cards make {physical}",
+                        with_article(kind.words())
                     ),
                 )
                 .with_label(format!("{physical} physical"))

@@ -526,13 +526,7 @@ impl Reader<'_> {
 
     fn id(&mut self, node: &Node, field: &str) -> Option<Id> {
         let text = self.text(node, field)?;
-        let ok = !text.is_empty()
-            && text.split('-').all(|p| {
-                !p.is_empty()
-                    && p.bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-            });
-        if ok {
+        if Id::is_valid(&text) {
             Some(Id(text))
         } else {
             self.push(
