@@ -5,7 +5,7 @@
 use super::Vocabulary;
 use super::ast::*;
 use super::error::EffectError;
-use crate::suggest::closest_other as nearest;
+use crate::suggest::{closest_other as nearest, listing};
 
 /// Checks an effect; see [`crate::effect::check`].
 pub fn check(effect: &Effect, vocab: &Vocabulary) -> Vec<EffectError> {
@@ -75,7 +75,7 @@ impl Checker<'_> {
             let help = match nearest(&k.name, names.iter().copied()) {
                 Some(n) => format!("did you mean `{n}`?"),
                 None if names.is_empty() => "no keywords are defined".to_string(),
-                None => format!("known keywords: {}", names.join(", ")),
+                None => format!("known keywords: {}", listing(&names)),
             };
             self.push(
                 EffectError::new(
@@ -508,7 +508,7 @@ impl Checker<'_> {
                     Some(n) => format!("did you mean `{n}`?"),
                     None => format!(
                         "elements are fire, air, light, water, earth, dark; types are {}",
-                        self.vocab.types.join(", ")
+                        listing(&self.vocab.types)
                     ),
                 };
                 self.push(

@@ -21,7 +21,7 @@ use crate::cards::fold;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::{Card, Database};
 use crate::pool::Pool;
-use crate::suggest::closest;
+use crate::suggest::{closest, listing};
 use crate::words::{BASE_TYPES, CardKind, Element, Id, SetKind};
 use crate::yaml::{self, Entry, Fields, Node, NodeValue, Text, TextId};
 
@@ -764,11 +764,11 @@ impl Reader<'_> {
                     let help = match closest(&name, ids.iter().copied()) {
                         Some(best) => format!(
                             "did you mean `{best}`? Zones of this format: {}",
-                            ids.join(", ")
+                            listing(&ids)
                         ),
                         None => format!(
                             "zones of this format: {}; declare it under `zones:` first",
-                            ids.join(", ")
+                            listing(&ids)
                         ),
                     };
                     self.conflict(
@@ -1210,10 +1210,10 @@ impl Reader<'_> {
                     let help = match closest(&name, ids.iter().copied()) {
                         Some(best) => format!(
                             "did you mean `{best}`? Bounds with an id: {}",
-                            ids.join(", ")
+                            listing(&ids)
                         ),
                         None if ids.is_empty() => "give the bound an `id:` and name it here".into(),
-                        None => format!("bounds with an id: {}", ids.join(", ")),
+                        None => format!("bounds with an id: {}", listing(&ids)),
                     };
                     self.conflict(
                         bound.span.clone(),

@@ -28,7 +28,7 @@ use crate::cards::{CardIndex, LookupError, NameIndex, NameSource};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::{Database, Set};
 use crate::pool;
-use crate::suggest::closest;
+use crate::suggest::{closest, listing};
 use crate::words::{BASE_TYPES, Element, Id};
 use crate::yaml::{self, Entry, Fields, Node, NodeValue, Text};
 
@@ -1305,7 +1305,7 @@ pub fn resolve_cards<'a>(
                     .with_label("ambiguous")
                     .with_help(format!(
                         "use the id of the one you mean: {}",
-                        choices.join(", ")
+                        listing(&choices)
                     )),
                 );
             }
@@ -1540,8 +1540,8 @@ pub fn resolve_symbol(
         .chain(types.iter().map(String::as_str))
         .collect();
     let help = match closest(&wanted, known.iter().copied()) {
-        Some(best) => format!("did you mean `{best}`? Symbols: {}", known.join(", ")),
-        None => format!("symbols: {}", known.join(", ")),
+        Some(best) => format!("did you mean `{best}`? Symbols: {}", listing(&known)),
+        None => format!("symbols: {}", listing(&known)),
     };
     out.push(
         Diagnostic::error(
