@@ -249,7 +249,19 @@ impl Context {
                     ));
                 }
             }
-            Format::Json => stdout_str(&report::render_json(diagnostics, sources)),
+            Format::Json => {
+                // Written in pieces of about 64 KiB: never the whole report
+                // in memory, nor a write for every line.
+                let mut pending = String::new();
+                report::stream_json(diagnostics, sources, &mut |chunk| {
+                    pending.push_str(chunk);
+                    if pending.len() >= 1 << 16 {
+                        stdout_str(&pending);
+                        pending.clear();
+                    }
+                });
+                stdout_str(&pending);
+            }
         }
     }
 }

@@ -1160,7 +1160,7 @@ mod tests {
         assert_eq!(books, Phrasebooks::builtin(), "the built-in book stands in");
         let codes: Vec<(&str, &str)> = diagnostics
             .iter()
-            .map(|d| (d.code.as_str(), d.message.as_str()))
+            .map(|d| (d.code.as_str(), &*d.message))
             .collect();
         assert_eq!(
             codes,

@@ -153,7 +153,7 @@ impl<'a> Located<'a> {
         self.whole.clone()
     }
 
-    fn error(&self, code: Code, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+    fn error(&self, code: Code, span: Range<usize>, message: impl Into<Arc<str>>) -> Diagnostic {
         Diagnostic::error(code, &self.path, span, message)
     }
 }
