@@ -533,7 +533,7 @@ mod tests {
         let path: Arc<str> = Arc::from("a.yaml");
         let mut sources = Sources::default();
         sources.insert(path.clone(), Arc::from("id: x\nname: \"y\"\n"));
-        let every = vec![
+        let every = [
             Diagnostic::error(Code::DuplicateCardId, &path, 4..5, "taken \"x\"\nagain")
                 .with_label("used again here")
                 .with_help("rename it")
