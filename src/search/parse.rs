@@ -193,6 +193,7 @@ fn syntax_error(text: &str, path: &Arc<str>, error: &pest::error::Error<Rule>) -
     }
     let before = text[..at].trim_end();
     let after_or = before.len() >= 2
+        && before.is_char_boundary(before.len() - 2)
         && before[before.len() - 2..].eq_ignore_ascii_case("or")
         && !before[..before.len() - 2]
             .chars()
