@@ -86,7 +86,7 @@ fn status_json_has_counts_and_entries() {
             &ja["stale"],
             &ja["orphaned"]
         ),
-        (&231.into(), &3.into(), &5.into(), &2.into())
+        (&233.into(), &3.into(), &5.into(), &2.into())
     );
     let gulch = ja["sets"]
         .as_array()
@@ -876,8 +876,8 @@ fn a_broken_phrase_translation_is_a_located_error() {
         located(&build.stdout),
         [
             "pool/phrases/ja.yaml:1:1 data-invalid [required phrases are missing] missing phrase `timing.next`",
-            "pool/phrases/ja.yaml:36:1 data-invalid [not a phrase key] unknown phrase `timing.nxt`",
-            "pool/phrases/ja.yaml:63:24 data-invalid [unknown placeholder `{amout}`] `action.gain_rp`: unknown placeholder `{amout}` (allowed: amount)",
+            "pool/phrases/ja.yaml:38:1 data-invalid [not a phrase key] unknown phrase `timing.nxt`",
+            "pool/phrases/ja.yaml:65:24 data-invalid [unknown placeholder `{amout}`] `action.gain_rp`: unknown placeholder `{amout}` (allowed: amount)",
         ]
     );
     // The translator sees the same in `check`; `status` has the key missing

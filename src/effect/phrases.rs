@@ -241,6 +241,8 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("event.turn_ends", &["owner"]),
     ("event.passes", &["who"]),
     ("sentence.whenever", &["event", "body"]),
+    ("sentence.until_turn", &["body"]),
+    ("sentence.until_tournament", &["body"]),
     ("sentence.turn_start", &["owner", "body"]),
     ("sentence.turn_end", &["owner", "body"]),
 ];
