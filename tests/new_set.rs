@@ -33,6 +33,29 @@ fn new_sets_beside_an_existing_pool_build_with_it() {
     assert_eq!(made.code, 0, "{}", made.stderr);
     let built = blades(dir.path(), &["build"]);
     assert_eq!(built.code, 0, "{}", built.stderr);
+    // A set the pool has already, by id or by name, is refused, wherever
+    // its file is.
+    let cards = dir.path().join("cards");
+    std::fs::create_dir(cards.join("west")).unwrap();
+    std::fs::rename(
+        cards.join("sunset-gulch.yaml"),
+        cards.join("west/gulch.yaml"),
+    )
+    .unwrap();
+    for args in [
+        &["new", "sunset-gulch"][..],
+        &["new", "dusk-gulch", "--name", "SUNSET GULCH"],
+    ] {
+        let again = blades(dir.path(), args);
+        assert_eq!(again.code, 2, "{args:?}: {}", again.stderr);
+        assert!(
+            again.stderr.contains("the pool has a set"),
+            "{}",
+            again.stderr
+        );
+    }
+    assert!(!cards.join("sunset-gulch.yaml").exists());
+    assert!(!cards.join("dusk-gulch.yaml").exists());
 }
 
 #[test]

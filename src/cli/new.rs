@@ -1,6 +1,6 @@
 //! `blades new SET`: start a set file that builds.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use blades::diagnostics::{Code, Diagnostic};
@@ -8,6 +8,7 @@ use blades::files::write_atomic;
 use blades::report::shown;
 use blades::synth::{default_cost, new_set};
 use blades::words::{Id, SetKind};
+use blades::workspace::Workspace;
 
 use super::out::stderrln;
 use super::{Context, exit};
@@ -25,6 +26,27 @@ pub struct Args {
     /// The Store buy cost (store sets only; default: the built-in pool's for the kind).
     #[arg(long)]
     cost: Option<u32>,
+}
+
+/// A set of the pool in `folder` with this id or name (names compared
+/// ignoring case), said as a refusal; none when the pool cannot be built
+/// (its own findings come with the next build).
+fn existing_set(folder: &Path, id: &str, name: &str) -> Option<String> {
+    if !folder.is_dir() {
+        return None;
+    }
+    let database = Workspace::open(Some(folder)).ok()?.database().ok()?;
+    let set = database
+        .sets
+        .iter()
+        .find(|s| s.id.0 == id || s.name.to_lowercase() == name.to_lowercase())?;
+    Some(match set.id.0 == id {
+        true => format!("the pool has a set `{id}` already ({})", set.name),
+        false => format!(
+            "the pool has a set named `{}` already (`{}`)",
+            set.name, set.id
+        ),
+    })
 }
 
 fn kinds() -> clap::builder::PossibleValuesParser {
@@ -73,6 +95,13 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         );
     }
     let name = args.name.unwrap_or_else(|| words_of(&args.id));
+    if let Some(clash) = existing_set(&folder, &args.id, &name) {
+        return context.refuse(
+            Diagnostic::general(Code::CannotWrite, clash).with_help(
+                "choose another id and `--name`: set ids and names are unique in a pool",
+            ),
+        );
+    }
     let cost = args.cost.or(default_cost(kind));
     let text = new_set(&args.id, &name, kind, cost);
     let written =
