@@ -35,6 +35,7 @@ use crate::model::{Card, Database, Set};
 use crate::report::{JsonReport, json_report};
 use crate::search::card_keywords;
 
+use super::art::ArtImages;
 use super::fonts::{FONT_FILES, FONT_LICENSE};
 use super::layout::Field;
 use super::render::{self, Rendered, Written};
@@ -200,10 +201,11 @@ impl std::fmt::Write for Tail<'_> {
 pub fn make_and_write(
     database: &Database,
     langs: &[String],
+    art: &ArtImages,
     dir: &Path,
 ) -> Result<(Gallery, GalleryWritten), WriteError> {
     let mut folder = OutputFolder::open(dir)?;
-    let made = make(database, langs, &folder);
+    let made = make(database, langs, art, &folder);
     let written = write(&mut folder, &made)?;
     Ok((made, written))
 }
@@ -211,7 +213,12 @@ pub fn make_and_write(
 /// Makes the gallery of `database` with faces in `langs`, drawing only the
 /// faces whose fingerprint differs from the manifest in `folder` or whose
 /// file is missing there.
-pub fn make(database: &Database, langs: &[String], folder: &OutputFolder) -> Gallery {
+pub fn make(
+    database: &Database,
+    langs: &[String],
+    art: &ArtImages,
+    folder: &OutputFolder,
+) -> Gallery {
     let dir = folder.path();
     let manifest = Manifest::read(dir);
     let sets: HashMap<&str, &Set> = database.sets.iter().map(|s| (s.id.0.as_str(), s)).collect();
@@ -241,7 +248,7 @@ pub fn make(database: &Database, langs: &[String], folder: &OutputFolder) -> Gal
             prints.push((i, lang.clone(), print));
         }
     }
-    let options = FaceOptions::default();
+    let options = FaceOptions::with_art(art.clone());
     let mut drawn: HashMap<String, Rendered> = HashMap::new();
     for (l, lang) in langs.iter().enumerate() {
         if to_draw[l].is_empty() {
@@ -296,7 +303,7 @@ pub fn make(database: &Database, langs: &[String], folder: &OutputFolder) -> Gal
         );
         faces.push(face);
     }
-    let sheets = print_sheets(database, langs, dir, &manifest, &entries, &mut files);
+    let sheets = print_sheets(database, langs, art, dir, &manifest, &entries, &mut files);
     for font in &FONT_FILES {
         files.push((format!("faces/fonts/{}", font.file), font.bytes.to_vec()));
     }
@@ -382,6 +389,7 @@ const SHEET_PAPER: Paper = Paper::A4;
 fn print_sheets(
     database: &Database,
     langs: &[String],
+    art: &ArtImages,
     dir: &Path,
     manifest: &Manifest,
     faces: &BTreeMap<String, Entry>,
@@ -407,6 +415,7 @@ fn print_sheets(
             paper: SHEET_PAPER,
             lang: lang.clone(),
             copies: false,
+            art: art.clone(),
         };
         let laid_out = sheets::sheets(database, &stale, &options);
         // The fonts' stylesheet and licence come with every language's files.
