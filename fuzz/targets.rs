@@ -336,6 +336,13 @@ fn database() -> &'static Database {
     })
 }
 
+/// The built-in database's card index, built once (with the lexicon its
+/// suggestions build on the first unknown name).
+fn card_index() -> &'static CardIndex<'static> {
+    static INDEX: OnceLock<CardIndex<'static>> = OnceLock::new();
+    INDEX.get_or_init(|| CardIndex::new(database()))
+}
+
 /// A deck, collection, binder, trade or copies list, YAML or plain text,
 /// through reading, name resolution and the rules: every check reads the
 /// same input, named so that it is read as detected, as YAML and as text.
@@ -344,7 +351,7 @@ pub fn rules(data: &[u8]) {
         return;
     };
     let database = database();
-    let index = CardIndex::new(database);
+    let index = card_index();
     for name in ["input", "input.yaml", "input.txt"] {
         let file = InputFile::new(name, text);
         let mut sources = Sources::default();
@@ -356,7 +363,7 @@ pub fn rules(data: &[u8]) {
             .character
             .as_ref()
             .and_then(|c| input::resolve_character(&file.path, c, &mut found));
-        let cards = input::resolve_cards(&index, &file.path, &doc.cards, &mut found);
+        let cards = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
         let _ = deck::check(deck::tournament(), character, &cards);
 
         let doc = input::read_cards(&file, true, &mut found);
@@ -364,22 +371,22 @@ pub fn rules(data: &[u8]) {
             .symbol
             .as_ref()
             .and_then(|s| input::resolve_symbol(database, &file.path, s, &mut found));
-        let cards = input::resolve_cards(&index, &file.path, &doc.cards, &mut found);
+        let cards = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
         let _ = collection::check(&cards, symbol.as_ref());
 
         let doc = input::read_cards(&file, false, &mut found);
-        let binder = input::resolve_cards(&index, &file.path, &doc.cards, &mut found);
+        let binder = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
         let _ = collection::best(&binder);
         let _ = collection::best_duel(&binder);
 
         let doc = input::read_trade(&file, &mut found);
         let a = trade::Side {
-            cards: input::resolve_cards(&index, &file.path, &doc.a.cards, &mut found),
+            cards: input::resolve_cards(index, &file.path, &doc.a.cards, &mut found),
             dollars: doc.a.dollars,
             friendship: doc.a.friendship,
         };
         let b = trade::Side {
-            cards: input::resolve_cards(&index, &file.path, &doc.b.cards, &mut found),
+            cards: input::resolve_cards(index, &file.path, &doc.b.cards, &mut found),
             dollars: doc.b.dollars,
             friendship: doc.b.friendship,
         };
@@ -388,7 +395,7 @@ pub fn rules(data: &[u8]) {
 
         let doc = input::read_copies(&file, &mut found);
         let sets = input::resolve_sets(database, &file.path, &doc.sets, &mut found);
-        let cards = input::resolve_cards(&index, &file.path, &doc.cards, &mut found);
+        let cards = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
         let _ = copies::check(&sets, &cards);
 
         blades::diagnostics::sort(&mut found);
@@ -651,7 +658,7 @@ pub fn deck_format(data: &[u8]) {
     assert_located(&found, &sources);
     report(&found, &sources);
     let database = database();
-    let index = CardIndex::new(database);
+    let index = card_index();
     for (format, _) in &formats {
         let placed: Vec<Placed> = (0..format.zones.len())
             .flat_map(|z| database.cards.iter().map(move |c| (z, c, 2)))
@@ -674,7 +681,7 @@ pub fn deck_format(data: &[u8]) {
         let doc = input::read_deck(&file, &mut found);
         for section in &doc.sections {
             let _ = input::resolve_zone(format, &file.path, &section.zone, &mut found);
-            let _ = input::resolve_cards(&index, &file.path, &section.cards, &mut found);
+            let _ = input::resolve_cards(index, &file.path, &section.cards, &mut found);
         }
         let mut sources = Sources::default();
         sources.insert(file.path.clone(), file.text.clone());
@@ -778,10 +785,9 @@ pub fn deck_list(data: &[u8]) {
 /// Reads, resolves and checks a deck in `format`, for its own character
 /// and for every character; returns what was placed when it read cleanly.
 fn placed_deck(file: &InputFile, format: &deck::DeckFormat) {
-    let database = database();
-    let index = CardIndex::new(database);
+    let index = card_index();
     let mut found = Vec::new();
-    let (character, placed) = read_placed(&index, format, file, &mut found);
+    let (character, placed) = read_placed(index, format, file, &mut found);
     let mut sources = Sources::default();
     sources.insert(file.path.clone(), file.text.clone());
     blades::diagnostics::sort(&mut found);
@@ -805,7 +811,7 @@ fn placed_deck(file: &InputFile, format: &deck::DeckFormat) {
     let list = share::canonical_list(format, character, &placed);
     let relisted = InputFile::new("export.txt", &list);
     let mut again_found = Vec::new();
-    let (again_character, again) = read_placed(&index, format, &relisted, &mut again_found);
+    let (again_character, again) = read_placed(index, format, &relisted, &mut again_found);
     assert!(
         !again_found.iter().any(Diagnostic::is_error),
         "an exported list does not read back: {again_found:?}\n{list}"
@@ -820,7 +826,7 @@ fn placed_deck(file: &InputFile, format: &deck::DeckFormat) {
     let lines = share::decode(&code).expect("an exported code decodes");
     let shared = InputFile::new("code", &share::list_text(&lines));
     let mut code_found = Vec::new();
-    let (_, from_code) = read_placed(&index, format, &shared, &mut code_found);
+    let (_, from_code) = read_placed(index, format, &shared, &mut code_found);
     assert!(
         !code_found.iter().any(Diagnostic::is_error),
         "{code_found:?}"

@@ -12,7 +12,7 @@ use foldhash::{HashMap, HashMapExt};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::model::{Card, Database};
-use crate::suggest::nearest;
+use crate::suggest::Lexicon;
 use crate::words::Id;
 
 /// How many names an unknown reference suggests at most.
@@ -71,6 +71,10 @@ pub struct NameIndex {
     /// The name each target is shown by in suggestions (its first name that
     /// is not an id, else its id).
     shown: HashMap<usize, (NameSource, String)>,
+    /// The folded names made ready for suggestions, on the first unknown
+    /// reference (a deck of unknown names asks once each, not once a pass
+    /// over every name).
+    lexicon: std::sync::OnceLock<Lexicon>,
 }
 
 impl NameIndex {
@@ -94,6 +98,8 @@ impl NameIndex {
             *shown = (source, name.to_string());
         }
         self.keys.push((key.clone(), target));
+        // A name added after a suggestion is a candidate for the next.
+        self.lexicon = std::sync::OnceLock::new();
         match self.slots.get_mut(&key) {
             None => {
                 self.slots.insert(
@@ -135,7 +141,10 @@ impl NameIndex {
     /// The names of the targets whose names are closest to a folded
     /// reference, nearest first.
     fn suggest(&self, key: &str) -> Vec<String> {
-        let close = nearest(key, self.keys.iter().map(|(k, _)| k.as_str()), usize::MAX);
+        let lexicon = self
+            .lexicon
+            .get_or_init(|| Lexicon::new(self.keys.iter().map(|(k, _)| k.as_str())));
+        let close = lexicon.nearest(key, usize::MAX);
         let mut out: Vec<String> = Vec::new();
         for k in close {
             for (_, target) in self.keys.iter().filter(|(f, _)| f == k) {

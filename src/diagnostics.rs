@@ -70,6 +70,7 @@ pub enum Code {
     UnknownFormat,
     UnknownZone,
     FormatInvalid,
+    FormatConflict,
     // Score sheets.
     UnknownMode,
     UnknownTournament,
@@ -265,7 +266,11 @@ pub const CODES: &[(Code, &str)] = &[
     ),
     (
         Code::FormatInvalid,
-        "a deck format contradicts itself: min above max, an unknown zone, attribute, rule or bound",
+        "a deck format is malformed: a bound on nothing or with neither min nor max, an unknown rule or attribute, a count no deck holds",
+    ),
+    (
+        Code::FormatConflict,
+        "a deck format's parts do not fit together: min above max, a zone or bound it does not declare, one id or header twice",
     ),
     (
         Code::UnknownMode,
@@ -447,6 +452,7 @@ impl Code {
             Code::UnknownFormat => "unknown-format",
             Code::UnknownZone => "unknown-zone",
             Code::FormatInvalid => "format-invalid",
+            Code::FormatConflict => "format-conflict",
             Code::UnknownMode => "unknown-mode",
             Code::UnknownTournament => "unknown-tournament",
             Code::DuplicatePlayer => "duplicate-player",
@@ -520,6 +526,35 @@ pub enum Severity {
     Warning,
 }
 
+/// Shares the texts of findings that say the same thing: a million cards
+/// missing one field make a million findings but one message, one label
+/// and one help, each held once (a finding is then its place and three
+/// pointers).
+#[derive(Debug, Default)]
+pub struct Interner {
+    texts: std::collections::HashSet<Arc<str>>,
+}
+
+impl Interner {
+    /// The finding with its texts replaced by equal ones already held.
+    pub fn share(&mut self, mut d: Diagnostic) -> Diagnostic {
+        d.message = self.text(d.message);
+        d.label = self.text(d.label);
+        d.help = d.help.map(|help| self.text(help));
+        d
+    }
+
+    fn text(&mut self, text: Arc<str>) -> Arc<str> {
+        match self.texts.get(&text) {
+            Some(held) => held.clone(),
+            None => {
+                self.texts.insert(text.clone());
+                text
+            }
+        }
+    }
+}
+
 /// A second place that matters ("first defined here").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Related {
@@ -537,9 +572,9 @@ pub struct Diagnostic {
     pub path: Arc<str>,
     /// Byte range in the file (empty for a finding about the whole file).
     pub span: Range<usize>,
-    pub message: String,
-    pub label: String,
-    pub help: Option<String>,
+    pub message: Arc<str>,
+    pub label: Arc<str>,
+    pub help: Option<Arc<str>>,
     pub related: Vec<Related>,
 }
 
@@ -548,7 +583,7 @@ impl Diagnostic {
         code: Code,
         path: &Arc<str>,
         span: Range<usize>,
-        message: impl Into<String>,
+        message: impl Into<Arc<str>>,
     ) -> Self {
         Diagnostic {
             code,
@@ -556,7 +591,7 @@ impl Diagnostic {
             path: path.clone(),
             span,
             message: message.into(),
-            label: String::new(),
+            label: Arc::from(""),
             help: None,
             related: Vec::new(),
         }
@@ -564,7 +599,7 @@ impl Diagnostic {
 
     /// A finding about the run, not a place in a file: bad arguments, an
     /// output that cannot be written, a name that matches nothing.
-    pub fn general(code: Code, message: impl Into<String>) -> Self {
+    pub fn general(code: Code, message: impl Into<Arc<str>>) -> Self {
         Diagnostic::error(code, &Arc::from(""), 0..0, message)
     }
 
@@ -577,7 +612,7 @@ impl Diagnostic {
         code: Code,
         path: &Arc<str>,
         span: Range<usize>,
-        message: impl Into<String>,
+        message: impl Into<Arc<str>>,
     ) -> Self {
         Diagnostic {
             severity: Severity::Warning,
@@ -591,12 +626,12 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+    pub fn with_label(mut self, label: impl Into<Arc<str>>) -> Self {
         self.label = label.into();
         self
     }
 
-    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+    pub fn with_help(mut self, help: impl Into<Arc<str>>) -> Self {
         self.help = Some(help.into());
         self
     }

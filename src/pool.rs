@@ -819,7 +819,7 @@ mod tests {
             &*problem.path,
             dir.path().join("gulch.yaml").display().to_string()
         );
-        assert_eq!(problem.message, "this is a folder, not a set file");
+        assert_eq!(&*problem.message, "this is a folder, not a set file");
     }
 
     #[test]
@@ -851,7 +851,7 @@ mod tests {
         assert_eq!(problem.code, Code::Unreadable);
         assert_eq!(&*problem.path, "cards/promos");
         assert_eq!(
-            problem.message,
+            &*problem.message,
             "cannot read this folder: permission denied"
         );
     }

@@ -194,9 +194,9 @@ fn json_diagnostic(d: &Diagnostic, sources: &Sources) -> JsonDiagnostic {
         end_column: place.map(|(_, (_, column))| column),
         start: place.map(|_| d.span.start),
         end: place.map(|_| d.span.end),
-        message: d.message.clone(),
-        label: d.label.clone(),
-        help: d.help.clone(),
+        message: d.message.to_string(),
+        label: d.label.to_string(),
+        help: d.help.as_deref().map(str::to_string),
         related: d
             .related
             .iter()
@@ -214,10 +214,39 @@ fn json_diagnostic(d: &Diagnostic, sources: &Sources) -> JsonDiagnostic {
 }
 
 pub fn render_json(diagnostics: &[Diagnostic], sources: &Sources) -> String {
-    let mut text =
-        serde_json::to_string_pretty(&json_report(diagnostics, sources)).unwrap_or_default();
-    text.push('\n');
+    let mut text = String::new();
+    stream_json(diagnostics, sources, &mut |chunk| text.push_str(chunk));
     text
+}
+
+/// [`render_json`] a finding at a time, each handed to `write` as soon as it
+/// is rendered: the report of a million findings is never held whole
+/// (the same text as the [`JsonReport`] pretty-printed, which a test holds).
+pub fn stream_json(diagnostics: &[Diagnostic], sources: &Sources, write: &mut dyn FnMut(&str)) {
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    let warnings = diagnostics.len() - errors;
+    if diagnostics.is_empty() {
+        write("{\n  \"diagnostics\": [],\n");
+    } else {
+        write("{\n  \"diagnostics\": [\n");
+        for (i, d) in diagnostics.iter().enumerate() {
+            let item =
+                serde_json::to_string_pretty(&json_diagnostic(d, sources)).unwrap_or_default();
+            // An item two levels in: each of its lines indented by four
+            // more spaces (JSON strings hold no raw line break).
+            let mut chunk = String::with_capacity(item.len() + 64);
+            if i > 0 {
+                chunk.push_str(",\n");
+            }
+            chunk.push_str("    ");
+            chunk.push_str(&item.replace('\n', "\n    "));
+            write(&chunk);
+        }
+        write("\n  ],\n");
+    }
+    write(&format!(
+        "  \"errors\": {errors},\n  \"warnings\": {warnings}\n}}\n"
+    ));
 }
 
 /// What a SARIF rule says of a code (its `shortDescription`), given by
@@ -273,7 +302,7 @@ pub fn render_sarif(diagnostics: &[Diagnostic], sources: &Sources, describe: Des
 fn sarif_result(d: &Diagnostic, rule_index: usize, sources: &Sources) -> serde_json::Value {
     let text = match &d.help {
         Some(help) => format!("{}\nhelp: {help}", d.message),
-        None => d.message.clone(),
+        None => d.message.to_string(),
     };
     let mut result = serde_json::json!({
         "ruleId": d.code.as_str(),
@@ -393,7 +422,7 @@ impl MietteDiagnostic {
             // No text to show (unreadable file): name the file in the message.
             format!("{}: {}", d.path, d.message)
         } else {
-            d.message.clone()
+            d.message.to_string()
         };
         MietteDiagnostic {
             message: shown(&message).into_owned(),
@@ -494,6 +523,30 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+
+    /// The streamed report is, byte for byte, the whole report
+    /// pretty-printed at once: with no finding, one, and several of every
+    /// shape (a related place, a general finding, a warning, quotes and
+    /// line breaks in texts).
+    #[test]
+    fn the_streamed_json_is_the_report_pretty_printed() {
+        let path: Arc<str> = Arc::from("a.yaml");
+        let mut sources = Sources::default();
+        sources.insert(path.clone(), Arc::from("id: x\nname: \"y\"\n"));
+        let every = [
+            Diagnostic::error(Code::DuplicateCardId, &path, 4..5, "taken \"x\"\nagain")
+                .with_label("used again here")
+                .with_help("rename it")
+                .with_related(&path, 0..2, "first"),
+            Diagnostic::general(Code::Usage, "no such thing"),
+            Diagnostic::warning(Code::TextOverflow, &path, 6..10, "too long"),
+        ];
+        for count in 0..=every.len() {
+            let found = &every[..count];
+            let whole = serde_json::to_string_pretty(&json_report(found, &sources)).unwrap() + "\n";
+            assert_eq!(render_json(found, &sources), whole, "{count} findings");
+        }
+    }
 
     #[test]
     fn a_related_place_without_its_text_is_named_not_drawn_on_the_main_file() {

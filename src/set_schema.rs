@@ -9,7 +9,7 @@ use jsonschema::Validator;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::{Code, Diagnostic, Interner};
 use crate::model::SetSource;
 use crate::suggest::closest;
 use crate::yaml::{Node, NodeValue};
@@ -22,6 +22,10 @@ pub fn set_schema() -> Value {
 /// The set-file schema, compiled once.
 pub struct SetValidator {
     validator: Validator,
+    /// One card against `CardSource`: a set's cards are validated one at a
+    /// time, so the schema library's errors for a hundred thousand broken
+    /// cards are never all held at once.
+    card_validator: Validator,
     set_fields: Vec<String>,
     card_fields: Vec<String>,
     stars: std::ops::RangeInclusive<u8>,
@@ -35,6 +39,12 @@ impl SetValidator {
             let schema = set_schema();
             let validator = jsonschema::validator_for(&schema)
                 .expect("the generated set schema is a valid JSON Schema");
+            let card_schema = serde_json::json!({
+                "$defs": schema.get("$defs").cloned().unwrap_or_default(),
+                "$ref": "#/$defs/CardSource",
+            });
+            let card_validator = jsonschema::validator_for(&card_schema)
+                .expect("the set schema's card is a valid JSON Schema");
             let fields = |v: Option<&Value>| -> Vec<String> {
                 v.and_then(|p| p.as_object())
                     .map(|o| o.keys().cloned().collect())
@@ -51,6 +61,7 @@ impl SetValidator {
                 set_fields: fields(schema.get("properties")),
                 card_fields: fields(schema.pointer("/$defs/CardSource/properties")),
                 validator,
+                card_validator,
             }
         })
     }
@@ -70,13 +81,40 @@ impl SetValidator {
     /// Validates a set document; every schema error becomes a diagnostic at
     /// the node it concerns.
     pub fn validate(&self, path: &Arc<str>, doc: &Node, json: &Value) -> Vec<Diagnostic> {
-        self.validator
-            .iter_errors(json)
-            .map(|error| {
+        let mut texts = Interner::default();
+        let mut out = Vec::new();
+        let cards = json.get("cards").and_then(Value::as_array);
+        let Some(cards) = cards.filter(|_| json.is_object()) else {
+            for error in self.validator.iter_errors(json) {
                 let pointer = error.instance_path().as_str().to_string();
-                self.diagnose(path, doc, &pointer, error.kind(), error.instance())
-            })
-            .collect()
+                let d = self.diagnose(path, doc, &pointer, error.kind(), error.instance());
+                out.push(texts.share(d));
+            }
+            return out;
+        };
+        // The set without its cards, then each card on its own.
+        let mut header: serde_json::Map<String, Value> = json
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(key, _)| *key != "cards")
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        header.insert("cards".into(), Value::Array(Vec::new()));
+        let header = Value::Object(header);
+        for error in self.validator.iter_errors(&header) {
+            let pointer = error.instance_path().as_str().to_string();
+            let d = self.diagnose(path, doc, &pointer, error.kind(), error.instance());
+            out.push(texts.share(d));
+        }
+        for (i, card) in cards.iter().enumerate() {
+            for error in self.card_validator.iter_errors(card) {
+                let pointer = format!("/cards/{i}{}", error.instance_path().as_str());
+                let d = self.diagnose(path, doc, &pointer, error.kind(), error.instance());
+                out.push(texts.share(d));
+            }
+        }
+        out
     }
 
     /// Properties allowed at a pointer (the set itself or one of its cards).
@@ -374,25 +412,30 @@ fn display_value(v: &Value) -> String {
 
 /// A kebab-case rendering of any text, for the help line.
 pub(crate) fn kebab_case(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    let trimmed = out.trim_end_matches('-');
-    if trimmed.is_empty() {
-        "my-id".to_string()
-    } else {
-        trimmed.to_string()
-    }
+    crate::words::Id::suggested(text)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Findings that say the same thing share their texts: a set of many
+    /// empty cards holds one message per missing field, not one per card.
+    #[test]
+    fn findings_of_many_broken_cards_share_their_texts() {
+        let text = "id: big\nname: Big\nkind: expansion\ncost: 3\ncards:\n  - {}\n  - {}\n  - {}\n";
+        let doc = crate::yaml::parse(text).unwrap();
+        let found = SetValidator::get().validate(&Arc::from("big.yaml"), &doc, &doc.to_json());
+        let stars: Vec<&Diagnostic> = found
+            .iter()
+            .filter(|d| &*d.message == "missing field `stars`")
+            .collect();
+        assert_eq!(stars.len(), 3);
+        assert!(Arc::ptr_eq(&stars[0].message, &stars[2].message));
+        assert!(Arc::ptr_eq(&stars[0].label, &stars[1].label));
+        let lines: Vec<usize> = stars.iter().map(|d| d.span.start).collect();
+        assert!(lines.windows(2).all(|w| w[0] < w[1]), "{lines:?}");
+    }
 
     #[test]
     fn kebab_case_suggestions() {

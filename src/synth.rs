@@ -1,5 +1,6 @@
 //! Synthetic card pools for benchmarks and stress tests: valid sets of every
-//! kind, deterministic for a seed.
+//! kind, deterministic for a seed; and the set file a designer starts from
+//! (`blades new`).
 
 use std::fmt::Write;
 use std::sync::OnceLock;
@@ -7,7 +8,7 @@ use std::sync::OnceLock;
 use crate::effect::{self, Vocabulary};
 use crate::i18n::locale::{Entry, fingerprint, render_set_file};
 use crate::i18n::{Field, UnitKey};
-use crate::words::{BASE_TYPES, CardKind, Element};
+use crate::words::{BASE_TYPES, CardKind, Element, SetKind};
 
 /// Effects to draw from: every example of the effect language reference
 /// (which covers the whole grammar) that is valid in any pool, i.e. names
@@ -81,6 +82,78 @@ const KINDS: [(&str, usize, Option<u32>); 6] = [
     ("starter", 9, None),
     ("core", 217, Some(3)),
 ];
+
+/// The Store cost `blades new` gives a set of each kind, as in the built-in
+/// pool (Core Set 3, expansion 5, premium 8, master 10).
+pub fn default_cost(kind: SetKind) -> Option<u32> {
+    match kind {
+        SetKind::Core => Some(3),
+        SetKind::Expansion => Some(5),
+        SetKind::Premium => Some(8),
+        SetKind::Master => Some(10),
+        _ => None,
+    }
+}
+
+/// A set file to start from: the set `id` named `name`, of `kind`, with
+/// placeholder cards that already make the kind's physical size under the
+/// copy rule (STARs 1 to 6 make 3 + 2 + 2 + 2 + 2 + 1 = 12 cards; sets of
+/// single copies get one card per slot), so the pool builds at once and
+/// each check then speaks of the designer's own changes.
+pub fn new_set(id: &str, name: &str, kind: SetKind, cost: Option<u32>) -> String {
+    let mut text = format!(
+        "# A new {} set: replace the placeholder cards with your own.\n\
+         id: {id}\nname: {}\nkind: {}\n",
+        kind.words(),
+        yaml_text(name),
+        kind.as_str()
+    );
+    if let Some(cost) = cost {
+        let _ = writeln!(text, "cost: {cost}");
+    }
+    text.push_str("cards:\n");
+    let cards = match kind.physical_size() {
+        Some(size) if kind.single_copies() => size,
+        _ => 6,
+    };
+    for i in 1..=cards {
+        let stars = i.min(10);
+        let _ = write!(
+            text,
+            "  - id: {id}-card-{i}\n    name: {}\n    kind: single\n    stars: {stars}\n",
+            yaml_text(&format!("{name} Card {i}"))
+        );
+        if kind == SetKind::Core {
+            // The Core Set states its copies; these follow the copy rule.
+            let copies = match i {
+                1 => 3,
+                6 => 1,
+                _ => 2,
+            };
+            let _ = writeln!(text, "    copies: {copies}");
+        }
+        if i == 1 {
+            text.push_str("    effect: \"Play: Gain 1 RP.\"\n");
+        }
+    }
+    text
+}
+
+/// A text as a YAML scalar: plain where YAML reads it back as the same text.
+fn yaml_text(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '\'')
+        && !text.starts_with(['-', ' ', '\''])
+        && !text.ends_with(' ')
+        && text.parse::<f64>().is_err()
+        && !matches!(text, "true" | "false" | "null" | "yes" | "no");
+    match plain {
+        true => text.to_string(),
+        false => serde_json::to_string(text).unwrap_or_default(),
+    }
+}
 
 /// Generates about `cards` distinct cards as set files: `(file name, YAML)`.
 pub fn pool(cards: usize, seed: u64) -> Vec<(String, String)> {

@@ -20,6 +20,39 @@ impl fmt::Display for Id {
     }
 }
 
+impl Id {
+    /// Whether `text` is a kebab-case id: lower-case letters and digits,
+    /// in words joined by single hyphens.
+    pub fn is_valid(text: &str) -> bool {
+        !text.is_empty()
+            && text.split('-').all(|part| {
+                !part.is_empty()
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            })
+    }
+
+    /// The id any text suggests (`Sunset Gulch!` → `sunset-gulch`), for a
+    /// help line; `my-id` when it has no letter or digit.
+    pub fn suggested(text: &str) -> String {
+        let mut out = String::new();
+        for c in text.chars() {
+            if c.is_ascii_alphanumeric() {
+                out.push(c.to_ascii_lowercase());
+            } else if !out.ends_with('-') && !out.is_empty() {
+                out.push('-');
+            }
+        }
+        let trimmed = out.trim_end_matches('-');
+        if trimmed.is_empty() {
+            "my-id".to_string()
+        } else {
+            trimmed.to_string()
+        }
+    }
+}
+
 /// A set's kind, which is also the rarity of every card in it (starter
 /// decks are "grey", Pro Player cards have their own; see
 /// `docs/decisions.md`): one set of nine words for both.

@@ -23,6 +23,56 @@ pub(crate) const MAX_DEPTH: usize = 64;
 /// rejected: the classic "billion laughs" document stops here.
 pub(crate) const MAX_NODES: usize = 2_000_000;
 
+/// Text as the readers of player inputs and format files take it: a plain
+/// number or `true`/`false` is read as written (a card named `1000`), so
+/// their schemas take any scalar there. Only the schemas use this type.
+#[derive(Debug, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Text(pub Value);
+
+impl schemars::JsonSchema for Text {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Text".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Text; a plain number or `true`/`false` is read as written.",
+            "type": ["string", "number", "boolean"]
+        })
+    }
+}
+
+/// A required field's schema that also takes `null`: those readers read a
+/// list or mapping left empty (`cards:`) as empty.
+pub fn nullable(schema: &mut schemars::Schema) {
+    let inner = std::mem::replace(schema, schemars::json_schema!({}));
+    *schema = schemars::json_schema!({ "anyOf": [inner, { "type": "null" }] });
+}
+
+/// A kebab-case id as those readers take it: written as text, or as a
+/// whole number or `true`/`false`, whose text is an id too.
+#[derive(Debug, serde::Deserialize)]
+#[serde(transparent)]
+pub struct TextId(pub Value);
+
+impl schemars::JsonSchema for TextId {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TextId".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A kebab-case id (`main-deck`).",
+            "anyOf": [
+                { "type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" },
+                { "type": "integer", "minimum": 0 },
+                { "type": "boolean" }
+            ]
+        })
+    }
+}
+
 /// A node of the document with its byte span.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
@@ -269,6 +319,18 @@ pub(crate) fn parse_reported(
 }
 
 impl Node {
+    /// A scalar as text, numbers and `true`/`false` as written in
+    /// `source` (so a card named `1000` works); `None` for anything else.
+    pub fn scalar_text(&self, source: &str) -> Option<String> {
+        match &self.value {
+            NodeValue::Str(s, _) => Some(s.clone()),
+            NodeValue::Int(_) | NodeValue::Float(_) | NodeValue::Bool(_) => {
+                source.get(self.span.clone()).map(str::to_string)
+            }
+            _ => None,
+        }
+    }
+
     /// What the node holds, in words for a finding (`a list`, `text`).
     pub fn kind_words(&self) -> &'static str {
         match &self.value {
@@ -309,7 +371,9 @@ pub struct Fields<'k> {
 impl<'k> Fields<'k> {
     /// The entries of `node` whose keys are allowed, in file order; a node
     /// that is not a mapping, each unknown key (with the closest known one)
-    /// and each missing required key are findings in `out`.
+    /// and each missing required key are findings in `out`. An optional
+    /// field left empty (`character:`) is as if it were not written, as
+    /// the input schemas say (`null` is allowed for every optional field).
     pub fn read<'n>(
         &self,
         path: &Arc<str>,
@@ -329,6 +393,8 @@ impl<'k> Fields<'k> {
         for entry in entries {
             let key = entry.key.as_str().unwrap_or_default();
             match self.allowed.iter().find(|a| **a == key) {
+                Some(known)
+                    if entry.value.value == NodeValue::Null && !self.required.contains(known) => {}
                 Some(known) => found.push((*known, entry)),
                 None => out.push(self.unknown(path, entry, key, &listed)),
             }

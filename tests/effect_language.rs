@@ -1822,15 +1822,20 @@ fn sentence(depth: u32) -> BoxedStrategy<Sentence> {
         ]),
         proptest::option::of(event_strategy(depth)),
         proptest::option::of(condition(depth)),
+        proptest::option::of(prop_oneof![
+            Just(Until::EndOfTurn),
+            Just(Until::EndOfTournament)
+        ]),
         any::<bool>(),
         proptest::collection::vec(clause_strategy(depth), 0..2),
         proptest::collection::vec(clause_strategy(depth), 1..4),
     )
         .prop_map(
-            |(outcome, whenever, condition, optional, cost, clauses)| Sentence {
+            |(outcome, whenever, condition, until, optional, cost, clauses)| Sentence {
                 outcome,
                 whenever,
                 condition,
+                until,
                 optional,
                 cost,
                 clauses,

@@ -543,3 +543,76 @@ fn a_parameterised_keyword_uses_its_symbol_in_its_meaning() {
         .is_ok()
     );
 }
+
+// ───────────────────────────── durations ─────────────────────────────
+
+/// The codes `check` gives an effect.
+fn check_codes(text: &str) -> Vec<&'static str> {
+    check(&parse_ok(text), &Vocabulary::base())
+        .into_iter()
+        .map(|e| e.code)
+        .collect()
+}
+
+/// A state set up by a one-shot ability needs a duration, a lasting
+/// ability needs none, and every rewrite the findings suggest is clean.
+#[test]
+fn a_duration_lets_a_one_shot_ability_set_up_a_state_and_only_then() {
+    let cases: [(&str, &str, &[&str]); 3] = [
+        (
+            "Play: This card has +1 STAR.",
+            "state-needs-continuous-timing",
+            &[
+                "Play: Until the end of the turn, this card has +1 STAR.",
+                "Ongoing: This card has +1 STAR.",
+            ],
+        ),
+        (
+            "Ongoing: Until the end of the turn, this card has +1 STAR.",
+            "until-in-lasting-timing",
+            &[
+                "Ongoing: This card has +1 STAR.",
+                "Play: Until the end of the turn, this card has +1 STAR.",
+            ],
+        ),
+        (
+            "Top: Until the end of the tournament, adjacent cards cannot be flipped.",
+            "until-in-lasting-timing",
+            &["Top: Adjacent cards cannot be flipped."],
+        ),
+    ];
+    for (text, code, fixes) in cases {
+        assert_eq!(check_codes(text), [code], "`{text}`");
+        for fix in fixes {
+            assert_eq!(check_codes(fix), [] as [&str; 0], "`{fix}`");
+            assert_eq!(codes(fix), [] as [&str; 0], "`{fix}`");
+        }
+    }
+    // With `Whenever …,` a lasting ability says when the state starts.
+    let repeating =
+        "Ongoing: Whenever an opponent passes, until the end of the turn, this card has +1 STAR.";
+    assert_eq!(check_codes(repeating), [] as [&str; 0]);
+    assert_eq!(codes(repeating), [] as [&str; 0]);
+}
+
+/// Both durations print and read back, in English and in Japanese.
+#[test]
+fn durations_print_in_both_languages_and_read_back() {
+    let vocab = Vocabulary::base();
+    for (text, ja) in [
+        (
+            "Play: Until the end of the turn, this card has +2 STAR.",
+            "プレイ：ターンの終了時まで、このカードのスターレーティングを+2する。",
+        ),
+        (
+            "Action: Until the end of the tournament, your Top Card cannot be flipped.",
+            "アクション：トーナメントの終了時まで、自分のトップカードは裏返されない。",
+        ),
+    ] {
+        let effect = parse_ok(text);
+        assert_eq!(format(&effect), text);
+        assert_eq!(reads_back(&effect, text), None, "`{text}`");
+        let book = Phrasebook::builtin(Lang::Ja);
+        assert_eq!(render(&effect, Lang::Ja, &book, &vocab), ja);
+    }
+}

@@ -86,7 +86,7 @@ fn status_json_has_counts_and_entries() {
             &ja["stale"],
             &ja["orphaned"]
         ),
-        (&231.into(), &3.into(), &5.into(), &2.into())
+        (&233.into(), &3.into(), &5.into(), &2.into())
     );
     let gulch = ja["sets"]
         .as_array()
@@ -876,8 +876,8 @@ fn a_broken_phrase_translation_is_a_located_error() {
         located(&build.stdout),
         [
             "pool/phrases/ja.yaml:1:1 data-invalid [required phrases are missing] missing phrase `timing.next`",
-            "pool/phrases/ja.yaml:36:1 data-invalid [not a phrase key] unknown phrase `timing.nxt`",
-            "pool/phrases/ja.yaml:63:24 data-invalid [unknown placeholder `{amout}`] `action.gain_rp`: unknown placeholder `{amout}` (allowed: amount)",
+            "pool/phrases/ja.yaml:38:1 data-invalid [not a phrase key] unknown phrase `timing.nxt`",
+            "pool/phrases/ja.yaml:65:24 data-invalid [unknown placeholder `{amout}`] `action.gain_rp`: unknown placeholder `{amout}` (allowed: amount)",
         ]
     );
     // The translator sees the same in `check`; `status` has the key missing
@@ -1417,4 +1417,61 @@ fn update_keeps_translations_and_makes_orphans_obsolete() {
         assert_eq!(unmoved(&merged), unmoved(&new));
     }
     assert_imports_the_update(&temp, "ja.po");
+}
+
+/// A translation that breaks the house rules is refused at import, every
+/// problem located at its place in the PO file (across continued lines),
+/// and nothing is written; the fixes the findings suggest then import.
+#[test]
+fn import_checks_the_house_rules_at_the_po_line() {
+    let temp = scratch("synced");
+    export(temp.path(), &[]);
+    let po_path = temp.path().join("ja.po");
+    let po = std::fs::read_to_string(&po_path).unwrap();
+    let edited = po.replace(
+        "msgstr \"日に焼けて、気長に待つ。\"",
+        "msgstr \"\"\n\"日に焼けて、\"\n\"デッキボックスで待つ.\"",
+    );
+    assert_ne!(po, edited);
+    std::fs::write(&po_path, &edited).unwrap();
+    let before = files(&temp.path().join("pool"));
+    let run = import(temp.path(), &["--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert_eq!(files(&temp.path().join("pool")), before);
+    let report = run.json();
+    let found: Vec<(String, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            assert_eq!(d["file"], "ja.po", "{d}");
+            let span = d["start"].as_u64().unwrap() as usize..d["end"].as_u64().unwrap() as usize;
+            (
+                d["code"].as_str().unwrap().to_string(),
+                edited[span].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "glossary-forbidden".to_string(),
+                "デッキボックス".to_string()
+            ),
+            ("style-punctuation".to_string(), ".".to_string()),
+        ]
+    );
+    // Each finding's label says what to write; written, the import takes it.
+    let mut fixed = edited.clone();
+    for d in report["diagnostics"].as_array().unwrap().iter().rev() {
+        let label = d["label"].as_str().unwrap();
+        let fix = label.split('`').nth(1).unwrap();
+        let span = d["start"].as_u64().unwrap() as usize..d["end"].as_u64().unwrap() as usize;
+        fixed.replace_range(span, fix);
+    }
+    std::fs::write(&po_path, &fixed).unwrap();
+    let run = import(temp.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("0 added, 1 updated"), "{}", run.stderr);
 }

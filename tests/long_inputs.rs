@@ -94,3 +94,32 @@ fn many_findings_are_all_counted_and_a_few_of_each_kind_drawn() {
     assert_eq!(report["diagnostics"].as_array().unwrap().len(), 4000);
     assert_eq!(report["diagnostics"][3999]["line"], 1005);
 }
+
+/// A help line lists at most a dozen known words and says how many more:
+/// on a sheet of 2,000 players, each unknown Friendship giver's help stays
+/// short, and the report grows with the findings, not with their square.
+#[test]
+fn help_lists_are_bounded_however_many_words_are_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sheet = String::from("players:\n");
+    for i in 0..2_000 {
+        sheet.push_str(&format!(
+            "  - {{name: Player {i}, friendship: {{Stranger {i}: 1}}}}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("score.yaml"), sheet).unwrap();
+    let run = blades(dir.path(), &["score", "score.yaml", "--format", "json"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let diagnostics = report["diagnostics"].as_array().unwrap();
+    let helps: Vec<&str> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "unknown-player")
+        .map(|d| d["help"].as_str().unwrap())
+        .collect();
+    assert_eq!(helps.len(), 2_000);
+    for help in helps {
+        assert!(help.len() < 400, "{help}");
+        assert!(help.ends_with("and 1988 more"), "{help}");
+    }
+}

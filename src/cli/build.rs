@@ -260,7 +260,7 @@ fn identity(d: &Diagnostic) -> (String, usize, &'static str, String) {
         d.path.to_string(),
         d.span.start,
         d.code.as_str(),
-        d.message.clone(),
+        d.message.to_string(),
     )
 }
 

@@ -435,7 +435,7 @@ fn import_command(context: &Context, args: ImportArgs) -> ExitCode {
                 .with_help("nothing was imported: check that the locale files can be written"),
         );
     }
-    print_import(context, &args, &root, &plan);
+    print_import(context, &args, &root, &plan, &project.sources);
     ExitCode::from(exit::OK)
 }
 
@@ -552,15 +552,22 @@ fn read_po(path: &Path) -> Result<(Arc<str>, Arc<str>), Unread> {
 }
 
 /// What an import wrote (or would write), for people or as JSON.
-fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &ImportPlan) {
+fn print_import(
+    context: &Context,
+    args: &ImportArgs,
+    root: &Path,
+    plan: &ImportPlan,
+    sources: &Sources,
+) {
     let files: Vec<String> = plan
         .writes
         .iter()
         .map(|(relative, _)| root.join(relative).display().to_string())
         .collect();
     match context.format {
-        Format::Human if context.quiet => {}
+        Format::Human if context.quiet => context.report(&plan.warnings, sources),
         Format::Human => {
+            context.report(&plan.warnings, sources);
             stderrln!(
                 "{} {} ({}): {} added, {} updated, {} unchanged, {} untranslated{}",
                 if args.dry_run {
@@ -596,6 +603,7 @@ fn print_import(context: &Context, args: &ImportArgs, root: &Path, plan: &Import
                 dry_run: args.dry_run,
                 counts: plan.counts.clone(),
                 files,
+                diagnostics: report::json_report(&plan.warnings, sources).diagnostics,
             };
             stdoutln!(
                 "{}",

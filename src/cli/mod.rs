@@ -29,6 +29,7 @@ mod effect;
 mod fmt;
 mod gallery;
 mod i18n;
+mod new;
 mod out;
 mod print;
 mod render;
@@ -95,6 +96,8 @@ enum Command {
     Search(search::Args),
     /// Try the effect language: check or render one effect text.
     Effect(effect::Args),
+    /// Start a new set file whose placeholder cards already build (`blades new sunset-gulch`).
+    New(new::Args),
     /// Rewrite every card effect in canonical form (`--check`: only report).
     Fmt(fmt::Args),
     /// What changed between two releases (pool folders or built databases), classified.
@@ -246,7 +249,19 @@ impl Context {
                     ));
                 }
             }
-            Format::Json => stdout_str(&report::render_json(diagnostics, sources)),
+            Format::Json => {
+                // Written in pieces of about 64 KiB: never the whole report
+                // in memory, nor a write for every line.
+                let mut pending = String::new();
+                report::stream_json(diagnostics, sources, &mut |chunk| {
+                    pending.push_str(chunk);
+                    if pending.len() >= 1 << 16 {
+                        stdout_str(&pending);
+                        pending.clear();
+                    }
+                });
+                stdout_str(&pending);
+            }
         }
     }
 }
@@ -345,6 +360,7 @@ fn dispatch(words: Vec<OsString>) -> ExitCode {
         Command::Search(args) => search::run(&context, args),
         Command::Effect(args) => effect::run(&context, args),
         Command::Fmt(args) => fmt::run(&context, args),
+        Command::New(args) => new::run(&context, args),
         Command::Diff(args) => diff::run(&context, args),
         Command::Render(args) => render::run(&context, args),
         Command::Gallery(args) => gallery::run(&context, args),

@@ -587,13 +587,32 @@ impl SetStars {
         (high, low)
     }
 
+    /// [`SetStars::options`] for every STAR a card may have and for none,
+    /// worked out once a set: they depend on nothing else, and a set of a
+    /// hundred thousand unreadable cards asks for each card.
+    fn all_options(&self, kind: SetKind) -> impl Fn(Option<u8>) -> CopyOptions {
+        let unknown = self.options(kind, None);
+        let by_star: Vec<(u8, CopyOptions)> = self
+            .allowed
+            .clone()
+            .map(|s| (s, self.options(kind, Some(s))))
+            .collect();
+        move |own| match own {
+            Some(s) => by_star
+                .iter()
+                .find(|(star, _)| *star == s)
+                .map_or(unknown, |(_, options)| *options),
+            None => unknown,
+        }
+    }
+
     /// What the copy rule may give a card whose STAR is `own`.
     fn options(&self, kind: SetKind, own: Option<u8>) -> CopyOptions {
         if kind.single_copies() {
             return CopyOptions(1 << 1);
         }
         let (known_high, known_low) = self.others(own);
-        let unknown_others = self.unknown - usize::from(own.is_none());
+        let unknown_others = self.unknown.saturating_sub(usize::from(own.is_none()));
         // The highest and lowest of the other unknown STARs: only these two
         // matter, and two unknown cards can take any pair of them.
         let mut extremes: Vec<(Option<u8>, Option<u8>)> = Vec::new();
@@ -669,27 +688,28 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
                 .collect()
         }
         Some(_) if kind == SetKind::Core => vec![None; set.cards.len()],
-        Some(stars) => set
-            .cards
-            .iter()
-            .map(|c| Some(stars.options(kind, known(c.card.stars))))
-            .collect(),
+        Some(stars) => {
+            let options = stars.all_options(kind);
+            set.cards
+                .iter()
+                .map(|c| Some(options(known(c.card.stars))))
+                .collect()
+        }
     };
+    let options = stars.as_ref().map(|stars| stars.all_options(kind));
     let mut result = Vec::with_capacity(set.cards.len());
     // Whether the copies of every listed card are known.
     let mut counted = set.partial.is_empty()
         || kind.single_copies()
-        || stars.as_ref().is_some_and(|stars| {
-            set.partial
-                .iter()
-                .all(|p| stars.options(kind, p.stars).one().is_some())
-        });
+        || options
+            .as_ref()
+            .is_some_and(|options| set.partial.iter().all(|p| options(p.stars).one().is_some()));
     let mut physical: u32 = match kind.single_copies() {
         true => set.partial.len() as u32,
-        false => stars.as_ref().map_or(0, |stars| {
+        false => options.as_ref().map_or(0, |options| {
             set.partial
                 .iter()
-                .filter_map(|p| stars.options(kind, p.stars).one())
+                .filter_map(|p| options(p.stars).one())
                 .map(u32::from)
                 .sum()
         }),
@@ -757,8 +777,8 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
                     &set.path,
                     set.spans.cards_key.clone(),
                     format!(
-                        "a {} set has {expected} physical cards; these cards make {physical}",
-                        kind.as_str()
+                        "{} set has {expected} physical cards; these cards make {physical}",
+                        with_article(kind.words())
                     ),
                 )
                 .with_label(format!("{physical} physical"))

@@ -169,6 +169,10 @@ pub struct Sentence {
     /// `If …,`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
+    /// `Until the end of the turn,`: what the sentence does lasts until
+    /// then (a state set up by a one-shot ability).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<Until>,
     /// `You may …`: the sentence is optional.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub optional: bool,
@@ -180,6 +184,17 @@ pub struct Sentence {
     #[serde(skip)]
     #[schemars(skip)]
     pub span: Span,
+}
+
+/// How long what a sentence does lasts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Until {
+    /// The end of the current turn of the tournament (ターンの終了時).
+    EndOfTurn,
+    /// The end of the tournament (トーナメントの終了時), when Score
+    /// effects happen.
+    EndOfTournament,
 }
 
 /// The result of a clash for one player.

@@ -5,7 +5,7 @@
 use super::Vocabulary;
 use super::ast::*;
 use super::error::EffectError;
-use crate::suggest::closest_other as nearest;
+use crate::suggest::{closest_other as nearest, listing};
 
 /// Checks an effect; see [`crate::effect::check`].
 pub fn check(effect: &Effect, vocab: &Vocabulary) -> Vec<EffectError> {
@@ -14,6 +14,7 @@ pub fn check(effect: &Effect, vocab: &Vocabulary) -> Vec<EffectError> {
         errors: Vec::new(),
         antecedent: false,
         timing: Timing::Play,
+        lasts: false,
     };
     let mut keywords_seen: Vec<(String, Span)> = Vec::new();
     for line in &effect.lines {
@@ -50,6 +51,9 @@ struct Checker<'v> {
     /// Has the line named a card that `it`/`them` can refer to?
     antecedent: bool,
     timing: Timing,
+    /// Does the sentence being checked last (`Until the end of the turn,`),
+    /// so that a state may be set up by a one-shot ability?
+    lasts: bool,
 }
 
 /// What a target is used for, for the checks that depend on it.
@@ -75,7 +79,7 @@ impl Checker<'_> {
             let help = match nearest(&k.name, names.iter().copied()) {
                 Some(n) => format!("did you mean `{n}`?"),
                 None if names.is_empty() => "no keywords are defined".to_string(),
-                None => format!("known keywords: {}", names.join(", ")),
+                None => format!("known keywords: {}", listing(&names)),
             };
             self.push(
                 EffectError::new(
@@ -255,6 +259,21 @@ impl Checker<'_> {
         if let Some(e) = &s.whenever {
             self.whenever(e, s.span);
         }
+        if s.until.is_some() && self.timing.is_continuous() && s.whenever.is_none() {
+            self.push(
+                EffectError::new(
+                    "until-in-lasting-timing",
+                    s.span.range(),
+                    format!(
+                        "`until the end of …` in a {} ability, which lasts while the card is face-up",
+                        self.timing.word()
+                    ),
+                    "already lasts",
+                )
+                .with_help("remove `until the end of …`, or make it a `Play:` ability whose effect lasts until then"),
+            );
+        }
+        self.lasts = s.until.is_some();
         if let Some(c) = &s.condition {
             self.condition(c);
         }
@@ -271,7 +290,7 @@ impl Checker<'_> {
                 state,
                 span,
             } => {
-                if !self.timing.is_continuous() {
+                if !self.timing.is_continuous() && !self.lasts {
                     self.push(
                         EffectError::new(
                             "state-needs-continuous-timing",
@@ -279,7 +298,7 @@ impl Checker<'_> {
                             format!("a lasting state in a {} ability", self.timing.word()),
                             "this holds only while the card is in play",
                         )
-                        .with_help("write it as an `Ongoing:` or `Top:` ability"),
+                        .with_help("write it as an `Ongoing:` or `Top:` ability, or say how long it lasts (`Until the end of the turn, …`)"),
                     );
                 }
                 self.target(target, Role::Plain);
@@ -508,7 +527,7 @@ impl Checker<'_> {
                     Some(n) => format!("did you mean `{n}`?"),
                     None => format!(
                         "elements are fire, air, light, water, earth, dark; types are {}",
-                        self.vocab.types.join(", ")
+                        listing(&self.vocab.types)
                     ),
                 };
                 self.push(

@@ -193,6 +193,14 @@ pub const CODES: &[(&str, &str)] = &[
         "`whenever …` or `at the start of … turn` outside `Ongoing:`/`Top:`",
     ),
     (
+        "until-in-lasting-timing",
+        "`until the end of …` in an `Ongoing:`/`Top:` ability, which lasts anyway",
+    ),
+    (
+        "sense-until-nothing-lasts",
+        "`until the end of …` over actions that each happen once",
+    ),
+    (
         "effect-reads-differently",
         "the English a card prints reads back as a different effect than the one it has",
     ),

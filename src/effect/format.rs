@@ -75,6 +75,12 @@ fn sentence(s: &Sentence) -> String {
         body.push_str(&condition(c));
         body.push_str(", ");
     }
+    if let Some(until) = s.until {
+        body.push_str(match until {
+            Until::EndOfTurn => "until the end of the turn, ",
+            Until::EndOfTournament => "until the end of the tournament, ",
+        });
+    }
     if s.optional {
         body.push_str("you may ");
     }

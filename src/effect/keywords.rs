@@ -371,11 +371,5 @@ impl Keywords {
 }
 
 fn is_kebab(s: &str) -> bool {
-    !s.is_empty()
-        && s.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        })
+    crate::words::Id::is_valid(s)
 }

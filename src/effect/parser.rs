@@ -462,6 +462,7 @@ impl Builder<'_> {
             outcome: None,
             whenever: None,
             condition: None,
+            until: None,
             optional: false,
             cost: Vec::new(),
             clauses: Vec::new(),
@@ -478,6 +479,13 @@ impl Builder<'_> {
                 }
                 Rule::cond_count | Rule::cond_about => sentence.condition = Some(self.condition(p)),
                 Rule::whenever => sentence.whenever = self.whenever(p),
+                Rule::until => {
+                    let tournament = p.into_inner().any(|q| q.as_rule() == Rule::k_tournament);
+                    sentence.until = Some(match tournament {
+                        true => Until::EndOfTournament,
+                        false => Until::EndOfTurn,
+                    });
+                }
                 Rule::may => sentence.optional = true,
                 Rule::clauses => sentence.clauses = self.clauses(p),
                 Rule::purpose => {

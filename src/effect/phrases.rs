@@ -241,6 +241,8 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("event.turn_ends", &["owner"]),
     ("event.passes", &["who"]),
     ("sentence.whenever", &["event", "body"]),
+    ("sentence.until_turn", &["body"]),
+    ("sentence.until_tournament", &["body"]),
     ("sentence.turn_start", &["owner", "body"]),
     ("sentence.turn_end", &["owner", "body"]),
 ];
@@ -1160,7 +1162,7 @@ mod tests {
         assert_eq!(books, Phrasebooks::builtin(), "the built-in book stands in");
         let codes: Vec<(&str, &str)> = diagnostics
             .iter()
-            .map(|d| (d.code.as_str(), d.message.as_str()))
+            .map(|d| (d.code.as_str(), &*d.message))
             .collect();
         assert_eq!(
             codes,

@@ -170,6 +170,13 @@ impl Renderer<'_> {
         if s.optional {
             body = self.t("sentence.may", &[], &[("body", &body)]);
         }
+        if let Some(until) = s.until {
+            let key = match until {
+                Until::EndOfTurn => "sentence.until_turn",
+                Until::EndOfTournament => "sentence.until_tournament",
+            };
+            body = self.t(key, &[], &[("body", &body)]);
+        }
         if let Some(condition) = condition {
             body = self.t(
                 "sentence.condition",

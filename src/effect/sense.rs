@@ -27,6 +27,7 @@ pub fn sense(effect: &Effect, kind: Option<CardKind>, vocab: &Vocabulary) -> Vec
         let Line::Ability(a) = line else { continue };
         flips_already_flipped(a, &mut out);
         one_shots_under_lasting_timing(a, &mut out);
+        durations_over_one_shots(a, &mut out);
         kind_never_there(a, kind, &mut out);
         references(a, &mut out);
         for s in &a.sentences {
@@ -181,6 +182,26 @@ fn one_shots_under_lasting_timing(a: &Ability, out: &mut Vec<EffectError>) {
                     ),
                 );
             }
+        }
+    }
+}
+
+/// `Until the end of the turn,` over a sentence whose every clause happens
+/// once: nothing it does lasts, so the duration says nothing.
+fn durations_over_one_shots(a: &Ability, out: &mut Vec<EffectError>) {
+    for s in a.sentences.iter().filter(|s| s.until.is_some()) {
+        if s.clauses.iter().all(is_one_shot) {
+            out.push(
+                EffectError::new(
+                    "sense-until-nothing-lasts",
+                    s.span.range(),
+                    "nothing this sentence does lasts: each of its actions happens once",
+                    "lasts until nothing",
+                )
+                .with_help(
+                    "remove `until the end of …`, or say what holds until then (`this card has +1 STAR`)",
+                ),
+            );
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::yaml;
 
 use super::glossary::{Category, Glossary, Mode};
 use super::locale::Target;
+use super::po::{self, PoString};
 use super::text::is_wide;
 use super::{Entry, Field, LocaleFile, Project, Unit, UnitKey};
 use crate::faces::fonts::Script;
@@ -37,25 +38,12 @@ pub fn check(project: &Project, lang: &str) -> Vec<Diagnostic> {
     let Some(locale) = project.locales.get(lang) else {
         return out;
     };
-    let glossary = Glossary::builtin();
     for (file, entry) in locale.entries() {
         let Some(located) = Located::new(project, file, entry) else {
             continue;
         };
         check_fingerprint(&located, &mut out);
-        if lang != "ja" {
-            continue;
-        }
-        let unit = project.unit(&entry.key);
-        check_forbidden(glossary, &located, &mut out);
-        if let Some(unit) = unit {
-            check_terms(project, glossary, &located, unit, &mut out);
-            if entry.key.field() == Field::Effect {
-                check_override(project, glossary, &located, unit, &mut out);
-            }
-        }
-        check_style(&located, &mut out);
-        check_fit(&located, lang, &mut out);
+        house_rules(project, lang, &located, &mut out);
     }
     // Phrase templates are also the renderer's book: unknown keys and
     // placeholders would fail `blades build` (missing keys are `status`'s).
@@ -70,12 +58,34 @@ pub fn check(project: &Project, lang: &str) -> Vec<Diagnostic> {
     out
 }
 
+/// The rules one translated text keeps wherever it is written, in a
+/// locale file or in a PO file being imported: the official glossary, the
+/// house style, an effect override's meaning and the fit on the face.
+/// Japanese only: the glossary and the style are the Japanese edition's.
+pub fn house_rules(project: &Project, lang: &str, located: &Located, out: &mut Vec<Diagnostic>) {
+    if lang != "ja" {
+        return;
+    }
+    let glossary = Glossary::builtin();
+    check_forbidden(glossary, located, out);
+    if let Some(unit) = project.unit(&located.entry.key) {
+        check_terms(project, glossary, located, unit, out);
+        if located.entry.key.field() == Field::Effect {
+            check_override(project, glossary, located, unit, out);
+        }
+    }
+    check_style(located, out);
+    check_fit(located, lang, out);
+}
+
 /// An entry with the means to locate a range of its text in the file.
 pub struct Located<'a> {
     pub entry: &'a Entry,
     pub path: Arc<str>,
     /// `map[i]`: file offset of byte `i` of the text.
     map: Vec<usize>,
+    /// The whole text's span in the file.
+    whole: Range<usize>,
 }
 
 impl<'a> Located<'a> {
@@ -94,7 +104,26 @@ impl<'a> Located<'a> {
             entry,
             path: file.path.clone(),
             map,
+            whole: entry.text_span(),
         })
+    }
+
+    /// An entry imported from a PO file, located at its `msgstr` there.
+    pub fn in_po(
+        entry: &'a Entry,
+        po_path: &Arc<str>,
+        po_text: &str,
+        msgstr: &PoString,
+    ) -> Located<'a> {
+        let map = po::text_offsets(po_text, msgstr)
+            .filter(|map| map.len() == entry.text.len() + 1)
+            .unwrap_or_else(|| vec![msgstr.span.start; entry.text.len() + 1]);
+        Located {
+            entry,
+            path: po_path.clone(),
+            map,
+            whole: msgstr.span.clone(),
+        }
     }
 
     /// File span of a byte range of the text.
@@ -121,10 +150,10 @@ impl<'a> Located<'a> {
 
     /// The whole text's span.
     pub fn whole(&self) -> Range<usize> {
-        self.entry.text_span()
+        self.whole.clone()
     }
 
-    fn error(&self, code: Code, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+    fn error(&self, code: Code, span: Range<usize>, message: impl Into<Arc<str>>) -> Diagnostic {
         Diagnostic::error(code, &self.path, span, message)
     }
 }

@@ -19,7 +19,7 @@ use crate::effect::phrases;
 use crate::files::{FileSet, WriteError};
 use crate::suggest::closest;
 
-use super::check::face_field;
+use super::check::{Located, face_field, house_rules};
 use super::glossary::{Glossary, Mode};
 use super::locale::{self, Target};
 use super::po::{self, PoEntry, PoFile, PoString};
@@ -565,6 +565,9 @@ pub struct ImportPlan {
     /// Files to write: path relative to the pool root, and content.
     pub writes: Vec<(String, String)>,
     pub counts: ImportCounts,
+    /// Findings that do not stop the import (a text that may not fit its
+    /// box), located in the PO file.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// What an import did with each entry of the PO file.
@@ -609,6 +612,9 @@ pub struct ImportReport {
     pub counts: ImportCounts,
     /// The locale files written (or, with `dry-run`, that would be).
     pub files: Vec<String>,
+    /// Warnings that did not stop the import (a text that may not fit its
+    /// box), located in the PO file.
+    pub diagnostics: Vec<crate::report::JsonDiagnostic>,
 }
 
 /// `blades i18n update --format json`.
@@ -707,22 +713,46 @@ pub fn import(
     // New or changed entries, by unit key.
     let mut changes: Vec<Entry> = Vec::new();
     for entry in file.entries.iter().filter(|e| !e.is_header()) {
-        match import.entry(entry, &mut seen) {
-            Ok(Imported::Obsolete) => plan.counts.obsolete += 1,
-            Ok(Imported::Orphaned) => plan.counts.orphaned += 1,
-            Ok(Imported::Untranslated) => plan.counts.untranslated += 1,
-            Ok(Imported::Unchanged) => plan.counts.unchanged += 1,
+        let new = match import.entry(entry, &mut seen) {
+            Ok(Imported::Obsolete) => {
+                plan.counts.obsolete += 1;
+                continue;
+            }
+            Ok(Imported::Orphaned) => {
+                plan.counts.orphaned += 1;
+                continue;
+            }
+            Ok(Imported::Untranslated) => {
+                plan.counts.untranslated += 1;
+                continue;
+            }
+            Ok(Imported::Unchanged) => {
+                plan.counts.unchanged += 1;
+                continue;
+            }
             Ok(Imported::Updated(new)) => {
                 plan.counts.updated += 1;
-                changes.push(new);
+                new
             }
             Ok(Imported::Added(new)) => {
                 plan.counts.added += 1;
-                changes.push(new);
+                new
             }
-            Err(problem) => problems.push(*problem),
-        }
+            Err(problem) => {
+                problems.push(*problem);
+                continue;
+            }
+        };
+        // The house rules, at the PO line, before anything is written.
+        let located = Located::in_po(&new, po_path, po_text, &entry.msgstr);
+        house_rules(project, &lang, &located, &mut problems);
+        changes.push(new);
     }
+    // Warnings (a text that may not fit) are the plan's; errors refuse it.
+    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) =
+        problems.into_iter().partition(Diagnostic::is_error);
+    let problems = errors;
+    plan.warnings = warnings;
     if !problems.is_empty() {
         return Err(ImportError {
             diagnostics: problems,

@@ -294,9 +294,9 @@ pub(crate) fn lines_any_end(text: &str) -> impl Iterator<Item = &str> {
 fn invalid(
     file: &SourceFile,
     span: Range<usize>,
-    message: impl Into<String>,
+    message: impl Into<Arc<str>>,
     label: &str,
-    help: impl Into<String>,
+    help: impl Into<Arc<str>>,
 ) -> Diagnostic {
     Diagnostic::error(Code::LocaleInvalid, &file.path, span, message)
         .with_label(label)
@@ -983,7 +983,7 @@ mod tests {
         assert_eq!(file.entries[0].text, "峡谷");
         assert_eq!(file.entries[0].fingerprint, None);
         assert_eq!(file.entries[1].source.as_deref(), Some("Wyrm"));
-        let codes: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        let codes: Vec<&str> = diagnostics.iter().map(|d| &*d.message).collect();
         assert_eq!(
             codes,
             [
@@ -1192,7 +1192,7 @@ mod tests {
         let file =
             parse_phrase_file(&source("phrases/ja.yaml", text), "ja", &mut diagnostics).unwrap();
         assert!(file.entries.is_empty());
-        let mut messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        let mut messages: Vec<&str> = diagnostics.iter().map(|d| &*d.message).collect();
         messages.sort_unstable();
         assert_eq!(messages.len(), 2, "{messages:?}");
         assert!(messages[0].starts_with("`options`: unknown field `capitalise`"));

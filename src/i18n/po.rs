@@ -623,6 +623,21 @@ fn keyword_string(rest: &str, rest_start: usize, line: &Range<usize>) -> Result<
 
 /// A quoted string with C escapes, alone on the rest of its line.
 fn string(text: &str, start: usize) -> Result<String, PoError> {
+    string_mapped(text, start, None)
+}
+
+/// [`string`], also noting in `map` the file offset each byte of the
+/// value comes from (an escape's bytes come from its backslash).
+fn string_mapped(
+    text: &str,
+    start: usize,
+    mut map: Option<&mut Vec<usize>>,
+) -> Result<String, PoError> {
+    let mut note = |c: char, at: usize| {
+        if let Some(map) = map.as_deref_mut() {
+            map.extend(std::iter::repeat_n(at, c.len_utf8()));
+        }
+    };
     let Some(body) = text.strip_prefix('"') else {
         let shown: String = text.chars().take(12).collect();
         return Err(error(
@@ -708,9 +723,13 @@ fn string(text: &str, start: usize) -> Result<String, PoError> {
                         ));
                     }
                 };
+                note(decoded, at);
                 out.push(decoded);
             }
-            c => out.push(c),
+            c => {
+                note(c, at);
+                out.push(c);
+            }
         }
     }
     Err(error(
@@ -719,6 +738,23 @@ fn string(text: &str, start: usize) -> Result<String, PoError> {
         "unterminated string",
         "end the string with `\"` on the same line; continue on the next line with a new quoted string",
     ))
+}
+
+/// The file offset of each byte of a parsed string's value, and one past
+/// its end (`value.len() + 1` offsets), so that a finding in the text is
+/// located in the PO file; `None` when `s` is not a string of `po_text`.
+pub fn text_offsets(po_text: &str, s: &PoString) -> Option<Vec<usize>> {
+    let mut map = Vec::with_capacity(s.value.len() + 1);
+    let mut at = s.span.start;
+    for line in lines_with_ends(po_text.get(s.span.clone())?) {
+        let content = line.trim_end_matches(['\n', '\r']);
+        if let Some(quote) = content.find('"') {
+            string_mapped(content[quote..].trim_end(), at + quote, Some(&mut map)).ok()?;
+        }
+        at += line.len();
+    }
+    map.push(s.span.end);
+    (map.len() == s.value.len() + 1).then_some(map)
 }
 
 /// The page width GNU gettext wraps strings at (`msgcat`'s default).

@@ -21,9 +21,9 @@ use crate::cards::fold;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::{Card, Database};
 use crate::pool::Pool;
-use crate::suggest::closest;
+use crate::suggest::{closest, listing};
 use crate::words::{BASE_TYPES, CardKind, Element, Id, SetKind};
-use crate::yaml::{self, Entry, Fields, Node, NodeValue};
+use crate::yaml::{self, Entry, Fields, Node, NodeValue, Text, TextId};
 
 /// The embedded deck formats.
 pub(crate) const FORMATS_YAML: &str = include_str!("../../data/deck-formats.yaml");
@@ -275,7 +275,7 @@ impl Formats {
                 if list.iter().any(|f| f.id == format.id) {
                     found.push(
                         Diagnostic::error(
-                            Code::FormatInvalid,
+                            Code::FormatConflict,
                             &file.path,
                             span,
                             format!("a format `{}` exists already", format.id),
@@ -331,7 +331,7 @@ impl Formats {
             };
             out.push(
                 Diagnostic::error(
-                    Code::FormatInvalid,
+                    Code::FormatConflict,
                     &named.path,
                     named.span.clone(),
                     format!("the pool has no {} `{}`", named.attribute, named.id),
@@ -421,7 +421,7 @@ pub fn parse_located(
             {
                 if let Some((_, first)) = formats.iter().find(|(f, _)| f.id == format.id) {
                     let d = Diagnostic::error(
-                        Code::FormatInvalid,
+                        Code::FormatConflict,
                         path,
                         span,
                         format!("two formats have the id `{}`", format.id),
@@ -469,6 +469,11 @@ impl Reader<'_> {
         self.push(Code::FormatInvalid, span, message, label, help);
     }
 
+    /// A part that names another the format does not have, or one twice.
+    fn conflict(&mut self, span: Range<usize>, message: String, label: &str, help: String) {
+        self.push(Code::FormatConflict, span, message, label, help);
+    }
+
     fn fields<'n, 'k>(
         &mut self,
         node: &'n Node,
@@ -510,9 +515,8 @@ impl Reader<'_> {
     }
 
     fn text(&mut self, node: &Node, field: &str) -> Option<String> {
-        match &node.value {
-            NodeValue::Str(s, _) if !s.trim().is_empty() => Some(s.trim().to_string()),
-            NodeValue::Int(i) => Some(i.to_string()),
+        match node.scalar_text(self.source) {
+            Some(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
             _ => {
                 self.wrong_type(node, field, "text", &format!("write `{field}: <text>`"));
                 None
@@ -522,13 +526,7 @@ impl Reader<'_> {
 
     fn id(&mut self, node: &Node, field: &str) -> Option<Id> {
         let text = self.text(node, field)?;
-        let ok = !text.is_empty()
-            && text.split('-').all(|p| {
-                !p.is_empty()
-                    && p.bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-            });
-        if ok {
+        if Id::is_valid(&text) {
             Some(Id(text))
         } else {
             self.push(
@@ -635,7 +633,7 @@ impl Reader<'_> {
                             bound_ids.iter().find(|(b, _)| b.as_ref() == Some(id))
                     {
                         let d = Diagnostic::error(
-                            Code::FormatInvalid,
+                            Code::FormatConflict,
                             self.path,
                             span.clone(),
                             format!("two bounds have the id `{id}`"),
@@ -713,7 +711,7 @@ impl Reader<'_> {
             }
             if let Some((_, first)) = zones.iter().find(|(z, _)| z.id == zone.id) {
                 let d = Diagnostic::error(
-                    Code::FormatInvalid,
+                    Code::FormatConflict,
                     self.path,
                     span.clone(),
                     format!("two zones have the id `{}`", zone.id),
@@ -730,7 +728,7 @@ impl Reader<'_> {
             {
                 let header = shared_header(other, &zone).unwrap_or_default();
                 let d = Diagnostic::error(
-                    Code::FormatInvalid,
+                    Code::FormatConflict,
                     self.path,
                     span.clone(),
                     format!(
@@ -766,14 +764,14 @@ impl Reader<'_> {
                     let help = match closest(&name, ids.iter().copied()) {
                         Some(best) => format!(
                             "did you mean `{best}`? Zones of this format: {}",
-                            ids.join(", ")
+                            listing(&ids)
                         ),
                         None => format!(
                             "zones of this format: {}; declare it under `zones:` first",
-                            ids.join(", ")
+                            listing(&ids)
                         ),
                     };
-                    self.invalid(
+                    self.conflict(
                         item.span.clone(),
                         format!("no zone `{name}` in this format"),
                         "unknown zone",
@@ -870,7 +868,7 @@ impl Reader<'_> {
         if let (Some(min), Some(max)) = (bound.min, bound.max)
             && min > max
         {
-            self.invalid(
+            self.conflict(
                 min_span.unwrap_or(span.clone()),
                 format!("the minimum {min} is above the maximum {max}"),
                 "min above max",
@@ -912,8 +910,12 @@ impl Reader<'_> {
         };
         let mut filter = Filter::default();
         let mut ok = true;
+        // An attribute left empty tests nothing, as an empty field anywhere.
         for entry in entries {
             let key = entry.key.as_str().unwrap_or_default();
+            if entry.value.value == NodeValue::Null && ATTRIBUTES.contains(&key) {
+                continue;
+            }
             let value = &entry.value;
             let test = match key {
                 "kind" => self
@@ -1096,7 +1098,7 @@ impl Reader<'_> {
             }
         };
         if from > to || to > 10 || from == 0 {
-            self.invalid(
+            self.conflict(
                 node.span.clone(),
                 format!("no card has a STAR from {from} to {to}"),
                 "empty STAR range",
@@ -1191,7 +1193,7 @@ impl Reader<'_> {
             {
                 Some(i) if bounds[i].max.is_some() => Some(i),
                 Some(_) => {
-                    self.invalid(
+                    self.conflict(
                         bound.span.clone(),
                         format!("the bound `{name}` has no maximum to add to"),
                         "no `max`",
@@ -1208,12 +1210,12 @@ impl Reader<'_> {
                     let help = match closest(&name, ids.iter().copied()) {
                         Some(best) => format!(
                             "did you mean `{best}`? Bounds with an id: {}",
-                            ids.join(", ")
+                            listing(&ids)
                         ),
                         None if ids.is_empty() => "give the bound an `id:` and name it here".into(),
-                        None => format!("bounds with an id: {}", ids.join(", ")),
+                        None => format!("bounds with an id: {}", listing(&ids)),
                     };
-                    self.invalid(
+                    self.conflict(
                         bound.span.clone(),
                         format!("no bound `{name}` in this format"),
                         "unknown bound",
@@ -1239,6 +1241,7 @@ impl Reader<'_> {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 #[schemars(title = "blades deck formats")]
 pub struct FormatsFile {
+    #[schemars(transform = yaml::nullable)]
     pub formats: Vec<FormatSource>,
 }
 
@@ -1247,65 +1250,71 @@ pub struct FormatsFile {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct FormatSource {
     /// Kebab-case id: the name `blades deck check --rules` takes.
-    pub id: Id,
-    pub name: String,
+    pub id: TextId,
+    pub name: Text,
     /// Where surplus cards go (`your binder`), for the messages.
     #[serde(default)]
-    pub surplus: Option<String>,
+    pub surplus: Option<Text>,
     /// The zones; cards under no zone header go to the first.
     #[schemars(length(min = 1))]
     pub zones: Vec<ZoneSource>,
     #[serde(default)]
-    pub bounds: Vec<BoundSource>,
+    pub bounds: Option<Vec<BoundSource>>,
     /// Copy limits: at most `max` copies of a card in the zones together.
     #[serde(default)]
-    pub copies: Vec<CopyLimitSource>,
+    pub copies: Option<Vec<CopyLimitSource>>,
     /// What a character adds to a bound's maximum.
     #[serde(default)]
-    pub modifiers: Vec<ModifierSource>,
+    pub modifiers: Option<Vec<ModifierSource>>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ZoneSource {
-    pub id: Id,
+    pub id: TextId,
     /// As messages name it ("the {name}"); default: the id.
     #[serde(default)]
-    pub name: Option<String>,
+    pub name: Option<Text>,
     /// Other headers a deck list may use for the zone.
     #[serde(default)]
-    pub also: Option<OneOrMany<String>>,
+    pub also: Option<OneOrMany<Text>>,
 }
 
 /// A count bound on cards matching `where`, in `zones` together.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[schemars(extend("anyOf" = [
+    { "required": ["min"], "properties": { "min": { "type": "integer" } } },
+    { "required": ["max"], "properties": { "max": { "type": "integer" } } }
+]))]
 pub struct BoundSource {
     /// For modifiers to name the bound.
     #[serde(default)]
-    pub id: Option<Id>,
+    pub id: Option<TextId>,
     /// The zones counted together; default: every zone.
     #[serde(default)]
-    pub zones: Option<OneOrMany<Id>>,
+    pub zones: Option<ZoneList>,
     /// Which cards count; default: every card.
     #[serde(default, rename = "where")]
     pub filter: Option<FilterSource>,
     #[serde(default)]
+    #[schemars(range(max = MAX_FORMAT_NUMBER))]
     pub min: Option<u64>,
     #[serde(default)]
+    #[schemars(range(max = MAX_FORMAT_NUMBER))]
     pub max: Option<u64>,
     /// The rule a deck above `max` breaks (default `too-many-in-zone`).
     #[serde(default)]
-    pub rule: Option<String>,
+    pub rule: Option<RuleName>,
     /// The rule a deck below `min` breaks (default `too-few-in-zone`).
     #[serde(default)]
-    pub min_rule: Option<String>,
+    pub min_rule: Option<RuleName>,
     /// One matching card in messages (default `card`).
     #[serde(default)]
-    pub one: Option<String>,
+    pub one: Option<Text>,
     /// Several (default: `one` and an s).
     #[serde(default)]
-    pub many: Option<String>,
+    pub many: Option<Text>,
 }
 
 /// Card attribute tests, all of which must hold; a list means any of.
@@ -1317,17 +1326,17 @@ pub struct FilterSource {
     #[serde(default)]
     pub element: Option<OneOrMany<Element>>,
     #[serde(default, rename = "type")]
-    pub card_type: Option<OneOrMany<Id>>,
+    pub card_type: Option<OneOrMany<TextId>>,
     /// A set kind, or `promo` for the three promo kinds.
     #[serde(default)]
-    pub rarity: Option<OneOrMany<String>>,
+    pub rarity: Option<OneOrMany<Text>>,
     #[serde(default)]
-    pub set: Option<OneOrMany<Id>>,
+    pub set: Option<OneOrMany<TextId>>,
     /// A card's pool-defined `category`.
     #[serde(default)]
-    pub category: Option<OneOrMany<Id>>,
+    pub category: Option<OneOrMany<TextId>>,
     #[serde(default)]
-    pub card: Option<OneOrMany<Id>>,
+    pub card: Option<OneOrMany<TextId>>,
     #[serde(default)]
     pub stars: Option<StarsSource>,
     /// Cards this filter does not match.
@@ -1340,6 +1349,14 @@ pub struct FilterSource {
 pub enum OneOrMany<T> {
     One(T),
     Many(Vec<T>),
+}
+
+/// The zones a bound or copy limit counts: one, or a list of at least one.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ZoneList {
+    One(Text),
+    Many(#[schemars(length(min = 1))] Vec<Text>),
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -1359,22 +1376,42 @@ pub enum StarsSource {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CopyLimitSource {
     #[serde(default)]
-    pub zones: Option<OneOrMany<Id>>,
-    #[schemars(range(min = 1))]
+    pub zones: Option<ZoneList>,
+    #[schemars(range(min = 1, max = MAX_FORMAT_NUMBER))]
     pub max: u64,
     /// Default `duplicate-card` for 1, `too-many-of-a-card` above.
     #[serde(default)]
-    pub rule: Option<String>,
+    pub rule: Option<RuleName>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ModifierSource {
     /// A character id or name (`deques`).
-    pub character: String,
+    pub character: Text,
     /// The id of a bound with a `max`.
-    pub bound: Id,
+    pub bound: Text,
+    #[schemars(range(max = MAX_FORMAT_NUMBER))]
     pub add: u64,
+}
+
+/// A rule's name (`too-many-singles`): one of the rules the checks know.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub struct RuleName(pub String);
+
+impl JsonSchema for RuleName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RuleName".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = RULES.iter().map(|(r, _)| *r).collect();
+        schemars::json_schema!({
+            "description": "A rule the checks know, named as findings name it.",
+            "enum": names
+        })
+    }
 }
 
 #[cfg(test)]
@@ -1414,8 +1451,8 @@ mod tests {
         assert_eq!(
             errors(&text),
             [
-                ("format-invalid".into(), "5".into()),
-                ("format-invalid".into(), "extra".into()),
+                ("format-conflict".into(), "5".into()),
+                ("format-conflict".into(), "extra".into()),
                 ("format-invalid".into(), "colour".into()),
                 ("invalid-value".into(), "singel".into()),
             ]
@@ -1432,8 +1469,8 @@ mod tests {
             codes,
             [
                 ("unknown-character".into(), "dekues".into()),
-                ("format-invalid".into(), "z".into()),
-                ("format-invalid".into(), "c".into()),
+                ("format-conflict".into(), "z".into()),
+                ("format-conflict".into(), "c".into()),
             ]
         );
     }

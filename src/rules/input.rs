@@ -28,9 +28,9 @@ use crate::cards::{CardIndex, LookupError, NameIndex, NameSource};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::{Database, Set};
 use crate::pool;
-use crate::suggest::closest;
+use crate::suggest::{closest, listing};
 use crate::words::{BASE_TYPES, Element, Id};
-use crate::yaml::{self, Entry, Fields, Node, NodeValue};
+use crate::yaml::{self, Entry, Fields, Node, NodeValue, Text};
 
 /// A count above this is refused as a typo.
 pub(crate) const MAX_COUNT: u64 = 999;
@@ -580,15 +580,8 @@ impl<'a> YamlReader<'a> {
         fields.read(&self.file.path, node, self.out)
     }
 
-    /// A scalar as text (numbers as written, so a card named `1000` works).
     fn scalar_text(&self, node: &Node) -> Option<String> {
-        match &node.value {
-            NodeValue::Str(s, _) => Some(s.clone()),
-            NodeValue::Int(_) | NodeValue::Float(_) | NodeValue::Bool(_) => {
-                self.file.text.get(node.span.clone()).map(str::to_string)
-            }
-            _ => None,
-        }
+        node.scalar_text(&self.file.text)
     }
 
     fn text(&mut self, node: &Node, field: &str) -> Option<Spanned<String>> {
@@ -1312,7 +1305,7 @@ pub fn resolve_cards<'a>(
                     .with_label("ambiguous")
                     .with_help(format!(
                         "use the id of the one you mean: {}",
-                        choices.join(", ")
+                        listing(&choices)
                     )),
                 );
             }
@@ -1547,8 +1540,8 @@ pub fn resolve_symbol(
         .chain(types.iter().map(String::as_str))
         .collect();
     let help = match closest(&wanted, known.iter().copied()) {
-        Some(best) => format!("did you mean `{best}`? Symbols: {}", known.join(", ")),
-        None => format!("symbols: {}", known.join(", ")),
+        Some(best) => format!("did you mean `{best}`? Symbols: {}", listing(&known)),
+        None => format!("symbols: {}", listing(&known)),
     };
     out.push(
         Diagnostic::error(
@@ -1567,7 +1560,7 @@ pub fn resolve_symbol(
 
 /// A card reference: a card's name or id, optionally with a count
 /// (`2x Canyon Wyrm`, `Canyon Wyrm x2`).
-pub type CardName = String;
+pub type CardName = Text;
 
 /// `blades deck check` input: a deck, or just a list of its cards.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -1577,9 +1570,9 @@ pub enum DeckFile {
     Deck {
         /// The deck's character, by id or name (`deques`, `Deques Applenti`).
         #[serde(default)]
-        character: Option<String>,
+        character: Option<Text>,
         /// The deck's cards, in any order, in the format's first zone.
-        #[schemars(required)]
+        #[schemars(required, transform = yaml::nullable)]
         cards: Option<Vec<CardName>>,
         /// Cards by zone, for formats with several zones.
         #[serde(default)]
@@ -1588,7 +1581,7 @@ pub enum DeckFile {
     /// A deck by zone (`Main Deck`, `Millennium Deck`).
     Zoned {
         #[serde(default)]
-        character: Option<String>,
+        character: Option<Text>,
         #[serde(default)]
         cards: Option<Vec<CardName>>,
         /// A zone's id or name, then its cards.
@@ -1606,8 +1599,8 @@ pub enum CollectionFile {
     Collection {
         /// The element or type the collection is built on (optional).
         #[serde(default)]
-        symbol: Option<String>,
-        #[schemars(required)]
+        symbol: Option<Text>,
+        #[schemars(required, transform = yaml::nullable)]
         cards: Option<Vec<CardName>>,
     },
     Cards(Vec<CardName>),
@@ -1619,7 +1612,7 @@ pub enum CollectionFile {
 #[schemars(title = "Millennium Blades binder")]
 pub enum BinderFile {
     Binder {
-        #[schemars(required)]
+        #[schemars(required, transform = yaml::nullable)]
         cards: Option<Vec<CardName>>,
     },
     Cards(Vec<CardName>),
@@ -1632,7 +1625,7 @@ pub enum BinderFile {
 pub struct ScoreFile {
     /// The scoring mode (`standard`, `liquidation`); default `standard`.
     #[serde(default)]
-    pub mode: Option<String>,
+    pub mode: Option<Text>,
     pub players: Vec<ScorePlayer>,
 }
 
@@ -1640,20 +1633,20 @@ pub struct ScoreFile {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScorePlayer {
-    pub name: String,
+    pub name: Text,
     /// The place in each tournament played (`pre-release`, `round-1`,
     /// `round-2`, `final`); tied players share a place.
     #[serde(default)]
-    pub placings: Option<std::collections::BTreeMap<String, u64>>,
+    pub placings: Option<std::collections::BTreeMap<String, Amount>>,
     /// The number of cards of each collection scored (2 to 8).
     #[serde(default)]
-    pub collections: Option<Vec<u64>>,
+    pub collections: Option<Vec<Amount>>,
     /// Millennium Dollars left.
     #[serde(default)]
     pub dollars: Option<u64>,
     /// The VP of the Friendship cards each other player gave, by name.
     #[serde(default)]
-    pub friendship: Option<std::collections::BTreeMap<String, u64>>,
+    pub friendship: Option<std::collections::BTreeMap<String, Amount>>,
 }
 
 /// `blades trade check` input.
@@ -1661,9 +1654,9 @@ pub struct ScorePlayer {
 #[serde(deny_unknown_fields)]
 #[schemars(title = "Millennium Blades trade")]
 pub struct TradeFile {
-    #[schemars(required)]
+    #[schemars(required, transform = yaml::nullable)]
     pub a: Option<TradeSide>,
-    #[schemars(required)]
+    #[schemars(required, transform = yaml::nullable)]
     pub b: Option<TradeSide>,
 }
 
@@ -1687,18 +1680,65 @@ pub struct TradeSide {
 #[schemars(title = "Millennium Blades copy counts")]
 pub struct CopiesFile {
     /// The sets in play, by id or name.
-    #[schemars(required)]
-    pub sets: Option<Vec<String>>,
+    #[schemars(required, transform = yaml::nullable)]
+    pub sets: Option<OneOrMany<Text>>,
     /// Copies owned across the table: `card: count`, or a list of cards.
-    #[schemars(required)]
+    #[schemars(required, transform = yaml::nullable)]
     pub cards: Option<CopiesCards>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum CopiesCards {
-    Counts(std::collections::BTreeMap<CardName, u64>),
+    Counts(std::collections::BTreeMap<String, CopyCount>),
     List(Vec<CardName>),
+}
+
+/// A whole number a reader takes: at least 0, and left empty it is 0.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub struct Amount(pub Option<u64>);
+
+impl JsonSchema for Amount {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Amount".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A whole number; left empty, 0.",
+            "type": ["integer", "null"],
+            "minimum": 0
+        })
+    }
+}
+
+/// A card's number of copies: an amount no larger than any table holds.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub struct CopyCount(pub Option<u64>);
+
+impl JsonSchema for CopyCount {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CopyCount".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A number of copies; left empty, 0.",
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": MAX_COUNT
+        })
+    }
+}
+
+/// One value, or a list of them.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum OneOrMany<T> {
+    One(T),
+    Many(Vec<T>),
 }
 
 /// A line of a plain-text list without its comment, end of line and list

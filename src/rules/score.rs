@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::input::{InputFile, PlayerDoc, ScoreDoc, Spanned};
 use super::{collection, plural};
 use crate::diagnostics::{Code, Diagnostic};
-use crate::suggest::closest;
+use crate::suggest::{Lexicon, listing};
 use crate::yaml;
 
 /// The embedded scoring modes.
@@ -190,8 +190,14 @@ fn mode_of(
 
 /// "did you mean `x`? Modes: a, b".
 fn did_you_mean(written: &str, known: &[&str], what: &str) -> String {
-    let list = known.join(", ");
-    match closest(written, known.iter().copied()) {
+    did_you_mean_in(written, known, &Lexicon::new(known.iter().copied()), what)
+}
+
+/// [`did_you_mean`] with the known words made ready once, for a sheet's
+/// many questions.
+fn did_you_mean_in(written: &str, known: &[&str], lexicon: &Lexicon, what: &str) -> String {
+    let list = listing(known);
+    match lexicon.nearest(written, 1).first() {
         Some(best) => format!("did you mean `{best}`? {}: {list}", capitalized(what)),
         None => format!("{what}: {list}"),
     }
@@ -229,6 +235,7 @@ fn check_players(path: &Arc<str>, players: &[PlayerDoc], out: &mut Vec<Diagnosti
         }
     }
     let names: Vec<&str> = players.iter().map(|p| p.name.value.as_str()).collect();
+    let lexicon = Lexicon::new(names.iter().copied());
     for player in players {
         for (giver, _) in &player.friendship {
             if fold(&giver.value) == fold(&player.name.value) {
@@ -251,7 +258,12 @@ fn check_players(path: &Arc<str>, players: &[PlayerDoc], out: &mut Vec<Diagnosti
                         format!("no player of the sheet is called `{}`", giver.value),
                     )
                     .with_label("not a player")
-                    .with_help(did_you_mean(&giver.value, &names, "players")),
+                    .with_help(did_you_mean_in(
+                        &giver.value,
+                        &names,
+                        &lexicon,
+                        "players",
+                    )),
                 );
             }
         }
@@ -426,7 +438,7 @@ fn tournament_help(mode: &ScoreMode, written: &str, ids: &[&str]) -> String {
             "did you mean `{}`? The {} is the game's last tournament. Tournaments: {}",
             t.id,
             t.name,
-            ids.join(", ")
+            listing(ids)
         ),
         None => did_you_mean(written, ids, "tournaments"),
     }

@@ -9,7 +9,7 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use crate::diagnostics::{Code, Diagnostic};
-use crate::suggest::nearest;
+use crate::suggest::{listing, nearest};
 
 use super::catalog::{Catalog, KEYS, field_of};
 use super::grammar::{Rule, SearchParser};
@@ -193,6 +193,7 @@ fn syntax_error(text: &str, path: &Arc<str>, error: &pest::error::Error<Rule>) -
     }
     let before = text[..at].trim_end();
     let after_or = before.len() >= 2
+        && before.is_char_boundary(before.len() - 2)
         && before[before.len() - 2..].eq_ignore_ascii_case("or")
         && !before[..before.len() - 2]
             .chars()
@@ -634,14 +635,7 @@ impl Resolver<'_> {
             false => format!("did you mean {}? ", quoted(&near)),
             true => String::new(),
         };
-        let shown = 12;
-        help.push_str(&format!(
-            "`{key}` takes {}",
-            known[..known.len().min(shown)].join(", ")
-        ));
-        if known.len() > shown {
-            help.push_str(&format!(", … ({} in all)", known.len()));
-        }
+        help.push_str(&format!("`{key}` takes {}", listing(&known)));
         self.problems.push(
             Diagnostic::error(
                 Code::SearchUnknownValue,
