@@ -488,13 +488,18 @@ fn lang_name(lang: &str) -> &str {
         .map_or(lang, |(_, name)| name)
 }
 
+/// A page's head: the shipped fonts (the print sheets' `fonts.css`, data
+/// URLs a page opened from `file://` may use) before the stylesheet, so the
+/// page's own text never depends on a system font.
 fn head(out: &mut String, title: &str, root: &str) {
     let _ = write!(
         out,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<link rel=\"stylesheet\" href=\"{root}gallery.css\">\n</head>\n<body>\n",
-        escape(title)
+         <title>{}</title>\n<link rel=\"stylesheet\" href=\"{root}print/{fonts}\">\n\
+         <link rel=\"stylesheet\" href=\"{root}gallery.css\">\n</head>\n<body>\n",
+        escape(title),
+        fonts = sheets::FONTS_CSS,
     );
 }
 
