@@ -3,23 +3,12 @@
 
 mod common;
 
+use blades::words::SetKind;
 use common::{blades, root};
-
-const KINDS: [&str; 9] = [
-    "starter",
-    "core",
-    "expansion",
-    "premium",
-    "master",
-    "bronze-promo",
-    "silver-promo",
-    "gold-promo",
-    "pro-player",
-];
 
 #[test]
 fn a_new_set_of_every_kind_builds_without_a_finding() {
-    for kind in KINDS {
+    for kind in SetKind::ALL.map(SetKind::as_str) {
         let dir = tempfile::tempdir().unwrap();
         let id = format!("new-{kind}");
         let made = blades(dir.path(), &["new", &id, "--kind", kind]);

@@ -602,6 +602,21 @@ pub struct ExportReport {
     pub po: Option<String>,
 }
 
+impl ImportCounts {
+    /// Counts one entry by what the import did with it.
+    fn note(&mut self, imported: &Imported) {
+        let count = match imported {
+            Imported::Added(_) => &mut self.added,
+            Imported::Updated(_) => &mut self.updated,
+            Imported::Unchanged => &mut self.unchanged,
+            Imported::Untranslated => &mut self.untranslated,
+            Imported::Obsolete => &mut self.obsolete,
+            Imported::Orphaned => &mut self.orphaned,
+        };
+        *count += 1;
+    }
+}
+
 /// `blades i18n import --format json`.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -713,35 +728,16 @@ pub fn import(
     // New or changed entries, by unit key.
     let mut changes: Vec<Entry> = Vec::new();
     for entry in file.entries.iter().filter(|e| !e.is_header()) {
-        let new = match import.entry(entry, &mut seen) {
-            Ok(Imported::Obsolete) => {
-                plan.counts.obsolete += 1;
-                continue;
-            }
-            Ok(Imported::Orphaned) => {
-                plan.counts.orphaned += 1;
-                continue;
-            }
-            Ok(Imported::Untranslated) => {
-                plan.counts.untranslated += 1;
-                continue;
-            }
-            Ok(Imported::Unchanged) => {
-                plan.counts.unchanged += 1;
-                continue;
-            }
-            Ok(Imported::Updated(new)) => {
-                plan.counts.updated += 1;
-                new
-            }
-            Ok(Imported::Added(new)) => {
-                plan.counts.added += 1;
-                new
-            }
+        let imported = match import.entry(entry, &mut seen) {
+            Ok(imported) => imported,
             Err(problem) => {
                 problems.push(*problem);
                 continue;
             }
+        };
+        plan.counts.note(&imported);
+        let (Imported::Updated(new) | Imported::Added(new)) = imported else {
+            continue;
         };
         // The house rules, at the PO line, before anything is written.
         let located = Located::in_po(&new, po_path, po_text, &entry.msgstr);

@@ -1695,43 +1695,14 @@ pub enum CopiesCards {
 }
 
 /// A whole number a reader takes: at least 0, and left empty it is 0.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(transparent)]
 pub struct Amount(pub Option<u64>);
 
-impl JsonSchema for Amount {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Amount".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "A whole number; left empty, 0.",
-            "type": ["integer", "null"],
-            "minimum": 0
-        })
-    }
-}
-
 /// A card's number of copies: an amount no larger than any table holds.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(transparent)]
-pub struct CopyCount(pub Option<u64>);
-
-impl JsonSchema for CopyCount {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "CopyCount".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "A number of copies; left empty, 0.",
-            "type": ["integer", "null"],
-            "minimum": 0,
-            "maximum": MAX_COUNT
-        })
-    }
-}
+pub struct CopyCount(#[schemars(range(max = MAX_COUNT))] pub Option<u64>);
 
 /// One value, or a list of them.
 #[derive(Debug, Deserialize, JsonSchema)]
