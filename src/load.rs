@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::{self, Effect};
-use crate::model::{CardSource, SetSource};
+use crate::model::{Art, CardSource, SetSource};
 use crate::pool::SourceFile;
 use crate::set_schema::SetValidator;
 use crate::words::{Id, SetKind};
@@ -115,6 +115,9 @@ pub struct LoadedCard {
     /// The parsed effect, when the card has one without syntax errors
     /// (parsed again from the text rather than cached).
     pub effect: Option<Effect>,
+    /// The card's art as this build found it (looked for anew by every
+    /// build: the image is not part of the set file, so never cached).
+    pub art: Option<Art>,
 }
 
 /// Where the header's parts are (keys for whole-entry findings).
@@ -145,6 +148,8 @@ pub struct CardSpans {
     /// inside it.
     pub effect: Range<usize>,
     pub effect_style: TextStyle,
+    /// The `art` value (the card, when it has none).
+    pub art: Range<usize>,
 }
 
 /// Spans in the cache as `[start, end]`, shorter than `{"start": .., "end": ..}`.
@@ -194,6 +199,7 @@ impl CardSpans {
             name: card.span.clone(),
             copies: card.span.clone(),
             effect: card.span.clone(),
+            art: card.span.clone(),
             ..CardSpans::default()
         };
         let items = |node: &Node| {
@@ -217,6 +223,7 @@ impl CardSpans {
                 Some("elements") => 8,
                 Some("types") => 16,
                 Some("effect") => 32,
+                Some("art") => 64,
                 _ => continue,
             };
             if seen & bit != 0 {
@@ -229,6 +236,7 @@ impl CardSpans {
                     spans.id_key = field.key.span.clone();
                 }
                 Some("name") => spans.name = value.span.clone(),
+                Some("art") => spans.art = value.span.clone(),
                 Some("copies") => spans.copies = value.span.clone(),
                 Some("elements") => spans.elements = items(value),
                 Some("types") => spans.types = items(value),
@@ -399,6 +407,7 @@ fn load_parsed(
                     card,
                     spans,
                     effect,
+                    art: None,
                 });
             }
             Err(_) => {

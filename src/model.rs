@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::faces::art::ArtFormat;
 use crate::i18n::keys::SOURCE_LANG;
 use crate::words::{CardKind, Element, Id, SetKind};
 
@@ -83,6 +84,11 @@ pub struct CardSource {
     /// each with the last release it was used in.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errata: Vec<Errata>,
+    /// The card's art: an image file (PNG, JPEG, WebP or SVG, at most
+    /// 8 MiB) relative to the set file's folder, inside the pool's folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub art: Option<String>,
 }
 
 /// An effect text a card had before an erratum (`errata:` in a set file,
@@ -239,6 +245,26 @@ pub struct Card {
     /// `errata`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errata: Vec<Errata>,
+    /// The card's art, when the set file names an image the build could
+    /// read (a missing or unreadable one is a warning, and no art here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub art: Option<Art>,
+}
+
+/// A card's art as the build found it: the image file and what its header
+/// says. Faces embed the file's bytes, read from the pool's folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Art {
+    /// The image file, relative to the pool's folder, with `/` separators.
+    pub file: String,
+    pub format: ArtFormat,
+    /// Its size in pixels.
+    pub width: u32,
+    pub height: u32,
+    /// A hash of the file's bytes (xxh3-64, hex): a changed image changes
+    /// the card, so its faces are drawn again.
+    pub fingerprint: String,
 }
 
 impl Card {
@@ -262,6 +288,7 @@ impl Card {
             flavor: None,
             translations: ByLang::new(),
             errata: Vec::new(),
+            art: None,
         }
     }
 

@@ -197,6 +197,9 @@ pub struct Pool {
     /// Best-effort text of files that are not valid UTF-8, so their
     /// diagnostics can still show the lines before the bad byte.
     pub lossy: Vec<SourceFile>,
+    /// The pool's folder on disk (none for the built-in pool): where the
+    /// files a card names beside its set (its art) are read from.
+    pub root: Option<PathBuf>,
 }
 
 /// Why a pool could not be read at all (exit code 2).
@@ -421,6 +424,7 @@ impl Listing {
             .collect();
         let mut pool = Pool {
             problems: self.problems,
+            root: Some(self.dir.clone()),
             ..Pool::default()
         };
         for ((path, _), (shown, relative, read)) in self.files.iter().zip(read) {

@@ -91,6 +91,14 @@ CREATE TABLE card_errata (
   effect   TEXT NOT NULL,
   note     TEXT
 ) STRICT;
+CREATE TABLE card_art (
+  card_id     TEXT NOT NULL REFERENCES cards (id),
+  file        TEXT NOT NULL,
+  format      TEXT NOT NULL,
+  width       INTEGER NOT NULL,
+  height      INTEGER NOT NULL,
+  fingerprint TEXT NOT NULL
+) STRICT;
 CREATE TABLE effects (
   card_id TEXT NOT NULL REFERENCES cards (id),
   source  TEXT,
@@ -134,6 +142,7 @@ CREATE UNIQUE INDEX card_translations_key ON card_translations (card_id, lang);
 CREATE UNIQUE INDEX card_translation_stale_key
   ON card_translation_stale (card_id, lang, position);
 CREATE UNIQUE INDEX card_errata_key ON card_errata (card_id, position);
+CREATE UNIQUE INDEX card_art_card ON card_art (card_id);
 CREATE UNIQUE INDEX effects_card ON effects (card_id);
 CREATE UNIQUE INDEX effect_texts_key ON effect_texts (card_id, lang);
 CREATE UNIQUE INDEX keywords_key ON keywords (card_id, line);
@@ -523,6 +532,7 @@ struct Inserts<'c> {
     card_translation: Statement<'c>,
     stale: Statement<'c>,
     errata: Statement<'c>,
+    art: Statement<'c>,
     effect: Statement<'c>,
     effect_text: Statement<'c>,
     keyword: Statement<'c>,
@@ -568,6 +578,10 @@ impl<'c> Inserts<'c> {
             errata: c.prepare(
                 "INSERT INTO card_errata (card_id, position, until, effect, note)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?,
+            art: c.prepare(
+                "INSERT INTO card_art (card_id, file, format, width, height, fingerprint)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?,
             effect: c.prepare("INSERT INTO effects (card_id, source, tree) VALUES (?1, ?2, ?3)")?,
             effect_text: c
@@ -680,6 +694,16 @@ impl<'c> Inserts<'c> {
                 errata.until,
                 errata.effect,
                 errata.note
+            ])?;
+        }
+        if let Some(art) = &card.art {
+            self.art.execute(params![
+                id,
+                art.file,
+                art.format.as_str(),
+                art.width,
+                art.height,
+                art.fingerprint
             ])?;
         }
         if card.effect.is_some() || tree.is_some() {

@@ -614,7 +614,8 @@ impl Builder {
         let Some(database) = build.database() else {
             return;
         };
-        match gallery::make_and_write(database, &i18n::languages(database), dir) {
+        let art = face_render::art_images(pool, database);
+        match gallery::make_and_write(database, &i18n::languages(database), &art, dir) {
             Ok((made, written)) => {
                 if made.faces.iter().any(|f| !f.face.findings.is_empty()) {
                     let project = i18n::Project::load(pool);

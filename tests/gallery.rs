@@ -502,3 +502,66 @@ fn build_with_a_gallery_reports_the_faces_warnings() {
         .collect();
     assert!(codes.iter().any(|c| c == "text-overflow"), "{codes:?}");
 }
+
+/// The text a page shows: its markup without tags, scripts and styles, its
+/// character references read.
+fn page_text(html: &str) -> String {
+    let mut text = String::new();
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        text.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let skip_to = ["<script", "<style"]
+            .iter()
+            .find(|open| rest.starts_with(**open))
+            .map(|open| format!("</{}>", &open[1..]));
+        let end = match skip_to {
+            Some(close) => rest.find(&close).map(|e| e + close.len()),
+            None => rest.find('>').map(|e| e + 1),
+        };
+        rest = &rest[end.unwrap_or(rest.len())..];
+    }
+    text.push_str(rest);
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn the_pages_use_only_the_shipped_fonts_and_they_draw_every_character_shown() {
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path().join("site");
+    gallery(temp.path(), &out, &[]);
+    let css = std::fs::read_to_string(out.join("gallery.css")).unwrap();
+    for family in css.match_indices("font-family:") {
+        let value = &css[family.0..][..css[family.0..].find(';').unwrap()];
+        assert!(
+            !value.contains("serif") && !value.contains("system-ui") && !value.contains("mono"),
+            "a system font in the stylesheet: {value}"
+        );
+    }
+    let mut missing: BTreeSet<(String, char)> = BTreeSet::new();
+    let mut pages = 0;
+    for (name, bytes) in files(&out) {
+        if !name.ends_with(".html") || name.starts_with("print") {
+            continue;
+        }
+        pages += 1;
+        let html = String::from_utf8(bytes).unwrap();
+        assert!(
+            html.contains("print/fonts.css\">"),
+            "{name} links the shipped fonts"
+        );
+        for c in page_text(&html).chars().filter(|c| !c.is_whitespace()) {
+            if !blades::faces::fonts::drawable(c) {
+                missing.insert((name.clone(), c));
+            }
+        }
+    }
+    assert!(pages > 1);
+    assert!(missing.is_empty(), "no shipped font draws: {missing:?}");
+    // The check can fail: a character outside the subset is caught.
+    assert!(!blades::faces::fonts::drawable('齟'));
+}

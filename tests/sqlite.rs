@@ -172,6 +172,24 @@ fn card_from_sql(c: &Connection, id: &str) -> Value {
     if !errata.is_empty() {
         card.insert("errata".into(), json!(errata));
     }
+    let art = c
+        .query_row(
+            "SELECT file, format, width, height, fingerprint FROM card_art WHERE card_id = ?1",
+            [id],
+            |r| {
+                Ok(json!({
+                    "file": r.get::<_, String>(0)?,
+                    "format": r.get::<_, String>(1)?,
+                    "width": r.get::<_, i64>(2)?,
+                    "height": r.get::<_, i64>(3)?,
+                    "fingerprint": r.get::<_, String>(4)?,
+                }))
+            },
+        )
+        .ok();
+    if let Some(art) = art {
+        card.insert("art".into(), art);
+    }
     Value::Object(card)
 }
 
@@ -336,6 +354,7 @@ fn assert_same_data(json: &Path, sqlite: &Path) {
         ("card_translations", "card_id"),
         ("card_translation_stale", "card_id"),
         ("card_errata", "card_id"),
+        ("card_art", "card_id"),
         ("effects", "card_id"),
         ("effect_texts", "card_id"),
         ("set_extra_types", "set_id"),
@@ -777,6 +796,11 @@ const FIELDS: &[(&str, &str)] = &[
     ("cards[].errata[].until", "card_errata.until"),
     ("cards[].errata[].effect", "card_errata.effect"),
     ("cards[].errata[].note", "card_errata.note"),
+    ("cards[].art.file", "card_art.file"),
+    ("cards[].art.format", "card_art.format"),
+    ("cards[].art.width", "card_art.width"),
+    ("cards[].art.height", "card_art.height"),
+    ("cards[].art.fingerprint", "card_art.fingerprint"),
     ("sets[].id", "sets.id"),
     ("sets[].name", "sets.name"),
     ("sets[].kind", "sets.kind"),
@@ -880,10 +904,14 @@ fn every_field_of_the_database_schema_is_in_sqlite() {
 }
 
 /// Pools whose cards have the fields the built-in one does not (errata, a
-/// category): their SQLite files hold their JSON databases too.
+/// category, art): their SQLite files hold their JSON databases too.
 #[test]
 fn errata_and_categories_come_through() {
-    for pool in ["tests/fixtures/diff/new", "examples/pools/playing-cards"] {
+    for pool in [
+        "tests/fixtures/diff/new",
+        "examples/pools/playing-cards",
+        "tests/fixtures/art/good",
+    ] {
         let dir = tempfile::tempdir().unwrap();
         copy_dir(&root().join(pool), &dir.path().join("cards"));
         let run = build(
@@ -893,10 +921,10 @@ fn errata_and_categories_come_through() {
         );
         assert_eq!(run.code, 0, "{pool}: {}", run.stderr);
         let json = std::fs::read_to_string(dir.path().join("dist/cards.json")).unwrap();
-        let field = if pool.contains("diff") {
-            "\"errata\""
-        } else {
-            "\"category\""
+        let field = match pool {
+            p if p.contains("diff") => "\"errata\"",
+            p if p.contains("art") => "\"art\"",
+            _ => "\"category\"",
         };
         assert!(json.contains(field), "{pool} has {field}");
         assert_same_data(

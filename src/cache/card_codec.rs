@@ -45,6 +45,7 @@ pub(crate) fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
             w.text(&errata.effect);
             w.optional_text(errata.note.as_deref());
         }
+        w.optional_text(card.art.as_deref());
         for span in [&spans.id, &spans.id_key, &spans.name, &spans.copies] {
             w.span(span);
         }
@@ -53,6 +54,7 @@ pub(crate) fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
             list.iter().for_each(|span| w.span(span));
         }
         w.span(&spans.effect);
+        w.span(&spans.art);
         w.0.push(match spans.effect_style {
             TextStyle::Plain => 0,
             TextStyle::SingleQuoted => 1,
@@ -101,6 +103,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
                 })
             })
             .collect::<Option<Vec<_>>>()?;
+        let art = r.optional_text()?;
         let [id_span, id_key, name_span, copies_span] =
             [r.span()?, r.span()?, r.span()?, r.span()?];
         let element_spans = (0..r.count()?)
@@ -110,6 +113,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
             .map(|_| r.span())
             .collect::<Option<Vec<_>>>()?;
         let effect_span = r.span()?;
+        let art_span = r.span()?;
         let effect_style = match r.byte()? {
             0 => TextStyle::Plain,
             1 => TextStyle::SingleQuoted,
@@ -131,6 +135,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
                 effect,
                 flavor,
                 errata,
+                art,
             },
             spans: CardSpans {
                 id: id_span,
@@ -141,9 +146,12 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
                 types: type_spans,
                 effect: effect_span,
                 effect_style,
+                art: art_span,
             },
             // Parsed again from the text when needed.
             effect: None,
+            // Looked for anew by every build.
+            art: None,
         });
     }
     r.0.is_empty().then_some(cards)

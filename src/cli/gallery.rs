@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use blades::diagnostics::{Code, Diagnostic};
+use blades::faces::art::ArtImages;
 use blades::faces::gallery::{self, Gallery, GalleryReport, GalleryWritten};
 use blades::faces::render;
 use blades::files::WriteError;
@@ -31,6 +32,7 @@ pub struct Args {
 pub fn write(
     database: &Database,
     langs: &[String],
+    art: &ArtImages,
     out: &Path,
 ) -> Result<(Gallery, GalleryWritten), Box<Diagnostic>> {
     let cannot_write = |error: WriteError| {
@@ -39,7 +41,7 @@ pub fn write(
                 .with_help("choose another folder with --out"),
         )
     };
-    gallery::make_and_write(database, langs, out).map_err(cannot_write)
+    gallery::make_and_write(database, langs, art, out).map_err(cannot_write)
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
@@ -51,7 +53,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(langs) => langs,
         Err(diagnostic) => return context.refuse(*diagnostic),
     };
-    let (made, written) = match write(&database, &langs, &args.out) {
+    let art = render::art_images(workspace.pool(), &database);
+    let (made, written) = match write(&database, &langs, &art, &args.out) {
         Ok(done) => done,
         Err(diagnostic) => return context.refuse(*diagnostic),
     };

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use blades::diagnostics::{Code, Diagnostic};
+use blades::faces::render;
 use blades::faces::sheets::{self, Paper, PrintOptions, PrintReport, PrintedPdf};
 use blades::i18n;
 use blades::report::Format;
@@ -53,7 +54,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             .with_help("give a file name, for example `--pdf sheets.pdf`"),
         );
     }
-    let (_, database) = match context.database("no sheet can be printed") {
+    let (workspace, database) = match context.database("no sheet can be printed") {
         Ok(opened) => opened,
         Err(code) => return code,
     };
@@ -75,6 +76,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         paper,
         lang,
         copies: args.copies,
+        art: render::art_images(workspace.pool(), &database),
     };
     let printed = sheets::sheets(&database, &sets, &options);
     if printed.iter().all(|s| s.pages.is_empty()) {

@@ -42,7 +42,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(cards) => cards,
         Err(diagnostic) => return context.refuse(*diagnostic),
     };
-    let rendered = render::render_faces(&database, &cards, &langs, &FaceOptions::default());
+    let options = FaceOptions::with_art(render::art_images(workspace.pool(), &database));
+    let rendered = render::render_faces(&database, &cards, &langs, &options);
     let project = workspace.translations();
     let diagnostics = render::locate(&project, &rendered);
     let written = match render::write(&args.out, &rendered) {

@@ -3,7 +3,7 @@
 
 use crate::effect::{self, Effect, Lang, Phrasebooks, Vocabulary};
 use crate::load::LoadedSet;
-use crate::model::{Card, CardSource, DATABASE_FORMAT, Database, Set};
+use crate::model::{Art, Card, CardSource, DATABASE_FORMAT, Database, Set};
 use crate::words::Id;
 
 use super::checks::Derived;
@@ -33,7 +33,10 @@ pub(crate) fn assemble_set(
     loaded: &LoadedSet,
     derived: &Derived,
 ) -> (Set, Vec<Card>) {
-    let cards = loaded.cards.iter().map(|c| (c.index, c.card.clone()));
+    let cards = loaded
+        .cards
+        .iter()
+        .map(|c| (c.index, c.card.clone(), c.art.clone()));
     assemble_cards(set_index, loaded, cards, derived)
 }
 
@@ -46,20 +49,20 @@ pub(super) fn assemble_set_taking(
     derived: &Derived,
 ) -> (Set, Vec<Card>) {
     let taken = std::mem::take(&mut loaded.cards);
-    let cards = taken.into_iter().map(|c| (c.index, c.card));
+    let cards = taken.into_iter().map(|c| (c.index, c.card, c.art));
     assemble_cards(set_index, loaded, cards, derived)
 }
 
 fn assemble_cards(
     set_index: usize,
     loaded: &LoadedSet,
-    sources: impl ExactSizeIterator<Item = (usize, CardSource)>,
+    sources: impl ExactSizeIterator<Item = (usize, CardSource, Option<Art>)>,
     derived: &Derived,
 ) -> (Set, Vec<Card>) {
     let set = &loaded.set;
     let mut physical = 0u32;
     let mut cards = Vec::with_capacity(sources.len());
-    for (index, card) in sources {
+    for (index, card, art) in sources {
         let copies = derived.copies(set_index, index).unwrap_or(1);
         physical += u32::from(copies);
         cards.push(Card {
@@ -79,6 +82,7 @@ fn assemble_cards(
             flavor: card.flavor,
             translations: Default::default(),
             errata: card.errata,
+            art,
         });
     }
     let set = Set {

@@ -10,6 +10,7 @@ use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
 use crate::artifacts::{DatabaseJson, DatabaseWriter, SetJson};
+mod art;
 mod assemble;
 mod checks;
 mod read;
@@ -18,6 +19,7 @@ mod store;
 mod stream;
 mod vocabulary;
 
+use art::find_art;
 use assemble::SetModel;
 pub use assemble::{assemble, find_set};
 pub use checks::{Derived, check_pool};
@@ -167,6 +169,9 @@ struct SetWork {
     changed: bool,
     /// The card texts of a set from the cache, which keeps them apart.
     texts: Option<crate::cache::CardTexts>,
+    /// What this build found of the set's card art (a hash; 0 without
+    /// art), part of the set's context key.
+    art: u64,
 }
 
 /// A translation file on its way through a build.
@@ -233,6 +238,9 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         progress,
         &mut diagnostics,
     );
+    if !plan.schema_only {
+        find_art(pool, &mut read, &mut diagnostics);
+    }
     let translations = pair_translations(&read.loaded, &read.locales, &mut diagnostics);
     let files_done = started.elapsed();
     let derived = check_pool_now(&plan, &read.loaded, &mut diagnostics);

@@ -135,6 +135,7 @@ fn read_set_file(
         output,
         changed: restamped,
         texts,
+        art: 0,
     };
     (work, result.set)
 }

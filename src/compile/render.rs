@@ -126,6 +126,7 @@ fn context_keys(read: &FilesRead<'_>, translations: &[Vec<usize>], vocab_key: u6
             let mut key = xxhash_rust::xxh3::Xxh3::new();
             key.update(&work.hash.to_le_bytes());
             key.update(&vocab_key.to_le_bytes());
+            key.update(&work.art.to_le_bytes());
             for &l in work.loaded.iter().flat_map(|&i| &translations[i]) {
                 key.update(read.locales[l].file.relative.as_bytes());
                 key.update(&read.locales[l].hash.to_le_bytes());

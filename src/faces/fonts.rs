@@ -142,6 +142,12 @@ pub(crate) fn face(id: FontId) -> &'static Face<'static> {
     &FONTS.faces[id.index()]
 }
 
+/// Does any shipped font draw this character? (What a page set in the
+/// shipped fonts can show without a system font.)
+pub fn drawable(c: char) -> bool {
+    FONTS.faces.iter().any(|face| face.glyph_index(c).is_some())
+}
+
 /// Does this font draw this character?
 pub(crate) fn has_glyph(id: FontId, c: char) -> bool {
     face(id).glyph_index(c).is_some()

@@ -35,6 +35,7 @@ use crate::model::{Card, Database, Set};
 use crate::report::{JsonReport, json_report};
 use crate::search::card_keywords;
 
+use super::art::ArtImages;
 use super::fonts::{FONT_FILES, FONT_LICENSE};
 use super::layout::Field;
 use super::render::{self, Rendered, Written};
@@ -200,10 +201,11 @@ impl std::fmt::Write for Tail<'_> {
 pub fn make_and_write(
     database: &Database,
     langs: &[String],
+    art: &ArtImages,
     dir: &Path,
 ) -> Result<(Gallery, GalleryWritten), WriteError> {
     let mut folder = OutputFolder::open(dir)?;
-    let made = make(database, langs, &folder);
+    let made = make(database, langs, art, &folder);
     let written = write(&mut folder, &made)?;
     Ok((made, written))
 }
@@ -211,7 +213,12 @@ pub fn make_and_write(
 /// Makes the gallery of `database` with faces in `langs`, drawing only the
 /// faces whose fingerprint differs from the manifest in `folder` or whose
 /// file is missing there.
-pub fn make(database: &Database, langs: &[String], folder: &OutputFolder) -> Gallery {
+pub fn make(
+    database: &Database,
+    langs: &[String],
+    art: &ArtImages,
+    folder: &OutputFolder,
+) -> Gallery {
     let dir = folder.path();
     let manifest = Manifest::read(dir);
     let sets: HashMap<&str, &Set> = database.sets.iter().map(|s| (s.id.0.as_str(), s)).collect();
@@ -241,7 +248,7 @@ pub fn make(database: &Database, langs: &[String], folder: &OutputFolder) -> Gal
             prints.push((i, lang.clone(), print));
         }
     }
-    let options = FaceOptions::default();
+    let options = FaceOptions::with_art(art.clone());
     let mut drawn: HashMap<String, Rendered> = HashMap::new();
     for (l, lang) in langs.iter().enumerate() {
         if to_draw[l].is_empty() {
@@ -296,7 +303,7 @@ pub fn make(database: &Database, langs: &[String], folder: &OutputFolder) -> Gal
         );
         faces.push(face);
     }
-    let sheets = print_sheets(database, langs, dir, &manifest, &entries, &mut files);
+    let sheets = print_sheets(database, langs, art, dir, &manifest, &entries, &mut files);
     for font in &FONT_FILES {
         files.push((format!("faces/fonts/{}", font.file), font.bytes.to_vec()));
     }
@@ -382,6 +389,7 @@ const SHEET_PAPER: Paper = Paper::A4;
 fn print_sheets(
     database: &Database,
     langs: &[String],
+    art: &ArtImages,
     dir: &Path,
     manifest: &Manifest,
     faces: &BTreeMap<String, Entry>,
@@ -407,6 +415,7 @@ fn print_sheets(
             paper: SHEET_PAPER,
             lang: lang.clone(),
             copies: false,
+            art: art.clone(),
         };
         let laid_out = sheets::sheets(database, &stale, &options);
         // The fonts' stylesheet and licence come with every language's files.
@@ -479,13 +488,18 @@ fn lang_name(lang: &str) -> &str {
         .map_or(lang, |(_, name)| name)
 }
 
+/// A page's head: the shipped fonts (the print sheets' `fonts.css`, data
+/// URLs a page opened from `file://` may use) before the stylesheet, so the
+/// page's own text never depends on a system font.
 fn head(out: &mut String, title: &str, root: &str) {
     let _ = write!(
         out,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<link rel=\"stylesheet\" href=\"{root}gallery.css\">\n</head>\n<body>\n",
-        escape(title)
+         <title>{}</title>\n<link rel=\"stylesheet\" href=\"{root}print/{fonts}\">\n\
+         <link rel=\"stylesheet\" href=\"{root}gallery.css\">\n</head>\n<body>\n",
+        escape(title),
+        fonts = sheets::FONTS_CSS,
     );
 }
 

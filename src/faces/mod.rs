@@ -1,9 +1,9 @@
 //! Card faces: each card drawn as a poker-size SVG in each language, its
 //! text laid out with the shipped fonts' real metrics.
 //!
-//! - [`fonts`], [`layout`] and [`icons`] (layer 3) know nothing of cards:
-//!   the fonts, the one fit model (`blades render` and `blades i18n check`
-//!   both call [`layout::fit`]) and the symbols;
+//! - [`fonts`], [`layout`], [`icons`] and [`art`] (layer 3) know nothing of
+//!   cards: the fonts, the one fit model (`blades render` and `blades i18n
+//!   check` both call [`layout::fit`]), the symbols and art images' headers;
 //! - [`svg`] (layer 7) draws one card of the database
 //!   ([`svg::draw`]: a face as an SVG string, the entry point for the
 //!   gallery and print sheets);
@@ -13,6 +13,7 @@
 //! - [`sheets`] (layer 8) lays the faces out on print-and-play pages (HTML
 //!   and PDF).
 
+pub mod art;
 pub mod fonts;
 pub mod gallery;
 pub mod icons;

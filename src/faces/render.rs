@@ -20,6 +20,7 @@ use crate::model::{Card, Database, Set};
 use crate::pool::Pool;
 use crate::report::{JsonReport, json_report};
 
+use super::art::{ArtImages, MAX_ART_BYTES};
 use super::fonts::{FONT_FILES, FONT_LICENSE};
 use super::layout::Field;
 use super::svg::{self, Face, FaceOptions, Problem};
@@ -308,6 +309,32 @@ pub fn face_svg(
     let card = database.cards.iter().find(|c| c.id.0 == card_id)?;
     let faces = render_faces(database, &[card], &[lang.to_string()], options);
     faces.into_iter().next().map(|r| r.face.svg)
+}
+
+/// The art of the database's cards, read from the pool's folder (the
+/// built-in pool has none). An image whose bytes are no longer those the
+/// database was built from is left out, and its card drawn without art: a
+/// face never shows an image its card's fingerprint does not name.
+pub fn art_images(pool: &Pool, database: &Database) -> ArtImages {
+    let Some(root) = &pool.root else {
+        return ArtImages::default();
+    };
+    let mut files: Vec<&str> = database
+        .cards
+        .iter()
+        .filter_map(|c| c.art.as_ref().map(|a| a.file.as_str()))
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    let read: Vec<Vec<u8>> = files
+        .par_iter()
+        .filter_map(|file| {
+            let path = root.join(file);
+            let small = std::fs::metadata(&path).ok()?.len() <= MAX_ART_BYTES;
+            small.then(|| std::fs::read(&path).ok()).flatten()
+        })
+        .collect();
+    ArtImages::of(read.iter().map(Vec::as_slice))
 }
 
 /// Where each language's translation of a unit is written.

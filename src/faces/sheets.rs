@@ -23,6 +23,7 @@ use crate::files::{self, WriteError};
 use crate::model::{Card, Database, Set};
 use crate::suggest::{did_you_mean, nearest};
 
+use super::art::ArtImages;
 use super::fonts::{FONT_FILES, FONT_LICENSE};
 use super::icons::num;
 use super::render::{self, Written};
@@ -264,6 +265,8 @@ pub struct PrintOptions {
     pub lang: String,
     /// Each card as many times as its copies in the set (else once).
     pub copies: bool,
+    /// The cards' art images.
+    pub art: ArtImages,
 }
 
 /// One page of a set's sheets: its layout and a face SVG per card slot.
@@ -314,7 +317,7 @@ pub fn sheets(database: &Database, sets: &[&Set], options: &PrintOptions) -> Vec
         database,
         &cards,
         std::slice::from_ref(&options.lang),
-        &FaceOptions::default(),
+        &FaceOptions::with_art(options.art.clone()),
     );
     let faces: HashMap<&str, &str> = rendered
         .iter()
@@ -889,6 +892,7 @@ mod tests {
             paper: Paper::Letter,
             lang: "ja".to_string(),
             copies: false,
+            art: ArtImages::default(),
         };
         let printed = sheets(&database, &sets, &options);
         let page = &printed[0].pages[0];

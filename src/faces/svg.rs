@@ -13,6 +13,7 @@ use crate::i18n::glossary::Glossary;
 use crate::model::{Card, Set};
 use crate::words::{CardKind, SetKind};
 
+use super::art::ArtImages;
 use super::fonts::{FONT_FILES, Script, Style};
 use super::icons::{self, num};
 use super::layout::{Field, Fitted, MM_PER_PT};
@@ -32,17 +33,31 @@ pub fn box_origin(field: Field) -> (f32, f32) {
     }
 }
 
-/// How faces refer to their fonts.
+/// How faces refer to their fonts, and the art they embed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FaceOptions {
     /// Prefix of the font files' URLs (`fonts/` beside the SVG by default).
     pub font_url: String,
+    /// The cards' art images (none by default: the art box shows the
+    /// rarity's colours).
+    pub art: ArtImages,
 }
 
 impl Default for FaceOptions {
     fn default() -> Self {
         FaceOptions {
             font_url: "fonts/".to_string(),
+            art: ArtImages::default(),
+        }
+    }
+}
+
+impl FaceOptions {
+    /// The default options with these art images.
+    pub fn with_art(art: ArtImages) -> FaceOptions {
+        FaceOptions {
+            art,
+            ..FaceOptions::default()
         }
     }
 }
@@ -291,17 +306,7 @@ pub fn draw(
         stars = card.stars,
         path = icons::star(),
     );
-    // Art window: the rarity's colours, the first element's icon large.
-    let _ = writeln!(
-        svg,
-        r#"<defs><linearGradient id="art" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="{}"/><stop offset="1" stop-color="{}"/></linearGradient></defs>"#,
-        colors.bar, colors.frame
-    );
-    let _ = writeln!(
-        svg,
-        r#"<rect class="art" x="4" y="12.2" width="55" height="30.6" rx="1" fill="url(#art)" stroke="{}" stroke-width="0.3"/>"#,
-        colors.trim
-    );
+    art_window(&mut svg, card, &colors, options);
     // Symbols: elements then types, 5 mm each; the kind on the right.
     let mut x = 4.6;
     for element in &card.elements {
@@ -386,6 +391,47 @@ pub fn draw(
         findings,
     }
 }
+
+/// The art box: the card's art when the options have its image, scaled to
+/// cover the box and clipped to it; else the rarity's colours.
+fn art_window(svg: &mut String, card: &Card, colors: &Palette, options: &FaceOptions) {
+    let (x, y, w, h) = ART_BOX;
+    let image = card
+        .art
+        .as_ref()
+        .and_then(|art| Some((art, options.art.uri(&art.fingerprint)?)));
+    let fill = match image {
+        Some((art, uri)) => {
+            let _ = writeln!(
+                svg,
+                r#"<defs><clipPath id="art-clip"><rect x="{x}" y="{y}" width="{w}" height="{h}" rx="1"/></clipPath></defs>"#
+            );
+            let _ = writeln!(
+                svg,
+                r#"<image class="art-image" data-art="{file}" data-fingerprint="{print}" x="{x}" y="{y}" width="{w}" height="{h}" preserveAspectRatio="xMidYMid slice" clip-path="url(#art-clip)" href="{uri}"/>"#,
+                file = escape(&art.file),
+                print = escape(&art.fingerprint),
+            );
+            "none".to_string()
+        }
+        None => {
+            let _ = writeln!(
+                svg,
+                r#"<defs><linearGradient id="art" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="{}"/><stop offset="1" stop-color="{}"/></linearGradient></defs>"#,
+                colors.bar, colors.frame
+            );
+            "url(#art)".to_string()
+        }
+    };
+    let _ = writeln!(
+        svg,
+        r#"<rect class="art" x="{x}" y="{y}" width="{w}" height="{h}" rx="1" fill="{fill}" stroke="{}" stroke-width="0.3"/>"#,
+        colors.trim
+    );
+}
+
+/// The art box on the face: x, y, width and height in millimetres.
+pub const ART_BOX: (f32, f32, f32, f32) = (4.0, 12.2, 55.0, 30.6);
 
 fn icon(svg: &mut String, class: &str, id: &str, icon: &icons::Icon, x: f32, y: f32) {
     let paint = if icon.stroke {

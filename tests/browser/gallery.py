@@ -19,7 +19,10 @@ Chromium inside a harness page, and checks:
 - the count of cards shown says the same, and choosing a value in a
   `<select>` puts it in the hash;
 - one card page (`cards/ID.html`) has its faces and fonts loaded and its
-  links (index, previous, next) lead to files that exist.
+  links (index, previous, next) lead to files that exist;
+- the index's and the card page's own text is set in the shipped fonts
+  (`print/fonts.css`): every element's first family is one of them, both
+  loaded, and no character falls through them to a system font.
 
 It prints `N passed, M failed` and exits 1 on a failure. Chromium is
 Debian's `chromium` package.
@@ -79,6 +82,46 @@ function overflowing(svg) {
   }
   return out;
 }
+// The page's own text in the shipped fonts: every element's first font
+// family is one of them, those fonts loaded, and no character on the page
+// falls through them to a system font (its width with a monospace fallback
+// and with a serif fallback would differ) or to no font (the .notdef box).
+async function pageFonts(doc) {
+  await doc.fonts.ready;
+  const SHIPPED = ["'Blades Sans'", '"Blades Sans"', "'Blades Sans JP'", '"Blades Sans JP"'];
+  const stacks = new Set(), chars = new Set(), notShipped = [];
+  for (const el of doc.body.querySelectorAll('*')) {
+    const own = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join('');
+    if (!own.trim() || el.closest('script, object')) continue;
+    const family = getComputedStyle(el).fontFamily;
+    stacks.add(family);
+    if (!SHIPPED.some(f => family.startsWith(f))) notShipped.push(el.tagName + ': ' + family);
+    for (const c of own) if (c.trim()) chars.add(c);
+  }
+  const loaded = [...doc.fonts].filter(f => f.status === 'loaded').map(f => f.family.replace(/["']/g, ''));
+  const canvas = doc.createElement('canvas').getContext('2d');
+  const width = (c, stack, last) => { canvas.font = '40px ' + stack + ', ' + last; return canvas.measureText(c).width; };
+  // A character no font draws shows the first font's .notdef box: drawn
+  // alike to a noncharacter's (U+10FFFF), pixel for pixel.
+  const ink = (c, stack) => {
+    const cv = doc.createElement('canvas'); cv.width = 64; cv.height = 64;
+    const g = cv.getContext('2d'); g.font = '40px ' + stack; g.fillText(c, 4, 48);
+    return g.getImageData(0, 0, 64, 64).data.join(',');
+  };
+  const fallback = [];
+  for (const stack of stacks) {
+    const shipped = stack.split(',').map(f => f.trim()).filter(f => SHIPPED.includes(f)).join(', ');
+    if (!shipped) continue;  // reported above
+    for (const c of chars) {
+      // Load the glyph's font first (a face loads on first use).
+      await doc.fonts.load('40px ' + shipped, c);
+      if (width(c, shipped, 'monospace') !== width(c, shipped, 'serif')) fallback.push(c);
+      else if (ink(c, shipped) === ink(String.fromCodePoint(0x10FFFF), shipped)) fallback.push(c);
+    }
+  }
+  return {notShipped: notShipped.slice(0, 5), loaded: [...new Set(loaded)], fallback: [...new Set(fallback)],
+          chars: chars.size};
+}
 function shown(doc) {
   return [...doc.querySelectorAll('article.card')].filter(a => !a.hidden).map(a => a.dataset.id);
 }
@@ -92,7 +135,8 @@ async function filter(win, hash) {
 async function run() {
   const win = document.getElementById('index').contentWindow;
   const doc = win.document;
-  const out = {all: shown(doc), faces: await faces(doc), filters: [], options: {}};
+  const out = {all: shown(doc), faces: await faces(doc), filters: [], options: {},
+               text: await pageFonts(doc)};
   for (const key of KEYS) {
     const values = [...doc.querySelectorAll('#filters select[name=' + key + '] option')]
       .map(o => o.value).filter(v => v);
@@ -110,7 +154,8 @@ async function run() {
   const card = document.getElementById('card').contentDocument;
   out.card = {faces: await faces(card),
               links: [...card.querySelectorAll('nav a')].map(a => a.getAttribute('href')),
-              title: card.querySelector('h1') ? card.querySelector('h1').textContent : null};
+              title: card.querySelector('h1') ? card.querySelector('h1').textContent : null,
+              text: await pageFonts(card)};
   document.getElementById('result').textContent = JSON.stringify(out);
 }
 window.addEventListener('load', () => {
@@ -215,6 +260,13 @@ def main():
                         chosen["hash"] == f"#element={chosen['value']}" and
                         sorted(chosen["ids"]) == search(args.blades, f"e:{chosen['value']}"),
                         chosen["hash"]))
+        for page, text in (("the index", m["text"]), (f"card page {card}", m["card"]["text"])):
+            results.append((f"{page}: every element's text is set in the shipped fonts",
+                            not text["notShipped"], text["notShipped"]))
+            results.append((f"{page}: the shipped fonts loaded ({', '.join(sorted(text['loaded']))})",
+                            {"Blades Sans", "Blades Sans JP"} <= set(text["loaded"]), text["loaded"]))
+            results.append((f"{page}: none of its {text['chars']} characters falls back to a system font",
+                            text["chars"] > 0 and not text["fallback"], text["fallback"][:20]))
         c = m["card"]
         results.append((f"card page {card}: its faces and fonts loaded",
                         bool(c["faces"]) and all(f["loaded"] and f["fonts"] and
