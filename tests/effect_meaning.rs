@@ -616,3 +616,51 @@ fn durations_print_in_both_languages_and_read_back() {
         assert_eq!(render(&effect, Lang::Ja, &book, &vocab), ja);
     }
 }
+
+/// The outline a card page shows: each line's timing and trigger, then
+/// each sentence's parts in the order they apply, each clause on its own
+/// and naming who does it.
+#[test]
+fn an_effect_reads_as_an_outline_of_who_does_what_when() {
+    let effect = parse_ok(
+        "Scurry.\nReaction (when an opponent flips this card): If you have no cards in your hand, \
+         you may flip your Top Card to gain 2 RP and each opponent loses 1 RP.\n\
+         Play: Clash with an opponent. Win: flip their Top Card. \
+         Until the end of the turn, this card has +1 STAR.",
+    );
+    let shown: Vec<(String, Vec<Vec<(&str, String)>>)> = outline(&effect)
+        .into_iter()
+        .map(|l| (l.heading, l.sentences))
+        .collect();
+    let part = |role: &'static str, text: &str| (role, text.to_string());
+    assert_eq!(
+        shown,
+        [
+            ("Scurry.".to_string(), vec![]),
+            (
+                "Reaction (when an opponent flips this card)".to_string(),
+                vec![vec![
+                    part("if", "you have no cards in your hand"),
+                    part("may", "optional"),
+                    part("pay", "you flip your Top Card"),
+                    part("do", "you gain 2 RP"),
+                    part("do", "each opponent loses 1 RP"),
+                ]],
+            ),
+            (
+                "Play".to_string(),
+                vec![
+                    vec![part("do", "you clash with an opponent")],
+                    vec![
+                        part("result", "Win"),
+                        part("do", "you flip that opponent's Top Card")
+                    ],
+                    vec![
+                        part("for", "until the end of the turn"),
+                        part("do", "this card has +1 STAR"),
+                    ],
+                ],
+            ),
+        ]
+    );
+}

@@ -44,6 +44,69 @@ fn ability(a: &Ability) -> String {
     out
 }
 
+/// An effect as a reader's outline, in the canonical English: each line's
+/// heading (its timing word and trigger, or the keyword line), then each
+/// sentence's parts in the order they apply, every clause on its own (a
+/// clause you do says `you`, so none reads as another player's).
+pub fn outline(effect: &Effect) -> Vec<OutlineLine> {
+    effect
+        .lines
+        .iter()
+        .map(|line| match line {
+            Line::Keyword(k) => OutlineLine {
+                heading: keyword(k),
+                sentences: Vec::new(),
+            },
+            Line::Ability(a) => OutlineLine {
+                heading: match &a.trigger {
+                    Some(e) => format!("{} (when {})", a.timing.word(), event(e)),
+                    None => a.timing.word().to_string(),
+                },
+                sentences: a.sentences.iter().map(outline_sentence).collect(),
+            },
+        })
+        .collect()
+}
+
+/// One line of an [`outline`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutlineLine {
+    pub heading: String,
+    /// Each sentence as its parts: what the part is (`when`, `if`, `for`,
+    /// `may`, `pay`, `do`, or the clash result) and its words.
+    pub sentences: Vec<Vec<(&'static str, String)>>,
+}
+
+fn outline_sentence(s: &Sentence) -> Vec<(&'static str, String)> {
+    let mut parts = Vec::new();
+    if let Some(o) = s.outcome {
+        parts.push(("result", outcome(o).to_string()));
+    }
+    if let Some(e) = &s.whenever {
+        parts.push(("when", whenever(e)));
+    }
+    if let Some(c) = &s.condition {
+        parts.push(("if", condition(c)));
+    }
+    if let Some(until) = s.until {
+        let until = match until {
+            Until::EndOfTurn => "until the end of the turn",
+            Until::EndOfTournament => "until the end of the tournament",
+        };
+        parts.push(("for", until.to_string()));
+    }
+    if s.optional {
+        parts.push(("may", "optional".to_string()));
+    }
+    for c in &s.cost {
+        parts.push(("pay", clause(c, true)));
+    }
+    for c in &s.clauses {
+        parts.push(("do", clause(c, true)));
+    }
+    parts
+}
+
 /// Capitalises the first letter.
 pub(crate) fn capitalise(s: &str) -> String {
     let mut out = s.to_string();

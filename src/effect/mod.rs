@@ -31,6 +31,7 @@ mod touchstone;
 
 pub use ast::*;
 pub use error::{CODES, EffectError};
+pub use format::{OutlineLine, outline};
 pub use keywords::{Keyword, Keywords, Reminder, Takes, Texts};
 pub use phrases::{Phrasebook, Phrasebooks};
 pub use touchstone::reads_back;

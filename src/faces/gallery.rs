@@ -765,12 +765,8 @@ fn card_page(
             Some(_) => None,
             None => crate::effect::parse(effect).ok(),
         };
-        if let Some(tree) = card.effect_tree.as_ref().or(parsed.as_ref())
-            && let Ok(value) = serde_json::to_value(tree)
-        {
-            out.push_str("<div class=\"tree\">");
-            tree_html(&mut out, &value);
-            out.push_str("</div>\n");
+        if let Some(tree) = card.effect_tree.as_ref().or(parsed.as_ref()) {
+            outline_html(&mut out, &crate::effect::outline(tree));
         }
         out.push_str("</section>\n");
     }
@@ -778,41 +774,26 @@ fn card_page(
     out
 }
 
-/// A JSON value as nested lists: an object's fields as `key: value`, an
-/// array's items in order.
-fn tree_html(out: &mut String, value: &serde_json::Value) {
-    use serde_json::Value;
-    match value {
-        Value::Object(map) => {
-            out.push_str("<ul>");
-            for (key, item) in map {
-                let _ = write!(out, "<li><span class=\"key\">{}</span>", escape(key));
-                if item.is_object() || item.is_array() {
-                    tree_html(out, item);
-                } else {
-                    out.push_str(": ");
-                    tree_html(out, item);
-                }
-                out.push_str("</li>");
+/// The effect's meaning as an outline: per line its timing, then per
+/// sentence what applies when, and each thing done on its own line.
+fn outline_html(out: &mut String, lines: &[crate::effect::OutlineLine]) {
+    out.push_str("<ol class=\"outline\">");
+    for line in lines {
+        let _ = write!(
+            out,
+            "<li><span class=\"timing\">{}</span>",
+            escape(&line.heading)
+        );
+        for sentence in &line.sentences {
+            out.push_str("<dl class=\"sentence\">");
+            for (part, words) in sentence {
+                let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(part), escape(words));
             }
-            out.push_str("</ul>");
+            out.push_str("</dl>");
         }
-        Value::Array(items) => {
-            out.push_str("<ol>");
-            for item in items {
-                out.push_str("<li>");
-                tree_html(out, item);
-                out.push_str("</li>");
-            }
-            out.push_str("</ol>");
-        }
-        Value::String(s) => {
-            let _ = write!(out, "<span class=\"value\">{}</span>", escape(s));
-        }
-        other => {
-            let _ = write!(out, "<span class=\"value\">{other}</span>");
-        }
+        out.push_str("</li>");
     }
+    out.push_str("</ol>\n");
 }
 
 // ----- the report ------------------------------------------------------------
