@@ -628,7 +628,8 @@ fn an_effect_reads_as_an_outline_of_who_does_what_when() {
          Play: Clash with an opponent. Win: flip their Top Card. \
          Until the end of the turn, this card has +1 STAR.",
     );
-    let shown: Vec<(String, Vec<Vec<(&str, String)>>)> = outline(&effect)
+    type Parts = Vec<Vec<(&'static str, String)>>;
+    let shown: Vec<(String, Parts)> = outline(&effect)
         .into_iter()
         .map(|l| (l.heading, l.sentences))
         .collect();
