@@ -7,7 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
-use common::{blades, copy_dir, root};
+use common::{blades, copy_dir, located_lines, root};
 use serde_json::Value;
 
 /// A copy of the art fixture pool `name` as `cards/` in a new folder.
@@ -18,29 +18,6 @@ fn pool(name: &str) -> tempfile::TempDir {
         &temp.path().join("cards"),
     );
     temp
-}
-
-/// Every diagnostic of a JSON report as one line: place, code, label,
-/// message and help.
-fn located(report: &Value) -> Vec<String> {
-    report["diagnostics"]
-        .as_array()
-        .expect("diagnostics list")
-        .iter()
-        .map(|d| {
-            format!(
-                "{}:{}:{} {} {} [{}] {} (help: {})",
-                d["file"].as_str().unwrap().replace('\\', "/"),
-                d["line"],
-                d["column"],
-                d["severity"].as_str().unwrap(),
-                d["code"].as_str().unwrap(),
-                d["label"].as_str().unwrap(),
-                d["message"].as_str().unwrap(),
-                d["help"].as_str().unwrap()
-            )
-        })
-        .collect()
 }
 
 /// The `<image …/>` element of a face, if it has one.
@@ -72,7 +49,7 @@ fn each_art_problem_is_located_at_the_value_and_a_path_out_of_the_pool_is_refuse
         &["--format", "json", "build", "--cards", "cards"],
     );
     assert_eq!(run.code, 1, "the paths out of the pool are errors");
-    insta::assert_snapshot!("art_problems", located(&run.json()).join("\n"));
+    insta::assert_snapshot!("art_problems", located_lines(&run.json(), true).join("\n"));
     // Without them, the rest are warnings: the build writes the database,
     // the good card with its art and the others without.
     let set = temp.path().join("cards/art-bad.yaml");

@@ -4,33 +4,12 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::blades;
+use common::{blades, located};
 
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/build")
-}
-
-/// The diagnostics of a JSON report, reduced to what must stay stable.
-fn located(report: &str) -> Vec<String> {
-    let report: Value = serde_json::from_str(report).expect("JSON report");
-    report["diagnostics"]
-        .as_array()
-        .expect("diagnostics list")
-        .iter()
-        .map(|d| {
-            format!(
-                "{}:{}:{} {} [{}] {}",
-                d["file"].as_str().unwrap(),
-                d["line"],
-                d["column"],
-                d["code"].as_str().unwrap(),
-                d["label"].as_str().unwrap(),
-                d["message"].as_str().unwrap()
-            )
-        })
-        .collect()
 }
 
 #[test]

@@ -159,3 +159,38 @@ pub fn wait_for(lines: &std::sync::mpsc::Receiver<String>, what: &str) -> String
         }
     }
 }
+
+/// The diagnostics of a JSON report, one line each: place, code, label
+/// and message, what must stay stable.
+pub fn located(report: &str) -> Vec<String> {
+    let report: serde_json::Value = serde_json::from_str(report).expect("JSON report");
+    located_lines(&report, false)
+}
+
+/// [`located`] of a parsed report, with each finding's severity and help
+/// when `whole`.
+pub fn located_lines(report: &serde_json::Value, whole: bool) -> Vec<String> {
+    let text = |d: &serde_json::Value, key: &str| d[key].as_str().unwrap_or_default().to_string();
+    report["diagnostics"]
+        .as_array()
+        .expect("diagnostics list")
+        .iter()
+        .map(|d| {
+            let place = format!(
+                "{}:{}:{}",
+                text(d, "file").replace('\\', "/"),
+                d["line"],
+                d["column"]
+            );
+            let (code, label, message) = (text(d, "code"), text(d, "label"), text(d, "message"));
+            match whole {
+                false => format!("{place} {code} [{label}] {message}"),
+                true => format!(
+                    "{place} {} {code} [{label}] {message} (help: {})",
+                    text(d, "severity"),
+                    text(d, "help")
+                ),
+            }
+        })
+        .collect()
+}
