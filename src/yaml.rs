@@ -30,18 +30,32 @@ pub(crate) const MAX_NODES: usize = 2_000_000;
 #[serde(transparent)]
 pub struct Text(pub Value);
 
-impl schemars::JsonSchema for Text {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Text".into()
-    }
+/// Implements `JsonSchema` for a type whose schema is written out: its
+/// name, then the schema (for the input types whose readers are written by
+/// hand, so no derived schema says what they take).
+macro_rules! written_schema {
+    ($ty:ty, $name:literal, $schema:expr) => {
+        impl schemars::JsonSchema for $ty {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                $name.into()
+            }
 
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "Text; a plain number or `true`/`false` is read as written.",
-            "type": ["string", "number", "boolean"]
-        })
-    }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                $schema
+            }
+        }
+    };
 }
+pub(crate) use written_schema;
+
+written_schema!(
+    Text,
+    "Text",
+    schemars::json_schema!({
+        "description": "Text; a plain number or `true`/`false` is read as written.",
+        "type": ["string", "number", "boolean"]
+    })
+);
 
 /// A required field's schema that also takes `null`: those readers read a
 /// list or mapping left empty (`cards:`) as empty.
@@ -56,22 +70,18 @@ pub fn nullable(schema: &mut schemars::Schema) {
 #[serde(transparent)]
 pub struct TextId(pub Value);
 
-impl schemars::JsonSchema for TextId {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "TextId".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "A kebab-case id (`main-deck`).",
-            "anyOf": [
-                { "type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" },
-                { "type": "integer", "minimum": 0 },
-                { "type": "boolean" }
-            ]
-        })
-    }
-}
+written_schema!(
+    TextId,
+    "TextId",
+    schemars::json_schema!({
+        "description": "A kebab-case id (`main-deck`).",
+        "anyOf": [
+            { "type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" },
+            { "type": "integer", "minimum": 0 },
+            { "type": "boolean" }
+        ]
+    })
+);
 
 /// A node of the document with its byte span.
 #[derive(Debug, Clone, PartialEq)]

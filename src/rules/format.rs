@@ -1400,19 +1400,14 @@ pub struct ModifierSource {
 #[serde(transparent)]
 pub struct RuleName(pub String);
 
-impl JsonSchema for RuleName {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "RuleName".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let names: Vec<&str> = RULES.iter().map(|(r, _)| *r).collect();
-        schemars::json_schema!({
-            "description": "A rule the checks know, named as findings name it.",
-            "enum": names
-        })
-    }
-}
+yaml::written_schema!(
+    RuleName,
+    "RuleName",
+    schemars::json_schema!({
+        "description": "A rule the checks know, named as findings name it.",
+        "enum": RULES.iter().map(|(r, _)| *r).collect::<Vec<&str>>()
+    })
+);
 
 #[cfg(test)]
 mod tests {
