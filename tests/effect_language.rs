@@ -1531,6 +1531,7 @@ fn place() -> impl Strategy<Value = Place> {
         owner().prop_map(|owner| Place::Binder { owner }),
         Just(Place::StoreDiscard),
         Just(Place::Aftermarket),
+        Just(Place::Store),
     ]
 }
 
@@ -1685,7 +1686,11 @@ fn amount(depth: u32) -> BoxedStrategy<Amount> {
 }
 
 fn resource() -> impl Strategy<Value = Resource> {
-    prop_oneof![Just(Resource::Money), Just(Resource::Vp)]
+    prop_oneof![
+        Just(Resource::Money),
+        Just(Resource::Vp),
+        Just(Resource::SellMarker)
+    ]
 }
 
 fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
@@ -1726,6 +1731,9 @@ fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
         (t(), t()).prop_map(|(card, to)| Action::Attach { card, to }),
         t().prop_map(|target| Action::ReturnToHand { target }),
         t().prop_map(|target| Action::PlayCard { target }),
+        t().prop_map(|target| Action::Sell { target }),
+        t().prop_map(|target| Action::Buy { target }),
+        t().prop_map(|target| Action::ToAftermarket { target }),
     ]
     .boxed()
 }
@@ -1743,6 +1751,8 @@ fn state(depth: u32) -> BoxedStrategy<State> {
             target(depth)
         )
             .prop_map(|(symbols, source)| State::Mimic { symbols, source }),
+        prop_oneof![-3..=-1i32, 1..=3i32].prop_map(|delta| State::BuyCost { delta }),
+        prop_oneof![-3..=-1i32, 1..=3i32].prop_map(|delta| State::SellPrice { delta }),
     ]
     .boxed()
 }
@@ -1809,6 +1819,10 @@ fn event_strategy(depth: u32) -> BoxedStrategy<Event> {
         player().prop_map(|who| Event::TurnStarts { who }),
         player().prop_map(|who| Event::TurnEnds { who }),
         player().prop_map(|who| Event::Passes { who }),
+        (player(), target(depth)).prop_map(|(who, target)| Event::Buys { who, target }),
+        (player(), target(depth)).prop_map(|(who, target)| Event::Sells { who, target }),
+        Just(Event::DeckbuildingStarts),
+        Just(Event::DeckbuildingEnds),
     ]
     .boxed()
 }

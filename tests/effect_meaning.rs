@@ -665,3 +665,106 @@ fn an_effect_reads_as_an_outline_of_who_does_what_when() {
         ]
     );
 }
+
+// ───────────────────────── the Deckbuilding Phase ─────────────────────────
+
+/// Each word of the tournament in a `Deckbuilding:` ability is an error at
+/// that word, and so is the start of the Deckbuilding Phase in a tournament
+/// ability; the rewrites the help suggests are clean.
+#[test]
+fn a_word_of_the_other_phase_is_an_error_where_it_is_written() {
+    let wrong = [
+        "Deckbuilding: Clash with an opponent.",
+        "Deckbuilding: Gain 2 RP.",
+        "Deckbuilding: Flip a card in your hand.",
+        "Deckbuilding: Whenever an opponent passes, gain 1 Millennium Dollar.",
+        "Deckbuilding: At the start of your turn, gain 1 Millennium Dollar.",
+        "Deckbuilding: Your Top Card costs 1 Millennium Dollar less.",
+        "Deckbuilding: Cards in your tableau sell for 1 Millennium Dollar more.",
+        "Deckbuilding: Whenever you sell a card to the Aftermarket, put a +1 STAR token on it.",
+        "Ongoing: At the start of the Deckbuilding Phase, gain 1 Millennium Dollar.",
+        "Reaction (when the Deckbuilding Phase ends): Gain 1 RP.",
+    ];
+    for text in wrong {
+        assert_eq!(check_codes(text), ["wrong-phase"], "`{text}`");
+    }
+    // Located at the clause that says it, not at the whole line.
+    let text = "Deckbuilding: Gain 1 Millennium Dollar and gain 2 RP.";
+    let errors = check(&parse_ok(text), &Vocabulary::base());
+    assert_eq!(errors.len(), 1);
+    assert_eq!(&text[errors[0].span.clone()], "gain 2 RP");
+    let right = [
+        "Deckbuilding: At the start of the Deckbuilding Phase, gain 1 Millennium Dollar.",
+        "Deckbuilding: Whenever you sell a card to the Aftermarket, gain 1 Millennium Dollar.",
+        "Deckbuilding: Cards in the Store cost 1 Millennium Dollar less.",
+        "Action: Flip this card. Sell a card from your hand to the Aftermarket.",
+        "Play: Put the card to the left into the Aftermarket.",
+    ];
+    for text in right {
+        assert_eq!(check_codes(text), [] as [&str; 0], "`{text}`");
+        assert_eq!(codes(text), [] as [&str; 0], "`{text}`");
+    }
+}
+
+/// The words of the Deckbuilding Phase print in both languages (the
+/// official edition's terms) and read back as the same tree; accepted
+/// spellings format to the canonical one.
+#[test]
+fn deckbuilding_words_print_in_both_languages_and_read_back() {
+    let vocab = Vocabulary::base();
+    for (text, ja) in [
+        (
+            "Deckbuilding: Whenever an opponent sells a card to the Aftermarket, you may buy it.",
+            "デッキ構築：相手がカード1枚を流通市場に売却した時、そのカードを購入することができる。",
+        ),
+        (
+            "Deckbuilding: The top card of the Store costs 2 Millennium Dollars less.",
+            "デッキ構築：ショップデッキの一番上のカードの購入コストは2ミレニアムドル少なくなる。",
+        ),
+        (
+            "Deckbuilding: At the end of the Deckbuilding Phase, lose a Sell Marker.",
+            "デッキ構築：デッキ構築フェイズの終了時、売却マーカー1個を失う。",
+        ),
+        (
+            "Deckbuilding: Cards from the Tin Town set sell for 1 Millennium Dollar less.",
+            "デッキ構築：「Tin Town」セットのカードの売却額は1ミレニアムドル少なくなる。",
+        ),
+    ] {
+        let effect = parse_ok(text);
+        assert_eq!(format(&effect), text);
+        assert_eq!(reads_back(&effect, text), None, "`{text}`");
+        let book = Phrasebook::builtin(Lang::Ja);
+        assert_eq!(render(&effect, Lang::Ja, &book, &vocab), ja, "`{text}`");
+    }
+    for (written, canonical) in [
+        (
+            "deckbuilding: whenever you sell a card, gain 1 millennium dollar.",
+            "Deckbuilding: Whenever you sell a card to the Aftermarket, gain 1 Millennium Dollar.",
+        ),
+        (
+            "Deckbuilding: At the start of the Deckbuilding Phase, gain 1 Sell Marker.",
+            "Deckbuilding: At the start of the Deckbuilding Phase, gain a Sell Marker.",
+        ),
+        (
+            "Play: Put this card in the Aftermarket.",
+            "Play: Put this card into the Aftermarket.",
+        ),
+        (
+            "Deckbuilding: Whenever the Deckbuilding Phase starts, gain 1 Millennium Dollar.",
+            "Deckbuilding: At the start of the Deckbuilding Phase, gain 1 Millennium Dollar.",
+        ),
+    ] {
+        assert_eq!(format(&parse_ok(written)), canonical, "`{written}`");
+    }
+}
+
+/// A price changed by nothing, or by more than any card costs, is refused.
+#[test]
+fn a_price_changes_by_one_to_ninety_nine() {
+    for text in [
+        "Deckbuilding: Cards cost 0 Millennium Dollars less.",
+        "Deckbuilding: Cards sell for 100 Millennium Dollars more.",
+    ] {
+        assert_eq!(check_codes(text), ["number-out-of-range"], "`{text}`");
+    }
+}

@@ -58,22 +58,26 @@ fn status_json_has_counts_and_entries() {
     let report = json(&run.stdout);
     let ja = &report["languages"][0];
     assert_eq!(ja["lang"], "ja");
-    assert_eq!(
-        (
-            &ja["translated"],
-            &ja["missing"],
-            &ja["stale"],
-            &ja["orphaned"]
-        ),
-        (&233.into(), &3.into(), &5.into(), &2.into())
-    );
-    let gulch = ja["sets"]
-        .as_array()
+    // Every count is the sum of the sets' (the phrase book is one of them).
+    let sets = ja["sets"].as_array().unwrap();
+    for count in ["translated", "missing", "stale", "orphaned"] {
+        let sum: u64 = sets.iter().map(|s| s[count].as_u64().unwrap()).sum();
+        assert_eq!(ja[count], sum, "{count}");
+    }
+    let counts = |set: &str| {
+        let s = sets.iter().find(|s| s["set"] == set).unwrap();
+        [&s["translated"], &s["missing"], &s["stale"], &s["orphaned"]].map(|n| n.as_u64().unwrap())
+    };
+    assert_eq!(counts("mini-core"), [4, 1, 0, 0]);
+    assert_eq!(counts("mini-gulch"), [8, 2, 4, 2]);
+    // The phrase book: every template translated but the one whose English
+    // moved on (the fixture's `amount.star_of`).
+    let templates = std::fs::read_to_string(fixtures().join("drifted/phrases/ja.yaml"))
         .unwrap()
-        .iter()
-        .find(|s| s["set"] == "mini-gulch")
-        .unwrap();
-    assert_eq!(gulch["stale"], 4);
+        .lines()
+        .filter(|l| l.contains("fingerprint:"))
+        .count() as u64;
+    assert_eq!(counts("phrases"), [templates - 1, 0, 1, 0]);
     let entries = ja["entries"].as_array().unwrap();
     for entry in entries {
         for key in ["set", "card", "field", "state", "context", "file", "line"] {
@@ -851,12 +855,27 @@ fn a_broken_phrase_translation_is_a_located_error() {
     let build = blades(temp.path(), &args);
     assert_eq!(build.code, 1, "{}", build.stderr);
     assert!(!out.exists());
+    // Where the two edits are in the book (it grows as the language does).
+    let book = std::fs::read_to_string(temp.path().join("pool").join(ja)).unwrap();
+    let at = |needle: &str| {
+        let (n, line) = book
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(needle))
+            .unwrap();
+        (
+            n + 1,
+            line[..line.find(needle).unwrap()].chars().count() + 1,
+        )
+    };
+    let (nxt, _) = at("timing.nxt:");
+    let (amout, column) = at("\"{amout}"); // the string, from its quote
     assert_eq!(
         located(&build.stdout),
         [
-            "pool/phrases/ja.yaml:1:1 data-invalid [required phrases are missing] missing phrase `timing.next`",
-            "pool/phrases/ja.yaml:38:1 data-invalid [not a phrase key] unknown phrase `timing.nxt`",
-            "pool/phrases/ja.yaml:65:24 data-invalid [unknown placeholder `{amout}`] `action.gain_rp`: unknown placeholder `{amout}` (allowed: amount)",
+            "pool/phrases/ja.yaml:1:1 data-invalid [required phrases are missing] missing phrase `timing.next`".to_string(),
+            format!("pool/phrases/ja.yaml:{nxt}:1 data-invalid [not a phrase key] unknown phrase `timing.nxt`"),
+            format!("pool/phrases/ja.yaml:{amout}:{column} data-invalid [unknown placeholder `{{amout}}`] `action.gain_rp`: unknown placeholder `{{amout}}` (allowed: amount)"),
         ]
     );
     // The translator sees the same in `check`; `status` has the key missing

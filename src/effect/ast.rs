@@ -108,8 +108,9 @@ pub struct Ability {
     pub timing_span: Span,
 }
 
-/// Timing words, in the rulebook's order. Priority among them is
-/// Top > Ongoing > Play > Next > Score; only Reactions and Actions are optional.
+/// Timing words, in the rulebook's order, then the project's `Deckbuilding`.
+/// Priority among the tournament's is Top > Ongoing > Play > Next > Score;
+/// only Reactions and Actions are optional.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Timing {
@@ -121,10 +122,14 @@ pub enum Timing {
     Score,
     Reaction,
     Action,
+    /// While the Deckbuilding Phase lasts (デッキ構築), for the card's
+    /// owner: the rulebook's characters and Venues have powers for that
+    /// phase; the project names the timing (docs/decisions.md).
+    Deckbuilding,
 }
 
 impl Timing {
-    pub const ALL: [Timing; 8] = [
+    pub const ALL: [Timing; 9] = [
         Timing::Play,
         Timing::Next,
         Timing::Flip,
@@ -133,6 +138,7 @@ impl Timing {
         Timing::Score,
         Timing::Reaction,
         Timing::Action,
+        Timing::Deckbuilding,
     ];
 
     /// The English timing word.
@@ -146,13 +152,19 @@ impl Timing {
             Timing::Score => "Score",
             Timing::Reaction => "Reaction",
             Timing::Action => "Action",
+            Timing::Deckbuilding => "Deckbuilding",
         }
     }
 
     /// Does this timing describe a lasting state (where statements such as
     /// "cannot be flipped" belong)?
     pub fn is_continuous(self) -> bool {
-        matches!(self, Timing::Ongoing | Timing::Top)
+        matches!(self, Timing::Ongoing | Timing::Top | Timing::Deckbuilding)
+    }
+
+    /// Does the ability work in a tournament (every timing but `Deckbuilding`)?
+    pub fn in_tournament(self) -> bool {
+        self != Timing::Deckbuilding
     }
 }
 
@@ -277,6 +289,15 @@ pub enum Action {
     ReturnToHand { target: Target },
     /// `play <card>` (an extra play).
     PlayCard { target: Target },
+    /// `sell <card> to the Aftermarket`: with one of the seller's Sell
+    /// Markers, for Millennium Dollars equal to its STAR.
+    Sell { target: Target },
+    /// `buy <card>`: for its price (a Store card's buy cost, an Aftermarket
+    /// card's STAR), into the buyer's binder.
+    Buy { target: Target },
+    /// `put <card> into the Aftermarket`: for sale, with no Sell Marker and
+    /// no money.
+    ToAftermarket { target: Target },
 }
 
 impl Action {
@@ -299,7 +320,10 @@ impl Action {
             | Action::PutTokens { target, .. }
             | Action::CopyEffect { source: target }
             | Action::ReturnToHand { target }
-            | Action::PlayCard { target } => f(target),
+            | Action::PlayCard { target }
+            | Action::Sell { target }
+            | Action::Buy { target }
+            | Action::ToAftermarket { target } => f(target),
             Action::Insert { target, position } => {
                 f(target);
                 if let Position::Beside { of, .. } = position {
@@ -332,6 +356,21 @@ pub enum Resource {
     Money,
     /// Victory Points (勝利点), which decide the game.
     Vp,
+    /// Sell Markers (売却マーカー): one goes with each card sold to the
+    /// Aftermarket and each Card Fusion, and comes back when the card is
+    /// bought or the tournament ends.
+    SellMarker,
+}
+
+impl Resource {
+    /// The unit as the source writes it, in the plural.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Resource::Money => "Millennium Dollars",
+            Resource::Vp => "VP",
+            Resource::SellMarker => "Sell Markers",
+        }
+    }
 }
 
 /// A lasting state of some cards.
@@ -348,6 +387,12 @@ pub enum State {
     StarBonus { delta: i32 },
     /// `has the elements and types of <card>` (Mimicry).
     Mimic { symbols: Symbols, source: Target },
+    /// `cost 1 Millennium Dollar less`: the price you pay to buy the cards
+    /// changes by `delta` (never below zero).
+    BuyCost { delta: i32 },
+    /// `sell for 1 Millennium Dollar more`: what you take when you sell the
+    /// cards changes by `delta` (never below zero).
+    SellPrice { delta: i32 },
 }
 
 /// Which symbols a Mimic state takes over.
@@ -773,11 +818,20 @@ pub struct SetRef {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Place {
-    Tableau { owner: Owner },
-    Hand { owner: Owner },
-    Binder { owner: Owner },
+    Tableau {
+        owner: Owner,
+    },
+    Hand {
+        owner: Owner,
+    },
+    Binder {
+        owner: Owner,
+    },
     StoreDiscard,
     Aftermarket,
+    /// The Store area's face-down cards (ショップ), the top of the Store
+    /// deck among them.
+    Store,
 }
 
 /// A STAR condition on cards.
@@ -857,6 +911,16 @@ pub enum Event {
     /// `an opponent passes`: cannot play a Single, so takes no more turns
     /// this tournament.
     Passes { who: Player },
+    /// `you buy a card from the Store` (from where the card's place says;
+    /// from the Store or the Aftermarket when it says none).
+    Buys { who: Player, target: Target },
+    /// `an opponent sells a card to the Aftermarket`.
+    Sells { who: Player, target: Target },
+    /// `the Deckbuilding Phase starts` (`at the start of the Deckbuilding
+    /// Phase`).
+    DeckbuildingStarts,
+    /// `the Deckbuilding Phase ends` (`at the end of the Deckbuilding Phase`).
+    DeckbuildingEnds,
 }
 
 impl Player {

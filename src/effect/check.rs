@@ -215,6 +215,7 @@ impl Checker<'_> {
         if let Some(event) = &a.trigger {
             self.event(event);
         }
+        self.errors.extend(super::phase::check(a));
         // Clash results: each labelled sentence must follow a clash.
         let mut open_clash: Option<Vec<ClashResult>> = None;
         for s in &a.sentences {
@@ -259,7 +260,11 @@ impl Checker<'_> {
         if let Some(e) = &s.whenever {
             self.whenever(e, s.span);
         }
-        if s.until.is_some() && self.timing.is_continuous() && s.whenever.is_none() {
+        if s.until.is_some()
+            && self.timing.is_continuous()
+            && self.timing.in_tournament()
+            && s.whenever.is_none()
+        {
             self.push(
                 EffectError::new(
                     "until-in-lasting-timing",
@@ -304,6 +309,22 @@ impl Checker<'_> {
                 self.target(target, Role::Plain);
                 match state {
                     State::CannotBeFlipped { .. } => {}
+                    State::BuyCost { delta } | State::SellPrice { delta } => {
+                        if *delta == 0 || !(-99..=99).contains(delta) {
+                            self.push(
+                                EffectError::new(
+                                    "number-out-of-range",
+                                    c.span().range(),
+                                    format!(
+                                        "a price change of {} Millennium Dollars",
+                                        delta.unsigned_abs()
+                                    ),
+                                    "out of range",
+                                )
+                                .with_help("a price changes by 1 to 99 Millennium Dollars"),
+                            );
+                        }
+                    }
                     State::StarBonus { delta } => {
                         if *delta == 0 || !(-10..=10).contains(delta) {
                             self.push(
@@ -341,9 +362,9 @@ impl Checker<'_> {
             Action::GainRp { amount } | Action::LoseRp { amount } => self.amount(amount),
             Action::GainSlots { count } => self.range(*count, 1, 5, "extra tableau slots"),
             Action::Gain { n, resource } | Action::Lose { n, resource } => {
-                self.range(*n, 1, 99, resource_words(*resource))
+                self.range(*n, 1, 99, resource.unit())
             }
-            Action::PayMoney { n } => self.range(*n, 1, 99, resource_words(Resource::Money)),
+            Action::PayMoney { n } => self.range(*n, 1, 99, Resource::Money.unit()),
             Action::Flip { target } => self.target(target, Role::Flip),
             Action::Clash { .. } => {}
             Action::Discard { target, .. }
@@ -351,7 +372,10 @@ impl Checker<'_> {
             | Action::Take { target, .. }
             | Action::LookAt { target }
             | Action::ReturnToHand { target }
-            | Action::PlayCard { target } => self.target(target, Role::Plain),
+            | Action::PlayCard { target }
+            | Action::Sell { target }
+            | Action::Buy { target }
+            | Action::ToAftermarket { target } => self.target(target, Role::Plain),
             Action::PutTokens { count, target } => {
                 self.range(*count, 1, 20, "+1 STAR tokens");
                 self.target(target, Role::Plain);
@@ -622,7 +646,7 @@ impl Checker<'_> {
                     ),
                     "repeats in a one-shot ability",
                 )
-                .with_help("use `Ongoing:` or `Top:` for an effect that repeats, or a Reaction `(when …)` for one that happens once"),
+                .with_help("use `Ongoing:`, `Top:` or `Deckbuilding:` for an effect that repeats, or a Reaction `(when …)` for one that happens once"),
             );
         }
         self.event(e);
@@ -632,21 +656,18 @@ impl Checker<'_> {
         match e {
             Event::Flips { target, .. }
             | Event::IsFlipped { target }
-            | Event::Plays { target, .. } => self.target(target, Role::Plain),
+            | Event::Plays { target, .. }
+            | Event::Buys { target, .. }
+            | Event::Sells { target, .. } => self.target(target, Role::Plain),
             Event::Clash { .. }
             | Event::GainsRp { .. }
             | Event::LosesRp { .. }
             | Event::TurnStarts { .. }
             | Event::TurnEnds { .. }
-            | Event::Passes { .. } => {}
+            | Event::Passes { .. }
+            | Event::DeckbuildingStarts
+            | Event::DeckbuildingEnds => {}
         }
-    }
-}
-
-fn resource_words(r: Resource) -> &'static str {
-    match r {
-        Resource::Money => "Millennium Dollars",
-        Resource::Vp => "VP",
     }
 }
 

@@ -190,7 +190,11 @@ pub const CODES: &[(&str, &str)] = &[
     ),
     (
         "whenever-needs-lasting-timing",
-        "`whenever …` or `at the start of … turn` outside `Ongoing:`/`Top:`",
+        "`whenever …` or `at the start of … turn` outside `Ongoing:`/`Top:`/`Deckbuilding:`",
+    ),
+    (
+        "wrong-phase",
+        "a word of the tournament in a `Deckbuilding:` ability, or a Deckbuilding moment in a tournament ability",
     ),
     (
         "until-in-lasting-timing",

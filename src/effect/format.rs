@@ -234,9 +234,26 @@ fn clause(c: &Clause, name_you: bool) -> String {
                     self::target(source, Ctx::In),
                     if plural { "their" } else { "its" }
                 ),
+                State::BuyCost { delta } => format!(
+                    "{t} {} {}",
+                    if plural { "cost" } else { "costs" },
+                    money_change(*delta, "less", "more")
+                ),
+                State::SellPrice { delta } => format!(
+                    "{t} {} for {}",
+                    if plural { "sell" } else { "sells" },
+                    money_change(*delta, "less", "more")
+                ),
             }
         }
     }
+}
+
+/// `1 Millennium Dollar less` for -1, `2 Millennium Dollars more` for +2.
+fn money_change(delta: i32, less: &str, more: &str) -> String {
+    let n = Num::new(delta.unsigned_abs());
+    let word = if delta < 0 { less } else { more };
+    format!("{} {word}", resource(n, Resource::Money))
 }
 
 /// Does the player take the `-s` form of a verb?
@@ -346,6 +363,17 @@ fn action(a: &Action, third: bool) -> String {
         Action::PlayCard { target } => {
             format!("{} {}", v("play"), self::target(target, Ctx::From))
         }
+        Action::Sell { target } => format!(
+            "{} {} to the Aftermarket",
+            v("sell"),
+            self::target(target, Ctx::From)
+        ),
+        Action::Buy { target } => format!("{} {}", v("buy"), self::target(target, Ctx::From)),
+        Action::ToAftermarket { target } => format!(
+            "{} {} into the Aftermarket",
+            v("put"),
+            self::target(target, Ctx::From)
+        ),
     }
 }
 
@@ -399,6 +427,8 @@ fn resource(n: Num, r: Resource) -> String {
         (Resource::Money, 1) => "1 Millennium Dollar".to_string(),
         (Resource::Money, n) => format!("{n} Millennium Dollars"),
         (Resource::Vp, n) => format!("{n} VP"),
+        (Resource::SellMarker, 1) => "a Sell Marker".to_string(),
+        (Resource::SellMarker, n) => format!("{n} Sell Markers"),
     }
 }
 
@@ -553,6 +583,7 @@ fn place(p: Place, ctx: Ctx) -> String {
         Place::Binder { owner } => format!("{prep} {} binder", self::owner(owner)),
         Place::StoreDiscard => format!("{prep} the Store Discard"),
         Place::Aftermarket => format!("{prep} the Aftermarket"),
+        Place::Store => format!("{prep} the Store"),
     }
 }
 
@@ -649,6 +680,8 @@ fn whenever(e: &Event) -> String {
     match e {
         Event::TurnStarts { who } => format!("at the start of {} turn", owner(who.owner())),
         Event::TurnEnds { who } => format!("at the end of {} turn", owner(who.owner())),
+        Event::DeckbuildingStarts => "at the start of the Deckbuilding Phase".to_string(),
+        Event::DeckbuildingEnds => "at the end of the Deckbuilding Phase".to_string(),
         _ => format!("whenever {}", event(e)),
     }
 }
@@ -693,6 +726,20 @@ fn event(e: &Event) -> String {
         Event::TurnStarts { who: p } => format!("{} turn starts", owner(p.owner())),
         Event::TurnEnds { who: p } => format!("{} turn ends", owner(p.owner())),
         Event::Passes { who: p } => format!("{} {}", who(*p), verb("pass", third(*p))),
+        Event::Buys { who: p, target } => format!(
+            "{} {} {}",
+            who(*p),
+            verb("buy", third(*p)),
+            self::target(target, Ctx::From)
+        ),
+        Event::Sells { who: p, target } => format!(
+            "{} {} {} to the Aftermarket",
+            who(*p),
+            verb("sell", third(*p)),
+            self::target(target, Ctx::From)
+        ),
+        Event::DeckbuildingStarts => "the Deckbuilding Phase starts".to_string(),
+        Event::DeckbuildingEnds => "the Deckbuilding Phase ends".to_string(),
     }
 }
 

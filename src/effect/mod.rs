@@ -22,6 +22,7 @@ mod grammar;
 mod hints;
 mod keywords;
 mod parser;
+mod phase;
 pub mod phrases;
 mod refer;
 mod render;

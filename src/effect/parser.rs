@@ -436,7 +436,10 @@ impl Builder<'_> {
                     let event = p.into_inner().find(|q| {
                         matches!(
                             q.as_rule(),
-                            Rule::event_turn | Rule::event_is_flipped | Rule::event_player
+                            Rule::event_turn
+                                | Rule::event_phase
+                                | Rule::event_is_flipped
+                                | Rule::event_player
                         )
                     });
                     trigger = event.map(|e| self.event(e));
@@ -618,6 +621,9 @@ impl Builder<'_> {
                     .unwrap_or_else(|| Target::new(TargetKind::This)),
             },
             Rule::return_hand => Action::ReturnToHand { target },
+            Rule::sell => Action::Sell { target },
+            Rule::buy => Action::Buy { target },
+            Rule::put_aftermarket => Action::ToAftermarket { target },
             _ => Action::PlayCard { target },
         }
     }
@@ -644,6 +650,7 @@ impl Builder<'_> {
                 }
                 Rule::number => parts.num = Some(self.num(&p)),
                 Rule::k_vp => parts.resource = Resource::Vp,
+                Rule::k_sell_marker => parts.resource = Resource::SellMarker,
                 Rule::pile_store_discard => parts.pile = Pile::StoreDiscard,
                 Rule::pile_box => parts.pile = Pile::Box,
                 Rule::discard_to => {
@@ -789,6 +796,25 @@ impl Builder<'_> {
                         }
                     });
                 State::StarBonus { delta }
+            }
+            Rule::costs | Rule::sells_for => {
+                let rule = pair.as_rule();
+                let mut n = 0;
+                let mut less = false;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::number => n = self.num(&p).value,
+                        Rule::k_less => less = true,
+                        _ => {}
+                    }
+                }
+                let magnitude = i32::try_from(n).unwrap_or(i32::MAX);
+                let delta = if less { -magnitude } else { magnitude };
+                if rule == Rule::costs {
+                    State::BuyCost { delta }
+                } else {
+                    State::SellPrice { delta }
+                }
             }
             _ => {
                 let mut symbols = Symbols::ElementsAndTypes;
@@ -1063,6 +1089,7 @@ impl Builder<'_> {
                     Rule::zone_any_tableau
                         | Rule::zone_store_discard
                         | Rule::zone_aftermarket
+                        | Rule::zone_store
                         | Rule::zone_owned
                 )
             })
@@ -1071,6 +1098,7 @@ impl Builder<'_> {
             Rule::zone_any_tableau => Place::Tableau { owner: Owner::Any },
             Rule::zone_store_discard => Place::StoreDiscard,
             Rule::zone_aftermarket => Place::Aftermarket,
+            Rule::zone_store => Place::Store,
             _ => {
                 let mut owner = Owner::You;
                 let mut kind = Rule::k_tableau;
@@ -1264,16 +1292,21 @@ impl Builder<'_> {
         let inner = pair.into_inner().find(|p| {
             matches!(
                 p.as_rule(),
-                Rule::turn_moment | Rule::event_turn | Rule::event_is_flipped | Rule::event_player
+                Rule::turn_moment
+                    | Rule::phase_moment
+                    | Rule::event_turn
+                    | Rule::event_phase
+                    | Rule::event_is_flipped
+                    | Rule::event_player
             )
         })?;
         // An event refers back to no one (the check says so), so it is read
         // as a trigger is, before anyone is named.
         let named = self.scope.named.take();
-        let event = if inner.as_rule() == Rule::turn_moment {
-            self.turn_event(inner, Rule::k_start)
-        } else {
-            self.event(inner)
+        let event = match inner.as_rule() {
+            Rule::turn_moment => self.turn_event(inner, Rule::k_start),
+            Rule::phase_moment => phase_event(&inner, Rule::k_start),
+            _ => self.event(inner),
         };
         self.scope = Scope {
             subject: Player::You,
@@ -1306,6 +1339,9 @@ impl Builder<'_> {
         if inner.as_rule() == Rule::event_turn {
             return self.turn_event(inner, Rule::k_starts);
         }
+        if inner.as_rule() == Rule::event_phase {
+            return phase_event(&inner, Rule::k_starts);
+        }
         if inner.as_rule() == Rule::event_is_flipped {
             let target = inner
                 .into_inner()
@@ -1321,17 +1357,18 @@ impl Builder<'_> {
         self.scope.subject = who;
         let what = parts.next().expect("event kind");
         match what.as_rule() {
-            Rule::event_flips | Rule::event_plays => {
-                let flips = what.as_rule() == Rule::event_flips;
+            Rule::event_flips | Rule::event_plays | Rule::event_buys | Rule::event_sells => {
+                let kind = what.as_rule();
                 let target = what
                     .into_inner()
                     .find(|p| p.as_rule() == Rule::target)
                     .expect("target");
                 let target = self.target(target);
-                if flips {
-                    Event::Flips { who, target }
-                } else {
-                    Event::Plays { who, target }
+                match kind {
+                    Rule::event_flips => Event::Flips { who, target },
+                    Rule::event_plays => Event::Plays { who, target },
+                    Rule::event_buys => Event::Buys { who, target },
+                    _ => Event::Sells { who, target },
                 }
             }
             Rule::event_clash_result => Event::Clash {
@@ -1352,6 +1389,16 @@ impl Builder<'_> {
                 }
             }
         }
+    }
+}
+
+/// `the Deckbuilding Phase starts` or `at the start of the Deckbuilding
+/// Phase`: `starting` is the word that says it starts.
+fn phase_event(inner: &P<'_>, starting: Rule) -> Event {
+    if inner.clone().into_inner().any(|p| p.as_rule() == starting) {
+        Event::DeckbuildingStarts
+    } else {
+        Event::DeckbuildingEnds
     }
 }
 

@@ -27,8 +27,12 @@ pub(crate) fn named_by_trigger(event: &Event) -> Option<Player> {
         | Event::LosesRp { who }
         | Event::TurnStarts { who }
         | Event::TurnEnds { who }
-        | Event::Passes { who } => *who,
-        Event::IsFlipped { .. } => return None,
+        | Event::Passes { who }
+        | Event::Buys { who, .. }
+        | Event::Sells { who, .. } => *who,
+        Event::IsFlipped { .. } | Event::DeckbuildingStarts | Event::DeckbuildingEnds => {
+            return None;
+        }
     };
     (who == Player::AnOpponent).then_some(Player::TriggerPlayer)
 }
@@ -116,8 +120,12 @@ pub(crate) fn check(a: &Ability, errors: &mut Vec<EffectError>) {
 /// A trigger comes first in its line: nothing before it can be referred to.
 fn event_references(event: &Event, errors: &mut Vec<EffectError>) {
     let (who, target) = match event {
-        Event::Flips { who, target } | Event::Plays { who, target } => (*who, Some(target)),
+        Event::Flips { who, target }
+        | Event::Plays { who, target }
+        | Event::Buys { who, target }
+        | Event::Sells { who, target } => (*who, Some(target)),
         Event::IsFlipped { target } => (Player::You, Some(target)),
+        Event::DeckbuildingStarts | Event::DeckbuildingEnds => (Player::You, None),
         Event::Clash { who, .. }
         | Event::GainsRp { who }
         | Event::LosesRp { who }

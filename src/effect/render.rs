@@ -282,6 +282,16 @@ impl Renderer<'_> {
                             ],
                         )
                     }
+                    State::BuyCost { delta } | State::SellPrice { delta } => {
+                        let key = match (state, *delta < 0) {
+                            (State::BuyCost { .. }, true) => "state.cost_less",
+                            (State::BuyCost { .. }, false) => "state.cost_more",
+                            (_, true) => "state.sell_less",
+                            (_, false) => "state.sell_more",
+                        };
+                        let amount = self.resource(Num::new(delta.unsigned_abs()), Resource::Money);
+                        self.t(key, &variants, &[("target", &t), ("amount", &amount)])
+                    }
                 }
             }
         }
@@ -388,6 +398,11 @@ impl Renderer<'_> {
                 t("action.return_to_hand", &[("target", &at(target))])
             }
             Action::PlayCard { target } => t("action.play_card", &[("target", &from(target))]),
+            Action::Sell { target } => t("action.sell", &[("target", &from(target))]),
+            Action::Buy { target } => t("action.buy", &[("target", &from(target))]),
+            Action::ToAftermarket { target } => {
+                t("action.to_aftermarket", &[("target", &from(target))])
+            }
         }
     }
 
@@ -396,6 +411,7 @@ impl Renderer<'_> {
         let key = match r {
             Resource::Money => "resource.money",
             Resource::Vp => "resource.vp",
+            Resource::SellMarker => "resource.sell_marker",
         };
         self.t(
             key,
@@ -650,6 +666,7 @@ impl Renderer<'_> {
             Place::Binder { owner } => self.t("place.binder", v, &[("owner", &self.owner(owner))]),
             Place::StoreDiscard => self.t("place.store_discard", v, &[]),
             Place::Aftermarket => self.t("place.aftermarket", v, &[]),
+            Place::Store => self.t("place.store", v, &[]),
         }
     }
 
@@ -823,6 +840,10 @@ impl Renderer<'_> {
         match e {
             Event::TurnStarts { who } => turn("sentence.turn_start", *who),
             Event::TurnEnds { who } => turn("sentence.turn_end", *who),
+            Event::DeckbuildingStarts => {
+                self.t("sentence.deckbuilding_start", &[], &[("body", body)])
+            }
+            Event::DeckbuildingEnds => self.t("sentence.deckbuilding_end", &[], &[("body", body)]),
             _ => self.t(
                 "sentence.whenever",
                 &[],
@@ -887,6 +908,24 @@ impl Renderer<'_> {
                 &[("owner", &self.owner(who.owner()))],
             ),
             Event::Passes { who } => self.t("event.passes", v(*who), &[("who", &self.who(*who))]),
+            Event::Buys { who, target } => self.t(
+                "event.buys",
+                v(*who),
+                &[
+                    ("who", &self.who(*who)),
+                    ("target", &self.target(target, Ctx::From)),
+                ],
+            ),
+            Event::Sells { who, target } => self.t(
+                "event.sells",
+                v(*who),
+                &[
+                    ("who", &self.who(*who)),
+                    ("target", &self.target(target, Ctx::From)),
+                ],
+            ),
+            Event::DeckbuildingStarts => self.t("event.deckbuilding_starts", &[], &[]),
+            Event::DeckbuildingEnds => self.t("event.deckbuilding_ends", &[], &[]),
         }
     }
 }
@@ -901,6 +940,7 @@ fn timing_key(t: Timing) -> &'static str {
         Timing::Score => "score",
         Timing::Reaction => "reaction",
         Timing::Action => "action",
+        Timing::Deckbuilding => "deckbuilding",
     }
 }
 

@@ -229,8 +229,7 @@ impl Counter {
     fn unit(self) -> &'static str {
         match self {
             Counter::Rp => "RP",
-            Counter::Other(Resource::Money) => "Millennium Dollars",
-            Counter::Other(Resource::Vp) => "VP",
+            Counter::Other(r) => r.unit(),
         }
     }
 }

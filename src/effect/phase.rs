@@ -1,0 +1,129 @@
+//! Which phase of a round an ability works in, and the words that belong to
+//! the other one.
+//!
+//! A round is a Deckbuilding Phase, then a tournament (rulebook). Every
+//! timing word but `Deckbuilding` works in the tournament; a `Deckbuilding`
+//! ability works while the Deckbuilding Phase lasts, where there is no
+//! tableau, no turn, no clash and no RP. A word of the other phase would
+//! make the sentence do nothing, so it is an error (`wrong-phase`), located
+//! at the clause, trigger or sentence that says it.
+
+use super::ast::*;
+use super::error::EffectError;
+
+/// Every word of `a` that belongs to the phase it does not work in.
+pub(crate) fn check(a: &Ability) -> Vec<EffectError> {
+    let mut out = Vec::new();
+    let in_tournament = a.timing.in_tournament();
+    if let Some(e) = &a.trigger {
+        event(e, in_tournament, a.timing_span, &mut out);
+    }
+    for s in &a.sentences {
+        if let Some(e) = &s.whenever {
+            event(e, in_tournament, s.span, &mut out);
+        }
+        if in_tournament {
+            continue;
+        }
+        if let Some(o) = s.outcome {
+            let word = match o {
+                ClashResult::Win => "`Win:`",
+                ClashResult::Lose => "`Lose:`",
+                ClashResult::Tie => "`Tie:`",
+            };
+            out.push(tournament_word(word, "a clash result", s.span));
+        }
+        if let Some(until) = s.until {
+            let word = match until {
+                Until::EndOfTurn => "`until the end of the turn`",
+                Until::EndOfTournament => "`until the end of the tournament`",
+            };
+            out.push(tournament_word(word, "a tournament's time", s.span));
+        }
+        for c in s.cost.iter().chain(&s.clauses) {
+            clause(c, &mut out);
+        }
+    }
+    out
+}
+
+/// A clause of a Deckbuilding ability: its action and the cards it names.
+fn clause(c: &Clause, out: &mut Vec<EffectError>) {
+    match c {
+        Clause::Act { action, span, .. } => {
+            if let Some(word) = tournament_action(action) {
+                out.push(tournament_word(word, "a tournament action", *span));
+            }
+            action.each_target(&mut |t| target(t, out));
+        }
+        Clause::State { target: t, .. } => target(t, out),
+    }
+}
+
+/// The words of an action that only a tournament has.
+fn tournament_action(a: &Action) -> Option<&'static str> {
+    Some(match a {
+        Action::GainRp { .. } => "`gain … RP`",
+        Action::LoseRp { .. } => "`lose … RP`",
+        Action::GainSlots { .. } => "`extra tableau slot`",
+        Action::Flip { .. } => "`flip`",
+        Action::Clash { .. } => "`clash`",
+        Action::PutTokens { .. } => "`+1 STAR token`",
+        Action::Insert { .. } => "`insert … into your tableau`",
+        Action::CopyEffect { .. } => "`copy the effect of`",
+        Action::Attach { .. } => "`attach`",
+        Action::PlayCard { .. } => "`play`",
+        _ => return None,
+    })
+}
+
+/// A card a Deckbuilding ability names where only a tournament has it.
+fn target(t: &Target, out: &mut Vec<EffectError>) {
+    let word = match &t.kind {
+        TargetKind::TopCard { .. } => "`Top Card`",
+        TargetKind::NextCard => "`the next card you play`",
+        TargetKind::Neighbor { .. } => "`the card to the left/right`",
+        TargetKind::Cards(q) if matches!(q.place, Some(Place::Tableau { .. })) => "`tableau`",
+        _ => return,
+    };
+    out.push(tournament_word(word, "a card in play", t.span));
+}
+
+/// An event in the phase the ability does not work in.
+fn event(e: &Event, in_tournament: bool, at: Span, out: &mut Vec<EffectError>) {
+    let deckbuilding = matches!(e, Event::DeckbuildingStarts | Event::DeckbuildingEnds);
+    if in_tournament && deckbuilding {
+        out.push(
+            EffectError::new(
+                "wrong-phase",
+                at.range(),
+                "the Deckbuilding Phase starts and ends outside the tournament, when this ability does not work",
+                "a Deckbuilding moment",
+            )
+            .with_help("write it as a `Deckbuilding:` ability"),
+        );
+    }
+    if in_tournament || deckbuilding {
+        return;
+    }
+    let word = match e {
+        Event::Flips { .. } | Event::IsFlipped { .. } => "a flip",
+        Event::Plays { .. } => "a play",
+        Event::Clash { .. } => "a clash",
+        Event::GainsRp { .. } | Event::LosesRp { .. } => "RP",
+        Event::TurnStarts { .. } | Event::TurnEnds { .. } => "a turn",
+        Event::Passes { .. } => "passing",
+        _ => return,
+    };
+    out.push(tournament_word(word, "a tournament event", at));
+}
+
+fn tournament_word(word: &str, what: &str, at: Span) -> EffectError {
+    EffectError::new(
+        "wrong-phase",
+        at.range(),
+        format!("{word} belongs to the tournament, and a Deckbuilding ability works in the Deckbuilding Phase"),
+        format!("{what} in the Deckbuilding Phase"),
+    )
+    .with_help("move it to a tournament ability (`Play:`, `Ongoing:`, …), or say what happens in the Deckbuilding Phase (buy, sell, Millennium Dollars)")
+}
