@@ -602,7 +602,7 @@ fn durations_print_in_both_languages_and_read_back() {
     for (text, ja) in [
         (
             "Play: Until the end of the turn, this card has +2 STAR.",
-            "プレイ：ターンの終了時まで、このカードのスターレーティングを+2する。",
+            "プレイ：ターンの終了時まで、このカードのスターレーティングは2上がる。",
         ),
         (
             "Action: Until the end of the tournament, your Top Card cannot be flipped.",
@@ -766,5 +766,25 @@ fn a_price_changes_by_one_to_ninety_nine() {
         "Deckbuilding: Cards sell for 100 Millennium Dollars more.",
     ] {
         assert_eq!(check_codes(text), ["number-out-of-range"], "`{text}`");
+    }
+}
+
+/// A STAR bonus is a lasting state in Japanese as the official edition
+/// writes one (スターレーティングは1上がります), up or down.
+#[test]
+fn a_star_bonus_reads_as_a_state_in_japanese_up_and_down() {
+    let vocab = Vocabulary::base();
+    let book = Phrasebook::builtin(Lang::Ja);
+    for (text, ja) in [
+        (
+            "Top: Your Top Card has +2 STAR.",
+            "トップ：自分のトップカードのスターレーティングは2上がる。",
+        ),
+        (
+            "Ongoing: Adjacent cards have -1 STAR.",
+            "持続：隣のカードのスターレーティングは1下がる。",
+        ),
+    ] {
+        assert_eq!(render(&parse_ok(text), Lang::Ja, &book, &vocab), ja);
     }
 }

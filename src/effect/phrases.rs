@@ -57,6 +57,10 @@ pub(crate) const VARIANTS: &[(&str, &str)] = &[
         "the cards are taken out of the place (`from your hand`)",
     ),
     ("one", "the number is 1 (`a +1 STAR token`)"),
+    (
+        "down",
+        "the change is negative (Japanese 下がる, where up is 上がる)",
+    ),
 ];
 
 /// Every required key with the placeholders its template may use.
@@ -146,7 +150,7 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     // states
     ("state.cannot_be_flipped", &["target"]),
     ("state.cannot_be_flipped_by_opponents", &["target"]),
-    ("state.star_bonus", &["target", "delta"]),
+    ("state.star_bonus", &["target", "delta", "n"]),
     ("state.mimic", &["target", "symbols", "source"]),
     ("state.cost_less", &["target", "amount"]),
     ("state.cost_more", &["target", "amount"]),

@@ -261,11 +261,20 @@ impl Renderer<'_> {
                         &variants,
                         &[("target", &t)],
                     ),
-                    State::StarBonus { delta } => self.t(
-                        "state.star_bonus",
-                        &variants,
-                        &[("target", &t), ("delta", &format!("{delta:+}"))],
-                    ),
+                    State::StarBonus { delta } => {
+                        if *delta < 0 {
+                            variants.push("down");
+                        }
+                        self.t(
+                            "state.star_bonus",
+                            &variants,
+                            &[
+                                ("target", &t),
+                                ("delta", &format!("{delta:+}")),
+                                ("n", &delta.unsigned_abs().to_string()),
+                            ],
+                        )
+                    }
                     State::Mimic { symbols, source } => {
                         let symbols = self.word(match symbols {
                             Symbols::Elements => "symbols.elements",
