@@ -644,14 +644,16 @@ fn money_and_victory_points() {
         action("Play: Gain 3 Millennium Dollars."),
         Action::Gain {
             n: Num::new(3),
-            resource: Resource::Money
+            resource: Resource::Money,
+            per: None
         }
     );
     assert_eq!(
         action("Score: Lose 1 Millennium Dollar."),
         Action::Lose {
             n: Num::new(1),
-            resource: Resource::Money
+            resource: Resource::Money,
+            per: None
         }
     );
     let a = ability("Action: Pay 2 Millennium Dollars to gain 1 VP.");
@@ -1261,9 +1263,14 @@ fn errors_teach_the_nearest_sentence_inside_the_language() {
             Some("Play: Take the top 2 cards of the Store into your hand and gain 1 RP."),
         ),
         (
-            "Play: Choose one — gain 2 RP; or flip this card.",
-            "a choice between effects",
-            None,
+            "Play: Choose one: gain 2 RP or flip this card.",
+            "a choice is written",
+            Some("Play: Choose one — gain 2 RP; or flip this card."),
+        ),
+        (
+            "Play: Choose one, gain 2 RP, or each opponent loses 1 RP.",
+            "a choice is written",
+            Some("Play: Choose one — gain 2 RP; or each opponent loses 1 RP."),
         ),
         (
             "Ongoing: At the start of each of your turns, gain 1 RP.",
@@ -1670,6 +1677,7 @@ fn count(depth: u32) -> BoxedStrategy<Count> {
         }),
         target(depth).prop_map(|among| Count::Elements { among }),
         target(depth).prop_map(|among| Count::Types { among }),
+        target(depth).prop_map(|among| Count::Sets { among }),
         target(depth).prop_map(|on| Count::Tokens { on }),
         Just(Count::Opponents),
     ]
@@ -1699,8 +1707,10 @@ fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
         amount(depth).prop_map(|amount| Action::GainRp { amount }),
         amount(depth).prop_map(|amount| Action::LoseRp { amount }),
         num(1..=3).prop_map(|count| Action::GainSlots { count }),
-        (num(1..=9), resource()).prop_map(|(n, resource)| Action::Gain { n, resource }),
-        (num(1..=9), resource()).prop_map(|(n, resource)| Action::Lose { n, resource }),
+        (num(1..=9), resource(), proptest::option::of(count(depth)))
+            .prop_map(|(n, resource, per)| Action::Gain { n, resource, per }),
+        (num(1..=9), resource(), proptest::option::of(count(depth)))
+            .prop_map(|(n, resource, per)| Action::Lose { n, resource, per }),
         num(1..=9).prop_map(|n| Action::PayMoney { n }),
         t().prop_map(|target| Action::Flip { target }),
         prop_oneof![Just(ClashWith::Opponent), Just(ClashWith::AllPlayers)]
@@ -1843,17 +1853,33 @@ fn sentence(depth: u32) -> BoxedStrategy<Sentence> {
         any::<bool>(),
         proptest::collection::vec(clause_strategy(depth), 0..2),
         proptest::collection::vec(clause_strategy(depth), 1..4),
+        // One sentence in four is a choice (its options replace the
+        // clauses; a choice has no cost).
+        proptest::option::weighted(
+            0.25,
+            proptest::collection::vec(
+                proptest::collection::vec(clause_strategy(depth), 1..3),
+                2..4,
+            ),
+        ),
     )
         .prop_map(
-            |(outcome, whenever, condition, until, optional, cost, clauses)| Sentence {
-                outcome,
-                whenever,
-                condition,
-                until,
-                optional,
-                cost,
-                clauses,
-                span: Span::default(),
+            |(outcome, whenever, condition, until, optional, cost, clauses, choice)| {
+                let (cost, clauses, choice) = match choice {
+                    Some(options) => (Vec::new(), Vec::new(), options),
+                    None => (cost, clauses, Vec::new()),
+                };
+                Sentence {
+                    outcome,
+                    whenever,
+                    condition,
+                    until,
+                    optional,
+                    cost,
+                    clauses,
+                    choice,
+                    span: Span::default(),
+                }
             },
         )
         .boxed()

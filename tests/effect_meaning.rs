@@ -788,3 +788,103 @@ fn a_star_bonus_reads_as_a_state_in_japanese_up_and_down() {
         assert_eq!(render(&parse_ok(text), Lang::Ja, &book, &vocab), ja);
     }
 }
+
+/// `for each` multiplies money, VP and Sell Markers as it does RP; gaining
+/// and losing the same per-each amount undoes itself, a fixed amount
+/// against a counted one does not read as the same.
+#[test]
+fn money_and_vp_for_each_count_and_are_weighed_as_amounts() {
+    let text = "Score: Gain 1 VP for each different set among cards in your tableau.";
+    let effect = parse_ok(text);
+    assert_eq!(format(&effect), text);
+    let Line::Ability(a) = &effect.lines[0] else {
+        panic!("an ability")
+    };
+    let Clause::Act { action, .. } = &a.sentences[0].clauses[0] else {
+        panic!("an action")
+    };
+    assert!(matches!(action.per(), Some(Count::Sets { .. })));
+    assert_eq!(codes(text), [] as [&str; 0]);
+    let both = "Play: Gain 1 VP for each opponent and lose 1 VP for each opponent.";
+    let errors = sense(&parse_ok(both), None, &Vocabulary::base());
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].code, "sense-gain-and-lose");
+    assert!(
+        errors[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .starts_with("remove both")
+    );
+    let mixed = "Play: Gain 1 VP for each opponent and lose 1 VP.";
+    let errors = sense(&parse_ok(mixed), None, &Vocabulary::base());
+    assert!(
+        errors[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .starts_with("write one change of VP")
+    );
+}
+
+// ───────────────────────────── choices ─────────────────────────────
+
+/// The options of a choice are alternatives: the checks walk each one, and
+/// the sense checks never weigh one option against another.
+#[test]
+fn a_choice_is_checked_option_by_option() {
+    let text = "Play: Choose one — gain 1 VP; or lose 1 VP and gain 3 RP.";
+    let effect = parse_ok(text);
+    assert_eq!(format(&effect), text);
+    let Line::Ability(a) = &effect.lines[0] else {
+        panic!("an ability")
+    };
+    assert_eq!(a.sentences[0].choice.len(), 2);
+    assert!(a.sentences[0].clauses.is_empty());
+    assert_eq!(codes(text), [] as [&str; 0]);
+    // Within one option, the same change undone is still found.
+    let undone = "Play: Choose one — gain 1 VP and lose 1 VP; or gain 3 RP.";
+    assert_eq!(codes(undone), ["sense-gain-and-lose"]);
+    // A word of the tournament in any option of a Deckbuilding choice.
+    let wrong = "Deckbuilding: At the start of the Deckbuilding Phase, choose one — gain a Sell Marker; or gain 2 RP.";
+    let errors = check(&parse_ok(wrong), &Vocabulary::base());
+    assert_eq!(
+        errors.iter().map(|e| e.code).collect::<Vec<_>>(),
+        ["wrong-phase"]
+    );
+    assert_eq!(&wrong[errors[0].span.clone()], "gain 2 RP");
+    // The outline lists each option.
+    let shown = outline(&effect);
+    assert_eq!(
+        shown[0].sentences[0],
+        [
+            ("or", "you gain 1 VP".to_string()),
+            ("or", "you lose 1 VP, then you gain 3 RP".to_string()),
+        ]
+    );
+}
+
+/// A choice reads back as its tree and prints in both languages.
+#[test]
+fn a_choice_prints_in_both_languages_and_reads_back() {
+    let vocab = Vocabulary::base();
+    let text = "Play: You may choose one — gain 2 RP; or each opponent loses 1 RP; or look at the top card of the Store.";
+    let effect = parse_ok(text);
+    assert_eq!(format(&effect), text);
+    assert_eq!(reads_back(&effect, text), None);
+    let book = Phrasebook::builtin(Lang::Ja);
+    assert_eq!(
+        render(&effect, Lang::Ja, &book, &vocab),
+        "プレイ：「2RPを得る」、「各相手は1RPを失う」、「ショップデッキの一番上のカードを見る」のうち1つを行うことができる。"
+    );
+    for written in [
+        "Play: Choose one – gain 2 RP; or flip this card.",
+        "Play: choose one - gain 2 RP; OR flip this card.",
+    ] {
+        assert_eq!(
+            format(&parse_ok(written)),
+            "Play: Choose one — gain 2 RP; or flip this card.",
+            "`{written}`"
+        );
+    }
+}

@@ -191,11 +191,37 @@ pub struct Sentence {
     /// Clauses paid before `to` (`flip this card to …`); empty when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cost: Vec<Clause>,
-    /// What happens, in order.
+    /// What happens, in order (empty when the sentence is a choice).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clauses: Vec<Clause>,
+    /// `Choose one — …; or …`: the player whose ability it is does one of
+    /// these, each as `clauses` would be done; empty when there is no choice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choice: Vec<Vec<Clause>>,
     #[serde(skip)]
     #[schemars(skip)]
     pub span: Span,
+}
+
+impl Sentence {
+    /// Every clause in the order written: the cost, the clauses, then each
+    /// option of a choice in turn.
+    pub fn each_clause(&self) -> impl Iterator<Item = &Clause> {
+        self.cost
+            .iter()
+            .chain(&self.clauses)
+            .chain(self.choice.iter().flatten())
+    }
+
+    /// What the sentence may do, one list per way it can go: its clauses,
+    /// or each option of its choice (its cost is paid either way).
+    pub fn ways(&self) -> Vec<&[Clause]> {
+        if self.choice.is_empty() {
+            vec![&self.clauses]
+        } else {
+            self.choice.iter().map(Vec::as_slice).collect()
+        }
+    }
 }
 
 /// How long what a sentence does lasts.
@@ -258,10 +284,22 @@ pub enum Action {
     LoseRp { amount: Amount },
     /// `gain 1 extra tableau slot` (always at the right end).
     GainSlots { count: Num },
-    /// `gain 3 Millennium Dollars`, `gain 2 VP`.
-    Gain { n: Num, resource: Resource },
-    /// `lose 3 Millennium Dollars`, `lose 1 VP` (never below zero).
-    Lose { n: Num, resource: Resource },
+    /// `gain 3 Millennium Dollars`, `gain 2 VP`, `gain 1 VP for each …`
+    /// (`n` for each one `per` counts).
+    Gain {
+        n: Num,
+        resource: Resource,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        per: Option<Count>,
+    },
+    /// `lose 3 Millennium Dollars`, `lose 1 VP` (never below zero), with
+    /// `for each …` as `Gain`.
+    Lose {
+        n: Num,
+        resource: Resource,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        per: Option<Count>,
+    },
     /// `pay 3 Millennium Dollars`: money to the bank; as a cost, what it
     /// pays for happens only when it can be paid in full.
     PayMoney { n: Num },
@@ -341,6 +379,14 @@ impl Action {
     pub fn amount(&self) -> Option<&Amount> {
         match self {
             Action::GainRp { amount } | Action::LoseRp { amount } => Some(amount),
+            _ => None,
+        }
+    }
+
+    /// What a change of money, VP or Sell Markers counts (`for each …`).
+    pub fn per(&self) -> Option<&Count> {
+        match self {
+            Action::Gain { per, .. } | Action::Lose { per, .. } => per.as_ref(),
             _ => None,
         }
     }
@@ -426,6 +472,8 @@ pub enum Count {
     Elements { among: Target },
     /// `different type among <cards>`.
     Types { among: Target },
+    /// `different set among <cards>` (face-down cards have no set).
+    Sets { among: Target },
     /// `+1 STAR token on <card>`.
     Tokens { on: Target },
     /// `opponent`.

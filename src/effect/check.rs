@@ -282,7 +282,7 @@ impl Checker<'_> {
         if let Some(c) = &s.condition {
             self.condition(c);
         }
-        for c in s.cost.iter().chain(&s.clauses) {
+        for c in s.each_clause() {
             self.clause(c);
         }
     }
@@ -361,8 +361,11 @@ impl Checker<'_> {
         match a {
             Action::GainRp { amount } | Action::LoseRp { amount } => self.amount(amount),
             Action::GainSlots { count } => self.range(*count, 1, 5, "extra tableau slots"),
-            Action::Gain { n, resource } | Action::Lose { n, resource } => {
-                self.range(*n, 1, 99, resource.unit())
+            Action::Gain { n, resource, per } | Action::Lose { n, resource, per } => {
+                self.range(*n, 1, 99, resource.unit());
+                if let Some(count) = per {
+                    self.count(count);
+                }
             }
             Action::PayMoney { n } => self.range(*n, 1, 99, Resource::Money.unit()),
             Action::Flip { target } => self.target(target, Role::Flip),
@@ -436,7 +439,9 @@ impl Checker<'_> {
     fn count(&mut self, c: &Count) {
         match c {
             Count::Cards { cards } => self.query(cards, Role::Plain),
-            Count::Elements { among } | Count::Types { among } => self.target(among, Role::Plain),
+            Count::Elements { among } | Count::Types { among } | Count::Sets { among } => {
+                self.target(among, Role::Plain)
+            }
             Count::Tokens { on } => self.target(on, Role::Plain),
             Count::Opponents => {}
         }
@@ -673,7 +678,7 @@ impl Checker<'_> {
 
 /// Does a sentence clash?
 fn has_clash(s: &Sentence) -> bool {
-    s.cost.iter().chain(&s.clauses).any(|c| {
+    s.each_clause().any(|c| {
         matches!(
             c,
             Clause::Act {

@@ -104,6 +104,10 @@ fn outline_sentence(s: &Sentence) -> Vec<(&'static str, String)> {
     for c in &s.clauses {
         parts.push(("do", clause(c, true)));
     }
+    for option in &s.choice {
+        let each: Vec<String> = option.iter().map(|c| clause(c, true)).collect();
+        parts.push(("or", each.join(", then ")));
+    }
     parts
 }
 
@@ -151,7 +155,13 @@ fn sentence(s: &Sentence) -> String {
         body.push_str(&clauses(&s.cost));
         body.push_str(" to ");
     }
-    body.push_str(&clauses(&s.clauses));
+    if s.choice.is_empty() {
+        body.push_str(&clauses(&s.clauses));
+    } else {
+        body.push_str("choose one — ");
+        let options: Vec<String> = s.choice.iter().map(|o| clauses(o)).collect();
+        body.push_str(&options.join("; or "));
+    }
     body.push('.');
     match s.outcome {
         Some(o) => format!("{}: {body}", outcome(o)),
@@ -256,6 +266,14 @@ fn money_change(delta: i32, less: &str, more: &str) -> String {
     format!("{} {word}", resource(n, Resource::Money))
 }
 
+/// `1 VP`, or `1 VP for each fire card in your tableau`.
+fn resource_per(n: Num, r: Resource, per: Option<&Count>) -> String {
+    match per {
+        None => resource(n, r),
+        Some(c) => format!("{} for each {}", resource(n, r), count(c, false)),
+    }
+}
+
 /// Does the player take the `-s` form of a verb?
 pub(crate) fn third_person(p: Player) -> bool {
     matches!(
@@ -292,8 +310,20 @@ fn action(a: &Action, third: bool) -> String {
             count.value,
             if count.value == 1 { "slot" } else { "slots" }
         ),
-        Action::Gain { n, resource } => format!("{} {}", v("gain"), self::resource(*n, *resource)),
-        Action::Lose { n, resource } => format!("{} {}", v("lose"), self::resource(*n, *resource)),
+        Action::Gain { n, resource, per } => {
+            format!(
+                "{} {}",
+                v("gain"),
+                resource_per(*n, *resource, per.as_ref())
+            )
+        }
+        Action::Lose { n, resource, per } => {
+            format!(
+                "{} {}",
+                v("lose"),
+                resource_per(*n, *resource, per.as_ref())
+            )
+        }
         Action::PayMoney { n } => format!("{} {}", v("pay"), resource(*n, Resource::Money)),
         Action::Flip { target } => format!("{} {}", v("flip"), self::target(target, Ctx::In)),
         Action::Clash { with } => format!(
@@ -410,6 +440,11 @@ fn count(c: &Count, plural: bool) -> String {
         Count::Types { among } => format!(
             "different {} among {}",
             if plural { "types" } else { "type" },
+            target(among, Ctx::In)
+        ),
+        Count::Sets { among } => format!(
+            "different {} among {}",
+            if plural { "sets" } else { "set" },
             target(among, Ctx::In)
         ),
         Count::Tokens { on } => format!(

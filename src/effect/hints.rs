@@ -50,11 +50,7 @@ pub(crate) fn for_ability(line: &str, pos: usize, found: &str) -> Option<Hint> {
             let word = &line[start..end];
             outside_the_game(line, start, word).or_else(|| that_card(line, start, word))
         })
-        .or_else(|| {
-            let start = line.to_ascii_lowercase().find("choose one")?;
-            (pos >= start).then_some(())?;
-            outside_the_game(line, start, &line[start..start + "choose".len()])
-        })
+        .or_else(|| choice_spelling(line, pos))
         .or_else(|| clash_result(line, pos, found))
         .or_else(|| possessive_star(line, pos))
         .or_else(|| number_word(line, pos, found))
@@ -204,9 +200,8 @@ fn clash_result(line: &str, pos: usize, found: &str) -> Option<Hint> {
 
 // ─────────────── what other card games say, taught ───────────────
 
-/// `Draw a card`, `Choose one`: words of other card games. Millennium
-/// Blades has no deck to draw from during play (new cards come from the
-/// Store), and a choice between effects is not in the language.
+/// `Draw a card`: words of other card games. Millennium Blades has no deck
+/// to draw from during play (new cards come from the Store).
 fn outside_the_game(line: &str, pos: usize, found: &str) -> Option<Hint> {
     let word = found.to_ascii_lowercase();
     let end = pos + found.len();
@@ -248,21 +243,51 @@ fn outside_the_game(line: &str, pos: usize, found: &str) -> Option<Hint> {
                 help: with_rewrite(
                     &rewritten,
                     |r| format!("cards come from the Store: write `{r}`"),
-                    "cards come from the Store: `take the top card of the Store into your hand`".to_string(),
+                    "cards come from the Store: `take the top card of the Store into your hand`"
+                        .to_string(),
                 ),
             })
         }
-        "choose" | "chooses" => Some(Hint {
-            span: (pos, end),
-            message: Some(
-                "a choice between effects (`Choose one — …; or …`) is not part of the effect language yet"
-                    .to_string(),
-            ),
-            label: Some("a choice".to_string()),
-            help: "write each option as a sentence of its own with `you may` (`You may flip this card to gain 2 RP.`), or choose a card with `a`/`an` (`Flip a card in an opponent's tableau.`)".to_string(),
-        }),
         _ => None,
     }
+}
+
+/// A choice spelled as other games spell it (`Choose one: a or b.`): the
+/// language writes `Choose one — a; or b.`, and the hint rewrites the line so.
+fn choice_spelling(line: &str, pos: usize) -> Option<Hint> {
+    let start = line.to_ascii_lowercase().find("choose one")?;
+    (pos >= start).then_some(())?;
+    let after = start + "choose one".len();
+    let body = line[after..].trim_start_matches([' ', ':', ',', '—', '–', '-']);
+    let (body, stop) = match body.trim_end().strip_suffix('.') {
+        Some(b) => (b, "."),
+        None => (body.trim_end(), ""),
+    };
+    let options: Vec<&str> = body
+        .split(';')
+        .flat_map(|part| part.split(" or "))
+        .map(|o| o.trim().trim_start_matches("or ").trim_end_matches(','))
+        .filter(|o| !o.is_empty())
+        .collect();
+    let rewritten = format!(
+        "{}{} — {}{stop}",
+        &line[..start],
+        &line[start..after],
+        options.join("; or ")
+    );
+    Some(Hint {
+        span: (start, line.len()),
+        message: Some(
+            "a choice is written `Choose one — <option>; or <option>`: a dash after `one`, `; or` between the options"
+                .to_string(),
+        ),
+        label: Some("a choice".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| format!("write `{r}`"),
+            "write `Choose one — gain 2 RP; or flip this card.`, each option's clauses as a sentence's".to_string(),
+        ),
+    })
 }
 
 /// `At the start of each of your turns`: the language says `At the start

@@ -469,6 +469,7 @@ impl Builder<'_> {
             optional: false,
             cost: Vec::new(),
             clauses: Vec::new(),
+            choice: Vec::new(),
             span,
         };
         for p in pair.into_inner() {
@@ -491,6 +492,7 @@ impl Builder<'_> {
                 }
                 Rule::may => sentence.optional = true,
                 Rule::clauses => sentence.clauses = self.clauses(p),
+                Rule::choice => sentence.choice = self.choice(p),
                 Rule::purpose => {
                     let clauses = p.into_inner().find(|q| q.as_rule() == Rule::clauses);
                     sentence.cost = std::mem::take(&mut sentence.clauses);
@@ -500,6 +502,15 @@ impl Builder<'_> {
             }
         }
         sentence
+    }
+
+    /// The options of `choose one — …; or …`, each read as clauses are.
+    fn choice(&mut self, pair: P<'_>) -> Vec<Vec<Clause>> {
+        pair.into_inner()
+            .filter(|p| p.as_rule() == Rule::option)
+            .filter_map(|p| p.into_inner().next())
+            .map(|clauses| self.clauses(clauses))
+            .collect()
     }
 
     fn clauses(&mut self, pair: P<'_>) -> Vec<Clause> {
@@ -568,10 +579,12 @@ impl Builder<'_> {
             Rule::gain_resource => Action::Gain {
                 n: parts.num.unwrap_or(Num::new(1)),
                 resource: parts.resource,
+                per: part.map(|p| self.countable(p)),
             },
             Rule::lose_resource => Action::Lose {
                 n: parts.num.unwrap_or(Num::new(1)),
                 resource: parts.resource,
+                per: part.map(|p| self.countable(p)),
             },
             Rule::pay_money => Action::PayMoney {
                 n: parts.num.unwrap_or(Num::new(1)),
@@ -670,7 +683,11 @@ impl Builder<'_> {
                 | Rule::token_count
                 | Rule::insert_anywhere
                 | Rule::insert_beside
-                | Rule::insert_plain => parts.part = Some(p),
+                | Rule::insert_plain
+                | Rule::count_symbols
+                | Rule::count_tokens
+                | Rule::count_opponents
+                | Rule::count_cards => parts.part = Some(p),
                 _ => {}
             }
         }
@@ -738,9 +755,11 @@ impl Builder<'_> {
             Rule::count_symbols => {
                 let mut types = false;
                 let mut among = Target::new(TargetKind::This);
+                let mut sets = false;
                 for p in inner.into_inner() {
                     match p.as_rule() {
                         Rule::k_type => types = true,
+                        Rule::k_sets => sets = true,
                         Rule::target => among = self.target(p),
                         Rule::place => {
                             let span = self.span(&p);
@@ -755,10 +774,10 @@ impl Builder<'_> {
                         _ => {}
                     }
                 }
-                if types {
-                    Count::Types { among }
-                } else {
-                    Count::Elements { among }
+                match (types, sets) {
+                    (true, _) => Count::Types { among },
+                    (_, true) => Count::Sets { among },
+                    _ => Count::Elements { among },
                 }
             }
             Rule::count_tokens => {

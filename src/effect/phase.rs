@@ -40,7 +40,7 @@ pub(crate) fn check(a: &Ability) -> Vec<EffectError> {
             };
             out.push(tournament_word(word, "a tournament's time", s.span));
         }
-        for c in s.cost.iter().chain(&s.clauses) {
+        for c in s.each_clause() {
             clause(c, &mut out);
         }
     }

@@ -162,10 +162,12 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     // amounts and counts
     ("amount.fixed", &["rp"]),
     ("amount.per_each", &["rp", "count"]),
+    ("amount.resource_per_each", &["amount", "count"]),
     ("amount.star_of", &["target"]),
     ("count.cards", &["cards"]),
     ("count.elements", &["among"]),
     ("count.types", &["among"]),
+    ("count.sets", &["among"]),
     ("count.tokens", &["on"]),
     ("count.opponents", &[]),
     // targets
@@ -264,6 +266,9 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("sentence.turn_start", &["owner", "body"]),
     ("sentence.turn_end", &["owner", "body"]),
     ("sentence.deckbuilding_start", &["body"]),
+    ("sentence.choice", &["options"]),
+    ("choice.option", &["option"]),
+    ("choice.join", &[]),
     ("sentence.deckbuilding_end", &["body"]),
 ];
 

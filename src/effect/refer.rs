@@ -89,7 +89,7 @@ pub(crate) fn check(a: &Ability, errors: &mut Vec<EffectError>) {
                 judge_owner(o, Player::You, [trigger, clashed], at, errors)
             });
         }
-        for c in s.cost.iter().chain(&s.clauses) {
+        for c in s.each_clause() {
             match c {
                 Clause::Act {
                     subject,
@@ -205,6 +205,9 @@ fn action_owners(a: &Action, f: Visit<'_>) {
     if let Some(amount) = a.amount() {
         amount_owners(amount, f);
     }
+    if let Some(count) = a.per() {
+        count_owners(count, f);
+    }
     a.each_target(&mut |target| target_owners(target, f));
 }
 
@@ -219,7 +222,9 @@ fn amount_owners(a: &Amount, f: Visit<'_>) {
 fn count_owners(c: &Count, f: Visit<'_>) {
     match c {
         Count::Cards { cards } => query_owners(cards, cards.span, f),
-        Count::Elements { among } | Count::Types { among } => target_owners(among, f),
+        Count::Elements { among } | Count::Types { among } | Count::Sets { among } => {
+            target_owners(among, f)
+        }
         Count::Tokens { on } => target_owners(on, f),
         Count::Opponents => {}
     }

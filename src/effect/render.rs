@@ -163,7 +163,11 @@ impl Renderer<'_> {
         let event = s.whenever.as_ref().map(|e| (e, self.event(e)));
         let condition = s.condition.as_ref().map(|c| self.condition(c));
         let cost = (!s.cost.is_empty()).then(|| self.clauses(&s.cost));
-        let mut body = self.clauses(&s.clauses);
+        let mut body = if s.choice.is_empty() {
+            self.clauses(&s.clauses)
+        } else {
+            self.choice(&s.choice)
+        };
         if let Some(cost) = cost {
             body = self.t("sentence.cost", &[], &[("cost", &cost), ("body", &body)]);
         }
@@ -207,6 +211,17 @@ impl Renderer<'_> {
                 self.t("sentence.plain", &[], &[("body", &body)])
             }
         }
+    }
+
+    /// `choose one — a; or b` (English), `「a」、「b」のうち1つを行う`
+    /// (Japanese).
+    fn choice(&self, options: &[Vec<Clause>]) -> String {
+        let join = self.word("choice.join");
+        let options: Vec<String> = options
+            .iter()
+            .map(|o| self.t("choice.option", &[], &[("option", &self.clauses(o))]))
+            .collect();
+        self.t("sentence.choice", &[], &[("options", &options.join(&join))])
     }
 
     /// Clauses joined as `a, b and c` (English) or `a、b、c` (Japanese).
@@ -359,12 +374,14 @@ impl Renderer<'_> {
                     &[("n", &count.value.to_string()), ("slots", &slots)],
                 )
             }
-            Action::Gain { n, resource } => {
-                t("action.gain", &[("amount", &self.resource(*n, *resource))])
-            }
-            Action::Lose { n, resource } => {
-                t("action.lose", &[("amount", &self.resource(*n, *resource))])
-            }
+            Action::Gain { n, resource, per } => t(
+                "action.gain",
+                &[("amount", &self.resource_per(*n, *resource, per.as_ref()))],
+            ),
+            Action::Lose { n, resource, per } => t(
+                "action.lose",
+                &[("amount", &self.resource_per(*n, *resource, per.as_ref()))],
+            ),
             Action::PayMoney { n } => t(
                 "action.pay",
                 &[("amount", &self.resource(*n, Resource::Money))],
@@ -427,6 +444,19 @@ impl Renderer<'_> {
             if n.value == 1 { &["one"] } else { &[] },
             &[("n", &n.value.to_string())],
         )
+    }
+
+    /// `1 VP`, or `1 VP for each fire card in your tableau`.
+    fn resource_per(&self, n: Num, r: Resource, per: Option<&Count>) -> String {
+        let amount = self.resource(n, r);
+        match per {
+            None => amount,
+            Some(count) => self.t(
+                "amount.resource_per_each",
+                &[],
+                &[("amount", &amount), ("count", &self.count(count, false))],
+            ),
+        }
     }
 
     /// `a slot`, `2 slots`: the word, in the number given.
@@ -506,6 +536,9 @@ impl Renderer<'_> {
             ),
             Count::Types { among } => {
                 self.t("count.types", v, &[("among", &self.target(among, Ctx::In))])
+            }
+            Count::Sets { among } => {
+                self.t("count.sets", v, &[("among", &self.target(among, Ctx::In))])
             }
             Count::Tokens { on } => self.t("count.tokens", v, &[("on", &self.target(on, Ctx::In))]),
             Count::Opponents => self.t("count.opponents", v, &[]),
@@ -726,7 +759,7 @@ impl Renderer<'_> {
         let plural = !(n == 1 && bound == Bound::Exactly);
         let unit = self.word(match count {
             Count::Cards { .. } => "unit.cards",
-            Count::Elements { .. } | Count::Types { .. } => "unit.symbols",
+            Count::Elements { .. } | Count::Types { .. } | Count::Sets { .. } => "unit.symbols",
             Count::Tokens { .. } => "unit.tokens",
             Count::Opponents => "unit.opponents",
         });

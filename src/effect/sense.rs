@@ -35,7 +35,7 @@ pub fn sense(effect: &Effect, kind: Option<CardKind>, vocab: &Vocabulary) -> Vec
             if let Some(c) = &s.condition {
                 condition_never_holds(a.timing, c, kind, vocab, s.span, &mut out);
             }
-            for c in s.cost.iter().chain(&s.clauses) {
+            for c in s.each_clause() {
                 each_query(c, &mut |q| place_never_holds(q, &mut out));
                 if let Clause::State {
                     target,
@@ -79,12 +79,16 @@ pub fn what_it_does(effect: &Effect) -> Effect {
                     dropped = true;
                 }
             }
-            if s.clauses.is_empty() {
+            if s.clauses.is_empty() && s.choice.is_empty() {
                 s.clauses = std::mem::take(&mut s.cost);
             }
         }
-        a.sentences
-            .retain(|s| !s.clauses.is_empty() || s.outcome.is_some() || s.condition.is_some());
+        a.sentences.retain(|s| {
+            !s.clauses.is_empty()
+                || !s.choice.is_empty()
+                || s.outcome.is_some()
+                || s.condition.is_some()
+        });
     }
     effect
 }
@@ -123,11 +127,7 @@ fn already_face_down(a: &Ability) -> bool {
 fn flips_already_flipped(a: &Ability, out: &mut Vec<EffectError>) {
     let face_down = already_face_down(a);
     let mut flips = 0;
-    for c in a
-        .sentences
-        .iter()
-        .flat_map(|s| s.cost.iter().chain(&s.clauses))
-    {
+    for c in a.sentences.iter().flat_map(Sentence::each_clause) {
         if !flips_this_card(c) {
             continue;
         }
@@ -165,7 +165,7 @@ fn one_shots_under_lasting_timing(a: &Ability, out: &mut Vec<EffectError>) {
     }
     // A `whenever` sentence says when it happens: each time its event does.
     for s in a.sentences.iter().filter(|s| s.whenever.is_none()) {
-        for c in s.cost.iter().chain(&s.clauses) {
+        for c in s.each_clause() {
             if is_one_shot(c) {
                 out.push(
                     EffectError::new(
@@ -190,7 +190,7 @@ fn one_shots_under_lasting_timing(a: &Ability, out: &mut Vec<EffectError>) {
 /// once: nothing it does lasts, so the duration says nothing.
 fn durations_over_one_shots(a: &Ability, out: &mut Vec<EffectError>) {
     for s in a.sentences.iter().filter(|s| s.until.is_some()) {
-        if s.clauses.iter().all(is_one_shot) {
+        if s.ways().iter().all(|way| way.iter().all(is_one_shot)) {
             out.push(
                 EffectError::new(
                     "sense-until-nothing-lasts",
@@ -239,14 +239,23 @@ impl Counter {
 enum Much<'a> {
     Amount(&'a Amount),
     Fixed(u32),
+    /// `1 VP for each …`.
+    PerEach(u32, &'a Count),
 }
 
-impl Much<'_> {
+impl<'a> Much<'a> {
+    fn of(n: Num, per: &'a Option<Count>) -> Much<'a> {
+        match per {
+            None => Much::Fixed(n.value),
+            Some(count) => Much::PerEach(n.value, count),
+        }
+    }
+
     fn fixed(self) -> Option<u32> {
         match self {
             Much::Fixed(n) => Some(n),
             Much::Amount(Amount::Fixed { rp }) => Some(rp.value),
-            Much::Amount(_) => None,
+            Much::Amount(_) | Much::PerEach(..) => None,
         }
     }
 }
@@ -273,8 +282,8 @@ fn change(c: &Clause) -> Option<Change<'_>> {
     let (counter, gain, much) = match action {
         Action::GainRp { amount } => (Counter::Rp, true, Much::Amount(amount)),
         Action::LoseRp { amount } => (Counter::Rp, false, Much::Amount(amount)),
-        Action::Gain { n, resource } => (Counter::Other(*resource), true, Much::Fixed(n.value)),
-        Action::Lose { n, resource } => (Counter::Other(*resource), false, Much::Fixed(n.value)),
+        Action::Gain { n, resource, per } => (Counter::Other(*resource), true, Much::of(*n, per)),
+        Action::Lose { n, resource, per } => (Counter::Other(*resource), false, Much::of(*n, per)),
         Action::PayMoney { n } => (Counter::Other(Resource::Money), false, Much::Fixed(n.value)),
         _ => return None,
     };
@@ -290,7 +299,16 @@ fn change(c: &Clause) -> Option<Change<'_>> {
 /// Gaining and losing (or paying) the same for the same player in one
 /// sentence, its cost included.
 fn gains_and_loses(s: &Sentence, out: &mut Vec<EffectError>) {
-    let changes: Vec<Change> = s.cost.iter().chain(&s.clauses).filter_map(change).collect();
+    // The options of a choice are alternatives: each is weighed with the
+    // cost, never with another option.
+    for way in s.ways() {
+        let changes: Vec<Change> = s.cost.iter().chain(way).filter_map(change).collect();
+        undone_changes(&changes, out);
+    }
+}
+
+/// Each change that undoes one written before it.
+fn undone_changes(changes: &[Change], out: &mut Vec<EffectError>) {
     for (i, later) in changes.iter().enumerate() {
         let Some(earlier) = changes[..i].iter().find(|e| {
             e.subject == later.subject && e.counter == later.counter && e.gain != later.gain
@@ -510,11 +528,7 @@ fn kind_never_there(a: &Ability, kind: Option<CardKind>, out: &mut Vec<EffectErr
             .with_help("a Top Card is the right-most face-up single in a tableau: use `Ongoing:` or another timing"),
         );
     }
-    for c in a
-        .sentences
-        .iter()
-        .flat_map(|s| s.cost.iter().chain(&s.clauses))
-    {
+    for c in a.sentences.iter().flat_map(Sentence::each_clause) {
         if let Clause::Act {
             action: Action::Insert { target, .. },
             span,
@@ -556,7 +570,7 @@ fn references(a: &Ability, out: &mut Vec<EffectError>) {
         if let Some(c) = &s.condition {
             each_condition_target(c, &mut |t| referent = Some(referent_of(t, referent)));
         }
-        for c in s.cost.iter().chain(&s.clauses) {
+        for c in s.each_clause() {
             each_target(c, &mut |t| {
                 if let Some(r) = referent {
                     reference(t, r, out);
@@ -649,6 +663,9 @@ fn each_target<'a>(c: &'a Clause, f: &mut impl FnMut(&'a Target)) {
                 Some(Amount::PerEach { count, .. }) => each_count_target(count, f),
                 Some(Amount::Fixed { .. }) | None => {}
             }
+            if let Some(count) = action.per() {
+                each_count_target(count, f);
+            }
             action.each_target(f);
         }
     }
@@ -656,7 +673,7 @@ fn each_target<'a>(c: &'a Clause, f: &mut impl FnMut(&'a Target)) {
 
 fn each_count_target<'a>(c: &'a Count, f: &mut impl FnMut(&'a Target)) {
     match c {
-        Count::Elements { among } | Count::Types { among } => f(among),
+        Count::Elements { among } | Count::Types { among } | Count::Sets { among } => f(among),
         Count::Tokens { on } => f(on),
         Count::Cards { .. } | Count::Opponents => {}
     }
