@@ -1531,15 +1531,20 @@ fn bound() -> impl Strategy<Value = Bound> {
     ]
 }
 
-fn place() -> impl Strategy<Value = Place> {
+// Boxed: an unboxed union of this many arms, inlined in every query's
+// strategy, overflows the test thread's stack.
+fn place() -> BoxedStrategy<Place> {
     prop_oneof![
         owner().prop_map(|owner| Place::Tableau { owner }),
         owner().prop_map(|owner| Place::Hand { owner }),
         owner().prop_map(|owner| Place::Binder { owner }),
+        owner().prop_map(|owner| Place::DeckBoxSlot { owner }),
+        owner().prop_map(|owner| Place::AccessorySlots { owner }),
         Just(Place::StoreDiscard),
         Just(Place::Aftermarket),
         Just(Place::Store),
     ]
+    .boxed()
 }
 
 fn filter() -> impl Strategy<Value = Filter> {
@@ -1767,11 +1772,28 @@ fn state(depth: u32) -> BoxedStrategy<State> {
     .boxed()
 }
 
+fn deed(depth: u32) -> BoxedStrategy<Deed> {
+    prop_oneof![
+        Just(Deed::GainRp),
+        Just(Deed::Clash),
+        target(depth).prop_map(|target| Deed::Play { target }),
+        target(depth).prop_map(|target| Deed::Flip { target }),
+        target(depth).prop_map(|target| Deed::Buy { target }),
+        target(depth).prop_map(|target| Deed::Sell { target }),
+    ]
+    .boxed()
+}
+
 fn clause_strategy(depth: u32) -> BoxedStrategy<Clause> {
     prop_oneof![
         3 => (player(), action_strategy(depth)).prop_map(|(subject, action)| Clause::Act {
             subject,
             action,
+            span: Span::default()
+        }),
+        1 => (player(), deed(depth)).prop_map(|(who, deed)| Clause::Cannot {
+            who,
+            deed,
             span: Span::default()
         }),
         1 => (target(depth), state(depth)).prop_map(|(target, state)| Clause::State {
@@ -1986,6 +2008,11 @@ proptest! {
         if tree.contains("\"their\"") {
             prop_assert!(japanese.contains("自分"), "{}", japanese);
         }
+        // `your` in a clause another player does is あなた, never 自分
+        // (which would name that player).
+        if others_clause_names_you(&effect) {
+            prop_assert!(japanese.contains("あなた"), "{}", japanese);
+        }
     }
 
     #[test]
@@ -2020,6 +2047,23 @@ proptest! {
             prop_assert!(text.is_char_boundary(e.span.start) && text.is_char_boundary(e.span.end));
         }
     }
+}
+
+/// Does a clause done by a player other than you name cards of yours?
+fn others_clause_names_you(effect: &Effect) -> bool {
+    effect.lines.iter().any(|line| {
+        let Line::Ability(a) = line else { return false };
+        a.sentences.iter().flat_map(Sentence::each_clause).any(|c| {
+            let (who, json) = match c {
+                Clause::Act {
+                    subject, action, ..
+                } => (*subject, serde_json::to_string(action)),
+                Clause::Cannot { who, deed, .. } => (*who, serde_json::to_string(deed)),
+                Clause::State { .. } => return false,
+            };
+            who != Player::You && json.unwrap().contains("\"owner\":\"you\"")
+        })
+    })
 }
 
 /// Words of the grammar, for random sentences.

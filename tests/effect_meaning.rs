@@ -888,3 +888,107 @@ fn a_choice_prints_in_both_languages_and_reads_back() {
         );
     }
 }
+
+// ─────────────────────────── prohibitions ───────────────────────────
+
+/// A prohibition is a lasting state of a player: it needs a lasting timing
+/// or a duration, reads back as its tree, and in a Deckbuilding ability may
+/// forbid only what that phase has.
+#[test]
+fn a_prohibition_lasts_reads_back_and_keeps_to_its_phase() {
+    let vocab = Vocabulary::base();
+    let book = Phrasebook::builtin(Lang::Ja);
+    for (text, ja) in [
+        (
+            "Top: Each opponent cannot play fire cards.",
+            "トップ：各相手は炎のカードをプレイすることができない。",
+        ),
+        (
+            "Ongoing: Each opponent cannot clash and you gain 1 extra tableau slot.",
+            "持続：各相手はクラッシュすることができず、自分は自分のプレイエリアに枠を1つ追加する。",
+        ),
+        (
+            "Deckbuilding: Each opponent cannot sell cards to the Aftermarket.",
+            "デッキ構築：各相手はカードを流通市場に売却することができない。",
+        ),
+    ] {
+        let effect = parse_ok(text);
+        assert_eq!(format(&effect), text);
+        assert_eq!(reads_back(&effect, text), None, "`{text}`");
+        assert_eq!(check_codes(text), [] as [&str; 0], "`{text}`");
+        assert_eq!(render(&effect, Lang::Ja, &book, &vocab), ja, "`{text}`");
+    }
+    assert_eq!(
+        check_codes("Play: Each opponent cannot gain RP."),
+        ["state-needs-continuous-timing"]
+    );
+    assert_eq!(
+        check_codes("Play: Until the end of the turn, each opponent cannot gain RP."),
+        [] as [&str; 0]
+    );
+    assert_eq!(
+        check_codes("Deckbuilding: Each opponent cannot flip cards."),
+        ["wrong-phase"]
+    );
+    for (written, canonical) in [
+        (
+            "Ongoing: Opponents can't gain RP.",
+            "Ongoing: Each opponent cannot gain RP.",
+        ),
+        (
+            "Ongoing: each opponent can not sell cards.",
+            "Ongoing: Each opponent cannot sell cards to the Aftermarket.",
+        ),
+    ] {
+        assert_eq!(format(&parse_ok(written)), canonical, "`{written}`");
+    }
+}
+
+/// `your` in a clause or trigger another player does is the card owner's:
+/// Japanese says あなた there, and the two trees that differ only in whose
+/// cards print differently.
+#[test]
+fn your_in_another_players_clause_is_not_their_own_in_japanese() {
+    let vocab = Vocabulary::base();
+    let book = Phrasebook::builtin(Lang::Ja);
+    let ja = |text: &str| render(&parse_ok(text), Lang::Ja, &book, &vocab);
+    let yours = ja("Play: Each opponent loses 1 RP for each card in your hand.");
+    let theirs = ja("Play: Each opponent loses 1 RP for each card in their hand.");
+    assert_ne!(yours, theirs);
+    assert_eq!(
+        yours,
+        "プレイ：各相手はあなたの手札のカード1枚につき1RPを失う。"
+    );
+    assert_eq!(
+        ja("Reaction (when an opponent flips a card in your tableau): Gain 1 RP."),
+        "リアクション（相手があなたのプレイエリアにあるカード1枚を裏返した時）：1RPを得る。"
+    );
+    // Where you do the clause, your cards are 自分の.
+    assert_eq!(
+        ja("Play: Flip a card in your hand."),
+        "プレイ：自分の手札のカード1枚を裏返す。"
+    );
+}
+
+/// The deck box slot and the accessory slots are places of their own: each
+/// holds only its kind, and a condition on your slots says `you have`.
+#[test]
+fn the_deck_box_and_accessory_slots_hold_their_own_kind() {
+    assert_eq!(
+        codes("Score: Gain 1 RP for each single in your deck box slot."),
+        ["sense-never-there"]
+    );
+    assert_eq!(
+        codes("Score: Gain 1 RP for each deck box in your accessory slots."),
+        ["sense-never-there"]
+    );
+    for text in [
+        "Score: Gain 2 RP for each fire card in your accessory slots.",
+        "Score: Gain 1 RP for each deck box in each opponent's deck box slot.",
+        "Play: If you have 2 or more cards in your accessory slots, gain 1 RP.",
+    ] {
+        let effect = parse_ok(text);
+        assert_eq!(format(&effect), text);
+        assert_eq!(codes(text), [] as [&str; 0], "`{text}`");
+    }
+}

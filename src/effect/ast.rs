@@ -264,12 +264,54 @@ pub enum Clause {
         #[schemars(skip)]
         span: Span,
     },
+    /// `opponents cannot gain RP`: what a player may not do while the
+    /// ability (or its duration) lasts.
+    Cannot {
+        who: Player,
+        deed: Deed,
+        #[serde(skip)]
+        #[schemars(skip)]
+        span: Span,
+    },
+}
+
+/// What a prohibition forbids a player to do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "deed", rename_all = "kebab-case")]
+pub enum Deed {
+    /// `gain RP` (from any source).
+    GainRp,
+    /// `clash` (start a clash or take part in one).
+    Clash,
+    /// `play <cards>`.
+    Play { target: Target },
+    /// `flip <cards>`.
+    Flip { target: Target },
+    /// `buy <cards>`.
+    Buy { target: Target },
+    /// `sell <cards> to the Aftermarket`.
+    Sell { target: Target },
+}
+
+impl Deed {
+    /// The cards the deed names, if any.
+    pub fn target(&self) -> Option<&Target> {
+        match self {
+            Deed::GainRp | Deed::Clash => None,
+            Deed::Play { target }
+            | Deed::Flip { target }
+            | Deed::Buy { target }
+            | Deed::Sell { target } => Some(target),
+        }
+    }
 }
 
 impl Clause {
     pub fn span(&self) -> Span {
         match self {
-            Clause::Act { span, .. } | Clause::State { span, .. } => *span,
+            Clause::Act { span, .. } | Clause::State { span, .. } | Clause::Cannot { span, .. } => {
+                *span
+            }
         }
     }
 }
@@ -880,6 +922,29 @@ pub enum Place {
     /// The Store area's face-down cards (ショップ), the top of the Store
     /// deck among them.
     Store,
+    /// The deck box played beside a player's tableau (デッキケース枠).
+    DeckBoxSlot {
+        owner: Owner,
+    },
+    /// The accessories played beside a player's tableau (アクセサリー枠).
+    AccessorySlots {
+        owner: Owner,
+    },
+}
+
+impl Place {
+    /// Whose place it is (`None` for the shared ones: the Store, its
+    /// discard, the Aftermarket).
+    pub fn owner(self) -> Option<Owner> {
+        match self {
+            Place::Tableau { owner }
+            | Place::Hand { owner }
+            | Place::Binder { owner }
+            | Place::DeckBoxSlot { owner }
+            | Place::AccessorySlots { owner } => Some(owner),
+            Place::StoreDiscard | Place::Aftermarket | Place::Store => None,
+        }
+    }
 }
 
 /// A STAR condition on cards.

@@ -290,22 +290,18 @@ impl Checker<'_> {
     fn clause(&mut self, c: &Clause) {
         match c {
             Clause::Act { action, .. } => self.action(action),
+            Clause::Cannot { deed, span, .. } => {
+                self.lasting(*span);
+                if let Some(target) = deed.target() {
+                    self.target(target, Role::Plain);
+                }
+            }
             Clause::State {
                 target,
                 state,
                 span,
             } => {
-                if !self.timing.is_continuous() && !self.lasts {
-                    self.push(
-                        EffectError::new(
-                            "state-needs-continuous-timing",
-                            span.range(),
-                            format!("a lasting state in a {} ability", self.timing.word()),
-                            "this holds only while the card is in play",
-                        )
-                        .with_help("write it as an `Ongoing:` or `Top:` ability, or say how long it lasts (`Until the end of the turn, …`)"),
-                    );
-                }
+                self.lasting(*span);
                 self.target(target, Role::Plain);
                 match state {
                     State::CannotBeFlipped { .. } => {}
@@ -354,6 +350,22 @@ impl Checker<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// A state or prohibition holds while the ability does: it needs a
+    /// lasting timing or a duration.
+    fn lasting(&mut self, span: Span) {
+        if !self.timing.is_continuous() && !self.lasts {
+            self.push(
+                EffectError::new(
+                    "state-needs-continuous-timing",
+                    span.range(),
+                    format!("a lasting state in a {} ability", self.timing.word()),
+                    "this holds only while the card is in play",
+                )
+                .with_help("write it as an `Ongoing:` or `Top:` ability, or say how long it lasts (`Until the end of the turn, …`)"),
+            );
         }
     }
 

@@ -207,6 +207,7 @@ pub(crate) fn names_you(list: &[Clause], i: usize) -> bool {
 
 fn clause(c: &Clause, name_you: bool) -> String {
     match c {
+        Clause::Cannot { who, deed, .. } => format!("{} cannot {}", player(*who), self::deed(deed)),
         Clause::Act {
             subject, action, ..
         } => {
@@ -404,6 +405,23 @@ fn action(a: &Action, third: bool) -> String {
             v("put"),
             self::target(target, Ctx::From)
         ),
+    }
+}
+
+/// What a prohibition forbids, in the base form (`play fire cards`).
+fn deed(d: &Deed) -> String {
+    match d {
+        Deed::GainRp => "gain RP".to_string(),
+        Deed::Clash => "clash".to_string(),
+        Deed::Play { target } => format!("play {}", self::target(target, Ctx::From)),
+        Deed::Flip { target } => format!("flip {}", self::target(target, Ctx::In)),
+        Deed::Buy { target } => format!("buy {}", self::target(target, Ctx::From)),
+        Deed::Sell { target } => {
+            format!(
+                "sell {} to the Aftermarket",
+                self::target(target, Ctx::From)
+            )
+        }
     }
 }
 
@@ -619,6 +637,10 @@ fn place(p: Place, ctx: Ctx) -> String {
         Place::StoreDiscard => format!("{prep} the Store Discard"),
         Place::Aftermarket => format!("{prep} the Aftermarket"),
         Place::Store => format!("{prep} the Store"),
+        Place::DeckBoxSlot { owner } => format!("{prep} {} deck box slot", self::owner(owner)),
+        Place::AccessorySlots { owner } => {
+            format!("{prep} {} accessory slots", self::owner(owner))
+        }
     }
 }
 
@@ -651,18 +673,7 @@ fn condition(c: &Condition) -> String {
                 (Bound::OrLess, v) => format!("{v} or less"),
             };
             let what = self::count(count, plural);
-            let yours = match count {
-                Count::Cards { cards } => matches!(
-                    cards.place,
-                    None | Some(
-                        Place::Tableau { owner: Owner::You }
-                            | Place::Hand { owner: Owner::You }
-                            | Place::Binder { owner: Owner::You }
-                    )
-                ),
-                _ => false,
-            };
-            if yours {
+            if counts_yours(count) {
                 format!("you have {amount} {what}")
             } else {
                 format!("there are {amount} {what}")
@@ -707,6 +718,15 @@ fn condition(c: &Condition) -> String {
             self::target(target, Ctx::In),
             self::owner(*owner)
         ),
+    }
+}
+
+/// Does a count count your own cards (so a condition says `you have`,
+/// not `there are`)?
+pub(crate) fn counts_yours(count: &Count) -> bool {
+    match count {
+        Count::Cards { cards } => cards.place.is_none_or(|p| p.owner() == Some(Owner::You)),
+        _ => false,
     }
 }
 

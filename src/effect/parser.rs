@@ -504,6 +504,24 @@ impl Builder<'_> {
         sentence
     }
 
+    /// What a prohibition forbids.
+    fn deed(&mut self, pair: P<'_>) -> Deed {
+        let rule = pair.as_rule();
+        let target = pair
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::target)
+            .map(|p| self.target(p));
+        let target = || target.unwrap_or_else(|| Target::new(TargetKind::This));
+        match rule {
+            Rule::deed_gain_rp => Deed::GainRp,
+            Rule::deed_clash => Deed::Clash,
+            Rule::deed_play => Deed::Play { target: target() },
+            Rule::deed_flip => Deed::Flip { target: target() },
+            Rule::deed_buy => Deed::Buy { target: target() },
+            _ => Deed::Sell { target: target() },
+        }
+    }
+
     /// The options of `choose one — …; or …`, each read as clauses are.
     fn choice(&mut self, pair: P<'_>) -> Vec<Vec<Clause>> {
         pair.into_inner()
@@ -531,6 +549,17 @@ impl Builder<'_> {
                         action,
                         span,
                     });
+                }
+                Rule::prohibition => {
+                    let span = self.span(&p);
+                    let mut inner = p.into_inner();
+                    let who = self.player(inner.next().expect("player"));
+                    let deed = inner.find(|q| q.as_rule() != Rule::k_cannot).expect("deed");
+                    // `their` in the deed is the player kept from it.
+                    self.scope.subject = who;
+                    let deed = self.deed(deed);
+                    self.scope.subject = Player::You;
+                    out.push(Clause::Cannot { who, deed, span });
                 }
                 Rule::statement => {
                     let span = self.span(&p);
@@ -1130,6 +1159,8 @@ impl Builder<'_> {
                 match kind {
                     Rule::k_hand => Place::Hand { owner },
                     Rule::k_binder => Place::Binder { owner },
+                    Rule::k_deck_box_slot => Place::DeckBoxSlot { owner },
+                    Rule::k_accessory_slots => Place::AccessorySlots { owner },
                     _ => Place::Tableau { owner },
                 }
             }

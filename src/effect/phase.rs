@@ -57,6 +57,21 @@ fn clause(c: &Clause, out: &mut Vec<EffectError>) {
             action.each_target(&mut |t| target(t, out));
         }
         Clause::State { target: t, .. } => target(t, out),
+        Clause::Cannot { deed, span, .. } => {
+            let word = match deed {
+                Deed::GainRp => Some("`gain RP`"),
+                Deed::Clash => Some("`clash`"),
+                Deed::Play { .. } => Some("`play`"),
+                Deed::Flip { .. } => Some("`flip`"),
+                Deed::Buy { .. } | Deed::Sell { .. } => None,
+            };
+            if let Some(word) = word {
+                out.push(tournament_word(word, "a tournament action", *span));
+            }
+            if let Some(t) = deed.target() {
+                target(t, out);
+            }
+        }
     }
 }
 
@@ -83,7 +98,12 @@ fn target(t: &Target, out: &mut Vec<EffectError>) {
         TargetKind::TopCard { .. } => "`Top Card`",
         TargetKind::NextCard => "`the next card you play`",
         TargetKind::Neighbor { .. } => "`the card to the left/right`",
-        TargetKind::Cards(q) if matches!(q.place, Some(Place::Tableau { .. })) => "`tableau`",
+        TargetKind::Cards(q) => match q.place {
+            Some(Place::Tableau { .. }) => "`tableau`",
+            Some(Place::DeckBoxSlot { .. }) => "`deck box slot`",
+            Some(Place::AccessorySlots { .. }) => "`accessory slots`",
+            _ => return,
+        },
         _ => return,
     };
     out.push(tournament_word(word, "a card in play", t.span));

@@ -58,6 +58,10 @@ pub(crate) const VARIANTS: &[(&str, &str)] = &[
     ),
     ("one", "the number is 1 (`a +1 STAR token`)"),
     (
+        "other",
+        "`your` in a clause another player does (Japanese あなた, where 自分 would be that player)",
+    ),
+    (
         "down",
         "the change is negative (Japanese 下がる, where up is 上がる)",
     ),
@@ -152,6 +156,12 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("state.cannot_be_flipped_by_opponents", &["target"]),
     ("state.star_bonus", &["target", "delta", "n"]),
     ("state.mimic", &["target", "symbols", "source"]),
+    ("cannot.gain_rp", &["who"]),
+    ("cannot.clash", &["who"]),
+    ("cannot.play", &["who", "target"]),
+    ("cannot.flip", &["who", "target"]),
+    ("cannot.buy", &["who", "target"]),
+    ("cannot.sell", &["who", "target"]),
     ("state.cost_less", &["target", "amount"]),
     ("state.cost_more", &["target", "amount"]),
     ("state.sell_more", &["target", "amount"]),
@@ -216,6 +226,8 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("place.store_discard", &[]),
     ("place.aftermarket", &[]),
     ("place.store", &[]),
+    ("place.deck_box_slot", &["owner"]),
+    ("place.accessory_slots", &["owner"]),
     ("star.lower", &["than"]),
     ("star.higher", &["than"]),
     ("star.same", &["than"]),
@@ -1182,7 +1194,10 @@ mod tests {
         // No Japanese book of its own: the built-in one.
         assert_eq!(books.ja, Phrasebook::builtin(Lang::Ja));
 
-        let ja = JA.replace("{target}を裏返す", "{card}を裏返す");
+        let ja = JA.replace(
+            r#"action.flip: {text: "{target}を裏返す""#,
+            r#"action.flip: {text: "{card}を裏返す""#,
+        );
         let books = Phrasebooks::of_files(&[source("phrases/ja.yaml", &ja)], &mut diagnostics);
         assert_eq!(books, Phrasebooks::builtin(), "the built-in book stands in");
         let codes: Vec<(&str, &str)> = diagnostics

@@ -104,6 +104,16 @@ pub(crate) fn check(a: &Ability, errors: &mut Vec<EffectError>) {
                     });
                     clashed = named_after(clashed, *subject, action);
                 }
+                Clause::Cannot { who, deed, span } => {
+                    if who.is_reference() {
+                        judge_player(*who, [trigger, clashed], *span, errors);
+                    }
+                    if let Some(target) = deed.target() {
+                        target_owners(target, &mut |o, at| {
+                            judge_owner(o, *who, [trigger, clashed], at, errors)
+                        });
+                    }
+                }
                 Clause::State { target, state, .. } => {
                     let mut judge =
                         |o, at| judge_owner(o, Player::You, [trigger, clashed], at, errors);
@@ -239,9 +249,7 @@ fn target_owners(t: &Target, f: Visit<'_>) {
 }
 
 fn query_owners(q: &CardQuery, at: Span, f: Visit<'_>) {
-    if let Some(Place::Tableau { owner } | Place::Hand { owner } | Place::Binder { owner }) =
-        q.place
-    {
+    if let Some(owner) = q.place.and_then(Place::owner) {
         f(owner, at);
     }
     if let Some(StarFilter::Compare { than, .. }) = &q.star {

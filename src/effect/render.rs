@@ -13,6 +13,7 @@ pub fn render(effect: &Effect, lang: Lang, phrases: &Phrasebook, vocab: &Vocabul
         vocab,
         lang,
         next_unnamed: std::cell::Cell::new(false),
+        other_subject: std::cell::Cell::new(false),
     };
     let lines: Vec<String> = effect.lines.iter().map(|l| r.line(l)).collect();
     lines.join("\n")
@@ -24,6 +25,10 @@ struct Renderer<'a> {
     lang: Lang,
     /// In a Next ability, before its first `it` (the card played next).
     next_unnamed: std::cell::Cell<bool>,
+    /// In a clause another player does (`each opponent loses 1 RP for each
+    /// card in your hand`): Japanese 自分 would name that player, so `your`
+    /// takes the `other` variant (あなた).
+    other_subject: std::cell::Cell<bool>,
 }
 
 /// How a clause ends: last in its list, or followed by another.
@@ -248,7 +253,7 @@ impl Renderer<'_> {
                 subject, action, ..
             } => {
                 let third = super::format::third_person(*subject);
-                let text = self.action(action, third, form);
+                let text = self.done_by(*subject, || self.action(action, third, form));
                 if *subject == Player::You && !name_you {
                     text
                 } else {
@@ -259,6 +264,22 @@ impl Renderer<'_> {
                     )
                 }
             }
+            Clause::Cannot { who, deed, .. } => self.done_by(*who, || {
+                let (key, target) = match deed {
+                    Deed::GainRp => ("cannot.gain_rp", None),
+                    Deed::Clash => ("cannot.clash", None),
+                    Deed::Play { target } => ("cannot.play", Some(self.target(target, Ctx::From))),
+                    Deed::Flip { target } => ("cannot.flip", Some(self.target(target, Ctx::In))),
+                    Deed::Buy { target } => ("cannot.buy", Some(self.target(target, Ctx::From))),
+                    Deed::Sell { target } => ("cannot.sell", Some(self.target(target, Ctx::From))),
+                };
+                let target = target.unwrap_or_default();
+                self.t(
+                    key,
+                    cont,
+                    &[("who", &self.player(*who)), ("target", &target)],
+                )
+            }),
             Clause::State { target, state, .. } => {
                 let plural = target.is_plural();
                 let mut variants: Vec<&str> = cont.to_vec();
@@ -341,7 +362,19 @@ impl Renderer<'_> {
         })
     }
 
+    /// Renders what `who` does: inside it, `your` is the other variant
+    /// when `who` is not you.
+    fn done_by(&self, who: Player, render: impl FnOnce() -> String) -> String {
+        let before = self.other_subject.replace(who != Player::You);
+        let text = render();
+        self.other_subject.set(before);
+        text
+    }
+
     fn owner(&self, o: Owner) -> String {
+        if o == Owner::You && self.other_subject.get() {
+            return self.t("owner.you", &["other"], &[]);
+        }
         self.word(match o {
             Owner::You => "owner.you",
             Owner::Their => "owner.their",
@@ -709,6 +742,12 @@ impl Renderer<'_> {
             Place::StoreDiscard => self.t("place.store_discard", v, &[]),
             Place::Aftermarket => self.t("place.aftermarket", v, &[]),
             Place::Store => self.t("place.store", v, &[]),
+            Place::DeckBoxSlot { owner } => {
+                self.t("place.deck_box_slot", v, &[("owner", &self.owner(owner))])
+            }
+            Place::AccessorySlots { owner } => {
+                self.t("place.accessory_slots", v, &[("owner", &self.owner(owner))])
+            }
         }
     }
 
@@ -764,17 +803,7 @@ impl Renderer<'_> {
             Count::Opponents => "unit.opponents",
         });
         let what = self.count(count, plural);
-        let yours = match count {
-            Count::Cards { cards } => matches!(
-                cards.place,
-                None | Some(
-                    Place::Tableau { owner: Owner::You }
-                        | Place::Hand { owner: Owner::You }
-                        | Place::Binder { owner: Owner::You }
-                )
-            ),
-            _ => false,
-        };
+        let yours = super::format::counts_yours(count);
         if bound == Bound::Exactly && n == 0 {
             let key = if yours {
                 "cond.count_none_yours"
@@ -895,6 +924,17 @@ impl Renderer<'_> {
     }
 
     fn event(&self, e: &Event) -> String {
+        let who = match e {
+            Event::Flips { who, .. }
+            | Event::Plays { who, .. }
+            | Event::Buys { who, .. }
+            | Event::Sells { who, .. } => *who,
+            _ => Player::You,
+        };
+        self.done_by(who, || self.event_text(e))
+    }
+
+    fn event_text(&self, e: &Event) -> String {
         let v = |p: Player| -> &'static [&'static str] {
             if super::format::third_person(p) {
                 &["3rd"]

@@ -213,7 +213,7 @@ fn is_one_shot(c: &Clause) -> bool {
         Clause::Act { action, .. } => {
             !matches!(action, Action::GainSlots { .. } | Action::CopyEffect { .. })
         }
-        Clause::State { .. } => false,
+        Clause::State { .. } | Clause::Cannot { .. } => false,
     }
 }
 
@@ -492,22 +492,43 @@ fn noun_fits(noun: Noun, kind: CardKind) -> bool {
 
 /// Deck boxes and accessories are never in a tableau, which holds singles.
 fn place_never_holds(q: &CardQuery, out: &mut Vec<EffectError>) {
-    let in_tableau = matches!(q.place, Some(Place::Tableau { .. }));
-    if !in_tableau || !matches!(q.noun, Noun::DeckBox | Noun::Accessory) {
+    let Some(place) = q.place else { return };
+    // What each place of play holds: a tableau singles, the deck box slot
+    // a deck box, the accessory slots accessories.
+    let (holds, place_words, help) = match place {
+        Place::Tableau { .. } => (
+            Noun::Single,
+            "a tableau",
+            "a tableau holds singles: write `single` or `card`, or name the hand or binder",
+        ),
+        Place::DeckBoxSlot { .. } => (
+            Noun::DeckBox,
+            "the deck box slot",
+            "the deck box slot holds a deck box: write `deck box` or `card`",
+        ),
+        Place::AccessorySlots { .. } => (
+            Noun::Accessory,
+            "the accessory slots",
+            "the accessory slots hold accessories: write `accessory` or `card`",
+        ),
+        _ => return,
+    };
+    if q.noun == Noun::Card || q.noun == holds {
         return;
     }
     let noun = match q.noun {
         Noun::DeckBox => "deck box",
-        _ => "accessory",
+        Noun::Accessory => "accessory",
+        _ => "single",
     };
     out.push(
         EffectError::new(
             "sense-never-there",
             q.span.range(),
-            format!("a tableau never holds a {noun}"),
+            format!("{place_words} never holds a {noun}"),
             "no card is ever here",
         )
-        .with_help("a tableau holds singles: write `single` or `card`, or name the hand or binder"),
+        .with_help(help),
     );
 }
 
@@ -655,6 +676,11 @@ fn each_target<'a>(c: &'a Clause, f: &mut impl FnMut(&'a Target)) {
             f(target);
             if let State::Mimic { source, .. } = state {
                 f(source);
+            }
+        }
+        Clause::Cannot { deed, .. } => {
+            if let Some(target) = deed.target() {
+                f(target);
             }
         }
         Clause::Act { action, .. } => {
