@@ -1853,6 +1853,9 @@ fn event_strategy(depth: u32) -> BoxedStrategy<Event> {
         player().prop_map(|who| Event::Passes { who }),
         (player(), target(depth)).prop_map(|(who, target)| Event::Buys { who, target }),
         (player(), target(depth)).prop_map(|(who, target)| Event::Sells { who, target }),
+        player().prop_map(|who| Event::Fuses { who }),
+        player().prop_map(|who| Event::MakesCollection { who }),
+        player().prop_map(|who| Event::Trades { who }),
         Just(Event::DeckbuildingStarts),
         Just(Event::DeckbuildingEnds),
     ]

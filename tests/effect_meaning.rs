@@ -684,6 +684,9 @@ fn a_word_of_the_other_phase_is_an_error_where_it_is_written() {
         "Deckbuilding: Whenever you sell a card to the Aftermarket, put a +1 STAR token on it.",
         "Ongoing: At the start of the Deckbuilding Phase, gain 1 Millennium Dollar.",
         "Reaction (when the Deckbuilding Phase ends): Gain 1 RP.",
+        "Ongoing: Whenever you trade, gain 1 Millennium Dollar.",
+        "Top: Whenever an opponent makes a collection, gain 1 Millennium Dollar.",
+        "Reaction (when an opponent fuses cards): Gain 1 RP.",
     ];
     for text in wrong {
         assert_eq!(check_codes(text), ["wrong-phase"], "`{text}`");
@@ -699,6 +702,9 @@ fn a_word_of_the_other_phase_is_an_error_where_it_is_written() {
         "Deckbuilding: Cards in the Store cost 1 Millennium Dollar less.",
         "Action: Flip this card. Sell a card from your hand to the Aftermarket.",
         "Play: Put the card to the left into the Aftermarket.",
+        "Deckbuilding: Whenever you fuse cards, gain a Sell Marker.",
+        "Deckbuilding: Whenever an opponent makes a collection, gain 2 Millennium Dollars.",
+        "Deckbuilding: Whenever you trade, gain 1 Millennium Dollar.",
     ];
     for text in right {
         assert_eq!(check_codes(text), [] as [&str; 0], "`{text}`");

@@ -1029,6 +1029,12 @@ pub enum Event {
     Buys { who: Player, target: Target },
     /// `an opponent sells a card to the Aftermarket`.
     Sells { who: Player, target: Target },
+    /// `you fuse cards`: a Card Fusion (カード合成).
+    Fuses { who: Player },
+    /// `you make a collection` (コレクションを作成).
+    MakesCollection { who: Player },
+    /// `an opponent trades` (with any player).
+    Trades { who: Player },
     /// `the Deckbuilding Phase starts` (`at the start of the Deckbuilding
     /// Phase`).
     DeckbuildingStarts,

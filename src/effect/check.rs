@@ -682,6 +682,9 @@ impl Checker<'_> {
             | Event::TurnStarts { .. }
             | Event::TurnEnds { .. }
             | Event::Passes { .. }
+            | Event::Fuses { .. }
+            | Event::MakesCollection { .. }
+            | Event::Trades { .. }
             | Event::DeckbuildingStarts
             | Event::DeckbuildingEnds => {}
         }

@@ -781,6 +781,11 @@ fn event(e: &Event) -> String {
         Event::TurnStarts { who: p } => format!("{} turn starts", owner(p.owner())),
         Event::TurnEnds { who: p } => format!("{} turn ends", owner(p.owner())),
         Event::Passes { who: p } => format!("{} {}", who(*p), verb("pass", third(*p))),
+        Event::Fuses { who: p } => format!("{} {} cards", who(*p), verb("fuse", third(*p))),
+        Event::MakesCollection { who: p } => {
+            format!("{} {} a collection", who(*p), verb("make", third(*p)))
+        }
+        Event::Trades { who: p } => format!("{} {}", who(*p), verb("trade", third(*p))),
         Event::Buys { who: p, target } => format!(
             "{} {} {}",
             who(*p),

@@ -1431,6 +1431,9 @@ impl Builder<'_> {
             },
             Rule::event_clash => Event::Clash { who, result: None },
             Rule::event_passes => Event::Passes { who },
+            Rule::event_fuses => Event::Fuses { who },
+            Rule::event_collects => Event::MakesCollection { who },
+            Rule::event_trades => Event::Trades { who },
             _ => {
                 if first(&what) == Rule::k_gain {
                     Event::GainsRp { who }

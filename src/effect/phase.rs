@@ -111,19 +111,27 @@ fn target(t: &Target, out: &mut Vec<EffectError>) {
 
 /// An event in the phase the ability does not work in.
 fn event(e: &Event, in_tournament: bool, at: Span, out: &mut Vec<EffectError>) {
-    let deckbuilding = matches!(e, Event::DeckbuildingStarts | Event::DeckbuildingEnds);
-    if in_tournament && deckbuilding {
+    let deckbuilding = match e {
+        Event::DeckbuildingStarts | Event::DeckbuildingEnds => {
+            Some("the start or end of the Deckbuilding Phase")
+        }
+        Event::Fuses { .. } => Some("a Card Fusion"),
+        Event::MakesCollection { .. } => Some("making a collection"),
+        Event::Trades { .. } => Some("a trade"),
+        _ => None,
+    };
+    if let (true, Some(what)) = (in_tournament, deckbuilding) {
         out.push(
             EffectError::new(
                 "wrong-phase",
                 at.range(),
-                "the Deckbuilding Phase starts and ends outside the tournament, when this ability does not work",
-                "a Deckbuilding moment",
+                format!("{what} belongs to the Deckbuilding Phase, outside the tournament, when this ability does not work"),
+                "a Deckbuilding event",
             )
             .with_help("write it as a `Deckbuilding:` ability"),
         );
     }
-    if in_tournament || deckbuilding {
+    if in_tournament || deckbuilding.is_some() {
         return;
     }
     let word = match e {

@@ -28,6 +28,9 @@ pub(crate) fn named_by_trigger(event: &Event) -> Option<Player> {
         | Event::TurnStarts { who }
         | Event::TurnEnds { who }
         | Event::Passes { who }
+        | Event::Fuses { who }
+        | Event::MakesCollection { who }
+        | Event::Trades { who }
         | Event::Buys { who, .. }
         | Event::Sells { who, .. } => *who,
         Event::IsFlipped { .. } | Event::DeckbuildingStarts | Event::DeckbuildingEnds => {
@@ -141,7 +144,10 @@ fn event_references(event: &Event, errors: &mut Vec<EffectError>) {
         | Event::LosesRp { who }
         | Event::TurnStarts { who }
         | Event::TurnEnds { who }
-        | Event::Passes { who } => (*who, None),
+        | Event::Passes { who }
+        | Event::Fuses { who }
+        | Event::MakesCollection { who }
+        | Event::Trades { who } => (*who, None),
     };
     let at = target.map_or(Span::default(), |t| t.span);
     if who.is_reference() {

@@ -990,6 +990,13 @@ impl Renderer<'_> {
                 &[("owner", &self.owner(who.owner()))],
             ),
             Event::Passes { who } => self.t("event.passes", v(*who), &[("who", &self.who(*who))]),
+            Event::Fuses { who } => self.t("event.fuses", v(*who), &[("who", &self.who(*who))]),
+            Event::MakesCollection { who } => self.t(
+                "event.makes_collection",
+                v(*who),
+                &[("who", &self.who(*who))],
+            ),
+            Event::Trades { who } => self.t("event.trades", v(*who), &[("who", &self.who(*who))]),
             Event::Buys { who, target } => self.t(
                 "event.buys",
                 v(*who),
