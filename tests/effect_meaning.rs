@@ -998,3 +998,43 @@ fn the_deck_box_and_accessory_slots_hold_their_own_kind() {
         assert_eq!(codes(text), [] as [&str; 0], "`{text}`");
     }
 }
+
+/// Opponents compared with you by RP, Millennium Dollars or VP: the same
+/// tree in English and back, their own Japanese, and RP only where the
+/// tournament has it.
+#[test]
+fn opponents_are_compared_with_you_by_what_they_have() {
+    let vocab = Vocabulary::base();
+    let book = Phrasebook::builtin(Lang::Ja);
+    for (text, ja) in [
+        (
+            "Play: Each opponent with more RP than you loses 2 RP.",
+            "プレイ：あなたよりRPが多い各相手は2RPを失う。",
+        ),
+        (
+            "Ongoing: Each opponent with fewer VP than you cannot clash.",
+            "持続：あなたより勝利点が少ない各相手はクラッシュすることができない。",
+        ),
+    ] {
+        let effect = parse_ok(text);
+        assert_eq!(format(&effect), text);
+        assert_eq!(reads_back(&effect, text), None, "`{text}`");
+        assert_eq!(render(&effect, Lang::Ja, &book, &vocab), ja);
+    }
+    assert_eq!(
+        format(&parse_ok(
+            "Play: every opponent with less Millennium Dollars than you gains 1 Millennium Dollar."
+        )),
+        "Play: Each opponent with fewer Millennium Dollars than you gains 1 Millennium Dollar."
+    );
+    assert_eq!(
+        check_codes("Deckbuilding: Each opponent with more RP than you loses 1 Millennium Dollar."),
+        ["wrong-phase"]
+    );
+    assert_eq!(
+        check_codes(
+            "Deckbuilding: At the start of the Deckbuilding Phase, each opponent with more VP than you loses 1 Millennium Dollar."
+        ),
+        [] as [&str; 0]
+    );
+}
