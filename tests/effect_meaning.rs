@@ -1038,3 +1038,37 @@ fn opponents_are_compared_with_you_by_what_they_have() {
         [] as [&str; 0]
     );
 }
+
+// ─────────────────────────── the designer's intents ───────────────────────────
+
+/// Effects a designer would write from the rulebook, tournament and
+/// Deckbuilding Phase alike (`tests/fixtures/effect/intents.txt`): each is
+/// in the language with its meaning kept — it parses, checks and makes sense
+/// with no finding, its printed English reads back as its tree, it is in
+/// canonical form, and its Japanese leaves no English word behind.
+#[test]
+fn every_intent_of_the_catalogue_is_said_whole_in_both_languages() {
+    let vocab = Vocabulary::base();
+    let book = Phrasebook::builtin(Lang::Ja);
+    let catalogue =
+        std::fs::read_to_string(root().join("tests/fixtures/effect/intents.txt")).unwrap();
+    let intents: Vec<&str> = catalogue
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    assert_eq!(intents.len(), 40, "the catalogue holds 40 intents");
+    for text in intents {
+        let effect = parse_ok(text);
+        assert_eq!(check_codes(text), [] as [&str; 0], "`{text}`");
+        assert_eq!(codes(text), [] as [&str; 0], "`{text}`");
+        assert_eq!(format(&effect), text, "`{text}` is not canonical");
+        assert_eq!(reads_back(&effect, text), None, "`{text}`");
+        let ja = render(&effect, Lang::Ja, &book, &vocab);
+        // Icons (RP, STAR, VP) are written as they are.
+        let english: Vec<&str> = ja
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| w.len() > 1 && !["RP", "STAR", "VP"].contains(w))
+            .collect();
+        assert!(english.is_empty(), "`{text}` → {ja}: {english:?}");
+    }
+}
