@@ -215,12 +215,11 @@ impl Sentence {
 
     /// What the sentence may do, one list per way it can go: its clauses,
     /// or each option of its choice (its cost is paid either way).
-    pub fn ways(&self) -> Vec<&[Clause]> {
-        if self.choice.is_empty() {
-            vec![&self.clauses]
-        } else {
-            self.choice.iter().map(Vec::as_slice).collect()
-        }
+    pub fn ways(&self) -> impl Iterator<Item = &[Clause]> {
+        let plain = self.choice.is_empty().then_some(self.clauses.as_slice());
+        plain
+            .into_iter()
+            .chain(self.choice.iter().map(Vec::as_slice))
     }
 }
 

@@ -190,7 +190,7 @@ fn one_shots_under_lasting_timing(a: &Ability, out: &mut Vec<EffectError>) {
 /// once: nothing it does lasts, so the duration says nothing.
 fn durations_over_one_shots(a: &Ability, out: &mut Vec<EffectError>) {
     for s in a.sentences.iter().filter(|s| s.until.is_some()) {
-        if s.ways().iter().all(|way| way.iter().all(is_one_shot)) {
+        if s.ways().all(|way| way.iter().all(is_one_shot)) {
             out.push(
                 EffectError::new(
                     "sense-until-nothing-lasts",
