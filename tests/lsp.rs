@@ -4,12 +4,13 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
+use blades::lsp::check::FileKind;
 use serde_json::{Value, json};
 
 use common::{blades, copy_dir, root, wait_or_kill};
@@ -198,20 +199,35 @@ fn workspace(pool: &Path) -> tempfile::TempDir {
 /// `blades build --format json` run in `dir` on its `cards/`.
 fn built(dir: &Path) -> Vec<Value> {
     let out = dir.join("out.json");
-    let run = blades(
-        dir,
-        &[
-            "build",
-            "--cards",
-            "cards",
-            "--no-cache",
-            "--format",
-            "json",
-            "--out",
-            out.to_str().unwrap(),
-        ],
+    let out = out.to_str().unwrap();
+    findings_of(dir, &["build", "--no-cache", "--out", out])
+}
+
+/// The findings `blades ARGS --cards cards --format json` reports in `dir`.
+fn findings_of(dir: &Path, args: &[&str]) -> Vec<Value> {
+    let mut args = args.to_vec();
+    args.extend(["--cards", "cards", "--format", "json"]);
+    blades(dir, &args).json()["diagnostics"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// What the commands of record find in the workspace's pool, by kind of
+/// file: `build` for every file, `i18n check` too for translations, and
+/// `deck check` (which reads the formats first) too for format files.
+fn commands_findings(dir: &Path) -> Vec<(Value, Option<FileKind>)> {
+    std::fs::write(dir.join("deck.txt"), "1 Nothing\n").unwrap();
+    let mut all: Vec<_> = built(dir).into_iter().map(|f| (f, None)).collect();
+    let translations = findings_of(dir, &["i18n", "check"]);
+    all.extend(
+        translations
+            .into_iter()
+            .map(|f| (f, Some(FileKind::Translation))),
     );
-    run.json()["diagnostics"].as_array().unwrap().clone()
+    let formats = findings_of(dir, &["deck", "check", "deck.txt"]);
+    all.extend(formats.into_iter().map(|f| (f, Some(FileKind::Format))));
+    all
 }
 
 /// A build finding as the server should publish it: its code, severity,
@@ -298,7 +314,7 @@ fn yaml_files(dir: &Path) -> Vec<(String, PathBuf, String)> {
 /// Opens every YAML file of the workspace's pool and holds what the
 /// server publishes for each against the build's findings in it.
 fn agrees_with_the_build(dir: &Path, encodings: &[&str]) {
-    let findings = built(dir);
+    let findings = commands_findings(dir);
     let files = yaml_files(dir);
     let mut client = Client::start(dir, encodings);
     let utf8 = client.capabilities["positionEncoding"] == "utf-8";
@@ -308,10 +324,12 @@ fn agrees_with_the_build(dir: &Path, encodings: &[&str]) {
     let published = client.published();
     let prefix = format!("{}/", dir.display());
     for (shown, path, text) in &files {
+        let kind = FileKind::of(shown.strip_prefix("cards/").unwrap());
         let mut want: Vec<Value> = findings
             .iter()
-            .filter(|f| f["file"].as_str() == Some(shown.as_str()))
-            .map(|f| expected(f, text, utf8))
+            .filter(|(_, by)| by.is_none_or(|by| by == kind))
+            .filter(|(f, _)| f["file"].as_str() == Some(shown.as_str()))
+            .map(|(f, _)| expected(f, text, utf8))
             .collect();
         let mut got: Vec<Value> = published
             .get(&uri(path))
@@ -327,6 +345,7 @@ fn agrees_with_the_build(dir: &Path, encodings: &[&str]) {
             })
             .collect();
         want.sort_by_key(Value::to_string);
+        want.dedup();
         got.sort_by_key(Value::to_string);
         assert_eq!(got, want, "{}: {shown}", dir.display());
     }
@@ -356,15 +375,16 @@ fn utf8_columns_when_the_client_offers_them() {
 }
 
 #[test]
-fn every_build_fixture_pool_gets_the_builds_findings() {
-    let fixtures = root().join("tests/fixtures/build");
-    let mut pools: Vec<PathBuf> = std::fs::read_dir(&fixtures)
-        .unwrap()
+fn every_fixture_pool_gets_the_findings_of_the_commands_of_record() {
+    let mut pools: Vec<PathBuf> = ["tests/fixtures/build", "tests/fixtures/i18n"]
+        .iter()
+        .flat_map(|folder| std::fs::read_dir(root().join(folder)).unwrap())
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.is_dir())
         .collect();
+    pools.push(root().join("tests/fixtures/formats/broken-pool"));
     pools.sort();
-    assert!(pools.len() >= 5, "{pools:?}");
+    assert!(pools.len() >= 10, "{pools:?}");
     for pool in pools {
         agrees_with_the_build(workspace(&pool).path(), &[]);
     }

@@ -2,7 +2,7 @@
 //! own pipeline ([`compile`]), and the findings as the protocol's
 //! diagnostics, one list per open file.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr as _;
 use std::sync::Arc;
@@ -14,11 +14,15 @@ use lsp_types::{
 use super::position::{Encoding, position};
 use crate::compile::compile;
 use crate::diagnostics::{Diagnostic, Severity, Sources};
+use crate::i18n;
+use crate::model::Database;
 use crate::pool::{FOUND_FOLDER, Pool};
+use crate::rules::format::Formats;
 
 /// A file the editor has open, with its unsaved text.
 #[derive(Debug, Clone)]
 pub struct Document {
+    pub uri: Uri,
     pub path: PathBuf,
     pub text: Arc<str>,
 }
@@ -36,12 +40,40 @@ pub fn pool_dir(workspace: Option<&Path>, file: &Path) -> PathBuf {
     file.parent().map_or_else(PathBuf::new, Path::to_path_buf)
 }
 
+/// What a pool file is, by the rules the pool reader and the translation
+/// commands use: which command's findings an editor shows for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A set file, `keywords.yaml`, an English phrase book, any other
+    /// data file: what `blades build` finds.
+    Build,
+    /// A translation (`locales/<lang>/…`, `phrases/<lang>.yaml`): what
+    /// `blades build` and `blades i18n check` find.
+    Translation,
+    /// A deck format (`formats/…`): what reading the pool's formats finds
+    /// (`blades deck check` reports it).
+    Format,
+}
+
+impl FileKind {
+    /// The kind of the file at `relative` (a path within its pool).
+    pub fn of(relative: &str) -> FileKind {
+        if relative.starts_with("formats/") {
+            FileKind::Format
+        } else if i18n::locale::classify(relative).is_some() {
+            FileKind::Translation
+        } else {
+            FileKind::Build
+        }
+    }
+}
+
 /// Checks the pool in `dir` with every open document under it laid over
 /// its file, and gives each of those documents its findings (an empty
 /// list for one with none, which clears what an editor shows).
-pub fn check_pool(
+pub fn check_pool<'a>(
     dir: &Path,
-    open: &HashMap<Uri, Document>,
+    open: impl IntoIterator<Item = &'a Document>,
     encoding: Encoding,
 ) -> Vec<(Uri, Vec<lsp_types::Diagnostic>)> {
     // A folder that cannot be read, or holds no set yet, is checked as
@@ -50,31 +82,119 @@ pub fn check_pool(
         root: Some(dir.to_path_buf()),
         ..Pool::default()
     });
-    let mut shown: BTreeMap<Arc<str>, Uri> = BTreeMap::new();
-    for (uri, document) in open {
+    let mut shown: BTreeMap<Arc<str>, (Uri, FileKind)> = BTreeMap::new();
+    for document in open {
         if let Ok(relative) = document.path.strip_prefix(dir) {
             let relative = relative.to_string_lossy().replace('\\', "/");
             pool.overlay(&relative, document.text.clone());
-            shown.insert(
-                Arc::from(dir.join(&relative).display().to_string()),
-                uri.clone(),
-            );
+            let path = Arc::from(dir.join(&relative).display().to_string());
+            shown.insert(path, (document.uri.clone(), FileKind::of(&relative)));
         }
     }
-    let compiled = compile(&pool);
-    let mut found: BTreeMap<Arc<str>, Vec<lsp_types::Diagnostic>> = shown
-        .keys()
-        .map(|path| (path.clone(), Vec::new()))
-        .collect();
-    for finding in &compiled.diagnostics {
-        if let Some(list) = found.get_mut(&finding.path) {
-            list.push(to_lsp(finding, &compiled.sources, encoding));
-        }
-    }
-    found
-        .into_iter()
-        .filter_map(|(path, list)| Some((shown.get(&path)?.clone(), list)))
+    let kinds: Vec<FileKind> = shown.values().map(|(_, kind)| *kind).collect();
+    let found = Findings::of(&pool, &kinds);
+    shown
+        .iter()
+        .map(|(path, (uri, kind))| {
+            let list = found
+                .in_file(path, *kind)
+                .iter()
+                .map(|finding| to_lsp(finding, &found.sources, encoding))
+                .collect();
+            (uri.clone(), list)
+        })
         .collect()
+}
+
+/// What the commands that check a pool's files find: `blades build`
+/// always, `i18n check` and `deck check`'s look at the formats when a file
+/// of theirs is open.
+struct Findings {
+    build: Vec<Diagnostic>,
+    translations: Vec<Diagnostic>,
+    formats: Vec<Diagnostic>,
+    sources: Sources,
+}
+
+impl Findings {
+    fn of(pool: &Pool, kinds: &[FileKind]) -> Findings {
+        let compiled = compile(pool);
+        let mut sources = compiled.sources;
+        let mut translations = Vec::new();
+        if kinds.contains(&FileKind::Translation) {
+            let project = i18n::Project::load(pool);
+            translations = i18n::check::findings(&project, None);
+            sources.extend(project.sources);
+        }
+        let mut formats = Vec::new();
+        if kinds.contains(&FileKind::Format) {
+            format_findings(pool, compiled.output.database(), &mut formats);
+        }
+        let mut findings = Findings {
+            build: compiled.diagnostics,
+            translations,
+            formats,
+            sources,
+        };
+        findings.add_sources(pool);
+        findings
+    }
+
+    /// The text of every file a finding points into that the checks did
+    /// not keep already.
+    fn add_sources(&mut self, pool: &Pool) {
+        let all = || {
+            self.build
+                .iter()
+                .chain(&self.translations)
+                .chain(&self.formats)
+        };
+        let mut missing = Vec::new();
+        for file in pool.sets.iter().chain(&pool.data) {
+            if self.sources.get(&file.path).is_none() && all().any(|d| d.path == file.path) {
+                missing.push((file.path.clone(), file.text().clone()));
+            }
+        }
+        for (path, text) in missing {
+            self.sources.insert(path, text);
+        }
+    }
+
+    /// The findings in the file at `path` (as shown) of the kind given,
+    /// in order, each once (a translation's load problems are both the
+    /// build's and `i18n check`'s).
+    fn in_file(&self, path: &str, kind: FileKind) -> Vec<&Diagnostic> {
+        let more = match kind {
+            FileKind::Build => &[][..],
+            FileKind::Translation => &self.translations,
+            FileKind::Format => &self.formats,
+        };
+        let mut found: Vec<&Diagnostic> = self
+            .build
+            .iter()
+            .chain(more)
+            .filter(|d| &*d.path == path)
+            .collect();
+        found.sort_by(|a, b| {
+            (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
+        });
+        found.dedup_by(|a, b| (&a.span, a.code, &a.message) == (&b.span, b.code, &b.message));
+        found
+    }
+}
+
+/// What `blades deck check` finds in the pool's formats before it checks
+/// a deck: the format files' problems, else the names they give that the
+/// pool's database (when it built) does not have.
+fn format_findings(pool: &Pool, database: Option<&Database>, out: &mut Vec<Diagnostic>) {
+    let mut found = Vec::new();
+    let formats = Formats::of_pool(pool, &mut found);
+    if !found.iter().any(Diagnostic::is_error)
+        && let Some(database) = database
+    {
+        found.extend(formats.unknown_names(database));
+    }
+    out.extend(found);
 }
 
 /// A finding as the protocol's diagnostic: its code in `code`, its help

@@ -92,7 +92,8 @@ struct Server {
     encoding: Option<Encoding>,
     /// The workspace folder (where `cards/` is looked for).
     root: Option<PathBuf>,
-    open: HashMap<Uri, Document>,
+    /// The open documents, by URI.
+    open: HashMap<String, Document>,
 }
 
 impl Server {
@@ -175,7 +176,7 @@ impl Server {
                 .and_then(|p| self.close(p.text_document.uri)),
             _ => None,
         };
-        changed.map_or_else(Vec::new, |published| published)
+        changed.unwrap_or_default()
     }
 
     /// Keeps a document's text and checks its pool again.
@@ -183,8 +184,9 @@ impl Server {
         let path = path_of(&uri)?;
         let dir = pool_dir(self.root.as_deref(), &path);
         self.open.insert(
-            uri,
+            uri.as_str().to_string(),
             Document {
+                uri,
                 path,
                 text: Arc::from(text),
             },
@@ -195,7 +197,7 @@ impl Server {
     /// Drops a document's text, clears its findings and checks its pool
     /// again with the file as it is on disk.
     fn close(&mut self, uri: Uri) -> Option<Vec<Notification>> {
-        let document = self.open.remove(&uri)?;
+        let document = self.open.remove(uri.as_str())?;
         let dir = pool_dir(self.root.as_deref(), &document.path);
         let mut published = vec![publish(uri, Vec::new())];
         published.extend(self.publish(&dir));
@@ -208,7 +210,7 @@ impl Server {
         // A check that fails on some input must not take the editor's
         // session down with it: that pool's files go unchecked this time.
         let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check_pool(dir, &self.open, encoding)
+            check_pool(dir, self.open.values(), encoding)
         }));
         checked
             .unwrap_or_default()
