@@ -441,3 +441,34 @@ fn exit_without_shutdown_is_exit_code_1() {
     let status = wait_or_kill(&mut client.child, 30, "the server did not exit");
     assert_eq!(status.code(), Some(1));
 }
+
+#[test]
+fn every_editor_setup_in_the_docs_starts_blades_lsp() {
+    let docs = std::fs::read_to_string(root().join("docs/editors.md")).unwrap();
+    let blocks: Vec<(&str, &str)> = docs
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .map(|block| block.split_once('\n').unwrap())
+        .collect();
+    let languages: Vec<&str> = blocks.iter().map(|(language, _)| *language).collect();
+    assert_eq!(languages, ["lua", "lua", "toml", "json", "toml"]);
+    for (language, code) in &blocks {
+        let starts = match *language {
+            "lua" => code.contains(r#"cmd = { "blades", "lsp" }"#),
+            "toml" => {
+                code.contains("[language_servers.blades]")
+                    || code.contains("command = \"blades\"\nargs = [\"lsp\"]")
+            }
+            _ => {
+                let settings: Value = serde_json::from_str(code).expect("the JSON parses");
+                settings["glspc.server.command"] == "blades"
+                    && settings["glspc.server.commandArguments"] == json!(["lsp"])
+            }
+        };
+        assert!(
+            starts,
+            "{language} block does not start `blades lsp`:\n{code}"
+        );
+    }
+}

@@ -313,6 +313,22 @@ mod tests {
     }
 
     #[test]
+    fn a_files_kind_is_read_from_its_path_in_the_pool() {
+        for (relative, kind) in [
+            ("tin-town.yaml", FileKind::Build),
+            ("more/basics.yml", FileKind::Build),
+            ("keywords.yaml", FileKind::Build),
+            ("phrases/en.yaml", FileKind::Build),
+            ("phrases/ja.yaml", FileKind::Translation),
+            ("locales/ja/tin-town.yaml", FileKind::Translation),
+            ("more/locales/ja/basics.yaml", FileKind::Translation),
+            ("formats/cube.yaml", FileKind::Format),
+        ] {
+            assert_eq!(FileKind::of(relative), kind, "{relative}");
+        }
+    }
+
+    #[test]
     fn only_local_files_have_a_path() {
         let uri = Uri::from_str("untitled:Untitled-1").expect("a URI");
         assert_eq!(path_of(&uri), None);
