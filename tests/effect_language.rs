@@ -1506,6 +1506,18 @@ fn player() -> impl Strategy<Value = Player> {
     ]
 }
 
+/// Who does a clause: any player, or the opponents compared with you.
+fn subject() -> impl Strategy<Value = Player> {
+    prop_oneof![
+        5 => player(),
+        1 => (
+            any::<bool>(),
+            prop_oneof![Just(Measure::Rp), Just(Measure::Money), Just(Measure::Vp)]
+        )
+            .prop_map(|(more, measure)| Player::EachOpponentWith { more, measure }),
+    ]
+}
+
 fn owner() -> impl Strategy<Value = Owner> {
     prop_oneof![
         Just(Owner::You),
@@ -1786,12 +1798,12 @@ fn deed(depth: u32) -> BoxedStrategy<Deed> {
 
 fn clause_strategy(depth: u32) -> BoxedStrategy<Clause> {
     prop_oneof![
-        3 => (player(), action_strategy(depth)).prop_map(|(subject, action)| Clause::Act {
+        3 => (subject(), action_strategy(depth)).prop_map(|(subject, action)| Clause::Act {
             subject,
             action,
             span: Span::default()
         }),
-        1 => (player(), deed(depth)).prop_map(|(who, deed)| Clause::Cannot {
+        1 => (subject(), deed(depth)).prop_map(|(who, deed)| Clause::Cannot {
             who,
             deed,
             span: Span::default()

@@ -554,6 +554,20 @@ fn check_codes(text: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// `text` is said whole: canonical, its printed English reads back as its
+/// tree, and its Japanese is `ja`.
+fn said_whole(text: &str, ja: &str) {
+    let effect = parse_ok(text);
+    assert_eq!(format(&effect), text, "`{text}` is not canonical");
+    assert_eq!(reads_back(&effect, text), None, "`{text}`");
+    let book = Phrasebook::builtin(Lang::Ja);
+    assert_eq!(
+        render(&effect, Lang::Ja, &book, &Vocabulary::base()),
+        ja,
+        "`{text}`"
+    );
+}
+
 /// A state set up by a one-shot ability needs a duration, a lasting
 /// ability needs none, and every rewrite the findings suggest is clean.
 #[test]
@@ -598,7 +612,6 @@ fn a_duration_lets_a_one_shot_ability_set_up_a_state_and_only_then() {
 /// Both durations print and read back, in English and in Japanese.
 #[test]
 fn durations_print_in_both_languages_and_read_back() {
-    let vocab = Vocabulary::base();
     for (text, ja) in [
         (
             "Play: Until the end of the turn, this card has +2 STAR.",
@@ -609,11 +622,7 @@ fn durations_print_in_both_languages_and_read_back() {
             "アクション：トーナメントの終了時まで、自分のトップカードは裏返されない。",
         ),
     ] {
-        let effect = parse_ok(text);
-        assert_eq!(format(&effect), text);
-        assert_eq!(reads_back(&effect, text), None, "`{text}`");
-        let book = Phrasebook::builtin(Lang::Ja);
-        assert_eq!(render(&effect, Lang::Ja, &book, &vocab), ja);
+        said_whole(text, ja);
     }
 }
 
@@ -717,7 +726,6 @@ fn a_word_of_the_other_phase_is_an_error_where_it_is_written() {
 /// spellings format to the canonical one.
 #[test]
 fn deckbuilding_words_print_in_both_languages_and_read_back() {
-    let vocab = Vocabulary::base();
     for (text, ja) in [
         (
             "Deckbuilding: Whenever an opponent sells a card to the Aftermarket, you may buy it.",
@@ -736,11 +744,7 @@ fn deckbuilding_words_print_in_both_languages_and_read_back() {
             "デッキ構築：「Tin Town」セットのカードの売却額は1ミレニアムドル少なくなる。",
         ),
     ] {
-        let effect = parse_ok(text);
-        assert_eq!(format(&effect), text);
-        assert_eq!(reads_back(&effect, text), None, "`{text}`");
-        let book = Phrasebook::builtin(Lang::Ja);
-        assert_eq!(render(&effect, Lang::Ja, &book, &vocab), ja, "`{text}`");
+        said_whole(text, ja);
     }
     for (written, canonical) in [
         (
@@ -779,8 +783,6 @@ fn a_price_changes_by_one_to_ninety_nine() {
 /// writes one (スターレーティングは1上がります), up or down.
 #[test]
 fn a_star_bonus_reads_as_a_state_in_japanese_up_and_down() {
-    let vocab = Vocabulary::base();
-    let book = Phrasebook::builtin(Lang::Ja);
     for (text, ja) in [
         (
             "Top: Your Top Card has +2 STAR.",
@@ -791,7 +793,7 @@ fn a_star_bonus_reads_as_a_state_in_japanese_up_and_down() {
             "持続：隣のカードのスターレーティングは1下がる。",
         ),
     ] {
-        assert_eq!(render(&parse_ok(text), Lang::Ja, &book, &vocab), ja);
+        said_whole(text, ja);
     }
 }
 
@@ -902,8 +904,6 @@ fn a_choice_prints_in_both_languages_and_reads_back() {
 /// forbid only what that phase has.
 #[test]
 fn a_prohibition_lasts_reads_back_and_keeps_to_its_phase() {
-    let vocab = Vocabulary::base();
-    let book = Phrasebook::builtin(Lang::Ja);
     for (text, ja) in [
         (
             "Top: Each opponent cannot play fire cards.",
@@ -918,11 +918,8 @@ fn a_prohibition_lasts_reads_back_and_keeps_to_its_phase() {
             "デッキ構築：各相手はカードを流通市場に売却することができない。",
         ),
     ] {
-        let effect = parse_ok(text);
-        assert_eq!(format(&effect), text);
-        assert_eq!(reads_back(&effect, text), None, "`{text}`");
         assert_eq!(check_codes(text), [] as [&str; 0], "`{text}`");
-        assert_eq!(render(&effect, Lang::Ja, &book, &vocab), ja, "`{text}`");
+        said_whole(text, ja);
     }
     assert_eq!(
         check_codes("Play: Each opponent cannot gain RP."),
@@ -996,5 +993,74 @@ fn the_deck_box_and_accessory_slots_hold_their_own_kind() {
         let effect = parse_ok(text);
         assert_eq!(format(&effect), text);
         assert_eq!(codes(text), [] as [&str; 0], "`{text}`");
+    }
+}
+
+/// Opponents compared with you by RP, Millennium Dollars or VP: the same
+/// tree in English and back, their own Japanese, and RP only where the
+/// tournament has it.
+#[test]
+fn opponents_are_compared_with_you_by_what_they_have() {
+    for (text, ja) in [
+        (
+            "Play: Each opponent with more RP than you loses 2 RP.",
+            "プレイ：あなたよりRPが多い各相手は2RPを失う。",
+        ),
+        (
+            "Ongoing: Each opponent with fewer VP than you cannot clash.",
+            "持続：あなたより勝利点が少ない各相手はクラッシュすることができない。",
+        ),
+    ] {
+        said_whole(text, ja);
+    }
+    assert_eq!(
+        format(&parse_ok(
+            "Play: every opponent with less Millennium Dollars than you gains 1 Millennium Dollar."
+        )),
+        "Play: Each opponent with fewer Millennium Dollars than you gains 1 Millennium Dollar."
+    );
+    assert_eq!(
+        check_codes("Deckbuilding: Each opponent with more RP than you loses 1 Millennium Dollar."),
+        ["wrong-phase"]
+    );
+    assert_eq!(
+        check_codes(
+            "Deckbuilding: At the start of the Deckbuilding Phase, each opponent with more VP than you loses 1 Millennium Dollar."
+        ),
+        [] as [&str; 0]
+    );
+}
+
+// ─────────────────────────── the designer's intents ───────────────────────────
+
+/// Effects a designer would write from the rulebook, tournament and
+/// Deckbuilding Phase alike (`tests/fixtures/effect/intents.txt`): each is
+/// in the language with its meaning kept — it parses, checks and makes sense
+/// with no finding, its printed English reads back as its tree, it is in
+/// canonical form, and its Japanese leaves no English word behind.
+#[test]
+fn every_intent_of_the_catalogue_is_said_whole_in_both_languages() {
+    let vocab = Vocabulary::base();
+    let book = Phrasebook::builtin(Lang::Ja);
+    let catalogue =
+        std::fs::read_to_string(root().join("tests/fixtures/effect/intents.txt")).unwrap();
+    let intents: Vec<&str> = catalogue
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    assert_eq!(intents.len(), 40, "the catalogue holds 40 intents");
+    for text in intents {
+        let effect = parse_ok(text);
+        assert_eq!(check_codes(text), [] as [&str; 0], "`{text}`");
+        assert_eq!(codes(text), [] as [&str; 0], "`{text}`");
+        assert_eq!(format(&effect), text, "`{text}` is not canonical");
+        assert_eq!(reads_back(&effect, text), None, "`{text}`");
+        let ja = render(&effect, Lang::Ja, &book, &vocab);
+        // Icons (RP, STAR, VP) are written as they are.
+        let english: Vec<&str> = ja
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| w.len() > 1 && !["RP", "STAR", "VP"].contains(w))
+            .collect();
+        assert!(english.is_empty(), "`{text}` → {ja}: {english:?}");
     }
 }

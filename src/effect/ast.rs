@@ -584,6 +584,21 @@ pub enum Player {
     /// `that opponent` in a Reaction whose trigger is done by `an opponent`:
     /// the opponent who did it.
     TriggerPlayer,
+    /// `each opponent with more RP than you` (`more: false`: fewer): each
+    /// opponent who has more (or fewer) than you when the clause happens.
+    EachOpponentWith {
+        more: bool,
+        measure: Measure,
+    },
+}
+
+/// What players are compared by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Measure {
+    Rp,
+    Money,
+    Vp,
 }
 
 impl Player {
@@ -1048,7 +1063,9 @@ impl Player {
         match self {
             Player::You => Owner::You,
             Player::AnOpponent => Owner::AnOpponent,
-            Player::EachOpponent => Owner::EachOpponent,
+            // No owner form names the compared opponents; no turn or card
+            // of theirs is read with one.
+            Player::EachOpponent | Player::EachOpponentWith { .. } => Owner::EachOpponent,
             Player::AllPlayers => Owner::EachPlayer,
             Player::ClashedOpponent => Owner::ClashedOpponent,
             Player::TriggerPlayer => Owner::TriggerPlayer,

@@ -279,7 +279,11 @@ fn resource_per(n: Num, r: Resource, per: Option<&Count>) -> String {
 pub(crate) fn third_person(p: Player) -> bool {
     matches!(
         p,
-        Player::AnOpponent | Player::EachOpponent | Player::ClashedOpponent | Player::TriggerPlayer
+        Player::AnOpponent
+            | Player::EachOpponent
+            | Player::ClashedOpponent
+            | Player::TriggerPlayer
+            | Player::EachOpponentWith { .. }
     )
 }
 
@@ -485,14 +489,26 @@ fn resource(n: Num, r: Resource) -> String {
     }
 }
 
-fn player(p: Player) -> &'static str {
+fn player(p: Player) -> String {
     match p {
         Player::You => "you",
         Player::AnOpponent => "an opponent",
         Player::EachOpponent => "each opponent",
         Player::AllPlayers => "all players",
         Player::ClashedOpponent | Player::TriggerPlayer => "that opponent",
+        Player::EachOpponentWith { more, measure } => {
+            return format!(
+                "each opponent with {} {} than you",
+                if more { "more" } else { "fewer" },
+                match measure {
+                    Measure::Rp => "RP",
+                    Measure::Money => "Millennium Dollars",
+                    Measure::Vp => "VP",
+                }
+            );
+        }
     }
+    .to_string()
 }
 
 fn owner(o: Owner) -> &'static str {

@@ -1223,6 +1223,13 @@ impl Builder<'_> {
     }
 
     fn player(&self, pair: P<'_>) -> Player {
+        if let Some(compared) = pair
+            .clone()
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::player_compared)
+        {
+            return compared_player(compared);
+        }
         let mut words = pair.into_inner().map(|p| p.as_rule());
         match (words.next(), words.next()) {
             (Some(Rule::k_you), _) => Player::You,
@@ -1443,6 +1450,26 @@ impl Builder<'_> {
             }
         }
     }
+}
+
+/// `each opponent with more RP than you`.
+fn compared_player(pair: P<'_>) -> Player {
+    let mut more = true;
+    let mut measure = Measure::Rp;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::k_less => more = false,
+            Rule::measure => {
+                measure = match first(&p) {
+                    Rule::k_money => Measure::Money,
+                    Rule::k_vp => Measure::Vp,
+                    _ => Measure::Rp,
+                }
+            }
+            _ => {}
+        }
+    }
+    Player::EachOpponentWith { more, measure }
 }
 
 /// `the Deckbuilding Phase starts` or `at the start of the Deckbuilding

@@ -49,6 +49,25 @@ pub(crate) fn check(a: &Ability) -> Vec<EffectError> {
 
 /// A clause of a Deckbuilding ability: its action and the cards it names.
 fn clause(c: &Clause, out: &mut Vec<EffectError>) {
+    let (Clause::Act {
+        subject: who, span, ..
+    }
+    | Clause::Cannot { who, span, .. }) = c
+    else {
+        return clause_words(c, out);
+    };
+    if let Player::EachOpponentWith {
+        measure: Measure::Rp,
+        ..
+    } = who
+    {
+        out.push(tournament_word("RP", "a comparison of RP", *span));
+    }
+    clause_words(c, out);
+}
+
+/// The actions, deeds and cards of a clause that only a tournament has.
+fn clause_words(c: &Clause, out: &mut Vec<EffectError>) {
     match c {
         Clause::Act { action, span, .. } => {
             if let Some(word) = tournament_action(action) {

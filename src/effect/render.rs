@@ -343,23 +343,38 @@ impl Renderer<'_> {
     }
 
     fn player(&self, p: Player) -> String {
-        self.word(match p {
-            Player::You => "player.you",
-            Player::AnOpponent => "player.an_opponent",
-            Player::EachOpponent => "player.each_opponent",
-            Player::AllPlayers => "player.all_players",
-            Player::ClashedOpponent | Player::TriggerPlayer => "player.that_opponent",
-        })
+        self.player_words("player", p)
     }
 
     fn who(&self, p: Player) -> String {
-        self.word(match p {
-            Player::You => "who.you",
-            Player::AnOpponent => "who.an_opponent",
-            Player::EachOpponent => "who.each_opponent",
-            Player::AllPlayers => "who.all_players",
-            Player::ClashedOpponent | Player::TriggerPlayer => "who.that_opponent",
-        })
+        self.player_words("who", p)
+    }
+
+    /// A player as the subject of a clause (`player.*`) or of an event
+    /// (`who.*`).
+    fn player_words(&self, group: &str, p: Player) -> String {
+        let name = match p {
+            Player::You => "you",
+            Player::AnOpponent => "an_opponent",
+            Player::EachOpponent => "each_opponent",
+            Player::AllPlayers => "all_players",
+            Player::ClashedOpponent | Player::TriggerPlayer => "that_opponent",
+            Player::EachOpponentWith { more, measure } => {
+                let cmp = self.word(if more {
+                    "compare.more"
+                } else {
+                    "compare.fewer"
+                });
+                let measure = self.word(match measure {
+                    Measure::Rp => "measure.rp",
+                    Measure::Money => "measure.money",
+                    Measure::Vp => "measure.vp",
+                });
+                let key = format!("{group}.each_opponent_with");
+                return self.t(&key, &[], &[("cmp", &cmp), ("measure", &measure)]);
+            }
+        };
+        self.word(&format!("{group}.{name}"))
     }
 
     /// Renders what `who` does: inside it, `your` is the other variant
