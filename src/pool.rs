@@ -364,8 +364,12 @@ impl Pool {
     /// Lays `text` over the file at `relative` (a path within the pool,
     /// `/` separators), or adds it as a new file: an editor's unsaved
     /// buffer checked with the rest of the pool as it is on disk. What
-    /// reading that file on disk found is dropped with it.
+    /// reading that file on disk found is dropped with it. A file the pool
+    /// would not read (not named `*.yaml`/`*.yml`) is left out, as on disk.
     pub fn overlay(&mut self, relative: &str, text: Arc<str>) {
+        if !yaml_name(Path::new(relative)) {
+            return;
+        }
         let path: Arc<str> = match &self.root {
             Some(root) => Arc::from(root.join(relative).display().to_string()),
             None => Arc::from(format!("cards/{relative}")),
@@ -799,6 +803,7 @@ mod tests {
         pool.overlay("set.yaml", Arc::from("id: t\n"));
         pool.overlay("bad.yaml", Arc::from("id: b\n"));
         pool.overlay("keywords.yaml", Arc::from("{}\n"));
+        pool.overlay("deck.txt", Arc::from("1 Rivet Hound\n"));
         let texts: Vec<_> = pool
             .sets
             .iter()
