@@ -329,6 +329,18 @@ mod tests {
     }
 
     #[test]
+    fn the_pool_is_the_workspaces_cards_folder_else_the_files_folder() {
+        let workspace = tempfile::tempdir().unwrap();
+        let root = workspace.path();
+        std::fs::create_dir_all(root.join("cards/more")).unwrap();
+        let in_cards = root.join("cards/more/set.yaml");
+        assert_eq!(pool_dir(Some(root), &in_cards), root.join("cards"));
+        let elsewhere = root.join("other/set.yaml");
+        assert_eq!(pool_dir(Some(root), &elsewhere), root.join("other"));
+        assert_eq!(pool_dir(None, &in_cards), root.join("cards/more"));
+    }
+
+    #[test]
     fn only_local_files_have_a_path() {
         let uri = Uri::from_str("untitled:Untitled-1").expect("a URI");
         assert_eq!(path_of(&uri), None);
