@@ -540,8 +540,25 @@ impl Builder<'_> {
                     let span = self.span(&p);
                     let mut inner = p.into_inner();
                     let player = self.player(inner.next().expect("player"));
+                    let what = inner.next().expect("action or prohibition");
+                    if what.as_rule() == Rule::prohibition {
+                        let deed = what
+                            .into_inner()
+                            .find(|q| q.as_rule() != Rule::k_cannot)
+                            .expect("deed");
+                        // `their` in the deed is the player kept from it.
+                        self.scope.subject = player;
+                        let deed = self.deed(deed);
+                        self.scope.subject = Player::You;
+                        out.push(Clause::Cannot {
+                            who: player,
+                            deed,
+                            span,
+                        });
+                        continue;
+                    }
                     self.scope.subject = player;
-                    let action = self.action(inner.next().expect("action"));
+                    let action = self.action(what);
                     self.scope.subject = Player::You;
                     self.scope.named = super::refer::named_after(self.scope.named, player, &action);
                     out.push(Clause::Act {
@@ -549,17 +566,6 @@ impl Builder<'_> {
                         action,
                         span,
                     });
-                }
-                Rule::prohibition => {
-                    let span = self.span(&p);
-                    let mut inner = p.into_inner();
-                    let who = self.player(inner.next().expect("player"));
-                    let deed = inner.find(|q| q.as_rule() != Rule::k_cannot).expect("deed");
-                    // `their` in the deed is the player kept from it.
-                    self.scope.subject = who;
-                    let deed = self.deed(deed);
-                    self.scope.subject = Player::You;
-                    out.push(Clause::Cannot { who, deed, span });
                 }
                 Rule::statement => {
                     let span = self.span(&p);

@@ -343,38 +343,44 @@ impl Renderer<'_> {
     }
 
     fn player(&self, p: Player) -> String {
-        self.player_words("player", p)
+        self.player_words(false, p)
     }
 
     fn who(&self, p: Player) -> String {
-        self.player_words("who", p)
+        self.player_words(true, p)
     }
 
-    /// A player as the subject of a clause (`player.*`) or of an event
-    /// (`who.*`).
-    fn player_words(&self, group: &str, p: Player) -> String {
-        let name = match p {
-            Player::You => "you",
-            Player::AnOpponent => "an_opponent",
-            Player::EachOpponent => "each_opponent",
-            Player::AllPlayers => "all_players",
-            Player::ClashedOpponent | Player::TriggerPlayer => "that_opponent",
-            Player::EachOpponentWith { more, measure } => {
-                let cmp = self.word(if more {
-                    "compare.more"
-                } else {
-                    "compare.fewer"
-                });
-                let measure = self.word(match measure {
-                    Measure::Rp => "measure.rp",
-                    Measure::Money => "measure.money",
-                    Measure::Vp => "measure.vp",
-                });
-                let key = format!("{group}.each_opponent_with");
-                return self.t(&key, &[], &[("cmp", &cmp), ("measure", &measure)]);
-            }
+    /// A player as the subject of a clause (`player.*`, `event` false) or
+    /// of an event (`who.*`).
+    fn player_words(&self, event: bool, p: Player) -> String {
+        let key = match (event, p) {
+            (false, Player::You) => "player.you",
+            (false, Player::AnOpponent) => "player.an_opponent",
+            (false, Player::EachOpponent) => "player.each_opponent",
+            (false, Player::AllPlayers) => "player.all_players",
+            (false, Player::ClashedOpponent | Player::TriggerPlayer) => "player.that_opponent",
+            (false, Player::EachOpponentWith { .. }) => "player.each_opponent_with",
+            (true, Player::You) => "who.you",
+            (true, Player::AnOpponent) => "who.an_opponent",
+            (true, Player::EachOpponent) => "who.each_opponent",
+            (true, Player::AllPlayers) => "who.all_players",
+            (true, Player::ClashedOpponent | Player::TriggerPlayer) => "who.that_opponent",
+            (true, Player::EachOpponentWith { .. }) => "who.each_opponent_with",
         };
-        self.word(&format!("{group}.{name}"))
+        let Player::EachOpponentWith { more, measure } = p else {
+            return self.word(key);
+        };
+        let cmp = self.word(if more {
+            "compare.more"
+        } else {
+            "compare.fewer"
+        });
+        let measure = self.word(match measure {
+            Measure::Rp => "measure.rp",
+            Measure::Money => "measure.money",
+            Measure::Vp => "measure.vp",
+        });
+        self.t(key, &[], &[("cmp", &cmp), ("measure", &measure)])
     }
 
     /// Renders what `who` does: inside it, `your` is the other variant
