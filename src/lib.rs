@@ -54,6 +54,7 @@ pub mod files;
 pub mod fmt;
 pub mod i18n;
 pub mod load;
+pub mod lsp;
 pub mod model;
 pub mod pool;
 pub mod report;

@@ -360,6 +360,33 @@ impl Pool {
     pub fn data_file(&self, relative: &str) -> Option<&SourceFile> {
         self.data.iter().find(|f| f.relative == relative)
     }
+
+    /// Lays `text` over the file at `relative` (a path within the pool,
+    /// `/` separators), or adds it as a new file: an editor's unsaved
+    /// buffer checked with the rest of the pool as it is on disk. What
+    /// reading that file on disk found is dropped with it. A file the pool
+    /// would not read (not named `*.yaml`/`*.yml`) is left out, as on disk.
+    pub fn overlay(&mut self, relative: &str, text: Arc<str>) {
+        if !yaml_name(Path::new(relative)) {
+            return;
+        }
+        let path: Arc<str> = match &self.root {
+            Some(root) => Arc::from(root.join(relative).display().to_string()),
+            None => Arc::from(format!("cards/{relative}")),
+        };
+        self.problems.retain(|d| d.path != path);
+        self.lossy.retain(|f| f.relative != relative);
+        let file = SourceFile::new(path, relative.to_string(), text);
+        let files = if is_data_file(relative) {
+            &mut self.data
+        } else {
+            &mut self.sets
+        };
+        match files.iter_mut().find(|f| f.relative == relative) {
+            Some(there) => *there = file,
+            None => files.push(file),
+        }
+    }
 }
 
 /// The files of a pool folder, found but not read yet, so that a build can
@@ -764,6 +791,31 @@ mod tests {
         fs::write(dir.path().join("set.yaml"), text).unwrap();
         let listing = Pool::list(dir.path()).unwrap().stamp();
         (dir, listing)
+    }
+
+    #[test]
+    fn an_overlay_replaces_a_files_text_or_adds_the_file_where_it_belongs() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("set.yaml"), "id: s\n").unwrap();
+        fs::write(dir.path().join("bad.yaml"), b"id: \xff\n").unwrap();
+        let mut pool = Pool::from_dir(dir.path()).unwrap();
+        assert_eq!(pool.problems.len(), 1);
+        pool.overlay("set.yaml", Arc::from("id: t\n"));
+        pool.overlay("bad.yaml", Arc::from("id: b\n"));
+        pool.overlay("keywords.yaml", Arc::from("{}\n"));
+        pool.overlay("deck.txt", Arc::from("1 Rivet Hound\n"));
+        let texts: Vec<_> = pool
+            .sets
+            .iter()
+            .map(|f| (&*f.relative, &**f.text()))
+            .collect();
+        assert_eq!(texts, [("set.yaml", "id: t\n"), ("bad.yaml", "id: b\n")]);
+        assert!(pool.problems.is_empty() && pool.lossy.is_empty());
+        let keywords = pool.data_file("keywords.yaml").expect("a data file");
+        assert_eq!(
+            &*keywords.path,
+            dir.path().join("keywords.yaml").display().to_string()
+        );
     }
 
     #[test]

@@ -249,16 +249,13 @@ fn check_command(context: &Context, mut args: CheckArgs) -> ExitCode {
             Err(code) => return code,
         }
     }
-    let mut diagnostics = project.diagnostics.clone();
-    let mut texts = 0;
-    for lang in project.languages(args.lang.as_deref()) {
-        diagnostics.extend(check::check(&project, &lang));
-        texts += project
-            .locales
-            .get(&lang)
-            .map_or(0, |l| l.entries().count());
-    }
-    blades::diagnostics::sort(&mut diagnostics);
+    let diagnostics = check::findings(&project, args.lang.as_deref());
+    let texts: usize = project
+        .languages(args.lang.as_deref())
+        .iter()
+        .filter_map(|lang| project.locales.get(lang))
+        .map(|locale| locale.entries().count())
+        .sum();
     context.report(&diagnostics, &project.sources);
     if context.tells() && diagnostics.is_empty() {
         stderrln!("checked {texts} translated texts: no problems found");

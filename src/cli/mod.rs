@@ -29,6 +29,7 @@ mod effect;
 mod fmt;
 mod gallery;
 mod i18n;
+mod lsp;
 mod new;
 mod out;
 mod print;
@@ -116,6 +117,8 @@ enum Command {
     },
     /// Print the manual page (roff: `blades man > blades.1`).
     Man,
+    /// Serve the Language Server Protocol on standard input and output, for editors (docs/editors.md).
+    Lsp(lsp::Args),
 }
 
 /// What `--format` takes.
@@ -367,6 +370,7 @@ fn dispatch(words: Vec<OsString>) -> ExitCode {
         Command::Print(args) => print::run(&context, args),
         Command::Completions { shell } => completions(shell),
         Command::Man => manual(),
+        Command::Lsp(args) => lsp::run(args),
     }
 }
 

@@ -32,6 +32,18 @@ pub(crate) fn face_field(key: &UnitKey) -> Option<FaceField> {
     })
 }
 
+/// Everything `blades i18n check` finds: what loading the translations
+/// found, then every check of each language asked for (all when `None`),
+/// sorted.
+pub fn findings(project: &Project, lang: Option<&str>) -> Vec<Diagnostic> {
+    let mut out = project.diagnostics.clone();
+    for lang in project.languages(lang) {
+        out.extend(check(project, &lang));
+    }
+    diagnostics::sort(&mut out);
+    out
+}
+
 /// Every check of one language's translations.
 pub fn check(project: &Project, lang: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Edit to published diagnostics in `blades lsp`, whole process: the server started on a
+workspace whose `cards/` is POOL, one set file opened, then RUNS edits (a typo put in, taken out),
+each timed from the didChange sent to its publishDiagnostics received.
+
+    bench/lsp.py BLADES POOL [RUNS=20]
+
+BLADES is the binary (target/release/blades for figures worth quoting), POOL a pool folder
+(`cards` for the built-in pool, or one made by `examples/synth`)."""
+import json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+def frame(message):
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+
+def read(out):
+    length = None
+    while True:
+        line = out.readline()
+        if not line:
+            raise SystemExit("the server closed its output")
+        line = line.strip()
+        if not line:
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(out.read(length))
+
+def main():
+    binary, pool = sys.argv[1], sys.argv[2]
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+    work = tempfile.mkdtemp()
+    try:
+        shutil.copytree(pool, os.path.join(work, "cards"))
+        sets = sorted(
+            os.path.join(root, name)
+            for root, dirs, files in os.walk(os.path.join(work, "cards"))
+            for name in files
+            if name.endswith(".yaml") and "locales" not in root and "phrases" not in root
+            and "formats" not in root and name not in ("keywords.yaml", "characters.yaml", "glossary.yaml")
+        )
+        path = sets[0]
+        text = open(path, encoding="utf-8").read()
+        uri = "file://" + path
+        server = subprocess.Popen([binary, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        send = lambda m: (server.stdin.write(frame(m)), server.stdin.flush())
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "processId": None, "rootUri": "file://" + work, "capabilities": {}}})
+        read(server.stdout)
+        send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 0, "text": text}}})
+        read(server.stdout)
+        times = []
+        for run in range(runs):
+            edited = text.replace("kind:", "kidn:", 1) if run % 2 == 0 else text
+            started = time.perf_counter()
+            send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": uri, "version": run + 1},
+                "contentChanges": [{"text": edited}]}})
+            while read(server.stdout).get("method") != "textDocument/publishDiagnostics":
+                pass
+            times.append(time.perf_counter() - started)
+        send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+        read(server.stdout)
+        send({"jsonrpc": "2.0", "method": "exit"})
+        server.wait()
+        ms = [t * 1000 for t in times]
+        print(f"edit to diagnostics, {pool}: median {statistics.median(ms):.1f} ms "
+              f"(min {min(ms):.1f}, max {max(ms):.1f}) over {runs} edits")
+    finally:
+        shutil.rmtree(work)
+
+main()

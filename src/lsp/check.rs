@@ -1,0 +1,348 @@
+//! Open documents laid over their pool on disk, checked by the build's
+//! own pipeline ([`compile`]), and the findings as the protocol's
+//! diagnostics, one list per open file.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::str::FromStr as _;
+use std::sync::Arc;
+
+use lsp_types::{
+    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range, Uri,
+};
+
+use super::position::{Encoding, position};
+use crate::compile::compile;
+use crate::diagnostics::{Diagnostic, Severity, Sources};
+use crate::i18n;
+use crate::model::Database;
+use crate::pool::{FOUND_FOLDER, Pool};
+use crate::rules::format::Formats;
+
+/// A file the editor has open, with its unsaved text.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub uri: Uri,
+    pub path: PathBuf,
+    pub text: Arc<str>,
+}
+
+/// The pool a file belongs to, by [`crate::pool::PoolChoice`]'s rule seen
+/// from the workspace folder: its `cards/` folder when the file is in
+/// it, else the folder holding the file.
+pub fn pool_dir(workspace: Option<&Path>, file: &Path) -> PathBuf {
+    if let Some(cards) = workspace.map(|root| root.join(FOUND_FOLDER))
+        && file.starts_with(&cards)
+        && cards.is_dir()
+    {
+        return cards;
+    }
+    file.parent().map_or_else(PathBuf::new, Path::to_path_buf)
+}
+
+/// What a pool file is, by the rules the pool reader and the translation
+/// commands use: which command's findings an editor shows for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A set file, `keywords.yaml`, an English phrase book, any other
+    /// data file: what `blades build` finds.
+    Build,
+    /// A translation (`locales/<lang>/…`, `phrases/<lang>.yaml`): what
+    /// `blades build` and `blades i18n check` find.
+    Translation,
+    /// A deck format (`formats/…`): what reading the pool's formats finds
+    /// (`blades deck check` reports it).
+    Format,
+}
+
+impl FileKind {
+    /// The kind of the file at `relative` (a path within its pool).
+    pub fn of(relative: &str) -> FileKind {
+        if relative.starts_with("formats/") {
+            FileKind::Format
+        } else if i18n::locale::classify(relative).is_some() {
+            FileKind::Translation
+        } else {
+            FileKind::Build
+        }
+    }
+}
+
+/// Checks the pool in `dir` with every open document under it laid over
+/// its file, and gives each of those documents its findings (an empty
+/// list for one with none, which clears what an editor shows).
+pub fn check_pool<'a>(
+    dir: &Path,
+    open: impl IntoIterator<Item = &'a Document>,
+    encoding: Encoding,
+) -> Vec<(Uri, Vec<lsp_types::Diagnostic>)> {
+    // A folder that cannot be read, or holds no set yet, is checked as
+    // what the editor has open.
+    let mut pool = Pool::from_dir(dir).unwrap_or_else(|_| Pool {
+        root: Some(dir.to_path_buf()),
+        ..Pool::default()
+    });
+    let mut shown: BTreeMap<Arc<str>, (Uri, FileKind)> = BTreeMap::new();
+    for document in open {
+        if let Ok(relative) = document.path.strip_prefix(dir) {
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            pool.overlay(&relative, document.text.clone());
+            let path = Arc::from(dir.join(&relative).display().to_string());
+            shown.insert(path, (document.uri.clone(), FileKind::of(&relative)));
+        }
+    }
+    let kinds: Vec<FileKind> = shown.values().map(|(_, kind)| *kind).collect();
+    let found = Findings::of(&pool, &kinds);
+    shown
+        .iter()
+        .map(|(path, (uri, kind))| {
+            let list = found
+                .in_file(path, *kind)
+                .iter()
+                .map(|finding| to_lsp(finding, &found.sources, encoding))
+                .collect();
+            (uri.clone(), list)
+        })
+        .collect()
+}
+
+/// What the commands that check a pool's files find: `blades build`
+/// always, `i18n check` and `deck check`'s look at the formats when a file
+/// of theirs is open.
+struct Findings {
+    build: Vec<Diagnostic>,
+    translations: Vec<Diagnostic>,
+    formats: Vec<Diagnostic>,
+    sources: Sources,
+}
+
+impl Findings {
+    fn of(pool: &Pool, kinds: &[FileKind]) -> Findings {
+        let compiled = compile(pool);
+        let mut sources = compiled.sources;
+        let mut translations = Vec::new();
+        if kinds.contains(&FileKind::Translation) {
+            let project = i18n::Project::load(pool);
+            translations = i18n::check::findings(&project, None);
+            sources.extend(project.sources);
+        }
+        let mut formats = Vec::new();
+        if kinds.contains(&FileKind::Format) {
+            format_findings(pool, compiled.output.database(), &mut formats);
+        }
+        let mut findings = Findings {
+            build: compiled.diagnostics,
+            translations,
+            formats,
+            sources,
+        };
+        findings.add_sources(pool);
+        findings
+    }
+
+    /// The text of every file a finding points into that the checks did
+    /// not keep already.
+    fn add_sources(&mut self, pool: &Pool) {
+        let all = || {
+            self.build
+                .iter()
+                .chain(&self.translations)
+                .chain(&self.formats)
+        };
+        let mut missing = Vec::new();
+        for file in pool.sets.iter().chain(&pool.data) {
+            if self.sources.get(&file.path).is_none() && all().any(|d| d.path == file.path) {
+                missing.push((file.path.clone(), file.text().clone()));
+            }
+        }
+        for (path, text) in missing {
+            self.sources.insert(path, text);
+        }
+    }
+
+    /// The findings in the file at `path` (as shown) of the kind given,
+    /// in order, each once (a translation's load problems are both the
+    /// build's and `i18n check`'s).
+    fn in_file(&self, path: &str, kind: FileKind) -> Vec<&Diagnostic> {
+        let more = match kind {
+            FileKind::Build => &[][..],
+            FileKind::Translation => &self.translations,
+            FileKind::Format => &self.formats,
+        };
+        let mut found: Vec<&Diagnostic> = self
+            .build
+            .iter()
+            .chain(more)
+            .filter(|d| &*d.path == path)
+            .collect();
+        found.sort_by(|a, b| {
+            (a.span.start, a.code, &a.message).cmp(&(b.span.start, b.code, &b.message))
+        });
+        found.dedup_by(|a, b| (&a.span, a.code, &a.message) == (&b.span, b.code, &b.message));
+        found
+    }
+}
+
+/// What `blades deck check` finds in the pool's formats before it checks
+/// a deck: the format files' problems, else the names they give that the
+/// pool's database (when it built) does not have.
+fn format_findings(pool: &Pool, database: Option<&Database>, out: &mut Vec<Diagnostic>) {
+    let mut found = Vec::new();
+    let formats = Formats::of_pool(pool, &mut found);
+    if !found.iter().any(Diagnostic::is_error)
+        && let Some(database) = database
+    {
+        found.extend(formats.unknown_names(database));
+    }
+    out.extend(found);
+}
+
+/// A finding as the protocol's diagnostic: its code in `code`, its help
+/// after the message and in `data`, its related places as related
+/// information.
+pub fn to_lsp(
+    finding: &Diagnostic,
+    sources: &Sources,
+    encoding: Encoding,
+) -> lsp_types::Diagnostic {
+    let mut message = finding.message.to_string();
+    if let Some(help) = &finding.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    let related = finding
+        .related
+        .iter()
+        .filter_map(|r| {
+            Some(DiagnosticRelatedInformation {
+                location: Location::new(
+                    uri_of(Path::new(&*r.path))?,
+                    range(sources, &r.path, &r.span, encoding),
+                ),
+                message: r.label.clone(),
+            })
+        })
+        .collect::<Vec<_>>();
+    lsp_types::Diagnostic {
+        range: range(sources, &finding.path, &finding.span, encoding),
+        severity: Some(match finding.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+        }),
+        code: Some(NumberOrString::String(finding.code.as_str().to_string())),
+        source: Some("blades".to_string()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        data: Some(serde_json::json!({
+            "label": &*finding.label,
+            "help": finding.help.as_deref(),
+        })),
+        ..lsp_types::Diagnostic::default()
+    }
+}
+
+/// A span of a file as a range (the file's start when its text is unknown).
+fn range(
+    sources: &Sources,
+    path: &str,
+    span: &std::ops::Range<usize>,
+    encoding: Encoding,
+) -> Range {
+    match sources.file(path) {
+        Some(file) => Range::new(
+            position(file.lines(), file.text(), span.start, encoding),
+            position(file.lines(), file.text(), span.end, encoding),
+        ),
+        None => Range::default(),
+    }
+}
+
+/// The local path a `file:` URI names.
+pub fn path_of(uri: &Uri) -> Option<PathBuf> {
+    let rest = uri.as_str().strip_prefix("file://")?;
+    // `file://host/path`: only the local host.
+    let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+    let path = percent_decode(rest)?;
+    path.starts_with('/').then(|| PathBuf::from(path))
+}
+
+/// The `file:` URI of an absolute local path.
+pub fn uri_of(path: &Path) -> Option<Uri> {
+    let mut uri = String::from("file://");
+    for byte in path.to_str()?.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                uri.push(byte as char);
+            }
+            _ => uri.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    Uri::from_str(&uri).ok()
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_goes_to_a_uri_and_back() {
+        let path = Path::new("/tmp/pool 1/カード/set#2.yaml");
+        let uri = uri_of(path).expect("an absolute UTF-8 path");
+        assert_eq!(
+            uri.as_str(),
+            "file:///tmp/pool%201/%E3%82%AB%E3%83%BC%E3%83%89/set%232.yaml"
+        );
+        assert_eq!(path_of(&uri).as_deref(), Some(path));
+    }
+
+    #[test]
+    fn a_files_kind_is_read_from_its_path_in_the_pool() {
+        for (relative, kind) in [
+            ("tin-town.yaml", FileKind::Build),
+            ("more/basics.yml", FileKind::Build),
+            ("keywords.yaml", FileKind::Build),
+            ("phrases/en.yaml", FileKind::Build),
+            ("phrases/ja.yaml", FileKind::Translation),
+            ("locales/ja/tin-town.yaml", FileKind::Translation),
+            ("more/locales/ja/basics.yaml", FileKind::Translation),
+            ("formats/cube.yaml", FileKind::Format),
+        ] {
+            assert_eq!(FileKind::of(relative), kind, "{relative}");
+        }
+    }
+
+    #[test]
+    fn the_pool_is_the_workspaces_cards_folder_else_the_files_folder() {
+        let workspace = tempfile::tempdir().unwrap();
+        let root = workspace.path();
+        std::fs::create_dir_all(root.join("cards/more")).unwrap();
+        let in_cards = root.join("cards/more/set.yaml");
+        assert_eq!(pool_dir(Some(root), &in_cards), root.join("cards"));
+        let elsewhere = root.join("other/set.yaml");
+        assert_eq!(pool_dir(Some(root), &elsewhere), root.join("other"));
+        assert_eq!(pool_dir(None, &in_cards), root.join("cards/more"));
+    }
+
+    #[test]
+    fn only_local_files_have_a_path() {
+        let uri = Uri::from_str("untitled:Untitled-1").expect("a URI");
+        assert_eq!(path_of(&uri), None);
+    }
+}

@@ -1,0 +1,474 @@
+//! `blades lsp` end to end: the real binary spoken to over JSON-RPC, its
+//! published diagnostics held against what `blades build --format json`
+//! reports for the same files.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use blades::lsp::check::FileKind;
+use serde_json::{Value, json};
+
+use common::{blades, copy_dir, root, wait_or_kill};
+
+/// A client of one `blades lsp` process.
+struct Client {
+    child: Child,
+    input: ChildStdin,
+    messages: Receiver<Value>,
+    next_id: i64,
+    /// What `initialize` answered.
+    capabilities: Value,
+}
+
+impl Client {
+    /// A server started and initialized for the workspace folder `root`,
+    /// the client offering `encodings` (none: the field left out).
+    fn start(root: &Path, encodings: &[&str]) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_blades"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the blades binary runs");
+        let input = child.stdin.take().unwrap();
+        let output = child.stdout.take().unwrap();
+        let (sender, messages) = channel();
+        std::thread::spawn(move || {
+            let mut output = BufReader::new(output);
+            while let Some(message) = read_frame(&mut output) {
+                if sender.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            input,
+            messages,
+            next_id: 0,
+            capabilities: Value::Null,
+        };
+        let mut capabilities = json!({});
+        if !encodings.is_empty() {
+            capabilities = json!({"general": {"positionEncodings": encodings}});
+        }
+        let answer = client.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": null,
+                "capabilities": capabilities,
+                "workspaceFolders": [{"uri": uri(root), "name": "pool"}],
+            }),
+        );
+        client.capabilities = answer["result"]["capabilities"].clone();
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.input.write_all(bytes).unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and waits for its answer (what is published
+    /// before it is dropped).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let message = self.receive();
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    fn receive(&self) -> Value {
+        self.messages
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the server answers")
+    }
+
+    /// Every diagnostics list published until the server answers a
+    /// request sent now (it handles messages in order), the last one per
+    /// file.
+    fn published(&mut self) -> std::collections::BTreeMap<String, Vec<Value>> {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "blades/no-such-method"}));
+        let mut lists = std::collections::BTreeMap::new();
+        loop {
+            let message = self.receive();
+            if message["id"] == json!(id) {
+                return lists;
+            }
+            if message["method"] == "textDocument/publishDiagnostics" {
+                let params = &message["params"];
+                let list = params["diagnostics"].as_array().unwrap().clone();
+                lists.insert(params["uri"].as_str().unwrap().to_string(), list);
+            }
+        }
+    }
+
+    fn open(&mut self, path: &Path, text: &str) {
+        let document = json!({"uri": uri(path), "languageId": "yaml", "version": 1, "text": text});
+        self.notify("textDocument/didOpen", json!({"textDocument": document}));
+    }
+
+    fn change(&mut self, path: &Path, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": uri(path), "version": 2},
+                "contentChanges": [{"text": text}],
+            }),
+        );
+    }
+
+    /// `shutdown`, then `exit`: the process's exit code.
+    fn finish(mut self) -> i32 {
+        let answer = self.request("shutdown", Value::Null);
+        assert_eq!(answer["result"], Value::Null, "{answer}");
+        assert!(answer.get("error").is_none(), "{answer}");
+        self.notify("exit", Value::Null);
+        wait_or_kill(&mut self.child, 30, "the server did not exit")
+            .code()
+            .unwrap_or(-1)
+    }
+}
+
+/// One framed message from the server; `None` when its output ends.
+fn read_frame(output: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if output.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length: ") {
+            length = value.parse().ok();
+        }
+    }
+    let mut body = vec![0; length.expect("a Content-Length header")];
+    output.read_exact(&mut body).ok()?;
+    Some(serde_json::from_slice(&body).expect("a JSON body"))
+}
+
+fn uri(path: &Path) -> String {
+    let mut uri = String::from("file://");
+    for byte in path.to_str().unwrap().bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'/' => {
+                uri.push(byte as char)
+            }
+            _ => uri.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    uri
+}
+
+/// A fixture pool copied as `cards/` into a new workspace folder (the
+/// folder `blades` and the server both find it in).
+fn workspace(pool: &Path) -> tempfile::TempDir {
+    let temp = tempfile::tempdir().unwrap();
+    copy_dir(pool, &temp.path().join("cards"));
+    temp
+}
+
+/// `blades build --format json` run in `dir` on its `cards/`.
+fn built(dir: &Path) -> Vec<Value> {
+    let out = dir.join("out.json");
+    let out = out.to_str().unwrap();
+    findings_of(dir, &["build", "--no-cache", "--out", out])
+}
+
+/// The findings `blades ARGS --cards cards --format json` reports in `dir`.
+fn findings_of(dir: &Path, args: &[&str]) -> Vec<Value> {
+    let mut args = args.to_vec();
+    args.extend(["--cards", "cards", "--format", "json"]);
+    blades(dir, &args).json()["diagnostics"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// What the commands of record find in the workspace's pool, by kind of
+/// file: `build` for every file, `i18n check` too for translations, and
+/// `deck check` (which reads the formats first) too for format files.
+fn commands_findings(dir: &Path) -> Vec<(Value, Option<FileKind>)> {
+    std::fs::write(dir.join("deck.txt"), "1 Nothing\n").unwrap();
+    let mut all: Vec<_> = built(dir).into_iter().map(|f| (f, None)).collect();
+    let translations = findings_of(dir, &["i18n", "check"]);
+    all.extend(
+        translations
+            .into_iter()
+            .map(|f| (f, Some(FileKind::Translation))),
+    );
+    let formats = findings_of(dir, &["deck", "check", "deck.txt"]);
+    all.extend(formats.into_iter().map(|f| (f, Some(FileKind::Format))));
+    all
+}
+
+/// A build finding as the server should publish it: its code, severity,
+/// range (UTF-16 or UTF-8 columns, counted here from the byte offsets),
+/// message with its help, and the lines of its related places.
+fn expected(finding: &Value, text: &str, utf8: bool) -> Value {
+    let place = |offset: usize| {
+        let start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let line = text[..start].matches('\n').count();
+        let column = match utf8 {
+            true => offset - start,
+            false => text[start..offset].encode_utf16().count(),
+        };
+        json!({"line": line, "character": column})
+    };
+    let mut message = finding["message"].as_str().unwrap().to_string();
+    if let Some(help) = finding["help"].as_str() {
+        message = format!("{message}\nhelp: {help}");
+    }
+    let related: Vec<Value> = finding["related"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            json!([
+                r["file"].as_str().unwrap().rsplit('/').next(),
+                r["line"].as_u64().unwrap() - 1
+            ])
+        })
+        .collect();
+    json!({
+        "code": finding["code"],
+        "severity": if finding["severity"] == "error" { 1 } else { 2 },
+        "range": {
+            "start": place(finding["start"].as_u64().unwrap() as usize),
+            "end": place(finding["end"].as_u64().unwrap() as usize),
+        },
+        "message": message,
+        "related": related,
+    })
+}
+
+/// A published diagnostic in the shape of [`expected`].
+fn seen(diagnostic: &Value) -> Value {
+    let related: Vec<Value> = diagnostic["relatedInformation"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|r| {
+                    let file = r["location"]["uri"]
+                        .as_str()
+                        .unwrap()
+                        .rsplit('/')
+                        .next()
+                        .unwrap();
+                    json!([file, r["location"]["range"]["start"]["line"]])
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({
+        "code": diagnostic["code"],
+        "severity": diagnostic["severity"],
+        "range": diagnostic["range"],
+        "message": diagnostic["message"],
+        "related": related,
+    })
+}
+
+/// The pool's YAML files that are text, by path within the workspace.
+fn yaml_files(dir: &Path) -> Vec<(String, PathBuf, String)> {
+    let mut found: Vec<_> = common::files(&dir.join("cards"))
+        .into_iter()
+        .filter(|(name, _)| name.ends_with(".yaml") || name.ends_with(".yml"))
+        .filter_map(|(name, bytes)| {
+            let text = String::from_utf8(bytes).ok()?;
+            Some((format!("cards/{name}"), dir.join("cards").join(&name), text))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Opens every YAML file of the workspace's pool and holds what the
+/// server publishes for each against the build's findings in it.
+fn agrees_with_the_build(dir: &Path, encodings: &[&str]) {
+    let findings = commands_findings(dir);
+    let files = yaml_files(dir);
+    let mut client = Client::start(dir, encodings);
+    let utf8 = client.capabilities["positionEncoding"] == "utf-8";
+    for (_, path, text) in &files {
+        client.open(path, text);
+    }
+    let published = client.published();
+    let prefix = format!("{}/", dir.display());
+    for (shown, path, text) in &files {
+        let kind = FileKind::of(shown.strip_prefix("cards/").unwrap());
+        let mut want: Vec<Value> = findings
+            .iter()
+            .filter(|(_, by)| by.is_none_or(|by| by == kind))
+            .filter(|(f, _)| f["file"].as_str() == Some(shown.as_str()))
+            .map(|(f, _)| expected(f, text, utf8))
+            .collect();
+        let mut got: Vec<Value> = published
+            .get(&uri(path))
+            .unwrap_or_else(|| panic!("nothing published for {shown}"))
+            .iter()
+            .map(seen)
+            .map(|mut d| {
+                // The server names files by their absolute paths; the
+                // build, run in the workspace folder, by relative ones.
+                let message = d["message"].as_str().unwrap().replace(&prefix, "");
+                d["message"] = json!(message);
+                d
+            })
+            .collect();
+        want.sort_by_key(Value::to_string);
+        want.dedup();
+        got.sort_by_key(Value::to_string);
+        assert_eq!(got, want, "{}: {shown}", dir.display());
+    }
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn a_typo_after_tabs_cjk_and_an_emoji_is_where_the_build_says_it_is() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let findings = built(dir.path());
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["code"] == "invalid-value" && f["line"] == 20),
+        "the fixture's typo: {findings:?}"
+    );
+    agrees_with_the_build(dir.path(), &[]);
+}
+
+#[test]
+fn utf8_columns_when_the_client_offers_them() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let client = Client::start(dir.path(), &["utf-8", "utf-16"]);
+    assert_eq!(client.capabilities["positionEncoding"], "utf-8");
+    assert_eq!(client.finish(), 0);
+    agrees_with_the_build(dir.path(), &["utf-8", "utf-16"]);
+}
+
+#[test]
+fn every_fixture_pool_gets_the_findings_of_the_commands_of_record() {
+    let mut pools: Vec<PathBuf> = ["tests/fixtures/build", "tests/fixtures/i18n"]
+        .iter()
+        .flat_map(|folder| std::fs::read_dir(root().join(folder)).unwrap())
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .collect();
+    pools.push(root().join("tests/fixtures/formats/broken-pool"));
+    pools.sort();
+    assert!(pools.len() >= 10, "{pools:?}");
+    for pool in pools {
+        agrees_with_the_build(workspace(&pool).path(), &[]);
+    }
+}
+
+#[test]
+fn fixing_the_text_clears_its_findings_and_closing_it_drops_the_overlay() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let path = dir.path().join("cards/tin-town.yaml");
+    let on_disk = std::fs::read_to_string(&path).unwrap();
+    let mut client = Client::start(dir.path(), &[]);
+    client.open(&path, &on_disk);
+    let codes = |published: &std::collections::BTreeMap<String, Vec<Value>>| -> Vec<String> {
+        published[&uri(&path)]
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(codes(&client.published()), ["invalid-value"]);
+    client.change(&path, &on_disk.replace("[aer]", "[air]"));
+    assert_eq!(codes(&client.published()), Vec::<String>::new());
+    // Closed, the file is what is on disk again; its own list is cleared.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&path)}}),
+    );
+    assert_eq!(codes(&client.published()), Vec::<String>::new());
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn garbage_and_unknown_methods_get_errors_and_the_server_answers_on() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let mut client = Client::start(dir.path(), &[]);
+    client.send_raw(b"hello there\r\n\r\n");
+    let answer = client.receive();
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    client.send_raw(b"Content-Length: 9\r\n\r\n{not json");
+    assert_eq!(client.receive()["error"]["code"], -32700);
+    let answer = client.request("blades/no-such-method", json!({}));
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    // A notification it does not know, and one whose parameters are wrong.
+    client.notify("blades/unknown", json!({}));
+    client.notify("textDocument/didOpen", json!({"textDocument": 7}));
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn exit_without_shutdown_is_exit_code_1() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let mut client = Client::start(dir.path(), &[]);
+    client.notify("exit", Value::Null);
+    let status = wait_or_kill(&mut client.child, 30, "the server did not exit");
+    assert_eq!(status.code(), Some(1));
+}
+
+#[test]
+fn every_editor_setup_in_the_docs_starts_blades_lsp() {
+    let docs = std::fs::read_to_string(root().join("docs/editors.md")).unwrap();
+    let blocks: Vec<(&str, &str)> = docs
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .map(|block| block.split_once('\n').unwrap())
+        .collect();
+    let languages: Vec<&str> = blocks.iter().map(|(language, _)| *language).collect();
+    assert_eq!(languages, ["lua", "lua", "toml", "json", "toml"]);
+    for (language, code) in &blocks {
+        let starts = match *language {
+            "lua" => code.contains(r#"cmd = { "blades", "lsp" }"#),
+            "toml" => {
+                code.contains("[language_servers.blades]")
+                    || code.contains("command = \"blades\"\nargs = [\"lsp\"]")
+            }
+            _ => {
+                let settings: Value = serde_json::from_str(code).expect("the JSON parses");
+                settings["glspc.server.command"] == "blades"
+                    && settings["glspc.server.commandArguments"] == json!(["lsp"])
+            }
+        };
+        assert!(
+            starts,
+            "{language} block does not start `blades lsp`:\n{code}"
+        );
+    }
+}
