@@ -1896,7 +1896,7 @@ fn sentence(depth: u32) -> BoxedStrategy<Sentence> {
             0.25,
             proptest::collection::vec(
                 proptest::collection::vec(clause_strategy(depth), 1..3),
-                2..4,
+                2..3,
             ),
         ),
     )
@@ -1971,7 +1971,13 @@ fn references_bound(line: &Line) -> bool {
 }
 
 fn effect_strategy() -> impl Strategy<Value = Effect> {
-    proptest::collection::vec(line_strategy(), 0..3).prop_map(|lines| Effect { lines })
+    proptest::collection::vec(line_strategy(), 0..3)
+        .prop_map(|lines| Effect { lines })
+        // The language bounds an effect's length (`effect-too-long`); a
+        // longer random tree has no text to round-trip through.
+        .prop_filter("within the effect length bound", |effect| {
+            format(effect).chars().count() <= MAX_EFFECT_CHARS
+        })
 }
 
 proptest! {
