@@ -756,3 +756,47 @@ fn a_database_that_cannot_be_read_is_refused() {
     let run = blades(dir.path(), &["search", "--ids", "--format", "json", "x"]);
     assert_eq!(run.code, 2);
 }
+
+/// The Deckbuilding timing is a timing like the others: found by its
+/// English and Japanese words, alike in the pool and its built database.
+#[test]
+fn a_deckbuilding_ability_is_found_by_its_timing_in_both_languages_with_db_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    std::fs::write(
+        pool.join("market.yaml"),
+        r#"id: market
+name: Market
+kind: bronze-promo
+cards:
+  - {id: m1, name: M1, kind: single, stars: 1, elements: [fire], types: [citizen], effect: "Deckbuilding: Cards in the Store cost 1 Millennium Dollar less."}
+  - {id: m2, name: M2, kind: single, stars: 2, elements: [fire], types: [citizen], effect: "Play: Gain 1 RP."}
+  - {id: m3, name: M3, kind: single, stars: 3, elements: [fire], types: [citizen], effect: "Deckbuilding: Whenever you sell a card to the Aftermarket, gain 1 Millennium Dollar."}
+  - {id: m4, name: M4, kind: single, stars: 4, elements: [fire], types: [citizen]}
+  - {id: m5, name: M5, kind: single, stars: 5, elements: [fire], types: [citizen]}
+  - {id: m6, name: M6, kind: single, stars: 6, elements: [fire], types: [citizen]}
+"#,
+    )
+    .unwrap();
+    let pool = pool.to_str().unwrap();
+    let db = dir.path().join("db.json");
+    let run = blades(
+        dir.path(),
+        &[
+            "--cards",
+            pool,
+            "build",
+            "-q",
+            "--out",
+            db.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    for query in ["timing:deckbuilding", "タイミング:デッキ構築"] {
+        let from_pool = search_in(dir.path(), query, &["--cards", pool]);
+        let from_db = search_in(dir.path(), query, &["--db", db.to_str().unwrap()]);
+        assert_eq!(from_pool, ["m1", "m3"], "`{query}`");
+        assert_eq!(from_db, from_pool, "`{query}`");
+    }
+}
