@@ -347,37 +347,38 @@ fn every_case_answers_alike_with_and_without_db_on_every_fixture_pool() {
     }
 }
 
+/// Builds `pool`'s database in `dir`, and returns a search that asks the
+/// pool and the database alike, requires the same ids, and gives them.
+fn built_both_ways<'a>(dir: &'a Path, pool: &'a str) -> impl Fn(&str) -> Vec<String> + 'a {
+    let db = dir.join("db.json");
+    let db_arg = db.to_str().unwrap().to_string();
+    let run = blades(dir, &["--cards", pool, "build", "-q", "--out", &db_arg]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    move |query| {
+        let from_pool = search_in(dir, query, &["--cards", pool]);
+        let from_db = search_in(dir, query, &["--db", &db_arg]);
+        assert_eq!(
+            from_db, from_pool,
+            "`{query}`: the database answers otherwise"
+        );
+        from_pool
+    }
+}
+
 #[test]
 fn a_pools_own_keywords_are_found_by_name_id_and_japanese_name_with_db_too() {
     let dir = tempfile::tempdir().unwrap();
     let pool = root().join("tests/fixtures/workspace/own-words");
     let pool = pool.to_str().unwrap();
-    let db = dir.path().join("db.json");
-    let run = blades(
-        dir.path(),
-        &[
-            "--cards",
-            pool,
-            "build",
-            "-q",
-            "--out",
-            db.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let both_ways = built_both_ways(dir.path(), pool);
     for query in ["kw:gear-up", "kw:ギアアップ", "kw:\"Gear Up\""] {
-        let from_pool = search_in(dir.path(), query, &["--cards", pool]);
-        let from_db = search_in(dir.path(), query, &["--db", db.to_str().unwrap()]);
-        assert_eq!(from_pool, ["g1"], "`{query}`");
-        assert_eq!(from_db, from_pool, "`{query}`");
+        assert_eq!(both_ways(query), ["g1"], "`{query}`");
     }
     // A pool's keywords add to the built-ins: a built-in one the pool does
     // not use is known either way, and finds nothing either way.
     for query in ["kw:scurry", "kw:ちょこまか"] {
-        let from_pool = search_in(dir.path(), query, &["--cards", pool]);
-        let from_db = search_in(dir.path(), query, &["--db", db.to_str().unwrap()]);
-        assert!(from_pool.is_empty(), "`{query}`: {from_pool:?}");
-        assert_eq!(from_db, from_pool, "`{query}`");
+        let found = both_ways(query);
+        assert!(found.is_empty(), "`{query}`: {found:?}");
     }
 }
 
@@ -780,23 +781,8 @@ cards:
     )
     .unwrap();
     let pool = pool.to_str().unwrap();
-    let db = dir.path().join("db.json");
-    let run = blades(
-        dir.path(),
-        &[
-            "--cards",
-            pool,
-            "build",
-            "-q",
-            "--out",
-            db.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let both_ways = built_both_ways(dir.path(), pool);
     for query in ["timing:deckbuilding", "タイミング:デッキ構築"] {
-        let from_pool = search_in(dir.path(), query, &["--cards", pool]);
-        let from_db = search_in(dir.path(), query, &["--db", db.to_str().unwrap()]);
-        assert_eq!(from_pool, ["m1", "m3"], "`{query}`");
-        assert_eq!(from_db, from_pool, "`{query}`");
+        assert_eq!(both_ways(query), ["m1", "m3"], "`{query}`");
     }
 }
