@@ -498,6 +498,13 @@ fn references_bind_to_what_the_line_named() {
             target: top_card(Owner::TriggerPlayer)
         }
     );
+    // `they` is the player named before, as `that opponent` is.
+    let they = "Reaction (when an opponent plays a fire card): They lose 1 RP and you flip their Top Card.";
+    assert_eq!(ability(they), a);
+    assert_eq!(
+        codes("Play: They lose 1 RP."),
+        ["player-without-antecedent"]
+    );
     // `their` in a clause another player does is that player.
     let (subject, action) = nth_action(
         "Play: Clash with an opponent. Each opponent loses 1 RP for each card in their hand.",
@@ -624,6 +631,57 @@ fn turns_passing_and_whenever() {
 }
 
 #[test]
+fn durations_span_the_turn_the_tournament_the_phase_and_the_round() {
+    let cases = [
+        ("turn", Until::EndOfTurn),
+        ("tournament", Until::EndOfTournament),
+        ("round", Until::EndOfRound),
+    ];
+    for (word, until) in cases {
+        let text = format!("Play: Until the end of the {word}, each opponent cannot gain RP.");
+        assert_eq!(ability(&text).sentences[0].until, Some(until), "{text}");
+        assert!(codes(&text).is_empty(), "{text}");
+    }
+    // Written after the clauses, the same duration; canonical first.
+    let after = "Play: Flip this card. It cannot be flipped until the end of the turn.";
+    assert_eq!(
+        format(&parse_ok(after)),
+        "Play: Flip this card. Until the end of the turn, it cannot be flipped."
+    );
+    let a =
+        ability("Play: Cards from the Tin Town set cannot be flipped until the end of the round.");
+    assert_eq!(a.sentences[0].until, Some(Until::EndOfRound));
+    // The Deckbuilding Phase is over before a tournament ability works.
+    let phase = "Deckbuilding: Whenever you buy a card, until the end of the Deckbuilding Phase, cards in the Store cost 1 Millennium Dollar less.";
+    assert_eq!(
+        ability(phase).sentences[0].until,
+        Some(Until::EndOfDeckbuilding)
+    );
+    assert!(codes(phase).is_empty());
+    assert_eq!(
+        codes("Play: Until the end of the Deckbuilding Phase, each opponent cannot gain RP."),
+        ["wrong-phase"]
+    );
+}
+
+#[test]
+fn a_cost_before_a_colon_and_a_leading_then_are_other_spellings() {
+    assert_eq!(
+        ability("Action: Pay 2 Millennium Dollars: gain 3 RP."),
+        ability("Action: Pay 2 Millennium Dollars to gain 3 RP.")
+    );
+    assert_eq!(
+        ability("Play: Discard a card from your hand: gain 3 RP."),
+        ability("Play: Discard a card from your hand to gain 3 RP.")
+    );
+    let then = "Play: All players gain 1 RP. Then each opponent loses 1 RP.";
+    assert_eq!(
+        format(&parse_ok(then)),
+        "Play: All players gain 1 RP. Each opponent loses 1 RP."
+    );
+}
+
+#[test]
 fn next_names_the_card_played_next_in_japanese() {
     let e = parse_ok("Next: If it is a mage card, put 2 +1 STAR tokens on it.");
     assert_eq!(
@@ -735,6 +793,17 @@ fn store_discard_and_moves() {
             n: Num::new(1),
             up_to: false
         }
+    );
+    // `the rest`: what remains of the cards a pick was made from.
+    let rest = "Play: Look at the top 3 cards of the Store. Take one of them into your hand. Put the others of them into the Aftermarket.";
+    assert!(matches!(
+        &ability(rest).sentences[2].clauses[0],
+        Clause::Act { action: Action::ToAftermarket { target }, .. } if target.kind == TargetKind::Rest
+    ));
+    assert!(codes(rest).is_empty());
+    assert_eq!(
+        codes("Play: Discard the rest."),
+        ["pronoun-without-antecedent"]
     );
     assert!(matches!(
         action("Play: Take a card from the Store Discard into your binder."),
@@ -1678,6 +1747,7 @@ fn target(depth: u32) -> BoxedStrategy<Target> {
         Just(TargetKind::NextCard),
         num(1..=5).prop_map(|count| TargetKind::StoreTop { count }),
         (num(1..=3), any::<bool>()).prop_map(|(n, up_to)| TargetKind::OfThem { n, up_to }),
+        Just(TargetKind::Rest),
     ];
     prop_oneof![
         3 => simple,
@@ -1885,7 +1955,9 @@ fn sentence(depth: u32) -> BoxedStrategy<Sentence> {
         proptest::option::of(condition(depth)),
         proptest::option::of(prop_oneof![
             Just(Until::EndOfTurn),
-            Just(Until::EndOfTournament)
+            Just(Until::EndOfTournament),
+            Just(Until::EndOfDeckbuilding),
+            Just(Until::EndOfRound)
         ]),
         any::<bool>(),
         proptest::collection::vec(clause_strategy(depth), 0..2),

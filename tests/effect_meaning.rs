@@ -356,7 +356,13 @@ fn references_that_are_not_what_they_say() {
         codes("Play: Look at the top 2 cards of the Store. Take 3 of them into your hand."),
         ["sense-reference"]
     );
+    // `the rest` of what `it` was picked from: one card, so nothing.
+    assert_eq!(
+        codes("Play: Reveal the top card of the Store. Take it into your hand. Discard the rest."),
+        ["sense-reference"]
+    );
     for text in [
+        "Play: Look at the top 3 cards of the Store. Take one of them into your hand. Discard the rest.",
         "Play: Look at the top 3 cards of the Store. Take 2 of them into your hand.",
         "Play: Reveal a card from your hand. Discard it.",
         "Next: Put a +1 STAR token on it.",

@@ -232,6 +232,12 @@ pub enum Until {
     /// The end of the tournament (トーナメントの終了時), when Score
     /// effects happen.
     EndOfTournament,
+    /// The end of the Deckbuilding Phase (デッキ構築フェイズの終了時), when
+    /// the tournament is about to start.
+    EndOfDeckbuilding,
+    /// The end of the round (ラウンドの終了時): a Deckbuilding Phase and
+    /// the tournament after it.
+    EndOfRound,
 }
 
 /// The result of a clash for one player.
@@ -671,6 +677,9 @@ pub enum TargetKind {
     NextCard,
     /// `one of them`, `2 of them`, `up to 2 of them`: some of the cards named before.
     OfThem { n: Num, up_to: bool },
+    /// `the rest`: the cards named before that the line has not picked out
+    /// (with `one of them`, `it`, …).
+    Rest,
     /// `the top card of the Store` (`count` 1) / `the top 3 cards of the Store`.
     StoreTop { count: Num },
     // Boxed here and in `Count`: a query is several times the size of the
@@ -691,7 +700,7 @@ impl Target {
     /// Does the target name more than one card (so English says `them`, `have`)?
     pub fn is_plural(&self) -> bool {
         match &self.kind {
-            TargetKind::Them => true,
+            TargetKind::Them | TargetKind::Rest => true,
             TargetKind::TopCard { owner } => {
                 matches!(owner, Owner::EachOpponent | Owner::EachPlayer)
             }

@@ -475,13 +475,14 @@ impl Checker<'_> {
 
     fn target(&mut self, t: &Target, role: Role) {
         match &t.kind {
-            TargetKind::It | TargetKind::Them | TargetKind::OfThem { .. } => {
+            TargetKind::It | TargetKind::Them | TargetKind::OfThem { .. } | TargetKind::Rest => {
                 if let TargetKind::OfThem { n, .. } = &t.kind {
                     self.range(*n, 1, 20, "cards");
                 }
                 if !self.antecedent {
                     let word = match t.kind {
                         TargetKind::It => "it",
+                        TargetKind::Rest => "the rest",
                         _ => "them",
                     };
                     self.push(

@@ -89,11 +89,7 @@ fn outline_sentence(s: &Sentence) -> Vec<(&'static str, String)> {
         parts.push(("if", condition(c)));
     }
     if let Some(until) = s.until {
-        let until = match until {
-            Until::EndOfTurn => "until the end of the turn",
-            Until::EndOfTournament => "until the end of the tournament",
-        };
-        parts.push(("for", until.to_string()));
+        parts.push(("for", until_words(until).to_string()));
     }
     if s.optional {
         parts.push(("may", "optional".to_string()));
@@ -143,10 +139,8 @@ fn sentence(s: &Sentence) -> String {
         body.push_str(", ");
     }
     if let Some(until) = s.until {
-        body.push_str(match until {
-            Until::EndOfTurn => "until the end of the turn, ",
-            Until::EndOfTournament => "until the end of the tournament, ",
-        });
+        body.push_str(until_words(until));
+        body.push_str(", ");
     }
     if s.optional {
         body.push_str("you may ");
@@ -166,6 +160,16 @@ fn sentence(s: &Sentence) -> String {
     match s.outcome {
         Some(o) => format!("{}: {body}", outcome(o)),
         None => capitalise(&body),
+    }
+}
+
+/// `until the end of the turn`: how long a sentence's state lasts.
+pub(crate) fn until_words(until: Until) -> &'static str {
+    match until {
+        Until::EndOfTurn => "until the end of the turn",
+        Until::EndOfTournament => "until the end of the tournament",
+        Until::EndOfDeckbuilding => "until the end of the Deckbuilding Phase",
+        Until::EndOfRound => "until the end of the round",
     }
 }
 
@@ -542,6 +546,7 @@ fn target(t: &Target, ctx: Ctx) -> String {
         TargetKind::This => "this card".to_string(),
         TargetKind::It => "it".to_string(),
         TargetKind::Them => "them".to_string(),
+        TargetKind::Rest => "the rest".to_string(),
         TargetKind::Neighbor { side } => format!("the card to the {}", self::side(*side)),
         TargetKind::TopCard { owner } => format!("{} Top Card", self::owner(*owner)),
         TargetKind::NextCard => "the next card you play".to_string(),

@@ -483,17 +483,11 @@ impl Builder<'_> {
                 }
                 Rule::cond_count | Rule::cond_about => sentence.condition = Some(self.condition(p)),
                 Rule::whenever => sentence.whenever = self.whenever(p),
-                Rule::until => {
-                    let tournament = p.into_inner().any(|q| q.as_rule() == Rule::k_tournament);
-                    sentence.until = Some(match tournament {
-                        true => Until::EndOfTournament,
-                        false => Until::EndOfTurn,
-                    });
-                }
+                Rule::until | Rule::until_after => sentence.until = Some(until(p)),
                 Rule::may => sentence.optional = true,
                 Rule::clauses => sentence.clauses = self.clauses(p),
                 Rule::choice => sentence.choice = self.choice(p),
-                Rule::purpose => {
+                Rule::purpose | Rule::paid => {
                     let clauses = p.into_inner().find(|q| q.as_rule() == Rule::clauses);
                     sentence.cost = std::mem::take(&mut sentence.clauses);
                     sentence.clauses = clauses.map(|c| self.clauses(c)).unwrap_or_default();
@@ -915,6 +909,7 @@ impl Builder<'_> {
                 }
                 TargetKind::OfThem { n, up_to }
             }
+            Rule::the_rest => TargetKind::Rest,
             Rule::pronoun => {
                 if first(&inner) == Rule::k_them {
                     TargetKind::Them
@@ -1239,7 +1234,9 @@ impl Builder<'_> {
         let mut words = pair.into_inner().map(|p| p.as_rule());
         match (words.next(), words.next()) {
             (Some(Rule::k_you), _) => Player::You,
-            (Some(Rule::k_that), _) => self.scope.named.unwrap_or(Player::ClashedOpponent),
+            (Some(Rule::k_that | Rule::k_they), _) => {
+                self.scope.named.unwrap_or(Player::ClashedOpponent)
+            }
             (Some(Rule::k_an | Rule::k_another), _) => Player::AnOpponent,
             (Some(Rule::k_each | Rule::k_every), Some(Rule::k_opponent))
             | (Some(Rule::k_opponents), _) => Player::EachOpponent,
@@ -1486,6 +1483,18 @@ fn phase_event(inner: &P<'_>, starting: Rule) -> Event {
     } else {
         Event::DeckbuildingEnds
     }
+}
+
+/// How long `until the end of …` lasts: the word after `of the` says.
+fn until(pair: P<'_>) -> Until {
+    let ends = pair.into_inner().find_map(|p| match p.as_rule() {
+        Rule::k_turn => Some(Until::EndOfTurn),
+        Rule::k_tournament => Some(Until::EndOfTournament),
+        Rule::k_round => Some(Until::EndOfRound),
+        Rule::k_deckbuilding_phase => Some(Until::EndOfDeckbuilding),
+        _ => None,
+    });
+    ends.unwrap_or(Until::EndOfTurn)
 }
 
 fn noun(pair: &P<'_>) -> Noun {

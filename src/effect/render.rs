@@ -183,6 +183,8 @@ impl Renderer<'_> {
             let key = match until {
                 Until::EndOfTurn => "sentence.until_turn",
                 Until::EndOfTournament => "sentence.until_tournament",
+                Until::EndOfDeckbuilding => "sentence.until_deckbuilding",
+                Until::EndOfRound => "sentence.until_round",
             };
             body = self.t(key, &[], &[("body", &body)]);
         }
@@ -607,6 +609,7 @@ impl Renderer<'_> {
             TargetKind::It if self.next_unnamed.replace(false) => self.word("target.it_next"),
             TargetKind::It => self.word("target.it"),
             TargetKind::Them => self.word("target.them"),
+            TargetKind::Rest => self.word("target.rest"),
             TargetKind::Neighbor { side } => self.word(match side {
                 Side::Left => "target.neighbor_left",
                 Side::Right => "target.neighbor_right",
