@@ -665,6 +665,51 @@ fn durations_span_the_turn_the_tournament_the_phase_and_the_round() {
 }
 
 #[test]
+fn you_compared_with_the_others() {
+    let a = ability("Play: If you have fewer RP than each opponent, gain 4 RP.");
+    assert_eq!(
+        a.sentences[0].condition,
+        Some(Condition::Compare {
+            more: false,
+            measure: Measure::Rp,
+            than: Player::EachOpponent,
+            span: Span::default(),
+        })
+    );
+    let clash = "Action: Clash with an opponent. Lose: if you have more VP than they, gain 1 VP.";
+    assert!(matches!(
+        ability(clash).sentences[1].condition,
+        Some(Condition::Compare {
+            than: Player::ClashedOpponent,
+            ..
+        })
+    ));
+    assert_eq!(
+        codes("Play: If you have more RP than that opponent, gain 1 RP."),
+        ["player-without-antecedent"]
+    );
+    let Action::GainRp {
+        amount: Amount::PerEach { count, .. },
+    } = action("Play: Gain 1 RP for each opponent with more RP than you.")
+    else {
+        panic!()
+    };
+    assert_eq!(
+        count,
+        Count::OpponentsWith {
+            more: true,
+            measure: Measure::Rp
+        }
+    );
+    assert_eq!(
+        codes(
+            "Deckbuilding: Whenever you sell a card, if you have fewer RP than each opponent, gain 1 Millennium Dollar."
+        ),
+        ["wrong-phase"]
+    );
+}
+
+#[test]
 fn a_cost_before_a_colon_and_a_leading_then_are_other_spellings() {
     assert_eq!(
         ability("Action: Pay 2 Millennium Dollars: gain 3 RP."),
@@ -1342,6 +1387,18 @@ fn errors_teach_the_nearest_sentence_inside_the_language() {
             Some("Play: Choose one — gain 2 RP; or each opponent loses 1 RP."),
         ),
         (
+            "Score: If you have the most RP, gain 2 RP.",
+            "players tie",
+            Some("Score: If you have more RP than each opponent, gain 2 RP."),
+        ),
+        (
+            "Play: If you have the fewest Millennium Dollars, gain 2 Millennium Dollars.",
+            "players tie",
+            Some(
+                "Play: If you have fewer Millennium Dollars than each opponent, gain 2 Millennium Dollars.",
+            ),
+        ),
+        (
             "Ongoing: At the start of each of your turns, gain 1 RP.",
             "`each of your turns`",
             Some("Ongoing: At the start of your turn, gain 1 RP."),
@@ -1579,11 +1636,22 @@ fn player() -> impl Strategy<Value = Player> {
 fn subject() -> impl Strategy<Value = Player> {
     prop_oneof![
         5 => player(),
-        1 => (
-            any::<bool>(),
-            prop_oneof![Just(Measure::Rp), Just(Measure::Money), Just(Measure::Vp)]
-        )
+        1 => (any::<bool>(), measure())
             .prop_map(|(more, measure)| Player::EachOpponentWith { more, measure }),
+    ]
+}
+
+fn measure() -> impl Strategy<Value = Measure> {
+    prop_oneof![Just(Measure::Rp), Just(Measure::Money), Just(Measure::Vp)]
+}
+
+/// Whom `you have more RP than …` compares you with.
+fn rival() -> impl Strategy<Value = Player> {
+    prop_oneof![
+        Just(Player::EachOpponent),
+        Just(Player::AnOpponent),
+        Just(Player::ClashedOpponent),
+        Just(Player::TriggerPlayer),
     ]
 }
 
@@ -1767,6 +1835,8 @@ fn count(depth: u32) -> BoxedStrategy<Count> {
         target(depth).prop_map(|among| Count::Sets { among }),
         target(depth).prop_map(|on| Count::Tokens { on }),
         Just(Count::Opponents),
+        (any::<bool>(), measure())
+            .prop_map(|(more, measure)| Count::OpponentsWith { more, measure }),
     ]
     .boxed()
 }
@@ -1912,6 +1982,12 @@ fn condition(depth: u32) -> BoxedStrategy<Condition> {
                 noun
             }),
         (target(depth), owner()).prop_map(|(target, owner)| Condition::IsTopCard { target, owner }),
+        (any::<bool>(), measure(), rival()).prop_map(|(more, measure, than)| Condition::Compare {
+            more,
+            measure,
+            than,
+            span: Default::default(),
+        }),
     ]
     .boxed()
 }

@@ -525,6 +525,9 @@ pub enum Count {
     Tokens { on: Target },
     /// `opponent`.
     Opponents,
+    /// `opponent with more RP than you`: the opponents who have more (or
+    /// fewer) than you when the count is made.
+    OpponentsWith { more: bool, measure: Measure },
 }
 
 /// Who clashes.
@@ -1018,6 +1021,16 @@ pub enum Condition {
     },
     /// `this card is your Top Card`.
     IsTopCard { target: Target, owner: Owner },
+    /// `you have more RP than each opponent`: you compared with `than`
+    /// (each opponent: with every one; an opponent: with at least one).
+    Compare {
+        more: bool,
+        measure: Measure,
+        than: Player,
+        #[serde(skip)]
+        #[schemars(skip)]
+        span: Span,
+    },
 }
 
 /// What a Reaction waits for.

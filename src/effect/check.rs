@@ -455,7 +455,7 @@ impl Checker<'_> {
                 self.target(among, Role::Plain)
             }
             Count::Tokens { on } => self.target(on, Role::Plain),
-            Count::Opponents => {}
+            Count::Opponents | Count::OpponentsWith { .. } => {}
         }
     }
 
@@ -647,6 +647,7 @@ impl Checker<'_> {
                 self.filters(filters);
             }
             Condition::IsTopCard { target, .. } => self.target(target, Role::Plain),
+            Condition::Compare { .. } => {}
         }
     }
 

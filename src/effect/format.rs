@@ -479,6 +479,11 @@ fn count(c: &Count, plural: bool) -> String {
             target(on, Ctx::In)
         ),
         Count::Opponents => if plural { "opponents" } else { "opponent" }.to_string(),
+        Count::OpponentsWith { more, measure } => format!(
+            "{} with {} than you",
+            if plural { "opponents" } else { "opponent" },
+            compared(*more, *measure)
+        ),
     }
 }
 
@@ -493,6 +498,16 @@ fn resource(n: Num, r: Resource) -> String {
     }
 }
 
+/// `more RP`, `fewer Millennium Dollars`: what a comparison of players says.
+fn compared(more: bool, measure: Measure) -> String {
+    let measure = match measure {
+        Measure::Rp => "RP",
+        Measure::Money => "Millennium Dollars",
+        Measure::Vp => "VP",
+    };
+    format!("{} {measure}", if more { "more" } else { "fewer" })
+}
+
 fn player(p: Player) -> String {
     match p {
         Player::You => "you",
@@ -501,15 +516,7 @@ fn player(p: Player) -> String {
         Player::AllPlayers => "all players",
         Player::ClashedOpponent | Player::TriggerPlayer => "that opponent",
         Player::EachOpponentWith { more, measure } => {
-            return format!(
-                "each opponent with {} {} than you",
-                if more { "more" } else { "fewer" },
-                match measure {
-                    Measure::Rp => "RP",
-                    Measure::Money => "Millennium Dollars",
-                    Measure::Vp => "VP",
-                }
-            );
+            return format!("each opponent with {} than you", compared(more, measure));
         }
     }
     .to_string()
@@ -734,6 +741,16 @@ fn condition(c: &Condition) -> String {
             }
             out
         }
+        Condition::Compare {
+            more,
+            measure,
+            than,
+            ..
+        } => format!(
+            "you have {} than {}",
+            compared(*more, *measure),
+            player(*than)
+        ),
         Condition::IsTopCard { target, owner } => format!(
             "{} is {} Top Card",
             self::target(target, Ctx::In),

@@ -42,6 +42,7 @@ pub(crate) fn for_ability(line: &str, pos: usize, found: &str) -> Option<Hint> {
         .or_else(|| full_width(line, pos))
         .or_else(|| outside_the_game(line, pos, found))
         .or_else(|| each_of_your_turns(line, pos))
+        .or_else(|| the_most(line, pos))
         .or_else(|| that_card(line, pos, found))
         // `Draw` and `that` read as an element or type word: the error
         // shows up after them.
@@ -313,6 +314,45 @@ fn each_of_your_turns(line: &str, pos: usize) -> Option<Hint> {
             &rewritten,
             |r| format!("`at the start of your turn` happens on each of your turns: write `{r}`"),
             "write `at the start of your turn` (in an `Ongoing:` or `Top:` ability it happens on each of your turns)".to_string(),
+        ),
+    })
+}
+
+/// `you have the most RP`: a tie makes it unclear, so the language compares
+/// with each opponent (`you have more RP than each opponent`: you alone).
+fn the_most(line: &str, pos: usize) -> Option<Hint> {
+    let lower = line.to_ascii_lowercase();
+    let (start, more, most) = [
+        ("the most ", "more", "most"),
+        ("the fewest ", "fewer", "fewest"),
+        ("the least ", "fewer", "fewest"),
+    ]
+    .iter()
+    .find_map(|(p, more, most)| lower.find(p).map(|i| (i, *more, *most)))
+    .filter(|(i, _, _)| *i == pos)?;
+    let after = start + lower[start..].find(' ')? + 1;
+    let after = after + lower[after..].find(' ')? + 1;
+    let measure = ["millennium dollars", "rp", "vp"]
+        .into_iter()
+        .find(|m| lower[after..].starts_with(m))?;
+    let end = after + measure.len();
+    let rewritten = format!(
+        "{}{more} {} than each opponent{}",
+        &line[..start],
+        &line[after..end],
+        &line[end..]
+    );
+    Some(Hint {
+        span: (start, end),
+        message: Some(format!(
+            "`{}` does not say who has it when players tie",
+            &line[start..end]
+        )),
+        label: Some("and on a tie?".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| format!("compare with each opponent (you alone have the {most}): `{r}`"),
+            format!("write `{more} {} than each opponent`", &line[after..end]),
         ),
     })
 }

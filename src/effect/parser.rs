@@ -481,7 +481,9 @@ impl Builder<'_> {
                         _ => ClashResult::Tie,
                     })
                 }
-                Rule::cond_count | Rule::cond_about => sentence.condition = Some(self.condition(p)),
+                Rule::cond_count | Rule::cond_compare | Rule::cond_about => {
+                    sentence.condition = Some(self.condition(p))
+                }
                 Rule::whenever => sentence.whenever = self.whenever(p),
                 Rule::until | Rule::until_after => sentence.until = Some(until(p)),
                 Rule::may => sentence.optional = true,
@@ -817,6 +819,15 @@ impl Builder<'_> {
                 Count::Tokens {
                     on: self.target(on),
                 }
+            }
+            Rule::count_opponents
+                if inner
+                    .clone()
+                    .into_inner()
+                    .any(|p| p.as_rule() == Rule::k_with) =>
+            {
+                let (more, measure) = comparison(&inner);
+                Count::OpponentsWith { more, measure }
             }
             Rule::count_opponents => Count::Opponents,
             _ => Count::Cards {
@@ -1229,7 +1240,8 @@ impl Builder<'_> {
             .into_inner()
             .find(|p| p.as_rule() == Rule::player_compared)
         {
-            return compared_player(compared);
+            let (more, measure) = comparison(&compared);
+            return Player::EachOpponentWith { more, measure };
         }
         let mut words = pair.into_inner().map(|p| p.as_rule());
         match (words.next(), words.next()) {
@@ -1268,6 +1280,18 @@ impl Builder<'_> {
                     }
                 }
                 Condition::Count { count, bound, n }
+            }
+            Rule::cond_compare => {
+                let span = self.span(&inner);
+                let (more, measure) = comparison(&inner);
+                let rival = inner.into_inner().find(|p| p.as_rule() == Rule::rival);
+                let than = rival.map_or(Player::EachOpponent, |p| self.player(p));
+                Condition::Compare {
+                    more,
+                    measure,
+                    than,
+                    span,
+                }
             }
             _ => {
                 let mut children = inner.into_inner();
@@ -1456,10 +1480,12 @@ impl Builder<'_> {
 }
 
 /// `each opponent with more RP than you`.
-fn compared_player(pair: P<'_>) -> Player {
+/// `more RP than` / `fewer Millennium Dollars than` inside `pair`: whether
+/// it is more, and what is compared.
+fn comparison(pair: &P<'_>) -> (bool, Measure) {
     let mut more = true;
     let mut measure = Measure::Rp;
-    for p in pair.into_inner() {
+    for p in pair.clone().into_inner() {
         match p.as_rule() {
             Rule::k_less => more = false,
             Rule::measure => {
@@ -1472,7 +1498,7 @@ fn compared_player(pair: P<'_>) -> Player {
             _ => {}
         }
     }
-    Player::EachOpponentWith { more, measure }
+    (more, measure)
 }
 
 /// `the Deckbuilding Phase starts` or `at the start of the Deckbuilding

@@ -36,6 +36,14 @@ pub(crate) fn check(a: &Ability) -> Vec<EffectError> {
             };
             out.push(tournament_word(word, "a clash result", s.span));
         }
+        if let Some(Condition::Compare {
+            measure: Measure::Rp,
+            span,
+            ..
+        }) = &s.condition
+        {
+            out.push(tournament_word("RP", "a comparison of RP", *span));
+        }
         if let Some(until @ (Until::EndOfTurn | Until::EndOfTournament)) = s.until {
             let word = format!("`{}`", super::format::until_words(until));
             out.push(tournament_word(&word, "a tournament's time", s.span));

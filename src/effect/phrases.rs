@@ -117,6 +117,9 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("who.each_opponent_with", &["cmp", "measure"]),
     ("compare.more", &[]),
     ("compare.fewer", &[]),
+    ("compare.each_opponent", &[]),
+    ("compare.an_opponent", &[]),
+    ("compare.that_opponent", &[]),
     ("measure.rp", &[]),
     ("measure.money", &[]),
     ("measure.vp", &[]),
@@ -187,6 +190,7 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("count.sets", &["among"]),
     ("count.tokens", &["on"]),
     ("count.opponents", &[]),
+    ("count.opponents_with", &["cmp", "measure"]),
     // targets
     ("target.this", &[]),
     ("target.it", &[]),
@@ -263,6 +267,7 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("cond.is_noun", &["target", "desc"]),
     ("cond.is_adjective", &["target", "desc"]),
     ("cond.is_top_card", &["target", "owner"]),
+    ("cond.compare", &["cmp", "measure", "than"]),
     // events
     ("event.flips", &["who", "target"]),
     ("event.is_flipped", &["target"]),

@@ -242,7 +242,7 @@ fn count_owners(c: &Count, f: Visit<'_>) {
             target_owners(among, f)
         }
         Count::Tokens { on } => target_owners(on, f),
-        Count::Opponents => {}
+        Count::Opponents | Count::OpponentsWith { .. } => {}
     }
 }
 
@@ -277,5 +277,6 @@ fn condition_owners(c: &Condition, f: Visit<'_>) {
             target_owners(target, f);
             f(*owner, target.span);
         }
+        Condition::Compare { than, span, .. } => f(than.owner(), *span),
     }
 }

@@ -372,6 +372,19 @@ impl Renderer<'_> {
         let Player::EachOpponentWith { more, measure } = p else {
             return self.word(key);
         };
+        self.compared(key, &[], more, measure, &[])
+    }
+
+    /// A phrase that compares players (`each opponent with {cmp} {measure}
+    /// than you`): `cmp` and `measure` filled in, with `more` arguments.
+    fn compared(
+        &self,
+        key: &str,
+        variants: &[&str],
+        more: bool,
+        measure: Measure,
+        more_args: &[(&str, &str)],
+    ) -> String {
         let cmp = self.word(if more {
             "compare.more"
         } else {
@@ -382,7 +395,9 @@ impl Renderer<'_> {
             Measure::Money => "measure.money",
             Measure::Vp => "measure.vp",
         });
-        self.t(key, &[], &[("cmp", &cmp), ("measure", &measure)])
+        let mut args = vec![("cmp", cmp.as_str()), ("measure", measure.as_str())];
+        args.extend_from_slice(more_args);
+        self.t(key, variants, &args)
     }
 
     /// Renders what `who` does: inside it, `your` is the other variant
@@ -598,6 +613,9 @@ impl Renderer<'_> {
             }
             Count::Tokens { on } => self.t("count.tokens", v, &[("on", &self.target(on, Ctx::In))]),
             Count::Opponents => self.t("count.opponents", v, &[]),
+            Count::OpponentsWith { more, measure } => {
+                self.compared("count.opponents_with", v, *more, *measure, &[])
+            }
         }
     }
 
@@ -806,6 +824,19 @@ impl Renderer<'_> {
                 filters,
                 noun,
             } => self.is_condition(target, *face, filters, *noun),
+            Condition::Compare {
+                more,
+                measure,
+                than,
+                ..
+            } => {
+                let rival = self.word(match than {
+                    Player::AnOpponent => "compare.an_opponent",
+                    Player::ClashedOpponent | Player::TriggerPlayer => "compare.that_opponent",
+                    _ => "compare.each_opponent",
+                });
+                self.compared("cond.compare", &[], *more, *measure, &[("than", &rival)])
+            }
             Condition::IsTopCard { target, owner } => self.t(
                 "cond.is_top_card",
                 &[],
@@ -824,7 +855,7 @@ impl Renderer<'_> {
             Count::Cards { .. } => "unit.cards",
             Count::Elements { .. } | Count::Types { .. } | Count::Sets { .. } => "unit.symbols",
             Count::Tokens { .. } => "unit.tokens",
-            Count::Opponents => "unit.opponents",
+            Count::Opponents | Count::OpponentsWith { .. } => "unit.opponents",
         });
         let what = self.count(count, plural);
         let yours = super::format::counts_yours(count);

@@ -714,7 +714,7 @@ fn each_count_target<'a>(c: &'a Count, f: &mut impl FnMut(&'a Target)) {
     match c {
         Count::Elements { among } | Count::Types { among } | Count::Sets { among } => f(among),
         Count::Tokens { on } => f(on),
-        Count::Cards { .. } | Count::Opponents => {}
+        Count::Cards { .. } | Count::Opponents | Count::OpponentsWith { .. } => {}
     }
 }
 
@@ -724,6 +724,7 @@ fn each_condition_target<'a>(c: &'a Condition, f: &mut impl FnMut(&'a Target)) {
         Condition::Star { target, .. }
         | Condition::Is { target, .. }
         | Condition::IsTopCard { target, .. } => f(target),
+        Condition::Compare { .. } => {}
     }
 }
 
