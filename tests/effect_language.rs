@@ -259,6 +259,113 @@ fn players_as_subjects() {
     }
 }
 
+/// A clause written without a player is done by the player before when its
+/// verb agrees with that player as written, and by you when it does not.
+#[test]
+fn one_player_does_the_clauses_its_verb_agrees_with() {
+    let subjects = |text: &str| -> Vec<Player> {
+        ability(text).sentences[0]
+            .clauses
+            .iter()
+            .map(|c| match c {
+                Clause::Act { subject, .. } | Clause::Cannot { who: subject, .. } => *subject,
+                Clause::State { .. } => You,
+            })
+            .collect()
+    };
+    use Player::*;
+    for (text, expected, canonical) in [
+        (
+            "Play: Each opponent loses 1 RP and gains 1 VP.",
+            [EachOpponent, EachOpponent],
+            "Play: Each opponent loses 1 RP and gains 1 VP.",
+        ),
+        (
+            "Play: Opponents lose 1 RP and gain 1 VP.",
+            [EachOpponent, EachOpponent],
+            "Play: Each opponent loses 1 RP and gains 1 VP.",
+        ),
+        (
+            "Play: All players gain 1 RP and lose 1 VP.",
+            [AllPlayers, AllPlayers],
+            "Play: All players gain 1 RP and lose 1 VP.",
+        ),
+        (
+            "Play: Each opponent loses 1 RP and gain 1 VP.",
+            [EachOpponent, You],
+            "Play: Each opponent loses 1 RP and you gain 1 VP.",
+        ),
+        (
+            "Until the end of the turn, each opponent cannot gain RP and loses 1 VP.",
+            [EachOpponent, EachOpponent],
+            "Play: Until the end of the turn, each opponent cannot gain RP and each opponent loses 1 VP.",
+        ),
+    ] {
+        let text = if text.starts_with("Until") {
+            format!("Play: {text}")
+        } else {
+            text.to_string()
+        };
+        assert_eq!(subjects(&text), expected, "{text}");
+        assert_eq!(format(&parse_ok(&text)), canonical, "{text}");
+        assert!(codes(&text).is_empty(), "{text}: {:?}", codes(&text));
+    }
+    // Their hand is the player's who does the clause.
+    let clash = "Action: Clash with an opponent. Win: that opponent loses 2 RP and discards a card from their hand.";
+    let a = ability(clash);
+    let Clause::Act {
+        subject,
+        action: Action::Discard { target, .. },
+        ..
+    } = &a.sentences[1].clauses[1]
+    else {
+        panic!()
+    };
+    assert_eq!(*subject, ClashedOpponent);
+    assert_eq!(
+        query_of(target).place,
+        Some(Place::Hand {
+            owner: Owner::Their
+        })
+    );
+    assert_eq!(
+        render(
+            &parse_ok(clash),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
+        "アクション：相手1人とクラッシュする。勝利：その相手は2RPを失い、自分の手札のカード1枚をバインダーに捨てる。"
+    );
+}
+
+#[test]
+fn naming_a_card() {
+    let text =
+        "Play: Name a card. Reveal the top card of the Store. If it is the named card, gain 5 RP.";
+    let a = ability(text);
+    assert_eq!(
+        a.sentences[0].clauses[0],
+        Clause::Act {
+            subject: Player::You,
+            action: Action::NameCard,
+            span: Span::default()
+        }
+    );
+    assert!(matches!(
+        &a.sentences[2].condition,
+        Some(Condition::IsNamed { target }) if target.kind == TargetKind::It
+    ));
+    assert!(codes(text).is_empty());
+    assert_eq!(format(&parse_ok(text)), text);
+    assert_eq!(
+        codes("Play: If your Top Card is the named card, gain 1 RP."),
+        ["pronoun-without-antecedent"]
+    );
+    let opponent = "Play: Each opponent names a card and gains 1 RP.";
+    assert_eq!(format(&parse_ok(opponent)), opponent);
+}
+
 #[test]
 fn flip_targets() {
     assert_eq!(flip_target("Play: Flip this card.").kind, TargetKind::This);
@@ -1869,6 +1976,7 @@ fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
         (num(1..=9), resource(), proptest::option::of(count(depth)))
             .prop_map(|(n, resource, per)| Action::Lose { n, resource, per }),
         num(1..=9).prop_map(|n| Action::PayMoney { n }),
+        Just(Action::NameCard),
         t().prop_map(|target| Action::Flip { target }),
         prop_oneof![Just(ClashWith::Opponent), Just(ClashWith::AllPlayers)]
             .prop_map(|with| Action::Clash { with }),
@@ -1982,6 +2090,7 @@ fn condition(depth: u32) -> BoxedStrategy<Condition> {
                 noun
             }),
         (target(depth), owner()).prop_map(|(target, owner)| Condition::IsTopCard { target, owner }),
+        target(depth).prop_map(|target| Condition::IsNamed { target }),
         (any::<bool>(), measure(), rival()).prop_map(|(more, measure, than)| Condition::Compare {
             more,
             measure,

@@ -1054,7 +1054,10 @@ fn every_intent_of_the_catalogue_is_said_whole_in_both_languages() {
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .collect();
-    assert_eq!(intents.len(), 40, "the catalogue holds 40 intents");
+    assert!(
+        intents.len() >= 40,
+        "the catalogue holds at least 40 intents"
+    );
     for text in intents {
         let effect = parse_ok(text);
         assert_eq!(check_codes(text), [] as [&str; 0], "`{text}`");

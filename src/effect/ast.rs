@@ -350,6 +350,9 @@ pub enum Action {
     /// `pay 3 Millennium Dollars`: money to the bank; as a cost, what it
     /// pays for happens only when it can be paid in full.
     PayMoney { n: Num },
+    /// `name a card`: the player says a card's name (any card of the game);
+    /// `the named card` later in the line tests a card against it.
+    NameCard,
     /// `flip <cards>` face down.
     Flip { target: Target },
     /// `clash with an opponent` / `clash with all players`.
@@ -396,7 +399,8 @@ impl Action {
             | Action::Clash { .. }
             | Action::Gain { .. }
             | Action::Lose { .. }
-            | Action::PayMoney { .. } => {}
+            | Action::PayMoney { .. }
+            | Action::NameCard => {}
             Action::Flip { target }
             | Action::Discard { target, .. }
             | Action::Reveal { target }
@@ -1021,6 +1025,8 @@ pub enum Condition {
     },
     /// `this card is your Top Card`.
     IsTopCard { target: Target, owner: Owner },
+    /// `it is the named card`: its name is the one the line named.
+    IsNamed { target: Target },
     /// `you have more RP than each opponent`: you compared with `than`
     /// (each opponent: with every one; an opponent: with at least one).
     Compare {

@@ -13,6 +13,7 @@ pub fn check(effect: &Effect, vocab: &Vocabulary) -> Vec<EffectError> {
         vocab,
         errors: Vec::new(),
         antecedent: false,
+        named: false,
         timing: Timing::Play,
         lasts: false,
     };
@@ -50,6 +51,8 @@ struct Checker<'v> {
     errors: Vec<EffectError>,
     /// Has the line named a card that `it`/`them` can refer to?
     antecedent: bool,
+    /// Has the line said `name a card`, so `the named card` means one?
+    named: bool,
     timing: Timing,
     /// Does the sentence being checked last (`Until the end of the turn,`),
     /// so that a state may be set up by a one-shot ability?
@@ -191,6 +194,7 @@ impl Checker<'_> {
     fn ability(&mut self, a: &Ability) {
         self.timing = a.timing;
         self.antecedent = a.timing == Timing::Next;
+        self.named = false;
         match (&a.trigger, a.timing) {
             (None, Timing::Reaction) => self.push(
                 EffectError::new(
@@ -380,6 +384,7 @@ impl Checker<'_> {
                 }
             }
             Action::PayMoney { n } => self.range(*n, 1, 99, Resource::Money.unit()),
+            Action::NameCard => self.named = true,
             Action::Flip { target } => self.target(target, Role::Flip),
             Action::Clash { .. } => {}
             Action::Discard { target, .. }
@@ -647,6 +652,20 @@ impl Checker<'_> {
                 self.filters(filters);
             }
             Condition::IsTopCard { target, .. } => self.target(target, Role::Plain),
+            Condition::IsNamed { target } => {
+                self.target(target, Role::Plain);
+                if !self.named {
+                    self.push(
+                        EffectError::new(
+                            "pronoun-without-antecedent",
+                            target.span.range(),
+                            "`the named card` refers to no name: nothing in the line names a card before it",
+                            "named where?",
+                        )
+                        .with_help("name one first: `Name a card. Reveal the top card of the Store. If it is the named card, gain 5 RP.`"),
+                    );
+                }
+            }
             Condition::Compare { .. } => {}
         }
     }

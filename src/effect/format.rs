@@ -95,13 +95,13 @@ fn outline_sentence(s: &Sentence) -> Vec<(&'static str, String)> {
         parts.push(("may", "optional".to_string()));
     }
     for c in &s.cost {
-        parts.push(("pay", clause(c, true)));
+        parts.push(("pay", clause(c, true, false)));
     }
     for c in &s.clauses {
-        parts.push(("do", clause(c, true)));
+        parts.push(("do", clause(c, true, false)));
     }
     for option in &s.choice {
-        let each: Vec<String> = option.iter().map(|c| clause(c, true)).collect();
+        let each: Vec<String> = option.iter().map(|c| clause(c, true, false)).collect();
         parts.push(("or", each.join(", then ")));
     }
     parts
@@ -186,7 +186,7 @@ fn clauses(list: &[Clause]) -> String {
     let parts: Vec<String> = list
         .iter()
         .enumerate()
-        .map(|(i, c)| clause(c, names_you(list, i)))
+        .map(|(i, c)| clause(c, names_you(list, i), shares_subject(list, i)))
         .collect();
     match parts.as_slice() {
         [] => String::new(),
@@ -209,13 +209,27 @@ pub(crate) fn names_you(list: &[Clause], i: usize) -> bool {
         )
 }
 
-fn clause(c: &Clause, name_you: bool) -> String {
+/// May clause `i` leave out its player, the one of the clause before (`each
+/// opponent loses 1 RP and gains 1 VP`)? The verb's form says who it is:
+/// any player but you, who is named again after another player.
+pub(crate) fn shares_subject(list: &[Clause], i: usize) -> bool {
+    let Some(Clause::Act { subject, .. }) = list.get(i) else {
+        return false;
+    };
+    i > 0
+        && *subject != Player::You
+        && matches!(&list[i - 1], Clause::Act { subject: before, .. } if before == subject)
+}
+
+fn clause(c: &Clause, name_you: bool, shared: bool) -> String {
     match c {
         Clause::Cannot { who, deed, .. } => format!("{} cannot {}", player(*who), self::deed(deed)),
         Clause::Act {
             subject, action, ..
         } => {
-            if *subject == Player::You && !name_you {
+            if shared {
+                self::action(action, third_person(*subject))
+            } else if *subject == Player::You && !name_you {
                 self::action(action, false)
             } else {
                 format!(
@@ -334,6 +348,7 @@ fn action(a: &Action, third: bool) -> String {
             )
         }
         Action::PayMoney { n } => format!("{} {}", v("pay"), resource(*n, Resource::Money)),
+        Action::NameCard => format!("{} a card", v("name")),
         Action::Flip { target } => format!("{} {}", v("flip"), self::target(target, Ctx::In)),
         Action::Clash { with } => format!(
             "{} with {}",
@@ -755,6 +770,11 @@ fn condition(c: &Condition) -> String {
             "{} is {} Top Card",
             self::target(target, Ctx::In),
             self::owner(*owner)
+        ),
+        Condition::IsNamed { target } => format!(
+            "{} {} the named card",
+            self::target(target, Ctx::In),
+            if target.is_plural() { "are" } else { "is" }
         ),
     }
 }

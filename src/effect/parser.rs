@@ -529,6 +529,8 @@ impl Builder<'_> {
 
     fn clauses(&mut self, pair: P<'_>) -> Vec<Clause> {
         let mut out = Vec::new();
+        // The verb of the clause before: `loses` (one player) or `lose`.
+        let mut verb_before = Agreement::Either;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::k_and | Rule::k_then | Rule::comma => {}
@@ -551,8 +553,10 @@ impl Builder<'_> {
                             deed,
                             span,
                         });
+                        verb_before = Agreement::Either;
                         continue;
                     }
+                    verb_before = agreement(&what);
                     self.scope.subject = player;
                     let action = self.action(what);
                     self.scope.subject = Player::You;
@@ -564,6 +568,7 @@ impl Builder<'_> {
                     });
                 }
                 Rule::statement => {
+                    verb_before = Agreement::Either;
                     let span = self.span(&p);
                     let mut inner = p.into_inner();
                     let target = self.target(inner.next().expect("target"));
@@ -576,11 +581,15 @@ impl Builder<'_> {
                 }
                 _ => {
                     let span = self.span(&p);
+                    let subject = shared_subject(out.last(), verb_before, &p);
+                    verb_before = agreement(&p);
+                    self.scope.subject = subject;
                     let action = self.action(p);
+                    self.scope.subject = Player::You;
                     self.scope.named =
-                        super::refer::named_after(self.scope.named, Player::You, &action);
+                        super::refer::named_after(self.scope.named, subject, &action);
                     out.push(Clause::Act {
-                        subject: Player::You,
+                        subject,
                         action,
                         span,
                     });
@@ -668,6 +677,7 @@ impl Builder<'_> {
             Rule::sell => Action::Sell { target },
             Rule::buy => Action::Buy { target },
             Rule::put_aftermarket => Action::ToAftermarket { target },
+            Rule::name_card => Action::NameCard,
             _ => Action::PlayCard { target },
         }
     }
@@ -1305,6 +1315,7 @@ impl Builder<'_> {
                             .map_or(Owner::You, |p| self.owner(&p));
                         Condition::IsTopCard { target, owner }
                     }
+                    Rule::cond_named => Condition::IsNamed { target },
                     Rule::cond_star => {
                         let cmp = test
                             .into_inner()
@@ -1508,6 +1519,50 @@ fn phase_event(inner: &P<'_>, starting: Rule) -> Event {
         Event::DeckbuildingStarts
     } else {
         Event::DeckbuildingEnds
+    }
+}
+
+/// What a verb's form says of its player.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Agreement {
+    /// `loses`: one player, not you.
+    One,
+    /// `lose`: you, or several players.
+    Base,
+    /// `cannot …`: either.
+    Either,
+}
+
+/// The form of the verb an action starts with.
+fn agreement(action: &P<'_>) -> Agreement {
+    let verb = action.as_str().split(' ').next().unwrap_or_default();
+    if verb.ends_with(['s', 'S']) {
+        Agreement::One
+    } else {
+        Agreement::Base
+    }
+}
+
+/// Who does an action written without a subject: the player of the clause
+/// before when the verb agrees with that player as the clause before wrote
+/// it (`each opponent loses 1 RP and gains 1 VP`, `all players gain 1 RP and
+/// lose 1 VP`), else you (`each opponent loses 1 RP and gain 1 VP`: `gain`
+/// is not the opponent's).
+fn shared_subject(before: Option<&Clause>, verb_before: Agreement, action: &P<'_>) -> Player {
+    let before = match before {
+        Some(Clause::Act { subject, .. }) => *subject,
+        Some(Clause::Cannot { who, .. }) => *who,
+        _ => return Player::You,
+    };
+    let verb_before = match verb_before {
+        Agreement::Either if super::format::third_person(before) => Agreement::One,
+        Agreement::Either => Agreement::Base,
+        written => written,
+    };
+    if before != Player::You && agreement(action) == verb_before {
+        before
+    } else {
+        Player::You
     }
 }
 

@@ -150,6 +150,7 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("action.sell", &["target"]),
     ("action.buy", &["target"]),
     ("action.to_aftermarket", &["target"]),
+    ("action.name_card", &[]),
     ("word.slot", &[]),
     ("clash.opponent", &[]),
     ("clash.all_players", &[]),
@@ -268,6 +269,7 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("cond.is_adjective", &["target", "desc"]),
     ("cond.is_top_card", &["target", "owner"]),
     ("cond.compare", &["cmp", "measure", "than"]),
+    ("cond.is_named", &["target"]),
     // events
     ("event.flips", &["who", "target"]),
     ("event.is_flipped", &["target"]),

@@ -278,5 +278,6 @@ fn condition_owners(c: &Condition, f: Visit<'_>) {
             f(*owner, target.span);
         }
         Condition::Compare { than, span, .. } => f(than.owner(), *span),
+        Condition::IsNamed { target } => target_owners(target, f),
     }
 }

@@ -243,12 +243,14 @@ impl Renderer<'_> {
                 );
             }
             let form = if last { Form::Last } else { Form::Cont };
-            out.push_str(&self.clause(c, form, super::format::names_you(list, i)));
+            let name_you = super::format::names_you(list, i);
+            let shared = super::format::shares_subject(list, i);
+            out.push_str(&self.clause(c, form, name_you, shared));
         }
         out
     }
 
-    fn clause(&self, c: &Clause, form: Form, name_you: bool) -> String {
+    fn clause(&self, c: &Clause, form: Form, name_you: bool, shared: bool) -> String {
         let cont: &[&str] = if form == Form::Cont { &["cont"] } else { &[] };
         match c {
             Clause::Act {
@@ -256,7 +258,7 @@ impl Renderer<'_> {
             } => {
                 let third = super::format::third_person(*subject);
                 let text = self.done_by(*subject, || self.action(action, third, form));
-                if *subject == Player::You && !name_you {
+                if shared || (*subject == Player::You && !name_you) {
                     text
                 } else {
                     self.t(
@@ -457,6 +459,7 @@ impl Renderer<'_> {
                 "action.pay",
                 &[("amount", &self.resource(*n, Resource::Money))],
             ),
+            Action::NameCard => t("action.name_card", &[]),
             Action::Flip { target } => t("action.flip", &[("target", &at(target))]),
             Action::Clash { with } => t("action.clash", &[("with", &self.clash_with(*with))]),
             Action::Discard { target, to } => t(
@@ -844,6 +847,11 @@ impl Renderer<'_> {
                     ("target", &self.target(target, Ctx::In)),
                     ("owner", &self.owner(*owner)),
                 ],
+            ),
+            Condition::IsNamed { target } => self.t(
+                "cond.is_named",
+                if target.is_plural() { &["plural"] } else { &[] },
+                &[("target", &self.target(target, Ctx::In))],
             ),
         }
     }

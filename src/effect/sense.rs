@@ -723,7 +723,8 @@ fn each_condition_target<'a>(c: &'a Condition, f: &mut impl FnMut(&'a Target)) {
         Condition::Count { count, .. } => each_count_target(count, f),
         Condition::Star { target, .. }
         | Condition::Is { target, .. }
-        | Condition::IsTopCard { target, .. } => f(target),
+        | Condition::IsTopCard { target, .. }
+        | Condition::IsNamed { target } => f(target),
         Condition::Compare { .. } => {}
     }
 }
