@@ -556,7 +556,10 @@ impl Builder<'_> {
                         verb_before = Agreement::Either;
                         continue;
                     }
-                    verb_before = agreement(&what);
+                    verb_before = match player {
+                        Player::You => Agreement::Base,
+                        _ => agreement(&what),
+                    };
                     self.scope.subject = player;
                     let action = self.action(what);
                     self.scope.subject = Player::You;
@@ -582,7 +585,11 @@ impl Builder<'_> {
                 _ => {
                     let span = self.span(&p);
                     let subject = shared_subject(out.last(), verb_before, &p);
-                    verb_before = agreement(&p);
+                    // Only another player's verb is read again by the next clause.
+                    verb_before = match subject {
+                        Player::You => Agreement::Base,
+                        _ => agreement(&p),
+                    };
                     self.scope.subject = subject;
                     let action = self.action(p);
                     self.scope.subject = Player::You;
@@ -1535,8 +1542,9 @@ enum Agreement {
 
 /// The form of the verb an action starts with.
 fn agreement(action: &P<'_>) -> Agreement {
-    let verb = action.as_str().split(' ').next().unwrap_or_default();
-    if verb.ends_with(['s', 'S']) {
+    let text = action.as_str().as_bytes();
+    let verb = text.split(|b| *b == b' ').next().unwrap_or_default();
+    if matches!(verb.last(), Some(b's' | b'S')) {
         Agreement::One
     } else {
         Agreement::Base
@@ -1554,12 +1562,15 @@ fn shared_subject(before: Option<&Clause>, verb_before: Agreement, action: &P<'_
         Some(Clause::Cannot { who, .. }) => *who,
         _ => return Player::You,
     };
+    if before == Player::You {
+        return Player::You;
+    }
     let verb_before = match verb_before {
         Agreement::Either if super::format::third_person(before) => Agreement::One,
         Agreement::Either => Agreement::Base,
         written => written,
     };
-    if before != Player::You && agreement(action) == verb_before {
+    if agreement(action) == verb_before {
         before
     } else {
         Player::You
