@@ -340,6 +340,74 @@ fn one_player_does_the_clauses_its_verb_agrees_with() {
 }
 
 #[test]
+fn friendship_cards_are_given_and_counted() {
+    let give = "Deckbuilding: Whenever an opponent trades, you may give a Friendship Card to that opponent.";
+    let a = ability(give);
+    assert_eq!(
+        a.sentences[0].clauses[0],
+        Clause::Act {
+            subject: Player::You,
+            action: Action::GiveFriendship {
+                n: Num::new(1),
+                to: Player::TriggerPlayer
+            },
+            span: Span::default()
+        }
+    );
+    assert!(codes(give).is_empty());
+    let count = "Deckbuilding: At the end of the Deckbuilding Phase, gain 1 Millennium Dollar for each Friendship Card given to you.";
+    assert!(matches!(
+        &ability(count).sentences[0].clauses[0],
+        Clause::Act {
+            action: Action::Gain {
+                per: Some(Count::FriendshipCards),
+                ..
+            },
+            ..
+        }
+    ));
+    for text in [give, count] {
+        assert_eq!(format(&parse_ok(text)), text);
+    }
+    assert_eq!(
+        render(
+            &parse_ok(give),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
+        "デッキ構築：相手がトレードした時、その相手に友情カード1枚を渡すことができる。"
+    );
+    // A player has six Friendship Cards to give.
+    assert_eq!(
+        codes("Play: Give 7 Friendship Cards to each opponent."),
+        ["number-out-of-range"]
+    );
+    assert_eq!(
+        codes("Deckbuilding: Whenever you trade, give a Friendship Card to that opponent."),
+        ["player-without-antecedent"]
+    );
+}
+
+/// `Whenever an opponent …,` names that opponent for its sentence only.
+#[test]
+fn whenever_names_its_opponent_for_its_sentence() {
+    let a = ability("Ongoing: Whenever an opponent passes, that opponent loses 1 RP.");
+    assert!(matches!(
+        a.sentences[0].clauses[0],
+        Clause::Act {
+            subject: Player::TriggerPlayer,
+            ..
+        }
+    ));
+    assert!(codes("Ongoing: Whenever an opponent passes, that opponent loses 1 RP.").is_empty());
+    assert_eq!(
+        codes("Ongoing: Whenever an opponent passes, gain 1 RP. That opponent loses 1 RP."),
+        ["player-without-antecedent"]
+    );
+}
+
+#[test]
 fn naming_a_card() {
     let text =
         "Play: Name a card. Reveal the top card of the Store. If it is the named card, gain 5 RP.";
@@ -1944,6 +2012,7 @@ fn count(depth: u32) -> BoxedStrategy<Count> {
         Just(Count::Opponents),
         (any::<bool>(), measure())
             .prop_map(|(more, measure)| Count::OpponentsWith { more, measure }),
+        Just(Count::FriendshipCards),
     ]
     .boxed()
 }
@@ -1977,6 +2046,7 @@ fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
             .prop_map(|(n, resource, per)| Action::Lose { n, resource, per }),
         num(1..=9).prop_map(|n| Action::PayMoney { n }),
         Just(Action::NameCard),
+        (num(1..=6), rival()).prop_map(|(n, to)| Action::GiveFriendship { n, to }),
         t().prop_map(|target| Action::Flip { target }),
         prop_oneof![Just(ClashWith::Opponent), Just(ClashWith::AllPlayers)]
             .prop_map(|with| Action::Clash { with }),

@@ -353,6 +353,10 @@ pub enum Action {
     /// `name a card`: the player says a card's name (any card of the game);
     /// `the named card` later in the line tests a card against it.
     NameCard,
+    /// `give a Friendship Card to an opponent`: `n` of your own Friendship
+    /// Cards (友情カード) go to `to`, worth VP to them at the end of the
+    /// game.
+    GiveFriendship { n: Num, to: Player },
     /// `flip <cards>` face down.
     Flip { target: Target },
     /// `clash with an opponent` / `clash with all players`.
@@ -400,7 +404,8 @@ impl Action {
             | Action::Gain { .. }
             | Action::Lose { .. }
             | Action::PayMoney { .. }
-            | Action::NameCard => {}
+            | Action::NameCard
+            | Action::GiveFriendship { .. } => {}
             Action::Flip { target }
             | Action::Discard { target, .. }
             | Action::Reveal { target }
@@ -532,6 +537,9 @@ pub enum Count {
     /// `opponent with more RP than you`: the opponents who have more (or
     /// fewer) than you when the count is made.
     OpponentsWith { more: bool, measure: Measure },
+    /// `Friendship Card given to you`: the Friendship Cards other players
+    /// gave you (your own, not yet given away, are not counted).
+    FriendshipCards,
 }
 
 /// Who clashes.
@@ -593,8 +601,9 @@ pub enum Player {
     /// `that opponent` after `clash with an opponent`: the opponent you
     /// clashed with.
     ClashedOpponent,
-    /// `that opponent` in a Reaction whose trigger is done by `an opponent`:
-    /// the opponent who did it.
+    /// `that opponent` in a Reaction whose trigger is done by `an opponent`,
+    /// or in a sentence after `Whenever an opponent …,`: the opponent who
+    /// did it.
     TriggerPlayer,
     /// `each opponent with more RP than you` (`more: false`: fewer): each
     /// opponent who has more (or fewer) than you when the clause happens.

@@ -385,6 +385,7 @@ impl Checker<'_> {
             }
             Action::PayMoney { n } => self.range(*n, 1, 99, Resource::Money.unit()),
             Action::NameCard => self.named = true,
+            Action::GiveFriendship { n, .. } => self.range(*n, 1, 6, "Friendship Cards"),
             Action::Flip { target } => self.target(target, Role::Flip),
             Action::Clash { .. } => {}
             Action::Discard { target, .. }
@@ -460,7 +461,7 @@ impl Checker<'_> {
                 self.target(among, Role::Plain)
             }
             Count::Tokens { on } => self.target(on, Role::Plain),
-            Count::Opponents | Count::OpponentsWith { .. } => {}
+            Count::Opponents | Count::OpponentsWith { .. } | Count::FriendshipCards => {}
         }
     }
 

@@ -349,6 +349,15 @@ fn action(a: &Action, third: bool) -> String {
         }
         Action::PayMoney { n } => format!("{} {}", v("pay"), resource(*n, Resource::Money)),
         Action::NameCard => format!("{} a card", v("name")),
+        Action::GiveFriendship { n, to } => format!(
+            "{} {} to {}",
+            v("give"),
+            match n.value {
+                1 => "a Friendship Card".to_string(),
+                n => format!("{n} Friendship Cards"),
+            },
+            player(*to)
+        ),
         Action::Flip { target } => format!("{} {}", v("flip"), self::target(target, Ctx::In)),
         Action::Clash { with } => format!(
             "{} with {}",
@@ -494,6 +503,10 @@ fn count(c: &Count, plural: bool) -> String {
             target(on, Ctx::In)
         ),
         Count::Opponents => if plural { "opponents" } else { "opponent" }.to_string(),
+        Count::FriendshipCards => format!(
+            "Friendship {} given to you",
+            if plural { "Cards" } else { "Card" }
+        ),
         Count::OpponentsWith { more, measure } => format!(
             "{} with {} than you",
             if plural { "opponents" } else { "opponent" },
@@ -784,6 +797,7 @@ fn condition(c: &Condition) -> String {
 pub(crate) fn counts_yours(count: &Count) -> bool {
     match count {
         Count::Cards { cards } => cards.place.is_none_or(|p| p.owner() == Some(Owner::You)),
+        Count::FriendshipCards => true,
         _ => false,
     }
 }

@@ -461,6 +461,7 @@ impl Builder<'_> {
 
     fn sentence(&mut self, pair: P<'_>) -> Sentence {
         let span = self.span(&pair);
+        let named_before = self.scope.named;
         let mut sentence = Sentence {
             outcome: None,
             whenever: None,
@@ -496,6 +497,14 @@ impl Builder<'_> {
                 }
                 _ => {}
             }
+        }
+        // The opponent a `Whenever` named is gone with its sentence (unless
+        // the sentence named another since).
+        if let Some(event) = &sentence.whenever
+            && self.scope.named.is_some()
+            && self.scope.named == super::refer::named_by_trigger(event)
+        {
+            self.scope.named = named_before;
         }
         sentence
     }
@@ -685,6 +694,10 @@ impl Builder<'_> {
             Rule::buy => Action::Buy { target },
             Rule::put_aftermarket => Action::ToAftermarket { target },
             Rule::name_card => Action::NameCard,
+            Rule::give_friendship => Action::GiveFriendship {
+                n: parts.num.unwrap_or(Num::new(1)),
+                to: part.map_or(Player::AnOpponent, |p| self.player(p)),
+            },
             _ => Action::PlayCard { target },
         }
     }
@@ -732,9 +745,11 @@ impl Builder<'_> {
                 | Rule::insert_anywhere
                 | Rule::insert_beside
                 | Rule::insert_plain
+                | Rule::rival
                 | Rule::count_symbols
                 | Rule::count_tokens
                 | Rule::count_opponents
+                | Rule::count_friendship
                 | Rule::count_cards => parts.part = Some(p),
                 _ => {}
             }
@@ -787,6 +802,7 @@ impl Builder<'_> {
                 Rule::count_symbols
                 | Rule::count_tokens
                 | Rule::count_opponents
+                | Rule::count_friendship
                 | Rule::count_cards => count = Some(self.countable(p)),
                 _ => {}
             }
@@ -847,6 +863,7 @@ impl Builder<'_> {
                 Count::OpponentsWith { more, measure }
             }
             Rule::count_opponents => Count::Opponents,
+            Rule::count_friendship => Count::FriendshipCards,
             _ => Count::Cards {
                 cards: Box::new(self.query(inner, Quant::Each)),
             },
@@ -1292,6 +1309,7 @@ impl Builder<'_> {
                         Rule::count_symbols
                         | Rule::count_tokens
                         | Rule::count_opponents
+                        | Rule::count_friendship
                         | Rule::count_cards => count = self.countable(p),
                         _ => {}
                     }
@@ -1410,9 +1428,10 @@ impl Builder<'_> {
             Rule::phase_moment => phase_event(&inner, Rule::k_start),
             _ => self.event(inner),
         };
+        // The opponent who sets the sentence off is `that opponent` in it.
         self.scope = Scope {
             subject: Player::You,
-            named,
+            named: super::refer::named_by_trigger(&event).or(named),
         };
         Some(event)
     }

@@ -151,6 +151,8 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("action.buy", &["target"]),
     ("action.to_aftermarket", &["target"]),
     ("action.name_card", &[]),
+    ("action.give_friendship", &["cards", "to"]),
+    ("action.friendship_cards", &["n"]),
     ("word.slot", &[]),
     ("clash.opponent", &[]),
     ("clash.all_players", &[]),
@@ -192,6 +194,7 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("count.tokens", &["on"]),
     ("count.opponents", &[]),
     ("count.opponents_with", &["cmp", "measure"]),
+    ("count.friendship", &[]),
     // targets
     ("target.this", &[]),
     ("target.it", &[]),

@@ -460,6 +460,15 @@ impl Renderer<'_> {
                 &[("amount", &self.resource(*n, Resource::Money))],
             ),
             Action::NameCard => t("action.name_card", &[]),
+            Action::GiveFriendship { n, to } => {
+                let cards = self.t(
+                    "action.friendship_cards",
+                    if n.value == 1 { &["one"] } else { &[] },
+                    &[("n", &n.value.to_string())],
+                );
+                let to = self.player(*to);
+                t("action.give_friendship", &[("cards", &cards), ("to", &to)])
+            }
             Action::Flip { target } => t("action.flip", &[("target", &at(target))]),
             Action::Clash { with } => t("action.clash", &[("with", &self.clash_with(*with))]),
             Action::Discard { target, to } => t(
@@ -619,6 +628,7 @@ impl Renderer<'_> {
             Count::OpponentsWith { more, measure } => {
                 self.compared("count.opponents_with", v, *more, *measure, &[])
             }
+            Count::FriendshipCards => self.t("count.friendship", v, &[]),
         }
     }
 
@@ -864,6 +874,7 @@ impl Renderer<'_> {
             Count::Elements { .. } | Count::Types { .. } | Count::Sets { .. } => "unit.symbols",
             Count::Tokens { .. } => "unit.tokens",
             Count::Opponents | Count::OpponentsWith { .. } => "unit.opponents",
+            Count::FriendshipCards => "unit.cards",
         });
         let what = self.count(count, plural);
         let yours = super::format::counts_yours(count);

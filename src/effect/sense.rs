@@ -714,7 +714,10 @@ fn each_count_target<'a>(c: &'a Count, f: &mut impl FnMut(&'a Target)) {
     match c {
         Count::Elements { among } | Count::Types { among } | Count::Sets { among } => f(among),
         Count::Tokens { on } => f(on),
-        Count::Cards { .. } | Count::Opponents | Count::OpponentsWith { .. } => {}
+        Count::Cards { .. }
+        | Count::Opponents
+        | Count::OpponentsWith { .. }
+        | Count::FriendshipCards => {}
     }
 }
 
