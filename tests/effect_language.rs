@@ -1562,6 +1562,17 @@ fn errors_teach_the_nearest_sentence_inside_the_language() {
             Some("Play: Choose one — gain 2 RP; or each opponent loses 1 RP."),
         ),
         (
+            "Play: You may discard a card from your hand. If you do, gain 3 RP.",
+            "`If you do`",
+            Some("Play: You may discard a card from your hand to gain 3 RP."),
+        ),
+        ("Play: Gain a Friendship Card.", "not gained", None),
+        (
+            "Play: Discard your hand and gain 1 RP.",
+            "a hand is not a card",
+            Some("Play: Discard each card from your hand and gain 1 RP."),
+        ),
+        (
             "Score: If you have the most RP, gain 2 RP.",
             "players tie",
             Some("Score: If you have more RP than each opponent, gain 2 RP."),
