@@ -389,6 +389,43 @@ fn friendship_cards_are_given_and_counted() {
     );
 }
 
+#[test]
+fn money_changes_hands() {
+    let text =
+        "Deckbuilding: Whenever an opponent trades, each opponent gives you 1 Millennium Dollar.";
+    let a = ability(text);
+    assert_eq!(
+        a.sentences[0].clauses[0],
+        Clause::Act {
+            subject: Player::EachOpponent,
+            action: Action::GiveMoney {
+                n: Num::new(1),
+                to: Player::You
+            },
+            span: Span::default()
+        }
+    );
+    let canonical = "Deckbuilding: Whenever an opponent trades, each opponent gives 1 Millennium Dollar to you.";
+    assert_eq!(format(&parse_ok(text)), canonical);
+    // `you` in another player's clause is あなた, as `your` is.
+    assert_eq!(
+        render(
+            &parse_ok(text),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
+        "デッキ構築：相手がトレードした時、各相手はあなたに1ミレニアムドルを渡す。"
+    );
+    let lose = "Action: Clash with an opponent. Lose: give 2 Millennium Dollars to that opponent.";
+    assert!(codes(lose).is_empty());
+    assert_eq!(format(&parse_ok(lose)), lose);
+    assert_eq!(
+        codes("Play: Give 2 Millennium Dollars to you."),
+        ["gives-to-self"]
+    );
+}
+
 /// `Whenever an opponent …,` names that opponent for its sentence only.
 #[test]
 fn whenever_names_its_opponent_for_its_sentence() {
@@ -2058,6 +2095,8 @@ fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
         num(1..=9).prop_map(|n| Action::PayMoney { n }),
         Just(Action::NameCard),
         (num(1..=6), rival()).prop_map(|(n, to)| Action::GiveFriendship { n, to }),
+        (num(1..=9), prop_oneof![rival(), Just(Player::You)])
+            .prop_map(|(n, to)| Action::GiveMoney { n, to }),
         t().prop_map(|target| Action::Flip { target }),
         prop_oneof![Just(ClashWith::Opponent), Just(ClashWith::AllPlayers)]
             .prop_map(|with| Action::Clash { with }),

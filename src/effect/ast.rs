@@ -357,6 +357,9 @@ pub enum Action {
     /// Cards (友情カード) go to `to`, worth VP to them at the end of the
     /// game.
     GiveFriendship { n: Num, to: Player },
+    /// `give 2 Millennium Dollars to an opponent`: money from the player
+    /// doing the clause to `to` (as much as they have, up to `n`).
+    GiveMoney { n: Num, to: Player },
     /// `flip <cards>` face down.
     Flip { target: Target },
     /// `clash with an opponent` / `clash with all players`.
@@ -405,7 +408,8 @@ impl Action {
             | Action::Lose { .. }
             | Action::PayMoney { .. }
             | Action::NameCard
-            | Action::GiveFriendship { .. } => {}
+            | Action::GiveFriendship { .. }
+            | Action::GiveMoney { .. } => {}
             Action::Flip { target }
             | Action::Discard { target, .. }
             | Action::Reveal { target }

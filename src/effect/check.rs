@@ -293,7 +293,26 @@ impl Checker<'_> {
 
     fn clause(&mut self, c: &Clause) {
         match c {
-            Clause::Act { action, .. } => self.action(action),
+            Clause::Act {
+                subject,
+                action,
+                span,
+            } => {
+                if let Action::GiveMoney { to, .. } = action
+                    && to == subject
+                {
+                    self.push(
+                        EffectError::new(
+                            "gives-to-self",
+                            span.range(),
+                            "a player gives money to themselves: nothing changes hands",
+                            "to whom?",
+                        )
+                        .with_help("give it to another player (`give 2 Millennium Dollars to an opponent`), or write `gain` or `pay`"),
+                    );
+                }
+                self.action(action)
+            }
             Clause::Cannot { deed, span, .. } => {
                 self.lasting(*span);
                 if let Some(target) = deed.target() {
@@ -386,6 +405,7 @@ impl Checker<'_> {
             Action::PayMoney { n } => self.range(*n, 1, 99, Resource::Money.unit()),
             Action::NameCard => self.named = true,
             Action::GiveFriendship { n, .. } => self.range(*n, 1, 6, "Friendship Cards"),
+            Action::GiveMoney { n, .. } => self.range(*n, 1, 99, Resource::Money.unit()),
             Action::Flip { target } => self.target(target, Role::Flip),
             Action::Clash { .. } => {}
             Action::Discard { target, .. }

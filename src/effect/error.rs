@@ -193,6 +193,10 @@ pub const CODES: &[(&str, &str)] = &[
         "`whenever …` or `at the start of … turn` outside `Ongoing:`/`Top:`/`Deckbuilding:`",
     ),
     (
+        "gives-to-self",
+        "money given by a player to themselves (`you give … to you`)",
+    ),
+    (
         "wrong-phase",
         "a word of the tournament in a `Deckbuilding:` ability, or a Deckbuilding moment in a tournament ability",
     ),

@@ -349,6 +349,12 @@ fn action(a: &Action, third: bool) -> String {
         }
         Action::PayMoney { n } => format!("{} {}", v("pay"), resource(*n, Resource::Money)),
         Action::NameCard => format!("{} a card", v("name")),
+        Action::GiveMoney { n, to } => format!(
+            "{} {} to {}",
+            v("give"),
+            resource(*n, Resource::Money),
+            player(*to)
+        ),
         Action::GiveFriendship { n, to } => format!(
             "{} {} to {}",
             v("give"),

@@ -694,6 +694,14 @@ impl Builder<'_> {
             Rule::buy => Action::Buy { target },
             Rule::put_aftermarket => Action::ToAftermarket { target },
             Rule::name_card => Action::NameCard,
+            Rule::give_money => Action::GiveMoney {
+                n: parts.num.unwrap_or(Num::new(1)),
+                // `gives you 1 Millennium Dollar` has no `recipient`.
+                to: part
+                    .and_then(|p| p.into_inner().next())
+                    .filter(|p| p.as_rule() == Rule::rival)
+                    .map_or(Player::You, |p| self.player(p)),
+            },
             Rule::give_friendship => Action::GiveFriendship {
                 n: parts.num.unwrap_or(Num::new(1)),
                 to: part.map_or(Player::AnOpponent, |p| self.player(p)),
@@ -746,6 +754,7 @@ impl Builder<'_> {
                 | Rule::insert_beside
                 | Rule::insert_plain
                 | Rule::rival
+                | Rule::recipient
                 | Rule::count_symbols
                 | Rule::count_tokens
                 | Rule::count_opponents

@@ -153,6 +153,7 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("action.name_card", &[]),
     ("action.give_friendship", &["cards", "to"]),
     ("action.friendship_cards", &["n"]),
+    ("action.give_money", &["amount", "to"]),
     ("word.slot", &[]),
     ("clash.opponent", &[]),
     ("clash.all_players", &[]),

@@ -105,7 +105,7 @@ pub(crate) fn check(a: &Ability, errors: &mut Vec<EffectError>) {
                     if subject.is_reference() {
                         judge_player(*subject, [trigger, clashed], *span, errors);
                     }
-                    if let Action::GiveFriendship { to, .. } = action
+                    if let Action::GiveFriendship { to, .. } | Action::GiveMoney { to, .. } = action
                         && to.is_reference()
                     {
                         judge_player(*to, [trigger, clashed], *span, errors);

@@ -357,6 +357,11 @@ impl Renderer<'_> {
     /// A player as the subject of a clause (`player.*`, `event` false) or
     /// of an event (`who.*`).
     fn player_words(&self, event: bool, p: Player) -> String {
+        // You, in a clause another player does (`each opponent gives 1
+        // Millennium Dollar to you`): あなた, as `your` there.
+        if !event && p == Player::You && self.other_subject.get() {
+            return self.t("player.you", &["other"], &[]);
+        }
         let key = match (event, p) {
             (false, Player::You) => "player.you",
             (false, Player::AnOpponent) => "player.an_opponent",
@@ -460,6 +465,13 @@ impl Renderer<'_> {
                 &[("amount", &self.resource(*n, Resource::Money))],
             ),
             Action::NameCard => t("action.name_card", &[]),
+            Action::GiveMoney { n, to } => {
+                let to = self.player(*to);
+                t(
+                    "action.give_money",
+                    &[("amount", &self.resource(*n, Resource::Money)), ("to", &to)],
+                )
+            }
             Action::GiveFriendship { n, to } => {
                 let cards = self.t(
                     "action.friendship_cards",
