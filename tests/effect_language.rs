@@ -444,6 +444,57 @@ fn whenever_names_its_opponent_for_its_sentence() {
     );
 }
 
+/// Subjects sharing one state are the same state of each; printed as
+/// one clause again, and refused where a later subject's place could be
+/// the earlier ones' too.
+#[test]
+fn several_subjects_share_one_state() {
+    let text = "Ongoing: This card and the card to the left cannot be flipped.";
+    let a = ability(text);
+    let state = State::CannotBeFlipped {
+        by_opponents: false,
+    };
+    assert_eq!(
+        a.sentences[0].clauses,
+        [
+            Clause::State {
+                target: Target::new(TargetKind::This),
+                state: state.clone(),
+                span: Span::default()
+            },
+            Clause::State {
+                target: Target::new(TargetKind::Neighbor { side: Side::Left }),
+                state,
+                span: Span::default()
+            }
+        ]
+    );
+    assert!(codes(text).is_empty());
+    assert_eq!(format(&parse_ok(text)), text);
+    // The same tree written as two clauses prints as one.
+    assert_eq!(
+        format(&parse_ok(
+            "Ongoing: This card cannot be flipped and the card to the left cannot be flipped."
+        )),
+        text
+    );
+    let three = "Top: This card, the card to the left and the card to the right have +1 STAR.";
+    assert_eq!(format(&parse_ok(three)), three);
+    assert_eq!(
+        render(&parse_ok(three), Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "トップ：このカードと左のカードと右のカードのスターレーティングは1上がる。"
+    );
+    assert_eq!(
+        codes("Deckbuilding: Fire cards and water cards in the Store cost 1 Millennium Dollar less."),
+        ["ambiguous-subjects"]
+    );
+    let each = "Deckbuilding: Fire cards in the Store and water cards in the Store cost 1 Millennium Dollar less.";
+    assert!(codes(each).is_empty());
+    // Two clauses that would read so together stay apart.
+    let apart = "Ongoing: Fire cards cannot be flipped and water cards in your tableau cannot be flipped.";
+    assert_eq!(format(&parse_ok(apart)), apart);
+}
+
 #[test]
 fn naming_a_card() {
     let text =

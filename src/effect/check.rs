@@ -289,6 +289,36 @@ impl Checker<'_> {
         for c in s.each_clause() {
             self.clause(c);
         }
+        for list in std::iter::once(s.cost.as_slice()).chain(s.ways()) {
+            self.shared_subjects(list);
+        }
+    }
+
+    /// `Fire cards and water cards in the Store cost …`: one state of
+    /// several subjects (parsed from one statement, so one span), where a
+    /// later subject's place, set or STAR could belong to the earlier ones
+    /// too. The tree keeps the reading without; a reader may take the other.
+    fn shared_subjects(&mut self, list: &[Clause]) {
+        for (k, c) in list.iter().enumerate().skip(1) {
+            let Clause::State { target, span, .. } = c else {
+                continue;
+            };
+            let group_start = list[..k]
+                .iter()
+                .rposition(|b| !matches!(b, Clause::State { span: s, .. } if s.range() == span.range()))
+                .map_or(0, |p| p + 1);
+            if group_start < k && super::format::reads_shared(&list[group_start..k], target) {
+                self.push(
+                    EffectError::new(
+                        "ambiguous-subjects",
+                        span.range(),
+                        "cards listed before the last may or may not share its place, set or STAR",
+                        "two readings",
+                    )
+                    .with_help("say it of each (`fire cards in the Store and water cards in the Store`), or write one sentence for each"),
+                );
+            }
+        }
     }
 
     fn clause(&mut self, c: &Clause) {

@@ -183,16 +183,13 @@ fn outcome(o: ClashResult) -> &'static str {
 
 /// `a`, `a and b`, `a, b and c`.
 fn clauses(list: &[Clause]) -> String {
-    let parts: Vec<String> = list
-        .iter()
-        .enumerate()
-        .map(|(i, c)| clause(c, names_you(list, i), shares_subject(list, i)))
+    let parts: Vec<String> = written(list)
+        .map(|(i, group)| match group {
+            [Clause::State { state, .. }, _, ..] => statement(group, state),
+            _ => clause(&list[i], names_you(list, i), shares_subject(list, i)),
+        })
         .collect();
-    match parts.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
+    and_list(&parts)
 }
 
 /// Must clause `i` say `you`? Only the first clause, and those after a
@@ -239,42 +236,115 @@ fn clause(c: &Clause, name_you: bool, shared: bool) -> String {
                 )
             }
         }
-        Clause::State { target, state, .. } => {
-            let plural = target.is_plural();
-            let has = if plural { "have" } else { "has" };
-            let t = self::target(target, Ctx::In);
-            match state {
-                State::CannotBeFlipped { by_opponents } => {
-                    let by = if *by_opponents {
-                        " by opponents' effects"
-                    } else {
-                        ""
-                    };
-                    format!("{t} cannot be flipped{by}")
-                }
-                State::StarBonus { delta } => format!("{t} {has} {delta:+} STAR"),
-                State::Mimic { symbols, source } => format!(
-                    "{t} {has} the {} of {} instead of {} own",
-                    match symbols {
-                        Symbols::Elements => "elements",
-                        Symbols::Types => "types",
-                        Symbols::ElementsAndTypes => "elements and types",
-                    },
-                    self::target(source, Ctx::In),
-                    if plural { "their" } else { "its" }
-                ),
-                State::BuyCost { delta } => format!(
-                    "{t} {} {}",
-                    if plural { "cost" } else { "costs" },
-                    money_change(*delta, "less", "more")
-                ),
-                State::SellPrice { delta } => format!(
-                    "{t} {} for {}",
-                    if plural { "sell" } else { "sells" },
-                    money_change(*delta, "less", "more")
-                ),
+        Clause::State { state, .. } => statement(std::slice::from_ref(c), state),
+    }
+}
+
+/// The clauses of a list as written, each with the index of its first:
+/// states one after another that say the same of several cards are one
+/// (`this card and the card to the left cannot be flipped`).
+pub(crate) fn written(list: &[Clause]) -> impl Iterator<Item = (usize, &[Clause])> {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let start = i;
+        let first = list.get(start)?;
+        i += 1;
+        if let Clause::State { state, .. } = first {
+            while let Some(Clause::State {
+                state: next,
+                target,
+                ..
+            }) = list.get(i)
+                && next == state
+                && !reads_shared(&list[start..i], target)
+            {
+                i += 1;
             }
         }
+        Some((start, &list[start..i]))
+    })
+}
+
+/// Would `last`, after the cards of `before` in one list, lend them its
+/// place, set, STAR or side, which they do not say for themselves? (`fire
+/// cards and water cards in the Store`: a reader may take both to be in the
+/// Store.) Such a list has two readings.
+pub(crate) fn reads_shared(before: &[Clause], last: &Target) -> bool {
+    let TargetKind::Cards(q) = &last.kind else {
+        return false;
+    };
+    before.iter().any(|c| {
+        let Clause::State { target, .. } = c else {
+            return false;
+        };
+        let TargetKind::Cards(e) = &target.kind else {
+            return false;
+        };
+        (q.place.is_some() && e.place.is_none())
+            || (q.set.is_some() && e.set.is_none())
+            || (q.star.is_some() && e.star.is_none())
+            || (q.side.is_some() && e.side.is_none())
+    })
+}
+
+/// The cards several states share, and whether they are written plural.
+pub(crate) fn subjects(group: &[Clause]) -> (impl Iterator<Item = &Target>, bool) {
+    let targets = group.iter().filter_map(|c| match c {
+        Clause::State { target, .. } => Some(target),
+        _ => None,
+    });
+    let plural = match group {
+        [Clause::State { target, .. }] => target.is_plural(),
+        _ => true,
+    };
+    (targets, plural)
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// A state of one group of cards, or of several sharing it.
+fn statement(group: &[Clause], state: &State) -> String {
+    let (targets, plural) = subjects(group);
+    let names: Vec<String> = targets.map(|t| target(t, Ctx::In)).collect();
+    let t = and_list(&names);
+    let has = if plural { "have" } else { "has" };
+    match state {
+        State::CannotBeFlipped { by_opponents } => {
+            let by = if *by_opponents {
+                " by opponents' effects"
+            } else {
+                ""
+            };
+            format!("{t} cannot be flipped{by}")
+        }
+        State::StarBonus { delta } => format!("{t} {has} {delta:+} STAR"),
+        State::Mimic { symbols, source } => format!(
+            "{t} {has} the {} of {} instead of {} own",
+            match symbols {
+                Symbols::Elements => "elements",
+                Symbols::Types => "types",
+                Symbols::ElementsAndTypes => "elements and types",
+            },
+            target(source, Ctx::In),
+            if plural { "their" } else { "its" }
+        ),
+        State::BuyCost { delta } => format!(
+            "{t} {} {}",
+            if plural { "cost" } else { "costs" },
+            money_change(*delta, "less", "more")
+        ),
+        State::SellPrice { delta } => format!(
+            "{t} {} for {}",
+            if plural { "sell" } else { "sells" },
+            money_change(*delta, "less", "more")
+        ),
     }
 }
 

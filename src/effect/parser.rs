@@ -582,14 +582,22 @@ impl Builder<'_> {
                 Rule::statement => {
                     verb_before = Agreement::Either;
                     let span = self.span(&p);
-                    let mut inner = p.into_inner();
-                    let target = self.target(inner.next().expect("target"));
-                    let state = self.state(inner.next().expect("predicate"));
-                    out.push(Clause::State {
+                    let mut targets = Vec::new();
+                    let mut state = None;
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::target => targets.push(self.target(q)),
+                            Rule::k_and | Rule::comma => {}
+                            _ => state = Some(self.state(q)),
+                        }
+                    }
+                    // Subjects sharing a state: the same state of each.
+                    let state = state.expect("predicate");
+                    out.extend(targets.into_iter().map(|target| Clause::State {
                         target,
-                        state,
+                        state: state.clone(),
                         span,
-                    });
+                    }));
                 }
                 _ => {
                     let span = self.span(&p);

@@ -202,6 +202,8 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("target.it_next", &[]),
     ("target.them", &[]),
     ("target.rest", &[]),
+    ("target.join", &[]),
+    ("target.last", &[]),
     ("target.neighbor_left", &[]),
     ("target.neighbor_right", &[]),
     ("target.top_card", &["owner"]),

@@ -234,8 +234,9 @@ impl Renderer<'_> {
     /// Clauses joined as `a, b and c` (English) or `a、b、c` (Japanese).
     fn clauses(&self, list: &[Clause]) -> String {
         let mut out = String::new();
-        for (i, c) in list.iter().enumerate() {
-            let last = i + 1 == list.len();
+        let mut groups = super::format::written(list).peekable();
+        while let Some((i, group)) = groups.next() {
+            let last = groups.peek().is_none();
             if i > 0 {
                 out.push_str(
                     self.pb
@@ -243,9 +244,15 @@ impl Renderer<'_> {
                 );
             }
             let form = if last { Form::Last } else { Form::Cont };
-            let name_you = super::format::names_you(list, i);
-            let shared = super::format::shares_subject(list, i);
-            out.push_str(&self.clause(c, form, name_you, shared));
+            let text = match group {
+                [Clause::State { state, .. }, _, ..] => self.statement(group, state, form),
+                _ => {
+                    let name_you = super::format::names_you(list, i);
+                    let shared = super::format::shares_subject(list, i);
+                    self.clause(&list[i], form, name_you, shared)
+                }
+            };
+            out.push_str(&text);
         }
         out
     }
@@ -284,66 +291,86 @@ impl Renderer<'_> {
                     &[("who", &self.player(*who)), ("target", &target)],
                 )
             }),
-            Clause::State { target, state, .. } => {
-                let plural = target.is_plural();
-                let mut variants: Vec<&str> = cont.to_vec();
-                if plural {
-                    variants.push("plural");
+            Clause::State { state, .. } => self.statement(std::slice::from_ref(c), state, form),
+        }
+    }
+
+    /// A state of one group of cards, or of several sharing it (`このカード
+    /// と左隣のカードは裏返されない`).
+    fn statement(&self, group: &[Clause], state: &State, form: Form) -> String {
+        let cont: &[&str] = if form == Form::Cont { &["cont"] } else { &[] };
+        let (targets, plural) = super::format::subjects(group);
+        let mut variants: Vec<&str> = cont.to_vec();
+        if plural {
+            variants.push("plural");
+        }
+        let names: Vec<String> = targets.map(|t| self.target(t, Ctx::In)).collect();
+        let t = self.listed(&names);
+        match state {
+            State::CannotBeFlipped { by_opponents } => self.t(
+                if *by_opponents {
+                    "state.cannot_be_flipped_by_opponents"
+                } else {
+                    "state.cannot_be_flipped"
+                },
+                &variants,
+                &[("target", &t)],
+            ),
+            State::StarBonus { delta } => {
+                if *delta < 0 {
+                    variants.push("down");
                 }
-                let t = self.target(target, Ctx::In);
-                match state {
-                    State::CannotBeFlipped { by_opponents } => self.t(
-                        if *by_opponents {
-                            "state.cannot_be_flipped_by_opponents"
-                        } else {
-                            "state.cannot_be_flipped"
-                        },
-                        &variants,
-                        &[("target", &t)],
-                    ),
-                    State::StarBonus { delta } => {
-                        if *delta < 0 {
-                            variants.push("down");
-                        }
-                        self.t(
-                            "state.star_bonus",
-                            &variants,
-                            &[
-                                ("target", &t),
-                                ("delta", &format!("{delta:+}")),
-                                ("n", &delta.unsigned_abs().to_string()),
-                            ],
-                        )
-                    }
-                    State::Mimic { symbols, source } => {
-                        let symbols = self.word(match symbols {
-                            Symbols::Elements => "symbols.elements",
-                            Symbols::Types => "symbols.types",
-                            Symbols::ElementsAndTypes => "symbols.elements_and_types",
-                        });
-                        self.t(
-                            "state.mimic",
-                            &variants,
-                            &[
-                                ("target", &t),
-                                ("symbols", &symbols),
-                                ("source", &self.target(source, Ctx::In)),
-                            ],
-                        )
-                    }
-                    State::BuyCost { delta } | State::SellPrice { delta } => {
-                        let key = match (state, *delta < 0) {
-                            (State::BuyCost { .. }, true) => "state.cost_less",
-                            (State::BuyCost { .. }, false) => "state.cost_more",
-                            (_, true) => "state.sell_less",
-                            (_, false) => "state.sell_more",
-                        };
-                        let amount = self.resource(Num::new(delta.unsigned_abs()), Resource::Money);
-                        self.t(key, &variants, &[("target", &t), ("amount", &amount)])
-                    }
-                }
+                self.t(
+                    "state.star_bonus",
+                    &variants,
+                    &[
+                        ("target", &t),
+                        ("delta", &format!("{delta:+}")),
+                        ("n", &delta.unsigned_abs().to_string()),
+                    ],
+                )
+            }
+            State::Mimic { symbols, source } => {
+                let symbols = self.word(match symbols {
+                    Symbols::Elements => "symbols.elements",
+                    Symbols::Types => "symbols.types",
+                    Symbols::ElementsAndTypes => "symbols.elements_and_types",
+                });
+                self.t(
+                    "state.mimic",
+                    &variants,
+                    &[
+                        ("target", &t),
+                        ("symbols", &symbols),
+                        ("source", &self.target(source, Ctx::In)),
+                    ],
+                )
+            }
+            State::BuyCost { delta } | State::SellPrice { delta } => {
+                let key = match (state, *delta < 0) {
+                    (State::BuyCost { .. }, true) => "state.cost_less",
+                    (State::BuyCost { .. }, false) => "state.cost_more",
+                    (_, true) => "state.sell_less",
+                    (_, false) => "state.sell_more",
+                };
+                let amount = self.resource(Num::new(delta.unsigned_abs()), Resource::Money);
+                self.t(key, &variants, &[("target", &t), ("amount", &amount)])
             }
         }
+
+    }
+
+    /// `a, b and c` (English) or `aとbとc` (Japanese): cards sharing a state.
+    fn listed(&self, names: &[String]) -> String {
+        let mut out = String::new();
+        for (i, name) in names.iter().enumerate() {
+            if i > 0 {
+                let last = i + 1 == names.len();
+                out.push_str(self.pb.get(if last { "target.last" } else { "target.join" }, &[]));
+            }
+            out.push_str(name);
+        }
+        out
     }
 
     fn player(&self, p: Player) -> String {
