@@ -978,6 +978,16 @@ fn you_compared_with_the_others() {
         ),
         ["wrong-phase"]
     );
+    assert_eq!(
+        codes(
+            "Deckbuilding: At the end of the Deckbuilding Phase, gain 1 Millennium Dollar for each opponent with more RP than you."
+        ),
+        ["wrong-phase"]
+    );
+    assert!(
+        codes("Deckbuilding: At the end of the Deckbuilding Phase, gain 1 Millennium Dollar for each opponent with more VP than you.")
+            .is_empty()
+    );
 }
 
 #[test]

@@ -64,11 +64,24 @@ fn clause(c: &Clause, out: &mut Vec<EffectError>) {
     else {
         return clause_words(c, out);
     };
-    if let Player::EachOpponentWith {
-        measure: Measure::Rp,
-        ..
-    } = who
-    {
+    let counted_by_rp = match c {
+        Clause::Act { action, .. } => matches!(
+            action.per(),
+            Some(Count::OpponentsWith {
+                measure: Measure::Rp,
+                ..
+            })
+        ),
+        _ => false,
+    };
+    let compared_by_rp = matches!(
+        who,
+        Player::EachOpponentWith {
+            measure: Measure::Rp,
+            ..
+        }
+    );
+    if compared_by_rp || counted_by_rp {
         out.push(tournament_word("RP", "a comparison of RP", *span));
     }
     clause_words(c, out);
