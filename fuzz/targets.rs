@@ -48,6 +48,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("score", score_sheet),
     ("deck_list", deck_list),
     ("keyword_table", keyword_table),
+    ("lsp", lsp),
 ];
 
 /// Both reports of a list of findings: miette's for people, and JSON that
@@ -857,4 +858,135 @@ fn totals(placed: &[Placed]) -> Vec<(usize, String, u64)> {
         *totals.entry((*zone, card.id.0.clone())).or_default() += n;
     }
     totals.into_iter().map(|((z, id), n)| (z, id, n)).collect()
+}
+
+// ─────────────────────────────── lsp ───────────────────────────────
+
+/// The pool `lsp` opens its document in: the editor server's fixture pool,
+/// found from either crate that compiles this file (the fuzz crate lives in
+/// `fuzz/`). The server reads it and never writes there.
+fn lsp_pool() -> std::path::PathBuf {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let here = manifest.join("tests/fixtures/lsp/cards");
+    if here.is_dir() {
+        here
+    } else {
+        manifest.join("../tests/fixtures/lsp/cards")
+    }
+}
+
+/// One protocol frame holding `body`.
+fn frame(session: &mut Vec<u8>, body: &[u8]) {
+    session.extend_from_slice(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
+    session.extend_from_slice(body);
+}
+
+/// The ids of the responses in what the server wrote, in order.
+fn response_ids(output: &[u8]) -> Vec<i64> {
+    let mut ids = Vec::new();
+    let mut rest = output;
+    while !rest.is_empty() {
+        let text = String::from_utf8_lossy(rest);
+        let header_end = text.find("\r\n\r\n").expect("every frame has a header");
+        let length: usize = text[..header_end]
+            .strip_prefix("Content-Length: ")
+            .and_then(|n| n.trim().parse().ok())
+            .expect("every frame says its length");
+        let start = header_end + 4;
+        let body: serde_json::Value =
+            serde_json::from_slice(&rest[start..start + length]).expect("every frame is JSON");
+        let answers = body.get("result").is_some() || body.get("error").is_some();
+        if let (true, Some(id)) = (answers, body.get("id").and_then(|id| id.as_i64())) {
+            ids.push(id);
+        }
+        rest = &rest[start + length..];
+    }
+    ids
+}
+
+/// `blades lsp` through a session the input writes: the input as a frame of
+/// its own (garbage gets a parse error), then as a set file opened in a
+/// real pool and edited line by line (each edit the text up to that line),
+/// with quick fixes and symbols asked at places the input picks, then
+/// `shutdown` and `exit`. The server must answer every request once (a
+/// result or an error), never die, and end cleanly.
+pub fn lsp(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let pool = lsp_pool();
+    let root = format!("file://{}", pool.display());
+    let uri = format!("{root}/fuzzed.yaml");
+    let mut session = Vec::new();
+    let mut next_id = 0;
+    let mut request = |session: &mut Vec<u8>, method: &str, params: serde_json::Value| {
+        next_id += 1;
+        let message = serde_json::json!({"jsonrpc": "2.0", "id": next_id, "method": method, "params": params});
+        frame(session, message.to_string().as_bytes());
+    };
+    let notify = |session: &mut Vec<u8>, method: &str, params: serde_json::Value| {
+        let message = serde_json::json!({"jsonrpc": "2.0", "method": method, "params": params});
+        frame(session, message.to_string().as_bytes());
+    };
+    request(
+        &mut session,
+        "initialize",
+        serde_json::json!({"capabilities": {}, "rootUri": root}),
+    );
+    notify(&mut session, "initialized", serde_json::json!({}));
+    // The input as a frame of its own, when it is no JSON message (one
+    // could say `exit`); the server answers it with a parse error.
+    if serde_json::from_slice::<serde_json::Value>(data).is_err() {
+        frame(&mut session, data);
+    }
+    notify(
+        &mut session,
+        "textDocument/didOpen",
+        serde_json::json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": ""}}),
+    );
+    let document = serde_json::json!({"uri": uri});
+    let mut upto = 0;
+    for (line, part) in text.split_inclusive('\n').take(6).enumerate() {
+        upto += part.len();
+        notify(
+            &mut session,
+            "textDocument/didChange",
+            serde_json::json!({
+                "textDocument": {"uri": uri, "version": line + 2},
+                "contentChanges": [{"text": &text[..upto]}],
+            }),
+        );
+        let at = serde_json::json!({"line": line, "character": part.chars().count() / 2});
+        request(
+            &mut session,
+            "textDocument/codeAction",
+            serde_json::json!({
+                "textDocument": document,
+                "range": {"start": at, "end": at},
+                "context": {"diagnostics": []},
+            }),
+        );
+    }
+    notify(
+        &mut session,
+        "textDocument/didChange",
+        serde_json::json!({"textDocument": {"uri": uri, "version": 99}, "contentChanges": [{"text": text}]}),
+    );
+    request(
+        &mut session,
+        "textDocument/documentSymbol",
+        serde_json::json!({"textDocument": document}),
+    );
+    request(&mut session, "shutdown", serde_json::Value::Null);
+    notify(&mut session, "exit", serde_json::Value::Null);
+    let last_id = next_id;
+
+    let mut output = Vec::new();
+    let ending = blades::lsp::serve(&mut std::io::Cursor::new(session), &mut output)
+        .expect("writing into memory cannot fail");
+    assert!(
+        matches!(ending, blades::lsp::Ending::Clean),
+        "the session ends with shutdown and exit"
+    );
+    let ids = response_ids(&output);
+    let expected: Vec<i64> = (1..=last_id).collect();
+    assert_eq!(ids, expected, "every request is answered once, in order");
 }

@@ -108,6 +108,8 @@ fn the_targets_hold_on_the_repository_files() {
             || shown.starts_with("tests/fixtures/formats/") && shown.ends_with(".txt")
         {
             &["rules", "deck_list"]
+        } else if shown.starts_with("tests/fixtures/lsp/") {
+            &["set_file", "lsp"]
         } else if shown.starts_with("examples/inputs/")
             || shown.starts_with("tests/fixtures/rules/")
         {
@@ -143,6 +145,7 @@ fn the_targets_hold_on_the_repository_files() {
         "argv",
         "score",
         "deck_list",
+        "lsp",
     ];
     assert!(kinds.iter().all(|k| ran.get(k) > Some(&0)), "{ran:?}");
 }
