@@ -758,15 +758,22 @@ fn a_database_that_cannot_be_read_is_refused() {
     assert_eq!(run.code, 2);
 }
 
+/// A pool folder in `dir` holding one set file; its path.
+fn one_set_pool(dir: &Path, file: &str, yaml: &str) -> String {
+    let pool = dir.join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    std::fs::write(pool.join(file), yaml).unwrap();
+    pool.to_str().unwrap().to_string()
+}
+
 /// The Deckbuilding timing is a timing like the others: found by its
 /// English and Japanese words, alike in the pool and its built database.
 #[test]
 fn a_deckbuilding_ability_is_found_by_its_timing_in_both_languages_with_db_too() {
     let dir = tempfile::tempdir().unwrap();
-    let pool = dir.path().join("pool");
-    std::fs::create_dir(&pool).unwrap();
-    std::fs::write(
-        pool.join("market.yaml"),
+    let pool = one_set_pool(
+        dir.path(),
+        "market.yaml",
         r#"id: market
 name: Market
 kind: bronze-promo
@@ -778,10 +785,8 @@ cards:
   - {id: m5, name: M5, kind: single, stars: 5, elements: [fire], types: [citizen]}
   - {id: m6, name: M6, kind: single, stars: 6, elements: [fire], types: [citizen]}
 "#,
-    )
-    .unwrap();
-    let pool = pool.to_str().unwrap();
-    let both_ways = built_both_ways(dir.path(), pool);
+    );
+    let both_ways = built_both_ways(dir.path(), &pool);
     for query in ["timing:deckbuilding", "タイミング:デッキ構築"] {
         assert_eq!(both_ways(query), ["m1", "m3"], "`{query}`");
     }
@@ -793,10 +798,9 @@ cards:
 #[test]
 fn cards_are_found_by_what_their_effect_deals_in_with_db_too() {
     let dir = tempfile::tempdir().unwrap();
-    let pool = dir.path().join("pool");
-    std::fs::create_dir(&pool).unwrap();
-    std::fs::write(
-        pool.join("money.yaml"),
+    let pool = one_set_pool(
+        dir.path(),
+        "money.yaml",
         r#"id: money
 name: Money
 kind: bronze-promo
@@ -808,10 +812,8 @@ cards:
   - {id: r5, name: R5, kind: single, stars: 5, elements: [fire], types: [citizen], effect: "Play: Flip a card from the Money set."}
   - {id: r6, name: R6, kind: single, stars: 6, elements: [fire], types: [citizen], effect: "Deckbuilding: Whenever an opponent trades, you may give a Friendship Card to that opponent."}
 "#,
-    )
-    .unwrap();
-    let pool = pool.to_str().unwrap();
-    let both_ways = built_both_ways(dir.path(), pool);
+    );
+    let both_ways = built_both_ways(dir.path(), &pool);
     for (query, expected) in [
         ("resource:money", &["r1", "r3"][..]),
         ("resource:\"Millennium Dollars\"", &["r1", "r3"]),

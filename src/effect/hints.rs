@@ -294,17 +294,21 @@ fn choice_spelling(line: &str, pos: usize) -> Option<Hint> {
     })
 }
 
-/// `At the start of each of your turns`: the language says `At the start
-/// of your turn` (each turn is meant: the sentence is a lasting one).
-fn each_of_your_turns(line: &str, pos: usize) -> Option<Hint> {
+/// Where the first of `phrases` found in `line` (any case) starts and
+/// ends, when the error at `pos` is inside it.
+fn phrase_at(line: &str, pos: usize, phrases: &[&str]) -> Option<(usize, usize)> {
     let lower = line.to_ascii_lowercase();
-    let (start, phrase) = ["each of your turns", "each of your turn"]
+    let (start, phrase) = phrases
         .iter()
         .find_map(|p| lower.find(p).map(|i| (i, *p)))?;
     let end = start + phrase.len();
-    if !(start..=end).contains(&pos) {
-        return None;
-    }
+    (start..=end).contains(&pos).then_some((start, end))
+}
+
+/// `At the start of each of your turns`: the language says `At the start
+/// of your turn` (each turn is meant: the sentence is a lasting one).
+fn each_of_your_turns(line: &str, pos: usize) -> Option<Hint> {
+    let (start, end) = phrase_at(line, pos, &["each of your turns", "each of your turn"])?;
     let rewritten = format!("{}your turn{}", &line[..start], &line[end..]);
     Some(Hint {
         span: (start, end),
@@ -364,12 +368,7 @@ fn the_most(line: &str, pos: usize) -> Option<Hint> {
 /// result to what pays for it with `to` (`You may discard a card to gain 3
 /// RP.`), which says the same: the rest happens only when it is paid.
 fn if_you_do(line: &str, pos: usize) -> Option<Hint> {
-    let lower = line.to_ascii_lowercase();
-    let start = lower.find("if you do")?;
-    let end = start + "if you do".len();
-    if !(start..=end).contains(&pos) {
-        return None;
-    }
+    let (start, end) = phrase_at(line, pos, &["if you do"])?;
     // The sentence before, whose full stop the rewrite replaces with `to`.
     let before = line[..start].trim_end().strip_suffix('.')?;
     let rest = line[end..].trim_start().strip_prefix(',')?.trim_start();
@@ -421,12 +420,7 @@ fn gain_friendship(line: &str, pos: usize) -> Option<Hint> {
 /// `Discard your hand`: the language says which cards (`discard each card
 /// from your hand`).
 fn discard_your_hand(line: &str, pos: usize) -> Option<Hint> {
-    let lower = line.to_ascii_lowercase();
-    let start = lower.find("discard your hand")?;
-    let end = start + "discard your hand".len();
-    if !(start..=end).contains(&pos) {
-        return None;
-    }
+    let (start, end) = phrase_at(line, pos, &["discard your hand"])?;
     let verb = &line[start..start + "discard".len()];
     let rewritten = format!(
         "{}{verb} each card from your hand{}",
