@@ -43,6 +43,15 @@ const EFFECTS: &[&str] = &[
     "Play: Clash with all players. Win: gain 5 RP. Lose: lose 2 RP. Tie: gain 2 RP.",
     "Action: Flip this card. Put 1 deck box from your hand in the box. Gain 3 RP.",
     "Score: Gain 2 RP for each premium card from the Tin Town set in your tableau.",
+    // The whole game: the Deckbuilding Phase, choices, comparisons,
+    // referring back, shared subjects, money and Friendship Cards.
+    "Deckbuilding: Whenever you sell a card to the Aftermarket, until the end of the Deckbuilding Phase, cards in the Store cost 1 Millennium Dollar less.",
+    "Play: Choose one — gain 2 RP; or each opponent loses 1 RP.",
+    "Play: If you have fewer RP than each opponent, gain 4 RP.",
+    "Play: Look at the top 3 cards of the Store. Take one of them into your hand. Put the rest into the Aftermarket.",
+    "Ongoing: This card and the card to the left cannot be flipped.",
+    "Deckbuilding: Whenever an opponent trades, each opponent gives 1 Millennium Dollar to you.",
+    "Action: Clash with an opponent. Win: that opponent loses 2 RP and discards a card from their hand.",
 ];
 
 /// About `bytes` of effect text, as separate card effects.
