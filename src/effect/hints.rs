@@ -19,6 +19,8 @@ pub(crate) struct Hint {
     pub message: Option<String>,
     pub label: Option<String>,
     pub help: String,
+    /// The text the help says to write over the span, when it names one.
+    pub replacement: Option<String>,
 }
 
 /// Whether `line` is a well-formed ability (a rewrite worth showing).
@@ -108,6 +110,7 @@ fn japanese(line: &str, from: usize) -> Option<Hint> {
         keyword.or(timing).unwrap_or_default()
     );
     Some(Hint {
+        replacement: None,
         span: (start, line.len()),
         message: Some("effect text is written in English; this is Japanese".to_string()),
         label: Some("Japanese text".to_string()),
@@ -129,6 +132,7 @@ fn full_width(line: &str, pos: usize) -> Option<Hint> {
         format!("write the ASCII `{ascii}`, not the full-width `{wide}`"),
     );
     Some(Hint {
+        replacement: None,
         span: (at, at + wide.len_utf8()),
         message: Some(format!("`{wide}` is a full-width character")),
         label: Some(format!("full-width `{wide}`")),
@@ -189,6 +193,7 @@ fn clash_result(line: &str, pos: usize, found: &str) -> Option<Hint> {
         ),
     );
     Some(Hint {
+        replacement: None,
         span: (start, comma + 1),
         message: Some(format!(
             "`{written}` is not a condition of the effect language"
@@ -235,6 +240,7 @@ fn outside_the_game(line: &str, pos: usize, found: &str) -> Option<Hint> {
                 &line[replaced_end..]
             );
             Some(Hint {
+                replacement: None,
                 span: (pos, end),
                 message: Some(format!(
                     "`{found}` is not an action of Millennium Blades: there is no deck to draw from during play"
@@ -287,6 +293,7 @@ fn choice_spelling(line: &str, pos: usize) -> Option<Hint> {
             |r| format!("write `{r}`"),
             "write `Choose one — gain 2 RP; or flip this card.`, each option's clauses as a sentence's".to_string(),
         ),
+        replacement: parses(&rewritten).then(|| rewritten[start..].to_string()),
     })
 }
 
@@ -303,6 +310,7 @@ fn each_of_your_turns(line: &str, pos: usize) -> Option<Hint> {
     }
     let rewritten = format!("{}your turn{}", &line[..start], &line[end..]);
     Some(Hint {
+        replacement: None,
         span: (start, end),
         message: Some(format!(
             "`{}` is not how the effect language says it",
@@ -337,6 +345,7 @@ fn that_card(line: &str, pos: usize, found: &str) -> Option<Hint> {
     };
     let rewritten = format!("{}{pronoun}{}", &line[..pos], &line[end..]);
     Some(Hint {
+        replacement: None,
         span: (pos, end),
         message: Some(format!(
             "`{}` is not how the effect language refers back to a card",
@@ -370,6 +379,7 @@ fn possessive_star(line: &str, pos: usize) -> Option<Hint> {
     let end = pos + at + len;
     let rewritten = format!("{}the STAR of {target}{}", &line[..pos], &line[end..]);
     Some(Hint {
+        replacement: None,
         span: (pos, end),
         message: Some(format!(
             "`{}` is not how the effect language says it",
@@ -427,6 +437,7 @@ fn number_word(line: &str, pos: usize, found: &str) -> Option<Hint> {
         return None;
     }
     Some(Hint {
+        replacement: None,
         span: (start, end),
         message: Some(format!("`{word}` is not understood here")),
         label: Some("a number in words".to_string()),
@@ -477,6 +488,7 @@ pub(crate) fn verb(line: &str, (start, end): (usize, usize)) -> Option<Hint> {
         .map(|v| (strsim::damerau_levenshtein(&lower, v), *v))
         .filter(|&(d, v)| d <= 1 || (d == 2 && v.starts_with(first) && lower.chars().count() > 2))
         .min_by_key(|&(d, v)| (d, !v.starts_with(first)));
+    let mut replacement = None;
     let help = match nearest {
         Some((_, verb)) => {
             let spelt = match word.chars().next() {
@@ -488,6 +500,7 @@ pub(crate) fn verb(line: &str, (start, end): (usize, usize)) -> Option<Hint> {
                 _ => verb.to_string(),
             };
             let rewritten = format!("{}{spelt}{}", &line[..start], &line[end..]);
+            replacement = Some(spelt);
             with_rewrite(
                 &rewritten,
                 |r| format!("did you mean `{verb}`? Write `{r}`"),
@@ -504,6 +517,7 @@ pub(crate) fn verb(line: &str, (start, end): (usize, usize)) -> Option<Hint> {
         message: Some(format!("`{word}` is not understood here")),
         label: Some("unknown word".to_string()),
         help,
+        replacement,
     })
 }
 
