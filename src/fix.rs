@@ -7,6 +7,9 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use crate::compile::compile;
 use crate::diagnostics::{Code, Diagnostic, Edit, Fix, Sources, apply_edits};
 use crate::files::{FileSet, WriteError};
@@ -114,6 +117,68 @@ pub fn plan(findings: &[Diagnostic], sources: Sources) -> PoolFixes {
         files,
         ambiguous,
         sources,
+    }
+}
+
+/// `blades fix --format json`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct FixReport {
+    /// True for `--check` (nothing written).
+    pub check: bool,
+    /// The files with fixes made (or, with `check`, to make).
+    pub files: Vec<FixFile>,
+    /// How many findings offer fixes that were left out: several fixes,
+    /// or edits that overlap another finding's.
+    pub ambiguous: usize,
+}
+
+/// One file `fix` rewrites.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct FixFile {
+    pub file: String,
+    pub fixes: Vec<FixMade>,
+}
+
+/// One fix: the finding's code and place (1-based line and column in
+/// characters, in the file as it was) and what the fix does.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct FixMade {
+    pub code: String,
+    pub line: usize,
+    pub column: usize,
+    pub title: String,
+}
+
+impl FixReport {
+    pub fn of(fixes: &PoolFixes, check: bool) -> FixReport {
+        let files = fixes
+            .files
+            .iter()
+            .map(|file| FixFile {
+                file: file.path.to_string(),
+                fixes: file
+                    .applied
+                    .iter()
+                    .map(|applied| {
+                        let (line, column) = fixes.sources.line_col(&file.path, applied.span.start);
+                        FixMade {
+                            code: applied.code.as_str().to_string(),
+                            line,
+                            column,
+                            title: applied.title.to_string(),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        FixReport {
+            check,
+            files,
+            ambiguous: fixes.ambiguous.len(),
+        }
     }
 }
 

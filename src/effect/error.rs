@@ -243,8 +243,9 @@ impl EffectError {
         // Only where the text stands in the file as written (no escape,
         // quote or folded line inside), with words any scalar style takes.
         if let Some((span, text)) = self.fix {
-            let (start, end) = (at(span.start), at(span.end));
-            let as_written = end >= start && end - start == span.len();
+            // The end as one past the last byte: the map may stop at it.
+            let (start, end) = (at(span.start), at(span.end.saturating_sub(1)) + 1);
+            let as_written = !span.is_empty() && end >= start && end - start == span.len();
             let inline = !text.contains(['\n', '\r', '"', '\'', '\\', '#', ':']);
             if as_written && inline {
                 diagnostic = diagnostic.with_replacement(start..end, &text);
