@@ -6,7 +6,9 @@
 //! only protocol messages; the server prints nothing else.
 //!
 //! What it answers: `initialize` (full-text sync, the position encoding
-//! agreed), `shutdown`, and any other request with `MethodNotFound`. What
+//! agreed), `textDocument/codeAction` (the quick fixes the diagnostics
+//! it published carry in their `data`), `shutdown`, and any other
+//! request with `MethodNotFound`. What
 //! it hears: `didOpen`, `didChange`, `didSave`, `didClose` (each checks
 //! the document's pool again and publishes every open file's findings),
 //! `exit`. A frame that is not a message gets a parse error and the
@@ -26,9 +28,9 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
     PublishDiagnostics,
 };
-use lsp_types::request::{Initialize, Request as _, Shutdown};
+use lsp_types::request::{CodeActionRequest, Initialize, Request as _, Shutdown};
 use lsp_types::{
-    InitializeParams, InitializeResult, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams, InitializeResult, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 
@@ -118,6 +120,18 @@ impl Server {
                 ErrorCode::InvalidRequest as i32,
                 "the server is shutting down".to_string(),
             ),
+            CodeActionRequest::METHOD => {
+                match request.extract::<lsp_types::CodeActionParams>(CodeActionRequest::METHOD) {
+                    Ok((_, params)) => Response::new_ok(
+                        id,
+                        check::code_actions(
+                            &params.text_document.uri,
+                            &params.context.diagnostics,
+                        ),
+                    ),
+                    Err(e) => invalid_params(id, e),
+                }
+            }
             method => Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
@@ -141,6 +155,12 @@ impl Server {
                 position_encoding: Some(encoding.kind()),
                 text_document_sync: Some(TextDocumentSyncCapability::Kind(
                     TextDocumentSyncKind::FULL,
+                )),
+                code_action_provider: Some(CodeActionProviderCapability::Options(
+                    CodeActionOptions {
+                        code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                        ..CodeActionOptions::default()
+                    },
                 )),
                 ..ServerCapabilities::default()
             },
