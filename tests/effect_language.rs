@@ -259,6 +259,269 @@ fn players_as_subjects() {
     }
 }
 
+/// A clause written without a player is done by the player before when its
+/// verb agrees with that player as written, and by you when it does not.
+#[test]
+fn one_player_does_the_clauses_its_verb_agrees_with() {
+    let subjects = |text: &str| -> Vec<Player> {
+        ability(text).sentences[0]
+            .clauses
+            .iter()
+            .map(|c| match c {
+                Clause::Act { subject, .. } | Clause::Cannot { who: subject, .. } => *subject,
+                Clause::State { .. } => You,
+            })
+            .collect()
+    };
+    use Player::*;
+    for (text, expected, canonical) in [
+        (
+            "Play: Each opponent loses 1 RP and gains 1 VP.",
+            [EachOpponent, EachOpponent],
+            "Play: Each opponent loses 1 RP and gains 1 VP.",
+        ),
+        (
+            "Play: Opponents lose 1 RP and gain 1 VP.",
+            [EachOpponent, EachOpponent],
+            "Play: Each opponent loses 1 RP and gains 1 VP.",
+        ),
+        (
+            "Play: All players gain 1 RP and lose 1 VP.",
+            [AllPlayers, AllPlayers],
+            "Play: All players gain 1 RP and lose 1 VP.",
+        ),
+        (
+            "Play: Each opponent loses 1 RP and gain 1 VP.",
+            [EachOpponent, You],
+            "Play: Each opponent loses 1 RP and you gain 1 VP.",
+        ),
+        (
+            "Until the end of the turn, each opponent cannot gain RP and loses 1 VP.",
+            [EachOpponent, EachOpponent],
+            "Play: Until the end of the turn, each opponent cannot gain RP and each opponent loses 1 VP.",
+        ),
+    ] {
+        let text = if text.starts_with("Until") {
+            format!("Play: {text}")
+        } else {
+            text.to_string()
+        };
+        assert_eq!(subjects(&text), expected, "{text}");
+        assert_eq!(format(&parse_ok(&text)), canonical, "{text}");
+        assert!(codes(&text).is_empty(), "{text}: {:?}", codes(&text));
+    }
+    // Their hand is the player's who does the clause.
+    let clash = "Action: Clash with an opponent. Win: that opponent loses 2 RP and discards a card from their hand.";
+    let a = ability(clash);
+    let Clause::Act {
+        subject,
+        action: Action::Discard { target, .. },
+        ..
+    } = &a.sentences[1].clauses[1]
+    else {
+        panic!()
+    };
+    assert_eq!(*subject, ClashedOpponent);
+    assert_eq!(
+        query_of(target).place,
+        Some(Place::Hand {
+            owner: Owner::Their
+        })
+    );
+    assert_eq!(
+        render(
+            &parse_ok(clash),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
+        "アクション：相手1人とクラッシュする。勝利：その相手は2RPを失い、自分の手札のカード1枚をバインダーに捨てる。"
+    );
+}
+
+#[test]
+fn friendship_cards_are_given_and_counted() {
+    let give = "Deckbuilding: Whenever an opponent trades, you may give a Friendship Card to that opponent.";
+    let a = ability(give);
+    assert_eq!(
+        a.sentences[0].clauses[0],
+        Clause::Act {
+            subject: Player::You,
+            action: Action::GiveFriendship {
+                n: Num::new(1),
+                to: Player::TriggerPlayer
+            },
+            span: Span::default()
+        }
+    );
+    assert!(codes(give).is_empty());
+    let count = "Deckbuilding: At the end of the Deckbuilding Phase, gain 1 Millennium Dollar for each Friendship Card given to you.";
+    assert!(matches!(
+        &ability(count).sentences[0].clauses[0],
+        Clause::Act {
+            action: Action::Gain {
+                per: Some(Count::FriendshipCards),
+                ..
+            },
+            ..
+        }
+    ));
+    for text in [give, count] {
+        assert_eq!(format(&parse_ok(text)), text);
+    }
+    assert_eq!(
+        render(
+            &parse_ok(give),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
+        "デッキ構築：相手がトレードした時、その相手に友情カード1枚を渡すことができる。"
+    );
+    // A player has six Friendship Cards to give.
+    assert_eq!(
+        codes("Play: Give 7 Friendship Cards to each opponent."),
+        ["number-out-of-range"]
+    );
+    assert_eq!(
+        codes("Deckbuilding: Whenever you trade, give a Friendship Card to that opponent."),
+        ["player-without-antecedent"]
+    );
+}
+
+#[test]
+fn money_changes_hands() {
+    let text =
+        "Deckbuilding: Whenever an opponent trades, each opponent gives you 1 Millennium Dollar.";
+    let a = ability(text);
+    assert_eq!(
+        a.sentences[0].clauses[0],
+        Clause::Act {
+            subject: Player::EachOpponent,
+            action: Action::GiveMoney {
+                n: Num::new(1),
+                to: Player::You
+            },
+            span: Span::default()
+        }
+    );
+    let canonical = "Deckbuilding: Whenever an opponent trades, each opponent gives 1 Millennium Dollar to you.";
+    assert_eq!(format(&parse_ok(text)), canonical);
+    // `you` in another player's clause is あなた, as `your` is.
+    assert_eq!(
+        render(
+            &parse_ok(text),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
+        "デッキ構築：相手がトレードした時、各相手はあなたに1ミレニアムドルを渡す。"
+    );
+    let lose = "Action: Clash with an opponent. Lose: give 2 Millennium Dollars to that opponent.";
+    assert!(codes(lose).is_empty());
+    assert_eq!(format(&parse_ok(lose)), lose);
+    assert_eq!(
+        codes("Play: Give 2 Millennium Dollars to you."),
+        ["gives-to-self"]
+    );
+}
+
+/// `Whenever an opponent …,` names that opponent for its sentence only.
+#[test]
+fn whenever_names_its_opponent_for_its_sentence() {
+    let a = ability("Ongoing: Whenever an opponent passes, that opponent loses 1 RP.");
+    assert!(matches!(
+        a.sentences[0].clauses[0],
+        Clause::Act {
+            subject: Player::TriggerPlayer,
+            ..
+        }
+    ));
+    assert!(codes("Ongoing: Whenever an opponent passes, that opponent loses 1 RP.").is_empty());
+    assert_eq!(
+        codes("Ongoing: Whenever an opponent passes, gain 1 RP. That opponent loses 1 RP."),
+        ["player-without-antecedent"]
+    );
+}
+
+/// Subjects sharing one state are the same state of each; printed as
+/// one clause again, and refused where a later subject's place could be
+/// the earlier ones' too.
+#[test]
+fn several_subjects_share_one_state() {
+    let text = "Ongoing: This card and the card to the left cannot be flipped.";
+    let a = ability(text);
+    let state = State::CannotBeFlipped {
+        by_opponents: false,
+    };
+    assert_eq!(
+        a.sentences[0].clauses,
+        [
+            Clause::State {
+                target: Target::new(TargetKind::This),
+                state: state.clone(),
+                span: Span::default()
+            },
+            Clause::State {
+                target: Target::new(TargetKind::Neighbor { side: Side::Left }),
+                state,
+                span: Span::default()
+            }
+        ]
+    );
+    assert!(codes(text).is_empty());
+    assert_eq!(format(&parse_ok(text)), text);
+    // The same tree written as two clauses prints as one.
+    assert_eq!(
+        format(&parse_ok(
+            "Ongoing: This card cannot be flipped and the card to the left cannot be flipped."
+        )),
+        text
+    );
+    let three = "Top: This card, the card to the left and the card to the right have +1 STAR.";
+    assert_eq!(format(&parse_ok(three)), three);
+    assert_eq!(
+        render(&parse_ok(three), Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        "トップ：このカードと左のカードと右のカードのスターレーティングは1上がる。"
+    );
+    assert_eq!(
+        codes("Deckbuilding: Fire cards and water cards in the Store cost 1 Millennium Dollar less."),
+        ["ambiguous-subjects"]
+    );
+    let each = "Deckbuilding: Fire cards in the Store and water cards in the Store cost 1 Millennium Dollar less.";
+    assert!(codes(each).is_empty());
+    // Two clauses that would read so together stay apart.
+    let apart = "Ongoing: Fire cards cannot be flipped and water cards in your tableau cannot be flipped.";
+    assert_eq!(format(&parse_ok(apart)), apart);
+}
+
+#[test]
+fn naming_a_card() {
+    let text =
+        "Play: Name a card. Reveal the top card of the Store. If it is the named card, gain 5 RP.";
+    let a = ability(text);
+    assert_eq!(
+        a.sentences[0].clauses[0],
+        Clause::Act {
+            subject: Player::You,
+            action: Action::NameCard,
+            span: Span::default()
+        }
+    );
+    assert!(matches!(
+        &a.sentences[2].condition,
+        Some(Condition::IsNamed { target }) if target.kind == TargetKind::It
+    ));
+    assert!(codes(text).is_empty());
+    assert_eq!(format(&parse_ok(text)), text);
+    assert_eq!(
+        codes("Play: If your Top Card is the named card, gain 1 RP."),
+        ["pronoun-without-antecedent"]
+    );
+    let opponent = "Play: Each opponent names a card and gains 1 RP.";
+    assert_eq!(format(&parse_ok(opponent)), opponent);
+}
+
 #[test]
 fn flip_targets() {
     assert_eq!(flip_target("Play: Flip this card.").kind, TargetKind::This);
@@ -498,6 +761,13 @@ fn references_bind_to_what_the_line_named() {
             target: top_card(Owner::TriggerPlayer)
         }
     );
+    // `they` is the player named before, as `that opponent` is.
+    let they = "Reaction (when an opponent plays a fire card): They lose 1 RP and you flip their Top Card.";
+    assert_eq!(ability(they), a);
+    assert_eq!(
+        codes("Play: They lose 1 RP."),
+        ["player-without-antecedent"]
+    );
     // `their` in a clause another player does is that player.
     let (subject, action) = nth_action(
         "Play: Clash with an opponent. Each opponent loses 1 RP for each card in their hand.",
@@ -624,6 +894,102 @@ fn turns_passing_and_whenever() {
 }
 
 #[test]
+fn durations_span_the_turn_the_tournament_the_phase_and_the_round() {
+    let cases = [
+        ("turn", Until::EndOfTurn),
+        ("tournament", Until::EndOfTournament),
+        ("round", Until::EndOfRound),
+    ];
+    for (word, until) in cases {
+        let text = format!("Play: Until the end of the {word}, each opponent cannot gain RP.");
+        assert_eq!(ability(&text).sentences[0].until, Some(until), "{text}");
+        assert!(codes(&text).is_empty(), "{text}");
+    }
+    // Written after the clauses, the same duration; canonical first.
+    let after = "Play: Flip this card. It cannot be flipped until the end of the turn.";
+    assert_eq!(
+        format(&parse_ok(after)),
+        "Play: Flip this card. Until the end of the turn, it cannot be flipped."
+    );
+    let a =
+        ability("Play: Cards from the Tin Town set cannot be flipped until the end of the round.");
+    assert_eq!(a.sentences[0].until, Some(Until::EndOfRound));
+    // The Deckbuilding Phase is over before a tournament ability works.
+    let phase = "Deckbuilding: Whenever you buy a card, until the end of the Deckbuilding Phase, cards in the Store cost 1 Millennium Dollar less.";
+    assert_eq!(
+        ability(phase).sentences[0].until,
+        Some(Until::EndOfDeckbuilding)
+    );
+    assert!(codes(phase).is_empty());
+    assert_eq!(
+        codes("Play: Until the end of the Deckbuilding Phase, each opponent cannot gain RP."),
+        ["wrong-phase"]
+    );
+}
+
+#[test]
+fn you_compared_with_the_others() {
+    let a = ability("Play: If you have fewer RP than each opponent, gain 4 RP.");
+    assert_eq!(
+        a.sentences[0].condition,
+        Some(Condition::Compare {
+            more: false,
+            measure: Measure::Rp,
+            than: Player::EachOpponent,
+            span: Span::default(),
+        })
+    );
+    let clash = "Action: Clash with an opponent. Lose: if you have more VP than they, gain 1 VP.";
+    assert!(matches!(
+        ability(clash).sentences[1].condition,
+        Some(Condition::Compare {
+            than: Player::ClashedOpponent,
+            ..
+        })
+    ));
+    assert_eq!(
+        codes("Play: If you have more RP than that opponent, gain 1 RP."),
+        ["player-without-antecedent"]
+    );
+    let Action::GainRp {
+        amount: Amount::PerEach { count, .. },
+    } = action("Play: Gain 1 RP for each opponent with more RP than you.")
+    else {
+        panic!()
+    };
+    assert_eq!(
+        count,
+        Count::OpponentsWith {
+            more: true,
+            measure: Measure::Rp
+        }
+    );
+    assert_eq!(
+        codes(
+            "Deckbuilding: Whenever you sell a card, if you have fewer RP than each opponent, gain 1 Millennium Dollar."
+        ),
+        ["wrong-phase"]
+    );
+}
+
+#[test]
+fn a_cost_before_a_colon_and_a_leading_then_are_other_spellings() {
+    assert_eq!(
+        ability("Action: Pay 2 Millennium Dollars: gain 3 RP."),
+        ability("Action: Pay 2 Millennium Dollars to gain 3 RP.")
+    );
+    assert_eq!(
+        ability("Play: Discard a card from your hand: gain 3 RP."),
+        ability("Play: Discard a card from your hand to gain 3 RP.")
+    );
+    let then = "Play: All players gain 1 RP. Then each opponent loses 1 RP.";
+    assert_eq!(
+        format(&parse_ok(then)),
+        "Play: All players gain 1 RP. Each opponent loses 1 RP."
+    );
+}
+
+#[test]
 fn next_names_the_card_played_next_in_japanese() {
     let e = parse_ok("Next: If it is a mage card, put 2 +1 STAR tokens on it.");
     assert_eq!(
@@ -735,6 +1101,17 @@ fn store_discard_and_moves() {
             n: Num::new(1),
             up_to: false
         }
+    );
+    // `the rest`: what remains of the cards a pick was made from.
+    let rest = "Play: Look at the top 3 cards of the Store. Take one of them into your hand. Put the others of them into the Aftermarket.";
+    assert!(matches!(
+        &ability(rest).sentences[2].clauses[0],
+        Clause::Act { action: Action::ToAftermarket { target }, .. } if target.kind == TargetKind::Rest
+    ));
+    assert!(codes(rest).is_empty());
+    assert_eq!(
+        codes("Play: Discard the rest."),
+        ["pronoun-without-antecedent"]
     );
     assert!(matches!(
         action("Play: Take a card from the Store Discard into your binder."),
@@ -1273,6 +1650,29 @@ fn errors_teach_the_nearest_sentence_inside_the_language() {
             Some("Play: Choose one — gain 2 RP; or each opponent loses 1 RP."),
         ),
         (
+            "Play: You may discard a card from your hand. If you do, gain 3 RP.",
+            "`If you do`",
+            Some("Play: You may discard a card from your hand to gain 3 RP."),
+        ),
+        ("Play: Gain a Friendship Card.", "not gained", None),
+        (
+            "Play: Discard your hand and gain 1 RP.",
+            "a hand is not a card",
+            Some("Play: Discard each card from your hand and gain 1 RP."),
+        ),
+        (
+            "Score: If you have the most RP, gain 2 RP.",
+            "players tie",
+            Some("Score: If you have more RP than each opponent, gain 2 RP."),
+        ),
+        (
+            "Play: If you have the fewest Millennium Dollars, gain 2 Millennium Dollars.",
+            "players tie",
+            Some(
+                "Play: If you have fewer Millennium Dollars than each opponent, gain 2 Millennium Dollars.",
+            ),
+        ),
+        (
             "Ongoing: At the start of each of your turns, gain 1 RP.",
             "`each of your turns`",
             Some("Ongoing: At the start of your turn, gain 1 RP."),
@@ -1510,11 +1910,22 @@ fn player() -> impl Strategy<Value = Player> {
 fn subject() -> impl Strategy<Value = Player> {
     prop_oneof![
         5 => player(),
-        1 => (
-            any::<bool>(),
-            prop_oneof![Just(Measure::Rp), Just(Measure::Money), Just(Measure::Vp)]
-        )
+        1 => (any::<bool>(), measure())
             .prop_map(|(more, measure)| Player::EachOpponentWith { more, measure }),
+    ]
+}
+
+fn measure() -> impl Strategy<Value = Measure> {
+    prop_oneof![Just(Measure::Rp), Just(Measure::Money), Just(Measure::Vp)]
+}
+
+/// Whom `you have more RP than …` compares you with.
+fn rival() -> impl Strategy<Value = Player> {
+    prop_oneof![
+        Just(Player::EachOpponent),
+        Just(Player::AnOpponent),
+        Just(Player::ClashedOpponent),
+        Just(Player::TriggerPlayer),
     ]
 }
 
@@ -1678,6 +2089,7 @@ fn target(depth: u32) -> BoxedStrategy<Target> {
         Just(TargetKind::NextCard),
         num(1..=5).prop_map(|count| TargetKind::StoreTop { count }),
         (num(1..=3), any::<bool>()).prop_map(|(n, up_to)| TargetKind::OfThem { n, up_to }),
+        Just(TargetKind::Rest),
     ];
     prop_oneof![
         3 => simple,
@@ -1697,6 +2109,9 @@ fn count(depth: u32) -> BoxedStrategy<Count> {
         target(depth).prop_map(|among| Count::Sets { among }),
         target(depth).prop_map(|on| Count::Tokens { on }),
         Just(Count::Opponents),
+        (any::<bool>(), measure())
+            .prop_map(|(more, measure)| Count::OpponentsWith { more, measure }),
+        Just(Count::FriendshipCards),
     ]
     .boxed()
 }
@@ -1729,6 +2144,10 @@ fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
         (num(1..=9), resource(), proptest::option::of(count(depth)))
             .prop_map(|(n, resource, per)| Action::Lose { n, resource, per }),
         num(1..=9).prop_map(|n| Action::PayMoney { n }),
+        Just(Action::NameCard),
+        (num(1..=6), rival()).prop_map(|(n, to)| Action::GiveFriendship { n, to }),
+        (num(1..=9), prop_oneof![rival(), Just(Player::You)])
+            .prop_map(|(n, to)| Action::GiveMoney { n, to }),
         t().prop_map(|target| Action::Flip { target }),
         prop_oneof![Just(ClashWith::Opponent), Just(ClashWith::AllPlayers)]
             .prop_map(|with| Action::Clash { with }),
@@ -1842,6 +2261,13 @@ fn condition(depth: u32) -> BoxedStrategy<Condition> {
                 noun
             }),
         (target(depth), owner()).prop_map(|(target, owner)| Condition::IsTopCard { target, owner }),
+        target(depth).prop_map(|target| Condition::IsNamed { target }),
+        (any::<bool>(), measure(), rival()).prop_map(|(more, measure, than)| Condition::Compare {
+            more,
+            measure,
+            than,
+            span: Default::default(),
+        }),
     ]
     .boxed()
 }
@@ -1885,7 +2311,9 @@ fn sentence(depth: u32) -> BoxedStrategy<Sentence> {
         proptest::option::of(condition(depth)),
         proptest::option::of(prop_oneof![
             Just(Until::EndOfTurn),
-            Just(Until::EndOfTournament)
+            Just(Until::EndOfTournament),
+            Just(Until::EndOfDeckbuilding),
+            Just(Until::EndOfRound)
         ]),
         any::<bool>(),
         proptest::collection::vec(clause_strategy(depth), 0..2),

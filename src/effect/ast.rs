@@ -232,6 +232,12 @@ pub enum Until {
     /// The end of the tournament (トーナメントの終了時), when Score
     /// effects happen.
     EndOfTournament,
+    /// The end of the Deckbuilding Phase (デッキ構築フェイズの終了時), when
+    /// the tournament is about to start.
+    EndOfDeckbuilding,
+    /// The end of the round (ラウンドの終了時): a Deckbuilding Phase and
+    /// the tournament after it.
+    EndOfRound,
 }
 
 /// The result of a clash for one player.
@@ -344,6 +350,16 @@ pub enum Action {
     /// `pay 3 Millennium Dollars`: money to the bank; as a cost, what it
     /// pays for happens only when it can be paid in full.
     PayMoney { n: Num },
+    /// `name a card`: the player says a card's name (any card of the game);
+    /// `the named card` later in the line tests a card against it.
+    NameCard,
+    /// `give a Friendship Card to an opponent`: `n` of your own Friendship
+    /// Cards (友情カード) go to `to`, worth VP to them at the end of the
+    /// game.
+    GiveFriendship { n: Num, to: Player },
+    /// `give 2 Millennium Dollars to an opponent`: money from the player
+    /// doing the clause to `to` (as much as they have, up to `n`).
+    GiveMoney { n: Num, to: Player },
     /// `flip <cards>` face down.
     Flip { target: Target },
     /// `clash with an opponent` / `clash with all players`.
@@ -390,7 +406,10 @@ impl Action {
             | Action::Clash { .. }
             | Action::Gain { .. }
             | Action::Lose { .. }
-            | Action::PayMoney { .. } => {}
+            | Action::PayMoney { .. }
+            | Action::NameCard
+            | Action::GiveFriendship { .. }
+            | Action::GiveMoney { .. } => {}
             Action::Flip { target }
             | Action::Discard { target, .. }
             | Action::Reveal { target }
@@ -519,6 +538,12 @@ pub enum Count {
     Tokens { on: Target },
     /// `opponent`.
     Opponents,
+    /// `opponent with more RP than you`: the opponents who have more (or
+    /// fewer) than you when the count is made.
+    OpponentsWith { more: bool, measure: Measure },
+    /// `Friendship Card given to you`: the Friendship Cards other players
+    /// gave you (your own, not yet given away, are not counted).
+    FriendshipCards,
 }
 
 /// Who clashes.
@@ -580,8 +605,9 @@ pub enum Player {
     /// `that opponent` after `clash with an opponent`: the opponent you
     /// clashed with.
     ClashedOpponent,
-    /// `that opponent` in a Reaction whose trigger is done by `an opponent`:
-    /// the opponent who did it.
+    /// `that opponent` in a Reaction whose trigger is done by `an opponent`,
+    /// or in a sentence after `Whenever an opponent …,`: the opponent who
+    /// did it.
     TriggerPlayer,
     /// `each opponent with more RP than you` (`more: false`: fewer): each
     /// opponent who has more (or fewer) than you when the clause happens.
@@ -671,6 +697,9 @@ pub enum TargetKind {
     NextCard,
     /// `one of them`, `2 of them`, `up to 2 of them`: some of the cards named before.
     OfThem { n: Num, up_to: bool },
+    /// `the rest`: the cards named before that the line has not picked out
+    /// (with `one of them`, `it`, …).
+    Rest,
     /// `the top card of the Store` (`count` 1) / `the top 3 cards of the Store`.
     StoreTop { count: Num },
     // Boxed here and in `Count`: a query is several times the size of the
@@ -691,7 +720,7 @@ impl Target {
     /// Does the target name more than one card (so English says `them`, `have`)?
     pub fn is_plural(&self) -> bool {
         match &self.kind {
-            TargetKind::Them => true,
+            TargetKind::Them | TargetKind::Rest => true,
             TargetKind::TopCard { owner } => {
                 matches!(owner, Owner::EachOpponent | Owner::EachPlayer)
             }
@@ -1009,6 +1038,18 @@ pub enum Condition {
     },
     /// `this card is your Top Card`.
     IsTopCard { target: Target, owner: Owner },
+    /// `it is the named card`: its name is the one the line named.
+    IsNamed { target: Target },
+    /// `you have more RP than each opponent`: you compared with `than`
+    /// (each opponent: with every one; an opponent: with at least one).
+    Compare {
+        more: bool,
+        measure: Measure,
+        than: Player,
+        #[serde(skip)]
+        #[schemars(skip)]
+        span: Span,
+    },
 }
 
 /// What a Reaction waits for.

@@ -13,6 +13,7 @@ pub fn check(effect: &Effect, vocab: &Vocabulary) -> Vec<EffectError> {
         vocab,
         errors: Vec::new(),
         antecedent: false,
+        named: false,
         timing: Timing::Play,
         lasts: false,
     };
@@ -50,6 +51,8 @@ struct Checker<'v> {
     errors: Vec<EffectError>,
     /// Has the line named a card that `it`/`them` can refer to?
     antecedent: bool,
+    /// Has the line said `name a card`, so `the named card` means one?
+    named: bool,
     timing: Timing,
     /// Does the sentence being checked last (`Until the end of the turn,`),
     /// so that a state may be set up by a one-shot ability?
@@ -195,6 +198,7 @@ impl Checker<'_> {
     fn ability(&mut self, a: &Ability) {
         self.timing = a.timing;
         self.antecedent = a.timing == Timing::Next;
+        self.named = false;
         match (&a.trigger, a.timing) {
             (None, Timing::Reaction) => self.push(
                 EffectError::new(
@@ -289,11 +293,60 @@ impl Checker<'_> {
         for c in s.each_clause() {
             self.clause(c);
         }
+        for list in std::iter::once(s.cost.as_slice()).chain(s.ways()) {
+            self.shared_subjects(list);
+        }
+    }
+
+    /// `Fire cards and water cards in the Store cost …`: one state of
+    /// several subjects (parsed from one statement, so one span), where a
+    /// later subject's place, set or STAR could belong to the earlier ones
+    /// too. The tree keeps the reading without; a reader may take the other.
+    fn shared_subjects(&mut self, list: &[Clause]) {
+        for (k, c) in list.iter().enumerate().skip(1) {
+            let Clause::State { target, span, .. } = c else {
+                continue;
+            };
+            let group_start = list[..k]
+                .iter()
+                .rposition(|b| !matches!(b, Clause::State { span: s, .. } if s.range() == span.range()))
+                .map_or(0, |p| p + 1);
+            if group_start < k && super::format::reads_shared(&list[group_start..k], target) {
+                self.push(
+                    EffectError::new(
+                        "ambiguous-subjects",
+                        span.range(),
+                        "cards listed before the last may or may not share its place, set or STAR",
+                        "two readings",
+                    )
+                    .with_help("say it of each (`fire cards in the Store and water cards in the Store`), or write one sentence for each"),
+                );
+            }
+        }
     }
 
     fn clause(&mut self, c: &Clause) {
         match c {
-            Clause::Act { action, .. } => self.action(action),
+            Clause::Act {
+                subject,
+                action,
+                span,
+            } => {
+                if let Action::GiveMoney { to, .. } = action
+                    && to == subject
+                {
+                    self.push(
+                        EffectError::new(
+                            "gives-to-self",
+                            span.range(),
+                            "a player gives money to themselves: nothing changes hands",
+                            "to whom?",
+                        )
+                        .with_help("give it to another player (`give 2 Millennium Dollars to an opponent`), or write `gain` or `pay`"),
+                    );
+                }
+                self.action(action)
+            }
             Clause::Cannot { deed, span, .. } => {
                 self.lasting(*span);
                 if let Some(target) = deed.target() {
@@ -384,6 +437,9 @@ impl Checker<'_> {
                 }
             }
             Action::PayMoney { n } => self.range(*n, 1, 99, Resource::Money.unit()),
+            Action::NameCard => self.named = true,
+            Action::GiveFriendship { n, .. } => self.range(*n, 1, 6, "Friendship Cards"),
+            Action::GiveMoney { n, .. } => self.range(*n, 1, 99, Resource::Money.unit()),
             Action::Flip { target } => self.target(target, Role::Flip),
             Action::Clash { .. } => {}
             Action::Discard { target, .. }
@@ -459,7 +515,7 @@ impl Checker<'_> {
                 self.target(among, Role::Plain)
             }
             Count::Tokens { on } => self.target(on, Role::Plain),
-            Count::Opponents => {}
+            Count::Opponents | Count::OpponentsWith { .. } | Count::FriendshipCards => {}
         }
     }
 
@@ -479,13 +535,14 @@ impl Checker<'_> {
 
     fn target(&mut self, t: &Target, role: Role) {
         match &t.kind {
-            TargetKind::It | TargetKind::Them | TargetKind::OfThem { .. } => {
+            TargetKind::It | TargetKind::Them | TargetKind::OfThem { .. } | TargetKind::Rest => {
                 if let TargetKind::OfThem { n, .. } = &t.kind {
                     self.range(*n, 1, 20, "cards");
                 }
                 if !self.antecedent {
                     let word = match t.kind {
                         TargetKind::It => "it",
+                        TargetKind::Rest => "the rest",
                         _ => "them",
                     };
                     self.push(
@@ -652,6 +709,21 @@ impl Checker<'_> {
                 self.filters(filters);
             }
             Condition::IsTopCard { target, .. } => self.target(target, Role::Plain),
+            Condition::IsNamed { target } => {
+                self.target(target, Role::Plain);
+                if !self.named {
+                    self.push(
+                        EffectError::new(
+                            "pronoun-without-antecedent",
+                            target.span.range(),
+                            "`the named card` refers to no name: nothing in the line names a card before it",
+                            "named where?",
+                        )
+                        .with_help("name one first: `Name a card. Reveal the top card of the Store. If it is the named card, gain 5 RP.`"),
+                    );
+                }
+            }
+            Condition::Compare { .. } => {}
         }
     }
 

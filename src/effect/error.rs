@@ -208,6 +208,14 @@ pub const CODES: &[(&str, &str)] = &[
         "`whenever …` or `at the start of … turn` outside `Ongoing:`/`Top:`/`Deckbuilding:`",
     ),
     (
+        "ambiguous-subjects",
+        "subjects sharing a state where a later one's place, set or STAR could be the earlier ones' too",
+    ),
+    (
+        "gives-to-self",
+        "money given by a player to themselves (`you give … to you`)",
+    ),
+    (
         "wrong-phase",
         "a word of the tournament in a `Deckbuilding:` ability, or a Deckbuilding moment in a tournament ability",
     ),

@@ -89,23 +89,19 @@ fn outline_sentence(s: &Sentence) -> Vec<(&'static str, String)> {
         parts.push(("if", condition(c)));
     }
     if let Some(until) = s.until {
-        let until = match until {
-            Until::EndOfTurn => "until the end of the turn",
-            Until::EndOfTournament => "until the end of the tournament",
-        };
-        parts.push(("for", until.to_string()));
+        parts.push(("for", until_words(until).to_string()));
     }
     if s.optional {
         parts.push(("may", "optional".to_string()));
     }
     for c in &s.cost {
-        parts.push(("pay", clause(c, true)));
+        parts.push(("pay", clause(c, true, false)));
     }
     for c in &s.clauses {
-        parts.push(("do", clause(c, true)));
+        parts.push(("do", clause(c, true, false)));
     }
     for option in &s.choice {
-        let each: Vec<String> = option.iter().map(|c| clause(c, true)).collect();
+        let each: Vec<String> = option.iter().map(|c| clause(c, true, false)).collect();
         parts.push(("or", each.join(", then ")));
     }
     parts
@@ -143,10 +139,8 @@ fn sentence(s: &Sentence) -> String {
         body.push_str(", ");
     }
     if let Some(until) = s.until {
-        body.push_str(match until {
-            Until::EndOfTurn => "until the end of the turn, ",
-            Until::EndOfTournament => "until the end of the tournament, ",
-        });
+        body.push_str(until_words(until));
+        body.push_str(", ");
     }
     if s.optional {
         body.push_str("you may ");
@@ -169,6 +163,16 @@ fn sentence(s: &Sentence) -> String {
     }
 }
 
+/// `until the end of the turn`: how long a sentence's state lasts.
+pub(crate) fn until_words(until: Until) -> &'static str {
+    match until {
+        Until::EndOfTurn => "until the end of the turn",
+        Until::EndOfTournament => "until the end of the tournament",
+        Until::EndOfDeckbuilding => "until the end of the Deckbuilding Phase",
+        Until::EndOfRound => "until the end of the round",
+    }
+}
+
 fn outcome(o: ClashResult) -> &'static str {
     match o {
         ClashResult::Win => "Win",
@@ -179,16 +183,13 @@ fn outcome(o: ClashResult) -> &'static str {
 
 /// `a`, `a and b`, `a, b and c`.
 fn clauses(list: &[Clause]) -> String {
-    let parts: Vec<String> = list
-        .iter()
-        .enumerate()
-        .map(|(i, c)| clause(c, names_you(list, i)))
+    let parts: Vec<String> = written(list)
+        .map(|(i, group)| match group {
+            [Clause::State { state, .. }, _, ..] => statement(group, state),
+            _ => clause(&list[i], names_you(list, i), shares_subject(list, i)),
+        })
         .collect();
-    match parts.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
+    and_list(&parts)
 }
 
 /// Must clause `i` say `you`? Only the first clause, and those after a
@@ -205,13 +206,27 @@ pub(crate) fn names_you(list: &[Clause], i: usize) -> bool {
         )
 }
 
-fn clause(c: &Clause, name_you: bool) -> String {
+/// May clause `i` leave out its player, the one of the clause before (`each
+/// opponent loses 1 RP and gains 1 VP`)? The verb's form says who it is:
+/// any player but you, who is named again after another player.
+pub(crate) fn shares_subject(list: &[Clause], i: usize) -> bool {
+    let Some(Clause::Act { subject, .. }) = list.get(i) else {
+        return false;
+    };
+    i > 0
+        && *subject != Player::You
+        && matches!(&list[i - 1], Clause::Act { subject: before, .. } if before == subject)
+}
+
+fn clause(c: &Clause, name_you: bool, shared: bool) -> String {
     match c {
         Clause::Cannot { who, deed, .. } => format!("{} cannot {}", player(*who), self::deed(deed)),
         Clause::Act {
             subject, action, ..
         } => {
-            if *subject == Player::You && !name_you {
+            if shared {
+                self::action(action, third_person(*subject))
+            } else if *subject == Player::You && !name_you {
                 self::action(action, false)
             } else {
                 format!(
@@ -221,42 +236,115 @@ fn clause(c: &Clause, name_you: bool) -> String {
                 )
             }
         }
-        Clause::State { target, state, .. } => {
-            let plural = target.is_plural();
-            let has = if plural { "have" } else { "has" };
-            let t = self::target(target, Ctx::In);
-            match state {
-                State::CannotBeFlipped { by_opponents } => {
-                    let by = if *by_opponents {
-                        " by opponents' effects"
-                    } else {
-                        ""
-                    };
-                    format!("{t} cannot be flipped{by}")
-                }
-                State::StarBonus { delta } => format!("{t} {has} {delta:+} STAR"),
-                State::Mimic { symbols, source } => format!(
-                    "{t} {has} the {} of {} instead of {} own",
-                    match symbols {
-                        Symbols::Elements => "elements",
-                        Symbols::Types => "types",
-                        Symbols::ElementsAndTypes => "elements and types",
-                    },
-                    self::target(source, Ctx::In),
-                    if plural { "their" } else { "its" }
-                ),
-                State::BuyCost { delta } => format!(
-                    "{t} {} {}",
-                    if plural { "cost" } else { "costs" },
-                    money_change(*delta, "less", "more")
-                ),
-                State::SellPrice { delta } => format!(
-                    "{t} {} for {}",
-                    if plural { "sell" } else { "sells" },
-                    money_change(*delta, "less", "more")
-                ),
+        Clause::State { state, .. } => statement(std::slice::from_ref(c), state),
+    }
+}
+
+/// The clauses of a list as written, each with the index of its first:
+/// states one after another that say the same of several cards are one
+/// (`this card and the card to the left cannot be flipped`).
+pub(crate) fn written(list: &[Clause]) -> impl Iterator<Item = (usize, &[Clause])> {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let start = i;
+        let first = list.get(start)?;
+        i += 1;
+        if let Clause::State { state, .. } = first {
+            while let Some(Clause::State {
+                state: next,
+                target,
+                ..
+            }) = list.get(i)
+                && next == state
+                && !reads_shared(&list[start..i], target)
+            {
+                i += 1;
             }
         }
+        Some((start, &list[start..i]))
+    })
+}
+
+/// Would `last`, after the cards of `before` in one list, lend them its
+/// place, set, STAR or side, which they do not say for themselves? (`fire
+/// cards and water cards in the Store`: a reader may take both to be in the
+/// Store.) Such a list has two readings.
+pub(crate) fn reads_shared(before: &[Clause], last: &Target) -> bool {
+    let TargetKind::Cards(q) = &last.kind else {
+        return false;
+    };
+    before.iter().any(|c| {
+        let Clause::State { target, .. } = c else {
+            return false;
+        };
+        let TargetKind::Cards(e) = &target.kind else {
+            return false;
+        };
+        (q.place.is_some() && e.place.is_none())
+            || (q.set.is_some() && e.set.is_none())
+            || (q.star.is_some() && e.star.is_none())
+            || (q.side.is_some() && e.side.is_none())
+    })
+}
+
+/// The cards several states share, and whether they are written plural.
+pub(crate) fn subjects(group: &[Clause]) -> (impl Iterator<Item = &Target>, bool) {
+    let targets = group.iter().filter_map(|c| match c {
+        Clause::State { target, .. } => Some(target),
+        _ => None,
+    });
+    let plural = match group {
+        [Clause::State { target, .. }] => target.is_plural(),
+        _ => true,
+    };
+    (targets, plural)
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// A state of one group of cards, or of several sharing it.
+fn statement(group: &[Clause], state: &State) -> String {
+    let (targets, plural) = subjects(group);
+    let names: Vec<String> = targets.map(|t| target(t, Ctx::In)).collect();
+    let t = and_list(&names);
+    let has = if plural { "have" } else { "has" };
+    match state {
+        State::CannotBeFlipped { by_opponents } => {
+            let by = if *by_opponents {
+                " by opponents' effects"
+            } else {
+                ""
+            };
+            format!("{t} cannot be flipped{by}")
+        }
+        State::StarBonus { delta } => format!("{t} {has} {delta:+} STAR"),
+        State::Mimic { symbols, source } => format!(
+            "{t} {has} the {} of {} instead of {} own",
+            match symbols {
+                Symbols::Elements => "elements",
+                Symbols::Types => "types",
+                Symbols::ElementsAndTypes => "elements and types",
+            },
+            target(source, Ctx::In),
+            if plural { "their" } else { "its" }
+        ),
+        State::BuyCost { delta } => format!(
+            "{t} {} {}",
+            if plural { "cost" } else { "costs" },
+            money_change(*delta, "less", "more")
+        ),
+        State::SellPrice { delta } => format!(
+            "{t} {} for {}",
+            if plural { "sell" } else { "sells" },
+            money_change(*delta, "less", "more")
+        ),
     }
 }
 
@@ -330,6 +418,22 @@ fn action(a: &Action, third: bool) -> String {
             )
         }
         Action::PayMoney { n } => format!("{} {}", v("pay"), resource(*n, Resource::Money)),
+        Action::NameCard => format!("{} a card", v("name")),
+        Action::GiveMoney { n, to } => format!(
+            "{} {} to {}",
+            v("give"),
+            resource(*n, Resource::Money),
+            player(*to)
+        ),
+        Action::GiveFriendship { n, to } => format!(
+            "{} {} to {}",
+            v("give"),
+            match n.value {
+                1 => "a Friendship Card".to_string(),
+                n => format!("{n} Friendship Cards"),
+            },
+            player(*to)
+        ),
         Action::Flip { target } => format!("{} {}", v("flip"), self::target(target, Ctx::In)),
         Action::Clash { with } => format!(
             "{} with {}",
@@ -475,6 +579,15 @@ fn count(c: &Count, plural: bool) -> String {
             target(on, Ctx::In)
         ),
         Count::Opponents => if plural { "opponents" } else { "opponent" }.to_string(),
+        Count::FriendshipCards => format!(
+            "Friendship {} given to you",
+            if plural { "Cards" } else { "Card" }
+        ),
+        Count::OpponentsWith { more, measure } => format!(
+            "{} with {} than you",
+            if plural { "opponents" } else { "opponent" },
+            compared(*more, *measure)
+        ),
     }
 }
 
@@ -489,6 +602,16 @@ fn resource(n: Num, r: Resource) -> String {
     }
 }
 
+/// `more RP`, `fewer Millennium Dollars`: what a comparison of players says.
+fn compared(more: bool, measure: Measure) -> String {
+    let measure = match measure {
+        Measure::Rp => "RP",
+        Measure::Money => "Millennium Dollars",
+        Measure::Vp => "VP",
+    };
+    format!("{} {measure}", if more { "more" } else { "fewer" })
+}
+
 fn player(p: Player) -> String {
     match p {
         Player::You => "you",
@@ -497,15 +620,7 @@ fn player(p: Player) -> String {
         Player::AllPlayers => "all players",
         Player::ClashedOpponent | Player::TriggerPlayer => "that opponent",
         Player::EachOpponentWith { more, measure } => {
-            return format!(
-                "each opponent with {} {} than you",
-                if more { "more" } else { "fewer" },
-                match measure {
-                    Measure::Rp => "RP",
-                    Measure::Money => "Millennium Dollars",
-                    Measure::Vp => "VP",
-                }
-            );
+            return format!("each opponent with {} than you", compared(more, measure));
         }
     }
     .to_string()
@@ -542,6 +657,7 @@ fn target(t: &Target, ctx: Ctx) -> String {
         TargetKind::This => "this card".to_string(),
         TargetKind::It => "it".to_string(),
         TargetKind::Them => "them".to_string(),
+        TargetKind::Rest => "the rest".to_string(),
         TargetKind::Neighbor { side } => format!("the card to the {}", self::side(*side)),
         TargetKind::TopCard { owner } => format!("{} Top Card", self::owner(*owner)),
         TargetKind::NextCard => "the next card you play".to_string(),
@@ -729,10 +845,25 @@ fn condition(c: &Condition) -> String {
             }
             out
         }
+        Condition::Compare {
+            more,
+            measure,
+            than,
+            ..
+        } => format!(
+            "you have {} than {}",
+            compared(*more, *measure),
+            player(*than)
+        ),
         Condition::IsTopCard { target, owner } => format!(
             "{} is {} Top Card",
             self::target(target, Ctx::In),
             self::owner(*owner)
+        ),
+        Condition::IsNamed { target } => format!(
+            "{} {} the named card",
+            self::target(target, Ctx::In),
+            if target.is_plural() { "are" } else { "is" }
         ),
     }
 }
@@ -742,6 +873,7 @@ fn condition(c: &Condition) -> String {
 pub(crate) fn counts_yours(count: &Count) -> bool {
     match count {
         Count::Cards { cards } => cards.place.is_none_or(|p| p.owner() == Some(Owner::You)),
+        Count::FriendshipCards => true,
         _ => false,
     }
 }

@@ -44,6 +44,10 @@ pub(crate) fn for_ability(line: &str, pos: usize, found: &str) -> Option<Hint> {
         .or_else(|| full_width(line, pos))
         .or_else(|| outside_the_game(line, pos, found))
         .or_else(|| each_of_your_turns(line, pos))
+        .or_else(|| the_most(line, pos))
+        .or_else(|| if_you_do(line, pos))
+        .or_else(|| gain_friendship(line, pos))
+        .or_else(|| discard_your_hand(line, pos))
         .or_else(|| that_card(line, pos, found))
         // `Draw` and `that` read as an element or type word: the error
         // shows up after them.
@@ -321,6 +325,130 @@ fn each_of_your_turns(line: &str, pos: usize) -> Option<Hint> {
             &rewritten,
             |r| format!("`at the start of your turn` happens on each of your turns: write `{r}`"),
             "write `at the start of your turn` (in an `Ongoing:` or `Top:` ability it happens on each of your turns)".to_string(),
+        ),
+    })
+}
+
+/// `you have the most RP`: a tie makes it unclear, so the language compares
+/// with each opponent (`you have more RP than each opponent`: you alone).
+fn the_most(line: &str, pos: usize) -> Option<Hint> {
+    let lower = line.to_ascii_lowercase();
+    let (start, more, most) = [
+        ("the most ", "more", "most"),
+        ("the fewest ", "fewer", "fewest"),
+        ("the least ", "fewer", "fewest"),
+    ]
+    .iter()
+    .find_map(|(p, more, most)| lower.find(p).map(|i| (i, *more, *most)))
+    .filter(|(i, _, _)| *i == pos)?;
+    let after = start + lower[start..].find(' ')? + 1;
+    let after = after + lower[after..].find(' ')? + 1;
+    let measure = ["millennium dollars", "rp", "vp"]
+        .into_iter()
+        .find(|m| lower[after..].starts_with(m))?;
+    let end = after + measure.len();
+    let rewritten = format!(
+        "{}{more} {} than each opponent{}",
+        &line[..start],
+        &line[after..end],
+        &line[end..]
+    );
+    Some(Hint {
+        span: (start, end),
+        message: Some(format!(
+            "`{}` does not say who has it when players tie",
+            &line[start..end]
+        )),
+        label: Some("and on a tie?".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| format!("compare with each opponent (you alone have the {most}): `{r}`"),
+            format!("write `{more} {} than each opponent`", &line[after..end]),
+        ),
+    })
+}
+
+/// `You may discard a card. If you do, gain 3 RP.`: the language ties a
+/// result to what pays for it with `to` (`You may discard a card to gain 3
+/// RP.`), which says the same: the rest happens only when it is paid.
+fn if_you_do(line: &str, pos: usize) -> Option<Hint> {
+    let lower = line.to_ascii_lowercase();
+    let start = lower.find("if you do")?;
+    let end = start + "if you do".len();
+    if !(start..=end).contains(&pos) {
+        return None;
+    }
+    // The sentence before, whose full stop the rewrite replaces with `to`.
+    let before = line[..start].trim_end().strip_suffix('.')?;
+    let rest = line[end..].trim_start().strip_prefix(',')?.trim_start();
+    let rewritten = format!("{before} to {rest}");
+    Some(Hint {
+        span: (start, end),
+        message: Some(
+            "`If you do` ties a sentence to the one before, as other card games write it"
+                .to_string(),
+        ),
+        label: Some("what pays for what follows".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| {
+                format!(
+                    "say what pays for it with `to` (the rest happens only when it is done): `{r}`"
+                )
+            },
+            "say what pays for it with `to`: `You may discard a card from your hand to gain 3 RP.`"
+                .to_string(),
+        ),
+    })
+}
+
+/// `Gain a Friendship Card`: Friendship Cards are given by other players.
+fn gain_friendship(line: &str, pos: usize) -> Option<Hint> {
+    let lower = line.to_ascii_lowercase();
+    let start = lower.find("friendship card")?;
+    if start != pos {
+        return None;
+    }
+    let verb = word_before(line, start).and_then(|(s, _)| word_before(line, s));
+    let gained = verb.is_some_and(|(s, e)| {
+        matches!(
+            lower[s..e].as_ref(),
+            "gain" | "gains" | "take" | "takes" | "get" | "gets"
+        )
+    });
+    gained.then(|| Hint {
+        span: (start, start + "friendship card".len()),
+        message: Some(
+            "a Friendship Card is not gained: each player gives their own to other players".to_string(),
+        ),
+        label: Some("given, not gained".to_string()),
+        help: "give one of yours with `give a Friendship Card to an opponent`, or count those given to you with `for each Friendship Card given to you`".to_string(),
+    })
+}
+
+/// `Discard your hand`: the language says which cards (`discard each card
+/// from your hand`).
+fn discard_your_hand(line: &str, pos: usize) -> Option<Hint> {
+    let lower = line.to_ascii_lowercase();
+    let start = lower.find("discard your hand")?;
+    let end = start + "discard your hand".len();
+    if !(start..=end).contains(&pos) {
+        return None;
+    }
+    let verb = &line[start..start + "discard".len()];
+    let rewritten = format!(
+        "{}{verb} each card from your hand{}",
+        &line[..start],
+        &line[end..]
+    );
+    Some(Hint {
+        span: (start, end),
+        message: Some("a hand is not a card: say which cards are discarded".to_string()),
+        label: Some("which cards?".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| format!("discard each card of it: `{r}`"),
+            "write `discard each card from your hand`".to_string(),
         ),
     })
 }

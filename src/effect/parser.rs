@@ -469,6 +469,7 @@ impl Builder<'_> {
 
     fn sentence(&mut self, pair: P<'_>) -> Sentence {
         let span = self.span(&pair);
+        let named_before = self.scope.named;
         let mut sentence = Sentence {
             outcome: None,
             whenever: None,
@@ -489,25 +490,29 @@ impl Builder<'_> {
                         _ => ClashResult::Tie,
                     })
                 }
-                Rule::cond_count | Rule::cond_about => sentence.condition = Some(self.condition(p)),
-                Rule::whenever => sentence.whenever = self.whenever(p),
-                Rule::until => {
-                    let tournament = p.into_inner().any(|q| q.as_rule() == Rule::k_tournament);
-                    sentence.until = Some(match tournament {
-                        true => Until::EndOfTournament,
-                        false => Until::EndOfTurn,
-                    });
+                Rule::cond_count | Rule::cond_compare | Rule::cond_about => {
+                    sentence.condition = Some(self.condition(p))
                 }
+                Rule::whenever => sentence.whenever = self.whenever(p),
+                Rule::until | Rule::until_after => sentence.until = Some(until(p)),
                 Rule::may => sentence.optional = true,
                 Rule::clauses => sentence.clauses = self.clauses(p),
                 Rule::choice => sentence.choice = self.choice(p),
-                Rule::purpose => {
+                Rule::purpose | Rule::paid => {
                     let clauses = p.into_inner().find(|q| q.as_rule() == Rule::clauses);
                     sentence.cost = std::mem::take(&mut sentence.clauses);
                     sentence.clauses = clauses.map(|c| self.clauses(c)).unwrap_or_default();
                 }
                 _ => {}
             }
+        }
+        // The opponent a `Whenever` named is gone with its sentence (unless
+        // the sentence named another since).
+        if let Some(event) = &sentence.whenever
+            && self.scope.named.is_some()
+            && self.scope.named == super::refer::named_by_trigger(event)
+        {
+            self.scope.named = named_before;
         }
         sentence
     }
@@ -541,6 +546,8 @@ impl Builder<'_> {
 
     fn clauses(&mut self, pair: P<'_>) -> Vec<Clause> {
         let mut out = Vec::new();
+        // The verb of the clause before: `loses` (one player) or `lose`.
+        let mut verb_before = Agreement::Either;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::k_and | Rule::k_then | Rule::comma => {}
@@ -563,8 +570,13 @@ impl Builder<'_> {
                             deed,
                             span,
                         });
+                        verb_before = Agreement::Either;
                         continue;
                     }
+                    verb_before = match player {
+                        Player::You => Agreement::Base,
+                        _ => agreement(&what),
+                    };
                     self.scope.subject = player;
                     let action = self.action(what);
                     self.scope.subject = Player::You;
@@ -576,23 +588,40 @@ impl Builder<'_> {
                     });
                 }
                 Rule::statement => {
+                    verb_before = Agreement::Either;
                     let span = self.span(&p);
-                    let mut inner = p.into_inner();
-                    let target = self.target(inner.next().expect("target"));
-                    let state = self.state(inner.next().expect("predicate"));
-                    out.push(Clause::State {
+                    let mut targets = Vec::new();
+                    let mut state = None;
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::target => targets.push(self.target(q)),
+                            Rule::k_and | Rule::comma => {}
+                            _ => state = Some(self.state(q)),
+                        }
+                    }
+                    // Subjects sharing a state: the same state of each.
+                    let state = state.expect("predicate");
+                    out.extend(targets.into_iter().map(|target| Clause::State {
                         target,
-                        state,
+                        state: state.clone(),
                         span,
-                    });
+                    }));
                 }
                 _ => {
                     let span = self.span(&p);
+                    let subject = shared_subject(out.last(), verb_before, &p);
+                    // Only another player's verb is read again by the next clause.
+                    verb_before = match subject {
+                        Player::You => Agreement::Base,
+                        _ => agreement(&p),
+                    };
+                    self.scope.subject = subject;
                     let action = self.action(p);
+                    self.scope.subject = Player::You;
                     self.scope.named =
-                        super::refer::named_after(self.scope.named, Player::You, &action);
+                        super::refer::named_after(self.scope.named, subject, &action);
                     out.push(Clause::Act {
-                        subject: Player::You,
+                        subject,
                         action,
                         span,
                     });
@@ -680,6 +709,19 @@ impl Builder<'_> {
             Rule::sell => Action::Sell { target },
             Rule::buy => Action::Buy { target },
             Rule::put_aftermarket => Action::ToAftermarket { target },
+            Rule::name_card => Action::NameCard,
+            Rule::give_money => Action::GiveMoney {
+                n: parts.num.unwrap_or(Num::new(1)),
+                // `gives you 1 Millennium Dollar` has no `recipient`.
+                to: part
+                    .and_then(|p| p.into_inner().next())
+                    .filter(|p| p.as_rule() == Rule::rival)
+                    .map_or(Player::You, |p| self.player(p)),
+            },
+            Rule::give_friendship => Action::GiveFriendship {
+                n: parts.num.unwrap_or(Num::new(1)),
+                to: part.map_or(Player::AnOpponent, |p| self.player(p)),
+            },
             _ => Action::PlayCard { target },
         }
     }
@@ -727,9 +769,12 @@ impl Builder<'_> {
                 | Rule::insert_anywhere
                 | Rule::insert_beside
                 | Rule::insert_plain
+                | Rule::rival
+                | Rule::recipient
                 | Rule::count_symbols
                 | Rule::count_tokens
                 | Rule::count_opponents
+                | Rule::count_friendship
                 | Rule::count_cards => parts.part = Some(p),
                 _ => {}
             }
@@ -782,6 +827,7 @@ impl Builder<'_> {
                 Rule::count_symbols
                 | Rule::count_tokens
                 | Rule::count_opponents
+                | Rule::count_friendship
                 | Rule::count_cards => count = Some(self.countable(p)),
                 _ => {}
             }
@@ -832,7 +878,17 @@ impl Builder<'_> {
                     on: self.target(on),
                 }
             }
+            Rule::count_opponents
+                if inner
+                    .clone()
+                    .into_inner()
+                    .any(|p| p.as_rule() == Rule::k_with) =>
+            {
+                let (more, measure) = comparison(&inner);
+                Count::OpponentsWith { more, measure }
+            }
             Rule::count_opponents => Count::Opponents,
+            Rule::count_friendship => Count::FriendshipCards,
             _ => Count::Cards {
                 cards: Box::new(self.query(inner, Quant::Each)),
             },
@@ -923,6 +979,7 @@ impl Builder<'_> {
                 }
                 TargetKind::OfThem { n, up_to }
             }
+            Rule::the_rest => TargetKind::Rest,
             Rule::pronoun => {
                 if first(&inner) == Rule::k_them {
                     TargetKind::Them
@@ -1242,12 +1299,15 @@ impl Builder<'_> {
             .into_inner()
             .find(|p| p.as_rule() == Rule::player_compared)
         {
-            return compared_player(compared);
+            let (more, measure) = comparison(&compared);
+            return Player::EachOpponentWith { more, measure };
         }
         let mut words = pair.into_inner().map(|p| p.as_rule());
         match (words.next(), words.next()) {
             (Some(Rule::k_you), _) => Player::You,
-            (Some(Rule::k_that), _) => self.scope.named.unwrap_or(Player::ClashedOpponent),
+            (Some(Rule::k_that | Rule::k_they), _) => {
+                self.scope.named.unwrap_or(Player::ClashedOpponent)
+            }
             (Some(Rule::k_an | Rule::k_another), _) => Player::AnOpponent,
             (Some(Rule::k_each | Rule::k_every), Some(Rule::k_opponent))
             | (Some(Rule::k_opponents), _) => Player::EachOpponent,
@@ -1274,11 +1334,24 @@ impl Builder<'_> {
                         Rule::count_symbols
                         | Rule::count_tokens
                         | Rule::count_opponents
+                        | Rule::count_friendship
                         | Rule::count_cards => count = self.countable(p),
                         _ => {}
                     }
                 }
                 Condition::Count { count, bound, n }
+            }
+            Rule::cond_compare => {
+                let span = self.span(&inner);
+                let (more, measure) = comparison(&inner);
+                let rival = inner.into_inner().find(|p| p.as_rule() == Rule::rival);
+                let than = rival.map_or(Player::EachOpponent, |p| self.player(p));
+                Condition::Compare {
+                    more,
+                    measure,
+                    than,
+                    span,
+                }
             }
             _ => {
                 let mut children = inner.into_inner();
@@ -1292,6 +1365,7 @@ impl Builder<'_> {
                             .map_or(Owner::You, |p| self.owner(&p));
                         Condition::IsTopCard { target, owner }
                     }
+                    Rule::cond_named => Condition::IsNamed { target },
                     Rule::cond_star => {
                         let cmp = test
                             .into_inner()
@@ -1379,9 +1453,10 @@ impl Builder<'_> {
             Rule::phase_moment => phase_event(&inner, Rule::k_start),
             _ => self.event(inner),
         };
+        // The opponent who sets the sentence off is `that opponent` in it.
         self.scope = Scope {
             subject: Player::You,
-            named,
+            named: super::refer::named_by_trigger(&event).or(named),
         };
         Some(event)
     }
@@ -1467,10 +1542,12 @@ impl Builder<'_> {
 }
 
 /// `each opponent with more RP than you`.
-fn compared_player(pair: P<'_>) -> Player {
+/// `more RP than` / `fewer Millennium Dollars than` inside `pair`: whether
+/// it is more, and what is compared.
+fn comparison(pair: &P<'_>) -> (bool, Measure) {
     let mut more = true;
     let mut measure = Measure::Rp;
-    for p in pair.into_inner() {
+    for p in pair.clone().into_inner() {
         match p.as_rule() {
             Rule::k_less => more = false,
             Rule::measure => {
@@ -1483,7 +1560,7 @@ fn compared_player(pair: P<'_>) -> Player {
             _ => {}
         }
     }
-    Player::EachOpponentWith { more, measure }
+    (more, measure)
 }
 
 /// `the Deckbuilding Phase starts` or `at the start of the Deckbuilding
@@ -1494,6 +1571,66 @@ fn phase_event(inner: &P<'_>, starting: Rule) -> Event {
     } else {
         Event::DeckbuildingEnds
     }
+}
+
+/// What a verb's form says of its player.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Agreement {
+    /// `loses`: one player, not you.
+    One,
+    /// `lose`: you, or several players.
+    Base,
+    /// `cannot …`: either.
+    Either,
+}
+
+/// The form of the verb an action starts with.
+fn agreement(action: &P<'_>) -> Agreement {
+    let text = action.as_str().as_bytes();
+    let verb = text.split(|b| *b == b' ').next().unwrap_or_default();
+    if matches!(verb.last(), Some(b's' | b'S')) {
+        Agreement::One
+    } else {
+        Agreement::Base
+    }
+}
+
+/// Who does an action written without a subject: the player of the clause
+/// before when the verb agrees with that player as the clause before wrote
+/// it (`each opponent loses 1 RP and gains 1 VP`, `all players gain 1 RP and
+/// lose 1 VP`), else you (`each opponent loses 1 RP and gain 1 VP`: `gain`
+/// is not the opponent's).
+fn shared_subject(before: Option<&Clause>, verb_before: Agreement, action: &P<'_>) -> Player {
+    let before = match before {
+        Some(Clause::Act { subject, .. }) => *subject,
+        Some(Clause::Cannot { who, .. }) => *who,
+        _ => return Player::You,
+    };
+    if before == Player::You {
+        return Player::You;
+    }
+    let verb_before = match verb_before {
+        Agreement::Either if super::format::third_person(before) => Agreement::One,
+        Agreement::Either => Agreement::Base,
+        written => written,
+    };
+    if agreement(action) == verb_before {
+        before
+    } else {
+        Player::You
+    }
+}
+
+/// How long `until the end of …` lasts: the word after `of the` says.
+fn until(pair: P<'_>) -> Until {
+    let ends = pair.into_inner().find_map(|p| match p.as_rule() {
+        Rule::k_turn => Some(Until::EndOfTurn),
+        Rule::k_tournament => Some(Until::EndOfTournament),
+        Rule::k_round => Some(Until::EndOfRound),
+        Rule::k_deckbuilding_phase => Some(Until::EndOfDeckbuilding),
+        _ => None,
+    });
+    ends.unwrap_or(Until::EndOfTurn)
 }
 
 fn noun(pair: &P<'_>) -> Noun {

@@ -23,6 +23,9 @@ pub(crate) fn check(a: &Ability) -> Vec<EffectError> {
             event(e, in_tournament, s.span, &mut out);
         }
         if in_tournament {
+            if s.until == Some(Until::EndOfDeckbuilding) {
+                out.push(phase_over(s.span));
+            }
             continue;
         }
         if let Some(o) = s.outcome {
@@ -33,12 +36,17 @@ pub(crate) fn check(a: &Ability) -> Vec<EffectError> {
             };
             out.push(tournament_word(word, "a clash result", s.span));
         }
-        if let Some(until) = s.until {
-            let word = match until {
-                Until::EndOfTurn => "`until the end of the turn`",
-                Until::EndOfTournament => "`until the end of the tournament`",
-            };
-            out.push(tournament_word(word, "a tournament's time", s.span));
+        if let Some(Condition::Compare {
+            measure: Measure::Rp,
+            span,
+            ..
+        }) = &s.condition
+        {
+            out.push(tournament_word("RP", "a comparison of RP", *span));
+        }
+        if let Some(until @ (Until::EndOfTurn | Until::EndOfTournament)) = s.until {
+            let word = format!("`{}`", super::format::until_words(until));
+            out.push(tournament_word(&word, "a tournament's time", s.span));
         }
         for c in s.each_clause() {
             clause(c, &mut out);
@@ -163,6 +171,18 @@ fn event(e: &Event, in_tournament: bool, at: Span, out: &mut Vec<EffectError>) {
         _ => return,
     };
     out.push(tournament_word(word, "a tournament event", at));
+}
+
+/// `until the end of the Deckbuilding Phase` in a tournament ability: the
+/// phase ended before the ability could work, so the state would never hold.
+fn phase_over(at: Span) -> EffectError {
+    EffectError::new(
+        "wrong-phase",
+        at.range(),
+        "`until the end of the Deckbuilding Phase` in a tournament ability lasts no time: the Deckbuilding Phase is over before a tournament starts",
+        "a Deckbuilding duration in the tournament",
+    )
+    .with_help("say `until the end of the turn`, `… of the tournament` or `… of the round`")
 }
 
 fn tournament_word(word: &str, what: &str, at: Span) -> EffectError {

@@ -2,7 +2,8 @@
 //!
 //! A line names players as it goes: a Reaction's trigger done by `an
 //! opponent` names that opponent, and `clash with an opponent` names the
-//! opponent you clash with, for the rest of the line. `that opponent` (and
+//! opponent you clash with, for the rest of the line; `Whenever an opponent
+//! …,` names that opponent for its sentence. `that opponent` (and
 //! `that opponent's`) is the player named last. `their` is the player doing
 //! the clause (`each opponent loses 1 RP for each card in their hand`); in a
 //! clause you do, where `your` would name you, it is the player named last
@@ -87,6 +88,8 @@ pub(crate) fn check(a: &Ability, errors: &mut Vec<EffectError>) {
         if let Some(event) = &s.whenever {
             event_references(event, errors);
         }
+        // A `Whenever` event's opponent is named for its sentence.
+        let trigger = s.whenever.as_ref().and_then(named_by_trigger).or(trigger);
         if let Some(c) = &s.condition {
             condition_owners(c, &mut |o, at| {
                 judge_owner(o, Player::You, [trigger, clashed], at, errors)
@@ -101,6 +104,11 @@ pub(crate) fn check(a: &Ability, errors: &mut Vec<EffectError>) {
                 } => {
                     if subject.is_reference() {
                         judge_player(*subject, [trigger, clashed], *span, errors);
+                    }
+                    if let Action::GiveFriendship { to, .. } | Action::GiveMoney { to, .. } = action
+                        && to.is_reference()
+                    {
+                        judge_player(*to, [trigger, clashed], *span, errors);
                     }
                     action_owners(action, &mut |o, at| {
                         judge_owner(o, *subject, [trigger, clashed], at, errors)
@@ -196,7 +204,7 @@ fn judge_player(
             EffectError::new(
                 "ambiguous-reference",
                 at.range(),
-                "this can mean the opponent who set off the Reaction or the opponent you clashed with",
+                "this can mean the opponent who set this off (a Reaction's trigger or a `Whenever`) or the opponent you clashed with",
                 "which opponent?",
             )
             .with_help("a line can refer back to one opponent only: name the player again instead (`an opponent`, `each opponent`)"),
@@ -209,7 +217,7 @@ fn judge_player(
                 "`that opponent` refers to no opponent named before it",
                 "which opponent?",
             )
-            .with_help("name the opponent first: `clash with an opponent`, or a Reaction's `(when an opponent …)`"),
+            .with_help("name the opponent first: `clash with an opponent`, a Reaction's `(when an opponent …)` or `Whenever an opponent …,`"),
         ),
     }
 }
@@ -242,7 +250,7 @@ fn count_owners(c: &Count, f: Visit<'_>) {
             target_owners(among, f)
         }
         Count::Tokens { on } => target_owners(on, f),
-        Count::Opponents => {}
+        Count::Opponents | Count::OpponentsWith { .. } | Count::FriendshipCards => {}
     }
 }
 
@@ -277,5 +285,7 @@ fn condition_owners(c: &Condition, f: Visit<'_>) {
             target_owners(target, f);
             f(*owner, target.span);
         }
+        Condition::Compare { than, span, .. } => f(than.owner(), *span),
+        Condition::IsNamed { target } => target_owners(target, f),
     }
 }

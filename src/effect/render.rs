@@ -183,6 +183,8 @@ impl Renderer<'_> {
             let key = match until {
                 Until::EndOfTurn => "sentence.until_turn",
                 Until::EndOfTournament => "sentence.until_tournament",
+                Until::EndOfDeckbuilding => "sentence.until_deckbuilding",
+                Until::EndOfRound => "sentence.until_round",
             };
             body = self.t(key, &[], &[("body", &body)]);
         }
@@ -232,8 +234,9 @@ impl Renderer<'_> {
     /// Clauses joined as `a, b and c` (English) or `a、b、c` (Japanese).
     fn clauses(&self, list: &[Clause]) -> String {
         let mut out = String::new();
-        for (i, c) in list.iter().enumerate() {
-            let last = i + 1 == list.len();
+        let mut groups = super::format::written(list).peekable();
+        while let Some((i, group)) = groups.next() {
+            let last = groups.peek().is_none();
             if i > 0 {
                 out.push_str(
                     self.pb
@@ -241,12 +244,20 @@ impl Renderer<'_> {
                 );
             }
             let form = if last { Form::Last } else { Form::Cont };
-            out.push_str(&self.clause(c, form, super::format::names_you(list, i)));
+            let text = match group {
+                [Clause::State { state, .. }, _, ..] => self.statement(group, state, form),
+                _ => {
+                    let name_you = super::format::names_you(list, i);
+                    let shared = super::format::shares_subject(list, i);
+                    self.clause(&list[i], form, name_you, shared)
+                }
+            };
+            out.push_str(&text);
         }
         out
     }
 
-    fn clause(&self, c: &Clause, form: Form, name_you: bool) -> String {
+    fn clause(&self, c: &Clause, form: Form, name_you: bool, shared: bool) -> String {
         let cont: &[&str] = if form == Form::Cont { &["cont"] } else { &[] };
         match c {
             Clause::Act {
@@ -254,7 +265,7 @@ impl Renderer<'_> {
             } => {
                 let third = super::format::third_person(*subject);
                 let text = self.done_by(*subject, || self.action(action, third, form));
-                if *subject == Player::You && !name_you {
+                if shared || (*subject == Player::You && !name_you) {
                     text
                 } else {
                     self.t(
@@ -280,66 +291,86 @@ impl Renderer<'_> {
                     &[("who", &self.player(*who)), ("target", &target)],
                 )
             }),
-            Clause::State { target, state, .. } => {
-                let plural = target.is_plural();
-                let mut variants: Vec<&str> = cont.to_vec();
-                if plural {
-                    variants.push("plural");
+            Clause::State { state, .. } => self.statement(std::slice::from_ref(c), state, form),
+        }
+    }
+
+    /// A state of one group of cards, or of several sharing it (`このカード
+    /// と左隣のカードは裏返されない`).
+    fn statement(&self, group: &[Clause], state: &State, form: Form) -> String {
+        let cont: &[&str] = if form == Form::Cont { &["cont"] } else { &[] };
+        let (targets, plural) = super::format::subjects(group);
+        let mut variants: Vec<&str> = cont.to_vec();
+        if plural {
+            variants.push("plural");
+        }
+        let names: Vec<String> = targets.map(|t| self.target(t, Ctx::In)).collect();
+        let t = self.listed(&names);
+        match state {
+            State::CannotBeFlipped { by_opponents } => self.t(
+                if *by_opponents {
+                    "state.cannot_be_flipped_by_opponents"
+                } else {
+                    "state.cannot_be_flipped"
+                },
+                &variants,
+                &[("target", &t)],
+            ),
+            State::StarBonus { delta } => {
+                if *delta < 0 {
+                    variants.push("down");
                 }
-                let t = self.target(target, Ctx::In);
-                match state {
-                    State::CannotBeFlipped { by_opponents } => self.t(
-                        if *by_opponents {
-                            "state.cannot_be_flipped_by_opponents"
-                        } else {
-                            "state.cannot_be_flipped"
-                        },
-                        &variants,
-                        &[("target", &t)],
-                    ),
-                    State::StarBonus { delta } => {
-                        if *delta < 0 {
-                            variants.push("down");
-                        }
-                        self.t(
-                            "state.star_bonus",
-                            &variants,
-                            &[
-                                ("target", &t),
-                                ("delta", &format!("{delta:+}")),
-                                ("n", &delta.unsigned_abs().to_string()),
-                            ],
-                        )
-                    }
-                    State::Mimic { symbols, source } => {
-                        let symbols = self.word(match symbols {
-                            Symbols::Elements => "symbols.elements",
-                            Symbols::Types => "symbols.types",
-                            Symbols::ElementsAndTypes => "symbols.elements_and_types",
-                        });
-                        self.t(
-                            "state.mimic",
-                            &variants,
-                            &[
-                                ("target", &t),
-                                ("symbols", &symbols),
-                                ("source", &self.target(source, Ctx::In)),
-                            ],
-                        )
-                    }
-                    State::BuyCost { delta } | State::SellPrice { delta } => {
-                        let key = match (state, *delta < 0) {
-                            (State::BuyCost { .. }, true) => "state.cost_less",
-                            (State::BuyCost { .. }, false) => "state.cost_more",
-                            (_, true) => "state.sell_less",
-                            (_, false) => "state.sell_more",
-                        };
-                        let amount = self.resource(Num::new(delta.unsigned_abs()), Resource::Money);
-                        self.t(key, &variants, &[("target", &t), ("amount", &amount)])
-                    }
-                }
+                self.t(
+                    "state.star_bonus",
+                    &variants,
+                    &[
+                        ("target", &t),
+                        ("delta", &format!("{delta:+}")),
+                        ("n", &delta.unsigned_abs().to_string()),
+                    ],
+                )
+            }
+            State::Mimic { symbols, source } => {
+                let symbols = self.word(match symbols {
+                    Symbols::Elements => "symbols.elements",
+                    Symbols::Types => "symbols.types",
+                    Symbols::ElementsAndTypes => "symbols.elements_and_types",
+                });
+                self.t(
+                    "state.mimic",
+                    &variants,
+                    &[
+                        ("target", &t),
+                        ("symbols", &symbols),
+                        ("source", &self.target(source, Ctx::In)),
+                    ],
+                )
+            }
+            State::BuyCost { delta } | State::SellPrice { delta } => {
+                let key = match (state, *delta < 0) {
+                    (State::BuyCost { .. }, true) => "state.cost_less",
+                    (State::BuyCost { .. }, false) => "state.cost_more",
+                    (_, true) => "state.sell_less",
+                    (_, false) => "state.sell_more",
+                };
+                let amount = self.resource(Num::new(delta.unsigned_abs()), Resource::Money);
+                self.t(key, &variants, &[("target", &t), ("amount", &amount)])
             }
         }
+
+    }
+
+    /// `a, b and c` (English) or `aとbとc` (Japanese): cards sharing a state.
+    fn listed(&self, names: &[String]) -> String {
+        let mut out = String::new();
+        for (i, name) in names.iter().enumerate() {
+            if i > 0 {
+                let last = i + 1 == names.len();
+                out.push_str(self.pb.get(if last { "target.last" } else { "target.join" }, &[]));
+            }
+            out.push_str(name);
+        }
+        out
     }
 
     fn player(&self, p: Player) -> String {
@@ -353,6 +384,11 @@ impl Renderer<'_> {
     /// A player as the subject of a clause (`player.*`, `event` false) or
     /// of an event (`who.*`).
     fn player_words(&self, event: bool, p: Player) -> String {
+        // You, in a clause another player does (`each opponent gives 1
+        // Millennium Dollar to you`): あなた, as `your` there.
+        if !event && p == Player::You && self.other_subject.get() {
+            return self.t("player.you", &["other"], &[]);
+        }
         let key = match (event, p) {
             (false, Player::You) => "player.you",
             (false, Player::AnOpponent) => "player.an_opponent",
@@ -370,6 +406,19 @@ impl Renderer<'_> {
         let Player::EachOpponentWith { more, measure } = p else {
             return self.word(key);
         };
+        self.compared(key, &[], more, measure, &[])
+    }
+
+    /// A phrase that compares players (`each opponent with {cmp} {measure}
+    /// than you`): `cmp` and `measure` filled in, with `more` arguments.
+    fn compared(
+        &self,
+        key: &str,
+        variants: &[&str],
+        more: bool,
+        measure: Measure,
+        more_args: &[(&str, &str)],
+    ) -> String {
         let cmp = self.word(if more {
             "compare.more"
         } else {
@@ -380,7 +429,9 @@ impl Renderer<'_> {
             Measure::Money => "measure.money",
             Measure::Vp => "measure.vp",
         });
-        self.t(key, &[], &[("cmp", &cmp), ("measure", &measure)])
+        let mut args = vec![("cmp", cmp.as_str()), ("measure", measure.as_str())];
+        args.extend_from_slice(more_args);
+        self.t(key, variants, &args)
     }
 
     /// Renders what `who` does: inside it, `your` is the other variant
@@ -440,6 +491,23 @@ impl Renderer<'_> {
                 "action.pay",
                 &[("amount", &self.resource(*n, Resource::Money))],
             ),
+            Action::NameCard => t("action.name_card", &[]),
+            Action::GiveMoney { n, to } => {
+                let to = self.player(*to);
+                t(
+                    "action.give_money",
+                    &[("amount", &self.resource(*n, Resource::Money)), ("to", &to)],
+                )
+            }
+            Action::GiveFriendship { n, to } => {
+                let cards = self.t(
+                    "action.friendship_cards",
+                    if n.value == 1 { &["one"] } else { &[] },
+                    &[("n", &n.value.to_string())],
+                );
+                let to = self.player(*to);
+                t("action.give_friendship", &[("cards", &cards), ("to", &to)])
+            }
             Action::Flip { target } => t("action.flip", &[("target", &at(target))]),
             Action::Clash { with } => t("action.clash", &[("with", &self.clash_with(*with))]),
             Action::Discard { target, to } => t(
@@ -596,6 +664,10 @@ impl Renderer<'_> {
             }
             Count::Tokens { on } => self.t("count.tokens", v, &[("on", &self.target(on, Ctx::In))]),
             Count::Opponents => self.t("count.opponents", v, &[]),
+            Count::OpponentsWith { more, measure } => {
+                self.compared("count.opponents_with", v, *more, *measure, &[])
+            }
+            Count::FriendshipCards => self.t("count.friendship", v, &[]),
         }
     }
 
@@ -607,6 +679,7 @@ impl Renderer<'_> {
             TargetKind::It if self.next_unnamed.replace(false) => self.word("target.it_next"),
             TargetKind::It => self.word("target.it"),
             TargetKind::Them => self.word("target.them"),
+            TargetKind::Rest => self.word("target.rest"),
             TargetKind::Neighbor { side } => self.word(match side {
                 Side::Left => "target.neighbor_left",
                 Side::Right => "target.neighbor_right",
@@ -803,6 +876,19 @@ impl Renderer<'_> {
                 filters,
                 noun,
             } => self.is_condition(target, *face, filters, *noun),
+            Condition::Compare {
+                more,
+                measure,
+                than,
+                ..
+            } => {
+                let rival = self.word(match than {
+                    Player::AnOpponent => "compare.an_opponent",
+                    Player::ClashedOpponent | Player::TriggerPlayer => "compare.that_opponent",
+                    _ => "compare.each_opponent",
+                });
+                self.compared("cond.compare", &[], *more, *measure, &[("than", &rival)])
+            }
             Condition::IsTopCard { target, owner } => self.t(
                 "cond.is_top_card",
                 &[],
@@ -810,6 +896,11 @@ impl Renderer<'_> {
                     ("target", &self.target(target, Ctx::In)),
                     ("owner", &self.owner(*owner)),
                 ],
+            ),
+            Condition::IsNamed { target } => self.t(
+                "cond.is_named",
+                if target.is_plural() { &["plural"] } else { &[] },
+                &[("target", &self.target(target, Ctx::In))],
             ),
         }
     }
@@ -821,7 +912,8 @@ impl Renderer<'_> {
             Count::Cards { .. } => "unit.cards",
             Count::Elements { .. } | Count::Types { .. } | Count::Sets { .. } => "unit.symbols",
             Count::Tokens { .. } => "unit.tokens",
-            Count::Opponents => "unit.opponents",
+            Count::Opponents | Count::OpponentsWith { .. } => "unit.opponents",
+            Count::FriendshipCards => "unit.cards",
         });
         let what = self.count(count, plural);
         let yours = super::format::counts_yours(count);

@@ -581,6 +581,7 @@ enum Referent {
 /// `it` for several cards, `them` for one, `3 of them` out of two.
 fn references(a: &Ability, out: &mut Vec<EffectError>) {
     let mut referent = (a.timing == Timing::Next).then_some(Referent::One);
+    let mut picked_from = None;
     if let Some(target) = a.trigger.as_ref().and_then(event_target) {
         referent = Some(referent_of(target, referent));
     }
@@ -594,7 +595,15 @@ fn references(a: &Ability, out: &mut Vec<EffectError>) {
         for c in s.each_clause() {
             each_target(c, &mut |t| {
                 if let Some(r) = referent {
+                    // `the rest` is what remains of the cards a pick was made from.
+                    let r = match t.kind {
+                        TargetKind::Rest => picked_from.unwrap_or(r),
+                        _ => r,
+                    };
                     reference(t, r, out);
+                }
+                if matches!(t.kind, TargetKind::It | TargetKind::OfThem { .. }) {
+                    picked_from = referent;
                 }
                 referent = Some(referent_of(t, referent));
             });
@@ -622,6 +631,10 @@ fn reference(t: &Target, r: Referent, out: &mut Vec<EffectError>) {
         (TargetKind::Them, Referent::One) => (
             "`them` names several cards, but the card before it is one".to_string(),
             "write `it`",
+        ),
+        (TargetKind::Rest, Referent::One) => (
+            "`the rest` of one card is no card".to_string(),
+            "name several cards before (`the top 3 cards of the Store`), or leave it out",
         ),
         (TargetKind::OfThem { n, .. }, Referent::One) if n.value > 1 => (
             format!("`{} of them` out of one card", n.value),
@@ -701,7 +714,10 @@ fn each_count_target<'a>(c: &'a Count, f: &mut impl FnMut(&'a Target)) {
     match c {
         Count::Elements { among } | Count::Types { among } | Count::Sets { among } => f(among),
         Count::Tokens { on } => f(on),
-        Count::Cards { .. } | Count::Opponents => {}
+        Count::Cards { .. }
+        | Count::Opponents
+        | Count::OpponentsWith { .. }
+        | Count::FriendshipCards => {}
     }
 }
 
@@ -710,7 +726,9 @@ fn each_condition_target<'a>(c: &'a Condition, f: &mut impl FnMut(&'a Target)) {
         Condition::Count { count, .. } => each_count_target(count, f),
         Condition::Star { target, .. }
         | Condition::Is { target, .. }
-        | Condition::IsTopCard { target, .. } => f(target),
+        | Condition::IsTopCard { target, .. }
+        | Condition::IsNamed { target } => f(target),
+        Condition::Compare { .. } => {}
     }
 }
 

@@ -36,7 +36,7 @@ fn sentence_part(rule: Rule) -> Option<&'static str> {
         Rule::trigger => "a trigger such as `(when an opponent flips this card)`",
         Rule::sentence => "a sentence",
         Rule::outcome => "a clash result (`Win:`, `Lose:`, `Tie:`)",
-        Rule::cond_count | Rule::cond_about => "a condition",
+        Rule::cond_count | Rule::cond_compare | Rule::cond_about => "a condition",
         Rule::cond_top => "`is your Top Card`",
         Rule::cond_star => "`has` and a STAR comparison",
         Rule::cond_is => "`is` and what the card is",
