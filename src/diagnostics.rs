@@ -602,7 +602,11 @@ pub struct Edit {
 
 impl Fix {
     /// One replacement: `span` becomes `text`.
-    pub fn replace(title: impl Into<Arc<str>>, span: Range<usize>, text: impl Into<Arc<str>>) -> Fix {
+    pub fn replace(
+        title: impl Into<Arc<str>>,
+        span: Range<usize>,
+        text: impl Into<Arc<str>>,
+    ) -> Fix {
         Fix {
             title: title.into(),
             edits: vec![Edit {
@@ -627,7 +631,8 @@ pub fn apply_edits<'a>(text: &str, edits: impl IntoIterator<Item = &'a Edit>) ->
     let mut at = 0;
     for edit in edits {
         let Range { start, end } = edit.span;
-        if start < at || end < start || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+        if start < at || end < start || !text.is_char_boundary(start) || !text.is_char_boundary(end)
+        {
             return None;
         }
         out.push_str(&text[at..start]);

@@ -78,7 +78,10 @@ pub fn plan(findings: &[Diagnostic], sources: Sources) -> PoolFixes {
         match finding.fixes.as_slice() {
             [] => {}
             [fix] if !fix.edits.is_empty() => {
-                by_file.entry(&finding.path).or_default().push((finding, fix));
+                by_file
+                    .entry(&finding.path)
+                    .or_default()
+                    .push((finding, fix));
             }
             _ => ambiguous.push(finding.clone()),
         }
@@ -196,7 +199,9 @@ fn apart(fixes: Vec<Found<'_>>) -> (Vec<Found<'_>>, Vec<Found<'_>>) {
     let spans: Vec<Range<usize>> = fixes.iter().map(|(_, fix)| reach(fix)).collect();
     let touches = |i: usize| {
         let before = i > 0 && spans[i - 1].end > spans[i].start;
-        let after = spans.get(i + 1).is_some_and(|next| spans[i].end > next.start);
+        let after = spans
+            .get(i + 1)
+            .is_some_and(|next| spans[i].end > next.start);
         before || after
     };
     let (mut kept, mut overlapping) = (Vec::new(), Vec::new());
@@ -214,7 +219,8 @@ mod tests {
     use super::*;
 
     fn finding(path: &Arc<str>, span: Range<usize>, word: &str) -> Diagnostic {
-        Diagnostic::error(Code::InvalidValue, path, span.clone(), "typo").with_replacement(span, word)
+        Diagnostic::error(Code::InvalidValue, path, span.clone(), "typo")
+            .with_replacement(span, word)
     }
 
     #[test]

@@ -481,17 +481,25 @@ fn several_subjects_share_one_state() {
     let three = "Top: This card, the card to the left and the card to the right have +1 STAR.";
     assert_eq!(format(&parse_ok(three)), three);
     assert_eq!(
-        render(&parse_ok(three), Lang::Ja, &Phrasebook::builtin(Lang::Ja), &vocab()),
+        render(
+            &parse_ok(three),
+            Lang::Ja,
+            &Phrasebook::builtin(Lang::Ja),
+            &vocab()
+        ),
         "トップ：このカードと左のカードと右のカードのスターレーティングは1上がる。"
     );
     assert_eq!(
-        codes("Deckbuilding: Fire cards and water cards in the Store cost 1 Millennium Dollar less."),
+        codes(
+            "Deckbuilding: Fire cards and water cards in the Store cost 1 Millennium Dollar less."
+        ),
         ["ambiguous-subjects"]
     );
     let each = "Deckbuilding: Fire cards in the Store and water cards in the Store cost 1 Millennium Dollar less.";
     assert!(codes(each).is_empty());
     // Two clauses that would read so together stay apart.
-    let apart = "Ongoing: Fire cards cannot be flipped and water cards in your tableau cannot be flipped.";
+    let apart =
+        "Ongoing: Fire cards cannot be flipped and water cards in your tableau cannot be flipped.";
     assert_eq!(format(&parse_ok(apart)), apart);
 }
 

@@ -504,13 +504,23 @@ fn quick_fixed(client: &mut Client, path: &Path, text: &str, diagnostics: &[Valu
             "context": {"diagnostics": diagnostics},
         }),
     );
-    let actions = answer["result"].as_array().expect("a list of actions").clone();
-    assert_eq!(actions.len(), diagnostics.len(), "one fix a finding: {answer}");
+    let actions = answer["result"]
+        .as_array()
+        .expect("a list of actions")
+        .clone();
+    assert_eq!(
+        actions.len(),
+        diagnostics.len(),
+        "one fix a finding: {answer}"
+    );
     let mut edits: Vec<(usize, usize, String)> = actions
         .iter()
         .flat_map(|action| {
             assert_eq!(action["kind"], "quickfix");
-            action["edit"]["changes"][uri(path)].as_array().unwrap().clone()
+            action["edit"]["changes"][uri(path)]
+                .as_array()
+                .unwrap()
+                .clone()
         })
         .map(|edit| {
             let start = offset_of(text, &edit["range"]["start"], utf8);

@@ -309,7 +309,9 @@ impl Checker<'_> {
             };
             let group_start = list[..k]
                 .iter()
-                .rposition(|b| !matches!(b, Clause::State { span: s, .. } if s.range() == span.range()))
+                .rposition(
+                    |b| !matches!(b, Clause::State { span: s, .. } if s.range() == span.range()),
+                )
                 .map_or(0, |p| p + 1);
             if group_start < k && super::format::reads_shared(&list[group_start..k], target) {
                 self.push(

@@ -354,6 +354,7 @@ fn the_most(line: &str, pos: usize) -> Option<Hint> {
         &line[end..]
     );
     Some(Hint {
+        replacement: None,
         span: (start, end),
         message: Some(format!(
             "`{}` does not say who has it when players tie",
@@ -383,6 +384,7 @@ fn if_you_do(line: &str, pos: usize) -> Option<Hint> {
     let rest = line[end..].trim_start().strip_prefix(',')?.trim_start();
     let rewritten = format!("{before} to {rest}");
     Some(Hint {
+        replacement: None,
         span: (start, end),
         message: Some(
             "`If you do` ties a sentence to the one before, as other card games write it"
@@ -417,6 +419,7 @@ fn gain_friendship(line: &str, pos: usize) -> Option<Hint> {
         )
     });
     gained.then(|| Hint {
+        replacement: None,
         span: (start, start + "friendship card".len()),
         message: Some(
             "a Friendship Card is not gained: each player gives their own to other players".to_string(),
@@ -442,6 +445,7 @@ fn discard_your_hand(line: &str, pos: usize) -> Option<Hint> {
         &line[end..]
     );
     Some(Hint {
+        replacement: None,
         span: (start, end),
         message: Some("a hand is not a card: say which cards are discarded".to_string()),
         label: Some("which cards?".to_string()),

@@ -357,7 +357,6 @@ impl Renderer<'_> {
                 self.t(key, &variants, &[("target", &t), ("amount", &amount)])
             }
         }
-
     }
 
     /// `a, b and c` (English) or `aとbとc` (Japanese): cards sharing a state.
@@ -366,7 +365,10 @@ impl Renderer<'_> {
         for (i, name) in names.iter().enumerate() {
             if i > 0 {
                 let last = i + 1 == names.len();
-                out.push_str(self.pb.get(if last { "target.last" } else { "target.join" }, &[]));
+                out.push_str(
+                    self.pb
+                        .get(if last { "target.last" } else { "target.join" }, &[]),
+                );
             }
             out.push_str(name);
         }

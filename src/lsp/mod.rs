@@ -30,7 +30,8 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{CodeActionRequest, Initialize, Request as _, Shutdown};
 use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams, InitializeResult, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams,
+    InitializeResult, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 
@@ -124,10 +125,7 @@ impl Server {
                 match request.extract::<lsp_types::CodeActionParams>(CodeActionRequest::METHOD) {
                     Ok((_, params)) => Response::new_ok(
                         id,
-                        check::code_actions(
-                            &params.text_document.uri,
-                            &params.context.diagnostics,
-                        ),
+                        check::code_actions(&params.text_document.uri, &params.context.diagnostics),
                     ),
                     Err(e) => invalid_params(id, e),
                 }
