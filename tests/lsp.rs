@@ -558,3 +558,67 @@ fn quick_fixes_clear_what_they_fix_after_cjk_and_an_emoji_in_both_encodings() {
         assert_eq!(client.finish(), 0);
     }
 }
+
+#[test]
+fn document_symbols_are_the_set_and_its_cards_with_their_ranges() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let path = dir.path().join("cards/tin-town.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut client = Client::start(dir.path(), &[]);
+    assert_eq!(client.capabilities["documentSymbolProvider"], true);
+    // Unsaved text counts: a card added in the editor is listed.
+    let edited = text.replace(
+        "cards:\n",
+        "cards:\n  - {id: new-card, name: 新しい🦉, kind: single, stars: 1}\n",
+    );
+    client.open(&path, &edited);
+    let answer = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&path)}}),
+    );
+    let sets = answer["result"].as_array().expect("symbols");
+    assert_eq!(sets.len(), 1, "{answer}");
+    assert_eq!(sets[0]["name"], "Tin Town");
+    assert_eq!(sets[0]["detail"], "tin-town");
+    let cards = sets[0]["children"].as_array().unwrap();
+    let names: Vec<&str> = cards.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "新しい🦉",
+            "Rivet Hound",
+            "Cog Sentry",
+            "Brass Owl",
+            "Steam Sage",
+            "Gear Case",
+            "Clockwork Titan"
+        ]
+    );
+    // Each card's range starts at its mapping; its name is selected.
+    let rivet = &cards[1];
+    let line = edited
+        .lines()
+        .position(|l| l.contains("id: rivet-hound"))
+        .unwrap();
+    assert_eq!(
+        rivet["range"]["start"],
+        json!({"line": line, "character": 4})
+    );
+    assert_eq!(
+        rivet["selectionRange"]["start"],
+        json!({"line": line + 1, "character": 10})
+    );
+    // `新しい🦉` ends 3 + 2 UTF-16 units after it starts.
+    assert_eq!(
+        cards[0]["selectionRange"],
+        json!({"start": {"line": 6, "character": 25}, "end": {"line": 6, "character": 30}})
+    );
+    // A file that is not a set file has none.
+    let keywords = dir.path().join("cards/keywords.yaml");
+    let answer = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&keywords)}}),
+    );
+    assert_eq!(answer["result"], json!([]));
+    assert_eq!(client.finish(), 0);
+}
