@@ -50,6 +50,57 @@ fn fmt_rewrites_effects_and_only_effects_and_is_idempotent() {
     assert_eq!(code, 0, "the formatted pool still builds: {err}");
 }
 
+/// Spellings the language accepts beside its canonical one (a cost before
+/// a colon, `they`, a duration after the clauses, a leading `Then`, `gives
+/// you`, two states of two subjects): `blades fmt` writes each canonically,
+/// and `blades diff` of before and after finds no change of rules.
+#[test]
+fn fmt_migrates_other_spellings_and_diff_sees_no_rules_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    let fixture = root().join("tests/fixtures/fmt/spellings/other-words.yaml");
+    for pool in [&old, &new] {
+        std::fs::create_dir(pool).unwrap();
+        std::fs::copy(&fixture, pool.join("other-words.yaml")).unwrap();
+    }
+    let (code, _, err) = blades(root(), &["fmt", "--cards", new.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let formatted = std::fs::read_to_string(new.join("other-words.yaml")).unwrap();
+    for canonical in [
+        "Action: Pay 2 Millennium Dollars to gain 3 RP.",
+        "Reaction (when an opponent plays a fire card): That opponent loses 1 RP.",
+        "Play: Flip this card. Until the end of the turn, it cannot be flipped.",
+        "Play: All players gain 1 RP. Each opponent loses 1 RP.",
+        "Play: Each opponent gives 1 Millennium Dollar to you.",
+        "Ongoing: This card and the card to the left cannot be flipped.",
+    ] {
+        assert!(formatted.contains(canonical), "{canonical}\n{formatted}");
+    }
+    let (code, out, err) = blades(
+        root(),
+        &[
+            "diff",
+            old.to_str().unwrap(),
+            new.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let classes: Vec<&str> = report["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["classes"].as_array().unwrap())
+        .filter_map(|k| k.as_str())
+        .collect();
+    assert!(
+        !classes.contains(&"functional"),
+        "a migration changes no rules: {classes:?}"
+    );
+}
+
 #[test]
 fn fmt_changes_nothing_while_an_effect_does_not_parse() {
     let dir = tempfile::tempdir().unwrap();

@@ -786,3 +786,42 @@ cards:
         assert_eq!(both_ways(query), ["m1", "m3"], "`{query}`");
     }
 }
+
+/// `resource:` finds what an effect deals in, read off its tree: alike in
+/// the pool and in its built database (which keeps no trees), and by the
+/// English and Japanese words.
+#[test]
+fn cards_are_found_by_what_their_effect_deals_in_with_db_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    std::fs::write(
+        pool.join("money.yaml"),
+        r#"id: money
+name: Money
+kind: bronze-promo
+cards:
+  - {id: r1, name: R1, kind: single, stars: 1, elements: [fire], types: [citizen], effect: "Deckbuilding: Cards in the Store cost 1 Millennium Dollar less."}
+  - {id: r2, name: R2, kind: single, stars: 2, elements: [fire], types: [citizen], effect: "Play: Gain 1 RP."}
+  - {id: r3, name: R3, kind: single, stars: 3, elements: [fire], types: [citizen], effect: "Action: Sell a card from your hand to the Aftermarket."}
+  - {id: r4, name: R4, kind: single, stars: 4, elements: [fire], types: [citizen], effect: "Play: If you have more VP than each opponent, flip a card in an opponent's tableau."}
+  - {id: r5, name: R5, kind: single, stars: 5, elements: [fire], types: [citizen], effect: "Play: Flip a card from the Money set."}
+  - {id: r6, name: R6, kind: single, stars: 6, elements: [fire], types: [citizen], effect: "Deckbuilding: Whenever an opponent trades, you may give a Friendship Card to that opponent."}
+"#,
+    )
+    .unwrap();
+    let pool = pool.to_str().unwrap();
+    let both_ways = built_both_ways(dir.path(), pool);
+    for (query, expected) in [
+        ("resource:money", &["r1", "r3"][..]),
+        ("resource:\"Millennium Dollars\"", &["r1", "r3"]),
+        ("リソース:ミレニアムドル", &["r1", "r3"]),
+        ("resource:rp", &["r2"]),
+        ("resource:vp", &["r4"]),
+        ("resource:sell-marker", &["r3"]),
+        ("resource:friendship", &["r6"]),
+        ("-resource:money resource:rp", &["r2"]),
+    ] {
+        assert_eq!(both_ways(query), expected, "`{query}`");
+    }
+}

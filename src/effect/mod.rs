@@ -11,6 +11,7 @@
 //! The pipeline: [`parse`] (syntax, every line on its own) → [`check`]
 //! (vocabulary and rules visible on the card) → [`render`] (printed text in a
 //! language, through a [`Phrasebook`]) or [`format`] (canonical source).
+//! [`holdings`] says what a player holds the effect deals in (for search).
 //! Keywords ([`Keywords`]) and phrases are data in `cards/`. The grammar is
 //! `grammar/effect.pest`; the reference is `docs/effect-language.md`.
 
@@ -20,6 +21,7 @@ mod error;
 mod format;
 mod grammar;
 mod hints;
+mod holdings;
 mod keywords;
 mod parser;
 mod phase;
@@ -33,6 +35,7 @@ mod touchstone;
 pub use ast::*;
 pub use error::{CODES, EffectError};
 pub use format::{OutlineLine, outline};
+pub use holdings::{Holding, Holdings, holdings};
 pub use keywords::{Keyword, Keywords, Reminder, Takes, Texts};
 pub use phrases::{Phrasebook, Phrasebooks};
 pub use touchstone::reads_back;

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use crate::effect::{Keywords, Timing};
+use crate::effect::{Holding, Keywords, Timing};
 use crate::i18n::glossary::Glossary;
 use crate::model::{Database, KeywordName};
 use crate::words::{BASE_TYPES, CardKind, Element, SetKind};
@@ -37,6 +37,7 @@ pub const KEYS: &[(&str, Field)] = &[
     ("keyword", Field::Keyword),
     ("kw", Field::Keyword),
     ("timing", Field::Timing),
+    ("resource", Field::Resource),
     ("text", Field::Text),
     ("o", Field::Text),
     ("flavor", Field::Flavor),
@@ -55,6 +56,7 @@ pub const KEYS: &[(&str, Field)] = &[
     ("枚数", Field::Copies),
     ("キーワード", Field::Keyword),
     ("タイミング", Field::Timing),
+    ("リソース", Field::Resource),
     ("テキスト", Field::Text),
     ("効果文", Field::Text),
     ("フレーバー", Field::Flavor),
@@ -204,6 +206,13 @@ impl<'a> Catalog<'a> {
             let ja_word = ja(&format!("{}:", timing.word())).or_else(|| ja(timing.word()));
             if let Some(word) = ja_word {
                 add(Field::Timing, &word, Value::Timing(timing));
+            }
+        }
+        for holding in Holding::ALL {
+            add(Field::Resource, holding.word(), Value::Resource(holding));
+            add(Field::Resource, holding.term(), Value::Resource(holding));
+            if let Some(word) = ja(holding.term()) {
+                add(Field::Resource, &word, Value::Resource(holding));
             }
         }
         for flag in Flag::ALL {
@@ -386,6 +395,7 @@ fn same(a: &Value, b: &Value) -> bool {
         (Value::Type(a), Value::Type(b)) => a == b,
         (Value::Set(a), Value::Set(b)) => a == b,
         (Value::Timing(a), Value::Timing(b)) => a == b,
+        (Value::Resource(a), Value::Resource(b)) => a == b,
         (Value::Keyword(a), Value::Keyword(b)) => a == b,
         (Value::Flag(a), Value::Flag(b)) => a == b,
         _ => false,

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use crate::effect::{Line, Timing};
+use crate::effect::{Holdings, Line, Timing};
 use crate::model::{Card, Database};
 
 use super::{Field, Flag, Node, Op, Query, Test, Value, fold};
@@ -23,6 +23,7 @@ type Words = (Vec<String>, Vec<String>, u16);
 pub struct Index<'a> {
     database: &'a Database,
     words: OnceLock<Vec<Words>>,
+    holdings: OnceLock<Vec<Holdings>>,
 }
 
 impl<'a> Index<'a> {
@@ -30,6 +31,7 @@ impl<'a> Index<'a> {
         Index {
             database,
             words: OnceLock::new(),
+            holdings: OnceLock::new(),
         }
     }
 
@@ -43,6 +45,9 @@ impl<'a> Index<'a> {
                 // lock would be waited on by the workers that build it.
                 if reads_words(root) {
                     let _ = self.words();
+                }
+                if reads(root, &|v| matches!(v, Value::Resource(_))) {
+                    let _ = self.holdings();
                 }
                 (0..cards.len())
                     .into_par_iter()
@@ -100,6 +105,24 @@ impl<'a> Index<'a> {
         })
     }
 
+    /// What every card's effect deals in, read off its tree (parsed again
+    /// from its source for a database read from a file, which keeps none).
+    fn holdings(&self) -> &[Holdings] {
+        let cards = &self.database.cards;
+        self.holdings.get_or_init(|| {
+            cards
+                .par_iter()
+                .map(|card| match (&card.effect_tree, &card.effect) {
+                    (Some(tree), _) => crate::effect::holdings(tree),
+                    (None, Some(source)) => crate::effect::parse(source)
+                        .map(|tree| crate::effect::holdings(&tree))
+                        .unwrap_or_default(),
+                    (None, None) => Holdings::default(),
+                })
+                .collect()
+        })
+    }
+
     fn test(&self, test: &Test, i: usize) -> bool {
         let card = &self.database.cards[i];
         let op = test.op;
@@ -140,6 +163,7 @@ impl<'a> Index<'a> {
                     Value::Type(t) => card.types.iter().any(|have| have.0 == *t),
                     Value::Set(s) => card.set.0 == *s,
                     Value::Timing(t) => self.words()[i].2 & timing_bit(*t) != 0,
+                    Value::Resource(h) => self.holdings()[i].contains(*h),
                     Value::Keyword(k) => self.words()[i].0.iter().any(|have| have == k),
                     Value::Flag(flag) => has_flag(card, *flag),
                     _ => false,
@@ -152,10 +176,15 @@ impl<'a> Index<'a> {
 
 /// Whether `node` reads keywords or timing words.
 fn reads_words(node: &Node) -> bool {
+    reads(node, &|v| matches!(v, Value::Keyword(_) | Value::Timing(_)))
+}
+
+/// Whether a test of `node` has a value `column` is read for.
+fn reads(node: &Node, column: &dyn Fn(&Value) -> bool) -> bool {
     match node {
-        Node::All(parts) | Node::Any(parts) => parts.iter().any(reads_words),
-        Node::Not(part) => reads_words(part),
-        Node::Test(test) => matches!(test.value, Value::Keyword(_) | Value::Timing(_)),
+        Node::All(parts) | Node::Any(parts) => parts.iter().any(|p| reads(p, column)),
+        Node::Not(part) => reads(part, column),
+        Node::Test(test) => column(&test.value),
     }
 }
 

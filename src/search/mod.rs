@@ -41,7 +41,7 @@ use serde::Serialize;
 
 use crate::artifacts::{DatabaseFile, open_database};
 use crate::diagnostics::{Code, Diagnostic};
-use crate::effect::Timing;
+use crate::effect::{Holding, Timing};
 use crate::model::{ByLang, Card, DATABASE_FORMAT, Database};
 use crate::words::{CardKind, Element, Id, SetKind};
 
@@ -136,6 +136,8 @@ pub enum Field {
     Keyword,
     /// A timing word of the effect (`Play:`).
     Timing,
+    /// What a player holds that the effect deals in (`resource:money`).
+    Resource,
     /// The rendered effect text, in every language (and translators'
     /// overrides).
     Text,
@@ -196,6 +198,7 @@ pub enum Value {
     /// A set id.
     Set(String),
     Timing(Timing),
+    Resource(Holding),
     /// A keyword's English name, folded.
     Keyword(String),
     Flag(Flag),

@@ -291,7 +291,7 @@ impl Regexes {
 
 /// The keys whose values a bare word may be meant as, with the key a hint
 /// offers and what the value is called.
-const HINTED: [(Field, &str, &str); 7] = [
+const HINTED: [(Field, &str, &str); 8] = [
     (Field::Keyword, "kw", "a keyword"),
     (Field::Type, "t", "a type"),
     (Field::Element, "e", "an element"),
@@ -299,6 +299,7 @@ const HINTED: [(Field, &str, &str); 7] = [
     (Field::Kind, "kind", "a kind"),
     (Field::Rarity, "r", "a rarity"),
     (Field::Timing, "timing", "a timing"),
+    (Field::Resource, "resource", "a resource"),
 ];
 
 /// The value of a term as written.
@@ -589,6 +590,7 @@ impl Resolver<'_> {
                 .find(|(i, _, _)| i == id)
                 .map_or_else(|| id.clone(), |(_, name, _)| name.clone()),
             Value::Timing(t) => t.word().to_string(),
+            Value::Resource(h) => h.word().to_string(),
             Value::Keyword(k) => self.catalog.keyword_name(k).to_string(),
             Value::Flag(f) => f.as_str().to_string(),
             Value::Text(t) => t.text.clone(),
