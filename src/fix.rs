@@ -224,6 +224,39 @@ mod tests {
     }
 
     #[test]
+    fn a_word_is_written_only_where_it_stands_as_text() {
+        assert!(crate::yaml::word_fix(0..3, "air").is_some());
+        for word in [
+            "true", "null", "12", "~", "a: b", "-x", "a #b", "[x]", "", "x\ny",
+        ] {
+            assert!(crate::yaml::word_fix(0..3, word).is_none(), "{word:?}");
+        }
+    }
+
+    /// An effect's fix is kept where its word stands in the file as
+    /// written, and left out where an escape changes its bytes.
+    #[test]
+    fn an_effect_fix_is_left_out_across_an_escape() {
+        let path: Arc<str> = Arc::from("s.yaml");
+        let fixes = |text: &str| -> Vec<String> {
+            let formatted = crate::fmt::format_set_file(&path, text);
+            formatted
+                .problems
+                .iter()
+                .flat_map(|d| &d.fixes)
+                .map(|fix| fix.apply(text).unwrap())
+                .collect()
+        };
+        let plain = "id: s\ncards:\n  - {id: a, effect: \"Play: Gane 1 RP.\"}\n";
+        assert_eq!(
+            fixes(plain),
+            ["id: s\ncards:\n  - {id: a, effect: \"Play: Gain 1 RP.\"}\n"]
+        );
+        let escaped = "id: s\ncards:\n  - {id: a, effect: \"Play: G\\x61ne 1 RP.\"}\n";
+        assert_eq!(fixes(escaped), Vec::<String>::new());
+    }
+
+    #[test]
     fn fixes_are_made_once_and_overlapping_ones_left_out() {
         let path: Arc<str> = Arc::from("s.yaml");
         let mut sources = Sources::default();
