@@ -576,6 +576,71 @@ pub struct Diagnostic {
     pub label: Arc<str>,
     pub help: Option<Arc<str>>,
     pub related: Vec<Related>,
+    /// The changes that do what the help says, when it names one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<Fix>,
+}
+
+/// A change to the finding's file that does what its help says
+/// (`did you mean `air`?` is the fix `air` over the misspelt word): data,
+/// so that `blades fix` and an editor's quick fix apply the same edits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fix {
+    /// What it does, for a menu: "write `air`".
+    pub title: Arc<str>,
+    /// Byte ranges of the finding's file and their new text, in order,
+    /// none overlapping another.
+    pub edits: Vec<Edit>,
+}
+
+/// One replacement in a file's text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    pub span: Range<usize>,
+    pub text: Arc<str>,
+}
+
+impl Fix {
+    /// One replacement: `span` becomes `text`.
+    pub fn replace(
+        title: impl Into<Arc<str>>,
+        span: Range<usize>,
+        text: impl Into<Arc<str>>,
+    ) -> Fix {
+        Fix {
+            title: title.into(),
+            edits: vec![Edit {
+                span,
+                text: text.into(),
+            }],
+        }
+    }
+
+    /// `text` with the edits made, or `None` when an edit does not fall
+    /// on character boundaries of `text` in order (the text has changed
+    /// since the finding was made).
+    pub fn apply(&self, text: &str) -> Option<String> {
+        apply_edits(text, self.edits.iter())
+    }
+}
+
+/// `text` with every edit made (given in order, none overlapping), or
+/// `None` when one does not fit the text.
+pub fn apply_edits<'a>(text: &str, edits: impl IntoIterator<Item = &'a Edit>) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for edit in edits {
+        let Range { start, end } = edit.span;
+        if start < at || end < start || !text.is_char_boundary(start) || !text.is_char_boundary(end)
+        {
+            return None;
+        }
+        out.push_str(&text[at..start]);
+        out.push_str(&edit.text);
+        at = end;
+    }
+    out.push_str(text.get(at..)?);
+    Some(out)
 }
 
 impl Diagnostic {
@@ -594,6 +659,7 @@ impl Diagnostic {
             label: Arc::from(""),
             help: None,
             related: Vec::new(),
+            fixes: Vec::new(),
         }
     }
 
@@ -634,6 +700,18 @@ impl Diagnostic {
     pub fn with_help(mut self, help: impl Into<Arc<str>>) -> Self {
         self.help = Some(help.into());
         self
+    }
+
+    /// The finding with fixes that do what its help says (an `Option`
+    /// for a fix there may not be).
+    pub fn with_fixes(mut self, fixes: impl IntoIterator<Item = Fix>) -> Self {
+        self.fixes.extend(fixes);
+        self
+    }
+
+    /// The fix that writes `text` over `span`, titled "write `text`".
+    pub fn with_replacement(self, span: Range<usize>, text: &str) -> Self {
+        self.with_fixes([Fix::replace(format!("write `{text}`"), span, text)])
     }
 
     pub fn with_related(

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::diagnostics::{Code, Diagnostic, Sources};
+use crate::diagnostics::{Code, Diagnostic, Fix, Sources};
 use crate::effect;
 use crate::files::{FileSet, WriteError};
 use crate::pool::Pool;
@@ -26,6 +26,9 @@ pub struct Change {
     pub span: Range<usize>,
     pub before: String,
     pub after: String,
+    /// What is written over `span`: `after` as a YAML value in the style
+    /// the effect had.
+    pub replacement: String,
 }
 
 /// `blades fmt --format json`.
@@ -152,6 +155,11 @@ impl PoolFormat {
                         "write `{}` (`blades fmt` rewrites it)",
                         change.after.trim_end().replace('\n', " / ")
                     ))
+                    .with_fixes([Fix::replace(
+                        "write the effect in canonical form",
+                        change.span.clone(),
+                        change.replacement.as_str(),
+                    )])
                 })
             })
             .collect()
@@ -247,6 +255,7 @@ pub fn format_set_file(path: &Arc<str>, text: &str) -> Formatted {
             span: span.clone(),
             before: source.clone(),
             after: canonical,
+            replacement: replacement.clone(),
         });
         edits.push((span, replacement));
     }
@@ -342,17 +351,9 @@ fn write_scalar(
         ScalarStyle::SingleQuoted if !new.contains('\n') => {
             format!("'{}'", new.replace('\'', "''"))
         }
-        ScalarStyle::Plain if !new.contains('\n') && plain_safe(new) => new.to_string(),
+        ScalarStyle::Plain if !new.contains('\n') && yaml::plain_safe(new) => new.to_string(),
         _ => yaml::double_quoted(new),
     }
-}
-
-/// Can this text stand as a plain scalar inside a mapping or flow collection?
-fn plain_safe(text: &str) -> bool {
-    !text.contains(": ")
-        && !text.contains(" #")
-        && !text.contains(['{', '}', '[', ']', ',', '"', '\''])
-        && !text.starts_with(['-', '?', ':', '!', '&', '*', '|', '>', '%', '@', '`', ' '])
 }
 
 #[cfg(test)]

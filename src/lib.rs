@@ -51,6 +51,7 @@ pub mod effect;
 pub(crate) mod excerpt;
 pub mod faces;
 pub mod files;
+pub mod fix;
 pub mod fmt;
 pub mod i18n;
 pub mod load;

@@ -13,6 +13,7 @@ use crate::effect::{Effect, Rendered};
 use crate::faces::gallery::GalleryReport;
 use crate::faces::render::RenderReport;
 use crate::faces::sheets::PrintReport;
+use crate::fix::FixReport;
 use crate::fmt::FmtReport;
 use crate::i18n::exchange::{ExportReport, ImportReport, UpdateReport};
 use crate::i18n::status::StatusReport;
@@ -64,6 +65,7 @@ pub enum SchemaName {
     EffectRender,
     CardShow,
     Fmt,
+    Fix,
     I18nStatus,
     I18nExport,
     I18nImport,
@@ -80,7 +82,7 @@ pub enum SchemaName {
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 31] = [
+    pub const ALL: [SchemaName; 32] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -99,6 +101,7 @@ impl SchemaName {
         SchemaName::EffectRender,
         SchemaName::CardShow,
         SchemaName::Fmt,
+        SchemaName::Fix,
         SchemaName::I18nStatus,
         SchemaName::I18nExport,
         SchemaName::I18nImport,
@@ -135,6 +138,7 @@ impl SchemaName {
             SchemaName::EffectRender => "effect-render",
             SchemaName::CardShow => "card-show",
             SchemaName::Fmt => "fmt",
+            SchemaName::Fix => "fix",
             SchemaName::I18nStatus => "i18n-status",
             SchemaName::I18nExport => "i18n-export",
             SchemaName::I18nImport => "i18n-import",
@@ -185,6 +189,7 @@ impl SchemaName {
             SchemaName::EffectRender => schemars::schema_for!(Output<Rendered>),
             SchemaName::CardShow => schemars::schema_for!(Output<CardShown<'static>>),
             SchemaName::Fmt => schemars::schema_for!(Output<FmtReport>),
+            SchemaName::Fix => schemars::schema_for!(Output<FixReport>),
             SchemaName::I18nStatus => schemars::schema_for!(Output<StatusReport>),
             SchemaName::I18nExport => schemars::schema_for!(Output<ExportReport>),
             SchemaName::I18nImport => schemars::schema_for!(Output<ImportReport>),

@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::diagnostics::{Code, Diagnostic, Interner};
 use crate::model::SetSource;
 use crate::suggest::closest;
-use crate::yaml::{Node, NodeValue};
+use crate::yaml::{Node, NodeValue, word_fix};
 
 /// The set-file schema, generated from the model's [`SetSource`].
 pub fn set_schema() -> Value {
@@ -166,6 +166,7 @@ impl SetValidator {
             }
             ValidationErrorKind::Pattern { .. } => {
                 let got = instance.as_str().unwrap_or_default();
+                let fix = word_fix(span.clone(), &kebab_case(got));
                 Diagnostic::error(
                     Code::InvalidId,
                     path,
@@ -177,6 +178,7 @@ impl SetValidator {
                     "ids use lowercase letters, digits and single hyphens, e.g. `{}`",
                     kebab_case(got)
                 ))
+                .with_fixes(fix)
             }
             ValidationErrorKind::MinLength { .. } => {
                 Diagnostic::error(Code::EmptyText, path, span, format!("`{field}` is empty"))
@@ -197,7 +199,9 @@ impl SetValidator {
 
 /// A field the schema does not know, with the nearest known one.
 fn unknown_field(path: &Arc<str>, span: Range<usize>, name: &str, fields: &[String]) -> Diagnostic {
-    let help = match closest(name, fields.iter().map(String::as_str)) {
+    let best = closest(name, fields.iter().map(String::as_str));
+    let fix = best.and_then(|best| word_fix(span.clone(), best));
+    let help = match best {
         Some(best) => format!("did you mean `{best}`? Known fields: {}", fields.join(", ")),
         None => format!("known fields: {}", fields.join(", ")),
     };
@@ -209,6 +213,7 @@ fn unknown_field(path: &Arc<str>, span: Range<usize>, name: &str, fields: &[Stri
     )
     .with_label("not a field here")
     .with_help(help)
+    .with_fixes(fix)
 }
 
 /// A value outside the schema's list, with the nearest allowed one.
@@ -224,10 +229,11 @@ fn invalid_value(
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let got = display_value(instance);
-    let help = match instance
+    let best = instance
         .as_str()
-        .and_then(|s| closest(s, choices.iter().copied()))
-    {
+        .and_then(|s| closest(s, choices.iter().copied()));
+    let fix = best.and_then(|best| word_fix(span.clone(), best));
+    let help = match best {
         Some(best) => format!(
             "did you mean `{best}`? Expected one of: {}",
             choices.join(", ")
@@ -242,6 +248,7 @@ fn invalid_value(
     )
     .with_label("unknown value")
     .with_help(help)
+    .with_fixes(fix)
 }
 
 /// A value of the wrong YAML type.

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 use serde_json::{Map, Number, Value};
 
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::{Code, Diagnostic, Fix};
 use crate::suggest::closest;
 
 /// Nesting deeper than this is rejected (card files need about 5 levels).
@@ -166,6 +166,30 @@ pub(crate) fn double_quoted(text: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// Can this text stand as a plain scalar inside a mapping or flow
+/// collection?
+pub fn plain_safe(text: &str) -> bool {
+    !text.contains(": ")
+        && !text.contains(" #")
+        && !text.contains(['{', '}', '[', ']', ',', '"', '\''])
+        && !text.starts_with(['-', '?', ':', '!', '&', '*', '|', '>', '%', '@', '`', ' '])
+}
+
+/// The fix that writes `word` as the scalar or key at `span` (its quotes
+/// and all): none when the word cannot stand there unquoted or would
+/// read as something else than text.
+pub fn word_fix(span: Range<usize>, word: &str) -> Option<Fix> {
+    let plain = !word.is_empty()
+        && plain_safe(word)
+        && !word.contains(['\n', '\r', '#'])
+        && !word.ends_with([':', ' '])
+        && matches!(
+            resolve_scalar(word.into(), ScalarStyle::Plain),
+            NodeValue::Str(..)
+        );
+    plain.then(|| Fix::replace(format!("write `{word}`"), span, word))
 }
 
 /// The line ends of a text file: `\n`, `\r\n` or a bare `\r`. The tool

@@ -472,3 +472,153 @@ fn every_editor_setup_in_the_docs_starts_blades_lsp() {
         );
     }
 }
+
+/// The byte offset of an LSP position in `text` (columns in UTF-16 code
+/// units, or bytes with `utf8`).
+fn offset_of(text: &str, position: &Value, utf8: bool) -> usize {
+    let line = position["line"].as_u64().unwrap() as usize;
+    let column = position["character"].as_u64().unwrap() as usize;
+    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    if utf8 {
+        return start + column;
+    }
+    let mut units = 0;
+    for (i, c) in text[start..].char_indices() {
+        if units >= column {
+            return start + i;
+        }
+        units += c.len_utf16();
+    }
+    text.len()
+}
+
+/// Every quick fix the server offers for a file's published findings,
+/// made in its text.
+fn quick_fixed(client: &mut Client, path: &Path, text: &str, diagnostics: &[Value]) -> String {
+    let utf8 = client.capabilities["positionEncoding"] == "utf-8";
+    let answer = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(path)},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": diagnostics},
+        }),
+    );
+    let actions = answer["result"]
+        .as_array()
+        .expect("a list of actions")
+        .clone();
+    assert_eq!(
+        actions.len(),
+        diagnostics.len(),
+        "one fix a finding: {answer}"
+    );
+    let mut edits: Vec<(usize, usize, String)> = actions
+        .iter()
+        .flat_map(|action| {
+            assert_eq!(action["kind"], "quickfix");
+            action["edit"]["changes"][uri(path)]
+                .as_array()
+                .unwrap()
+                .clone()
+        })
+        .map(|edit| {
+            let start = offset_of(text, &edit["range"]["start"], utf8);
+            let end = offset_of(text, &edit["range"]["end"], utf8);
+            (start, end, edit["newText"].as_str().unwrap().to_string())
+        })
+        .collect();
+    edits.sort();
+    let mut fixed = text.to_string();
+    for (start, end, new) in edits.into_iter().rev() {
+        fixed.replace_range(start..end, &new);
+    }
+    fixed
+}
+
+#[test]
+fn quick_fixes_clear_what_they_fix_after_cjk_and_an_emoji_in_both_encodings() {
+    for encodings in [&[][..], &["utf-8"][..]] {
+        let dir = workspace(&root().join("tests/fixtures/fix/typos"));
+        let mut client = Client::start(dir.path(), encodings);
+        for name in ["tin-town.yaml", "locales/ja/tin-town.yaml"] {
+            let path = dir.path().join("cards").join(name);
+            let text = std::fs::read_to_string(&path).unwrap();
+            client.open(&path, &text);
+            let published = client.published()[&uri(&path)].clone();
+            assert!(!published.is_empty(), "{name}: the fixture's typos");
+            let fixed = quick_fixed(&mut client, &path, &text, &published);
+            client.change(&path, &fixed);
+            assert_eq!(
+                client.published()[&uri(&path)],
+                Vec::<Value>::new(),
+                "{name} {encodings:?}:\n{fixed}"
+            );
+        }
+        assert_eq!(client.finish(), 0);
+    }
+}
+
+#[test]
+fn document_symbols_are_the_set_and_its_cards_with_their_ranges() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let path = dir.path().join("cards/tin-town.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut client = Client::start(dir.path(), &[]);
+    assert_eq!(client.capabilities["documentSymbolProvider"], true);
+    // Unsaved text counts: a card added in the editor is listed.
+    let edited = text.replace(
+        "cards:\n",
+        "cards:\n  - {id: new-card, name: 新しい🦉, kind: single, stars: 1}\n",
+    );
+    client.open(&path, &edited);
+    let answer = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&path)}}),
+    );
+    let sets = answer["result"].as_array().expect("symbols");
+    assert_eq!(sets.len(), 1, "{answer}");
+    assert_eq!(sets[0]["name"], "Tin Town");
+    assert_eq!(sets[0]["detail"], "tin-town");
+    let cards = sets[0]["children"].as_array().unwrap();
+    let names: Vec<&str> = cards.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "新しい🦉",
+            "Rivet Hound",
+            "Cog Sentry",
+            "Brass Owl",
+            "Steam Sage",
+            "Gear Case",
+            "Clockwork Titan"
+        ]
+    );
+    // Each card's range starts at its mapping; its name is selected.
+    let rivet = &cards[1];
+    let line = edited
+        .lines()
+        .position(|l| l.contains("id: rivet-hound"))
+        .unwrap();
+    assert_eq!(
+        rivet["range"]["start"],
+        json!({"line": line, "character": 4})
+    );
+    assert_eq!(
+        rivet["selectionRange"]["start"],
+        json!({"line": line + 1, "character": 10})
+    );
+    // `新しい🦉` ends 3 + 2 UTF-16 units after it starts.
+    assert_eq!(
+        cards[0]["selectionRange"],
+        json!({"start": {"line": 6, "character": 25}, "end": {"line": 6, "character": 30}})
+    );
+    // A file that is not a set file has none.
+    let keywords = dir.path().join("cards/keywords.yaml");
+    let answer = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&keywords)}}),
+    );
+    assert_eq!(answer["result"], json!([]));
+    assert_eq!(client.finish(), 0);
+}

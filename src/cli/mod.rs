@@ -26,6 +26,7 @@ mod copies;
 mod deck;
 mod diff;
 mod effect;
+mod fix;
 mod fmt;
 mod gallery;
 mod i18n;
@@ -101,6 +102,8 @@ enum Command {
     New(new::Args),
     /// Rewrite every card effect in canonical form (`--check`: only report).
     Fmt(fmt::Args),
+    /// Make every fix the pool's findings name (`did you mean `air`?`), all files or none (`--check`: only report).
+    Fix(fix::Args),
     /// What changed between two releases (pool folders or built databases), classified.
     Diff(diff::Args),
     /// Draw card faces as SVG (poker size, English and Japanese), text set with real font metrics.
@@ -363,6 +366,7 @@ fn dispatch(words: Vec<OsString>) -> ExitCode {
         Command::Search(args) => search::run(&context, args),
         Command::Effect(args) => effect::run(&context, args),
         Command::Fmt(args) => fmt::run(&context, args),
+        Command::Fix(args) => fix::run(&context, args),
         Command::New(args) => new::run(&context, args),
         Command::Diff(args) => diff::run(&context, args),
         Command::Render(args) => render::run(&context, args),

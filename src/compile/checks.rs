@@ -427,7 +427,9 @@ fn check_card_symbols(
         if !declared.contains(ty) {
             let mut known: Vec<&str> = declared.iter().copied().collect();
             known.sort_unstable();
-            let help = match closest(ty, known.iter().copied()) {
+            let best = closest(ty, known.iter().copied());
+            let fix = best.and_then(|best| crate::yaml::word_fix(span.clone(), best));
+            let help = match best {
                 Some(best) => format!("did you mean `{best}`? Known types: {}", known.join(", ")),
                 None => format!(
                     "known types: {}; a Pro Player set may declare more in `extra-types`",
@@ -442,7 +444,8 @@ fn check_card_symbols(
                     format!("unknown type `{ty}` on `{}`", card.name),
                 )
                 .with_label("unknown type")
-                .with_help(help),
+                .with_help(help)
+                .with_fixes(fix),
             );
         }
     }

@@ -79,7 +79,8 @@ impl Checker<'_> {
                 .iter()
                 .map(|k| k.name.en.as_str())
                 .collect();
-            let help = match nearest(&k.name, names.iter().copied()) {
+            let near = nearest(&k.name, names.iter().copied());
+            let help = match near {
                 Some(n) => format!("did you mean `{n}`?"),
                 None if names.is_empty() => "no keywords are defined".to_string(),
                 None => format!("known keywords: {}", listing(&names)),
@@ -91,7 +92,8 @@ impl Checker<'_> {
                     format!("unknown keyword `{}`", k.name),
                     "not in the keyword table",
                 )
-                .with_help(help),
+                .with_help(help)
+                .with_fix(k.name_span.range(), near),
             );
             return;
         };
@@ -172,14 +174,15 @@ impl Checker<'_> {
                 .collect(),
             super::Takes::Type => self.vocab.types.clone(),
         };
-        let help = match nearest(word, words.iter().map(String::as_str)) {
+        let near = nearest(word, words.iter().map(String::as_str));
+        let help = match near {
             Some(n) => format!("did you mean `{n}`?"),
             None => format!("`{}` takes one of: {}", kw.name.en, words.join(", ")),
         };
         self.push(
             EffectError::new(
                 "keyword-symbol-wrong",
-                at,
+                at.clone(),
                 format!(
                     "`{}` takes {}, and `{word}` is none",
                     kw.name.en,
@@ -187,7 +190,8 @@ impl Checker<'_> {
                 ),
                 format!("not {}", takes.words()),
             )
-            .with_help(help),
+            .with_help(help)
+            .with_fix(at, near),
         );
     }
 
@@ -623,7 +627,8 @@ impl Checker<'_> {
                 let mut words: Vec<String> = self.vocab.types.clone();
                 words.extend(Element::ALL.iter().map(|e| e.as_str().to_string()));
                 words.extend(RarityFilter::ALL.iter().map(|r| r.words().to_string()));
-                let help = match nearest(name, words.iter().map(String::as_str)) {
+                let near = nearest(name, words.iter().map(String::as_str));
+                let help = match near {
                     Some(n) => format!("did you mean `{n}`?"),
                     None => format!(
                         "elements are fire, air, light, water, earth, dark; types are {}",
@@ -637,7 +642,8 @@ impl Checker<'_> {
                         format!("`{name}` is not an element, type or rarity"),
                         "unknown word",
                     )
-                    .with_help(help),
+                    .with_help(help)
+                    .with_fix(span.range(), near),
                 );
             }
         }

@@ -24,6 +24,10 @@ pub struct EffectError {
     /// What to do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// The replacement the help names: this range of the effect text
+    /// and its new text.
+    #[serde(skip)]
+    pub fix: Option<(Range<usize>, String)>,
 }
 
 impl EffectError {
@@ -43,11 +47,22 @@ impl EffectError {
             message: message.into(),
             label: label.into(),
             help: None,
+            fix: None,
         }
     }
 
     pub(crate) fn with_help(mut self, help: impl Into<String>) -> EffectError {
         self.help = Some(help.into());
+        self
+    }
+
+    /// The finding with the replacement its help names.
+    pub(crate) fn with_fix(
+        mut self,
+        span: Range<usize>,
+        text: Option<impl Into<String>>,
+    ) -> EffectError {
+        self.fix = text.map(|text| (span, text.into()));
         self
     }
 
@@ -232,6 +247,17 @@ impl EffectError {
             .with_label(self.label);
         if let Some(help) = self.help {
             diagnostic = diagnostic.with_help(help);
+        }
+        // Only where the text stands in the file as written (no escape,
+        // quote or folded line inside), with words any scalar style takes.
+        if let Some((span, text)) = self.fix {
+            // The end as one past the last byte: the map may stop at it.
+            let (start, end) = (at(span.start), at(span.end.saturating_sub(1)) + 1);
+            let as_written = !span.is_empty() && end >= start && end - start == span.len();
+            let inline = !text.contains(['\n', '\r', '"', '\'', '\\', '#', ':']);
+            if as_written && inline {
+                diagnostic = diagnostic.with_replacement(start..end, &text);
+            }
         }
         diagnostic
     }

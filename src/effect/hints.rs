@@ -19,6 +19,8 @@ pub(crate) struct Hint {
     pub message: Option<String>,
     pub label: Option<String>,
     pub help: String,
+    /// The text the help says to write over the span, when it names one.
+    pub replacement: Option<String>,
 }
 
 /// Whether `line` is a well-formed ability (a rewrite worth showing).
@@ -112,6 +114,7 @@ fn japanese(line: &str, from: usize) -> Option<Hint> {
         keyword.or(timing).unwrap_or_default()
     );
     Some(Hint {
+        replacement: None,
         span: (start, line.len()),
         message: Some("effect text is written in English; this is Japanese".to_string()),
         label: Some("Japanese text".to_string()),
@@ -133,6 +136,7 @@ fn full_width(line: &str, pos: usize) -> Option<Hint> {
         format!("write the ASCII `{ascii}`, not the full-width `{wide}`"),
     );
     Some(Hint {
+        replacement: None,
         span: (at, at + wide.len_utf8()),
         message: Some(format!("`{wide}` is a full-width character")),
         label: Some(format!("full-width `{wide}`")),
@@ -193,6 +197,7 @@ fn clash_result(line: &str, pos: usize, found: &str) -> Option<Hint> {
         ),
     );
     Some(Hint {
+        replacement: None,
         span: (start, comma + 1),
         message: Some(format!(
             "`{written}` is not a condition of the effect language"
@@ -239,6 +244,7 @@ fn outside_the_game(line: &str, pos: usize, found: &str) -> Option<Hint> {
                 &line[replaced_end..]
             );
             Some(Hint {
+                replacement: None,
                 span: (pos, end),
                 message: Some(format!(
                     "`{found}` is not an action of Millennium Blades: there is no deck to draw from during play"
@@ -291,6 +297,7 @@ fn choice_spelling(line: &str, pos: usize) -> Option<Hint> {
             |r| format!("write `{r}`"),
             "write `Choose one — gain 2 RP; or flip this card.`, each option's clauses as a sentence's".to_string(),
         ),
+        replacement: parses(&rewritten).then(|| rewritten[start..].to_string()),
     })
 }
 
@@ -311,6 +318,7 @@ fn each_of_your_turns(line: &str, pos: usize) -> Option<Hint> {
     let (start, end) = phrase_at(line, pos, &["each of your turns", "each of your turn"])?;
     let rewritten = format!("{}your turn{}", &line[..start], &line[end..]);
     Some(Hint {
+        replacement: None,
         span: (start, end),
         message: Some(format!(
             "`{}` is not how the effect language says it",
@@ -350,6 +358,7 @@ fn the_most(line: &str, pos: usize) -> Option<Hint> {
         &line[end..]
     );
     Some(Hint {
+        replacement: None,
         span: (start, end),
         message: Some(format!(
             "`{}` does not say who has it when players tie",
@@ -374,6 +383,7 @@ fn if_you_do(line: &str, pos: usize) -> Option<Hint> {
     let rest = line[end..].trim_start().strip_prefix(',')?.trim_start();
     let rewritten = format!("{before} to {rest}");
     Some(Hint {
+        replacement: None,
         span: (start, end),
         message: Some(
             "`If you do` ties a sentence to the one before, as other card games write it"
@@ -408,6 +418,7 @@ fn gain_friendship(line: &str, pos: usize) -> Option<Hint> {
         )
     });
     gained.then(|| Hint {
+        replacement: None,
         span: (start, start + "friendship card".len()),
         message: Some(
             "a Friendship Card is not gained: each player gives their own to other players".to_string(),
@@ -428,6 +439,7 @@ fn discard_your_hand(line: &str, pos: usize) -> Option<Hint> {
         &line[end..]
     );
     Some(Hint {
+        replacement: None,
         span: (start, end),
         message: Some("a hand is not a card: say which cards are discarded".to_string()),
         label: Some("which cards?".to_string()),
@@ -459,6 +471,7 @@ fn that_card(line: &str, pos: usize, found: &str) -> Option<Hint> {
     };
     let rewritten = format!("{}{pronoun}{}", &line[..pos], &line[end..]);
     Some(Hint {
+        replacement: None,
         span: (pos, end),
         message: Some(format!(
             "`{}` is not how the effect language refers back to a card",
@@ -492,6 +505,7 @@ fn possessive_star(line: &str, pos: usize) -> Option<Hint> {
     let end = pos + at + len;
     let rewritten = format!("{}the STAR of {target}{}", &line[..pos], &line[end..]);
     Some(Hint {
+        replacement: None,
         span: (pos, end),
         message: Some(format!(
             "`{}` is not how the effect language says it",
@@ -549,6 +563,7 @@ fn number_word(line: &str, pos: usize, found: &str) -> Option<Hint> {
         return None;
     }
     Some(Hint {
+        replacement: None,
         span: (start, end),
         message: Some(format!("`{word}` is not understood here")),
         label: Some("a number in words".to_string()),
@@ -599,6 +614,7 @@ pub(crate) fn verb(line: &str, (start, end): (usize, usize)) -> Option<Hint> {
         .map(|v| (strsim::damerau_levenshtein(&lower, v), *v))
         .filter(|&(d, v)| d <= 1 || (d == 2 && v.starts_with(first) && lower.chars().count() > 2))
         .min_by_key(|&(d, v)| (d, !v.starts_with(first)));
+    let mut replacement = None;
     let help = match nearest {
         Some((_, verb)) => {
             let spelt = match word.chars().next() {
@@ -610,6 +626,7 @@ pub(crate) fn verb(line: &str, (start, end): (usize, usize)) -> Option<Hint> {
                 _ => verb.to_string(),
             };
             let rewritten = format!("{}{spelt}{}", &line[..start], &line[end..]);
+            replacement = Some(spelt);
             with_rewrite(
                 &rewritten,
                 |r| format!("did you mean `{verb}`? Write `{r}`"),
@@ -626,6 +643,7 @@ pub(crate) fn verb(line: &str, (start, end): (usize, usize)) -> Option<Hint> {
         message: Some(format!("`{word}` is not understood here")),
         label: Some("unknown word".to_string()),
         help,
+        replacement,
     })
 }
 

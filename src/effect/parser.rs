@@ -257,15 +257,23 @@ impl<'a> Normalized<'a> {
     /// Moves an error found in the normalized line (offsets from 0) to the
     /// original text (the line starts at `base`).
     fn relocate(&self, mut e: EffectError, base: usize) -> EffectError {
-        let (start, end) = (e.span.start, e.span.end);
-        let start = original(self.map.as_deref(), start);
-        let end = if end > e.span.start {
-            original_end(self.map.as_deref(), end)
+        e.span = self.relocate_span(&e.span, base);
+        // A fix is kept where its text stands unchanged by normalizing.
+        e.fix = e.fix.take().and_then(|(span, text)| {
+            let moved = self.relocate_span(&span, base);
+            (moved.len() == span.len()).then_some((moved, text))
+        });
+        e
+    }
+
+    fn relocate_span(&self, span: &std::ops::Range<usize>, base: usize) -> std::ops::Range<usize> {
+        let start = original(self.map.as_deref(), span.start);
+        let end = if span.end > span.start {
+            original_end(self.map.as_deref(), span.end)
         } else {
             start
         };
-        e.span = base + start..base + end;
-        e
+        base + start..base + end
     }
 }
 

@@ -290,8 +290,10 @@ pub(crate) fn from_pest(
     let mut message = message;
     let mut label = label;
     let mut help = None;
+    let mut fix = None;
     if let Some(word) = nearest(found, literals.iter().copied()) {
         help = Some(format!("did you mean `{word}`?"));
+        fix = (!at_end).then(|| word.to_string());
     } else if let Some((s, e)) = word_before(line, pos) {
         // A misspelt word is often read as an element or type word, and the
         // error shows up after it: look at the word before too.
@@ -308,6 +310,7 @@ pub(crate) fn from_pest(
             message = format!("`{before}` is not understood here");
             label = "unknown word".to_string();
             help = Some(format!("did you mean `{word}`?"));
+            fix = Some(word.to_string());
             span = (base + s, base + e);
         } else if !known && let Some(hint) = hints::verb(line, (s, e)) {
             return from_hint(hint, base);
@@ -332,7 +335,9 @@ pub(crate) fn from_pest(
     if help.is_none() && at_end && expected.iter().any(|e| e.contains("`.`") || e == "`.`") {
         help = Some("end each sentence with a full stop".to_string());
     }
-    EffectError::new("effect-syntax", span.0..span.1, message, label).with_help_opt(help)
+    EffectError::new("effect-syntax", span.0..span.1, message, label)
+        .with_help_opt(help)
+        .with_fix(span.0..span.1, fix)
 }
 
 /// A finding made of a hint (its span in the line at `base`).
@@ -345,6 +350,7 @@ fn from_hint(hint: Hint, base: usize) -> EffectError {
         hint.label.unwrap_or_else(|| "here".to_string()),
     )
     .with_help(hint.help)
+    .with_fix(base + hint.span.0..base + hint.span.1, hint.replacement)
 }
 
 /// A line with no colon that is not a keyword name either.

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::diagnostics::{self, Code, Diagnostic};
+use crate::diagnostics::{self, Code, Diagnostic, Fix};
 use crate::effect::phrases;
 use crate::yaml;
 
@@ -227,6 +227,17 @@ fn check_fingerprint(located: &Located, out: &mut Vec<Diagnostic>) {
 fn check_forbidden(glossary: &Glossary, located: &Located, out: &mut Vec<Diagnostic>) {
     for (term, range, variant) in glossary.forbidden(&located.entry.text) {
         let term = &glossary.terms[term];
+        let span = located.span(range.clone());
+        // The official term replaces the variant where it stands as
+        // written in the file (no escape or folded line inside).
+        let as_written = span.len() == range.len();
+        let fix = as_written.then(|| {
+            Fix::replace(
+                format!("write `{}`", term.official()),
+                span,
+                term.official(),
+            )
+        });
         out.push(
             located
                 .error(
@@ -239,7 +250,8 @@ fn check_forbidden(glossary: &Glossary, located: &Located, out: &mut Vec<Diagnos
                     ),
                 )
                 .with_label(format!("write `{}`", term.official()))
-                .with_help(rulebook_help(term)),
+                .with_help(rulebook_help(term))
+                .with_fixes(fix),
         );
     }
 }

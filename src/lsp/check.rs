@@ -8,7 +8,8 @@ use std::str::FromStr as _;
 use std::sync::Arc;
 
 use lsp_types::{
-    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range, Uri,
+    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range, TextEdit,
+    Uri,
 };
 
 use super::position::{Encoding, position};
@@ -236,9 +237,76 @@ pub fn to_lsp(
         data: Some(serde_json::json!({
             "label": &*finding.label,
             "help": finding.help.as_deref(),
+            "fixes": fixes(finding, sources, encoding),
         })),
         ..lsp_types::Diagnostic::default()
     }
+}
+
+/// A finding's fixes as the code actions' titles and text edits, in the
+/// finding's file: kept in the diagnostic's `data`, which the client
+/// sends back with `textDocument/codeAction`.
+fn fixes(finding: &Diagnostic, sources: &Sources, encoding: Encoding) -> Vec<FixData> {
+    if sources.file(&finding.path).is_none() {
+        return Vec::new();
+    }
+    finding
+        .fixes
+        .iter()
+        .map(|fix| FixData {
+            title: fix.title.to_string(),
+            edits: fix
+                .edits
+                .iter()
+                .map(|edit| TextEdit {
+                    range: range(sources, &finding.path, &edit.span, encoding),
+                    new_text: edit.text.to_string(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// One fix as a diagnostic's `data` holds it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FixData {
+    pub title: String,
+    pub edits: Vec<TextEdit>,
+}
+
+/// The quick fixes of the diagnostics a client sends with a
+/// `textDocument/codeAction` request, from their `data`.
+pub fn code_actions(
+    uri: &Uri,
+    diagnostics: &[lsp_types::Diagnostic],
+) -> Vec<lsp_types::CodeActionOrCommand> {
+    let mut actions = Vec::new();
+    for diagnostic in diagnostics {
+        let fixes: Vec<FixData> = diagnostic
+            .data
+            .as_ref()
+            .and_then(|data| data.get("fixes"))
+            .and_then(|fixes| serde_json::from_value(fixes.clone()).ok())
+            .unwrap_or_default();
+        let only = fixes.len() == 1;
+        for fix in fixes {
+            let edit = lsp_types::WorkspaceEdit {
+                changes: Some([(uri.clone(), fix.edits)].into_iter().collect()),
+                ..lsp_types::WorkspaceEdit::default()
+            };
+            actions.push(lsp_types::CodeActionOrCommand::CodeAction(
+                lsp_types::CodeAction {
+                    title: fix.title,
+                    kind: Some(lsp_types::CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![diagnostic.clone()]),
+                    edit: Some(edit),
+                    is_preferred: Some(only),
+                    ..lsp_types::CodeAction::default()
+                },
+            ));
+        }
+    }
+    actions
 }
 
 /// A span of a file as a range (the file's start when its text is unknown).

@@ -6,7 +6,10 @@
 //! only protocol messages; the server prints nothing else.
 //!
 //! What it answers: `initialize` (full-text sync, the position encoding
-//! agreed), `shutdown`, and any other request with `MethodNotFound`. What
+//! agreed), `textDocument/codeAction` (the quick fixes the diagnostics
+//! it published carry in their `data`), `textDocument/documentSymbol` (a
+//! set file's set and cards), `shutdown`, and any other
+//! request with `MethodNotFound`. What
 //! it hears: `didOpen`, `didChange`, `didSave`, `didClose` (each checks
 //! the document's pool again and publishes every open file's findings),
 //! `exit`. A frame that is not a message gets a parse error and the
@@ -14,6 +17,7 @@
 
 pub mod check;
 pub mod position;
+pub mod symbols;
 pub mod transport;
 
 use std::collections::HashMap;
@@ -26,9 +30,12 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
     PublishDiagnostics,
 };
-use lsp_types::request::{Initialize, Request as _, Shutdown};
+use lsp_types::request::{
+    CodeActionRequest, DocumentSymbolRequest, Initialize, Request as _, Shutdown,
+};
 use lsp_types::{
-    InitializeParams, InitializeResult, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams,
+    InitializeResult, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 
@@ -118,6 +125,21 @@ impl Server {
                 ErrorCode::InvalidRequest as i32,
                 "the server is shutting down".to_string(),
             ),
+            DocumentSymbolRequest::METHOD => match request
+                .extract::<lsp_types::DocumentSymbolParams>(DocumentSymbolRequest::METHOD)
+            {
+                Ok((_, params)) => Response::new_ok(id, self.symbols(&params.text_document.uri)),
+                Err(e) => invalid_params(id, e),
+            },
+            CodeActionRequest::METHOD => {
+                match request.extract::<lsp_types::CodeActionParams>(CodeActionRequest::METHOD) {
+                    Ok((_, params)) => Response::new_ok(
+                        id,
+                        check::code_actions(&params.text_document.uri, &params.context.diagnostics),
+                    ),
+                    Err(e) => invalid_params(id, e),
+                }
+            }
             method => Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
@@ -142,6 +164,13 @@ impl Server {
                 text_document_sync: Some(TextDocumentSyncCapability::Kind(
                     TextDocumentSyncKind::FULL,
                 )),
+                document_symbol_provider: Some(lsp_types::OneOf::Left(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Options(
+                    CodeActionOptions {
+                        code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                        ..CodeActionOptions::default()
+                    },
+                )),
                 ..ServerCapabilities::default()
             },
             server_info: Some(ServerInfo {
@@ -150,6 +179,18 @@ impl Server {
             }),
         };
         Response::new_ok(id, result)
+    }
+
+    /// The set and cards of a document: its unsaved text when it is open,
+    /// else the file on disk.
+    fn symbols(&self, uri: &Uri) -> lsp_types::DocumentSymbolResponse {
+        let encoding = self.encoding.unwrap_or(Encoding::Utf16);
+        let text = match self.open.get(uri.as_str()) {
+            Some(document) => Some(document.text.to_string()),
+            None => path_of(uri).and_then(|path| std::fs::read_to_string(path).ok()),
+        };
+        let symbols = text.map_or_else(Vec::new, |text| symbols::document_symbols(&text, encoding));
+        lsp_types::DocumentSymbolResponse::Nested(symbols)
     }
 
     /// Takes in a notification; what to publish in return.
