@@ -562,6 +562,18 @@ pub fn write_changed<'a>(
     stage_changed(FileSet::artifacts(), files)
 }
 
+/// Writes source files (rewritten by `fmt` or `fix`) all or none, modes and
+/// line endings as the new bytes have them.
+pub fn write_all<'a>(
+    files: impl IntoIterator<Item = (&'a Path, &'a [u8])>,
+) -> Result<(), WriteError> {
+    let mut set = FileSet::new();
+    for (path, bytes) in files {
+        set.stage(path, bytes)?;
+    }
+    set.commit().map(drop)
+}
+
 /// Stages the files of `files` whose bytes differ into `set`, and commits it.
 fn stage_changed<'a>(
     mut set: FileSet,

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::compile::compile;
 use crate::diagnostics::{Code, Diagnostic, Edit, Fix, Sources, apply_edits};
-use crate::files::{FileSet, WriteError};
+use crate::files::{WriteError, write_all};
 use crate::i18n;
 use crate::pool::Pool;
 
@@ -48,11 +48,11 @@ pub struct PoolFixes {
 impl PoolFixes {
     /// Writes every fixed file, or none.
     pub fn write(&self) -> Result<(), WriteError> {
-        let mut set = FileSet::new();
-        for file in &self.files {
-            set.stage(Path::new(&*file.path), file.text.as_bytes())?;
-        }
-        set.commit().map(drop)
+        write_all(
+            self.files
+                .iter()
+                .map(|file| (Path::new(&*file.path), file.text.as_bytes())),
+        )
     }
 }
 

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::diagnostics::{Code, Diagnostic, Fix, Sources};
 use crate::effect;
-use crate::files::{FileSet, WriteError};
+use crate::files::{WriteError, write_all};
 use crate::pool::Pool;
 use crate::report::{JsonDiagnostic, json_report};
 use crate::yaml::{self, LineEnd, Node, NodeValue, TextStyle, text_offsets};
@@ -167,11 +167,11 @@ impl PoolFormat {
 
     /// Writes every rewritten file, or none.
     pub fn write(&self) -> Result<(), WriteError> {
-        let mut set = FileSet::new();
-        for rewrite in &self.rewrites {
-            set.stage(Path::new(&*rewrite.path), rewrite.text.as_bytes())?;
-        }
-        set.commit().map(drop)
+        write_all(
+            self.rewrites
+                .iter()
+                .map(|rewrite| (Path::new(&*rewrite.path), rewrite.text.as_bytes())),
+        )
     }
 }
 

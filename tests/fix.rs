@@ -4,7 +4,7 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use blades::compile::compile;
 use blades::diagnostics::Diagnostic;
@@ -90,13 +90,7 @@ fn each_fixable_code_is_fixed_and_the_pool_builds_clean() {
 
 #[test]
 fn every_fix_in_every_fixture_pool_clears_its_finding() {
-    let mut pools: Vec<PathBuf> = ["tests/fixtures/build", "tests/fixtures/i18n"]
-        .iter()
-        .flat_map(|folder| std::fs::read_dir(root().join(folder)).unwrap())
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.is_dir())
-        .collect();
-    pools.sort();
+    let pools = common::fixture_pools();
     let mut fixed = 0;
     for pool in pools {
         if Pool::from_dir(&pool).is_ok() {

@@ -376,12 +376,7 @@ fn utf8_columns_when_the_client_offers_them() {
 
 #[test]
 fn every_fixture_pool_gets_the_findings_of_the_commands_of_record() {
-    let mut pools: Vec<PathBuf> = ["tests/fixtures/build", "tests/fixtures/i18n"]
-        .iter()
-        .flat_map(|folder| std::fs::read_dir(root().join(folder)).unwrap())
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.is_dir())
-        .collect();
+    let mut pools = common::fixture_pools();
     pools.push(root().join("tests/fixtures/formats/broken-pool"));
     pools.sort();
     assert!(pools.len() >= 10, "{pools:?}");

@@ -17,16 +17,7 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
-    if context.cards.is_none() && !args.check {
-        return context.refuse(
-            Diagnostic::general(
-                Code::Usage,
-                "`blades fix` rewrites files, and the built-in pool is not files to rewrite",
-            )
-            .with_help("name the pool folder with --cards DIR, or only report with --check"),
-        );
-    }
-    let workspace = match context.workspace_uncached() {
+    let workspace = match context.workspace_to_rewrite("fix", args.check) {
         Ok(workspace) => workspace,
         Err(code) => return code,
     };

@@ -206,6 +206,22 @@ impl Context {
             .map_err(|e| self.refuse(e.into_diagnostic()))
     }
 
+    /// [`Context::workspace_uncached`] for a command that rewrites the
+    /// pool's files (`blades fmt`, `blades fix`): refused for the built-in
+    /// pool unless the command only reports (`check`).
+    pub fn workspace_to_rewrite(&self, command: &str, check: bool) -> Result<Workspace, ExitCode> {
+        if self.cards.is_none() && !check {
+            return Err(self.refuse(
+                Diagnostic::general(
+                    Code::Usage,
+                    format!("`blades {command}` rewrites files, and the built-in pool is not files to rewrite"),
+                )
+                .with_help("name the pool folder with --cards DIR, or only report with --check"),
+            ));
+        }
+        self.workspace_uncached()
+    }
+
     /// Says which pool the command reads (human reports, not `--quiet`).
     pub fn say_pool(&self) {
         if self.tells() {

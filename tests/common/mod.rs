@@ -53,6 +53,19 @@ pub fn blades_with_stdin(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run 
 }
 
 /// The repository root.
+/// The pools of the build and i18n fixtures: each folder under
+/// `tests/fixtures/build` and `tests/fixtures/i18n`, sorted.
+pub fn fixture_pools() -> Vec<std::path::PathBuf> {
+    let mut pools: Vec<std::path::PathBuf> = ["tests/fixtures/build", "tests/fixtures/i18n"]
+        .iter()
+        .flat_map(|folder| std::fs::read_dir(root().join(folder)).unwrap())
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .collect();
+    pools.sort();
+    pools
+}
+
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
