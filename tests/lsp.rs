@@ -349,7 +349,52 @@ fn agrees_with_the_build(dir: &Path, encodings: &[&str]) {
         got.sort_by_key(Value::to_string);
         assert_eq!(got, want, "{}: {shown}", dir.display());
     }
+    offers_every_fix_blades_fix_makes(dir, &published);
     assert_eq!(client.finish(), 0);
+}
+
+/// Each fix `blades fix` would make (file, code, line, title) is one the
+/// server offers on the finding it publishes there: the command and the
+/// editor make the same fixes (the server offers ambiguous ones too).
+fn offers_every_fix_blades_fix_makes(
+    dir: &Path,
+    published: &std::collections::BTreeMap<String, Vec<Value>>,
+) {
+    let run = blades(
+        dir,
+        &["--format", "json", "fix", "--check", "--cards", "cards"],
+    );
+    let report: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("fix --check: {e}: {}{}", run.stdout, run.stderr));
+    let mut offered = std::collections::HashSet::new();
+    for (uri, diagnostics) in published {
+        let file = uri.rsplit_once("/cards/").map_or("", |(_, f)| f);
+        for d in diagnostics {
+            for fix in d["data"]["fixes"].as_array().into_iter().flatten() {
+                offered.insert(json!([
+                    format!("cards/{file}"),
+                    d["code"],
+                    d["range"]["start"]["line"].as_u64().unwrap() + 1,
+                    fix["title"],
+                ]));
+            }
+        }
+    }
+    // A pool `blades fix` cannot read (exit 2) has no fixes to compare.
+    let Some(files) = report["files"].as_array() else {
+        assert_eq!(run.code, 2, "{}: {report}", dir.display());
+        return;
+    };
+    for file in files {
+        for fix in file["fixes"].as_array().unwrap() {
+            let made = json!([file["file"], fix["code"], fix["line"], fix["title"]]);
+            assert!(
+                offered.contains(&made),
+                "{}: `blades fix` makes {made}, the server does not offer it",
+                dir.display()
+            );
+        }
+    }
 }
 
 #[test]
