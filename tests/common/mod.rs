@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test crate uses its own part of this module
 
+pub mod lsp;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
