@@ -27,6 +27,17 @@ def read(out):
             length = int(line.split(b":")[1])
     return json.loads(out.read(length))
 
+def peak_memory(pid):
+    """The process's peak resident memory, from Linux's /proc (else unknown)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
 def main():
     binary, pool = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 20
@@ -66,6 +77,7 @@ def main():
             while (message := read(server.stdout)).get("method") != "$/logTrace":
                 pass
             traces.append(message["params"]["verbose"])
+        peak = peak_memory(server.pid)
         send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
         read(server.stdout)
         send({"jsonrpc": "2.0", "method": "exit"})
@@ -74,6 +86,7 @@ def main():
         print(f"edit to diagnostics, {pool}: median {statistics.median(ms):.1f} ms "
               f"(min {min(ms):.1f}, max {max(ms):.1f}) over {runs} edits")
         print("the server's account of the median edit:", traces[ms.index(sorted(ms)[len(ms) // 2])])
+        print(f"the server's peak memory (VmHWM): {peak}")
     finally:
         shutil.rmtree(work)
 
