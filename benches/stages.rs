@@ -3,7 +3,6 @@
 //! database assembly, database write and database load.
 
 use std::hint::black_box;
-use std::sync::Arc;
 
 use blades::compile::{assemble, check_pool, compile};
 use blades::load::{LoadedSet, load_set};
@@ -25,13 +24,7 @@ fn bench(c: &mut Criterion) {
     let pool = Pool::from_dir(dir.path()).expect("pool");
     let sources: Vec<SourceFile> = files
         .iter()
-        .map(|(name, text)| {
-            SourceFile::new(
-                Arc::from(name.as_str()),
-                name.clone(),
-                Arc::from(text.as_str()),
-            )
-        })
+        .map(|(name, text)| SourceFile::named(name, text))
         .collect();
     let docs: Vec<yaml::Node> = sources
         .iter()

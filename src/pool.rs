@@ -69,6 +69,12 @@ impl SourceFile {
         }
     }
 
+    /// A file held in memory, shown by its name within the pool (a pool
+    /// made by a program: tests, benchmarks, synthetic pools).
+    pub fn named(name: &str, text: &str) -> SourceFile {
+        SourceFile::new(Arc::from(name), name.to_string(), Arc::from(text))
+    }
+
     /// The file's text. A file left unread is read now (a build asks for
     /// one only to check or render its set again); should that fail, or
     /// the file no longer be what its stamp said, the text is empty and

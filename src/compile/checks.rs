@@ -1032,21 +1032,14 @@ mod tests {
         files: &[(String, String)],
         memo: &mut ChecksMemo,
     ) -> [(Vec<String>, String); 2] {
-        let sources: Vec<SourceFile> = files
+        let sources = files
             .iter()
-            .map(|(name, text)| {
-                SourceFile::new(
-                    Arc::from(name.as_str()),
-                    name.clone(),
-                    Arc::from(text.as_str()),
-                )
-            })
-            .collect();
+            .map(|(name, text)| SourceFile::named(name, text));
         let mut hashes = Vec::new();
         let mut sets = Vec::new();
-        for file in &sources {
-            if let Some(set) = crate::load::load_set(file, &mut Vec::new()) {
-                hashes.push(fixed_hash(file.text().as_bytes()));
+        for file in sources {
+            if let Some(set) = crate::load::load_set(&file, &mut Vec::new()) {
+                hashes.push(file.hash());
                 sets.push(set);
             }
         }
