@@ -8,7 +8,8 @@
 //! What it answers: `initialize` (full-text sync, the position encoding
 //! agreed), `textDocument/codeAction` (the quick fixes the diagnostics
 //! it published carry in their `data`), `textDocument/documentSymbol` (a
-//! set file's set and cards), `shutdown`, and any other
+//! set file's set and cards), `textDocument/formatting` (what `blades
+//! fmt` writes, as edits), `shutdown`, and any other
 //! request with `MethodNotFound`. What
 //! it hears: `didOpen`, `didChange`, `didSave`, `didClose` (each checks
 //! the document's pool again and publishes every open file's findings),
@@ -16,6 +17,7 @@
 //! server reads on.
 
 pub mod check;
+pub mod format;
 pub mod position;
 pub mod symbols;
 pub mod transport;
@@ -31,7 +33,7 @@ use lsp_types::notification::{
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, DocumentSymbolRequest, Initialize, Request as _, Shutdown,
+    CodeActionRequest, DocumentSymbolRequest, Formatting, Initialize, Request as _, Shutdown,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams,
@@ -131,6 +133,12 @@ impl Server {
                 Ok((_, params)) => Response::new_ok(id, self.symbols(&params.text_document.uri)),
                 Err(e) => invalid_params(id, e),
             },
+            Formatting::METHOD => {
+                match request.extract::<lsp_types::DocumentFormattingParams>(Formatting::METHOD) {
+                    Ok((_, params)) => Response::new_ok(id, self.format(&params.text_document.uri)),
+                    Err(e) => invalid_params(id, e),
+                }
+            }
             CodeActionRequest::METHOD => {
                 match request.extract::<lsp_types::CodeActionParams>(CodeActionRequest::METHOD) {
                     Ok((_, params)) => Response::new_ok(
@@ -165,6 +173,7 @@ impl Server {
                     TextDocumentSyncKind::FULL,
                 )),
                 document_symbol_provider: Some(lsp_types::OneOf::Left(true)),
+                document_formatting_provider: Some(lsp_types::OneOf::Left(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Options(
                     CodeActionOptions {
                         code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
@@ -185,12 +194,31 @@ impl Server {
     /// else the file on disk.
     fn symbols(&self, uri: &Uri) -> lsp_types::DocumentSymbolResponse {
         let encoding = self.encoding.unwrap_or(Encoding::Utf16);
-        let text = match self.open.get(uri.as_str()) {
-            Some(document) => Some(document.text.to_string()),
-            None => path_of(uri).and_then(|path| std::fs::read_to_string(path).ok()),
-        };
+        let text = self.text_of(uri);
         let symbols = text.map_or_else(Vec::new, |text| symbols::document_symbols(&text, encoding));
         lsp_types::DocumentSymbolResponse::Nested(symbols)
+    }
+
+    /// The edits that format a document as `blades fmt` would.
+    fn format(&self, uri: &Uri) -> Vec<lsp_types::TextEdit> {
+        let encoding = self.encoding.unwrap_or(Encoding::Utf16);
+        let (Some(path), Some(text)) = (path_of(uri), self.text_of(uri)) else {
+            return Vec::new();
+        };
+        let dir = pool_dir(self.root.as_deref(), &path);
+        let Ok(relative) = path.strip_prefix(&dir) else {
+            return Vec::new();
+        };
+        let relative = relative.to_string_lossy().replace('\\', "/");
+        format::format_document(&dir, &relative, &text, encoding)
+    }
+
+    /// A document's unsaved text when it is open, else the file on disk.
+    fn text_of(&self, uri: &Uri) -> Option<String> {
+        match self.open.get(uri.as_str()) {
+            Some(document) => Some(document.text.to_string()),
+            None => path_of(uri).and_then(|path| std::fs::read_to_string(path).ok()),
+        }
     }
 
     /// Takes in a notification; what to publish in return.
