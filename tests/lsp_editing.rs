@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use common::lsp::{Client, apply_edits, uri, workspace};
+use common::lsp::{Client, apply_edits, offset_of, uri, workspace};
 use common::{blades, root};
 
 /// Every pool whose set files the formatting test formats: the build and
@@ -154,6 +154,96 @@ fn formatting_edits_only_the_effects_after_cjk_and_an_emoji() {
         // A syntax error anywhere in the file: no edits, and no error.
         client.change(&path, &edited.replace("gain 2 rp", "gian 2 rp"));
         assert_eq!(formatting(&mut client, &path), Vec::<Value>::new());
+        assert_eq!(client.finish(), 0);
+    }
+}
+
+/// The semantic tokens of a document as (text, type) pairs, the text cut
+/// from the document where each token's position and length say.
+fn tokens(client: &mut Client, path: &Path, text: &str) -> Vec<(String, String)> {
+    let utf8 = client.capabilities["positionEncoding"] == "utf-8";
+    let legend = client.capabilities["semanticTokensProvider"]["legend"]["tokenTypes"].clone();
+    let answer = client.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": uri(path)}}),
+    );
+    let data: Vec<u64> = answer["result"]["data"]
+        .as_array()
+        .unwrap_or_else(|| panic!("tokens: {answer}"))
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    let (mut line, mut column) = (0, 0);
+    data.chunks(5)
+        .map(|token| {
+            line += token[0];
+            column = if token[0] == 0 {
+                column + token[1]
+            } else {
+                token[1]
+            };
+            let at = |character| json!({"line": line, "character": character});
+            let start = offset_of(text, &at(column), utf8);
+            let end = offset_of(text, &at(column + token[2]), utf8);
+            let kind = legend[token[3] as usize].as_str().unwrap().to_string();
+            (text[start..end].to_string(), kind)
+        })
+        .collect()
+}
+
+#[test]
+fn effect_words_are_coloured_after_cjk_and_an_emoji_in_both_encodings() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let path = dir.path().join("cards/tin-town.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let cards = concat!(
+        "cards:\n",
+        "  - {id: dragon, name: 竜🐉, kind: single, stars: 1, effect: \"Play:\\tGain 2 RP for each fire card in your tableau.\"}\n",
+        "  - id: owl\n",
+        "    name: 梟\n",
+        "    kind: single\n",
+        "    stars: 2\n",
+        "    effect: |\n",
+        "      Scurry.\n",
+        "      Reaction (when an opponent flips this card): Gian 1 VP.\n",
+        "      Ongoing: Each opponent cannot gain RP.\n",
+    );
+    let edited = text.replace("cards:\n", cards);
+    let want = [
+        ("Play", "keyword"),
+        ("2", "number"),
+        ("RP", "enumMember"),
+        ("fire", "type"),
+        ("card", "class"),
+        ("your", "variable"),
+        ("Scurry", "macro"),
+        // The Reaction's line does not parse (`Gian`): nothing on it.
+        ("Ongoing", "keyword"),
+        ("opponent", "variable"),
+        ("RP", "enumMember"),
+        // The fixture's own effect, further down.
+        ("Play", "keyword"),
+        ("1", "number"),
+        ("RP", "enumMember"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(word, kind)| (word.to_string(), kind.to_string()))
+        .collect();
+    for encodings in [&[][..], &["utf-8"][..]] {
+        let mut client = Client::start(dir.path(), encodings);
+        let legend = &client.capabilities["semanticTokensProvider"]["legend"];
+        assert_eq!(
+            legend["tokenTypes"].as_array().unwrap().len(),
+            7,
+            "{legend}"
+        );
+        client.open(&path, &edited);
+        assert_eq!(tokens(&mut client, &path, &edited), want, "{encodings:?}");
+        // A file with no effects has none.
+        let keywords = dir.path().join("cards/keywords.yaml");
+        let text = std::fs::read_to_string(&keywords).unwrap();
+        assert_eq!(tokens(&mut client, &keywords, &text), []);
         assert_eq!(client.finish(), 0);
     }
 }

@@ -9,7 +9,8 @@
 //! agreed), `textDocument/codeAction` (the quick fixes the diagnostics
 //! it published carry in their `data`), `textDocument/documentSymbol` (a
 //! set file's set and cards), `textDocument/formatting` (what `blades
-//! fmt` writes, as edits), `shutdown`, and any other
+//! fmt` writes, as edits), `textDocument/semanticTokens/full` (the words
+//! of effects, coloured), `shutdown`, and any other
 //! request with `MethodNotFound`. What
 //! it hears: `didOpen`, `didChange`, `didSave`, `didClose` (each checks
 //! the document's pool again and publishes every open file's findings),
@@ -20,6 +21,7 @@ pub mod check;
 pub mod format;
 pub mod position;
 pub mod symbols;
+pub mod tokens;
 pub mod transport;
 
 use std::collections::HashMap;
@@ -33,7 +35,8 @@ use lsp_types::notification::{
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, DocumentSymbolRequest, Formatting, Initialize, Request as _, Shutdown,
+    CodeActionRequest, DocumentSymbolRequest, Formatting, Initialize, Request as _,
+    SemanticTokensFullRequest, Shutdown,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams,
@@ -139,6 +142,12 @@ impl Server {
                     Err(e) => invalid_params(id, e),
                 }
             }
+            SemanticTokensFullRequest::METHOD => match request
+                .extract::<lsp_types::SemanticTokensParams>(SemanticTokensFullRequest::METHOD)
+            {
+                Ok((_, params)) => Response::new_ok(id, self.tokens(&params.text_document.uri)),
+                Err(e) => invalid_params(id, e),
+            },
             CodeActionRequest::METHOD => {
                 match request.extract::<lsp_types::CodeActionParams>(CodeActionRequest::METHOD) {
                     Ok((_, params)) => Response::new_ok(
@@ -174,6 +183,14 @@ impl Server {
                 )),
                 document_symbol_provider: Some(lsp_types::OneOf::Left(true)),
                 document_formatting_provider: Some(lsp_types::OneOf::Left(true)),
+                semantic_tokens_provider: Some(
+                    lsp_types::SemanticTokensOptions {
+                        legend: tokens::legend(),
+                        full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                        ..lsp_types::SemanticTokensOptions::default()
+                    }
+                    .into(),
+                ),
                 code_action_provider: Some(CodeActionProviderCapability::Options(
                     CodeActionOptions {
                         code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
@@ -211,6 +228,18 @@ impl Server {
         };
         let relative = relative.to_string_lossy().replace('\\', "/");
         format::format_document(&dir, &relative, &text, encoding)
+    }
+
+    /// The effect words of a document, coloured.
+    fn tokens(&self, uri: &Uri) -> lsp_types::SemanticTokens {
+        let encoding = self.encoding.unwrap_or(Encoding::Utf16);
+        let data = self
+            .text_of(uri)
+            .map_or_else(Vec::new, |text| tokens::semantic_tokens(&text, encoding));
+        lsp_types::SemanticTokens {
+            result_id: None,
+            data,
+        }
     }
 
     /// A document's unsaved text when it is open, else the file on disk.
