@@ -247,3 +247,266 @@ fn effect_words_are_coloured_after_cjk_and_an_emoji_in_both_encodings() {
         assert_eq!(client.finish(), 0);
     }
 }
+
+/// The completions at the first `§` of `text`, opened (with `§` taken
+/// out) as the document at `path`: each label with the text its edit puts
+/// over the range it names, and that range's text.
+struct Completions {
+    items: Vec<Value>,
+    incomplete: bool,
+    /// Each item's label, what it inserts and the text it replaces.
+    edits: Vec<(String, String, String)>,
+}
+
+impl Completions {
+    fn labels(&self) -> Vec<&str> {
+        self.items
+            .iter()
+            .map(|i| i["label"].as_str().unwrap())
+            .collect()
+    }
+
+    fn item(&self, label: &str) -> &Value {
+        self.items
+            .iter()
+            .find(|i| i["label"] == label)
+            .unwrap_or_else(|| panic!("no `{label}` in {:?}", self.labels()))
+    }
+}
+
+fn complete_at(client: &mut Client, path: &Path, marked: &str) -> Completions {
+    let utf8 = client.capabilities["positionEncoding"] == "utf-8";
+    let offset = marked.find('§').expect("a cursor");
+    let text = marked.replacen('§', "", 1);
+    client.open(path, &text);
+    let line = text[..offset].matches('\n').count();
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let column = match utf8 {
+        true => offset - line_start,
+        false => text[line_start..offset].encode_utf16().count(),
+    };
+    let answer = client.request(
+        "textDocument/completion",
+        json!({
+            "textDocument": {"uri": uri(path)},
+            "position": {"line": line, "character": column},
+        }),
+    );
+    let result = &answer["result"];
+    let items = result["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a completion list: {answer}"))
+        .clone();
+    let edits = items
+        .iter()
+        .map(|item| {
+            let edit = &item["textEdit"];
+            let start = offset_of(&text, &edit["range"]["start"], utf8);
+            let end = offset_of(&text, &edit["range"]["end"], utf8);
+            assert_eq!(end, offset, "{item}");
+            let label = item["label"].as_str().unwrap().to_string();
+            let new = edit["newText"].as_str().unwrap().to_string();
+            (label, new, text[start..end].to_string())
+        })
+        .collect();
+    Completions {
+        items,
+        incomplete: result["isIncomplete"] == true,
+        edits,
+    }
+}
+
+/// The set schema the repository ships (what `blades schema` writes).
+fn set_schema() -> Value {
+    let text = std::fs::read_to_string(root().join("schema/set.schema.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn sorted(mut list: Vec<String>) -> Vec<String> {
+    list.sort();
+    list
+}
+
+#[test]
+fn set_file_keys_and_values_come_from_the_schema_and_the_pool() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let path = dir.path().join("cards/tin-town.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let schema = set_schema();
+    let keys = |pointer: &str| -> Vec<String> {
+        let properties = schema.pointer(pointer).unwrap().as_object().unwrap();
+        sorted(properties.keys().cloned().collect())
+    };
+    for encodings in [&[][..], &["utf-8"][..]] {
+        let mut client = Client::start(dir.path(), encodings);
+        assert!(client.capabilities["completionProvider"].is_object());
+        // A card's keys, half typed, with the schema's descriptions.
+        let marked = text.replace("    stars: 1\n", "    stars: 1\n    st§\n");
+        let found = complete_at(&mut client, &path, &marked);
+        let labels: Vec<String> = found.labels().iter().map(|l| l.to_string()).collect();
+        assert_eq!(sorted(labels), keys("/$defs/CardSource/properties"));
+        assert_eq!(
+            found.item("stars")["documentation"],
+            schema["$defs"]["CardSource"]["properties"]["stars"]["description"]
+        );
+        assert!(
+            found
+                .edits
+                .contains(&("stars".into(), "stars: ".into(), "st".into()))
+        );
+        // The set's keys at the top.
+        let found = complete_at(&mut client, &path, &format!("{text}co§"));
+        let labels: Vec<String> = found.labels().iter().map(|l| l.to_string()).collect();
+        assert_eq!(sorted(labels), keys("/properties"));
+        // A card's kind in a flow mapping after CJK and an emoji: the
+        // schema's enum, the range the typed `si` in either encoding.
+        let marked = text.replace(
+            "cards:\n",
+            "cards:\n  - {id: dragon, name: 竜🐉, kind: si§\n",
+        );
+        let found = complete_at(&mut client, &path, &marked);
+        assert_eq!(found.labels(), ["single", "deck-box", "accessory"]);
+        assert!(
+            found
+                .edits
+                .contains(&("single".into(), "single".into(), "si".into()))
+        );
+        // Elements in a flow list, types in a block list: the pool's own
+        // type (`duelist`, declared by `champion.yaml`) among them.
+        let marked = text.replace("[water, fire]", "[water, §]");
+        let found = complete_at(&mut client, &path, &marked);
+        assert_eq!(
+            found.labels(),
+            ["fire", "air", "light", "water", "earth", "dark"]
+        );
+        let marked = text.replace(
+            "    types: [mage]\n",
+            "    types:\n      - mage\n      - §\n",
+        );
+        let found = complete_at(&mut client, &path, &marked);
+        let mut types: Vec<&str> = blades::words::BASE_TYPES.to_vec();
+        types.push("duelist");
+        types.sort();
+        assert_eq!(found.labels(), types);
+        assert_eq!(client.finish(), 0);
+    }
+}
+
+#[test]
+fn effects_complete_timing_words_and_the_pools_keywords_at_a_line_start() {
+    let dir = workspace(&root().join("tests/fixtures/build/own-keywords"));
+    let path = dir.path().join("cards/gears.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut client = Client::start(dir.path(), &[]);
+    let mut want: Vec<String> = blades::effect::Timing::ALL
+        .iter()
+        .map(|t| t.word().to_string())
+        .collect();
+    let builtin = blades::effect::Keywords::builtin();
+    want.extend(builtin.iter().map(|k| k.name.en.clone()));
+    want.push("Gear Up".to_string());
+    let want = sorted(want);
+    let block = "    effect: |\n      Scurry.\n      §\n";
+    for marked in [
+        text.replace("effect: \"Gear Up.\"", "effect: \"§"),
+        text.replace("effect: \"Gear Up.\"}", "flavor: x}\n  - id: g3\n")
+            .replace("  - id: g3\n", &format!("  - id: g3\n{block}")),
+    ] {
+        let found = complete_at(&mut client, &path, &marked);
+        let labels = found.labels().iter().map(|l| l.to_string()).collect();
+        assert_eq!(sorted(labels), want, "{marked}");
+        let gear_up = found.item("Gear Up");
+        assert_eq!(gear_up["documentation"], "Play: Gain 2 RP.");
+        assert_eq!(gear_up["detail"], "keyword · ギアアップ");
+    }
+    // Further on in a line: elements and types.
+    let marked = text.replace(
+        "effect: \"Gear Up.\"",
+        "effect: \"Play: Gain 1 RP for each fi§",
+    );
+    let found = complete_at(&mut client, &path, &marked);
+    assert!(found.labels().contains(&"fire") && found.labels().contains(&"construct"));
+    assert!(!found.labels().contains(&"Play"));
+    assert!(
+        found
+            .edits
+            .contains(&("fire".into(), "fire".into(), "fi".into()))
+    );
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn player_inputs_and_formats_complete_the_pools_cards() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let mut client = Client::start(dir.path(), &[]);
+    // A deck as text and as YAML, beside the pool: names after the count.
+    let deck = dir.path().join("deck.txt");
+    let found = complete_at(&mut client, &deck, "# mine\n2x Rivet Hound\n3x Cl§\n");
+    assert_eq!(found.labels(), ["Clockwork Titan"]);
+    assert_eq!(
+        found.edits[0],
+        (
+            "Clockwork Titan".into(),
+            "Clockwork Titan".into(),
+            "Cl".into()
+        )
+    );
+    assert_eq!(
+        found.item("Clockwork Titan")["detail"],
+        "clockwork-titan · single · 7 STAR · tin-town"
+    );
+    let found = complete_at(&mut client, &deck, "character: §\n");
+    assert_eq!(found.labels(), Vec::<&str>::new());
+    let deck = dir.path().join("deck.yaml");
+    let found = complete_at(&mut client, &deck, "cards:\n  - 2x Brass Owl\n  - Hou§\n");
+    assert_eq!(found.labels(), ["Rivet Hound"]);
+    assert_eq!(found.edits[0].2, "Hou");
+    // Every card of the pool when nothing is typed yet.
+    let found = complete_at(&mut client, &deck, "cards: [§]\n");
+    assert!(
+        found.labels().len() >= 7 && !found.incomplete,
+        "{:?}",
+        found.labels()
+    );
+    // A format names cards by id.
+    let format = dir.path().join("cards/formats/cube.yaml");
+    let marked =
+        "formats:\n  - id: cube\n    bounds:\n      - {where: {card: [brass-owl, ri§]}, max: 0}\n";
+    let found = complete_at(&mut client, &format, marked);
+    assert_eq!(found.labels(), ["rivet-hound"]);
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn japanese_translations_complete_the_glossarys_official_terms() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let path = dir.path().join("cards/locales/ja/tin-town.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for encodings in [&[][..], &["utf-8"][..]] {
+        let mut client = Client::start(dir.path(), encodings);
+        let found = complete_at(
+            &mut client,
+            &path,
+            &format!("{text}cards:\n  rivet-hound:\n    effect: \"🐉プレイ：デッキ§"),
+        );
+        let glossary = blades::i18n::glossary::Glossary::builtin();
+        let box_term = glossary.official_for("deck box").unwrap();
+        let item = found.item(box_term);
+        assert_eq!(item["detail"], "Deck Box");
+        // The Japanese typed since the last punctuation is what is replaced.
+        assert!(
+            found
+                .edits
+                .contains(&(box_term.into(), box_term.into(), "デッキ".into()))
+        );
+        assert_eq!(
+            found.labels().len(),
+            glossary
+                .terms
+                .iter()
+                .filter(|t| !t.official().is_empty())
+                .count()
+        );
+        assert_eq!(client.finish(), 0);
+    }
+}

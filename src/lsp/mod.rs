@@ -10,7 +10,8 @@
 //! it published carry in their `data`), `textDocument/documentSymbol` (a
 //! set file's set and cards), `textDocument/formatting` (what `blades
 //! fmt` writes, as edits), `textDocument/semanticTokens/full` (the words
-//! of effects, coloured), `shutdown`, and any other
+//! of effects, coloured), `textDocument/completion` (keys, values, effect
+//! words, card names, glossary terms), `shutdown`, and any other
 //! request with `MethodNotFound`. What
 //! it hears: `didOpen`, `didChange`, `didSave`, `didClose` (each checks
 //! the document's pool again and publishes every open file's findings),
@@ -18,6 +19,7 @@
 //! server reads on.
 
 pub mod check;
+pub mod complete;
 pub mod format;
 pub mod position;
 pub mod symbols;
@@ -35,7 +37,7 @@ use lsp_types::notification::{
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, DocumentSymbolRequest, Formatting, Initialize, Request as _,
+    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, Initialize, Request as _,
     SemanticTokensFullRequest, Shutdown,
 };
 use lsp_types::{
@@ -44,6 +46,7 @@ use lsp_types::{
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 
+use crate::pool::Pool;
 use check::{Document, check_pool, path_of, pool_dir};
 use position::Encoding;
 use transport::Frame;
@@ -106,6 +109,9 @@ struct Server {
     root: Option<PathBuf>,
     /// The open documents, by URI.
     open: HashMap<String, Document>,
+    /// The words completion offers, by pool folder (`None`: the built-in
+    /// pool), read from disk at the first completion in that pool.
+    words: HashMap<Option<PathBuf>, complete::PoolWords>,
 }
 
 impl Server {
@@ -148,6 +154,14 @@ impl Server {
                 Ok((_, params)) => Response::new_ok(id, self.tokens(&params.text_document.uri)),
                 Err(e) => invalid_params(id, e),
             },
+            Completion::METHOD => {
+                match request.extract::<lsp_types::CompletionParams>(Completion::METHOD) {
+                    Ok((_, params)) => {
+                        Response::new_ok(id, self.complete(&params.text_document_position))
+                    }
+                    Err(e) => invalid_params(id, e),
+                }
+            }
             CodeActionRequest::METHOD => {
                 match request.extract::<lsp_types::CodeActionParams>(CodeActionRequest::METHOD) {
                     Ok((_, params)) => Response::new_ok(
@@ -183,6 +197,7 @@ impl Server {
                 )),
                 document_symbol_provider: Some(lsp_types::OneOf::Left(true)),
                 document_formatting_provider: Some(lsp_types::OneOf::Left(true)),
+                completion_provider: Some(lsp_types::CompletionOptions::default()),
                 semantic_tokens_provider: Some(
                     lsp_types::SemanticTokensOptions {
                         legend: tokens::legend(),
@@ -242,6 +257,60 @@ impl Server {
         }
     }
 
+    /// What may be written at a position of a document.
+    fn complete(
+        &mut self,
+        at: &lsp_types::TextDocumentPositionParams,
+    ) -> lsp_types::CompletionList {
+        let encoding = self.encoding.unwrap_or(Encoding::Utf16);
+        let uri = &at.text_document.uri;
+        let (Some(path), Some(text)) = (path_of(uri), self.text_of(uri)) else {
+            return lsp_types::CompletionList::default();
+        };
+        let dir = pool_dir(self.root.as_deref(), &path);
+        let relative = path
+            .strip_prefix(&dir)
+            .map(|r| r.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        let cards = complete::input_pool(self.root.as_deref());
+        let role = complete::Role::of(&relative, cards.as_ref() == Some(&dir), &text);
+        let words_of = match role {
+            complete::Role::Input { .. } => cards,
+            _ => Some(dir),
+        };
+        let words = complete::needs_words(role).then(|| self.words_of(words_of));
+        let lines = crate::diagnostics::LineIndex::new(&text);
+        let request = complete::Request {
+            offset: position::offset(&lines, &text, at.position, encoding),
+            text: &text,
+            role,
+            encoding,
+        };
+        complete::complete(&request, words)
+    }
+
+    /// The words of the pool in `dir` (`None`: the built-in pool), the
+    /// open documents' unsaved texts laid over it.
+    fn words_of(&mut self, dir: Option<PathBuf>) -> &complete::PoolWords {
+        let open = &self.open;
+        let words = self.words.entry(dir.clone()).or_insert_with(|| {
+            let pool = match &dir {
+                Some(dir) => Pool::from_dir(dir).unwrap_or_default(),
+                None => Pool::builtin(),
+            };
+            complete::PoolWords::of(&pool)
+        });
+        for document in open.values() {
+            if let Some(dir) = &dir
+                && let Ok(relative) = document.path.strip_prefix(dir)
+            {
+                let relative = relative.to_string_lossy().replace('\\', "/");
+                words.overlay(&relative, &document.text);
+            }
+        }
+        words
+    }
+
     /// A document's unsaved text when it is open, else the file on disk.
     fn text_of(&self, uri: &Uri) -> Option<String> {
         match self.open.get(uri.as_str()) {
@@ -297,6 +366,8 @@ impl Server {
     fn close(&mut self, uri: Uri) -> Option<Vec<Notification>> {
         let document = self.open.remove(uri.as_str())?;
         let dir = pool_dir(self.root.as_deref(), &document.path);
+        // The file is what is on disk again: its pool's words are read anew.
+        self.words.remove(&Some(dir.clone()));
         let mut published = vec![publish(uri, Vec::new())];
         published.extend(self.publish(&dir));
         Some(published)
