@@ -953,6 +953,23 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any text, any cursor, any role: an answer, never a panic.
+        #[test]
+        fn any_text_completes_without_failing(
+            text in "(id: s\ncards:\n|  - |    |\\{|\\[|, |: |\"|'|#|竜|🐉|\\||effect|kind|types|[a-z]| |\n|\r){0,40}",
+            cursor in 0usize..200,
+        ) {
+            static WORDS: std::sync::LazyLock<PoolWords> =
+                std::sync::LazyLock::new(|| PoolWords::of(&Pool::builtin()));
+            let words = &*WORDS;
+            for role in [Role::Set, Role::Japanese, Role::Format, Role::Input { yaml: true }, Role::Input { yaml: false }] {
+                let request = Request { text: &text, offset: cursor, role, encoding: Encoding::Utf16 };
+                complete(&request, Some(words));
+            }
+        }
+    }
+
     #[test]
     fn a_files_role_is_read_from_its_path() {
         assert_eq!(Role::of("tin-town.yaml", true, ""), Role::Set);

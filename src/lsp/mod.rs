@@ -80,7 +80,19 @@ pub fn serve(input: &mut impl BufRead, output: &mut impl Write) -> io::Result<En
         };
         match message {
             Message::Request(request) => {
-                let response = server.answer(request);
+                let id = request.id.clone();
+                // A handler that fails on some input answers an error; the
+                // session goes on.
+                let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    server.answer(request)
+                }));
+                let response = answered.unwrap_or_else(|_| {
+                    Response::new_err(
+                        id,
+                        ErrorCode::InternalError as i32,
+                        "the server failed on this request".to_string(),
+                    )
+                });
                 transport::write(output, &Message::Response(response))?;
             }
             Message::Notification(notification) if notification.method == "exit" => {
