@@ -82,7 +82,27 @@ impl Role {
 struct CardWord {
     id: String,
     name: String,
+    /// The name in lower case, for matching what is typed.
+    lowered: String,
     detail: String,
+}
+
+impl CardWord {
+    /// What a list shows: the card's id, else its name.
+    fn shown(&self, by_id: bool) -> &str {
+        match by_id {
+            true => &self.id,
+            false => &self.name,
+        }
+    }
+
+    /// What the typed text is matched against, in lower case (ids are).
+    fn matched(&self, by_id: bool) -> &str {
+        match by_id {
+            true => &self.id,
+            false => &self.lowered,
+        }
+    }
 }
 
 /// What one set file adds to a pool's words.
@@ -123,7 +143,12 @@ impl FileWords {
                 let kind = text_of(card, "kind").unwrap_or_default();
                 let set = set.as_deref().unwrap_or_default();
                 let detail = format!("{kind} · {stars} STAR · {set}");
-                Some(CardWord { id, name, detail })
+                Some(CardWord {
+                    id,
+                    lowered: name.to_lowercase(),
+                    name,
+                    detail,
+                })
             })
             .collect();
         FileWords { set, types, cards }
@@ -644,14 +669,7 @@ fn format_file(text: &str, offset: usize, words: Option<&PoolWords>, found: &mut
         Step::Item => None,
     });
     match key {
-        Some("card") => cards(
-            words,
-            &text[replaces.clone()],
-            replaces,
-            |card| &card.id,
-            false,
-            found,
-        ),
+        Some("card") => cards(words, &text[replaces.clone()], replaces, true, false, found),
         Some("set") => {
             for set in words.sets() {
                 found.add(
@@ -715,7 +733,7 @@ fn player_input(
         words,
         &text[start..offset],
         start..offset,
-        |card| &card.name,
+        false,
         yaml,
         found,
     );
@@ -749,35 +767,38 @@ fn after_count(text: &str, start: usize, offset: usize) -> usize {
 }
 
 /// The cards whose name (or id) starts with what is typed, or has a word
-/// that does; at most [`MAX_CARDS`].
+/// that does; at most [`MAX_CARDS`], the first in order.
 fn cards(
     words: &PoolWords,
     typed: &str,
     replaces: Range<usize>,
-    shown: impl Fn(&CardWord) -> &String,
+    by_id: bool,
     quote: bool,
     found: &mut Found,
 ) {
     let typed = typed.to_lowercase();
-    let matches = |name: &str| {
-        let name = name.to_lowercase();
-        name.starts_with(&typed) || name.split([' ', '-']).any(|w| w.starts_with(&typed))
+    let matches = |card: &CardWord| {
+        let key = card.matched(by_id);
+        key.starts_with(&typed) || key.split([' ', '-']).any(|w| w.starts_with(&typed))
     };
-    let mut chosen: Vec<&CardWord> = words.cards().filter(|c| matches(shown(c))).collect();
-    chosen.sort_by(|a, b| shown(a).cmp(shown(b)));
-    chosen.dedup_by(|a, b| shown(a) == shown(b));
+    let order = |a: &&CardWord, b: &&CardWord| a.shown(by_id).cmp(b.shown(by_id));
+    let mut chosen: Vec<&CardWord> = words.cards().filter(|c| matches(c)).collect();
     if chosen.len() > MAX_CARDS {
+        // The first hundred in order, without sorting them all.
+        chosen.select_nth_unstable_by(MAX_CARDS, order);
         chosen.truncate(MAX_CARDS);
         found.incomplete = true;
     }
+    chosen.sort_by(order);
+    chosen.dedup_by(|a, b| a.shown(by_id) == b.shown(by_id));
     for card in chosen {
-        let label = shown(card);
+        let label = card.shown(by_id);
         let insert = match quote && !yaml::plain_safe(label) {
             true => yaml::double_quoted(label),
-            false => label.clone(),
+            false => label.to_string(),
         };
         let mut detail = card.detail.clone();
-        if label != &card.id {
+        if label != card.id {
             detail = format!("{} · {detail}", card.id);
         }
         found.add_as(
@@ -968,6 +989,43 @@ mod tests {
                 complete(&request, Some(words));
             }
         }
+    }
+
+    #[test]
+    fn a_long_list_of_cards_is_the_first_hundred_and_says_it_is_incomplete() {
+        let mut set = String::from("id: s\ncards:\n");
+        for n in (0..150).rev() {
+            set.push_str(&format!("  - {{id: c{n:03}, name: Card {n:03}}}\n"));
+        }
+        let mut pool = Pool::default();
+        pool.overlay("s.yaml", Arc::from(set));
+        let words = PoolWords::of(&pool);
+        let text = "7x ca";
+        let request = Request {
+            text,
+            offset: text.len(),
+            role: Role::Input { yaml: false },
+            encoding: Encoding::Utf8,
+        };
+        let list = complete(&request, Some(&words));
+        assert!(list.is_incomplete);
+        let labels: Vec<String> = list.items.iter().map(|i| i.label.clone()).collect();
+        let want: Vec<String> = (0..100).map(|n| format!("Card {n:03}")).collect();
+        assert_eq!(labels, want);
+        // A word inside the name matches too; few enough is complete.
+        let text = "14";
+        let request = Request {
+            text,
+            offset: 2,
+            ..request
+        };
+        let list = complete(&request, Some(&words));
+        assert!(!list.is_incomplete);
+        let labels: Vec<String> = list.items.iter().map(|i| i.label.clone()).collect();
+        assert_eq!(
+            labels,
+            (140..150).map(|n| format!("Card {n}")).collect::<Vec<_>>()
+        );
     }
 
     #[test]
