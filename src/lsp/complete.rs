@@ -512,7 +512,9 @@ impl Found {
 /// effect's timing words, keywords and symbols.
 fn set_file(text: &str, offset: usize, words: Option<&PoolWords>, found: &mut Found) {
     let replaces = word_start(text, offset)..offset;
-    let schema = set_schema();
+    static SCHEMA: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    // Generated once: it is the same for every request.
+    let schema = SCHEMA.get_or_init(set_schema);
     match place(text, offset) {
         Place::Key { path } | Place::Value { path }
             if path.last() == Some(&Step::Item)
@@ -532,14 +534,14 @@ fn set_file(text: &str, offset: usize, words: Option<&PoolWords>, found: &mut Fo
             }
         }
         Place::Key { path } | Place::Value { path } => {
-            let Some(node) = schema_at(&schema, &schema, &path) else {
+            let Some(node) = schema_at(schema, schema, &path) else {
                 return;
             };
-            let keys = resolve(&schema, node)
+            let keys = resolve(schema, node)
                 .get("properties")
                 .and_then(Value::as_object);
             for (key, property) in keys.into_iter().flatten() {
-                let docs = description(&schema, property);
+                let docs = description(schema, property);
                 found.add_as(
                     replaces.clone(),
                     key,
@@ -549,7 +551,7 @@ fn set_file(text: &str, offset: usize, words: Option<&PoolWords>, found: &mut Fo
                     docs,
                 );
             }
-            for (value, docs) in enum_values(&schema, node) {
+            for (value, docs) in enum_values(schema, node) {
                 found.add(
                     replaces.clone(),
                     &value,
