@@ -461,6 +461,20 @@ fn player_inputs_and_formats_complete_the_pools_cards() {
     let found = complete_at(&mut client, &deck, "cards:\n  - 2x Brass Owl\n  - Hou§\n");
     assert_eq!(found.labels(), ["Rivet Hound"]);
     assert_eq!(found.edits[0].2, "Hou");
+    // A trade as text (its sides' headers are no card lines) and a
+    // collection as YAML.
+    let trade = dir.path().join("trade.txt");
+    let found = complete_at(
+        &mut client,
+        &trade,
+        "a:\n2x Rivet Hound\ndollars: 3\nb:\n1 Cl§\n",
+    );
+    assert_eq!(found.labels(), ["Clockwork Titan"]);
+    let found = complete_at(&mut client, &trade, "a:\ndollars: §\n");
+    assert_eq!(found.labels(), Vec::<&str>::new());
+    let collection = dir.path().join("collection.yaml");
+    let found = complete_at(&mut client, &collection, "symbol: fire\ncards:\n  - Bra§\n");
+    assert_eq!(found.labels(), ["Brass Owl"]);
     // Every card of the pool when nothing is typed yet.
     let found = complete_at(&mut client, &deck, "cards: [§]\n");
     assert!(
