@@ -8,24 +8,10 @@ is over the others.
     bench/lsp_complete.py BLADES POOL [RUNS=50]
 
 BLADES is the binary, POOL a pool folder (`cards`, or one made by `examples/synth`)."""
-import json, os, shutil, statistics, subprocess, sys, tempfile, time
+import os, shutil, statistics, subprocess, sys, tempfile, time
 
-def frame(message):
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
-
-def read(out):
-    length = None
-    while True:
-        line = out.readline()
-        if not line:
-            raise SystemExit("the server closed its output")
-        line = line.strip()
-        if not line:
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    return json.loads(out.read(length))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lsp import frame, read  # the protocol's framing, as bench/lsp.py reads and writes it
 
 def main():
     binary, pool = sys.argv[1], sys.argv[2]
@@ -90,4 +76,5 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-main()
+if __name__ == "__main__":
+    main()

@@ -520,18 +520,7 @@ fn set_file(text: &str, offset: usize, words: Option<&PoolWords>, found: &mut Fo
             if path.last() == Some(&Step::Item)
                 && path.iter().rev().nth(1) == Some(&Step::Key("types".into())) =>
         {
-            for t in words
-                .map(PoolWords::types)
-                .unwrap_or_else(|| BASE_TYPES.to_vec())
-            {
-                found.add(
-                    replaces.clone(),
-                    t,
-                    CompletionItemKind::ENUM_MEMBER,
-                    Some("type".into()),
-                    None,
-                );
-            }
+            types(words, replaces, found);
         }
         Place::Key { path } | Place::Value { path } => {
             let Some(node) = schema_at(schema, schema, &path) else {
@@ -616,15 +605,19 @@ fn effect_words(text: &str, offset: usize, words: Option<&PoolWords>, found: &mu
             None,
         );
     }
-    for t in words
-        .map(PoolWords::types)
-        .unwrap_or_else(|| BASE_TYPES.to_vec())
-    {
+    types(words, replaces, found);
+}
+
+/// The pool's types (the base types without a pool).
+fn types(words: Option<&PoolWords>, replaces: Range<usize>, found: &mut Found) {
+    let types = words.map_or_else(|| BASE_TYPES.to_vec(), PoolWords::types);
+    for t in types {
+        let detail = Some("type".to_string());
         found.add(
             replaces.clone(),
             t,
             CompletionItemKind::ENUM_MEMBER,
-            Some("type".into()),
+            detail,
             None,
         );
     }
@@ -683,17 +676,7 @@ fn format_file(text: &str, offset: usize, words: Option<&PoolWords>, found: &mut
                 );
             }
         }
-        Some("type") => {
-            for t in words.types() {
-                found.add(
-                    replaces.clone(),
-                    t,
-                    CompletionItemKind::ENUM_MEMBER,
-                    Some("type".into()),
-                    None,
-                );
-            }
-        }
+        Some("type") => types(Some(words), replaces, found),
         _ => {}
     }
 }
