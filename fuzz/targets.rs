@@ -907,7 +907,8 @@ fn response_ids(output: &[u8]) -> Vec<i64> {
 /// `blades lsp` through a session the input writes: the input as a frame of
 /// its own (garbage gets a parse error), then as a set file opened in a
 /// real pool and edited line by line (each edit the text up to that line),
-/// with quick fixes and symbols asked at places the input picks, then
+/// with quick fixes, completions, symbols, semantic tokens and formatting
+/// asked at places the input picks, then
 /// `shutdown` and `exit`. The server must answer every request once (a
 /// result or an error), never die, and end cleanly.
 pub fn lsp(data: &[u8]) {
@@ -964,16 +965,31 @@ pub fn lsp(data: &[u8]) {
                 "context": {"diagnostics": []},
             }),
         );
+        request(
+            &mut session,
+            "textDocument/completion",
+            serde_json::json!({"textDocument": document, "position": at}),
+        );
     }
     notify(
         &mut session,
         "textDocument/didChange",
         serde_json::json!({"textDocument": {"uri": uri, "version": 99}, "contentChanges": [{"text": text}]}),
     );
+    for method in [
+        "textDocument/documentSymbol",
+        "textDocument/semanticTokens/full",
+    ] {
+        request(
+            &mut session,
+            method,
+            serde_json::json!({"textDocument": document}),
+        );
+    }
     request(
         &mut session,
-        "textDocument/documentSymbol",
-        serde_json::json!({"textDocument": document}),
+        "textDocument/formatting",
+        serde_json::json!({"textDocument": document, "options": {"tabSize": 2, "insertSpaces": true}}),
     );
     request(&mut session, "shutdown", serde_json::Value::Null);
     notify(&mut session, "exit", serde_json::Value::Null);

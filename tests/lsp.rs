@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use blades::lsp::check::FileKind;
 use serde_json::{Value, json};
 
-use common::lsp::{Client, uri, workspace};
+use common::lsp::{Client, offset_of, uri, workspace};
 use common::{blades, root, wait_or_kill};
 
 /// `blades build --format json` run in `dir` on its `cards/`.
@@ -335,25 +335,6 @@ fn every_editor_setup_in_the_docs_starts_blades_lsp() {
             "{language} block does not start `blades lsp`:\n{code}"
         );
     }
-}
-
-/// The byte offset of an LSP position in `text` (columns in UTF-16 code
-/// units, or bytes with `utf8`).
-fn offset_of(text: &str, position: &Value, utf8: bool) -> usize {
-    let line = position["line"].as_u64().unwrap() as usize;
-    let column = position["character"].as_u64().unwrap() as usize;
-    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
-    if utf8 {
-        return start + column;
-    }
-    let mut units = 0;
-    for (i, c) in text[start..].char_indices() {
-        if units >= column {
-            return start + i;
-        }
-        units += c.len_utf16();
-    }
-    text.len()
 }
 
 /// Every quick fix the server offers for a file's published findings,

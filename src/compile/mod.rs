@@ -27,6 +27,7 @@ use read::{pair_translations, read_files};
 use render::{RenderInput, render_and_write};
 use store::store;
 use vocabulary::check_effects;
+pub(crate) use vocabulary::pool_keywords;
 pub use vocabulary::{PoolVocabulary, vocabulary};
 
 use crate::cache::Cache;

@@ -146,7 +146,7 @@ pub fn format(effect: &Effect) -> String {
 
 /// The grammar's rules, for tools that want to walk pest's parse tree.
 pub use grammar::Rule;
-pub use parser::{MAX_EFFECT_CHARS, MAX_NESTING};
+pub use parser::{MAX_EFFECT_CHARS, MAX_NESTING, tree_spans};
 
 /// The pest parser itself (`EffectParser::parse(Rule::ability_line, line)`).
 pub use grammar::EffectParser;

@@ -1665,6 +1665,32 @@ pub(crate) fn classify_word(word: &str) -> Option<Filter> {
         .map(|rarity| Filter::Rarity { rarity })
 }
 
+/// Every node of the parse tree of each line that parses, outermost first,
+/// as its rule and its span in `text` (an editor colours the tokens with
+/// them). A line that does not parse has none; a text refused before
+/// parsing (too long, nested too deeply) has none.
+pub fn tree_spans(text: &str) -> Vec<(Rule, std::ops::Range<usize>)> {
+    if too_long(text).is_some() || nested_too_deeply(text).is_some() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (base, raw) in split_lines(text).filter(|(_, l)| !l.trim().is_empty()) {
+        let norm = Normalized::new(raw);
+        let rule = match is_ability(&norm.text) {
+            true => Rule::ability_line,
+            false => Rule::keyword_line,
+        };
+        let Ok(pairs) = EffectParser::parse(rule, &norm.text) else {
+            continue;
+        };
+        for pair in pairs.flatten() {
+            let span = pair.as_span().start()..pair.as_span().end();
+            out.push((pair.as_rule(), norm.relocate_span(&span, base)));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod fast_path_tests {
     #[test]

@@ -13,16 +13,22 @@
 //! What it answers: `initialize` (full-text sync, the position encoding
 //! agreed), `textDocument/codeAction` (the quick fixes the diagnostics
 //! it published carry in their `data`), `textDocument/documentSymbol` (a
-//! set file's set and cards), `shutdown`, and any other request with
-//! `MethodNotFound`. What it hears: `didOpen`, `didChange`, `didClose`,
-//! `workspace/didChangeWatchedFiles` (which it asks for when the client
-//! can watch files), `$/setTrace` (a `$/logTrace` of each check's time),
-//! `exit`. A frame that is not a message gets a parse error and the server
-//! reads on.
+//! set file's set and cards), `textDocument/formatting` (what `blades
+//! fmt` writes, as edits), `textDocument/semanticTokens/full` (the words
+//! of effects, coloured), `textDocument/completion` (keys, values, effect
+//! words, card names, glossary terms), `shutdown`, and any other request
+//! with `MethodNotFound`. What it hears: `didOpen`, `didChange`,
+//! `didClose`, `workspace/didChangeWatchedFiles` (which it asks for when
+//! the client can watch files), `$/setTrace` (a `$/logTrace` of each
+//! check's time), `exit`. A frame that is not a message gets a parse error
+//! and the server reads on.
 
 pub mod check;
+pub mod complete;
+pub mod format;
 pub mod position;
 pub mod symbols;
+pub mod tokens;
 pub mod transport;
 
 use std::collections::{BTreeSet, HashMap};
@@ -37,8 +43,8 @@ use lsp_types::notification::{
     LogTrace, Notification as _, PublishDiagnostics, SetTrace,
 };
 use lsp_types::request::{
-    CodeActionRequest, DocumentSymbolRequest, Initialize, RegisterCapability, Request as _,
-    Shutdown,
+    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, Initialize,
+    RegisterCapability, Request as _, SemanticTokensFullRequest, Shutdown,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams,
@@ -46,6 +52,7 @@ use lsp_types::{
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 
+use crate::pool::Pool;
 use check::{Document, check_pool, path_of, pool_dir};
 use position::Encoding;
 use transport::Frame;
@@ -100,7 +107,19 @@ pub fn serve(input: impl BufRead + Send + 'static, output: &mut impl Write) -> i
                 // An answer comes after the findings of every change
                 // before it, as if each were checked at once.
                 server.check_stale(output)?;
-                let response = server.answer(request);
+                let id = request.id.clone();
+                // A handler that fails on some input answers an error; the
+                // session goes on.
+                let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    server.answer(request)
+                }));
+                let response = answered.unwrap_or_else(|_| {
+                    Response::new_err(
+                        id,
+                        ErrorCode::InternalError as i32,
+                        "the server failed on this request".to_string(),
+                    )
+                });
                 transport::write(output, &Message::Response(response))?;
             }
             Message::Notification(notification) if notification.method == "initialized" => {
@@ -158,6 +177,9 @@ struct Server {
     can_watch: bool,
     /// What the client wants traced (`$/logTrace`): each check's time.
     trace: lsp_types::TraceValue,
+    /// The words completion offers, by pool folder (`None`: the built-in
+    /// pool), read from disk at the first completion in that pool.
+    words: HashMap<Option<PathBuf>, complete::PoolWords>,
 }
 
 impl Server {
@@ -188,6 +210,26 @@ impl Server {
                 Ok((_, params)) => Response::new_ok(id, self.symbols(&params.text_document.uri)),
                 Err(e) => invalid_params(id, e),
             },
+            Formatting::METHOD => {
+                match request.extract::<lsp_types::DocumentFormattingParams>(Formatting::METHOD) {
+                    Ok((_, params)) => Response::new_ok(id, self.format(&params.text_document.uri)),
+                    Err(e) => invalid_params(id, e),
+                }
+            }
+            SemanticTokensFullRequest::METHOD => match request
+                .extract::<lsp_types::SemanticTokensParams>(SemanticTokensFullRequest::METHOD)
+            {
+                Ok((_, params)) => Response::new_ok(id, self.tokens(&params.text_document.uri)),
+                Err(e) => invalid_params(id, e),
+            },
+            Completion::METHOD => {
+                match request.extract::<lsp_types::CompletionParams>(Completion::METHOD) {
+                    Ok((_, params)) => {
+                        Response::new_ok(id, self.complete(&params.text_document_position))
+                    }
+                    Err(e) => invalid_params(id, e),
+                }
+            }
             CodeActionRequest::METHOD => {
                 match request.extract::<lsp_types::CodeActionParams>(CodeActionRequest::METHOD) {
                     Ok((_, params)) => Response::new_ok(
@@ -230,6 +272,16 @@ impl Server {
                     TextDocumentSyncKind::FULL,
                 )),
                 document_symbol_provider: Some(lsp_types::OneOf::Left(true)),
+                document_formatting_provider: Some(lsp_types::OneOf::Left(true)),
+                completion_provider: Some(lsp_types::CompletionOptions::default()),
+                semantic_tokens_provider: Some(
+                    lsp_types::SemanticTokensOptions {
+                        legend: tokens::legend(),
+                        full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                        ..lsp_types::SemanticTokensOptions::default()
+                    }
+                    .into(),
+                ),
                 code_action_provider: Some(CodeActionProviderCapability::Options(
                     CodeActionOptions {
                         code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
@@ -250,12 +302,97 @@ impl Server {
     /// else the file on disk.
     fn symbols(&self, uri: &Uri) -> lsp_types::DocumentSymbolResponse {
         let encoding = self.encoding.unwrap_or(Encoding::Utf16);
-        let text = match self.open.get(uri.as_str()) {
-            Some(document) => Some(document.text.to_string()),
-            None => path_of(uri).and_then(|path| std::fs::read_to_string(path).ok()),
-        };
+        let text = self.text_of(uri);
         let symbols = text.map_or_else(Vec::new, |text| symbols::document_symbols(&text, encoding));
         lsp_types::DocumentSymbolResponse::Nested(symbols)
+    }
+
+    /// The edits that format a document as `blades fmt` would.
+    fn format(&self, uri: &Uri) -> Vec<lsp_types::TextEdit> {
+        let encoding = self.encoding.unwrap_or(Encoding::Utf16);
+        let (Some(path), Some(text)) = (path_of(uri), self.text_of(uri)) else {
+            return Vec::new();
+        };
+        let dir = pool_dir(self.root.as_deref(), &path);
+        let Ok(relative) = path.strip_prefix(&dir) else {
+            return Vec::new();
+        };
+        let relative = relative.to_string_lossy().replace('\\', "/");
+        format::format_document(&dir, &relative, &text, encoding)
+    }
+
+    /// The effect words of a document, coloured.
+    fn tokens(&self, uri: &Uri) -> lsp_types::SemanticTokens {
+        let encoding = self.encoding.unwrap_or(Encoding::Utf16);
+        let data = self
+            .text_of(uri)
+            .map_or_else(Vec::new, |text| tokens::semantic_tokens(&text, encoding));
+        lsp_types::SemanticTokens {
+            result_id: None,
+            data,
+        }
+    }
+
+    /// What may be written at a position of a document.
+    fn complete(
+        &mut self,
+        at: &lsp_types::TextDocumentPositionParams,
+    ) -> lsp_types::CompletionList {
+        let encoding = self.encoding.unwrap_or(Encoding::Utf16);
+        let uri = &at.text_document.uri;
+        let (Some(path), Some(text)) = (path_of(uri), self.text_of(uri)) else {
+            return lsp_types::CompletionList::default();
+        };
+        let dir = pool_dir(self.root.as_deref(), &path);
+        let relative = path
+            .strip_prefix(&dir)
+            .map(|r| r.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        let cards = complete::input_pool(self.root.as_deref());
+        let role = complete::Role::of(&relative, cards.as_ref() == Some(&dir), &text);
+        let words_of = match role {
+            complete::Role::Input { .. } => cards,
+            _ => Some(dir),
+        };
+        let words = complete::needs_words(role).then(|| self.words_of(words_of));
+        let lines = crate::diagnostics::LineIndex::new(&text);
+        let request = complete::Request {
+            offset: position::offset(&lines, &text, at.position, encoding),
+            text: &text,
+            role,
+            encoding,
+        };
+        complete::complete(&request, words)
+    }
+
+    /// The words of the pool in `dir` (`None`: the built-in pool), the
+    /// open documents' unsaved texts laid over it.
+    fn words_of(&mut self, dir: Option<PathBuf>) -> &complete::PoolWords {
+        let open = &self.open;
+        let words = self.words.entry(dir.clone()).or_insert_with(|| {
+            let pool = match &dir {
+                Some(dir) => Pool::from_dir(dir).unwrap_or_default(),
+                None => Pool::builtin(),
+            };
+            complete::PoolWords::of(&pool)
+        });
+        for document in open.values() {
+            if let Some(dir) = &dir
+                && let Ok(relative) = document.path.strip_prefix(dir)
+            {
+                let relative = relative.to_string_lossy().replace('\\', "/");
+                words.overlay(&relative, &document.text);
+            }
+        }
+        words
+    }
+
+    /// A document's unsaved text when it is open, else the file on disk.
+    fn text_of(&self, uri: &Uri) -> Option<String> {
+        match self.open.get(uri.as_str()) {
+            Some(document) => Some(document.text.to_string()),
+            None => path_of(uri).and_then(|path| std::fs::read_to_string(path).ok()),
+        }
     }
 
     /// Takes in a notification; what to publish in return.
@@ -360,6 +497,9 @@ impl Server {
             };
             let pools = self.pools.keys().filter(|dir| path.starts_with(dir));
             self.stale.extend(pools.cloned());
+            // Completion reads the words of such a pool anew.
+            self.words
+                .retain(|dir, _| !dir.as_ref().is_some_and(|dir| path.starts_with(dir)));
         }
         Vec::new()
     }
@@ -383,8 +523,10 @@ impl Server {
     /// checked again with the file as it is on disk.
     fn close(&mut self, uri: Uri) -> Option<Vec<Notification>> {
         let document = self.open.remove(uri.as_str())?;
-        self.stale
-            .insert(pool_dir(self.root.as_deref(), &document.path));
+        let dir = pool_dir(self.root.as_deref(), &document.path);
+        // The file is what is on disk again: its pool's words are read anew.
+        self.words.remove(&Some(dir.clone()));
+        self.stale.insert(dir);
         Some(vec![publish(uri, Vec::new())])
     }
 

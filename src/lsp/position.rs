@@ -47,6 +47,37 @@ pub fn position(lines: &LineIndex, text: &str, offset: usize, encoding: Encoding
     Position::new(to_u32(line - 1), to_u32(column - 1))
 }
 
+/// The byte offset of `at` in `text` (whose index is `lines`), the
+/// inverse of [`position`]: a column past its line's end is the line's
+/// end, a line past the text's end is the text's end, a column inside a
+/// character is the character's start.
+pub fn offset(lines: &LineIndex, text: &str, at: Position, encoding: Encoding) -> usize {
+    let line = usize::try_from(at.line)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    if lines.line_start(line).is_none() {
+        return text.len();
+    }
+    let range = lines.line_range(text, line);
+    let column = usize::try_from(at.character).unwrap_or(usize::MAX);
+    match encoding {
+        Encoding::Utf8 => {
+            let end = range.start.saturating_add(column).min(range.end);
+            crate::diagnostics::char_floor(text, end)
+        }
+        Encoding::Utf16 => {
+            let mut units = 0;
+            for (i, c) in text[range.clone()].char_indices() {
+                units += c.len_utf16();
+                if units > column {
+                    return range.start + i;
+                }
+            }
+            range.end
+        }
+    }
+}
+
 /// A count as the protocol's `uinteger` (a 16 MB file cannot pass it).
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
@@ -88,6 +119,43 @@ mod tests {
         let text = "🐉";
         let p = position(&LineIndex::new(text), text, 2, Encoding::Utf16);
         assert_eq!((p.line, p.character), (0, 0));
+    }
+
+    #[test]
+    fn offsets_are_the_inverse_of_positions() {
+        let text = "a:\n\tname: 山の竜 🐉 typo\r\nlast";
+        let lines = LineIndex::new(text);
+        for encoding in [Encoding::Utf16, Encoding::Utf8] {
+            for (i, _) in text.char_indices().chain([(text.len(), ' ')]) {
+                let p = position(&lines, text, i, encoding);
+                // `\r` before `\n` is the line's end, as the editor sees it.
+                let want = if text[i..].starts_with('\n') && text[..i].ends_with('\r') {
+                    i - 1
+                } else {
+                    i
+                };
+                assert_eq!(
+                    offset(&lines, text, p, encoding),
+                    want.min(i),
+                    "{i} {encoding:?}"
+                );
+            }
+            let past = Position::new(1, 500);
+            assert_eq!(
+                offset(&lines, text, past, encoding),
+                text.find("\r").unwrap()
+            );
+            assert_eq!(
+                offset(&lines, text, Position::new(9, 0), encoding),
+                text.len()
+            );
+        }
+        // Inside the emoji's two units: its start.
+        let inside = Position::new(1, 12);
+        assert_eq!(
+            offset(&lines, text, inside, Encoding::Utf16),
+            text.find('🐉').unwrap()
+        );
     }
 
     #[test]

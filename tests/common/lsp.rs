@@ -206,3 +206,40 @@ pub fn workspace(pool: &Path) -> tempfile::TempDir {
     copy_dir(pool, &temp.path().join("cards"));
     temp
 }
+
+/// The byte offset of an LSP position in `text` (columns in UTF-16 code
+/// units, or bytes with `utf8`).
+pub fn offset_of(text: &str, position: &Value, utf8: bool) -> usize {
+    let line = position["line"].as_u64().unwrap() as usize;
+    let column = position["character"].as_u64().unwrap() as usize;
+    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    if utf8 {
+        return start + column;
+    }
+    let mut units = 0;
+    for (i, c) in text[start..].char_indices() {
+        if units >= column {
+            return start + i;
+        }
+        units += c.len_utf16();
+    }
+    text.len()
+}
+
+/// `text` with the protocol's text edits made (they may not overlap).
+pub fn apply_edits(text: &str, edits: &[Value], utf8: bool) -> String {
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|edit| {
+            let start = offset_of(text, &edit["range"]["start"], utf8);
+            let end = offset_of(text, &edit["range"]["end"], utf8);
+            (start, end, edit["newText"].as_str().unwrap())
+        })
+        .collect();
+    edits.sort();
+    let mut edited = text.to_string();
+    for (start, end, new) in edits.into_iter().rev() {
+        edited.replace_range(start..end, new);
+    }
+    edited
+}
