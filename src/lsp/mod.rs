@@ -16,6 +16,7 @@
 //! server reads on.
 
 pub mod check;
+pub mod locate;
 pub mod position;
 pub mod symbols;
 pub mod transport;
