@@ -16,8 +16,12 @@
 //! server reads on.
 
 pub mod check;
+pub mod cursor;
+pub mod hover;
+pub mod index;
 pub mod locate;
 pub mod position;
+pub mod references;
 pub mod symbols;
 pub mod transport;
 
@@ -32,7 +36,8 @@ use lsp_types::notification::{
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, DocumentSymbolRequest, Initialize, Request as _, Shutdown,
+    CodeActionRequest, DocumentSymbolRequest, GotoDefinition, HoverRequest, Initialize,
+    References, Request as _, Shutdown,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams,
@@ -102,6 +107,8 @@ struct Server {
     root: Option<PathBuf>,
     /// The open documents, by URI.
     open: HashMap<String, Document>,
+    /// The pools the cursor's requests asked about.
+    cursor: cursor::Cursor,
 }
 
 impl Server {
@@ -141,6 +148,48 @@ impl Server {
                     Err(e) => invalid_params(id, e),
                 }
             }
+            HoverRequest::METHOD => {
+                match request.extract::<lsp_types::HoverParams>(HoverRequest::METHOD) {
+                    Ok((_, params)) => {
+                        let at = params.text_document_position_params;
+                        let session = session(&self.root, &self.open, self.encoding);
+                        let hover =
+                            self.cursor
+                                .hover(&session, &at.text_document.uri, at.position);
+                        Response::new_ok(id, hover)
+                    }
+                    Err(e) => invalid_params(id, e),
+                }
+            }
+            GotoDefinition::METHOD => {
+                match request.extract::<lsp_types::GotoDefinitionParams>(GotoDefinition::METHOD) {
+                    Ok((_, params)) => {
+                        let at = params.text_document_position_params;
+                        let session = session(&self.root, &self.open, self.encoding);
+                        let location =
+                            self.cursor
+                                .definition(&session, &at.text_document.uri, at.position);
+                        Response::new_ok(id, location)
+                    }
+                    Err(e) => invalid_params(id, e),
+                }
+            }
+            References::METHOD => {
+                match request.extract::<lsp_types::ReferenceParams>(References::METHOD) {
+                    Ok((_, params)) => {
+                        let at = params.text_document_position;
+                        let session = session(&self.root, &self.open, self.encoding);
+                        let found = self.cursor.references(
+                            &session,
+                            &at.text_document.uri,
+                            at.position,
+                            params.context.include_declaration,
+                        );
+                        Response::new_ok(id, found)
+                    }
+                    Err(e) => invalid_params(id, e),
+                }
+            }
             method => Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
@@ -166,6 +215,9 @@ impl Server {
                     TextDocumentSyncKind::FULL,
                 )),
                 document_symbol_provider: Some(lsp_types::OneOf::Left(true)),
+                hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
+                definition_provider: Some(lsp_types::OneOf::Left(true)),
+                references_provider: Some(lsp_types::OneOf::Left(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Options(
                     CodeActionOptions {
                         code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
@@ -259,6 +311,20 @@ impl Server {
             .into_iter()
             .map(|(uri, diagnostics)| publish(uri, diagnostics))
             .collect()
+    }
+}
+
+/// What the cursor's requests need of the server (its fields, borrowed
+/// apart from the cursor's memory).
+fn session<'a>(
+    root: &'a Option<PathBuf>,
+    open: &'a HashMap<String, Document>,
+    encoding: Option<Encoding>,
+) -> cursor::Session<'a> {
+    cursor::Session {
+        root: root.as_deref(),
+        open,
+        encoding: encoding.unwrap_or(Encoding::Utf16),
     }
 }
 

@@ -47,6 +47,34 @@ pub fn position(lines: &LineIndex, text: &str, offset: usize, encoding: Encoding
     Position::new(to_u32(line - 1), to_u32(column - 1))
 }
 
+/// The byte offset of an editor's position in `text` (the inverse of
+/// [`position`]): a column past the line's end is its end, a line past
+/// the text's end is the text's end, a column inside a character (half a
+/// UTF-16 pair) is the character's start.
+pub fn offset(lines: &LineIndex, text: &str, at: Position, encoding: Encoding) -> usize {
+    let line = at.line as usize + 1;
+    let Some(start) = lines.line_start(line) else {
+        return text.len();
+    };
+    let end = lines.line_range(text, line).end;
+    let column = at.character as usize;
+    let line_text = &text[start..end];
+    let within = match encoding {
+        Encoding::Utf8 => crate::diagnostics::char_floor(line_text, column.min(line_text.len())),
+        Encoding::Utf16 => {
+            let mut units = 0;
+            line_text
+                .char_indices()
+                .find(|(_, c)| {
+                    units += c.len_utf16();
+                    units > column
+                })
+                .map_or(line_text.len(), |(i, _)| i)
+        }
+    };
+    start + within
+}
+
 /// A count as the protocol's `uinteger` (a 16 MB file cannot pass it).
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
@@ -88,6 +116,24 @@ mod tests {
         let text = "🐉";
         let p = position(&LineIndex::new(text), text, 2, Encoding::Utf16);
         assert_eq!((p.line, p.character), (0, 0));
+    }
+
+    #[test]
+    fn an_offset_goes_to_a_position_and_back() {
+        let text = "a:\n\tname: 山の竜 🐉typo\r\nlast";
+        let lines = LineIndex::new(text);
+        for encoding in [Encoding::Utf16, Encoding::Utf8] {
+            for (i, _) in text.char_indices().chain([(text.len(), ' ')]) {
+                let at = position(&lines, text, i, encoding);
+                if text[i..].starts_with('\n') {
+                    continue; // the CR before it ends the line too
+                }
+                assert_eq!(offset(&lines, text, at, encoding), i, "{encoding:?} {i}");
+            }
+        }
+        let past = Position::new(0, 99);
+        assert_eq!(offset(&lines, text, past, Encoding::Utf16), 2);
+        assert_eq!(offset(&lines, text, Position::new(9, 0), Encoding::Utf8), text.len());
     }
 
     #[test]

@@ -1,0 +1,160 @@
+//! The requests about the thing under the cursor: hover, go to
+//! definition, find references, rename. Each finds the document's pool
+//! ([`index::place_of`]), what is written at the position
+//! ([`locate`](super::locate::locate)) and answers from the pool's
+//! [`PoolIndex`].
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lsp_types::{Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, Range as LspRange, Uri};
+
+use super::check::{Document, path_of, uri_of};
+use super::index::{Indexes, PoolIndex, place_of};
+use super::locate::{Found, Place, Thing, locate};
+use super::position::{Encoding, offset, position};
+use super::{hover, references};
+use crate::diagnostics::LineIndex;
+
+/// What every request needs of the server: the workspace folder, the open
+/// documents, the position encoding.
+pub struct Session<'a> {
+    pub root: Option<&'a Path>,
+    pub open: &'a HashMap<String, Document>,
+    pub encoding: Encoding,
+}
+
+impl Session<'_> {
+    /// A document's text: unsaved when it is open, else as on disk.
+    pub fn text(&self, path: &Path) -> Option<Arc<str>> {
+        match self.open.values().find(|d| d.path == path) {
+            Some(document) => Some(document.text.clone()),
+            None => std::fs::read_to_string(path).ok().map(Arc::from),
+        }
+    }
+
+    /// The folder the commands' outputs are looked for in.
+    fn workspace(&self, dir: &Path) -> PathBuf {
+        self.root
+            .map(Path::to_path_buf)
+            .or_else(|| dir.parent().map(Path::to_path_buf))
+            .unwrap_or_default()
+    }
+
+    /// A span of a text as the protocol's range.
+    pub fn range(&self, text: &str, span: &Range<usize>) -> LspRange {
+        let lines = LineIndex::new(text);
+        LspRange::new(
+            position(&lines, text, span.start, self.encoding),
+            position(&lines, text, span.end, self.encoding),
+        )
+    }
+
+    /// A span of a file as the protocol's location.
+    pub fn location(&self, path: &str, text: &str, span: &Range<usize>) -> Option<Location> {
+        Some(Location::new(
+            uri_of(Path::new(path))?,
+            self.range(text, span),
+        ))
+    }
+}
+
+/// What is under the cursor, in its document and pool.
+pub struct AtCursor {
+    pub found: Found,
+    pub index: Arc<PoolIndex>,
+    pub path: PathBuf,
+    pub text: Arc<str>,
+    pub place: Place,
+}
+
+/// The requests' memory: the pools' indexes.
+#[derive(Default)]
+pub struct Cursor {
+    indexes: Indexes,
+}
+
+impl Cursor {
+    /// What is written at `at` in the document `uri`.
+    pub fn at(&mut self, session: &Session, uri: &Uri, at: Position) -> Option<AtCursor> {
+        let path = path_of(uri)?;
+        let text = session.text(&path)?;
+        let (dir, place) = place_of(session.root, &path);
+        let byte = offset(&LineIndex::new(&text), &text, at, session.encoding);
+        let found = locate(&place, &path.to_string_lossy(), &text, byte)?;
+        let index = self.index(session, &dir);
+        Some(AtCursor {
+            found,
+            index,
+            path,
+            text,
+            place,
+        })
+    }
+
+    /// The index of the pool in `dir`, as the open documents are now.
+    pub fn index(&mut self, session: &Session, dir: &Path) -> Arc<PoolIndex> {
+        self.indexes.of(dir, session.open.values())
+    }
+
+    /// `textDocument/hover`.
+    pub fn hover(&mut self, session: &Session, uri: &Uri, at: Position) -> Option<Hover> {
+        let cursor = self.at(session, uri, at)?;
+        let workspace = session.workspace(&cursor.index.dir);
+        let markdown = hover::hover(&cursor.found, &cursor.index, &workspace)?;
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: markdown,
+            }),
+            range: Some(session.range(&cursor.text, &cursor.found.span)),
+        })
+    }
+
+    /// `textDocument/definition`: a card's entry in its set file, a pool
+    /// keyword's in `keywords.yaml`; nothing for a built-in keyword.
+    pub fn definition(&mut self, session: &Session, uri: &Uri, at: Position) -> Option<Location> {
+        let cursor = self.at(session, uri, at)?;
+        let index = &cursor.index;
+        let (path, span) = match &cursor.found.thing {
+            Thing::Card(reference) => {
+                let (i, _) = index.resolve(reference)?;
+                let card = &index.cards[i];
+                (card.path.clone(), card.id_span.clone())
+            }
+            Thing::Keyword(line) => {
+                let (keyword, _) = index.vocabulary().vocab.keywords.find(&line.name)?;
+                index.keyword_definition(&keyword.id)?
+            }
+            Thing::Effect { .. } | Thing::Term(_) => return None,
+        };
+        let text = index.text_of(&path)?;
+        session.location(&path, text, &span)
+    }
+
+    /// `textDocument/references` of the card under the cursor.
+    pub fn references(
+        &mut self,
+        session: &Session,
+        uri: &Uri,
+        at: Position,
+        declaration: bool,
+    ) -> Option<Vec<Location>> {
+        let cursor = self.at(session, uri, at)?;
+        let Thing::Card(reference) = &cursor.found.thing else {
+            return None;
+        };
+        let (card, _) = cursor.index.resolve(reference)?;
+        let workspace = session.workspace(&cursor.index.dir);
+        let found = references::of_card(session, &cursor.index, &workspace, card);
+        Some(
+            found
+                .iter()
+                .filter(|r| declaration || !r.is_declaration())
+                .filter_map(|r| session.location(&r.path, &r.text, &r.span))
+                .collect(),
+        )
+    }
+}

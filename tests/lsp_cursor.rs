@@ -1,0 +1,215 @@
+//! `blades lsp` and the thing under the cursor, end to end: hover,
+//! go to definition, find references and rename, asked of the real binary
+//! over JSON-RPC on `tests/fixtures/lsp-cursor` (a pool that builds clean,
+//! a format, a translation, and player inputs beside the pool), each
+//! answer held against what the commands print for the same card.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use common::lsp::{Client, uri};
+use common::{blades, copy_dir, root};
+
+fn fixture() -> PathBuf {
+    root().join("tests/fixtures/lsp-cursor")
+}
+
+/// The fixture's pool as `cards/` in a new workspace folder, its player
+/// inputs beside it.
+fn workspace() -> tempfile::TempDir {
+    let temp = common::lsp::workspace(&fixture().join("cards"));
+    copy_dir(&fixture().join("inputs"), temp.path());
+    temp
+}
+
+/// The position of the first `needle` (after `after`, when given) in a
+/// file, in UTF-16 units or UTF-8 bytes, `into` bytes into the needle.
+fn position_in(text: &str, after: &str, needle: &str, into: usize, utf8: bool) -> Value {
+    let from = text.find(after).expect("`after` is in the text");
+    let offset = from + text[from..].find(needle).expect("the needle is in the text") + into;
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[..start].matches('\n').count();
+    let column = match utf8 {
+        true => offset - start,
+        false => text[start..offset].encode_utf16().count(),
+    };
+    json!({"line": line, "character": column})
+}
+
+/// A request at `needle` in `file` (UTF-16 positions).
+fn at(dir: &Path, file: &str, after: &str, needle: &str) -> Value {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    json!({
+        "textDocument": {"uri": uri(&path)},
+        "position": position_in(&text, after, needle, needle.chars().next().unwrap().len_utf8(), false),
+    })
+}
+
+fn hover_text(client: &mut Client, params: Value) -> String {
+    let answer = client.request("textDocument/hover", params);
+    assert!(answer.get("error").is_none(), "{answer}");
+    let contents = &answer["result"]["contents"];
+    assert_eq!(contents["kind"], "markdown", "{answer}");
+    contents["value"].as_str().unwrap().to_string()
+}
+
+/// Every place the fixture names Rivet Hound: (file, text before, needle).
+const RIVET_HOUND: [(&str, &str, &str); 7] = [
+    ("cards/tin-town.yaml", "", "rivet-hound"),
+    ("cards/tin-town.yaml", "", "Rivet Hound"),
+    ("cards/locales/ja/tin-town.yaml", "", "rivet-hound"),
+    ("cards/formats/hounds.yaml", "", "rivet-hound"),
+    ("deck.txt", "2 ", "Rivet Hound"),
+    ("deck.txt", "", "リベット犬"),
+    ("trade.yaml", "", "rivet-hound"),
+];
+
+#[test]
+fn each_capability_is_advertised() {
+    let dir = workspace();
+    let client = Client::start(dir.path(), &[]);
+    let capabilities = client.capabilities.clone();
+    for capability in ["hoverProvider", "definitionProvider", "referencesProvider"] {
+        assert_eq!(capabilities[capability], true, "{capability}: {capabilities}");
+    }
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn a_card_anywhere_hovers_as_card_show_prints_it() {
+    let dir = workspace();
+    let shown = blades(dir.path(), &["card", "show", "rivet-hound"]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    let mut client = Client::start(dir.path(), &[]);
+    for (file, after, needle) in RIVET_HOUND {
+        let hover = hover_text(&mut client, at(dir.path(), file, after, needle));
+        assert_eq!(
+            hover,
+            format!("```text\n{}```", shown.stdout),
+            "{file}: {needle}"
+        );
+    }
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn a_hovered_cards_face_is_linked_once_drawn() {
+    let dir = workspace();
+    let mut client = Client::start(dir.path(), &[]);
+    let params = at(dir.path(), "deck.txt", "", "Cog Sentry");
+    assert!(!hover_text(&mut client, params.clone()).contains("[face]"));
+    let drawn = blades(dir.path(), &["render", "cog-sentry"]);
+    assert_eq!(drawn.code, 0, "{}", drawn.stderr);
+    let face = dir.path().join("dist/faces/cog-sentry.en.svg");
+    assert!(face.is_file());
+    // The index is kept until a document changes: opening one reads again.
+    let deck = dir.path().join("deck.txt");
+    client.open(&deck, &std::fs::read_to_string(&deck).unwrap());
+    let hover = hover_text(&mut client, params);
+    assert!(
+        hover.ends_with(&format!("\n\n[face]({})", uri(&face))),
+        "{hover}"
+    );
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn an_effect_hovers_as_printed_in_both_languages_with_its_timing_explained() {
+    let dir = workspace();
+    let mut client = Client::start(dir.path(), &[]);
+    let hover = hover_text(
+        &mut client,
+        at(dir.path(), "cards/tin-town.yaml", "", "Ongoing"),
+    );
+    let effect = "Scurry.\nTinker.\nOngoing: Adjacent cards cannot be flipped.\n";
+    for lang in ["en", "ja"] {
+        let rendered = blades(dir.path(), &["effect", "render", "--lang", lang, effect]);
+        assert_eq!(rendered.code, 0, "{}", rendered.stderr);
+        assert!(
+            hover.contains(rendered.stdout.trim()),
+            "{lang}:\n{hover}\n---\n{}",
+            rendered.stdout
+        );
+    }
+    assert!(
+        hover.ends_with("**Ongoing** (持続): while the card is face-up in your tableau"),
+        "{hover}"
+    );
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn a_keyword_hovers_with_its_reminder_in_both_languages() {
+    let dir = workspace();
+    let mut client = Client::start(dir.path(), &[]);
+    for (keyword, ja) in [("Scurry", "ちょこまか"), ("Tinker", "いじくり")] {
+        let hover = hover_text(
+            &mut client,
+            at(dir.path(), "cards/tin-town.yaml", "effect", keyword),
+        );
+        for lang in ["en", "ja"] {
+            let line = format!("{keyword}.");
+            let rendered = blades(dir.path(), &["effect", "render", "--lang", lang, &line]);
+            assert!(
+                hover.contains(rendered.stdout.trim()),
+                "{keyword} {lang}:\n{hover}"
+            );
+        }
+        assert!(hover.starts_with(&format!("**{keyword}** ({ja})")), "{hover}");
+    }
+    assert_eq!(client.finish(), 0);
+}
+
+/// The flavor's `プレイエリア` comes after CJK text and an emoji: its range
+/// counts 🐉 as two UTF-16 units, or four bytes for a UTF-8 client.
+#[test]
+fn a_japanese_term_hovers_with_the_official_english_after_cjk_and_an_emoji() {
+    let dir = workspace();
+    let path = dir.path().join("cards/locales/ja/tin-town.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for (encodings, utf8) in [(&[][..], false), (&["utf-8"][..], true)] {
+        let mut client = Client::start(dir.path(), encodings);
+        let params = json!({
+            "textDocument": {"uri": uri(&path)},
+            "position": position_in(&text, "竜🐉", "エリア", 0, utf8),
+        });
+        let answer = client.request("textDocument/hover", params);
+        let value = answer["result"]["contents"]["value"].as_str().unwrap();
+        assert!(value.starts_with("**プレイエリア**: official Japanese of `tableau`"), "{value}");
+        let start = position_in(&text, "竜🐉", "プレイエリア", 0, utf8);
+        let end = position_in(&text, "竜🐉", "のやかん", 0, utf8);
+        assert_eq!(answer["result"]["range"], json!({"start": start, "end": end}));
+        assert_eq!(client.finish(), 0);
+    }
+}
+
+#[test]
+fn unsaved_text_is_what_is_hovered() {
+    let dir = workspace();
+    let mut client = Client::start(dir.path(), &[]);
+    let deck = dir.path().join("deck.txt");
+    // On disk the first line is a comment; in the editor, a card.
+    client.open(&deck, "Steam Sage\n");
+    let params = json!({
+        "textDocument": {"uri": uri(&deck)},
+        "position": {"line": 0, "character": 2},
+    });
+    let hover = hover_text(&mut client, params);
+    assert!(hover.contains("Steam Sage"), "{hover}");
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn nothing_to_say_is_null() {
+    let dir = workspace();
+    let mut client = Client::start(dir.path(), &[]);
+    for (file, needle) in [("cards/tin-town.yaml", "kind: expansion"), ("deck.txt", "# A deck")] {
+        let answer = client.request("textDocument/hover", at(dir.path(), file, "", needle));
+        assert_eq!(answer["result"], Value::Null, "{file}: {answer}");
+    }
+    assert_eq!(client.finish(), 0);
+}
