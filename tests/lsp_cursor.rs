@@ -73,7 +73,11 @@ fn each_capability_is_advertised() {
     let dir = workspace();
     let client = Client::start(dir.path(), &[]);
     let capabilities = client.capabilities.clone();
-    for capability in ["hoverProvider", "definitionProvider", "referencesProvider"] {
+    for capability in [
+        "hoverProvider",
+        "definitionProvider",
+        "referencesProvider",
+    ] {
         assert_eq!(capabilities[capability], true, "{capability}: {capabilities}");
     }
     assert_eq!(client.finish(), 0);
@@ -210,6 +214,53 @@ fn nothing_to_say_is_null() {
     for (file, needle) in [("cards/tin-town.yaml", "kind: expansion"), ("deck.txt", "# A deck")] {
         let answer = client.request("textDocument/hover", at(dir.path(), file, "", needle));
         assert_eq!(answer["result"], Value::Null, "{file}: {answer}");
+    }
+    assert_eq!(client.finish(), 0);
+}
+
+/// The range of the first `needle` (after `after`) in a file.
+fn range_in(text: &str, after: &str, needle: &str) -> Value {
+    json!({
+        "start": position_in(text, after, needle, 0, false),
+        "end": position_in(text, after, needle, needle.len(), false),
+    })
+}
+
+#[test]
+fn a_card_anywhere_goes_to_its_id_in_its_set_file() {
+    let dir = workspace();
+    let set = dir.path().join("cards/tin-town.yaml");
+    let text = std::fs::read_to_string(&set).unwrap();
+    let expected = json!({"uri": uri(&set), "range": range_in(&text, "", "rivet-hound")});
+    let mut client = Client::start(dir.path(), &[]);
+    for (file, after, needle) in RIVET_HOUND {
+        let answer = client.request("textDocument/definition", at(dir.path(), file, after, needle));
+        assert_eq!(answer["result"], expected, "{file}: {needle}");
+    }
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn a_keyword_goes_to_the_pools_keyword_table_and_a_built_in_one_nowhere() {
+    let dir = workspace();
+    let table = dir.path().join("cards/keywords.yaml");
+    let text = std::fs::read_to_string(&table).unwrap();
+    let mut client = Client::start(dir.path(), &[]);
+    let answer = client.request(
+        "textDocument/definition",
+        at(dir.path(), "cards/tin-town.yaml", "effect", "Tinker"),
+    );
+    let expected = json!({"uri": uri(&table), "range": range_in(&text, "", "\"tinker\"")});
+    assert_eq!(answer["result"], expected);
+    for (file, after, needle) in [
+        ("cards/tin-town.yaml", "effect", "Scurry"),
+        ("cards/tin-town.yaml", "effect", "Ongoing"),
+        ("cards/locales/ja/tin-town.yaml", "", "プレイエリア"),
+        ("deck.txt", "", "# A deck"),
+    ] {
+        let answer = client.request("textDocument/definition", at(dir.path(), file, after, needle));
+        assert_eq!(answer["result"], Value::Null, "{needle}: {answer}");
+        assert!(answer.get("error").is_none(), "{answer}");
     }
     assert_eq!(client.finish(), 0);
 }
