@@ -58,13 +58,14 @@ fn hover_text(client: &mut Client, params: Value) -> String {
 }
 
 /// Every place the fixture names Rivet Hound: (file, text before, needle).
-const RIVET_HOUND: [(&str, &str, &str); 7] = [
+const RIVET_HOUND: [(&str, &str, &str); 8] = [
     ("cards/tin-town.yaml", "", "rivet-hound"),
     ("cards/tin-town.yaml", "", "Rivet Hound"),
     ("cards/locales/ja/tin-town.yaml", "", "rivet-hound"),
     ("cards/formats/hounds.yaml", "", "rivet-hound"),
     ("deck.txt", "2 ", "Rivet Hound"),
     ("deck.txt", "", "リベット犬"),
+    ("deck.txt", "犬", "rivet-hound"),
     ("trade.yaml", "", "rivet-hound"),
 ];
 
@@ -262,5 +263,71 @@ fn a_keyword_goes_to_the_pools_keyword_table_and_a_built_in_one_nowhere() {
         assert_eq!(answer["result"], Value::Null, "{needle}: {answer}");
         assert!(answer.get("error").is_none(), "{answer}");
     }
+    assert_eq!(client.finish(), 0);
+}
+
+/// The locations of `needles` ((file, after, needle)), sorted.
+fn locations(dir: &Path, needles: &[(&str, &str, &str)]) -> Vec<Value> {
+    let mut found: Vec<Value> = needles
+        .iter()
+        .map(|(file, after, needle)| {
+            let path = dir.join(file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            json!({"uri": uri(&path), "range": range_in(&text, after, needle)})
+        })
+        .collect();
+    found.sort_by_key(Value::to_string);
+    found
+}
+
+fn references(client: &mut Client, mut params: Value, declaration: bool) -> Vec<Value> {
+    params["context"] = json!({"includeDeclaration": declaration});
+    let answer = client.request("textDocument/references", params);
+    let mut found = answer["result"].as_array().expect("a list").clone();
+    found.sort_by_key(Value::to_string);
+    found
+}
+
+#[test]
+fn a_cards_references_are_found_in_every_kind_of_file_from_any_of_them() {
+    let dir = workspace();
+    let mut client = Client::start(dir.path(), &[]);
+    let every = locations(dir.path(), &RIVET_HOUND);
+    let uses = locations(dir.path(), &RIVET_HOUND[2..]);
+    for (file, after, needle) in RIVET_HOUND {
+        let params = at(dir.path(), file, after, needle);
+        assert_eq!(references(&mut client, params.clone(), true), every, "{file}: {needle}");
+        assert_eq!(references(&mut client, params, false), uses, "{file}: {needle}");
+    }
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn references_read_the_unsaved_text_of_open_documents() {
+    let dir = workspace();
+    let mut client = Client::start(dir.path(), &[]);
+    let deck = dir.path().join("deck.txt");
+    client.open(&deck, "Cog Sentry\n");
+    client.change(&deck, "Cog Sentry\nRivet Hound x2\n");
+    let set = dir.path().join("cards/tin-town.yaml");
+    let params = at(dir.path(), "cards/tin-town.yaml", "", "rivet-hound");
+    let found = references(&mut client, params, true);
+    let in_deck: Vec<&Value> = found.iter().filter(|l| l["uri"] == uri(&deck)).collect();
+    let line = json!({"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 11}});
+    assert_eq!(in_deck, [&json!({"uri": uri(&deck), "range": line})]);
+    // A card added in an open set file, not saved, is found in the deck.
+    let text = std::fs::read_to_string(&set).unwrap();
+    let added = text.replace(
+        "  - id: gear-case",
+        "  - {id: tin-pup, name: Tin Pup, kind: single, stars: 1}\n  - id: gear-case",
+    );
+    client.open(&set, &added);
+    client.change(&deck, "Tin Pup\n");
+    let params = json!({
+        "textDocument": {"uri": uri(&deck)},
+        "position": {"line": 0, "character": 1},
+    });
+    let found = references(&mut client, params, true);
+    assert_eq!(found.len(), 3, "{found:?}");
     assert_eq!(client.finish(), 0);
 }
