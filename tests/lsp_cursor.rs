@@ -81,6 +81,10 @@ fn each_capability_is_advertised() {
     ] {
         assert_eq!(capabilities[capability], true, "{capability}: {capabilities}");
     }
+    assert_eq!(
+        capabilities["renameProvider"],
+        json!({"prepareProvider": true})
+    );
     assert_eq!(client.finish(), 0);
 }
 
@@ -329,5 +333,132 @@ fn references_read_the_unsaved_text_of_open_documents() {
     });
     let found = references(&mut client, params, true);
     assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(client.finish(), 0);
+}
+
+/// The byte offset of a UTF-16 position in `text`.
+fn offset_of(text: &str, at: &Value) -> usize {
+    let line = at["line"].as_u64().unwrap() as usize;
+    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    let mut units = at["character"].as_u64().unwrap() as usize;
+    let mut offset = start;
+    for c in text[start..].chars() {
+        if units == 0 {
+            break;
+        }
+        units -= c.len_utf16();
+        offset += c.len_utf8();
+    }
+    offset
+}
+
+/// Makes a workspace edit's changes in the files; the files changed.
+fn apply(edit: &Value) -> Vec<PathBuf> {
+    let mut changed = Vec::new();
+    for (file, edits) in edit["changes"].as_object().expect("changes by file") {
+        let path = PathBuf::from(file.strip_prefix("file://").unwrap().replace("%20", " "));
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        let mut edits: Vec<(usize, usize, String)> = edits
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let start = offset_of(&text, &e["range"]["start"]);
+                let end = offset_of(&text, &e["range"]["end"]);
+                (start, end, e["newText"].as_str().unwrap().to_string())
+            })
+            .collect();
+        edits.sort();
+        for (start, end, new) in edits.into_iter().rev() {
+            text.replace_range(start..end, &new);
+        }
+        std::fs::write(&path, text).unwrap();
+        changed.push(path);
+    }
+    changed.sort();
+    changed
+}
+
+fn rename(client: &mut Client, mut params: Value, new: &str) -> Value {
+    params["newName"] = json!(new);
+    client.request("textDocument/rename", params)
+}
+
+/// After the edit, the pool builds and its translations check clean,
+/// the old id is written nowhere, and the new one is found where the old
+/// one was (names left as they are).
+#[test]
+fn renaming_an_id_changes_it_in_every_file_and_the_pool_builds_clean() {
+    for (new, written) in [("brass-hound", "brass-hound"), ("true", "\"true\"")] {
+        let dir = workspace();
+        let mut client = Client::start(dir.path(), &[]);
+        let params = at(dir.path(), "cards/locales/ja/tin-town.yaml", "", "rivet-hound");
+        let prepared = client.request("textDocument/prepareRename", params.clone());
+        let text = std::fs::read_to_string(dir.path().join("cards/locales/ja/tin-town.yaml")).unwrap();
+        assert_eq!(
+            prepared["result"],
+            json!({"range": range_in(&text, "", "rivet-hound"), "placeholder": "rivet-hound"})
+        );
+        let answer = rename(&mut client, params, new);
+        assert!(answer.get("error").is_none(), "{answer}");
+        let changed = apply(&answer["result"]);
+        assert_eq!(changed.len(), 5, "{changed:?}");
+        assert_eq!(client.finish(), 0);
+        for path in &changed {
+            let text = std::fs::read_to_string(path).unwrap();
+            assert!(!text.contains("rivet-hound"), "{}:\n{text}", path.display());
+        }
+        let set = std::fs::read_to_string(dir.path().join("cards/tin-town.yaml")).unwrap();
+        assert!(set.contains(&format!("- id: {written}\n    name: Rivet Hound")), "{set}");
+        let deck = std::fs::read_to_string(dir.path().join("deck.txt")).unwrap();
+        assert!(deck.contains(&format!("2 Rivet Hound\nリベット犬 x1\n{new}\n")), "{deck}");
+        let out = dir.path().join("out.json");
+        let built = blades(dir.path(), &["build", "--no-cache", "--out", out.to_str().unwrap()]);
+        assert_eq!(built.code, 0, "{new}: {}", built.stderr);
+        assert!(!built.stderr.contains("warning"), "{}", built.stderr);
+        let checked = blades(dir.path(), &["i18n", "check"]);
+        assert_eq!(checked.code, 0, "{}", checked.stderr);
+        assert!(checked.stderr.contains("no problems found"), "{}", checked.stderr);
+        let shown = blades(dir.path(), &["card", "show", new]);
+        assert!(shown.stdout.starts_with("Rivet Hound\nリベット犬\n"), "{}", shown.stdout);
+        let mut client = Client::start(dir.path(), &[]);
+        let found = references(&mut client, at(dir.path(), "deck.txt", "2 ", "Rivet"), true);
+        assert_eq!(found.len(), RIVET_HOUND.len(), "{found:?}");
+        assert_eq!(client.finish(), 0);
+    }
+}
+
+#[test]
+fn a_rename_to_an_invalid_or_taken_id_or_from_a_name_is_refused() {
+    let dir = workspace();
+    let mut client = Client::start(dir.path(), &[]);
+    let params = at(dir.path(), "cards/tin-town.yaml", "", "rivet-hound");
+    for (new, said) in [
+        ("Brass Hound", "`Brass Hound` is not a card id: an id is kebab-case"),
+        ("brass--hound", "`brass--hound` is not a card id"),
+        ("cog-sentry", "`cog-sentry` is taken: the card `Cog Sentry` in "),
+    ] {
+        let answer = rename(&mut client, params.clone(), new);
+        assert_eq!(answer["error"]["code"], -32803, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with(said), "{message}");
+    }
+    for (file, after, needle) in [
+        ("cards/tin-town.yaml", "", "Rivet Hound"),
+        ("deck.txt", "2 ", "Rivet Hound"),
+        ("cards/tin-town.yaml", "effect", "Scurry"),
+    ] {
+        let params = at(dir.path(), file, after, needle);
+        let answer = client.request("textDocument/prepareRename", params.clone());
+        assert_eq!(answer["error"]["code"], -32803, "{answer}");
+        let answer = rename(&mut client, params, "brass-hound");
+        assert_eq!(answer["error"]["code"], -32803, "{answer}");
+    }
+    // Nowhere near a card: nothing to rename, no error.
+    let answer = client.request(
+        "textDocument/prepareRename",
+        at(dir.path(), "deck.txt", "", "# A deck"),
+    );
+    assert_eq!(answer["result"], Value::Null, "{answer}");
     assert_eq!(client.finish(), 0);
 }

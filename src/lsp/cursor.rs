@@ -9,13 +9,16 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use lsp_types::{Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, Range as LspRange, Uri};
+use lsp_types::{
+    Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, PrepareRenameResponse,
+    Range as LspRange, Uri, WorkspaceEdit,
+};
 
 use super::check::{Document, path_of, uri_of};
 use super::index::{Indexes, PoolIndex, place_of};
 use super::locate::{Found, Place, Thing, locate};
 use super::position::{Encoding, offset, position};
-use super::{hover, references};
+use super::{hover, references, rename};
 use crate::diagnostics::LineIndex;
 
 /// What every request needs of the server: the workspace folder, the open
@@ -156,5 +159,40 @@ impl Cursor {
                 .filter_map(|r| session.location(&r.path, &r.text, &r.span))
                 .collect(),
         )
+    }
+
+    /// `textDocument/prepareRename`: the id under the cursor, or why it
+    /// cannot be renamed there.
+    pub fn prepare_rename(
+        &mut self,
+        session: &Session,
+        uri: &Uri,
+        at: Position,
+    ) -> Result<Option<PrepareRenameResponse>, String> {
+        let Some(cursor) = self.at(session, uri, at) else {
+            return Ok(None);
+        };
+        let (card, span) = rename::target(&cursor)?;
+        Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
+            range: session.range(&cursor.text, &span),
+            placeholder: cursor.index.cards[card].id.clone(),
+        }))
+    }
+
+    /// `textDocument/rename`: the edit that renames the card's id
+    /// everywhere, or why not.
+    pub fn rename(
+        &mut self,
+        session: &Session,
+        uri: &Uri,
+        at: Position,
+        new: &str,
+    ) -> Result<Option<WorkspaceEdit>, String> {
+        let Some(cursor) = self.at(session, uri, at) else {
+            return Ok(None);
+        };
+        let (card, _) = rename::target(&cursor)?;
+        let workspace = session.workspace(&cursor.index.dir);
+        rename::rename(session, &cursor.index, &workspace, card, new).map(Some)
     }
 }

@@ -109,8 +109,14 @@ impl PoolIndex {
         }
         let rest_trimmed = rest.trim_start();
         let i = self.names.resolve(rest_trimmed).ok()?;
+        // The name alone, where the span is the text as written (a text
+        // line; a quoted YAML string keeps its whole span).
+        let span = &reference.span;
         let skipped = reference.written.len() - rest_trimmed.len();
-        Some((i, reference.span.start + skipped..reference.span.end))
+        match span.len() == reference.written.len() {
+            true => Some((i, span.start + skipped..span.end)),
+            false => Some((i, span.clone())),
+        }
     }
 
     /// The card with this id.

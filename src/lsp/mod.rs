@@ -22,6 +22,7 @@ pub mod index;
 pub mod locate;
 pub mod position;
 pub mod references;
+pub mod rename;
 pub mod symbols;
 pub mod transport;
 
@@ -37,7 +38,7 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{
     CodeActionRequest, DocumentSymbolRequest, GotoDefinition, HoverRequest, Initialize,
-    References, Request as _, Shutdown,
+    PrepareRenameRequest, References, Rename, Request as _, Shutdown,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams,
@@ -190,6 +191,34 @@ impl Server {
                     Err(e) => invalid_params(id, e),
                 }
             }
+            PrepareRenameRequest::METHOD => {
+                match request.extract::<lsp_types::TextDocumentPositionParams>(
+                    PrepareRenameRequest::METHOD,
+                ) {
+                    Ok((_, at)) => {
+                        let session = session(&self.root, &self.open, self.encoding);
+                        let prepared =
+                            self.cursor
+                                .prepare_rename(&session, &at.text_document.uri, at.position);
+                        refused_or(id, prepared)
+                    }
+                    Err(e) => invalid_params(id, e),
+                }
+            }
+            Rename::METHOD => match request.extract::<lsp_types::RenameParams>(Rename::METHOD) {
+                Ok((_, params)) => {
+                    let at = params.text_document_position;
+                    let session = session(&self.root, &self.open, self.encoding);
+                    let edit = self.cursor.rename(
+                        &session,
+                        &at.text_document.uri,
+                        at.position,
+                        &params.new_name,
+                    );
+                    refused_or(id, edit)
+                }
+                Err(e) => invalid_params(id, e),
+            },
             method => Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
@@ -218,6 +247,10 @@ impl Server {
                 hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
                 definition_provider: Some(lsp_types::OneOf::Left(true)),
                 references_provider: Some(lsp_types::OneOf::Left(true)),
+                rename_provider: Some(lsp_types::OneOf::Right(lsp_types::RenameOptions {
+                    prepare_provider: Some(true),
+                    work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+                })),
                 code_action_provider: Some(CodeActionProviderCapability::Options(
                     CodeActionOptions {
                         code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
@@ -346,6 +379,16 @@ fn workspace_root(params: &InitializeParams) -> Option<PathBuf> {
     }
     #[allow(deprecated)]
     params.root_uri.as_ref().and_then(path_of)
+}
+
+/// The answer to a request that may be refused for what it asks (an
+/// invalid or taken id): the refusal as `RequestFailed`, its reason the
+/// message an editor shows.
+fn refused_or<T: serde::Serialize>(id: RequestId, answer: Result<T, String>) -> Response {
+    match answer {
+        Ok(value) => Response::new_ok(id, value),
+        Err(why) => Response::new_err(id, ErrorCode::RequestFailed as i32, why),
+    }
 }
 
 fn invalid_params(id: RequestId, error: impl std::fmt::Debug) -> Response {
