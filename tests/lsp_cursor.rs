@@ -29,7 +29,11 @@ fn workspace() -> tempfile::TempDir {
 /// file, in UTF-16 units or UTF-8 bytes, `into` bytes into the needle.
 fn position_in(text: &str, after: &str, needle: &str, into: usize, utf8: bool) -> Value {
     let from = text.find(after).expect("`after` is in the text");
-    let offset = from + text[from..].find(needle).expect("the needle is in the text") + into;
+    let offset = from
+        + text[from..]
+            .find(needle)
+            .expect("the needle is in the text")
+        + into;
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line = text[..start].matches('\n').count();
     let column = match utf8 {
@@ -74,12 +78,11 @@ fn each_capability_is_advertised() {
     let dir = workspace();
     let client = Client::start(dir.path(), &[]);
     let capabilities = client.capabilities.clone();
-    for capability in [
-        "hoverProvider",
-        "definitionProvider",
-        "referencesProvider",
-    ] {
-        assert_eq!(capabilities[capability], true, "{capability}: {capabilities}");
+    for capability in ["hoverProvider", "definitionProvider", "referencesProvider"] {
+        assert_eq!(
+            capabilities[capability], true,
+            "{capability}: {capabilities}"
+        );
     }
     assert_eq!(
         capabilities["renameProvider"],
@@ -168,7 +171,10 @@ fn a_keyword_hovers_with_its_reminder_in_both_languages() {
                 "{keyword} {lang}:\n{hover}"
             );
         }
-        assert!(hover.starts_with(&format!("**{keyword}** ({ja})")), "{hover}");
+        assert!(
+            hover.starts_with(&format!("**{keyword}** ({ja})")),
+            "{hover}"
+        );
     }
     assert_eq!(client.finish(), 0);
 }
@@ -188,10 +194,16 @@ fn a_japanese_term_hovers_with_the_official_english_after_cjk_and_an_emoji() {
         });
         let answer = client.request("textDocument/hover", params);
         let value = answer["result"]["contents"]["value"].as_str().unwrap();
-        assert!(value.starts_with("**プレイエリア**: official Japanese of `tableau`"), "{value}");
+        assert!(
+            value.starts_with("**プレイエリア**: official Japanese of `tableau`"),
+            "{value}"
+        );
         let start = position_in(&text, "竜🐉", "プレイエリア", 0, utf8);
         let end = position_in(&text, "竜🐉", "のやかん", 0, utf8);
-        assert_eq!(answer["result"]["range"], json!({"start": start, "end": end}));
+        assert_eq!(
+            answer["result"]["range"],
+            json!({"start": start, "end": end})
+        );
         assert_eq!(client.finish(), 0);
     }
 }
@@ -216,9 +228,17 @@ fn unsaved_text_is_what_is_hovered() {
 fn nothing_to_say_is_null() {
     let dir = workspace();
     let mut client = Client::start(dir.path(), &[]);
-    for (file, needle) in [("cards/tin-town.yaml", "kind: expansion"), ("deck.txt", "# A deck")] {
+    for (file, needle) in [
+        ("cards/tin-town.yaml", "kind: expansion"),
+        ("deck.txt", "# A deck"),
+    ] {
         let answer = client.request("textDocument/hover", at(dir.path(), file, "", needle));
         assert_eq!(answer["result"], Value::Null, "{file}: {answer}");
+    }
+    // A request the server cannot read is answered with an error.
+    for method in ["textDocument/hover", "textDocument/rename"] {
+        let answer = client.request(method, json!({"textDocument": 3}));
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
     }
     assert_eq!(client.finish(), 0);
 }
@@ -239,7 +259,10 @@ fn a_card_anywhere_goes_to_its_id_in_its_set_file() {
     let expected = json!({"uri": uri(&set), "range": range_in(&text, "", "rivet-hound")});
     let mut client = Client::start(dir.path(), &[]);
     for (file, after, needle) in RIVET_HOUND {
-        let answer = client.request("textDocument/definition", at(dir.path(), file, after, needle));
+        let answer = client.request(
+            "textDocument/definition",
+            at(dir.path(), file, after, needle),
+        );
         assert_eq!(answer["result"], expected, "{file}: {needle}");
     }
     assert_eq!(client.finish(), 0);
@@ -263,7 +286,10 @@ fn a_keyword_goes_to_the_pools_keyword_table_and_a_built_in_one_nowhere() {
         ("cards/locales/ja/tin-town.yaml", "", "プレイエリア"),
         ("deck.txt", "", "# A deck"),
     ] {
-        let answer = client.request("textDocument/definition", at(dir.path(), file, after, needle));
+        let answer = client.request(
+            "textDocument/definition",
+            at(dir.path(), file, after, needle),
+        );
         assert_eq!(answer["result"], Value::Null, "{needle}: {answer}");
         assert!(answer.get("error").is_none(), "{answer}");
     }
@@ -300,8 +326,16 @@ fn a_cards_references_are_found_in_every_kind_of_file_from_any_of_them() {
     let uses = locations(dir.path(), &RIVET_HOUND[2..]);
     for (file, after, needle) in RIVET_HOUND {
         let params = at(dir.path(), file, after, needle);
-        assert_eq!(references(&mut client, params.clone(), true), every, "{file}: {needle}");
-        assert_eq!(references(&mut client, params, false), uses, "{file}: {needle}");
+        assert_eq!(
+            references(&mut client, params.clone(), true),
+            every,
+            "{file}: {needle}"
+        );
+        assert_eq!(
+            references(&mut client, params, false),
+            uses,
+            "{file}: {needle}"
+        );
     }
     assert_eq!(client.finish(), 0);
 }
@@ -392,9 +426,15 @@ fn renaming_an_id_changes_it_in_every_file_and_the_pool_builds_clean() {
     for (new, written) in [("brass-hound", "brass-hound"), ("true", "\"true\"")] {
         let dir = workspace();
         let mut client = Client::start(dir.path(), &[]);
-        let params = at(dir.path(), "cards/locales/ja/tin-town.yaml", "", "rivet-hound");
+        let params = at(
+            dir.path(),
+            "cards/locales/ja/tin-town.yaml",
+            "",
+            "rivet-hound",
+        );
         let prepared = client.request("textDocument/prepareRename", params.clone());
-        let text = std::fs::read_to_string(dir.path().join("cards/locales/ja/tin-town.yaml")).unwrap();
+        let text =
+            std::fs::read_to_string(dir.path().join("cards/locales/ja/tin-town.yaml")).unwrap();
         assert_eq!(
             prepared["result"],
             json!({"range": range_in(&text, "", "rivet-hound"), "placeholder": "rivet-hound"})
@@ -409,18 +449,35 @@ fn renaming_an_id_changes_it_in_every_file_and_the_pool_builds_clean() {
             assert!(!text.contains("rivet-hound"), "{}:\n{text}", path.display());
         }
         let set = std::fs::read_to_string(dir.path().join("cards/tin-town.yaml")).unwrap();
-        assert!(set.contains(&format!("- id: {written}\n    name: Rivet Hound")), "{set}");
+        assert!(
+            set.contains(&format!("- id: {written}\n    name: Rivet Hound")),
+            "{set}"
+        );
         let deck = std::fs::read_to_string(dir.path().join("deck.txt")).unwrap();
-        assert!(deck.contains(&format!("2 Rivet Hound\nリベット犬 x1\n{new}\n")), "{deck}");
+        assert!(
+            deck.contains(&format!("2 Rivet Hound\nリベット犬 x1\n{new}\n")),
+            "{deck}"
+        );
         let out = dir.path().join("out.json");
-        let built = blades(dir.path(), &["build", "--no-cache", "--out", out.to_str().unwrap()]);
+        let built = blades(
+            dir.path(),
+            &["build", "--no-cache", "--out", out.to_str().unwrap()],
+        );
         assert_eq!(built.code, 0, "{new}: {}", built.stderr);
         assert!(!built.stderr.contains("warning"), "{}", built.stderr);
         let checked = blades(dir.path(), &["i18n", "check"]);
         assert_eq!(checked.code, 0, "{}", checked.stderr);
-        assert!(checked.stderr.contains("no problems found"), "{}", checked.stderr);
+        assert!(
+            checked.stderr.contains("no problems found"),
+            "{}",
+            checked.stderr
+        );
         let shown = blades(dir.path(), &["card", "show", new]);
-        assert!(shown.stdout.starts_with("Rivet Hound\nリベット犬\n"), "{}", shown.stdout);
+        assert!(
+            shown.stdout.starts_with("Rivet Hound\nリベット犬\n"),
+            "{}",
+            shown.stdout
+        );
         let mut client = Client::start(dir.path(), &[]);
         let found = references(&mut client, at(dir.path(), "deck.txt", "2 ", "Rivet"), true);
         assert_eq!(found.len(), RIVET_HOUND.len(), "{found:?}");
@@ -434,9 +491,15 @@ fn a_rename_to_an_invalid_or_taken_id_or_from_a_name_is_refused() {
     let mut client = Client::start(dir.path(), &[]);
     let params = at(dir.path(), "cards/tin-town.yaml", "", "rivet-hound");
     for (new, said) in [
-        ("Brass Hound", "`Brass Hound` is not a card id: an id is kebab-case"),
+        (
+            "Brass Hound",
+            "`Brass Hound` is not a card id: an id is kebab-case",
+        ),
         ("brass--hound", "`brass--hound` is not a card id"),
-        ("cog-sentry", "`cog-sentry` is taken: the card `Cog Sentry` in "),
+        (
+            "cog-sentry",
+            "`cog-sentry` is taken: the card `Cog Sentry` in ",
+        ),
     ] {
         let answer = rename(&mut client, params.clone(), new);
         assert_eq!(answer["error"]["code"], -32803, "{answer}");

@@ -7,8 +7,8 @@ use clap::Subcommand;
 use blades::compile::find_set;
 use blades::i18n;
 use blades::model::CardShown;
-use blades::summary::render;
 use blades::report::Format;
+use blades::summary::render;
 
 use super::out::{self, stdoutln};
 use super::{Context, exit};

@@ -9,6 +9,10 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use lsp_server::{ErrorCode, Request, Response};
+use lsp_types::request::{
+    GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
+};
 use lsp_types::{
     Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, PrepareRenameResponse,
     Range as LspRange, Uri, WorkspaceEdit,
@@ -16,10 +20,25 @@ use lsp_types::{
 
 use super::check::{Document, path_of, uri_of};
 use super::index::{Indexes, PoolIndex, place_of};
+use super::invalid_params;
 use super::locate::{Found, Place, Thing, locate};
 use super::position::{Encoding, offset, position};
 use super::{hover, references, rename};
 use crate::diagnostics::LineIndex;
+
+/// The methods answered here.
+const METHODS: [&str; 5] = [
+    HoverRequest::METHOD,
+    GotoDefinition::METHOD,
+    References::METHOD,
+    PrepareRenameRequest::METHOD,
+    Rename::METHOD,
+];
+
+/// Is `method` one of the cursor's requests?
+pub fn answers(method: &str) -> bool {
+    METHODS.contains(&method)
+}
 
 /// What every request needs of the server: the workspace folder, the open
 /// documents, the position encoding.
@@ -80,6 +99,70 @@ pub struct Cursor {
 }
 
 impl Cursor {
+    /// Answers one of the cursor's requests ([`answers`]). A request that
+    /// fails inside (a panic) is answered with an error, and the server
+    /// reads on.
+    pub fn answer(&mut self, session: &Session, request: Request) -> Response {
+        let id = request.id.clone();
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.dispatch(session, request)
+        }));
+        answered.unwrap_or_else(|_| {
+            Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                "the server failed to answer this request; it goes on with the next".to_string(),
+            )
+        })
+    }
+
+    fn dispatch(&mut self, session: &Session, request: Request) -> Response {
+        let id = request.id.clone();
+        let position = |params: &lsp_types::TextDocumentPositionParams| {
+            (params.text_document.uri.clone(), params.position)
+        };
+        match request.method.as_str() {
+            HoverRequest::METHOD => match parse::<lsp_types::HoverParams>(request) {
+                Ok(params) => {
+                    let (uri, at) = position(&params.text_document_position_params);
+                    Response::new_ok(id, self.hover(session, &uri, at))
+                }
+                Err(e) => invalid_params(id, e),
+            },
+            GotoDefinition::METHOD => match parse::<lsp_types::GotoDefinitionParams>(request) {
+                Ok(params) => {
+                    let (uri, at) = position(&params.text_document_position_params);
+                    Response::new_ok(id, self.definition(session, &uri, at))
+                }
+                Err(e) => invalid_params(id, e),
+            },
+            References::METHOD => match parse::<lsp_types::ReferenceParams>(request) {
+                Ok(params) => {
+                    let (uri, at) = position(&params.text_document_position);
+                    let declaration = params.context.include_declaration;
+                    Response::new_ok(id, self.references(session, &uri, at, declaration))
+                }
+                Err(e) => invalid_params(id, e),
+            },
+            PrepareRenameRequest::METHOD => {
+                match parse::<lsp_types::TextDocumentPositionParams>(request) {
+                    Ok(params) => {
+                        let (uri, at) = position(&params);
+                        refused_or(id, self.prepare_rename(session, &uri, at))
+                    }
+                    Err(e) => invalid_params(id, e),
+                }
+            }
+            _ => match parse::<lsp_types::RenameParams>(request) {
+                Ok(params) => {
+                    let (uri, at) = position(&params.text_document_position);
+                    refused_or(id, self.rename(session, &uri, at, &params.new_name))
+                }
+                Err(e) => invalid_params(id, e),
+            },
+        }
+    }
+
     /// What is written at `at` in the document `uri`.
     pub fn at(&mut self, session: &Session, uri: &Uri, at: Position) -> Option<AtCursor> {
         let path = path_of(uri)?;
@@ -194,5 +277,22 @@ impl Cursor {
         let (card, _) = rename::target(&cursor)?;
         let workspace = session.workspace(&cursor.index.dir);
         rename::rename(session, &cursor.index, &workspace, card, new).map(Some)
+    }
+}
+
+fn parse<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, String> {
+    serde_json::from_value(request.params).map_err(|e| e.to_string())
+}
+
+/// The answer to a request that may be refused for what it asks (an
+/// invalid or taken id): the refusal as `RequestFailed`, its reason the
+/// message an editor shows.
+fn refused_or<T: serde::Serialize>(
+    id: lsp_server::RequestId,
+    answer: Result<T, String>,
+) -> Response {
+    match answer {
+        Ok(value) => Response::new_ok(id, value),
+        Err(why) => Response::new_err(id, ErrorCode::RequestFailed as i32, why),
     }
 }

@@ -75,7 +75,12 @@ fn keyword(line: &KeywordLine, index: &PoolIndex) -> Option<String> {
         lines: vec![Line::Keyword(line.clone())],
     };
     let printed = |lang: Lang| {
-        effect::render(&alone, lang, vocabulary.phrases.get(lang), &vocabulary.vocab)
+        effect::render(
+            &alone,
+            lang,
+            vocabulary.phrases.get(lang),
+            &vocabulary.vocab,
+        )
     };
     Some(format!(
         "**{}** ({}), keyword `{}`\n\n{}\n\n{}",

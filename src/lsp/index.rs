@@ -142,7 +142,9 @@ impl PoolIndex {
 
     /// The text of a pool file (unsaved when open), by its path.
     pub fn text_of(&self, path: &str) -> Option<&Arc<str>> {
-        self.files().find(|f| &*f.path == path).map(SourceFile::text)
+        self.files()
+            .find(|f| &*f.path == path)
+            .map(SourceFile::text)
     }
 
     /// Every file of the pool, sets and data.
@@ -160,7 +162,9 @@ impl PoolIndex {
             .and_then(Node::as_seq)?
             .iter()
             .find(|k| k.get("id").and_then(Node::as_str) == Some(id))?;
-        let span = entry.get("id").map_or(entry.span.clone(), |n| n.span.clone());
+        let span = entry
+            .get("id")
+            .map_or(entry.span.clone(), |n| n.span.clone());
         Some((file.path.clone(), span))
     }
 
@@ -260,10 +264,13 @@ impl Indexes {
             return index.clone();
         }
         let mut index = PoolIndex::read(dir, open);
-        index.earlier = self
-            .kept
-            .get(dir)
-            .and_then(|(_, old)| old.database.get().cloned().flatten().or(old.earlier.clone()));
+        index.earlier = self.kept.get(dir).and_then(|(_, old)| {
+            old.database
+                .get()
+                .cloned()
+                .flatten()
+                .or(old.earlier.clone())
+        });
         let index = Arc::new(index);
         self.kept.insert(dir.to_path_buf(), (key, index.clone()));
         index

@@ -89,7 +89,10 @@ pub enum Thing {
     /// A keyword line of an effect (`Scurry.`, `Thwomp! 3.`).
     Keyword(KeywordLine),
     /// An effect text as a whole, of the card with this id (if it has one).
-    Effect { tree: Effect, card: Option<String> },
+    Effect {
+        tree: Effect,
+        card: Option<String>,
+    },
     /// An official Japanese term of the glossary ([`Glossary::terms`]'s
     /// index).
     Term(usize),
@@ -368,7 +371,8 @@ mod tests {
 
     #[test]
     fn a_locale_key_is_its_card_and_a_term_in_japanese_text_is_found() {
-        let text = "set: tin\ncards:\n  tin-cat:\n    effect:\n      text: \"🐉プレイ：1RPを得る。\"\n";
+        let text =
+            "set: tin\ncards:\n  tin-cat:\n    effect:\n      text: \"🐉プレイ：1RPを得る。\"\n";
         let ja = Place::Locale {
             lang: "ja".to_string(),
         };

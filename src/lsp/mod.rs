@@ -37,8 +37,7 @@ use lsp_types::notification::{
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, DocumentSymbolRequest, GotoDefinition, HoverRequest, Initialize,
-    PrepareRenameRequest, References, Rename, Request as _, Shutdown,
+    CodeActionRequest, DocumentSymbolRequest, Initialize, Request as _, Shutdown,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams,
@@ -149,76 +148,10 @@ impl Server {
                     Err(e) => invalid_params(id, e),
                 }
             }
-            HoverRequest::METHOD => {
-                match request.extract::<lsp_types::HoverParams>(HoverRequest::METHOD) {
-                    Ok((_, params)) => {
-                        let at = params.text_document_position_params;
-                        let session = session(&self.root, &self.open, self.encoding);
-                        let hover =
-                            self.cursor
-                                .hover(&session, &at.text_document.uri, at.position);
-                        Response::new_ok(id, hover)
-                    }
-                    Err(e) => invalid_params(id, e),
-                }
+            method if cursor::answers(method) => {
+                let session = session(&self.root, &self.open, self.encoding);
+                self.cursor.answer(&session, request)
             }
-            GotoDefinition::METHOD => {
-                match request.extract::<lsp_types::GotoDefinitionParams>(GotoDefinition::METHOD) {
-                    Ok((_, params)) => {
-                        let at = params.text_document_position_params;
-                        let session = session(&self.root, &self.open, self.encoding);
-                        let location =
-                            self.cursor
-                                .definition(&session, &at.text_document.uri, at.position);
-                        Response::new_ok(id, location)
-                    }
-                    Err(e) => invalid_params(id, e),
-                }
-            }
-            References::METHOD => {
-                match request.extract::<lsp_types::ReferenceParams>(References::METHOD) {
-                    Ok((_, params)) => {
-                        let at = params.text_document_position;
-                        let session = session(&self.root, &self.open, self.encoding);
-                        let found = self.cursor.references(
-                            &session,
-                            &at.text_document.uri,
-                            at.position,
-                            params.context.include_declaration,
-                        );
-                        Response::new_ok(id, found)
-                    }
-                    Err(e) => invalid_params(id, e),
-                }
-            }
-            PrepareRenameRequest::METHOD => {
-                match request.extract::<lsp_types::TextDocumentPositionParams>(
-                    PrepareRenameRequest::METHOD,
-                ) {
-                    Ok((_, at)) => {
-                        let session = session(&self.root, &self.open, self.encoding);
-                        let prepared =
-                            self.cursor
-                                .prepare_rename(&session, &at.text_document.uri, at.position);
-                        refused_or(id, prepared)
-                    }
-                    Err(e) => invalid_params(id, e),
-                }
-            }
-            Rename::METHOD => match request.extract::<lsp_types::RenameParams>(Rename::METHOD) {
-                Ok((_, params)) => {
-                    let at = params.text_document_position;
-                    let session = session(&self.root, &self.open, self.encoding);
-                    let edit = self.cursor.rename(
-                        &session,
-                        &at.text_document.uri,
-                        at.position,
-                        &params.new_name,
-                    );
-                    refused_or(id, edit)
-                }
-                Err(e) => invalid_params(id, e),
-            },
             method => Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
@@ -381,17 +314,7 @@ fn workspace_root(params: &InitializeParams) -> Option<PathBuf> {
     params.root_uri.as_ref().and_then(path_of)
 }
 
-/// The answer to a request that may be refused for what it asks (an
-/// invalid or taken id): the refusal as `RequestFailed`, its reason the
-/// message an editor shows.
-fn refused_or<T: serde::Serialize>(id: RequestId, answer: Result<T, String>) -> Response {
-    match answer {
-        Ok(value) => Response::new_ok(id, value),
-        Err(why) => Response::new_err(id, ErrorCode::RequestFailed as i32, why),
-    }
-}
-
-fn invalid_params(id: RequestId, error: impl std::fmt::Debug) -> Response {
+pub(crate) fn invalid_params(id: RequestId, error: impl std::fmt::Debug) -> Response {
     Response::new_err(
         id,
         ErrorCode::InvalidParams as i32,

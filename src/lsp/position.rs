@@ -133,7 +133,10 @@ mod tests {
         }
         let past = Position::new(0, 99);
         assert_eq!(offset(&lines, text, past, Encoding::Utf16), 2);
-        assert_eq!(offset(&lines, text, Position::new(9, 0), Encoding::Utf8), text.len());
+        assert_eq!(
+            offset(&lines, text, Position::new(9, 0), Encoding::Utf8),
+            text.len()
+        );
     }
 
     #[test]

@@ -107,12 +107,16 @@ fn walk(folder: &Path, pool: &Path, depth: usize, found: &mut Vec<PathBuf>) {
         }
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Ok(kind) = entry.file_type() else { continue };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         if name.starts_with('.') || path == pool {
             continue;
         }
         if kind.is_dir() {
-            if depth + 1 < INPUT_DEPTH && !matches!(name.as_str(), "dist" | "target" | "node_modules") {
+            if depth + 1 < INPUT_DEPTH
+                && !matches!(name.as_str(), "dist" | "target" | "node_modules")
+            {
                 walk(&path, pool, depth + 1, found);
             }
         } else if kind.is_file() && is_input_name(&name) {

@@ -8,7 +8,7 @@
 //! ([`Id::is_valid`], the rule `blades build` checks) and no other card's
 //! id (ids are unique across the pool).
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
@@ -28,9 +28,7 @@ use crate::yaml;
 /// to rename; else why it cannot be renamed there.
 pub fn target(cursor: &AtCursor) -> Result<(usize, Range<usize>), String> {
     let Thing::Card(reference) = &cursor.found.thing else {
-        return Err(
-            "only a card's id can be renamed: put the cursor on an id".to_string(),
-        );
+        return Err("only a card's id can be renamed: put the cursor on an id".to_string());
     };
     let Some((card, span)) = cursor.index.resolve(reference) else {
         return Err(format!("no card of the pool is `{}`", reference.written));
@@ -75,7 +73,9 @@ pub fn rename(
             taken.path
         ));
     }
-    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    // By path (a `Uri` is no key clippy trusts), then as the protocol
+    // wants them.
+    let mut changes: BTreeMap<String, (Uri, Vec<TextEdit>)> = BTreeMap::new();
     for reference in references::of_card(session, index, workspace, card) {
         if !names_by_id(&reference, old) {
             continue;
@@ -87,10 +87,13 @@ pub fn rename(
             range: session.range(&reference.text, &reference.span),
             new_text: written_as(&reference, new),
         };
-        changes.entry(uri).or_default().push(edit);
+        let file = changes
+            .entry(uri.as_str().to_string())
+            .or_insert_with(|| (uri, Vec::new()));
+        file.1.push(edit);
     }
     Ok(WorkspaceEdit {
-        changes: Some(changes),
+        changes: Some(changes.into_values().collect()),
         ..WorkspaceEdit::default()
     })
 }
