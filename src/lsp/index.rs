@@ -41,6 +41,7 @@ pub struct PoolIndex {
     names: NameIndex,
     vocabulary: OnceLock<PoolVocabulary>,
     database: OnceLock<Option<Arc<Database>>>,
+    refs: OnceLock<Vec<FileRefs>>,
     /// The database of an earlier index of this pool, shown while the
     /// pool does not build (a card being typed).
     earlier: Option<Arc<Database>>,
@@ -89,6 +90,7 @@ impl PoolIndex {
             names,
             vocabulary: OnceLock::new(),
             database: OnceLock::new(),
+            refs: OnceLock::new(),
             earlier: None,
         }
     }
@@ -97,7 +99,7 @@ impl PoolIndex {
     /// line's bare count (`2 Tin Cat`) is read as the deck check reads it,
     /// only when the whole text names no card.
     pub fn resolve(&self, reference: &CardRef) -> Option<(usize, Range<usize>)> {
-        if let Ok(i) = self.names.resolve(&reference.written) {
+        if let Some(i) = self.names.find(&reference.written) {
             return Some((i, reference.span.clone()));
         }
         if reference.naming != Naming::Input {
@@ -108,7 +110,7 @@ impl PoolIndex {
             return None;
         }
         let rest_trimmed = rest.trim_start();
-        let i = self.names.resolve(rest_trimmed).ok()?;
+        let i = self.names.find(rest_trimmed)?;
         // The name alone, where the span is the text as written (a text
         // line; a quoted YAML string keeps its whole span).
         let span = &reference.span;
@@ -168,17 +170,29 @@ impl PoolIndex {
         Some((file.path.clone(), span))
     }
 
-    /// Every card each pool file names: (path, text, what it is, refs).
-    pub fn pool_refs(&self) -> Vec<(Arc<str>, Arc<str>, Vec<CardRef>)> {
-        self.files()
-            .map(|file| {
-                let place = Place::of(Some(&file.relative));
-                let refs = card_refs(&place, &file.path, file.text());
-                (file.path.clone(), file.text().clone(), refs)
-            })
-            .filter(|(_, _, refs)| !refs.is_empty())
-            .collect()
+    /// Every card each pool file names, read once.
+    pub fn pool_refs(&self) -> &[FileRefs] {
+        self.refs.get_or_init(|| {
+            self.files()
+                .filter_map(|file| {
+                    let place = Place::of(Some(&file.relative));
+                    let refs = card_refs(&place, &file.path, file.text());
+                    (!refs.is_empty()).then(|| FileRefs {
+                        path: file.path.clone(),
+                        text: file.text().clone(),
+                        refs,
+                    })
+                })
+                .collect()
+        })
     }
+}
+
+/// The cards a file names.
+pub struct FileRefs {
+    pub path: Arc<str>,
+    pub text: Arc<str>,
+    pub refs: Vec<CardRef>,
 }
 
 /// The cards a set file defines.

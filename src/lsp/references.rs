@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::cursor::Session;
 use super::index::{PoolIndex, place_of};
-use super::locate::{Naming, Place, card_refs};
+use super::locate::{CardRef, Naming, Place, card_refs};
 
 /// How deep the workspace folder is searched for player inputs, and how
 /// many files at most (a home folder opened as a workspace stays cheap).
@@ -49,9 +49,9 @@ pub fn of_card(
     card: usize,
 ) -> Vec<Reference> {
     let mut found = Vec::new();
-    let mut keep = |path: &Arc<str>, text: &Arc<str>, refs| {
+    let mut keep = |path: &Arc<str>, text: &Arc<str>, refs: &[CardRef]| {
         for reference in refs {
-            if let Some((i, span)) = index.resolve(&reference)
+            if let Some((i, span)) = index.resolve(reference)
                 && i == card
             {
                 found.push(Reference {
@@ -59,13 +59,13 @@ pub fn of_card(
                     text: text.clone(),
                     span,
                     naming: reference.naming,
-                    written: reference.written,
+                    written: reference.written.clone(),
                 });
             }
         }
     };
-    for (path, text, refs) in index.pool_refs() {
-        keep(&path, &text, refs);
+    for file in index.pool_refs() {
+        keep(&file.path, &file.text, &file.refs);
     }
     for path in inputs(session, workspace, &index.dir) {
         let Some(text) = session.text(&path) else {
@@ -73,7 +73,7 @@ pub fn of_card(
         };
         let shown: Arc<str> = Arc::from(path.to_string_lossy());
         let refs = card_refs(&Place::Input, &shown, &text);
-        keep(&shown, &text, refs);
+        keep(&shown, &text, &refs);
     }
     found
 }
