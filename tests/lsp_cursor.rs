@@ -525,3 +525,35 @@ fn a_rename_to_an_invalid_or_taken_id_or_from_a_name_is_refused() {
     assert_eq!(answer["result"], Value::Null, "{answer}");
     assert_eq!(client.finish(), 0);
 }
+
+/// While a set file being typed has an error, a card hovers as the last
+/// clean build had it; with no clean build yet, the hover says so.
+#[test]
+fn a_pool_that_does_not_build_hovers_its_last_build() {
+    let dir = workspace();
+    let shown = blades(dir.path(), &["card", "show", "cog-sentry"]).stdout;
+    let set = dir.path().join("cards/tin-town.yaml");
+    let broken = std::fs::read_to_string(&set)
+        .unwrap()
+        .replace("elements: [water, fire]", "elements: [watr, fire]");
+    let params = at(dir.path(), "deck.txt", "", "Cog Sentry");
+    let mut client = Client::start(dir.path(), &[]);
+    assert_eq!(
+        hover_text(&mut client, params.clone()),
+        format!("```text\n{shown}```")
+    );
+    client.open(&set, &broken);
+    assert_eq!(
+        hover_text(&mut client, params.clone()),
+        format!("```text\n{shown}```")
+    );
+    assert_eq!(client.finish(), 0);
+    let mut client = Client::start(dir.path(), &[]);
+    client.open(&set, &broken);
+    let hover = hover_text(&mut client, params);
+    assert_eq!(
+        hover,
+        "**Cog Sentry** (`cog-sentry`)\n\nnot built yet: `blades build` says why"
+    );
+    assert_eq!(client.finish(), 0);
+}
