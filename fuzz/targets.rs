@@ -980,7 +980,7 @@ pub fn lsp(data: &[u8]) {
     let last_id = next_id;
 
     let mut output = Vec::new();
-    let ending = blades::lsp::serve(&mut std::io::Cursor::new(session), &mut output)
+    let ending = blades::lsp::serve(std::io::Cursor::new(session), &mut output)
         .expect("writing into memory cannot fail");
     assert!(
         matches!(ending, blades::lsp::Ending::Clean),

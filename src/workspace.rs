@@ -22,8 +22,8 @@
 //! ```
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -199,6 +199,16 @@ fn database_of(compiled: Compiled) -> Result<Database, Option<Findings>> {
     }
 }
 
+/// The database a build without errors made, as models: its own, or
+/// parsed back from its JSON pieces.
+pub fn database_made(output: &Output) -> Option<Database> {
+    match output {
+        Output::Models(database) => Some(database.clone()),
+        Output::Pieces(json) | Output::Unchanged(json) => database_from_pieces(json),
+        Output::None => None,
+    }
+}
+
 /// The database parsed back from its JSON pieces, each set's in parallel.
 /// The cards still in the previous database file are read from it, each
 /// set's straight into the buffer it is parsed from.
@@ -222,6 +232,60 @@ fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
         database.cards.extend(cards);
     }
     Some(database)
+}
+
+/// A pool folder checked again at every change an editor makes to its
+/// files (`blades lsp`): the build cache is kept in memory between checks
+/// and never written, so a check reads from disk only the files whose
+/// stamp changed and parses, checks and renders again only the files whose
+/// text changed; the pool-wide checks run over every card each time.
+pub struct LivePool {
+    dir: PathBuf,
+    cache: Cache,
+}
+
+impl LivePool {
+    /// The pool in `dir`, nothing read yet.
+    pub fn new(dir: &Path) -> LivePool {
+        LivePool {
+            dir: dir.to_path_buf(),
+            // Named like a build's cache, but only ever held in memory.
+            cache: Cache::empty(&dir.join(".blades-cache")),
+        }
+    }
+
+    /// The pool's folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The pool as it is on disk now, with `open` (paths within the pool
+    /// and their unsaved text) laid over its files. A folder that cannot
+    /// be read, or holds no set yet, is the open files alone.
+    pub fn read(&self, open: impl IntoIterator<Item = (String, Arc<str>)>) -> Pool {
+        let listing = Pool::list(&self.dir).map(Listing::stamp);
+        let mut pool = read_through(listing, Some(&self.cache)).unwrap_or_else(|_| Pool {
+            root: Some(self.dir.clone()),
+            ..Pool::default()
+        });
+        for (relative, text) in open {
+            pool.overlay(&relative, text);
+        }
+        pool
+    }
+
+    /// What `blades build` finds in `pool` (read by [`LivePool::read`]),
+    /// through the cache; the database comes as JSON pieces. The results
+    /// become the cache for the next check, whatever they found.
+    pub fn compile(&mut self, pool: &Pool) -> Compiled {
+        let options = Options {
+            cache: Some(&mut self.cache),
+            ..Options::default()
+        };
+        let compiled = compile_with(pool, options);
+        self.cache.commit();
+        compiled
+    }
 }
 
 /// A set's cards from their piece of JSON.

@@ -166,6 +166,14 @@ fn agrees_with_the_build(dir: &Path, encodings: &[&str]) {
         assert_eq!(got, want, "{}: {shown}", dir.display());
     }
     offers_every_fix_blades_fix_makes(dir, &published);
+    // A burst of edits, each file broken then put back, is checked at its
+    // last text: through what the server kept of the first check, the
+    // findings are those of the first check again.
+    for (_, path, text) in &files {
+        client.change(path, "id: [broken\n");
+        client.change(path, text);
+    }
+    assert_eq!(client.published(), published, "{}", dir.display());
     assert_eq!(client.finish(), 0);
 }
 
@@ -476,5 +484,51 @@ fn document_symbols_are_the_set_and_its_cards_with_their_ranges() {
         json!({"textDocument": {"uri": uri(&keywords)}}),
     );
     assert_eq!(answer["result"], json!([]));
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn a_file_changed_on_disk_is_seen_once_the_client_tells_of_it() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let open = dir.path().join("cards/tin-town.yaml");
+    let text = std::fs::read_to_string(&open).unwrap();
+    let watching = json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let mut client = Client::start_with(dir.path(), watching);
+    // The server asks to hear of the pool's files.
+    let registration = loop {
+        let message = client.receive();
+        if message["method"] == "client/registerCapability" {
+            break message;
+        }
+    };
+    let registered = &registration["params"]["registrations"][0];
+    assert_eq!(registered["method"], "workspace/didChangeWatchedFiles");
+    let id = registration["id"].clone();
+    client.send(json!({"jsonrpc": "2.0", "id": id, "result": null}));
+    client.open(&open, &text.replace("[aer]", "[air]"));
+    let codes = |published: &std::collections::BTreeMap<String, Vec<Value>>| -> Vec<String> {
+        published[&uri(&open)]
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(codes(&client.published()), Vec::<String>::new());
+    // Another set, not open, now takes a card id of the open one.
+    let other = dir.path().join("cards/copycat.yaml");
+    let copycat = "id: copycat\nname: Copycat\nkind: promo\ncards:\n  - {id: rivet-hound, name: Rivet Copy, kind: single, stars: 1, elements: [earth], types: [animal]}\n";
+    std::fs::write(&other, copycat).unwrap();
+    let told = |client: &mut Client, kind: u8| {
+        let changes = json!({"changes": [{"uri": uri(&other), "type": kind}]});
+        client.notify("workspace/didChangeWatchedFiles", changes);
+    };
+    told(&mut client, 1);
+    let found = codes(&client.published());
+    assert!(
+        found.contains(&"duplicate-card-id".to_string()),
+        "{found:?}"
+    );
+    std::fs::remove_file(&other).unwrap();
+    told(&mut client, 3);
+    assert_eq!(codes(&client.published()), Vec::<String>::new());
     assert_eq!(client.finish(), 0);
 }

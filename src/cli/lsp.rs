@@ -19,9 +19,8 @@ pub struct Args {
 /// Serves until the client says `exit`: 0 after `shutdown`, 1 without it
 /// (as the protocol asks), 2 when the client's end of the streams broke.
 pub fn run(_args: Args) -> ExitCode {
-    let stdin = io::stdin();
     let stdout = io::stdout();
-    match serve(&mut stdin.lock(), &mut stdout.lock()) {
+    match serve(io::BufReader::new(io::stdin()), &mut stdout.lock()) {
         Ok(Ending::Clean) => ExitCode::from(exit::OK),
         Ok(Ending::Abrupt) => ExitCode::from(exit::PROBLEMS),
         Err(e) => {

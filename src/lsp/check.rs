@@ -13,12 +13,12 @@ use lsp_types::{
 };
 
 use super::position::{Encoding, position};
-use crate::compile::compile;
 use crate::diagnostics::{Diagnostic, Severity, Sources};
 use crate::i18n;
 use crate::model::Database;
 use crate::pool::{FOUND_FOLDER, Pool};
 use crate::rules::format::Formats;
+use crate::workspace::{LivePool, database_made};
 
 /// A file the editor has open, with its unsaved text.
 #[derive(Debug, Clone)]
@@ -69,31 +69,28 @@ impl FileKind {
     }
 }
 
-/// Checks the pool in `dir` with every open document under it laid over
+/// Checks the pool with every open document under its folder laid over
 /// its file, and gives each of those documents its findings (an empty
 /// list for one with none, which clears what an editor shows).
 pub fn check_pool<'a>(
-    dir: &Path,
+    live: &mut LivePool,
     open: impl IntoIterator<Item = &'a Document>,
     encoding: Encoding,
 ) -> Vec<(Uri, Vec<lsp_types::Diagnostic>)> {
-    // A folder that cannot be read, or holds no set yet, is checked as
-    // what the editor has open.
-    let mut pool = Pool::from_dir(dir).unwrap_or_else(|_| Pool {
-        root: Some(dir.to_path_buf()),
-        ..Pool::default()
-    });
+    let dir = live.dir().to_path_buf();
+    let mut overlays = Vec::new();
     let mut shown: BTreeMap<Arc<str>, (Uri, FileKind)> = BTreeMap::new();
     for document in open {
-        if let Ok(relative) = document.path.strip_prefix(dir) {
+        if let Ok(relative) = document.path.strip_prefix(&dir) {
             let relative = relative.to_string_lossy().replace('\\', "/");
-            pool.overlay(&relative, document.text.clone());
             let path = Arc::from(dir.join(&relative).display().to_string());
             shown.insert(path, (document.uri.clone(), FileKind::of(&relative)));
+            overlays.push((relative, document.text.clone()));
         }
     }
+    let pool = live.read(overlays);
     let kinds: Vec<FileKind> = shown.values().map(|(_, kind)| *kind).collect();
-    let found = Findings::of(&pool, &kinds);
+    let found = Findings::of(live, &pool, &kinds);
     shown
         .iter()
         .map(|(path, (uri, kind))| {
@@ -118,8 +115,8 @@ struct Findings {
 }
 
 impl Findings {
-    fn of(pool: &Pool, kinds: &[FileKind]) -> Findings {
-        let compiled = compile(pool);
+    fn of(live: &mut LivePool, pool: &Pool, kinds: &[FileKind]) -> Findings {
+        let compiled = live.compile(pool);
         let mut sources = compiled.sources;
         let mut translations = Vec::new();
         if kinds.contains(&FileKind::Translation) {
@@ -129,7 +126,8 @@ impl Findings {
         }
         let mut formats = Vec::new();
         if kinds.contains(&FileKind::Format) {
-            format_findings(pool, compiled.output.database(), &mut formats);
+            let database = database_made(&compiled.output);
+            format_findings(pool, database.as_ref(), &mut formats);
         }
         let mut findings = Findings {
             build: compiled.diagnostics,

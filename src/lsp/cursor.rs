@@ -4,9 +4,7 @@
 //! ([`locate`](super::locate::locate)) and answers from the pool's
 //! [`PoolIndex`].
 
-use std::collections::HashMap;
-use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use lsp_server::{ErrorCode, Request, Response};
@@ -15,14 +13,15 @@ use lsp_types::request::{
 };
 use lsp_types::{
     Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, PrepareRenameResponse,
-    Range as LspRange, Uri, WorkspaceEdit,
+    Uri, WorkspaceEdit,
 };
 
-use super::check::{Document, path_of, uri_of};
+use super::check::path_of;
 use super::index::{Indexes, PoolIndex, place_of};
 use super::invalid_params;
-use super::locate::{Found, Place, Thing, locate};
-use super::position::{Encoding, offset, position};
+use super::locate::{Thing, locate};
+use super::position::offset;
+use super::session::{AtCursor, Session};
 use super::{hover, references, rename};
 use crate::diagnostics::LineIndex;
 
@@ -38,58 +37,6 @@ const METHODS: [&str; 5] = [
 /// Is `method` one of the cursor's requests?
 pub fn answers(method: &str) -> bool {
     METHODS.contains(&method)
-}
-
-/// What every request needs of the server: the workspace folder, the open
-/// documents, the position encoding.
-pub struct Session<'a> {
-    pub root: Option<&'a Path>,
-    pub open: &'a HashMap<String, Document>,
-    pub encoding: Encoding,
-}
-
-impl Session<'_> {
-    /// A document's text: unsaved when it is open, else as on disk.
-    pub fn text(&self, path: &Path) -> Option<Arc<str>> {
-        match self.open.values().find(|d| d.path == path) {
-            Some(document) => Some(document.text.clone()),
-            None => std::fs::read_to_string(path).ok().map(Arc::from),
-        }
-    }
-
-    /// The folder the commands' outputs are looked for in.
-    fn workspace(&self, dir: &Path) -> PathBuf {
-        self.root
-            .map(Path::to_path_buf)
-            .or_else(|| dir.parent().map(Path::to_path_buf))
-            .unwrap_or_default()
-    }
-
-    /// A span of a text as the protocol's range.
-    pub fn range(&self, text: &str, span: &Range<usize>) -> LspRange {
-        let lines = LineIndex::new(text);
-        LspRange::new(
-            position(&lines, text, span.start, self.encoding),
-            position(&lines, text, span.end, self.encoding),
-        )
-    }
-
-    /// A span of a file as the protocol's location.
-    pub fn location(&self, path: &str, text: &str, span: &Range<usize>) -> Option<Location> {
-        Some(Location::new(
-            uri_of(Path::new(path))?,
-            self.range(text, span),
-        ))
-    }
-}
-
-/// What is under the cursor, in its document and pool.
-pub struct AtCursor {
-    pub found: Found,
-    pub index: Arc<PoolIndex>,
-    pub path: PathBuf,
-    pub text: Arc<str>,
-    pub place: Place,
 }
 
 /// The requests' memory: the pools' indexes.

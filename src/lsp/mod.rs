@@ -23,21 +23,24 @@ pub mod locate;
 pub mod position;
 pub mod references;
 pub mod rename;
+pub mod session;
 pub mod symbols;
 pub mod transport;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::io::{self, BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
-    PublishDiagnostics,
+    DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
+    Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, DocumentSymbolRequest, Initialize, Request as _, Shutdown,
+    CodeActionRequest, DocumentSymbolRequest, Initialize, RegisterCapability, Request as _,
+    Shutdown,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, InitializeParams,
@@ -48,6 +51,8 @@ use lsp_types::{
 use check::{Document, check_pool, path_of, pool_dir};
 use position::Encoding;
 use transport::Frame;
+
+use crate::workspace::LivePool;
 
 /// How the session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,10 +65,26 @@ pub enum Ending {
 
 /// Serves one client until it says `exit` or closes the input. An error
 /// is the output failing (the client went away).
-pub fn serve(input: &mut impl BufRead, output: &mut impl Write) -> io::Result<Ending> {
+///
+/// The input is read on a thread of its own, so that the changes that
+/// arrive while a pool is checked are all taken in before the next check:
+/// a burst of edits is checked once, at its last text.
+pub fn serve(input: impl BufRead + Send + 'static, output: &mut impl Write) -> io::Result<Ending> {
+    let frames = read_in_background(input);
     let mut server = Server::default();
     loop {
-        let message = match transport::read(input)? {
+        let frame = match server.stale.is_empty() {
+            true => frames.recv().ok(),
+            false => match frames.try_recv() {
+                Ok(frame) => Some(frame),
+                Err(TryRecvError::Empty) => {
+                    server.check_stale(output)?;
+                    continue;
+                }
+                Err(TryRecvError::Disconnected) => None,
+            },
+        };
+        let message = match frame.unwrap_or(Ok(Frame::End))? {
             Frame::End => return Ok(Ending::Abrupt),
             Frame::Garbage(why) => {
                 let error = serde_json::json!({
@@ -78,8 +99,16 @@ pub fn serve(input: &mut impl BufRead, output: &mut impl Write) -> io::Result<En
         };
         match message {
             Message::Request(request) => {
+                // An answer comes after the findings of every change
+                // before it, as if each were checked at once.
+                server.check_stale(output)?;
                 let response = server.answer(request);
                 transport::write(output, &Message::Response(response))?;
+            }
+            Message::Notification(notification) if notification.method == "initialized" => {
+                if let Some(request) = server.watch_registration() {
+                    transport::write(output, &Message::Request(request))?;
+                }
             }
             Message::Notification(notification) if notification.method == "exit" => {
                 return Ok(match server.shut_down {
@@ -98,6 +127,22 @@ pub fn serve(input: &mut impl BufRead, output: &mut impl Write) -> io::Result<En
     }
 }
 
+/// The frames of `input`, read by a thread of their own until the input
+/// ends or fails (the last frame sent).
+fn read_in_background(mut input: impl BufRead + Send + 'static) -> Receiver<io::Result<Frame>> {
+    let (sender, frames) = channel();
+    std::thread::spawn(move || {
+        loop {
+            let frame = transport::read(&mut input);
+            let last = !matches!(frame, Ok(Frame::Message(_) | Frame::Garbage(_)));
+            if sender.send(frame).is_err() || last {
+                return;
+            }
+        }
+    });
+    frames
+}
+
 #[derive(Default)]
 struct Server {
     initialized: bool,
@@ -107,6 +152,12 @@ struct Server {
     root: Option<PathBuf>,
     /// The open documents, by URI.
     open: HashMap<String, Document>,
+    /// Each pool an open document is in, kept between checks.
+    pools: HashMap<PathBuf, LivePool>,
+    /// The pools changed since they were last checked.
+    stale: BTreeSet<PathBuf>,
+    /// The client can be asked to watch files for the server.
+    can_watch: bool,
     /// The pools the cursor's requests asked about.
     cursor: cursor::Cursor,
 }
@@ -168,6 +219,13 @@ impl Server {
             .and_then(|general| general.position_encodings.as_deref());
         let encoding = Encoding::choose(offered);
         self.encoding = Some(encoding);
+        self.can_watch = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|workspace| workspace.did_change_watched_files.as_ref())
+            .and_then(|watched| watched.dynamic_registration)
+            .unwrap_or(false);
         self.initialized = true;
         self.root = workspace_root(&params);
         let result = InitializeResult {
@@ -234,15 +292,60 @@ impl Server {
                 .extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
                 .ok()
                 .and_then(|p| self.close(p.text_document.uri)),
+            DidChangeWatchedFiles::METHOD => notification
+                .extract::<lsp_types::DidChangeWatchedFilesParams>(DidChangeWatchedFiles::METHOD)
+                .ok()
+                .map(|p| self.files_changed(p.changes)),
             _ => None,
         };
         changed.unwrap_or_default()
     }
 
-    /// Keeps a document's text and checks its pool again.
+    /// The request that asks the client to tell of changes to the pool
+    /// files on disk (`workspace/didChangeWatchedFiles`), when it can.
+    fn watch_registration(&self) -> Option<Request> {
+        if !self.initialized || !self.can_watch {
+            return None;
+        }
+        let watchers = ["**/*.yaml", "**/*.yml"].map(|glob| lsp_types::FileSystemWatcher {
+            glob_pattern: lsp_types::GlobPattern::String(glob.to_string()),
+            kind: None,
+        });
+        let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
+            watchers: watchers.to_vec(),
+        };
+        let registration = lsp_types::Registration {
+            id: "blades-pool-files".to_string(),
+            method: DidChangeWatchedFiles::METHOD.to_string(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        Some(Request::new(
+            RequestId::from("blades-watch".to_string()),
+            RegisterCapability::METHOD.to_string(),
+            lsp_types::RegistrationParams {
+                registrations: vec![registration],
+            },
+        ))
+    }
+
+    /// Files changed on disk (saved, made, deleted, by the editor or by
+    /// anything else): each checked pool they are in is to be checked
+    /// again. A check reads again only the files whose stamp changed.
+    fn files_changed(&mut self, changes: Vec<lsp_types::FileEvent>) -> Vec<Notification> {
+        for change in changes {
+            let Some(path) = path_of(&change.uri) else {
+                continue;
+            };
+            let pools = self.pools.keys().filter(|dir| path.starts_with(dir));
+            self.stale.extend(pools.cloned());
+        }
+        Vec::new()
+    }
+
+    /// Keeps a document's text; its pool is to be checked again.
     fn set_text(&mut self, uri: Uri, text: String) -> Option<Vec<Notification>> {
         let path = path_of(&uri)?;
-        let dir = pool_dir(self.root.as_deref(), &path);
+        self.stale.insert(pool_dir(self.root.as_deref(), &path));
         self.open.insert(
             uri.as_str().to_string(),
             Document {
@@ -251,29 +354,47 @@ impl Server {
                 text: Arc::from(text),
             },
         );
-        Some(self.publish(&dir))
+        Some(Vec::new())
     }
 
-    /// Drops a document's text, clears its findings and checks its pool
-    /// again with the file as it is on disk.
+    /// Drops a document's text and clears its findings; its pool is to be
+    /// checked again with the file as it is on disk.
     fn close(&mut self, uri: Uri) -> Option<Vec<Notification>> {
         let document = self.open.remove(uri.as_str())?;
-        let dir = pool_dir(self.root.as_deref(), &document.path);
-        let mut published = vec![publish(uri, Vec::new())];
-        published.extend(self.publish(&dir));
-        Some(published)
+        self.stale
+            .insert(pool_dir(self.root.as_deref(), &document.path));
+        Some(vec![publish(uri, Vec::new())])
+    }
+
+    /// Checks every pool changed since its last check and publishes the
+    /// findings of its open documents.
+    fn check_stale(&mut self, output: &mut impl Write) -> io::Result<()> {
+        for dir in std::mem::take(&mut self.stale) {
+            for published in self.publish(&dir) {
+                transport::write(output, &Message::Notification(published))?;
+            }
+        }
+        Ok(())
     }
 
     /// The findings of every open document in the pool in `dir`.
-    fn publish(&self, dir: &std::path::Path) -> Vec<Notification> {
+    fn publish(&mut self, dir: &Path) -> Vec<Notification> {
         let encoding = self.encoding.unwrap_or(Encoding::Utf16);
+        let live = self
+            .pools
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| LivePool::new(dir));
         // A check that fails on some input must not take the editor's
-        // session down with it: that pool's files go unchecked this time.
+        // session down with it: that pool's files go unchecked this time,
+        // and what it kept between checks is forgotten.
         let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check_pool(dir, self.open.values(), encoding)
+            check_pool(live, self.open.values(), encoding)
         }));
+        let Ok(checked) = checked else {
+            self.pools.remove(dir);
+            return Vec::new();
+        };
         checked
-            .unwrap_or_default()
             .into_iter()
             .map(|(uri, diagnostics)| publish(uri, diagnostics))
             .collect()
@@ -286,8 +407,8 @@ fn session<'a>(
     root: &'a Option<PathBuf>,
     open: &'a HashMap<String, Document>,
     encoding: Option<Encoding>,
-) -> cursor::Session<'a> {
-    cursor::Session {
+) -> session::Session<'a> {
+    session::Session {
         root: root.as_deref(),
         open,
         encoding: encoding.unwrap_or(Encoding::Utf16),

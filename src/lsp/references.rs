@@ -13,9 +13,9 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::cursor::Session;
 use super::index::{PoolIndex, place_of};
 use super::locate::{CardRef, Naming, Place, card_refs};
+use super::session::Session;
 
 /// How deep the workspace folder is searched for player inputs, and how
 /// many files at most (a home folder opened as a workspace stays cheap).

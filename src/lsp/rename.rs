@@ -15,10 +15,10 @@ use std::path::Path;
 use lsp_types::{TextEdit, Uri, WorkspaceEdit};
 
 use super::check::uri_of;
-use super::cursor::{AtCursor, Session};
 use super::index::PoolIndex;
 use super::locate::{Naming, Thing};
 use super::references::{self, Reference};
+use super::session::{AtCursor, Session};
 use crate::cards::fold;
 use crate::rules::input::{self, Syntax};
 use crate::words::Id;

@@ -25,6 +25,16 @@ impl Client {
     /// A server started and initialized for the workspace folder `root`,
     /// the client offering `encodings` (none: the field left out).
     pub fn start(root: &Path, encodings: &[&str]) -> Client {
+        let mut capabilities = json!({});
+        if !encodings.is_empty() {
+            capabilities = json!({"general": {"positionEncodings": encodings}});
+        }
+        Client::start_with(root, capabilities)
+    }
+
+    /// A server started and initialized for the workspace folder `root`,
+    /// the client's capabilities those given.
+    pub fn start_with(root: &Path, capabilities: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_blades"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -50,10 +60,6 @@ impl Client {
             next_id: 0,
             capabilities: Value::Null,
         };
-        let mut capabilities = json!({});
-        if !encodings.is_empty() {
-            capabilities = json!({"general": {"positionEncodings": encodings}});
-        }
         let answer = client.request(
             "initialize",
             json!({
