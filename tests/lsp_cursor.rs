@@ -557,3 +557,33 @@ fn a_pool_that_does_not_build_hovers_its_last_build() {
     );
     assert_eq!(client.finish(), 0);
 }
+
+/// The pool is read again for the cursor once the client tells of a file
+/// changed on disk; with a set file open, the card is built through the
+/// server's own build cache, and says what `card show` says.
+#[test]
+fn a_file_changed_on_disk_is_hovered_anew_once_the_client_tells_of_it() {
+    let dir = workspace();
+    let set = dir.path().join("cards/tin-town.yaml");
+    let basics = dir.path().join("cards/more/basics.yaml");
+    let mut client = Client::start(dir.path(), &[]);
+    client.open(&set, &std::fs::read_to_string(&set).unwrap());
+    let params = at(dir.path(), "cards/more/basics.yaml", "", "town-guard");
+    let shown = |dir: &Path| blades(dir, &["card", "show", "town-guard"]).stdout;
+    let before = shown(dir.path());
+    assert_eq!(
+        hover_text(&mut client, params.clone()),
+        format!("```text\n{before}```")
+    );
+    let text = std::fs::read_to_string(&basics).unwrap();
+    std::fs::write(&basics, text.replace("stars: 1", "stars: 2")).unwrap();
+    let after = shown(dir.path());
+    assert_ne!(before, after);
+    let changes = json!({"changes": [{"uri": uri(&basics), "type": 2}]});
+    client.notify("workspace/didChangeWatchedFiles", changes);
+    assert_eq!(
+        hover_text(&mut client, params),
+        format!("```text\n{after}```")
+    );
+    assert_eq!(client.finish(), 0);
+}

@@ -4,7 +4,8 @@
 //! ([`locate`](super::locate::locate)) and answers from the pool's
 //! [`PoolIndex`].
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lsp_server::{ErrorCode, Request, Response};
@@ -24,6 +25,7 @@ use super::position::offset;
 use super::session::{AtCursor, Session};
 use super::{hover, references, rename};
 use crate::diagnostics::LineIndex;
+use crate::workspace::LivePool;
 
 /// The methods answered here.
 const METHODS: [&str; 5] = [
@@ -49,10 +51,17 @@ impl Cursor {
     /// Answers one of the cursor's requests ([`answers`]). A request that
     /// fails inside (a panic) is answered with an error, and the server
     /// reads on.
-    pub fn answer(&mut self, session: &Session, request: Request) -> Response {
+    /// `pools` are the server's checked pools, whose build cache a hover
+    /// builds the database through.
+    pub fn answer(
+        &mut self,
+        session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
+        request: Request,
+    ) -> Response {
         let id = request.id.clone();
         let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.dispatch(session, request)
+            self.dispatch(session, pools, request)
         }));
         answered.unwrap_or_else(|_| {
             Response::new_err(
@@ -63,7 +72,12 @@ impl Cursor {
         })
     }
 
-    fn dispatch(&mut self, session: &Session, request: Request) -> Response {
+    fn dispatch(
+        &mut self,
+        session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
+        request: Request,
+    ) -> Response {
         let id = request.id.clone();
         let position = |params: &lsp_types::TextDocumentPositionParams| {
             (params.text_document.uri.clone(), params.position)
@@ -72,7 +86,7 @@ impl Cursor {
             HoverRequest::METHOD => match parse::<lsp_types::HoverParams>(request) {
                 Ok(params) => {
                     let (uri, at) = position(&params.text_document_position_params);
-                    Response::new_ok(id, self.hover(session, &uri, at))
+                    Response::new_ok(id, self.hover(session, pools, &uri, at))
                 }
                 Err(e) => invalid_params(id, e),
             },
@@ -127,14 +141,30 @@ impl Cursor {
         })
     }
 
+    /// Forgets what was read of the pools `path` is in (it changed on
+    /// disk).
+    pub fn forget(&mut self, path: &Path) {
+        self.indexes.forget(path);
+    }
+
     /// The index of the pool in `dir`, as the open documents are now.
     pub fn index(&mut self, session: &Session, dir: &Path) -> Arc<PoolIndex> {
         self.indexes.of(dir, session.open.values())
     }
 
     /// `textDocument/hover`.
-    pub fn hover(&mut self, session: &Session, uri: &Uri, at: Position) -> Option<Hover> {
+    pub fn hover(
+        &mut self,
+        session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
+        uri: &Uri,
+        at: Position,
+    ) -> Option<Hover> {
         let cursor = self.at(session, uri, at)?;
+        let built = matches!(cursor.found.thing, Thing::Card(_) | Thing::Effect { .. });
+        if let Some(live) = pools.get_mut(&cursor.index.dir).filter(|_| built) {
+            cursor.index.build_with(live);
+        }
         let workspace = session.workspace(&cursor.index.dir);
         let markdown = hover::hover(&cursor.found, &cursor.index, &workspace)?;
         Some(Hover {

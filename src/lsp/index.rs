@@ -19,6 +19,7 @@ use crate::cards::{NameIndex, NameSource};
 use crate::compile::{PoolVocabulary, compile, read_vocabulary};
 use crate::model::Database;
 use crate::pool::{FOUND_FOLDER, Pool, SourceFile};
+use crate::workspace::{LivePool, database_made};
 use crate::yaml::{self, Node, NodeValue};
 
 /// Where a card is defined: its entry in a set file.
@@ -131,6 +132,14 @@ impl PoolIndex {
     pub fn vocabulary(&self) -> &PoolVocabulary {
         self.vocabulary
             .get_or_init(|| read_vocabulary(&self.pool, None).0)
+    }
+
+    /// Builds the pool's database, if not built yet, through the build
+    /// cache the server keeps for its diagnostics (only the files changed
+    /// since its last check are built again).
+    pub fn build_with(&self, live: &mut LivePool) {
+        self.database
+            .get_or_init(|| database_made(&live.compile(&self.pool).output).map(Arc::new));
     }
 
     /// The pool's database as built now, else (while it has errors) the
@@ -288,6 +297,14 @@ impl Indexes {
         let index = Arc::new(index);
         self.kept.insert(dir.to_path_buf(), (key, index.clone()));
         index
+    }
+}
+
+impl Indexes {
+    /// Forgets the index of every pool `path` is in (a file changed on
+    /// disk): the next request reads it again.
+    pub fn forget(&mut self, path: &Path) {
+        self.kept.retain(|dir, _| !path.starts_with(dir));
     }
 }
 

@@ -201,7 +201,7 @@ impl Server {
             }
             method if cursor::answers(method) => {
                 let session = session(&self.root, &self.open, self.encoding);
-                self.cursor.answer(&session, request)
+                self.cursor.answer(&session, &mut self.pools, request)
             }
             method => Response::new_err(
                 id,
@@ -338,6 +338,7 @@ impl Server {
             };
             let pools = self.pools.keys().filter(|dir| path.starts_with(dir));
             self.stale.extend(pools.cloned());
+            self.cursor.forget(&path);
         }
         Vec::new()
     }
