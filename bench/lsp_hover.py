@@ -4,7 +4,12 @@ is POOL and whose `deck.txt` names one of its cards, then RUNS hovers on that de
 the card's id in its set file, each timed from the request sent to its answer received. The first
 hover reads the pool and builds it (the index the next ones reuse); it is reported apart.
 
-    bench/lsp_hover.py BLADES POOL [RUNS=50]
+    bench/lsp_hover.py BLADES POOL [RUNS=50] [--edits]
+
+With `--edits`, the set file is open and each hover on the deck line follows an edit of it (a
+word of its flavour or none): the time is from the hover sent to its answer, which comes after
+the edit's diagnostics are published (the server answers in order) and the card is built again
+through the server's build cache.
 
 BLADES is the binary (target/release/blades for figures worth quoting), POOL a pool folder
 (`cards` for the built-in pool, or one made by `examples/synth`)."""
@@ -39,7 +44,9 @@ def first_set(cards):
 
 def main():
     binary, pool = sys.argv[1], sys.argv[2]
-    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 50
+    edits = "--edits" in sys.argv
+    args = [a for a in sys.argv[1:] if a != "--edits"]
+    runs = int(args[2]) if len(args) > 2 else 50
     work = tempfile.mkdtemp()
     try:
         cards = os.path.join(work, "cards")
@@ -61,13 +68,24 @@ def main():
             "workspaceFolders": [{"uri": "file://" + work, "name": "bench"}]}})
         read(server.stdout)
         places = [("file://" + deck, 0, 3), ("file://" + set_path, id_line, id_column + 1)]
+        if edits:
+            places = [places[0]]
+            send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": "file://" + set_path, "languageId": "yaml", "version": 0, "text": set_text}}})
         times, first = [], None
         for run in range(runs + 1):
-            uri, line, column = places[run % 2]
+            uri, line, column = places[run % len(places)]
+            if edits:
+                edited = set_text + ("# edited\n" if run % 2 else "")
+                send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                    "textDocument": {"uri": "file://" + set_path, "version": run + 1},
+                    "contentChanges": [{"text": edited}]}})
             started = time.perf_counter()
             send({"jsonrpc": "2.0", "id": run + 1, "method": "textDocument/hover", "params": {
                 "textDocument": {"uri": uri}, "position": {"line": line, "character": column}}})
             answer = read(server.stdout)
+            while answer.get("id") != run + 1:
+                answer = read(server.stdout)
             elapsed = (time.perf_counter() - started) * 1000
             if not answer.get("result"):
                 raise SystemExit("no hover: %s" % answer)
@@ -79,7 +97,8 @@ def main():
         read(server.stdout)
         send({"jsonrpc": "2.0", "method": "exit"})
         server.wait()
-        print(f"hover, {pool}: first (reads and builds the pool) {first:.0f} ms; then median "
+        what = "hover after an edit" if edits else "hover"
+        print(f"{what}, {pool}: first (reads and builds the pool) {first:.0f} ms; then median "
               f"{statistics.median(times):.1f} ms (min {min(times):.1f}, max {max(times):.1f}) "
               f"over {runs} hovers")
     finally:
