@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Edit to published diagnostics in `blades lsp`, whole process: the server started on a
 workspace whose `cards/` is POOL, one set file opened, then RUNS edits (a typo put in, taken out),
-each timed from the didChange sent to its publishDiagnostics received.
+each timed from the didChange sent to its publishDiagnostics received; the server's own
+account of where the median edit's time went (its verbose `$/logTrace`) is printed too.
 
     bench/lsp.py BLADES POOL [RUNS=20]
 
@@ -26,6 +27,17 @@ def read(out):
             length = int(line.split(b":")[1])
     return json.loads(out.read(length))
 
+def peak_memory(pid):
+    """The process's peak resident memory, from Linux's /proc (else unknown)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
 def main():
     binary, pool = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 20
@@ -45,12 +57,13 @@ def main():
         server = subprocess.Popen([binary, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         send = lambda m: (server.stdin.write(frame(m)), server.stdin.flush())
         send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "processId": None, "rootUri": "file://" + work, "capabilities": {}}})
+            "processId": None, "rootUri": "file://" + work, "capabilities": {}, "trace": "verbose"}})
         read(server.stdout)
         send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
             "uri": uri, "languageId": "yaml", "version": 0, "text": text}}})
-        read(server.stdout)
-        times = []
+        while read(server.stdout).get("method") != "$/logTrace":
+            pass
+        times, traces = [], []
         for run in range(runs):
             edited = text.replace("kind:", "kidn:", 1) if run % 2 == 0 else text
             started = time.perf_counter()
@@ -60,6 +73,11 @@ def main():
             while read(server.stdout).get("method") != "textDocument/publishDiagnostics":
                 pass
             times.append(time.perf_counter() - started)
+            # The server's own account of the check follows its findings.
+            while (message := read(server.stdout)).get("method") != "$/logTrace":
+                pass
+            traces.append(message["params"]["verbose"])
+        peak = peak_memory(server.pid)
         send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
         read(server.stdout)
         send({"jsonrpc": "2.0", "method": "exit"})
@@ -67,6 +85,8 @@ def main():
         ms = [t * 1000 for t in times]
         print(f"edit to diagnostics, {pool}: median {statistics.median(ms):.1f} ms "
               f"(min {min(ms):.1f}, max {max(ms):.1f}) over {runs} edits")
+        print("the server's account of the median edit:", traces[ms.index(sorted(ms)[len(ms) // 2])])
+        print(f"the server's peak memory (VmHWM): {peak}")
     finally:
         shutil.rmtree(work)
 

@@ -532,3 +532,98 @@ fn a_file_changed_on_disk_is_seen_once_the_client_tells_of_it() {
     assert_eq!(codes(&client.published()), Vec::<String>::new());
     assert_eq!(client.finish(), 0);
 }
+
+#[test]
+fn a_client_that_asks_for_a_trace_hears_where_each_checks_time_went() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let path = dir.path().join("cards/tin-town.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut client = Client::start_with(dir.path(), json!({}));
+    let traces = |client: &mut Client| -> Vec<Value> {
+        let heard = client.heard().into_iter();
+        let traces = heard.filter(|message| message["method"] == "$/logTrace");
+        traces.map(|message| message["params"].clone()).collect()
+    };
+    client.open(&path, &text);
+    assert_eq!(
+        traces(&mut client),
+        Vec::<Value>::new(),
+        "no trace unless asked"
+    );
+    client.notify("$/setTrace", json!({"value": "verbose"}));
+    client.change(&path, &text.replace("[aer]", "[air]"));
+    let heard = traces(&mut client);
+    assert_eq!(heard.len(), 1, "{heard:?}");
+    let pool = dir.path().join("cards");
+    assert!(
+        heard[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{}: 1 open document", pool.display())),
+        "{heard:?}"
+    );
+    let verbose = heard[0]["verbose"].as_str().unwrap();
+    for part in [
+        "checked in",
+        "read",
+        "per-file checks",
+        "pool checks",
+        "effects",
+        "rendering",
+    ] {
+        assert!(verbose.contains(part), "{verbose}");
+    }
+    client.notify("$/setTrace", json!({"value": "messages"}));
+    client.change(&path, &text);
+    let heard = traces(&mut client);
+    assert_eq!(heard.len(), 1, "{heard:?}");
+    assert!(
+        heard[0]["message"].as_str().unwrap().contains("checked in"),
+        "{heard:?}"
+    );
+    assert!(
+        heard[0].get("verbose").is_none_or(Value::is_null),
+        "{heard:?}"
+    );
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn a_huge_paste_ten_thousand_errors_and_deleted_files_get_answers() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let path = dir.path().join("cards/tin-town.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut client = Client::start(dir.path(), &[]);
+    client.open(&path, &text);
+    client.published();
+    // A 50 MB paste: one finding, located in it.
+    let paste = format!("{text}\n{}: [", "x".repeat(50 * 1024 * 1024));
+    client.change(&path, &paste);
+    let found = &client.published()[&uri(&path)];
+    assert!(!found.is_empty(), "a broken 50 MB paste has findings");
+    // Ten thousand cards with an unknown element: every one reported.
+    let mut many = String::from("id: many\nname: Many\nkind: bronze-promo\ncards:\n");
+    for i in 0..10_000 {
+        many.push_str(&format!(
+            "  - {{id: card-{i}, name: Card {i}, kind: single, stars: 1, elements: [aer], types: [animal]}}\n"
+        ));
+    }
+    client.change(&path, &many);
+    let found = &client.published()[&uri(&path)];
+    let unknown = found
+        .iter()
+        .filter(|d| d["code"] == "invalid-value")
+        .count();
+    assert_eq!(unknown, 10_000, "{:?}", &found[..3]);
+    // The open file and another set deleted on disk: the open text stands in.
+    std::fs::remove_file(&path).unwrap();
+    std::fs::remove_file(dir.path().join("cards/first-light.yaml")).unwrap();
+    client.change(&path, &text.replace("[aer]", "[air]"));
+    assert_eq!(client.published()[&uri(&path)], Vec::<Value>::new());
+    // The pool's folder itself gone: the open file is checked alone.
+    std::fs::remove_dir_all(dir.path().join("cards")).unwrap();
+    client.change(&path, &text);
+    let found = &client.published()[&uri(&path)];
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(client.finish(), 0);
+}

@@ -55,6 +55,10 @@ pub struct Compiled {
 pub struct Timings {
     pub files: std::time::Duration,
     pub pool: std::time::Duration,
+    /// Of `pool`: the vocabulary and the effect checks.
+    pub effects: std::time::Duration,
+    /// Of `pool`: rendering (and writing) the database.
+    pub render: std::time::Duration,
 }
 
 impl Compiled {
@@ -244,14 +248,17 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let translations = pair_translations(&read.loaded, &read.locales, &mut diagnostics);
     let files_done = started.elapsed();
     let derived = check_pool_now(&plan, &read.loaded, &mut diagnostics);
+    let effects_began = Instant::now();
     let vocabulary = (!plan.schema_only).then(|| {
         let vocabulary =
             PoolVocabulary::of(pool, &read.loaded, &read.summaries(), &mut diagnostics);
         check_effects(pool, &mut read, &vocabulary, &mut diagnostics);
         vocabulary
     });
+    let effects = effects_began.elapsed();
     add_sources_read(&mut sources, &pool.data);
     let has_errors = settle_findings(&plan, &read.loaded, &mut diagnostics);
+    let render_began = Instant::now();
     let mut rendered = match &vocabulary {
         Some(vocabulary) if !has_errors => {
             let input = RenderInput {
@@ -266,6 +273,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         }
         _ => Output::None,
     };
+    let render = render_began.elapsed();
     if fail_on_late_reads(pool, &mut diagnostics) {
         rendered = Output::None;
     }
@@ -273,6 +281,8 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     let timings = Timings {
         files: files_done,
         pool: started.elapsed() - files_done,
+        effects,
+        render,
     };
     let reused_files = read.reused;
     if let Some(cache) = cache {

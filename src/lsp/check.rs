@@ -2,10 +2,11 @@
 //! own pipeline ([`compile`]), and the findings as the protocol's
 //! diagnostics, one list per open file.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr as _;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range, TextEdit,
@@ -13,6 +14,7 @@ use lsp_types::{
 };
 
 use super::position::{Encoding, position};
+use crate::compile::Timings;
 use crate::diagnostics::{Diagnostic, Severity, Sources};
 use crate::i18n;
 use crate::model::Database;
@@ -69,6 +71,35 @@ impl FileKind {
     }
 }
 
+/// What one check of a pool gave: each open document's findings, and
+/// where the time went.
+pub struct Checked {
+    pub lists: Vec<(Uri, Vec<lsp_types::Diagnostic>)>,
+    /// Listing the pool and reading what changed on disk.
+    pub read: Duration,
+    /// The build's per-file checks, then its pool checks and rendering.
+    pub build: Timings,
+    /// Everything, the commands' other checks and the conversion too.
+    pub total: Duration,
+}
+
+impl Checked {
+    /// The check in a line, for the client's trace.
+    pub fn summary(&self) -> String {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        format!(
+            "checked in {:.1} ms: read {:.1} ms, per-file checks {:.1} ms, pool checks {:.1} ms \
+             (effects {:.1} ms, rendering {:.1} ms)",
+            ms(self.total),
+            ms(self.read),
+            ms(self.build.files),
+            ms(self.build.pool),
+            ms(self.build.effects),
+            ms(self.build.render),
+        )
+    }
+}
+
 /// Checks the pool with every open document under its folder laid over
 /// its file, and gives each of those documents its findings (an empty
 /// list for one with none, which clears what an editor shows).
@@ -76,7 +107,8 @@ pub fn check_pool<'a>(
     live: &mut LivePool,
     open: impl IntoIterator<Item = &'a Document>,
     encoding: Encoding,
-) -> Vec<(Uri, Vec<lsp_types::Diagnostic>)> {
+) -> Checked {
+    let started = Instant::now();
     let dir = live.dir().to_path_buf();
     let mut overlays = Vec::new();
     let mut shown: BTreeMap<Arc<str>, (Uri, FileKind)> = BTreeMap::new();
@@ -89,9 +121,10 @@ pub fn check_pool<'a>(
         }
     }
     let pool = live.read(overlays);
+    let read = started.elapsed();
     let kinds: Vec<FileKind> = shown.values().map(|(_, kind)| *kind).collect();
     let found = Findings::of(live, &pool, &kinds);
-    shown
+    let lists = shown
         .iter()
         .map(|(path, (uri, kind))| {
             let list = found
@@ -101,7 +134,13 @@ pub fn check_pool<'a>(
                 .collect();
             (uri.clone(), list)
         })
-        .collect()
+        .collect();
+    Checked {
+        lists,
+        read,
+        build: found.timings,
+        total: started.elapsed(),
+    }
 }
 
 /// What the commands that check a pool's files find: `blades build`
@@ -112,6 +151,7 @@ struct Findings {
     translations: Vec<Diagnostic>,
     formats: Vec<Diagnostic>,
     sources: Sources,
+    timings: Timings,
 }
 
 impl Findings {
@@ -134,6 +174,7 @@ impl Findings {
             translations,
             formats,
             sources,
+            timings: compiled.timings,
         };
         findings.add_sources(pool);
         findings
@@ -142,18 +183,16 @@ impl Findings {
     /// The text of every file a finding points into that the checks did
     /// not keep already.
     fn add_sources(&mut self, pool: &Pool) {
-        let all = || {
-            self.build
-                .iter()
-                .chain(&self.translations)
-                .chain(&self.formats)
-        };
-        let mut missing = Vec::new();
-        for file in pool.sets.iter().chain(&pool.data) {
-            if self.sources.get(&file.path).is_none() && all().any(|d| d.path == file.path) {
-                missing.push((file.path.clone(), file.text().clone()));
-            }
-        }
+        let pointed: HashSet<&str> = (self.build.iter())
+            .chain(&self.translations)
+            .chain(&self.formats)
+            .map(|d| &*d.path)
+            .collect();
+        let missing: Vec<_> = (pool.sets.iter())
+            .chain(&pool.data)
+            .filter(|file| pointed.contains(&*file.path) && self.sources.get(&file.path).is_none())
+            .map(|file| (file.path.clone(), file.text().clone()))
+            .collect();
         for (path, text) in missing {
             self.sources.insert(path, text);
         }

@@ -1,19 +1,24 @@
 //! `blades lsp`: a Language Server Protocol server over a byte stream
 //! (standard input and output), on the library every command uses.
 //!
-//! One thread, one message at a time: the diagnostics of a document are
-//! published before the next message is read. The output stream carries
-//! only protocol messages; the server prints nothing else.
+//! A thread reads the input; the server's loop takes one message at a
+//! time. A change marks its pool stale, and the pool is checked when no
+//! message is waiting or before the next request is answered: edits that
+//! arrive during a check are checked together, at their last text, and an
+//! answer always follows the findings of the changes before it. Each pool
+//! keeps the build's cache in memory between checks
+//! ([`crate::workspace::LivePool`]). The output stream carries only
+//! protocol messages; the server prints nothing else.
 //!
 //! What it answers: `initialize` (full-text sync, the position encoding
 //! agreed), `textDocument/codeAction` (the quick fixes the diagnostics
 //! it published carry in their `data`), `textDocument/documentSymbol` (a
-//! set file's set and cards), `shutdown`, and any other
-//! request with `MethodNotFound`. What
-//! it hears: `didOpen`, `didChange`, `didSave`, `didClose` (each checks
-//! the document's pool again and publishes every open file's findings),
-//! `exit`. A frame that is not a message gets a parse error and the
-//! server reads on.
+//! set file's set and cards), `shutdown`, and any other request with
+//! `MethodNotFound`. What it hears: `didOpen`, `didChange`, `didClose`,
+//! `workspace/didChangeWatchedFiles` (which it asks for when the client
+//! can watch files), `$/setTrace` (a `$/logTrace` of each check's time),
+//! `exit`. A frame that is not a message gets a parse error and the server
+//! reads on.
 
 pub mod check;
 pub mod cursor;
@@ -36,7 +41,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
-    Notification as _, PublishDiagnostics,
+    LogTrace, Notification as _, PublishDiagnostics, SetTrace,
 };
 use lsp_types::request::{
     CodeActionRequest, DocumentSymbolRequest, Initialize, RegisterCapability, Request as _,
@@ -158,6 +163,8 @@ struct Server {
     stale: BTreeSet<PathBuf>,
     /// The client can be asked to watch files for the server.
     can_watch: bool,
+    /// What the client wants traced (`$/logTrace`): each check's time.
+    trace: lsp_types::TraceValue,
     /// The pools the cursor's requests asked about.
     cursor: cursor::Cursor,
 }
@@ -219,6 +226,7 @@ impl Server {
             .and_then(|general| general.position_encodings.as_deref());
         let encoding = Encoding::choose(offered);
         self.encoding = Some(encoding);
+        self.trace = params.trace.unwrap_or(lsp_types::TraceValue::Off);
         self.can_watch = params
             .capabilities
             .workspace
@@ -292,6 +300,13 @@ impl Server {
                 .extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
                 .ok()
                 .and_then(|p| self.close(p.text_document.uri)),
+            SetTrace::METHOD => notification
+                .extract::<lsp_types::SetTraceParams>(SetTrace::METHOD)
+                .ok()
+                .map(|p| {
+                    self.trace = p.value;
+                    Vec::new()
+                }),
             DidChangeWatchedFiles::METHOD => notification
                 .extract::<lsp_types::DidChangeWatchedFilesParams>(DidChangeWatchedFiles::METHOD)
                 .ok()
@@ -299,6 +314,33 @@ impl Server {
             _ => None,
         };
         changed.unwrap_or_default()
+    }
+
+    /// A check's trace for the client (`$/logTrace`), when it asked for one:
+    /// the pool and the time, and where the time went when verbose.
+    fn trace_of(&self, dir: &Path, checked: &check::Checked) -> Option<Notification> {
+        let count = checked.lists.len();
+        let noun = if count == 1 {
+            "open document"
+        } else {
+            "open documents"
+        };
+        let message = format!("{}: {count} {noun}", dir.display());
+        let params = match self.trace {
+            lsp_types::TraceValue::Off => return None,
+            lsp_types::TraceValue::Messages => lsp_types::LogTraceParams {
+                message: format!(
+                    "{message} checked in {:.1} ms",
+                    checked.total.as_secs_f64() * 1e3
+                ),
+                verbose: None,
+            },
+            lsp_types::TraceValue::Verbose => lsp_types::LogTraceParams {
+                message,
+                verbose: Some(checked.summary()),
+            },
+        };
+        Some(Notification::new(LogTrace::METHOD.to_string(), params))
     }
 
     /// The request that asks the client to tell of changes to the pool
@@ -395,10 +437,10 @@ impl Server {
             self.pools.remove(dir);
             return Vec::new();
         };
-        checked
-            .into_iter()
-            .map(|(uri, diagnostics)| publish(uri, diagnostics))
-            .collect()
+        let trace = self.trace_of(dir, &checked);
+        let lists = checked.lists.into_iter();
+        let published = lists.map(|(uri, diagnostics)| publish(uri, diagnostics));
+        published.chain(trace).collect()
     }
 }
 

@@ -108,25 +108,34 @@ impl Client {
             .expect("the server answers")
     }
 
-    /// Every diagnostics list published until the server answers a
-    /// request sent now (it handles messages in order), the last one per
-    /// file.
-    pub fn published(&mut self) -> std::collections::BTreeMap<String, Vec<Value>> {
+    /// Every message the server sends until it answers a request sent
+    /// now (it handles messages in order).
+    pub fn heard(&mut self) -> Vec<Value> {
         self.next_id += 1;
         let id = self.next_id;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": "blades/no-such-method"}));
-        let mut lists = std::collections::BTreeMap::new();
+        let mut heard = Vec::new();
         loop {
             let message = self.receive();
             if message["id"] == json!(id) {
-                return lists;
+                return heard;
             }
+            heard.push(message);
+        }
+    }
+
+    /// Every diagnostics list published until the server answers a
+    /// request sent now, the last one per file.
+    pub fn published(&mut self) -> std::collections::BTreeMap<String, Vec<Value>> {
+        let mut lists = std::collections::BTreeMap::new();
+        for message in self.heard() {
             if message["method"] == "textDocument/publishDiagnostics" {
                 let params = &message["params"];
                 let list = params["diagnostics"].as_array().unwrap().clone();
                 lists.insert(params["uri"].as_str().unwrap().to_string(), list);
             }
         }
+        lists
     }
 
     pub fn open(&mut self, path: &Path, text: &str) {
