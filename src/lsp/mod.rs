@@ -13,7 +13,9 @@
 //! What it answers: `initialize` (full-text sync, the position encoding
 //! agreed), `textDocument/codeAction` (the quick fixes the diagnostics
 //! it published carry in their `data`), `textDocument/documentSymbol` (a
-//! set file's set and cards), `shutdown`, and any other request with
+//! set file's set and cards), hover, go to definition, find references
+//! and rename on the card, keyword, effect or term under the cursor
+//! ([`cursor`]), `shutdown`, and any other request with
 //! `MethodNotFound`. What it hears: `didOpen`, `didChange`, `didClose`,
 //! `workspace/didChangeWatchedFiles` (which it asks for when the client
 //! can watch files), `$/setTrace` (a `$/logTrace` of each check's time),
