@@ -90,4 +90,5 @@ def main():
     finally:
         shutil.rmtree(work)
 
-main()
+if __name__ == "__main__":
+    main()

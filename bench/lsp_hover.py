@@ -13,24 +13,10 @@ through the server's build cache.
 
 BLADES is the binary (target/release/blades for figures worth quoting), POOL a pool folder
 (`cards` for the built-in pool, or one made by `examples/synth`)."""
-import json, os, re, shutil, statistics, subprocess, sys, tempfile, time
+import os, re, shutil, statistics, subprocess, sys, tempfile, time
 
-def frame(message):
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
-
-def read(out):
-    length = None
-    while True:
-        line = out.readline()
-        if not line:
-            raise SystemExit("the server closed its output")
-        line = line.strip()
-        if not line:
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    return json.loads(out.read(length))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lsp import frame, read  # the framing bench/lsp.py speaks
 
 def first_set(cards):
     for root, dirs, files in sorted(os.walk(cards)):
