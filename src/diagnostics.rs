@@ -709,9 +709,11 @@ impl Diagnostic {
         self
     }
 
-    /// The fix that writes `text` over `span`, titled "write `text`".
+    /// The fix that writes `text` over `span`, titled "write `text`" (or
+    /// "add `text`" where the span is empty: an insertion).
     pub fn with_replacement(self, span: Range<usize>, text: &str) -> Self {
-        self.with_fixes([Fix::replace(format!("write `{text}`"), span, text)])
+        let verb = if span.is_empty() { "add" } else { "write" };
+        self.with_fixes([Fix::replace(format!("{verb} `{text}`"), span, text)])
     }
 
     pub fn with_related(

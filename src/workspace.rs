@@ -30,7 +30,9 @@ use rayon::prelude::*;
 
 use crate::artifacts::{self, CardsJson, DatabaseJson, DatabaseWriter};
 use crate::cache::Cache;
-use crate::compile::{Compiled, Options, Output, PoolVocabulary, compile_with, read_vocabulary};
+use crate::compile::{
+    ChecksMemo, Compiled, Options, Output, PoolVocabulary, compile_with, read_vocabulary,
+};
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::faces::gallery::{self, Gallery, GalleryWritten};
 use crate::faces::render::{self as face_render, FitMemo, face_findings};
@@ -238,10 +240,13 @@ fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
 /// files (`blades lsp`): the build cache is kept in memory between checks
 /// and never written, so a check reads from disk only the files whose
 /// stamp changed and parses, checks and renders again only the files whose
-/// text changed; the pool-wide checks run over every card each time.
+/// text changed; the pool-wide checks check again only the sets whose file
+/// changed, and compare every card's id and name by hashes kept per set.
 pub struct LivePool {
     dir: PathBuf,
     cache: Cache,
+    /// What the pool checks learnt of each set.
+    checks: ChecksMemo,
 }
 
 impl LivePool {
@@ -251,6 +256,7 @@ impl LivePool {
             dir: dir.to_path_buf(),
             // Named like a build's cache, but only ever held in memory.
             cache: Cache::empty(&dir.join(".blades-cache")),
+            checks: ChecksMemo::default(),
         }
     }
 
@@ -280,6 +286,7 @@ impl LivePool {
     pub fn compile(&mut self, pool: &Pool) -> Compiled {
         let options = Options {
             cache: Some(&mut self.cache),
+            checks_memo: Some(&mut self.checks),
             ..Options::default()
         };
         let compiled = compile_with(pool, options);
@@ -728,6 +735,8 @@ impl Builder {
                 // unless it is to be indented.
                 pieces: !self.settings.pretty,
                 writer: writer.as_mut(),
+                // The pool checks wait for the writer here (`checks_later`).
+                checks_memo: None,
             },
         );
         let built = started.elapsed();

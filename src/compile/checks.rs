@@ -5,6 +5,7 @@
 use crate::words::with_article;
 use foldhash::{HashMap, HashSet};
 use std::ops::Range;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -56,54 +57,121 @@ type SetChecks = (Vec<Diagnostic>, Vec<(usize, u8)>);
 
 /// The pool-wide checks.
 pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
+    check_pool_remembering(sets, None, out)
+}
+
+/// What the pool checks learnt of each set file, kept from one check of a
+/// pool to the next when few of its files change (the editor server): a
+/// set's own findings and copies, while its text and the pool's types are
+/// the same, and the hashes its cards' ids and names are compared by.
+#[derive(Default)]
+pub struct ChecksMemo {
+    sets: HashMap<Arc<str>, SetMemo>,
+}
+
+/// What the checks learnt of one set file.
+#[derive(Clone)]
+struct SetMemo {
+    /// The file's content hash.
+    hash: u64,
+    /// The key of the pool's declared types the set was checked with.
+    types: u64,
+    checks: SetChecks,
+    /// Its cards' keys, in [`named_cards_of`]'s order.
+    keys: Vec<CardKeys>,
+}
+
+/// A card's id and name as the uniqueness checks compare them: hashed (the
+/// name folded), each when the card has it as text.
+#[derive(Debug, Clone, Copy)]
+struct CardKeys {
+    id: Option<u64>,
+    name: Option<u64>,
+}
+
+/// [`check_pool`]; with a memo and each set's file hash (by index in
+/// `sets`), a set whose file and the pool's types are unchanged since the
+/// memo's check is not checked again, and the memo then holds this check.
+pub fn check_pool_remembering(
+    sets: &[LoadedSet],
+    memo: Option<(&[u64], &mut ChecksMemo)>,
+    out: &mut Vec<Diagnostic>,
+) -> Derived {
     let declared_types: HashSet<&str> = sets
         .iter()
         .flat_map(|s| s.set.extra_types.iter().map(|t| t.0.as_str()))
         .chain(BASE_TYPES)
         .collect();
-    // Uniqueness looks across sets; the rest is set by set, in parallel.
-    let (unique, per_set) = rayon::join(
-        || {
-            let mut found = Vec::new();
-            check_unique_sets(sets, &mut found);
-            check_unique_cards(sets, &mut found);
-            found
-        },
-        || -> Vec<SetChecks> {
-            sets.par_iter()
-                .map(|set| {
-                    let mut found = Vec::new();
-                    if !set.header_refused {
-                        check_set_header(set, &mut found);
-                    }
-                    for card in &set.cards {
-                        let symbols = Symbols::of_card(card);
-                        check_card_symbols(set, &symbols, &declared_types, &mut found);
-                    }
-                    // A card that could not be read whole still has its
-                    // symbols checked, so one run finds all its mistakes.
-                    for card in &set.partial {
-                        let symbols = Symbols::of_partial(card);
-                        check_card_symbols(set, &symbols, &declared_types, &mut found);
-                    }
-                    let copies = match set.header_refused {
-                        false => check_copies(set, &mut found),
-                        // No kind, no copy rule: nothing is built anyway.
-                        true => Vec::new(),
-                    };
-                    (found, copies)
-                })
-                .collect()
-        },
-    );
-    out.extend(unique);
-    let mut by_set = Vec::with_capacity(per_set.len());
-    for (found, mut copies) in per_set {
-        out.extend(found);
-        copies.sort_unstable_by_key(|&(index, _)| index);
-        by_set.push(copies);
+    let types = types_key(&declared_types);
+    let (hashes, memo) = match memo {
+        Some((hashes, memo)) => (Some(hashes), Some(memo)),
+        None => (None, None),
+    };
+    let known = |i: usize, set: &LoadedSet| -> Option<SetMemo> {
+        let (hash, memo) = (hashes?.get(i)?, memo.as_deref()?);
+        let known = memo.sets.get(&set.path)?;
+        (known.hash == *hash && known.types == types).then(|| known.clone())
+    };
+    // Each set on its own, in parallel; then uniqueness across them.
+    let learnt: Vec<SetMemo> = sets
+        .par_iter()
+        .enumerate()
+        .map(|(i, set)| {
+            known(i, set).unwrap_or_else(|| SetMemo {
+                hash: hashes.and_then(|h| h.get(i).copied()).unwrap_or_default(),
+                types,
+                checks: own_checks(set, &declared_types),
+                keys: named_cards_of(set).map(CardKeys::of).collect(),
+            })
+        })
+        .collect();
+    check_unique_sets(sets, out);
+    check_unique_cards(sets, &learnt, out);
+    let mut by_set = Vec::with_capacity(learnt.len());
+    for set in &learnt {
+        let (found, copies) = &set.checks;
+        out.extend(found.iter().cloned());
+        by_set.push(copies.clone());
+    }
+    if let Some(memo) = memo {
+        let paths = sets.iter().map(|set| set.path.clone());
+        memo.sets = paths.zip(learnt).collect();
     }
     Derived { by_set }
+}
+
+/// A key of the pool's declared types: a set checked with other types is
+/// checked again.
+fn types_key(declared: &HashSet<&str>) -> u64 {
+    let mut types: Vec<&str> = declared.iter().copied().collect();
+    types.sort_unstable();
+    fixed_hash(types.join("\n").as_bytes())
+}
+
+/// One set's own pool checks: its header against its kind, its cards'
+/// symbols and the copy rule. Copies come sorted by card index.
+fn own_checks(set: &LoadedSet, declared_types: &HashSet<&str>) -> SetChecks {
+    let mut found = Vec::new();
+    if !set.header_refused {
+        check_set_header(set, &mut found);
+    }
+    for card in &set.cards {
+        let symbols = Symbols::of_card(card);
+        check_card_symbols(set, &symbols, declared_types, &mut found);
+    }
+    // A card that could not be read whole still has its symbols checked,
+    // so one run finds all its mistakes.
+    for card in &set.partial {
+        let symbols = Symbols::of_partial(card);
+        check_card_symbols(set, &symbols, declared_types, &mut found);
+    }
+    let mut copies = match set.header_refused {
+        false => check_copies(set, &mut found),
+        // No kind, no copy rule: nothing is built anyway.
+        true => Vec::new(),
+    };
+    copies.sort_unstable_by_key(|&(index, _)| index);
+    (found, copies)
 }
 
 fn check_unique_sets(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
@@ -161,56 +229,73 @@ impl<'a> Named<'a> {
     }
 }
 
-/// The cards of `sets` for the uniqueness checks, in file order (a card
+/// The cards of a set for the uniqueness checks, in file order (a card
 /// that could not be read whole among the others).
-fn named_cards(sets: &[LoadedSet]) -> impl Iterator<Item = Named<'_>> {
-    sets.iter().flat_map(|set| {
-        let mut cards: Vec<(usize, Named<'_>)> = Vec::new();
-        if !set.partial.is_empty() {
-            cards.extend(set.cards.iter().map(|c| (c.index, Named::read(set, c))));
-            cards.extend(
-                set.partial
-                    .iter()
-                    .map(|c| (c.index, Named::partial(set, c))),
-            );
-            cards.sort_by_key(|&(index, _)| index);
-        }
-        // Nearly every set reads whole: its cards are walked as they are.
-        let whole = set.partial.is_empty().then_some(&set.cards);
-        whole
-            .into_iter()
-            .flatten()
-            .map(move |c| Named::read(set, c))
-            .chain(cards.into_iter().map(|(_, named)| named))
-    })
+fn named_cards_of(set: &LoadedSet) -> impl Iterator<Item = Named<'_>> {
+    let mut cards: Vec<(usize, Named<'_>)> = Vec::new();
+    if !set.partial.is_empty() {
+        cards.extend(set.cards.iter().map(|c| (c.index, Named::read(set, c))));
+        cards.extend(
+            set.partial
+                .iter()
+                .map(|c| (c.index, Named::partial(set, c))),
+        );
+        cards.sort_by_key(|&(index, _)| index);
+    }
+    // Nearly every set reads whole: its cards are walked as they are.
+    let whole = set.partial.is_empty().then_some(&set.cards);
+    whole
+        .into_iter()
+        .flatten()
+        .map(move |c| Named::read(set, c))
+        .chain(cards.into_iter().map(|(_, named)| named))
 }
 
-fn check_unique_cards(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) {
+impl CardKeys {
+    fn of(card: Named<'_>) -> CardKeys {
+        CardKeys {
+            id: card.id.map(|id| fixed_hash(id.as_bytes())),
+            name: card.name.map(fold_hash),
+        }
+    }
+}
+
+/// Every card of `sets` with its keys (`learnt`, by set), in pool order.
+fn keyed_cards<'a>(
+    sets: &'a [LoadedSet],
+    learnt: &'a [SetMemo],
+) -> impl Iterator<Item = (Named<'a>, CardKeys)> {
+    sets.iter()
+        .zip(learnt)
+        .flat_map(|(set, learnt)| named_cards_of(set).zip(learnt.keys.iter().copied()))
+}
+
+fn check_unique_cards(sets: &[LoadedSet], learnt: &[SetMemo], out: &mut Vec<Diagnostic>) {
     // Ids and names are independent: checked side by side (on a large pool
     // this was the longest step between the parallel phases).
-    let count = sets.iter().map(|s| s.cards.len() + s.partial.len()).sum();
+    let count = learnt.iter().map(|s| s.keys.len()).sum();
     let (ids, names) = rayon::join(
         || {
             let mut found = Vec::new();
-            let mut first: HashMap<&str, Named<'_>> = HashMap::default();
-            first.reserve(count);
-            for card in named_cards(sets) {
-                let Some(id) = card.id else { continue };
-                match first.get(id) {
-                    Some(earlier) => found.push(duplicate_card_id(id, &card, earlier)),
-                    None => {
-                        first.insert(id, card);
-                    }
+            let mut first = HashedNames::exact(count);
+            for (card, keys) in keyed_cards(sets, learnt) {
+                let (Some(id), Some(hash)) = (card.id, keys.id) else {
+                    continue;
+                };
+                if let Some(earlier) = first.insert_hashed(hash, id, card) {
+                    found.push(duplicate_card_id(id, &card, &earlier));
                 }
             }
             found
         },
         || {
             let mut found = Vec::new();
-            let mut names = FoldedNames::with_capacity(count);
-            for card in named_cards(sets) {
-                let Some(name) = card.name else { continue };
-                if let Some(earlier) = names.insert(name, card) {
+            let mut names = HashedNames::folded(count);
+            for (card, keys) in keyed_cards(sets, learnt) {
+                let (Some(name), Some(hash)) = (card.name, keys.name) else {
+                    continue;
+                };
+                if let Some(earlier) = names.insert_hashed(hash, name, card) {
                     found.push(duplicate_card_name(name, &card, &earlier));
                 }
             }
@@ -249,10 +334,12 @@ fn duplicate_card_name(name: &str, card: &Named<'_>, first: &Named<'_>) -> Diagn
     .with_help("card names are unique across the pool, ignoring case")
 }
 
-/// Names compared ignoring case (as `str::to_lowercase` folds them), keyed
-/// by a hash of the folded characters so that no folded copy of each name
-/// is made: a large pool has 100,000 of them.
-struct FoldedNames<'a, T> {
+/// Names compared exactly (ids) or ignoring case (as `str::to_lowercase`
+/// folds them), keyed by a hash of their (folded) characters so that no
+/// folded copy of each name is made: a large pool has 100,000 of them.
+struct HashedNames<'a, T> {
+    /// Compared ignoring case.
+    folded: bool,
     /// First name (and its value) for each hash.
     first: HashMap<u64, (&'a str, T)>,
     /// Names whose hash an unequal name took first (a 64-bit collision:
@@ -260,22 +347,39 @@ struct FoldedNames<'a, T> {
     others: HashMap<String, T>,
 }
 
-impl<'a, T: Copy> FoldedNames<'a, T> {
-    fn with_capacity(count: usize) -> Self {
+impl<'a, T: Copy> HashedNames<'a, T> {
+    /// Names compared ignoring case, hashed by [`fold_hash`].
+    fn folded(count: usize) -> Self {
+        Self::with_capacity(count, true)
+    }
+
+    /// Names compared as written, hashed by [`fixed_hash`].
+    fn exact(count: usize) -> Self {
+        Self::with_capacity(count, false)
+    }
+
+    fn with_capacity(count: usize, folded: bool) -> Self {
         let mut first = HashMap::default();
         first.reserve(count);
-        FoldedNames {
+        HashedNames {
+            folded,
             first,
             others: HashMap::default(),
         }
     }
 
     /// Records `name`; returns the value of an earlier name equal to it
-    /// ignoring case (keeping the earlier one).
+    /// (keeping the earlier one).
+    #[cfg(test)]
     fn insert(&mut self, name: &'a str, value: T) -> Option<T> {
-        self.insert_hashed(fold_hash(name), name, value)
+        let hash = match self.folded {
+            true => fold_hash(name),
+            false => fixed_hash(name.as_bytes()),
+        };
+        self.insert_hashed(hash, name, value)
     }
 
+    /// [`HashedNames::insert`], `hash` being the name's.
     fn insert_hashed(&mut self, hash: u64, name: &'a str, value: T) -> Option<T> {
         match self.first.entry(hash) {
             std::collections::hash_map::Entry::Vacant(slot) => {
@@ -284,11 +388,11 @@ impl<'a, T: Copy> FoldedNames<'a, T> {
             }
             std::collections::hash_map::Entry::Occupied(slot) => {
                 let (earlier, earlier_value) = *slot.get();
-                let folded = name.to_lowercase();
-                if earlier.to_lowercase() == folded {
+                let key = self.key(name);
+                if self.key(earlier) == key {
                     return Some(earlier_value);
                 }
-                match self.others.entry(folded) {
+                match self.others.entry(key) {
                     std::collections::hash_map::Entry::Vacant(slot) => {
                         slot.insert(value);
                         None
@@ -298,6 +402,20 @@ impl<'a, T: Copy> FoldedNames<'a, T> {
             }
         }
     }
+
+    /// A name as it is compared.
+    fn key(&self, name: &str) -> String {
+        match self.folded {
+            true => name.to_lowercase(),
+            false => name.to_string(),
+        }
+    }
+}
+
+/// A hash of bytes that is the same in every run (a memo outlives a check).
+fn fixed_hash(bytes: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::default().hash_one(bytes)
 }
 
 /// A hash of a name's characters as `str::to_lowercase` folds them: equal
@@ -822,7 +940,7 @@ mod tests {
     use crate::compile::compile;
     use crate::pool::{Pool, SourceFile};
 
-    /// What `FoldedNames` must agree with: a map of `to_lowercase` copies.
+    /// What `HashedNames` must agree with: a map of `to_lowercase` copies.
     fn naive_duplicates(names: &[&str]) -> Vec<Option<usize>> {
         let mut first: std::collections::HashMap<String, usize> = Default::default();
         names
@@ -841,7 +959,7 @@ mod tests {
     #[test]
     fn names_that_share_a_hash_but_differ_are_told_apart() {
         let names = ["Wyrm", "Owl", "OWL", "wyrm", "Gull", "owl"];
-        let mut folded = FoldedNames::with_capacity(names.len());
+        let mut folded = HashedNames::folded(names.len());
         // Every name under one hash: the collision path does all the work.
         let found: Vec<Option<usize>> = names
             .iter()
@@ -885,7 +1003,7 @@ mod tests {
             &format!("{long}K"),
             &format!("{long}k"),
         ];
-        let mut folded = FoldedNames::with_capacity(names.len());
+        let mut folded = HashedNames::folded(names.len());
         let found: Vec<Option<usize>> = names
             .iter()
             .enumerate()
@@ -902,10 +1020,92 @@ mod tests {
             names in proptest::collection::vec("[aAbBkKK ΣσςİiIΩ]{0,4}", 0..24)
         ) {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            let mut folded = FoldedNames::with_capacity(names.len());
+            let mut folded = HashedNames::folded(names.len());
             let found: Vec<Option<usize>> =
                 names.iter().enumerate().map(|(i, n)| folded.insert(n, i)).collect();
             proptest::prop_assert_eq!(found, naive_duplicates(&names));
+        }
+    }
+
+    /// The pool checks of `files`, fresh and through `memo`: both.
+    fn checked_both_ways(
+        files: &[(String, String)],
+        memo: &mut ChecksMemo,
+    ) -> [(Vec<String>, String); 2] {
+        let sources: Vec<SourceFile> = files
+            .iter()
+            .map(|(name, text)| {
+                SourceFile::new(
+                    Arc::from(name.as_str()),
+                    name.clone(),
+                    Arc::from(text.as_str()),
+                )
+            })
+            .collect();
+        let mut hashes = Vec::new();
+        let mut sets = Vec::new();
+        for file in &sources {
+            if let Some(set) = crate::load::load_set(file, &mut Vec::new()) {
+                hashes.push(fixed_hash(file.text().as_bytes()));
+                sets.push(set);
+            }
+        }
+        let seen = |found: Vec<Diagnostic>, derived: Derived| {
+            let mut found: Vec<String> = found.iter().map(|d| format!("{d:?}")).collect();
+            found.sort();
+            (found, format!("{derived:?}"))
+        };
+        let mut fresh = Vec::new();
+        let derived = check_pool(&sets, &mut fresh);
+        let fresh = seen(fresh, derived);
+        let mut remembered = Vec::new();
+        let derived = check_pool_remembering(&sets, Some((&hashes, memo)), &mut remembered);
+        [fresh, seen(remembered, derived)]
+    }
+
+    #[test]
+    fn a_memo_finds_what_a_fresh_check_finds_after_every_edit() {
+        let mut files = crate::synth::pool(300, 5);
+        let mut memo = ChecksMemo::default();
+        let first_id = |text: &str| {
+            let at = text.find("  - id: ").unwrap() + "  - id: ".len();
+            text[at..].lines().next().unwrap().to_string()
+        };
+        let id = first_id(&files[0].1);
+        let name_of = |text: &str| {
+            let at = text.find("    name: ").unwrap() + "    name: ".len();
+            text[at..].lines().next().unwrap().to_string()
+        };
+        let name = name_of(&files[0].1);
+        type Edit = Box<dyn Fn(&mut Vec<(String, String)>)>;
+        let edits: Vec<Edit> = vec![
+            // Nothing changed: every set from the memo.
+            Box::new(|_| {}),
+            // A card id taken from another set, then a name in other case.
+            Box::new(move |files| {
+                let other = first_id(&files[1].1);
+                files[1].1 = files[1].1.replacen(&other, &id, 1);
+            }),
+            Box::new(move |files| {
+                let other = name_of(&files[2].1);
+                files[2].1 = files[2].1.replacen(&other, &name.to_uppercase(), 1);
+            }),
+            // An unknown type, a set that cannot be read, a set gone.
+            Box::new(|files| files[3].1 = files[3].1.replacen("types: [", "types: [robot, ", 1)),
+            Box::new(|files| files[4].1 = files[4].1.replacen("kind:", "kidn:", 1)),
+            Box::new(|files| {
+                files.remove(5);
+            }),
+            // The same files again: every set from the memo, its findings kept.
+            Box::new(|_| {}),
+        ];
+        for (step, edit) in edits.iter().enumerate() {
+            edit(&mut files);
+            let [fresh, remembered] = checked_both_ways(&files, &mut memo);
+            assert_eq!(remembered, fresh, "after edit {step}");
+            if step > 0 {
+                assert!(!fresh.0.is_empty(), "edit {step} is found");
+            }
         }
     }
 

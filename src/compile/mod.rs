@@ -22,7 +22,7 @@ mod vocabulary;
 use art::find_art;
 use assemble::SetModel;
 pub use assemble::{assemble, find_set};
-pub use checks::{Derived, check_pool};
+pub use checks::{ChecksMemo, Derived, check_pool, check_pool_remembering};
 use read::{pair_translations, read_files};
 use render::{RenderInput, render_and_write};
 use store::store;
@@ -141,6 +141,9 @@ pub struct Options<'a> {
     /// cards as written. The caller finishes the writer if the build has
     /// no errors (nothing is written otherwise).
     pub writer: Option<&'a mut DatabaseWriter>,
+    /// What the pool checks learnt of each set in an earlier build of
+    /// this pool, used and brought up to date (the editor server's).
+    pub checks_memo: Option<&'a mut ChecksMemo>,
 }
 
 /// Builds the database from a pool, collecting every problem.
@@ -230,6 +233,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         mut cache,
         progress,
         writer,
+        checks_memo,
         ..
     } = options;
     let mut diagnostics = pool.problems.clone();
@@ -247,7 +251,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     }
     let translations = pair_translations(&read.loaded, &read.locales, &mut diagnostics);
     let files_done = started.elapsed();
-    let derived = check_pool_now(&plan, &read.loaded, &mut diagnostics);
+    let derived = check_pool_now(&plan, &read, checks_memo, &mut diagnostics);
     let effects_began = Instant::now();
     let vocabulary = (!plan.schema_only).then(|| {
         let vocabulary =
@@ -315,11 +319,31 @@ pub(crate) fn read_vocabulary(
 }
 
 /// The pool checks, when they run before rendering (else their copies
-/// come later, and none are needed for schema-only checks).
-fn check_pool_now(plan: &Plan, loaded: &[LoadedSet], diagnostics: &mut Vec<Diagnostic>) -> Derived {
-    match !plan.schema_only && !plan.checks_later {
-        true => check_pool(loaded, diagnostics),
-        false => Derived::default(),
+/// come later, and none are needed for schema-only checks), through the
+/// memo when there is one.
+fn check_pool_now(
+    plan: &Plan,
+    read: &read::FilesRead<'_>,
+    memo: Option<&mut ChecksMemo>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Derived {
+    if plan.schema_only || plan.checks_later {
+        return Derived::default();
+    }
+    let memo = memo.map(|memo| {
+        let mut hashes = vec![0; read.loaded.len()];
+        for work in &read.works {
+            if let Some(index) = work.loaded {
+                hashes[index] = work.hash;
+            }
+        }
+        (hashes, memo)
+    });
+    match memo {
+        Some((hashes, memo)) => {
+            check_pool_remembering(&read.loaded, Some((&hashes, memo)), diagnostics)
+        }
+        None => check_pool(&read.loaded, diagnostics),
     }
 }
 

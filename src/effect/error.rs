@@ -251,14 +251,31 @@ impl EffectError {
         // Only where the text stands in the file as written (no escape,
         // quote or folded line inside), with words any scalar style takes.
         if let Some((span, text)) = self.fix {
-            // The end as one past the last byte: the map may stop at it.
-            let (start, end) = (at(span.start), at(span.end.saturating_sub(1)) + 1);
-            let as_written = !span.is_empty() && end >= start && end - start == span.len();
             let inline = !text.contains(['\n', '\r', '"', '\'', '\\', '#', ':']);
-            if as_written && inline {
-                diagnostic = diagnostic.with_replacement(start..end, &text);
+            if let Some(range) = as_written(&span, offsets)
+                && inline
+            {
+                diagnostic = diagnostic.with_replacement(range, &text);
             }
         }
         diagnostic
     }
+}
+
+/// A range of an effect text as the range of the file it is written in,
+/// when those bytes stand there as they are (no escape, quote or folded
+/// line inside). An empty range (an insertion) is placed right after the
+/// byte before it, when that is where the next byte stands too.
+fn as_written(span: &Range<usize>, offsets: &[usize]) -> Option<Range<usize>> {
+    if span.is_empty() {
+        let after = offsets.get(span.start.checked_sub(1)?)? + 1;
+        let next = offsets.get(span.start);
+        return next
+            .is_none_or(|&next| next == after)
+            .then_some(after..after);
+    }
+    // The end as one past the last byte: the map may stop at it.
+    let start = *offsets.get(span.start)?;
+    let end = offsets.get(span.end - 1)? + 1;
+    (end >= start && end - start == span.len()).then_some(start..end)
 }

@@ -332,12 +332,18 @@ pub(crate) fn from_pest(
             );
         }
     }
+    let mut fix_span = span.0..span.1;
     if help.is_none() && at_end && expected.iter().any(|e| e.contains("`.`") || e == "`.`") {
         help = Some("end each sentence with a full stop".to_string());
+        // Right after the sentence's last word, not after the blanks
+        // the line may end with.
+        let stop = base + line[..pos].trim_end().len();
+        fix_span = stop..stop;
+        fix = Some(".".to_string());
     }
     EffectError::new("effect-syntax", span.0..span.1, message, label)
         .with_help_opt(help)
-        .with_fix(span.0..span.1, fix)
+        .with_fix(fix_span, fix)
 }
 
 /// A finding made of a hint (its span in the line at `base`).
