@@ -138,6 +138,16 @@ impl NameIndex {
         }
     }
 
+    /// The one target a reference names, if one does, without looking for
+    /// suggestions when none does (an editor asks about every word it
+    /// hovers; a suggestion costs a search of every name).
+    pub fn find(&self, reference: &str) -> Option<usize> {
+        match self.slots.get(&fold(reference)) {
+            Some(slot) if slot.targets.len() == 1 => Some(slot.targets[0]),
+            _ => None,
+        }
+    }
+
     /// The names of the targets whose names are closest to a folded
     /// reference, nearest first.
     fn suggest(&self, key: &str) -> Vec<String> {
@@ -272,6 +282,32 @@ pub fn parse_tag(reference: &str) -> Option<u32> {
 mod tests {
     use super::*;
     use crate::words::{CardKind, Element, SetKind};
+
+    /// `find` names what `resolve` names, and nothing where `resolve`
+    /// finds nothing or too much.
+    #[test]
+    fn find_agrees_with_resolve() {
+        let mut names = NameIndex::new();
+        names.insert("canyon-wyrm", NameSource::Id, 0);
+        names.insert("Canyon Wyrm", NameSource::English, 0);
+        names.insert("Twin", NameSource::English, 1);
+        names.insert("twin", NameSource::English, 2);
+        for reference in [
+            "canyon-wyrm",
+            "ｃａｎｙｏｎ  ＷＹＲＭ",
+            "twin",
+            "canyon wyrn",
+            "",
+        ] {
+            assert_eq!(
+                names.find(reference),
+                names.resolve(reference).ok(),
+                "{reference}"
+            );
+        }
+        assert_eq!(names.find("Canyon Wyrm"), Some(0));
+        assert_eq!(names.find("twin"), None);
+    }
 
     fn card(id: &str, name: &str) -> Card {
         Card {

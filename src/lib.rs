@@ -65,6 +65,7 @@ pub mod search;
 pub mod set_schema;
 pub mod sqlite;
 pub mod suggest;
+pub mod summary;
 pub mod synth;
 pub mod words;
 pub mod workspace;

@@ -16,17 +16,26 @@
 //! set file's set and cards), `textDocument/formatting` (what `blades
 //! fmt` writes, as edits), `textDocument/semanticTokens/full` (the words
 //! of effects, coloured), `textDocument/completion` (keys, values, effect
-//! words, card names, glossary terms), `shutdown`, and any other request
-//! with `MethodNotFound`. What it hears: `didOpen`, `didChange`,
-//! `didClose`, `workspace/didChangeWatchedFiles` (which it asks for when
-//! the client can watch files), `$/setTrace` (a `$/logTrace` of each
-//! check's time), `exit`. A frame that is not a message gets a parse error
-//! and the server reads on.
+//! words, card names, glossary terms), hover, go to definition, find
+//! references and rename on the card, keyword, effect or term under the
+//! cursor ([`cursor`]), `shutdown`, and any other request with
+//! `MethodNotFound`. What it hears: `didOpen`, `didChange`, `didClose`,
+//! `workspace/didChangeWatchedFiles` (which it asks for when the client
+//! can watch files), `$/setTrace` (a `$/logTrace` of each check's time),
+//! `exit`. A frame that is not a message gets a parse error and the server
+//! reads on.
 
 pub mod check;
 pub mod complete;
+pub mod cursor;
 pub mod format;
+pub mod hover;
+pub mod index;
+pub mod locate;
 pub mod position;
+pub mod references;
+pub mod rename;
+pub mod session;
 pub mod symbols;
 pub mod tokens;
 pub mod transport;
@@ -180,6 +189,8 @@ struct Server {
     /// The words completion offers, by pool folder (`None`: the built-in
     /// pool), read from disk at the first completion in that pool.
     words: HashMap<Option<PathBuf>, complete::PoolWords>,
+    /// The pools the cursor's requests asked about.
+    cursor: cursor::Cursor,
 }
 
 impl Server {
@@ -239,6 +250,10 @@ impl Server {
                     Err(e) => invalid_params(id, e),
                 }
             }
+            method if cursor::answers(method) => {
+                let session = session(&self.root, &self.open, self.encoding);
+                self.cursor.answer(&session, &mut self.pools, request)
+            }
             method => Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
@@ -282,6 +297,13 @@ impl Server {
                     }
                     .into(),
                 ),
+                hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
+                definition_provider: Some(lsp_types::OneOf::Left(true)),
+                references_provider: Some(lsp_types::OneOf::Left(true)),
+                rename_provider: Some(lsp_types::OneOf::Right(lsp_types::RenameOptions {
+                    prepare_provider: Some(true),
+                    work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+                })),
                 code_action_provider: Some(CodeActionProviderCapability::Options(
                     CodeActionOptions {
                         code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
@@ -500,6 +522,7 @@ impl Server {
             // Completion reads the words of such a pool anew.
             self.words
                 .retain(|dir, _| !dir.as_ref().is_some_and(|dir| path.starts_with(dir)));
+            self.cursor.forget(&path);
         }
         Vec::new()
     }
@@ -565,6 +588,20 @@ impl Server {
     }
 }
 
+/// What the cursor's requests need of the server (its fields, borrowed
+/// apart from the cursor's memory).
+fn session<'a>(
+    root: &'a Option<PathBuf>,
+    open: &'a HashMap<String, Document>,
+    encoding: Option<Encoding>,
+) -> session::Session<'a> {
+    session::Session {
+        root: root.as_deref(),
+        open,
+        encoding: encoding.unwrap_or(Encoding::Utf16),
+    }
+}
+
 fn publish(uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
     Notification::new(
         PublishDiagnostics::METHOD.to_string(),
@@ -585,7 +622,7 @@ fn workspace_root(params: &InitializeParams) -> Option<PathBuf> {
     params.root_uri.as_ref().and_then(path_of)
 }
 
-fn invalid_params(id: RequestId, error: impl std::fmt::Debug) -> Response {
+pub(crate) fn invalid_params(id: RequestId, error: impl std::fmt::Debug) -> Response {
     Response::new_err(
         id,
         ErrorCode::InvalidParams as i32,

@@ -1,0 +1,275 @@
+//! The requests about the thing under the cursor: hover, go to
+//! definition, find references, rename. Each finds the document's pool
+//! ([`index::place_of`]), what is written at the position
+//! ([`locate`](super::locate::locate)) and answers from the pool's
+//! [`PoolIndex`].
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lsp_server::{ErrorCode, Request, Response};
+use lsp_types::request::{
+    GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
+};
+use lsp_types::{
+    Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, PrepareRenameResponse,
+    Uri, WorkspaceEdit,
+};
+
+use super::check::path_of;
+use super::index::{Indexes, PoolIndex, place_of};
+use super::invalid_params;
+use super::locate::{Thing, locate};
+use super::position::offset;
+use super::session::{AtCursor, Session};
+use super::{hover, references, rename};
+use crate::diagnostics::LineIndex;
+use crate::workspace::LivePool;
+
+/// The methods answered here.
+const METHODS: [&str; 5] = [
+    HoverRequest::METHOD,
+    GotoDefinition::METHOD,
+    References::METHOD,
+    PrepareRenameRequest::METHOD,
+    Rename::METHOD,
+];
+
+/// Is `method` one of the cursor's requests?
+pub fn answers(method: &str) -> bool {
+    METHODS.contains(&method)
+}
+
+/// The requests' memory: the pools' indexes.
+#[derive(Default)]
+pub struct Cursor {
+    indexes: Indexes,
+}
+
+impl Cursor {
+    /// Answers one of the cursor's requests ([`answers`]). A request that
+    /// fails inside (a panic) is answered with an error, and the server
+    /// reads on.
+    /// `pools` are the server's checked pools, whose build cache a hover
+    /// builds the database through.
+    pub fn answer(
+        &mut self,
+        session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
+        request: Request,
+    ) -> Response {
+        let id = request.id.clone();
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.dispatch(session, pools, request)
+        }));
+        answered.unwrap_or_else(|_| {
+            Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                "the server failed to answer this request; it goes on with the next".to_string(),
+            )
+        })
+    }
+
+    fn dispatch(
+        &mut self,
+        session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
+        request: Request,
+    ) -> Response {
+        let id = request.id.clone();
+        let position = |params: &lsp_types::TextDocumentPositionParams| {
+            (params.text_document.uri.clone(), params.position)
+        };
+        match request.method.as_str() {
+            HoverRequest::METHOD => match parse::<lsp_types::HoverParams>(request) {
+                Ok(params) => {
+                    let (uri, at) = position(&params.text_document_position_params);
+                    Response::new_ok(id, self.hover(session, pools, &uri, at))
+                }
+                Err(e) => invalid_params(id, e),
+            },
+            GotoDefinition::METHOD => match parse::<lsp_types::GotoDefinitionParams>(request) {
+                Ok(params) => {
+                    let (uri, at) = position(&params.text_document_position_params);
+                    Response::new_ok(id, self.definition(session, &uri, at))
+                }
+                Err(e) => invalid_params(id, e),
+            },
+            References::METHOD => match parse::<lsp_types::ReferenceParams>(request) {
+                Ok(params) => {
+                    let (uri, at) = position(&params.text_document_position);
+                    let declaration = params.context.include_declaration;
+                    Response::new_ok(id, self.references(session, &uri, at, declaration))
+                }
+                Err(e) => invalid_params(id, e),
+            },
+            PrepareRenameRequest::METHOD => {
+                match parse::<lsp_types::TextDocumentPositionParams>(request) {
+                    Ok(params) => {
+                        let (uri, at) = position(&params);
+                        refused_or(id, self.prepare_rename(session, &uri, at))
+                    }
+                    Err(e) => invalid_params(id, e),
+                }
+            }
+            _ => match parse::<lsp_types::RenameParams>(request) {
+                Ok(params) => {
+                    let (uri, at) = position(&params.text_document_position);
+                    refused_or(id, self.rename(session, &uri, at, &params.new_name))
+                }
+                Err(e) => invalid_params(id, e),
+            },
+        }
+    }
+
+    /// What is written at `at` in the document `uri`.
+    pub fn at(&mut self, session: &Session, uri: &Uri, at: Position) -> Option<AtCursor> {
+        let path = path_of(uri)?;
+        let text = session.text(&path)?;
+        let (dir, place) = place_of(session.root, &path);
+        let byte = offset(&LineIndex::new(&text), &text, at, session.encoding);
+        let found = locate(&place, &path.to_string_lossy(), &text, byte)?;
+        let index = self.index(session, &dir);
+        Some(AtCursor {
+            found,
+            index,
+            path,
+            text,
+            place,
+        })
+    }
+
+    /// Forgets what was read of the pools `path` is in (it changed on
+    /// disk).
+    pub fn forget(&mut self, path: &Path) {
+        self.indexes.forget(path);
+    }
+
+    /// The index of the pool in `dir`, as the open documents are now.
+    pub fn index(&mut self, session: &Session, dir: &Path) -> Arc<PoolIndex> {
+        self.indexes.of(dir, session.open.values())
+    }
+
+    /// `textDocument/hover`.
+    pub fn hover(
+        &mut self,
+        session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
+        uri: &Uri,
+        at: Position,
+    ) -> Option<Hover> {
+        let cursor = self.at(session, uri, at)?;
+        let built = matches!(cursor.found.thing, Thing::Card(_) | Thing::Effect { .. });
+        if let Some(live) = pools.get_mut(&cursor.index.dir).filter(|_| built) {
+            cursor.index.build_with(live);
+        }
+        let workspace = session.workspace(&cursor.index.dir);
+        let markdown = hover::hover(&cursor.found, &cursor.index, &workspace)?;
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: markdown,
+            }),
+            range: Some(session.range(&cursor.text, &cursor.found.span)),
+        })
+    }
+
+    /// `textDocument/definition`: a card's entry in its set file, a pool
+    /// keyword's in `keywords.yaml`; nothing for a built-in keyword.
+    pub fn definition(&mut self, session: &Session, uri: &Uri, at: Position) -> Option<Location> {
+        let cursor = self.at(session, uri, at)?;
+        let index = &cursor.index;
+        let (path, span) = match &cursor.found.thing {
+            Thing::Card(reference) => {
+                let (i, _) = index.resolve(reference)?;
+                let card = &index.cards[i];
+                (card.path.clone(), card.id_span.clone())
+            }
+            Thing::Keyword(line) => {
+                let (keyword, _) = index.vocabulary().vocab.keywords.find(&line.name)?;
+                index.keyword_definition(&keyword.id)?
+            }
+            Thing::Effect { .. } | Thing::Term(_) => return None,
+        };
+        let text = index.text_of(&path)?;
+        session.location(&path, text, &span)
+    }
+
+    /// `textDocument/references` of the card under the cursor.
+    pub fn references(
+        &mut self,
+        session: &Session,
+        uri: &Uri,
+        at: Position,
+        declaration: bool,
+    ) -> Option<Vec<Location>> {
+        let cursor = self.at(session, uri, at)?;
+        let Thing::Card(reference) = &cursor.found.thing else {
+            return None;
+        };
+        let (card, _) = cursor.index.resolve(reference)?;
+        let workspace = session.workspace(&cursor.index.dir);
+        let found = references::of_card(session, &cursor.index, &workspace, card);
+        Some(
+            found
+                .iter()
+                .filter(|r| declaration || !r.is_declaration())
+                .filter_map(|r| session.location(&r.path, &r.text, &r.span))
+                .collect(),
+        )
+    }
+
+    /// `textDocument/prepareRename`: the id under the cursor, or why it
+    /// cannot be renamed there.
+    pub fn prepare_rename(
+        &mut self,
+        session: &Session,
+        uri: &Uri,
+        at: Position,
+    ) -> Result<Option<PrepareRenameResponse>, String> {
+        let Some(cursor) = self.at(session, uri, at) else {
+            return Ok(None);
+        };
+        let (card, span) = rename::target(&cursor)?;
+        Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
+            range: session.range(&cursor.text, &span),
+            placeholder: cursor.index.cards[card].id.clone(),
+        }))
+    }
+
+    /// `textDocument/rename`: the edit that renames the card's id
+    /// everywhere, or why not.
+    pub fn rename(
+        &mut self,
+        session: &Session,
+        uri: &Uri,
+        at: Position,
+        new: &str,
+    ) -> Result<Option<WorkspaceEdit>, String> {
+        let Some(cursor) = self.at(session, uri, at) else {
+            return Ok(None);
+        };
+        let (card, _) = rename::target(&cursor)?;
+        let workspace = session.workspace(&cursor.index.dir);
+        rename::rename(session, &cursor.index, &workspace, card, new).map(Some)
+    }
+}
+
+fn parse<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, String> {
+    serde_json::from_value(request.params).map_err(|e| e.to_string())
+}
+
+/// The answer to a request that may be refused for what it asks (an
+/// invalid or taken id): the refusal as `RequestFailed`, its reason the
+/// message an editor shows.
+fn refused_or<T: serde::Serialize>(
+    id: lsp_server::RequestId,
+    answer: Result<T, String>,
+) -> Response {
+    match answer {
+        Ok(value) => Response::new_ok(id, value),
+        Err(why) => Response::new_err(id, ErrorCode::RequestFailed as i32, why),
+    }
+}
