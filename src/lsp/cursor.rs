@@ -48,31 +48,11 @@ pub struct Cursor {
 }
 
 impl Cursor {
-    /// Answers one of the cursor's requests ([`answers`]). A request that
-    /// fails inside (a panic) is answered with an error, and the server
-    /// reads on.
+    /// Answers one of the cursor's requests ([`answers`]) (one that fails
+    /// inside is answered with an error by the server's loop).
     /// `pools` are the server's checked pools, whose build cache a hover
     /// builds the database through.
     pub fn answer(
-        &mut self,
-        session: &Session,
-        pools: &mut HashMap<PathBuf, LivePool>,
-        request: Request,
-    ) -> Response {
-        let id = request.id.clone();
-        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.dispatch(session, pools, request)
-        }));
-        answered.unwrap_or_else(|_| {
-            Response::new_err(
-                id,
-                ErrorCode::InternalError as i32,
-                "the server failed to answer this request; it goes on with the next".to_string(),
-            )
-        })
-    }
-
-    fn dispatch(
         &mut self,
         session: &Session,
         pools: &mut HashMap<PathBuf, LivePool>,
