@@ -13,7 +13,6 @@ use lsp_types::{
     Uri,
 };
 
-use super::index::relative_in;
 use super::position::{Encoding, position};
 use crate::compile::Timings;
 use crate::diagnostics::{Diagnostic, Severity, Sources};
@@ -114,7 +113,8 @@ pub fn check_pool<'a>(
     let mut overlays = Vec::new();
     let mut shown: BTreeMap<Arc<str>, (Uri, FileKind)> = BTreeMap::new();
     for document in open {
-        if let Some(relative) = relative_in(&dir, &document.path) {
+        if let Ok(relative) = document.path.strip_prefix(&dir) {
+            let relative = relative.to_string_lossy().replace('\\', "/");
             let path = Arc::from(dir.join(&relative).display().to_string());
             shown.insert(path, (document.uri.clone(), FileKind::of(&relative)));
             overlays.push((relative, document.text.clone()));

@@ -52,11 +52,15 @@ impl PoolIndex {
     /// The pool in `dir` (as much of it as can be read) with the open
     /// documents under it laid over their files.
     pub fn read<'a>(dir: &Path, open: impl IntoIterator<Item = &'a Document>) -> PoolIndex {
-        let overlays = open.into_iter().filter_map(|document| {
-            Some((relative_in(dir, &document.path)?, document.text.clone()))
+        let mut pool = Pool::from_dir(dir).unwrap_or_else(|_| Pool {
+            root: Some(dir.to_path_buf()),
+            ..Pool::default()
         });
-        // Read as the checks read it, with nothing known beforehand.
-        let pool = LivePool::new(dir).read(overlays);
+        for document in open {
+            if let Some(relative) = relative_in(dir, &document.path) {
+                pool.overlay(&relative, document.text.clone());
+            }
+        }
         let mut cards = Vec::new();
         let mut names = NameIndex::new();
         for file in &pool.sets {
