@@ -28,10 +28,10 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::artifacts::{self, CardsJson, DatabaseJson, DatabaseWriter};
+use crate::artifacts::{self, CardsJson, DatabaseJson, DatabaseWriter, SetJson};
 use crate::cache::Cache;
 use crate::compile::{
-    ChecksMemo, Compiled, Options, Output, PoolVocabulary, compile_with, read_vocabulary,
+    ChecksMemo, Compiled, Options, Output, PoolVocabulary, compile_with, find_set, read_vocabulary,
 };
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::faces::gallery::{self, Gallery, GalleryWritten};
@@ -211,18 +211,29 @@ pub fn database_made(output: &Output) -> Option<Database> {
     }
 }
 
+/// One card of the database a build made, and its set: only the piece of
+/// its set file (`relative`, its path within the pool) is parsed back.
+pub fn card_made(output: &Output, relative: &str, id: &str) -> Option<(Card, Option<Set>)> {
+    match output {
+        Output::Models(database) => {
+            let card = database.cards.iter().find(|c| c.id.0 == id)?;
+            Some((card.clone(), find_set(database, &card.set).cloned()))
+        }
+        Output::Pieces(json) | Output::Unchanged(json) => {
+            let at = json.paths.iter().position(|p| &**p == relative)?;
+            let (set, cards) = set_of(&json.sets[at])?;
+            let card = cards.into_iter().find(|c| c.id.0 == id)?;
+            Some((card, Some(set)))
+        }
+        Output::None => None,
+    }
+}
+
 /// The database parsed back from its JSON pieces, each set's in parallel.
 /// The cards still in the previous database file are read from it, each
 /// set's straight into the buffer it is parsed from.
 fn database_from_pieces(json: &DatabaseJson) -> Option<Database> {
-    let sets: Vec<(Set, Vec<Card>)> = json
-        .sets
-        .par_iter()
-        .map(|piece| {
-            let set: Set = serde_json::from_slice(&piece.set).ok()?;
-            Some((set, cards_of(&piece.cards)?))
-        })
-        .collect::<Option<_>>()?;
+    let sets: Vec<(Set, Vec<Card>)> = json.sets.par_iter().map(set_of).collect::<Option<_>>()?;
     let mut database = Database {
         keywords: json.keywords.clone(),
         format: json.format,
@@ -293,6 +304,12 @@ impl LivePool {
         self.cache.commit();
         compiled
     }
+}
+
+/// A set and its cards from their piece of JSON.
+fn set_of(piece: &SetJson) -> Option<(Set, Vec<Card>)> {
+    let set: Set = serde_json::from_slice(&piece.set).ok()?;
+    Some((set, cards_of(&piece.cards)?))
 }
 
 /// A set's cards from their piece of JSON.

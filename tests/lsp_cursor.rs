@@ -587,3 +587,115 @@ fn a_file_changed_on_disk_is_hovered_anew_once_the_client_tells_of_it() {
     );
     assert_eq!(client.finish(), 0);
 }
+
+/// A request at `needle` (after `after`) in a document whose text is
+/// `text` (an unsaved one, say).
+fn at_text(path: &Path, text: &str, after: &str, needle: &str) -> Value {
+    let into = needle.chars().next().unwrap().len_utf8();
+    json!({
+        "textDocument": {"uri": uri(path)},
+        "position": position_in(text, after, needle, into, false),
+    })
+}
+
+/// Tin Town as typed, unsaved: Tin Cat added, Steam Sage renamed Vapour
+/// Sage, Gear Case removed.
+fn tin_town_edited(text: &str) -> String {
+    let gear_case = "  - id: gear-case\n    name: Gear Case\n    kind: deck-box\n    stars: 5\n";
+    assert!(text.contains(gear_case));
+    let added = "  - {id: tin-cat, name: Tin Cat, kind: single, stars: 5, elements: [earth], types: [animal]}\n";
+    format!(
+        "{}{added}",
+        text.replace(gear_case, "")
+            .replace("Steam Sage", "Vapour Sage")
+    )
+}
+
+/// Hover, definition and references answer from the unsaved text of a set
+/// file right after an edit that adds, renames and removes cards, though
+/// the pool was read for the cursor before it: what `card show` says of
+/// the file so saved.
+#[test]
+fn an_unsaved_edit_that_adds_renames_and_removes_cards_is_answered_at_once() {
+    let dir = workspace();
+    let set = dir.path().join("cards/tin-town.yaml");
+    let deck = dir.path().join("deck.txt");
+    let edited = tin_town_edited(&std::fs::read_to_string(&set).unwrap());
+    let saved = workspace();
+    std::fs::write(saved.path().join("cards/tin-town.yaml"), &edited).unwrap();
+    let shown = |id: &str| {
+        let shown = blades(saved.path(), &["card", "show", id]);
+        assert_eq!(shown.code, 0, "{}", shown.stderr);
+        format!("```text\n{}```", shown.stdout)
+    };
+    let mut client = Client::start(dir.path(), &[]);
+    let deck_text = "1 Tin Cat\n1 Vapour Sage\n1 Gear Case\n1 Steam Sage\n";
+    client.open(&deck, deck_text);
+    let before = hover_text(&mut client, at_text(&deck, deck_text, "", "Steam Sage"));
+    assert!(before.contains("Steam Sage"), "{before}");
+    client.open(&set, &std::fs::read_to_string(&set).unwrap());
+    client.change(&set, &edited);
+
+    for (needle, id) in [("Tin Cat", "tin-cat"), ("Vapour Sage", "steam-sage")] {
+        let hover = hover_text(&mut client, at_text(&deck, deck_text, "", needle));
+        assert_eq!(hover, shown(id), "{needle}");
+    }
+    for gone in ["Gear Case", "Steam Sage"] {
+        let answer = client.request("textDocument/hover", at_text(&deck, deck_text, "", gone));
+        assert_eq!(answer["result"], Value::Null, "{gone}: {answer}");
+        let answer = client.request(
+            "textDocument/definition",
+            at_text(&deck, deck_text, "", gone),
+        );
+        assert_eq!(answer["result"], Value::Null, "{gone}: {answer}");
+    }
+    let answer = client.request(
+        "textDocument/definition",
+        at_text(&deck, deck_text, "", "Tin Cat"),
+    );
+    assert_eq!(
+        answer["result"],
+        json!({"uri": uri(&set), "range": range_in(&edited, "", "tin-cat")})
+    );
+    let mut found = references(&mut client, at_text(&deck, deck_text, "", "Tin Cat"), true);
+    found.sort_by_key(Value::to_string);
+    let mut expected = vec![
+        json!({"uri": uri(&set), "range": range_in(&edited, "", "tin-cat")}),
+        json!({"uri": uri(&set), "range": range_in(&edited, "tin-cat", "Tin Cat")}),
+        json!({"uri": uri(&deck), "range": range_in(deck_text, "", "Tin Cat")}),
+    ];
+    expected.sort_by_key(Value::to_string);
+    assert_eq!(found, expected);
+    assert_eq!(client.finish(), 0);
+}
+
+/// A card added to a file on disk, not open, is found once the client
+/// tells of the change: go to definition and references see it.
+#[test]
+fn a_card_added_on_disk_is_found_once_the_client_tells_of_it() {
+    let dir = workspace();
+    let basics = dir.path().join("cards/more/basics.yaml");
+    let deck = dir.path().join("deck.txt");
+    let deck_text = "2 Rivet Hound\n1 Lamp Lighter\n";
+    let mut client = Client::start(dir.path(), &[]);
+    client.open(&deck, deck_text);
+    let lighter = at_text(&deck, deck_text, "", "Lamp Lighter");
+    assert_eq!(
+        client.request("textDocument/definition", lighter.clone())["result"],
+        Value::Null
+    );
+    let added = "  - id: lamp-lighter\n    name: Lamp Lighter\n    kind: single\n    stars: 1\n    elements: [fire]\n    types: [soldier]\n";
+    let text = format!("{}{added}", std::fs::read_to_string(&basics).unwrap());
+    std::fs::write(&basics, &text).unwrap();
+    let changes = json!({"changes": [{"uri": uri(&basics), "type": 2}]});
+    client.notify("workspace/didChangeWatchedFiles", changes);
+    let answer = client.request("textDocument/definition", lighter.clone());
+    let definition = json!({"uri": uri(&basics), "range": range_in(&text, "", "lamp-lighter")});
+    assert_eq!(answer["result"], definition);
+    let found = references(&mut client, lighter, false);
+    assert_eq!(
+        found,
+        vec![json!({"uri": uri(&deck), "range": range_in(deck_text, "", "Lamp Lighter")})]
+    );
+    assert_eq!(client.finish(), 0);
+}

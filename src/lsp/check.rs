@@ -2,7 +2,7 @@
 //! own pipeline ([`compile`]), and the findings as the protocol's
 //! diagnostics, one list per open file.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr as _;
 use std::sync::Arc;
@@ -13,22 +13,16 @@ use lsp_types::{
     Uri,
 };
 
+pub use super::documents::Document;
+use super::documents::open_in;
 use super::position::{Encoding, position};
-use crate::compile::Timings;
+use crate::compile::{Output, Timings};
 use crate::diagnostics::{Diagnostic, Severity, Sources};
 use crate::i18n;
 use crate::model::Database;
 use crate::pool::{FOUND_FOLDER, Pool};
 use crate::rules::format::Formats;
 use crate::workspace::{LivePool, database_made};
-
-/// A file the editor has open, with its unsaved text.
-#[derive(Debug, Clone)]
-pub struct Document {
-    pub uri: Uri,
-    pub path: PathBuf,
-    pub text: Arc<str>,
-}
 
 /// The pool a file belongs to, by [`crate::pool::PoolChoice`]'s rule seen
 /// from the workspace folder: its `cards/` folder when the file is in
@@ -71,10 +65,13 @@ impl FileKind {
     }
 }
 
-/// What one check of a pool gave: each open document's findings, and
-/// where the time went.
+/// What one check of a pool gave: each open document's findings, the pool
+/// it read and the database it built (for the cursor's index), and where
+/// the time went.
 pub struct Checked {
     pub lists: Vec<(Uri, Vec<lsp_types::Diagnostic>)>,
+    pub pool: Arc<Pool>,
+    pub output: Output,
     /// Listing the pool and reading what changed on disk.
     pub read: Duration,
     /// The build's per-file checks, then its pool checks and rendering.
@@ -100,6 +97,28 @@ impl Checked {
     }
 }
 
+/// Checks the pool in `dir` through what `pools` keep of it (made at its
+/// first check). A check that fails on some input must not take the
+/// editor's session down with it: that pool goes unchecked this time (no
+/// answer), and what was kept of it between checks is forgotten.
+pub fn check_kept<'a>(
+    pools: &mut HashMap<PathBuf, LivePool>,
+    dir: &Path,
+    open: impl IntoIterator<Item = &'a Document>,
+    encoding: Encoding,
+) -> Option<Checked> {
+    let live = pools
+        .entry(dir.to_path_buf())
+        .or_insert_with(|| LivePool::new(dir));
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        check_pool(live, open, encoding)
+    }));
+    if checked.is_err() {
+        pools.remove(dir);
+    }
+    checked.ok()
+}
+
 /// Checks the pool with every open document under its folder laid over
 /// its file, and gives each of those documents its findings (an empty
 /// list for one with none, which clears what an editor shows).
@@ -112,18 +131,15 @@ pub fn check_pool<'a>(
     let dir = live.dir().to_path_buf();
     let mut overlays = Vec::new();
     let mut shown: BTreeMap<Arc<str>, (Uri, FileKind)> = BTreeMap::new();
-    for document in open {
-        if let Ok(relative) = document.path.strip_prefix(&dir) {
-            let relative = relative.to_string_lossy().replace('\\', "/");
-            let path = Arc::from(dir.join(&relative).display().to_string());
-            shown.insert(path, (document.uri.clone(), FileKind::of(&relative)));
-            overlays.push((relative, document.text.clone()));
-        }
+    for (relative, document) in open_in(&dir, open) {
+        let path = Arc::from(dir.join(&relative).display().to_string());
+        shown.insert(path, (document.uri.clone(), FileKind::of(&relative)));
+        overlays.push((relative, document.text.clone()));
     }
     let pool = live.read(overlays);
     let read = started.elapsed();
     let kinds: Vec<FileKind> = shown.values().map(|(_, kind)| *kind).collect();
-    let found = Findings::of(live, &pool, &kinds);
+    let mut found = Findings::of(live, &pool, &kinds);
     let lists = shown
         .iter()
         .map(|(path, (uri, kind))| {
@@ -137,6 +153,8 @@ pub fn check_pool<'a>(
         .collect();
     Checked {
         lists,
+        pool: Arc::new(pool),
+        output: std::mem::take(&mut found.output),
         read,
         build: found.timings,
         total: started.elapsed(),
@@ -152,6 +170,7 @@ struct Findings {
     formats: Vec<Diagnostic>,
     sources: Sources,
     timings: Timings,
+    output: Output,
 }
 
 impl Findings {
@@ -175,6 +194,7 @@ impl Findings {
             formats,
             sources,
             timings: compiled.timings,
+            output: compiled.output,
         };
         findings.add_sources(pool);
         findings

@@ -17,14 +17,16 @@ use lsp_types::{
     Uri, WorkspaceEdit,
 };
 
-use super::check::path_of;
+use super::check::{check_kept, path_of};
 use super::index::{Indexes, PoolIndex, place_of};
 use super::invalid_params;
 use super::locate::{Thing, locate};
 use super::position::offset;
 use super::session::{AtCursor, Session};
 use super::{hover, references, rename};
+use crate::compile::Output;
 use crate::diagnostics::LineIndex;
+use crate::pool::Pool;
 use crate::workspace::LivePool;
 
 /// The methods answered here.
@@ -41,7 +43,7 @@ pub fn answers(method: &str) -> bool {
     METHODS.contains(&method)
 }
 
-/// The requests' memory: the pools' indexes.
+/// The requests' memory: the checked pools' indexes.
 #[derive(Default)]
 pub struct Cursor {
     indexes: Indexes,
@@ -50,8 +52,8 @@ pub struct Cursor {
 impl Cursor {
     /// Answers one of the cursor's requests ([`answers`]) (one that fails
     /// inside is answered with an error by the server's loop).
-    /// `pools` are the server's checked pools, whose build cache a hover
-    /// builds the database through.
+    /// `pools` are the server's checked pools, through which a pool not
+    /// checked yet is checked.
     pub fn answer(
         &mut self,
         session: &Session,
@@ -73,7 +75,7 @@ impl Cursor {
             GotoDefinition::METHOD => match parse::<lsp_types::GotoDefinitionParams>(request) {
                 Ok(params) => {
                     let (uri, at) = position(&params.text_document_position_params);
-                    Response::new_ok(id, self.definition(session, &uri, at))
+                    Response::new_ok(id, self.definition(session, pools, &uri, at))
                 }
                 Err(e) => invalid_params(id, e),
             },
@@ -81,7 +83,8 @@ impl Cursor {
                 Ok(params) => {
                     let (uri, at) = position(&params.text_document_position);
                     let declaration = params.context.include_declaration;
-                    Response::new_ok(id, self.references(session, &uri, at, declaration))
+                    let found = self.references(session, pools, &uri, at, declaration);
+                    Response::new_ok(id, found)
                 }
                 Err(e) => invalid_params(id, e),
             },
@@ -89,7 +92,7 @@ impl Cursor {
                 match parse::<lsp_types::TextDocumentPositionParams>(request) {
                     Ok(params) => {
                         let (uri, at) = position(&params);
-                        refused_or(id, self.prepare_rename(session, &uri, at))
+                        refused_or(id, self.prepare_rename(session, pools, &uri, at))
                     }
                     Err(e) => invalid_params(id, e),
                 }
@@ -97,21 +100,29 @@ impl Cursor {
             _ => match parse::<lsp_types::RenameParams>(request) {
                 Ok(params) => {
                     let (uri, at) = position(&params.text_document_position);
-                    refused_or(id, self.rename(session, &uri, at, &params.new_name))
+                    let edit = self.rename(session, pools, &uri, at, &params.new_name);
+                    refused_or(id, edit)
                 }
                 Err(e) => invalid_params(id, e),
             },
         }
     }
 
-    /// What is written at `at` in the document `uri`.
-    pub fn at(&mut self, session: &Session, uri: &Uri, at: Position) -> Option<AtCursor> {
+    /// What is written at `at` in the document `uri`, and the index of
+    /// its pool.
+    pub fn at<'a>(
+        &'a mut self,
+        session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
+        uri: &Uri,
+        at: Position,
+    ) -> Option<AtCursor<'a>> {
         let path = path_of(uri)?;
         let text = session.text(&path)?;
         let (dir, place) = place_of(session.root, &path);
         let byte = offset(&LineIndex::new(&text), &text, at, session.encoding);
         let found = locate(&place, &path.to_string_lossy(), &text, byte)?;
-        let index = self.index(session, &dir);
+        let index = self.index(session, pools, &dir)?;
         Some(AtCursor {
             found,
             index,
@@ -121,15 +132,37 @@ impl Cursor {
         })
     }
 
-    /// Forgets what was read of the pools `path` is in (it changed on
-    /// disk).
-    pub fn forget(&mut self, path: &Path) {
-        self.indexes.forget(path);
+    /// Takes in a check of the pool in `dir`: the pool it read, with the
+    /// open texts laid over, and what it built.
+    pub fn checked(&mut self, dir: &Path, pool: Arc<Pool>, output: Output) {
+        self.indexes.checked(dir, pool, output);
     }
 
-    /// The index of the pool in `dir`, as the open documents are now.
-    pub fn index(&mut self, session: &Session, dir: &Path) -> Arc<PoolIndex> {
-        self.indexes.of(dir, session.open.values())
+    /// Forgets the index of the pool in `dir` (its check failed).
+    pub fn forget(&mut self, dir: &Path) {
+        self.indexes.forget(dir);
+    }
+
+    /// The index of the pool in `dir` as its last check read it. A pool
+    /// no open document is in has not been checked: it is checked now, as
+    /// it would be if one were opened, through `pools`.
+    pub fn index(
+        &mut self,
+        session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
+        dir: &Path,
+    ) -> Option<&PoolIndex> {
+        if self.indexes.get(dir).is_none() {
+            let checked = check_kept(pools, dir, session.open.values(), session.encoding)?;
+            self.indexes.checked(dir, checked.pool, checked.output);
+        }
+        self.indexes.get(dir)
+    }
+
+    /// The built-in pool's index (the pool of a player's input without a
+    /// workspace `cards/` folder).
+    pub fn builtin(&self) -> &PoolIndex {
+        self.indexes.builtin()
     }
 
     /// `textDocument/hover`.
@@ -140,11 +173,7 @@ impl Cursor {
         uri: &Uri,
         at: Position,
     ) -> Option<Hover> {
-        let cursor = self.at(session, uri, at)?;
-        let built = matches!(cursor.found.thing, Thing::Card(_) | Thing::Effect { .. });
-        if let Some(live) = pools.get_mut(&cursor.index.dir).filter(|_| built) {
-            cursor.index.build_with(live);
-        }
+        let cursor = self.at(session, pools, uri, at)?;
         let workspace = session.workspace(&cursor.index.dir);
         let markdown = hover::hover(&cursor.found, &cursor.index, &workspace)?;
         Some(Hover {
@@ -158,13 +187,19 @@ impl Cursor {
 
     /// `textDocument/definition`: a card's entry in its set file, a pool
     /// keyword's in `keywords.yaml`; nothing for a built-in keyword.
-    pub fn definition(&mut self, session: &Session, uri: &Uri, at: Position) -> Option<Location> {
-        let cursor = self.at(session, uri, at)?;
-        let index = &cursor.index;
+    pub fn definition(
+        &mut self,
+        session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
+        uri: &Uri,
+        at: Position,
+    ) -> Option<Location> {
+        let cursor = self.at(session, pools, uri, at)?;
+        let index = cursor.index;
         let (path, span) = match &cursor.found.thing {
             Thing::Card(reference) => {
-                let (i, _) = index.resolve(reference)?;
-                let card = &index.cards[i];
+                let (key, _) = index.resolve(reference)?;
+                let card = index.card(key)?;
                 (card.path.clone(), card.id_span.clone())
             }
             Thing::Keyword(line) => {
@@ -181,17 +216,18 @@ impl Cursor {
     pub fn references(
         &mut self,
         session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
         uri: &Uri,
         at: Position,
         declaration: bool,
     ) -> Option<Vec<Location>> {
-        let cursor = self.at(session, uri, at)?;
+        let cursor = self.at(session, pools, uri, at)?;
         let Thing::Card(reference) = &cursor.found.thing else {
             return None;
         };
         let (card, _) = cursor.index.resolve(reference)?;
         let workspace = session.workspace(&cursor.index.dir);
-        let found = references::of_card(session, &cursor.index, &workspace, card);
+        let found = references::of_card(session, cursor.index, &workspace, card);
         Some(
             found
                 .iter()
@@ -206,17 +242,21 @@ impl Cursor {
     pub fn prepare_rename(
         &mut self,
         session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
         uri: &Uri,
         at: Position,
     ) -> Result<Option<PrepareRenameResponse>, String> {
-        let Some(cursor) = self.at(session, uri, at) else {
+        let Some(cursor) = self.at(session, pools, uri, at) else {
             return Ok(None);
         };
         let (card, span) = rename::target(&cursor)?;
-        Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
-            range: session.range(&cursor.text, &span),
-            placeholder: cursor.index.cards[card].id.clone(),
-        }))
+        Ok(cursor
+            .index
+            .card(card)
+            .map(|card| PrepareRenameResponse::RangeWithPlaceholder {
+                range: session.range(&cursor.text, &span),
+                placeholder: card.id.clone(),
+            }))
     }
 
     /// `textDocument/rename`: the edit that renames the card's id
@@ -224,16 +264,17 @@ impl Cursor {
     pub fn rename(
         &mut self,
         session: &Session,
+        pools: &mut HashMap<PathBuf, LivePool>,
         uri: &Uri,
         at: Position,
         new: &str,
     ) -> Result<Option<WorkspaceEdit>, String> {
-        let Some(cursor) = self.at(session, uri, at) else {
+        let Some(cursor) = self.at(session, pools, uri, at) else {
             return Ok(None);
         };
         let (card, _) = rename::target(&cursor)?;
         let workspace = session.workspace(&cursor.index.dir);
-        rename::rename(session, &cursor.index, &workspace, card, new).map(Some)
+        rename::rename(session, cursor.index, &workspace, card, new).map(Some)
     }
 }
 

@@ -6,13 +6,11 @@
 
 use std::path::Path;
 
-use super::index::PoolIndex;
+use super::index::{CardKey, PoolIndex};
 use super::locate::{Found, Thing};
-use crate::compile::find_set;
 use crate::effect::{self, Effect, KeywordLine, Lang, Line, Timing};
 use crate::i18n::glossary::Glossary;
 use crate::model::Card;
-use crate::words::Id;
 
 /// The markdown to show for `found`, if there is something to say.
 /// `workspace` is the folder where the commands' default outputs are
@@ -20,8 +18,8 @@ use crate::words::Id;
 pub fn hover(found: &Found, index: &PoolIndex, workspace: &Path) -> Option<String> {
     match &found.thing {
         Thing::Card(reference) => {
-            let (i, _) = index.resolve(reference)?;
-            Some(card(index, i, workspace))
+            let (key, _) = index.resolve(reference)?;
+            card(index, key, workspace)
         }
         Thing::Keyword(line) => keyword(line, index),
         Thing::Effect { tree, card } => Some(effect_text(tree, card.as_deref(), index)),
@@ -29,16 +27,16 @@ pub fn hover(found: &Found, index: &PoolIndex, workspace: &Path) -> Option<Strin
     }
 }
 
-/// The card's summary, and a link to its face when one was drawn.
-fn card(index: &PoolIndex, i: usize, workspace: &Path) -> String {
-    let defined = &index.cards[i];
-    let built = index
-        .database()
-        .and_then(|db| Some((db, db.cards.iter().find(|c| c.id.0 == defined.id)?)));
-    let mut out = match built {
-        Some((database, card)) => {
-            let set = find_set(database, &card.set);
-            format!("```text\n{}```", crate::summary::render(card, set, None))
+/// The card's summary as its last build made it, and a link to its face
+/// when one was drawn.
+fn card(index: &PoolIndex, key: CardKey, workspace: &Path) -> Option<String> {
+    let defined = index.card(key)?;
+    let mut out = match index.made(key) {
+        Some((card, set)) => {
+            format!(
+                "```text\n{}```",
+                crate::summary::render(&card, set.as_ref(), None)
+            )
         }
         // A card the pool has not built yet (its set has an error).
         None => format!(
@@ -50,7 +48,7 @@ fn card(index: &PoolIndex, i: usize, workspace: &Path) -> String {
     if let Some(face) = face_of(workspace, &defined.id) {
         out.push_str(&format!("\n\n[face]({face})"));
     }
-    out
+    Some(out)
 }
 
 /// Where the commands write a card's English face by default: `blades
@@ -97,7 +95,7 @@ fn keyword(line: &KeywordLine, index: &PoolIndex) -> Option<String> {
 fn effect_text(tree: &Effect, card: Option<&str>, index: &PoolIndex) -> String {
     let vocabulary = index.vocabulary();
     let built = card.and_then(|id| built_card(index, id, tree));
-    let printed = |lang: Lang, code: &str| match built.and_then(|c| c.effect_in(code)) {
+    let printed = |lang: Lang, code: &str| match built.as_ref().and_then(|c| c.effect_in(code)) {
         Some(shown) => shown.text.trim().to_string(),
         None => effect::render(tree, lang, vocabulary.phrases.get(lang), &vocabulary.vocab),
     };
@@ -129,9 +127,8 @@ fn effect_text(tree: &Effect, card: Option<&str>, index: &PoolIndex) -> String {
 /// The card of the last build when its effect is the one written now: its
 /// printed texts are what its face shows (a reviewed translation
 /// included).
-fn built_card<'a>(index: &'a PoolIndex, id: &str, tree: &Effect) -> Option<&'a Card> {
-    let database = index.database()?;
-    let card = database.cards.iter().find(|c| c.id == Id(id.to_string()))?;
+fn built_card(index: &PoolIndex, id: &str, tree: &Effect) -> Option<Card> {
+    let (card, _) = index.made(index.by_id(id)?)?;
     let same = effect::parse(card.effect.as_deref()?).is_ok_and(|built| built == *tree);
     same.then_some(card)
 }

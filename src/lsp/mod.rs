@@ -28,6 +28,7 @@
 pub mod check;
 pub mod complete;
 pub mod cursor;
+pub mod documents;
 pub mod format;
 pub mod hover;
 pub mod index;
@@ -62,7 +63,7 @@ use lsp_types::{
 };
 
 use crate::pool::Pool;
-use check::{Document, check_pool, path_of, pool_dir};
+use check::{Document, check_kept, path_of, pool_dir};
 use position::Encoding;
 use transport::Frame;
 
@@ -522,7 +523,6 @@ impl Server {
             // Completion reads the words of such a pool anew.
             self.words
                 .retain(|dir, _| !dir.as_ref().is_some_and(|dir| path.starts_with(dir)));
-            self.cursor.forget(&path);
         }
         Vec::new()
     }
@@ -554,37 +554,29 @@ impl Server {
     }
 
     /// Checks every pool changed since its last check and publishes the
-    /// findings of its open documents.
+    /// findings of its open documents; then the cursor's index of the pool
+    /// takes in what the check read and built.
     fn check_stale(&mut self, output: &mut impl Write) -> io::Result<()> {
         for dir in std::mem::take(&mut self.stale) {
-            for published in self.publish(&dir) {
-                transport::write(output, &Message::Notification(published))?;
+            let Some(checked) = self.check(&dir) else {
+                self.cursor.forget(&dir);
+                continue;
+            };
+            let trace = self.trace_of(&dir, &checked);
+            let lists = checked.lists.into_iter();
+            let published = lists.map(|(uri, diagnostics)| publish(uri, diagnostics));
+            for notification in published.chain(trace) {
+                transport::write(output, &Message::Notification(notification))?;
             }
+            self.cursor.checked(&dir, checked.pool, checked.output);
         }
         Ok(())
     }
 
     /// The findings of every open document in the pool in `dir`.
-    fn publish(&mut self, dir: &Path) -> Vec<Notification> {
+    fn check(&mut self, dir: &Path) -> Option<check::Checked> {
         let encoding = self.encoding.unwrap_or(Encoding::Utf16);
-        let live = self
-            .pools
-            .entry(dir.to_path_buf())
-            .or_insert_with(|| LivePool::new(dir));
-        // A check that fails on some input must not take the editor's
-        // session down with it: that pool's files go unchecked this time,
-        // and what it kept between checks is forgotten.
-        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check_pool(live, self.open.values(), encoding)
-        }));
-        let Ok(checked) = checked else {
-            self.pools.remove(dir);
-            return Vec::new();
-        };
-        let trace = self.trace_of(dir, &checked);
-        let lists = checked.lists.into_iter();
-        let published = lists.map(|(uri, diagnostics)| publish(uri, diagnostics));
-        published.chain(trace).collect()
+        check_kept(&mut self.pools, dir, self.open.values(), encoding)
     }
 }
 

@@ -13,7 +13,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::index::{PoolIndex, place_of};
+use super::index::{CardKey, PoolIndex, place_of};
 use super::locate::{CardRef, Naming, Place, card_refs};
 use super::session::Session;
 
@@ -46,7 +46,7 @@ pub fn of_card(
     session: &Session,
     index: &PoolIndex,
     workspace: &Path,
-    card: usize,
+    card: CardKey,
 ) -> Vec<Reference> {
     let mut found = Vec::new();
     let mut keep = |path: &Arc<str>, text: &Arc<str>, refs: &[CardRef]| {

@@ -15,7 +15,7 @@ use std::path::Path;
 use lsp_types::{TextEdit, Uri, WorkspaceEdit};
 
 use super::check::uri_of;
-use super::index::PoolIndex;
+use super::index::{CardKey, PoolIndex};
 use super::locate::{Naming, Thing};
 use super::references::{self, Reference};
 use super::session::{AtCursor, Session};
@@ -26,14 +26,16 @@ use crate::yaml;
 
 /// The card under the cursor when its id is written there, and the bytes
 /// to rename; else why it cannot be renamed there.
-pub fn target(cursor: &AtCursor) -> Result<(usize, Range<usize>), String> {
+pub fn target(cursor: &AtCursor) -> Result<(CardKey, Range<usize>), String> {
     let Thing::Card(reference) = &cursor.found.thing else {
         return Err("only a card's id can be renamed: put the cursor on an id".to_string());
     };
     let Some((card, span)) = cursor.index.resolve(reference) else {
         return Err(format!("no card of the pool is `{}`", reference.written));
     };
-    let id = &cursor.index.cards[card].id;
+    let Some(id) = cursor.index.card(card).map(|c| &c.id) else {
+        return Err(format!("no card of the pool is `{}`", reference.written));
+    };
     let written = Reference {
         path: cursor.path.to_string_lossy().into(),
         text: cursor.text.clone(),
@@ -55,18 +57,20 @@ pub fn rename(
     session: &Session,
     index: &PoolIndex,
     workspace: &Path,
-    card: usize,
+    card: CardKey,
     new: &str,
 ) -> Result<WorkspaceEdit, String> {
-    let old = &index.cards[card].id;
+    let Some(old) = index.card(card).map(|c| &c.id) else {
+        return Err("the card is no longer in the pool".to_string());
+    };
     if !Id::is_valid(new) {
         return Err(format!(
             "`{new}` is not a card id: an id is kebab-case, lower-case letters and digits in words joined by single hyphens (`{}`)",
             Id::suggested(new)
         ));
     }
-    if let Some(other) = index.by_id(new).filter(|&other| other != card) {
-        let taken = &index.cards[other];
+    let taken = index.by_id(new).filter(|&other| other != card);
+    if let Some(taken) = taken.and_then(|other| index.card(other)) {
         return Err(format!(
             "`{new}` is taken: the card `{}` in {} has that id, and ids are unique across the pool",
             taken.name.as_deref().unwrap_or(new),

@@ -59,9 +59,9 @@ impl Session<'_> {
 }
 
 /// What is under the cursor, in its document and pool.
-pub struct AtCursor {
+pub struct AtCursor<'a> {
     pub found: Found,
-    pub index: Arc<PoolIndex>,
+    pub index: &'a PoolIndex,
     pub path: PathBuf,
     pub text: Arc<str>,
     pub place: Place,
