@@ -5,26 +5,24 @@
 //! Where the cursor is comes from the lines above it, not from a parse: a
 //! key half typed is not YAML yet.
 
-use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
-use std::sync::Arc;
 
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation, TextEdit,
 };
 use serde_json::Value;
 
+use super::index::{Defined, PoolIndex};
 use super::position::{Encoding, position};
-use crate::compile::pool_keywords;
 use crate::diagnostics::LineIndex;
 use crate::effect::{Keywords, Timing};
 use crate::i18n::glossary::Glossary;
 use crate::i18n::locale;
-use crate::pool::{Pool, is_data_file};
+use crate::pool::is_data_file;
 use crate::set_schema::set_schema;
 use crate::words::{BASE_TYPES, Element};
-use crate::yaml::{self, Node, NodeValue};
+use crate::yaml;
 
 /// At most this many cards are listed at once; the list says it is
 /// incomplete, and the editor asks again as more is typed.
@@ -77,159 +75,39 @@ impl Role {
     }
 }
 
-/// One card as completion shows it.
-#[derive(Debug, Clone)]
-struct CardWord {
-    id: String,
-    name: String,
-    /// The name in lower case, for matching what is typed.
-    lowered: String,
-    detail: String,
-}
-
-impl CardWord {
-    /// What a list shows: the card's id, else its name.
-    fn shown(&self, by_id: bool) -> &str {
-        match by_id {
-            true => &self.id,
-            false => &self.name,
-        }
-    }
-
-    /// What the typed text is matched against, in lower case (ids are).
-    fn matched(&self, by_id: bool) -> &str {
-        match by_id {
-            true => &self.id,
-            false => &self.lowered,
-        }
+/// How a card is listed: by its id (a format's `card:`), else by its
+/// name; and what the typed text is matched against (lower case).
+fn shown(card: &Defined, by_id: bool) -> &str {
+    match by_id {
+        true => &card.id,
+        false => card.shown_name(),
     }
 }
 
-/// What one set file adds to a pool's words.
-#[derive(Debug, Clone, Default)]
-struct FileWords {
-    set: Option<String>,
-    types: Vec<String>,
-    cards: Vec<CardWord>,
-}
-
-impl FileWords {
-    fn of(text: &str) -> FileWords {
-        let Ok(doc) = yaml::parse(text) else {
-            return FileWords::default();
-        };
-        let text_of =
-            |node: &Node, key: &str| node.get(key).and_then(Node::as_str).map(str::to_string);
-        let set = text_of(&doc, "id");
-        let types = doc
-            .get("extra-types")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|t| t.as_str().map(str::to_string))
-            .collect();
-        let cards = doc
-            .get("cards")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|card| {
-                let id = text_of(card, "id")?;
-                let name = text_of(card, "name").unwrap_or_else(|| id.clone());
-                let stars = match card.get("stars").map(|s| &s.value) {
-                    Some(NodeValue::Int(n)) => n.to_string(),
-                    _ => "?".to_string(),
-                };
-                let kind = text_of(card, "kind").unwrap_or_default();
-                let set = set.as_deref().unwrap_or_default();
-                let detail = format!("{kind} · {stars} STAR · {set}");
-                Some(CardWord {
-                    id,
-                    lowered: name.to_lowercase(),
-                    name,
-                    detail,
-                })
-            })
-            .collect();
-        FileWords { set, types, cards }
+fn matched(card: &Defined, by_id: bool) -> &str {
+    match by_id {
+        true => &card.id,
+        false => &card.lowered,
     }
 }
 
-/// The words of a pool completion offers: its set files' cards, sets and
-/// types, its keyword table. Read from disk once; each open document's
-/// text stands in for its file when asked.
-pub struct PoolWords {
-    files: HashMap<String, (Arc<str>, Arc<FileWords>)>,
-    keywords: Keywords,
+/// What a list says of a card: its kind, STAR and set.
+fn detail(card: &Defined) -> String {
+    let stars = card
+        .stars
+        .map_or_else(|| "?".to_string(), |n| n.to_string());
+    let kind = card.kind.as_deref().unwrap_or_default();
+    let set = card.set.as_deref().unwrap_or_default();
+    format!("{kind} · {stars} STAR · {set}")
 }
 
-impl PoolWords {
-    /// The words of the pool as it is read (on disk, or built in).
-    pub fn of(pool: &Pool) -> PoolWords {
-        let files = pool
-            .sets
-            .iter()
-            .map(|file| {
-                let words = Arc::new(FileWords::of(file.text()));
-                (file.relative.clone(), (file.text().clone(), words))
-            })
-            .collect();
-        PoolWords {
-            files,
-            keywords: pool_keywords(pool, &mut Vec::new()),
-        }
-    }
-
-    /// Lays the unsaved text of a pool file over what was read: only a
-    /// text that changed is read again.
-    pub fn overlay(&mut self, relative: &str, text: &Arc<str>) {
-        if relative == "keywords.yaml" {
-            let mut pool = Pool::default();
-            pool.overlay(relative, text.clone());
-            self.keywords = pool_keywords(&pool, &mut Vec::new());
-            return;
-        }
-        let yaml = relative.ends_with(".yaml") || relative.ends_with(".yml");
-        if !yaml || is_data_file(relative) {
-            return;
-        }
-        if self
-            .files
-            .get(relative)
-            .is_some_and(|(seen, _)| Arc::ptr_eq(seen, text))
-        {
-            return;
-        }
-        let words = Arc::new(FileWords::of(text));
-        self.files
-            .insert(relative.to_string(), (text.clone(), words));
-    }
-
-    fn cards(&self) -> impl Iterator<Item = &CardWord> {
-        self.files.values().flat_map(|(_, words)| &words.cards)
-    }
-
-    fn types(&self) -> Vec<&str> {
-        let mut types: Vec<&str> = BASE_TYPES.to_vec();
-        types.extend(
-            self.files
-                .values()
-                .flat_map(|(_, w)| w.types.iter().map(String::as_str)),
-        );
-        types.sort_unstable();
-        types.dedup();
-        types
-    }
-
-    fn sets(&self) -> Vec<&str> {
-        let mut sets: Vec<&str> = self
-            .files
-            .values()
-            .filter_map(|(_, w)| w.set.as_deref())
-            .collect();
-        sets.sort_unstable();
-        sets
-    }
+/// The pool's types: the base types and its sets' extra types, sorted.
+fn pool_types(words: &PoolIndex) -> Vec<&str> {
+    let mut types: Vec<&str> = BASE_TYPES.to_vec();
+    types.extend(words.extra_types());
+    types.sort_unstable();
+    types.dedup();
+    types
 }
 
 /// One step of the way from a document's top to the cursor.
@@ -431,7 +309,7 @@ pub struct Request<'a> {
 
 /// The completions at the cursor; `words` are the pool's when the role
 /// needs them.
-pub fn complete(request: &Request<'_>, words: Option<&PoolWords>) -> CompletionList {
+pub fn complete(request: &Request<'_>, words: Option<&PoolIndex>) -> CompletionList {
     let Request {
         text, offset, role, ..
     } = *request;
@@ -510,7 +388,7 @@ impl Found {
 
 /// A set file: the schema's keys, its values, the pool's types, an
 /// effect's timing words, keywords and symbols.
-fn set_file(text: &str, offset: usize, words: Option<&PoolWords>, found: &mut Found) {
+fn set_file(text: &str, offset: usize, words: Option<&PoolIndex>, found: &mut Found) {
     let replaces = word_start(text, offset)..offset;
     static SCHEMA: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
     // Generated once: it is the same for every request.
@@ -559,7 +437,7 @@ fn set_file(text: &str, offset: usize, words: Option<&PoolWords>, found: &mut Fo
 
 /// Inside an effect: at a line's start its timing words and keywords,
 /// further on the elements and types an effect names.
-fn effect_words(text: &str, offset: usize, words: Option<&PoolWords>, found: &mut Found) {
+fn effect_words(text: &str, offset: usize, words: Option<&PoolIndex>, found: &mut Found) {
     let replaces = word_start(text, offset)..offset;
     let before = &text[..replaces.start];
     let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
@@ -583,7 +461,7 @@ fn effect_words(text: &str, offset: usize, words: Option<&PoolWords>, found: &mu
             );
         }
         let builtin = Keywords::builtin();
-        let keywords = words.map_or(&builtin, |w| &w.keywords);
+        let keywords = words.map_or(&builtin, PoolIndex::keywords);
         for keyword in keywords.iter() {
             let detail = format!("keyword · {}", keyword.name.ja);
             found.add(
@@ -609,8 +487,8 @@ fn effect_words(text: &str, offset: usize, words: Option<&PoolWords>, found: &mu
 }
 
 /// The pool's types (the base types without a pool).
-fn types(words: Option<&PoolWords>, replaces: Range<usize>, found: &mut Found) {
-    let types = words.map_or_else(|| BASE_TYPES.to_vec(), PoolWords::types);
+fn types(words: Option<&PoolIndex>, replaces: Range<usize>, found: &mut Found) {
+    let types = words.map_or_else(|| BASE_TYPES.to_vec(), pool_types);
     for t in types {
         let detail = Some("type".to_string());
         found.add(
@@ -654,7 +532,7 @@ fn glossary_terms(text: &str, offset: usize, found: &mut Found) {
 }
 
 /// A deck format: the ids a filter names (`card:`, `set:`, `type:`).
-fn format_file(text: &str, offset: usize, words: Option<&PoolWords>, found: &mut Found) {
+fn format_file(text: &str, offset: usize, words: Option<&PoolIndex>, found: &mut Found) {
     let (Place::Value { path }, Some(words)) = (place(text, offset), words) else {
         return;
     };
@@ -687,7 +565,7 @@ fn player_input(
     text: &str,
     offset: usize,
     yaml: bool,
-    words: Option<&PoolWords>,
+    words: Option<&PoolIndex>,
     found: &mut Found,
 ) {
     let Some(words) = words else {
@@ -754,7 +632,7 @@ fn after_count(text: &str, start: usize, offset: usize) -> usize {
 /// The cards whose name (or id) starts with what is typed, or has a word
 /// that does; at most [`MAX_CARDS`], the first in order.
 fn cards(
-    words: &PoolWords,
+    words: &PoolIndex,
     typed: &str,
     replaces: Range<usize>,
     by_id: bool,
@@ -762,12 +640,12 @@ fn cards(
     found: &mut Found,
 ) {
     let typed = typed.to_lowercase();
-    let matches = |card: &CardWord| {
-        let key = card.matched(by_id);
+    let matches = |card: &Defined| {
+        let key = matched(card, by_id);
         key.starts_with(&typed) || key.split([' ', '-']).any(|w| w.starts_with(&typed))
     };
-    let order = |a: &&CardWord, b: &&CardWord| a.shown(by_id).cmp(b.shown(by_id));
-    let mut chosen: Vec<&CardWord> = words.cards().filter(|c| matches(c)).collect();
+    let order = |a: &&Defined, b: &&Defined| shown(a, by_id).cmp(shown(b, by_id));
+    let mut chosen: Vec<&Defined> = words.cards().filter(|c| matches(c)).collect();
     if chosen.len() > MAX_CARDS {
         // The first hundred in order, without sorting them all.
         chosen.select_nth_unstable_by(MAX_CARDS, order);
@@ -775,14 +653,14 @@ fn cards(
         found.incomplete = true;
     }
     chosen.sort_by(order);
-    chosen.dedup_by(|a, b| a.shown(by_id) == b.shown(by_id));
+    chosen.dedup_by(|a, b| shown(a, by_id) == shown(b, by_id));
     for card in chosen {
-        let label = card.shown(by_id);
+        let label = shown(card, by_id);
         let insert = match quote && !yaml::plain_safe(label) {
             true => yaml::double_quoted(label),
             false => label.to_string(),
         };
-        let mut detail = card.detail.clone();
+        let mut detail = detail(card);
         if label != card.id {
             detail = format!("{} · {detail}", card.id);
         }
@@ -874,6 +752,9 @@ pub fn input_pool(root: Option<&Path>) -> Option<std::path::PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compile::Output;
+    use crate::pool::Pool;
+    use std::sync::Arc;
 
     fn key(k: &str) -> Step {
         Step::Key(k.to_string())
@@ -966,8 +847,9 @@ mod tests {
             text in "(id: s\ncards:\n|  - |    |\\{|\\[|, |: |\"|'|#|竜|🐉|\\||effect|kind|types|[a-z]| |\n|\r){0,40}",
             cursor in 0usize..200,
         ) {
-            static WORDS: std::sync::LazyLock<PoolWords> =
-                std::sync::LazyLock::new(|| PoolWords::of(&Pool::builtin()));
+            static WORDS: std::sync::LazyLock<PoolIndex> = std::sync::LazyLock::new(|| {
+                PoolIndex::of(Path::new(""), Arc::new(Pool::builtin()), Output::None)
+            });
             let words = &*WORDS;
             for role in [Role::Set, Role::Japanese, Role::Format, Role::Input { yaml: true }, Role::Input { yaml: false }] {
                 let request = Request { text: &text, offset: cursor, role, encoding: Encoding::Utf16 };
@@ -984,7 +866,7 @@ mod tests {
         }
         let mut pool = Pool::default();
         pool.overlay("s.yaml", Arc::from(set));
-        let words = PoolWords::of(&pool);
+        let words = PoolIndex::of(Path::new(""), Arc::new(pool), Output::None);
         let text = "7x ca";
         let request = Request {
             text,

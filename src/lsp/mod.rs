@@ -62,8 +62,8 @@ use lsp_types::{
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 
-use crate::pool::Pool;
 use check::{Document, check_kept, path_of, pool_dir};
+use documents::relative_in;
 use position::Encoding;
 use transport::Frame;
 
@@ -187,10 +187,8 @@ struct Server {
     can_watch: bool,
     /// What the client wants traced (`$/logTrace`): each check's time.
     trace: lsp_types::TraceValue,
-    /// The words completion offers, by pool folder (`None`: the built-in
-    /// pool), read from disk at the first completion in that pool.
-    words: HashMap<Option<PathBuf>, complete::PoolWords>,
-    /// The pools the cursor's requests asked about.
+    /// The index of each checked pool, which the cursor's requests and
+    /// completion answer from.
     cursor: cursor::Cursor,
 }
 
@@ -337,10 +335,9 @@ impl Server {
             return Vec::new();
         };
         let dir = pool_dir(self.root.as_deref(), &path);
-        let Ok(relative) = path.strip_prefix(&dir) else {
+        let Some(relative) = relative_in(&dir, &path) else {
             return Vec::new();
         };
-        let relative = relative.to_string_lossy().replace('\\', "/");
         format::format_document(&dir, &relative, &text, encoding)
     }
 
@@ -367,17 +364,19 @@ impl Server {
             return lsp_types::CompletionList::default();
         };
         let dir = pool_dir(self.root.as_deref(), &path);
-        let relative = path
-            .strip_prefix(&dir)
-            .map(|r| r.to_string_lossy().replace('\\', "/"))
-            .unwrap_or_default();
+        let relative = relative_in(&dir, &path).unwrap_or_default();
         let cards = complete::input_pool(self.root.as_deref());
         let role = complete::Role::of(&relative, cards.as_ref() == Some(&dir), &text);
         let words_of = match role {
             complete::Role::Input { .. } => cards,
             _ => Some(dir),
         };
-        let words = complete::needs_words(role).then(|| self.words_of(words_of));
+        let session = session(&self.root, &self.open, self.encoding);
+        let words = match words_of {
+            _ if !complete::needs_words(role) => None,
+            Some(dir) => self.cursor.index(&session, &mut self.pools, &dir),
+            None => Some(self.cursor.builtin()),
+        };
         let lines = crate::diagnostics::LineIndex::new(&text);
         let request = complete::Request {
             offset: position::offset(&lines, &text, at.position, encoding),
@@ -386,28 +385,6 @@ impl Server {
             encoding,
         };
         complete::complete(&request, words)
-    }
-
-    /// The words of the pool in `dir` (`None`: the built-in pool), the
-    /// open documents' unsaved texts laid over it.
-    fn words_of(&mut self, dir: Option<PathBuf>) -> &complete::PoolWords {
-        let open = &self.open;
-        let words = self.words.entry(dir.clone()).or_insert_with(|| {
-            let pool = match &dir {
-                Some(dir) => Pool::from_dir(dir).unwrap_or_default(),
-                None => Pool::builtin(),
-            };
-            complete::PoolWords::of(&pool)
-        });
-        for document in open.values() {
-            if let Some(dir) = &dir
-                && let Ok(relative) = document.path.strip_prefix(dir)
-            {
-                let relative = relative.to_string_lossy().replace('\\', "/");
-                words.overlay(&relative, &document.text);
-            }
-        }
-        words
     }
 
     /// A document's unsaved text when it is open, else the file on disk.
@@ -520,9 +497,6 @@ impl Server {
             };
             let pools = self.pools.keys().filter(|dir| path.starts_with(dir));
             self.stale.extend(pools.cloned());
-            // Completion reads the words of such a pool anew.
-            self.words
-                .retain(|dir, _| !dir.as_ref().is_some_and(|dir| path.starts_with(dir)));
         }
         Vec::new()
     }
@@ -547,8 +521,6 @@ impl Server {
     fn close(&mut self, uri: Uri) -> Option<Vec<Notification>> {
         let document = self.open.remove(uri.as_str())?;
         let dir = pool_dir(self.root.as_deref(), &document.path);
-        // The file is what is on disk again: its pool's words are read anew.
-        self.words.remove(&Some(dir.clone()));
         self.stale.insert(dir);
         Some(vec![publish(uri, Vec::new())])
     }
