@@ -699,3 +699,140 @@ fn a_card_added_on_disk_is_found_once_the_client_tells_of_it() {
     );
     assert_eq!(client.finish(), 0);
 }
+
+/// The pools the index is held to: the built-in pool, the build and
+/// translation fixtures, the server's.
+fn index_pools() -> Vec<PathBuf> {
+    let mut pools = common::fixture_pools();
+    for pool in [
+        "cards",
+        "tests/fixtures/lsp/cards",
+        "tests/fixtures/lsp-cursor/cards",
+    ] {
+        pools.push(root().join(pool));
+    }
+    pools
+}
+
+/// A series of edits, each the pool before it with one more change: a set
+/// file added (a new card, one sharing a name, a translation), a card's id
+/// renamed and a card added in the first set file, the second emptied, the
+/// added files removed, the first set file put back, then broken.
+fn edited_pools(dir: &Path) -> Vec<blades::pool::Pool> {
+    use blades::pool::Pool;
+    use std::sync::Arc;
+    let start = Pool::from_dir(dir).unwrap_or_else(|_| Pool {
+        root: Some(dir.to_path_buf()),
+        ..Pool::default()
+    });
+    let first = start
+        .sets
+        .first()
+        .map(|f| (f.relative.clone(), f.text().clone()));
+    let second = start.sets.get(1).map(|f| f.relative.clone());
+    let a_name = start
+        .sets
+        .iter()
+        .flat_map(|f| f.text().lines().map(str::to_string).collect::<Vec<_>>())
+        .find_map(|l| l.trim().strip_prefix("name: ").map(str::to_string))
+        .unwrap_or_else(|| "Nobody".to_string());
+    let mut pools = vec![start.clone()];
+    let mut pool = start;
+    let added = format!(
+        "id: zz-added\nname: Added\nkind: expansion\ncards:\n  - id: zz-new\n    name: Zz New\n  - id: zz-twin\n    name: {a_name}\n"
+    );
+    pool.overlay("zz-added.yaml", Arc::from(added));
+    let translated = "cards:\n  zz-new:\n    name: {text: ズィー新, fingerprint: x}\n  zz-twin:\n    name: {text: ふたご, fingerprint: x}\n";
+    pool.overlay("locales/ja/zz-added.yaml", Arc::from(translated));
+    pools.push(pool.clone());
+    if let Some((relative, text)) = &first {
+        let renamed = match text.find("- id: ") {
+            Some(at) => {
+                let end = at + text[at..].find('\n').unwrap_or(text.len() - at);
+                format!("{}-renamed{}", &text[..end], &text[end..])
+            }
+            None => text.to_string(),
+        };
+        let renamed = format!("{renamed}\n  - id: zz-appended\n    name: Zz Appended\n");
+        pool.overlay(relative, Arc::from(renamed));
+        pools.push(pool.clone());
+    }
+    if let Some(relative) = &second {
+        pool.overlay(relative, Arc::from("id: emptied\ncards: []\n"));
+        pools.push(pool.clone());
+    }
+    pool.sets.retain(|f| f.relative != "zz-added.yaml");
+    pool.data
+        .retain(|f| f.relative != "locales/ja/zz-added.yaml");
+    pools.push(pool.clone());
+    if let Some((relative, text)) = &first {
+        pool.overlay(relative, text.clone());
+        pools.push(pool.clone());
+        pool.overlay(relative, Arc::from("cards: [\n  - id: broken"));
+        pools.push(pool);
+    }
+    pools
+}
+
+/// What an index answers, in terms that do not depend on how it grew:
+/// every card, what every name it knows names, each id's card, the sets,
+/// types and keywords, the cards each file names.
+fn answers(index: &blades::lsp::index::PoolIndex) -> String {
+    let mut cards: Vec<String> = index.cards().map(|c| format!("{c:?}")).collect();
+    cards.sort();
+    let mut names: Vec<String> = index
+        .names()
+        .map(|name| {
+            let found = index.find(name).and_then(|key| index.card(key));
+            format!("{name} -> {:?}", found.map(|c| (&c.path, &c.id, &c.entry)))
+        })
+        .collect();
+    names.sort();
+    let ids: Vec<String> = index
+        .cards()
+        .map(|c| {
+            format!(
+                "{} -> {:?}",
+                c.id,
+                index
+                    .by_id(&c.id)
+                    .and_then(|k| index.card(k))
+                    .map(|c| (&c.path, &c.entry))
+            )
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mut types: Vec<&str> = index.extra_types().collect();
+    types.sort();
+    let refs: Vec<String> = index
+        .pool_refs()
+        .iter()
+        .map(|file| format!("{}: {:?}", file.path, file.refs))
+        .collect();
+    format!(
+        "{cards:#?}\n{names:#?}\n{ids:#?}\n{:?}\n{types:?}\n{:?}\n{refs:#?}",
+        index.sets(),
+        index.keywords()
+    )
+}
+
+/// The index kept up to date edit by edit answers as one read from
+/// scratch at the end of a series of edits, on every fixture pool.
+#[test]
+fn an_index_kept_through_edits_answers_as_one_read_afresh() {
+    use blades::compile::Output;
+    use blades::lsp::index::PoolIndex;
+    use std::sync::Arc;
+    for dir in index_pools() {
+        let mut kept = PoolIndex::new(&dir);
+        let mut last = None;
+        for pool in edited_pools(&dir) {
+            let pool = Arc::new(pool);
+            kept.update(pool.clone(), Output::None);
+            last = Some(pool);
+        }
+        let fresh = PoolIndex::of(&dir, last.unwrap(), Output::None);
+        assert_eq!(answers(&kept), answers(&fresh), "{}", dir.display());
+    }
+}

@@ -387,6 +387,11 @@ impl PoolIndex {
         &self.keywords
     }
 
+    /// Every name the index knows for a card, folded ([`fold`]).
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.names.keys().map(String::as_str)
+    }
+
     /// The card a name names, as a [`NameIndex`] of every card's names
     /// would answer: an id before a name before a translated name; two
     /// cards with the same name from the same source, none.
