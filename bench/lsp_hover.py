@@ -6,17 +6,17 @@ hover reads the pool and builds it (the index the next ones reuse); it is report
 
     bench/lsp_hover.py BLADES POOL [RUNS=50] [--edits]
 
-With `--edits`, the set file is open and each hover on the deck line follows an edit of it (a
-word of its flavour or none): the time is from the hover sent to its answer, which comes after
-the edit's diagnostics are published (the server answers in order) and the card is built again
-through the server's build cache.
+With `--edits`, the set file is open and each hover on the deck line follows an edit of it (the
+hovered card renamed, or back): the edit's diagnostics are waited for (the check, which
+bench/lsp.py times), then the hover is timed from its request to its answer, which must show the
+card's name as edited: the first request after an edit. The server's peak memory is printed.
 
 BLADES is the binary (target/release/blades for figures worth quoting), POOL a pool folder
 (`cards` for the built-in pool, or one made by `examples/synth`)."""
 import os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lsp import frame, read  # the framing bench/lsp.py speaks
+from lsp import frame, peak_memory, read  # the framing bench/lsp.py speaks
 
 def first_set(cards):
     for root, dirs, files in sorted(os.walk(cards)):
@@ -58,14 +58,24 @@ def main():
             places = [places[0]]
             send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
                 "uri": "file://" + set_path, "languageId": "yaml", "version": 0, "text": set_text}}})
-        times, first = [], None
+        name = re.search(r"^\s*name:\s*(.+?)\s*$", set_text[id_offset:], re.M).group(1)
+        renamed = set_text[:id_offset] + set_text[id_offset:].replace("name: " + name, "name: " + name + " Edited", 1)
+        times, first, checks = [], None, []
         for run in range(runs + 1):
             uri, line, column = places[run % len(places)]
+            shown = name
             if edits:
-                edited = set_text + ("# edited\n" if run % 2 else "")
+                edited = renamed if run % 2 else set_text
+                shown = name + " Edited" if run % 2 else name
+                sent = time.perf_counter()
                 send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
                     "textDocument": {"uri": "file://" + set_path, "version": run + 1},
                     "contentChanges": [{"text": edited}]}})
+                # The edit's check, not timed here: its findings published.
+                answer = read(server.stdout)
+                while answer.get("method") != "textDocument/publishDiagnostics":
+                    answer = read(server.stdout)
+                checks.append((time.perf_counter() - sent) * 1000)
             started = time.perf_counter()
             send({"jsonrpc": "2.0", "id": run + 1, "method": "textDocument/hover", "params": {
                 "textDocument": {"uri": uri}, "position": {"line": line, "character": column}}})
@@ -75,10 +85,13 @@ def main():
             elapsed = (time.perf_counter() - started) * 1000
             if not answer.get("result"):
                 raise SystemExit("no hover: %s" % answer)
+            if edits and shown not in answer["result"]["contents"]["value"]:
+                raise SystemExit("the hover does not show the edit (%s): %s" % (shown, answer))
             if first is None:
                 first = elapsed
             else:
                 times.append(elapsed)
+        memory = peak_memory(server.pid)
         send({"jsonrpc": "2.0", "id": runs + 2, "method": "shutdown"})
         read(server.stdout)
         send({"jsonrpc": "2.0", "method": "exit"})
@@ -86,7 +99,9 @@ def main():
         what = "hover after an edit" if edits else "hover"
         print(f"{what}, {pool}: first (reads and builds the pool) {first:.0f} ms; then median "
               f"{statistics.median(times):.1f} ms (min {min(times):.1f}, max {max(times):.1f}) "
-              f"over {runs} hovers")
+              f"over {runs} hovers; server's peak memory {memory}")
+        if checks:
+            print(f"  (each edit's check, to its diagnostics: median {statistics.median(checks):.0f} ms)")
     finally:
         shutil.rmtree(work)
 

@@ -14,12 +14,11 @@ use lsp_types::{
 use serde_json::Value;
 
 use super::index::{Defined, PoolIndex};
+use super::locate;
 use super::position::{Encoding, position};
 use crate::diagnostics::LineIndex;
 use crate::effect::{Keywords, Timing};
 use crate::i18n::glossary::Glossary;
-use crate::i18n::locale;
-use crate::pool::is_data_file;
 use crate::set_schema::set_schema;
 use crate::words::{BASE_TYPES, Element};
 use crate::yaml;
@@ -49,28 +48,26 @@ impl Role {
     /// file, which may be a player's). A YAML file beside no pool is a set
     /// file when it says what a set file says first (`id:`, `kind:`).
     pub fn of(relative: &str, in_pool: bool, text: &str) -> Role {
-        let yaml = relative.ends_with(".yaml") || relative.ends_with(".yml");
-        if !yaml {
-            return Role::Input { yaml: false };
-        }
-        if relative.starts_with("formats/") {
-            return Role::Format;
-        }
-        if let Some((lang, _)) = locale::classify(relative) {
-            return match lang.as_str() {
-                "ja" => Role::Japanese,
-                _ => Role::Other,
-            };
-        }
-        if is_data_file(relative) {
-            return Role::Other;
-        }
-        let declares_a_set = text
-            .lines()
-            .any(|l| l.starts_with("id:") || l.starts_with("kind:"));
-        match in_pool || declares_a_set {
-            true => Role::Set,
-            false => Role::Input { yaml: true },
+        // What the file is, as the cursor's requests read it (one rule).
+        match locate::Place::of(Some(relative)) {
+            locate::Place::Input => Role::Input { yaml: false },
+            locate::Place::Format => Role::Format,
+            locate::Place::Locale { lang } | locate::Place::Phrases { lang } => {
+                match lang == Glossary::LANG {
+                    true => Role::Japanese,
+                    false => Role::Other,
+                }
+            }
+            locate::Place::Data => Role::Other,
+            locate::Place::Set => {
+                let declares_a_set = text
+                    .lines()
+                    .any(|l| l.starts_with("id:") || l.starts_with("kind:"));
+                match in_pool || declares_a_set {
+                    true => Role::Set,
+                    false => Role::Input { yaml: true },
+                }
+            }
         }
     }
 }
