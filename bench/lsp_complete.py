@@ -3,7 +3,9 @@
 `cards/` is POOL; a deck list beside it (card names) and the pool's first set file (an effect's
 words) opened; then RUNS completion requests in each, each timed from the request sent to its
 answer received. The first request of each reads the pool's words (reported apart); the median
-is over the others.
+is over the others. Then RUNS edits of the set file (its first card renamed, or back), each
+followed, once its check has published its findings, by one completion of card names in the deck
+list: the first request after an edit, which must offer the name as edited.
 
     bench/lsp_complete.py BLADES POOL [RUNS=50]
 
@@ -70,6 +72,30 @@ def main():
             warm = times[1:]
             print(f"{what}: first {times[0]:.1f} ms; median {statistics.median(warm):.2f} ms "
                   f"(min {min(warm):.2f}, max {max(warm):.2f}) over {runs}; {count} items")
+        typed = name.split()[0][:3]
+        deck_text = "2x %s\n" % typed
+        send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": "file://" + deck, "version": 1}, "contentChanges": [{"text": deck_text}]}})
+        request("blades/no-such-method", {})  # its check done
+        times = []
+        for run in range(runs):
+            renamed = run % 2 == 0
+            text = set_text.replace("name: " + name, "name: " + name + " Edited", 1) if renamed else set_text
+            send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": "file://" + set_path, "version": run + 1},
+                "contentChanges": [{"text": text}]}})
+            # The edit's check, not timed: its findings published.
+            while read(server.stdout).get("method") != "textDocument/publishDiagnostics":
+                pass
+            started = time.perf_counter()
+            answer = request("textDocument/completion", {
+                "textDocument": {"uri": "file://" + deck}, "position": {"line": 0, "character": len(deck_text) - 1}})
+            times.append((time.perf_counter() - started) * 1000)
+            labels = [item["label"] for item in answer["result"]["items"]]
+            if renamed and answer["result"]["isIncomplete"] is False and name + " Edited" not in labels:
+                raise SystemExit("the edit is not offered: %s" % labels[:5])
+        print(f"card names right after an edit of a set file: median {statistics.median(times):.2f} ms "
+              f"(min {min(times):.2f}, max {max(times):.2f}) over {runs}")
         request("shutdown", None)
         send({"jsonrpc": "2.0", "method": "exit"})
         server.wait(timeout=60)
