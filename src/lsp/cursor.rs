@@ -175,7 +175,7 @@ impl Cursor {
     ) -> Option<Hover> {
         let cursor = self.at(session, pools, uri, at)?;
         let workspace = session.workspace(&cursor.index.dir);
-        let markdown = hover::hover(&cursor.found, &cursor.index, &workspace)?;
+        let markdown = hover::hover(&cursor.found, cursor.index, &workspace)?;
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
                 kind: MarkupKind::Markdown,
