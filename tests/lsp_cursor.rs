@@ -836,3 +836,24 @@ fn an_index_kept_through_edits_answers_as_one_read_afresh() {
         assert_eq!(answers(&kept), answers(&fresh), "{}", dir.display());
     }
 }
+
+/// A keyword's hover follows an unsaved edit of the pool's keyword table:
+/// the vocabulary is the one the edit's check built with, not one kept
+/// from before.
+#[test]
+fn a_keyword_hovers_as_the_unsaved_keyword_table_has_it() {
+    let dir = workspace();
+    let keywords = dir.path().join("cards/keywords.yaml");
+    let params = at(dir.path(), "cards/tin-town.yaml", "effect", "Tinker");
+    let mut client = Client::start(dir.path(), &[]);
+    let before = hover_text(&mut client, params.clone());
+    assert!(before.starts_with("**Tinker** (いじくり)"), "{before}");
+    let text = std::fs::read_to_string(&keywords).unwrap();
+    let edited = text
+        .replace("いじくり", "いじり")
+        .replace("Gain 1 RP", "Gain 2 RP");
+    client.open(&keywords, &edited);
+    let after = hover_text(&mut client, params);
+    assert!(after.starts_with("**Tinker** (いじり)"), "{after}");
+    assert_eq!(client.finish(), 0);
+}

@@ -47,6 +47,9 @@ pub struct Compiled {
     pub sources: Sources,
     /// Set files whose result came from the cache.
     pub reused_files: usize,
+    /// What the pool's effects may name and how they print, as this build
+    /// assembled it (none: only the files were checked).
+    pub vocabulary: Option<PoolVocabulary>,
     /// Time spent on the per-file checks and on the pool-wide ones.
     pub timings: Timings,
 }
@@ -299,6 +302,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         sources,
         reused_files,
         timings,
+        vocabulary,
     }
 }
 

@@ -16,7 +16,7 @@ use lsp_types::{
 pub use super::documents::Document;
 use super::documents::open_in;
 use super::position::{Encoding, position};
-use crate::compile::{Output, Timings};
+use crate::compile::{Output, PoolVocabulary, Timings};
 use crate::diagnostics::{Diagnostic, Severity, Sources};
 use crate::i18n;
 use crate::model::Database;
@@ -72,6 +72,7 @@ pub struct Checked {
     pub lists: Vec<(Uri, Vec<lsp_types::Diagnostic>)>,
     pub pool: Arc<Pool>,
     pub output: Output,
+    pub vocabulary: Option<PoolVocabulary>,
     /// Listing the pool and reading what changed on disk.
     pub read: Duration,
     /// The build's per-file checks, then its pool checks and rendering.
@@ -155,6 +156,7 @@ pub fn check_pool<'a>(
         lists,
         pool: Arc::new(pool),
         output: std::mem::take(&mut found.output),
+        vocabulary: found.vocabulary.take(),
         read,
         build: found.timings,
         total: started.elapsed(),
@@ -171,6 +173,7 @@ struct Findings {
     sources: Sources,
     timings: Timings,
     output: Output,
+    vocabulary: Option<PoolVocabulary>,
 }
 
 impl Findings {
@@ -195,6 +198,7 @@ impl Findings {
             sources,
             timings: compiled.timings,
             output: compiled.output,
+            vocabulary: compiled.vocabulary,
         };
         findings.add_sources(pool);
         findings

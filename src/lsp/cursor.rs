@@ -6,7 +6,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use lsp_server::{ErrorCode, Request, Response};
 use lsp_types::request::{
@@ -17,16 +16,14 @@ use lsp_types::{
     Uri, WorkspaceEdit,
 };
 
-use super::check::{check_kept, path_of};
+use super::check::{Checked, check_kept, path_of};
 use super::index::{Indexes, PoolIndex, place_of};
 use super::invalid_params;
 use super::locate::{Thing, locate};
 use super::position::offset;
 use super::session::{AtCursor, Session};
 use super::{hover, references, rename};
-use crate::compile::Output;
 use crate::diagnostics::LineIndex;
-use crate::pool::Pool;
 use crate::workspace::LivePool;
 
 /// The methods answered here.
@@ -134,8 +131,8 @@ impl Cursor {
 
     /// Takes in a check of the pool in `dir`: the pool it read, with the
     /// open texts laid over, and what it built.
-    pub fn checked(&mut self, dir: &Path, pool: Arc<Pool>, output: Output) {
-        self.indexes.checked(dir, pool, output);
+    pub fn checked(&mut self, dir: &Path, checked: Checked) {
+        self.indexes.checked(dir, checked);
     }
 
     /// Forgets the index of the pool in `dir` (its check failed).
@@ -154,7 +151,7 @@ impl Cursor {
     ) -> Option<&PoolIndex> {
         if self.indexes.get(dir).is_none() {
             let checked = check_kept(pools, dir, session.open.values(), session.encoding)?;
-            self.indexes.checked(dir, checked.pool, checked.output);
+            self.indexes.checked(dir, checked);
         }
         self.indexes.get(dir)
     }

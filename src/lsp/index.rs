@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
-use super::check::pool_dir;
+use super::check::{Checked, pool_dir};
 use super::documents::relative_in;
 use super::locate::{CardRef, Naming, Place, card_refs};
 use crate::cards::{NameIndex, NameSource, fold};
@@ -468,8 +468,8 @@ impl PoolIndex {
         card_made(self.built.as_ref()?, &defs.relative, &card.id)
     }
 
-    /// What the pool's effects may name and how they print, as the build
-    /// has it.
+    /// What the pool's effects may name and how they print: as the last
+    /// check assembled it, else read now.
     pub fn vocabulary(&self) -> &PoolVocabulary {
         self.vocabulary
             .get_or_init(|| read_vocabulary(&self.pool, None).0)
@@ -549,15 +549,21 @@ pub struct Indexes {
 }
 
 impl Indexes {
-    /// Takes in a check of the pool in `dir`: the pool it read and what it
-    /// built.
-    pub fn checked(&mut self, dir: &Path, pool: Arc<Pool>, output: Output) {
-        match self.kept.get_mut(dir) {
-            Some(index) => index.update(pool, output),
-            None => {
-                let index = PoolIndex::of(dir, pool, output);
-                self.kept.insert(dir.to_path_buf(), index);
+    /// Takes in a check of the pool in `dir`: the pool it read, what it
+    /// built and the vocabulary it built with.
+    pub fn checked(&mut self, dir: &Path, checked: Checked) {
+        let index = match self.kept.get_mut(dir) {
+            Some(index) => {
+                index.update(checked.pool, checked.output);
+                index
             }
+            None => {
+                let index = PoolIndex::of(dir, checked.pool, checked.output);
+                self.kept.entry(dir.to_path_buf()).or_insert(index)
+            }
+        };
+        if let Some(vocabulary) = checked.vocabulary {
+            index.vocabulary = OnceLock::from(vocabulary);
         }
     }
 

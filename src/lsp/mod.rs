@@ -530,17 +530,17 @@ impl Server {
     /// takes in what the check read and built.
     fn check_stale(&mut self, output: &mut impl Write) -> io::Result<()> {
         for dir in std::mem::take(&mut self.stale) {
-            let Some(checked) = self.check(&dir) else {
+            let Some(mut checked) = self.check(&dir) else {
                 self.cursor.forget(&dir);
                 continue;
             };
             let trace = self.trace_of(&dir, &checked);
-            let lists = checked.lists.into_iter();
+            let lists = std::mem::take(&mut checked.lists).into_iter();
             let published = lists.map(|(uri, diagnostics)| publish(uri, diagnostics));
             for notification in published.chain(trace) {
                 transport::write(output, &Message::Notification(notification))?;
             }
-            self.cursor.checked(&dir, checked.pool, checked.output);
+            self.cursor.checked(&dir, checked);
         }
         Ok(())
     }
