@@ -150,7 +150,13 @@ impl Cursor {
         dir: &Path,
     ) -> Option<&PoolIndex> {
         if self.indexes.get(dir).is_none() {
-            let checked = check_kept(pools, dir, session.open.values(), session.encoding)?;
+            let checked = check_kept(
+                pools,
+                dir,
+                session.open.values(),
+                session.encoding,
+                session.watched,
+            )?;
             self.indexes.checked(dir, checked);
         }
         self.indexes.get(dir)

@@ -148,8 +148,7 @@ pub fn serve(input: impl BufRead + Send + 'static, output: &mut impl Write) -> i
                     transport::write(output, &Message::Notification(published))?;
                 }
             }
-            // No request of ours awaits an answer.
-            Message::Response(_) => {}
+            Message::Response(response) => server.heard_back(response),
         }
     }
 }
@@ -185,6 +184,8 @@ struct Server {
     stale: BTreeSet<PathBuf>,
     /// The client can be asked to watch files for the server.
     can_watch: bool,
+    /// The client agreed to watch them: it tells of every change on disk.
+    watched: bool,
     /// What the client wants traced (`$/logTrace`): each check's time.
     trace: lsp_types::TraceValue,
     /// The index of each checked pool, which the cursor's requests and
@@ -250,7 +251,7 @@ impl Server {
                 }
             }
             method if cursor::answers(method) => {
-                let session = session(&self.root, &self.open, self.encoding);
+                let session = session(&self.root, &self.open, self.encoding, self.watched);
                 self.cursor.answer(&session, &mut self.pools, request)
             }
             method => Response::new_err(
@@ -371,7 +372,7 @@ impl Server {
             complete::Role::Input { .. } => cards,
             _ => Some(dir),
         };
-        let session = session(&self.root, &self.open, self.encoding);
+        let session = session(&self.root, &self.open, self.encoding, self.watched);
         let words = match words_of {
             _ if !complete::needs_words(role) => None,
             Some(dir) => self.cursor.index(&session, &mut self.pools, &dir),
@@ -479,12 +480,23 @@ impl Server {
             register_options: serde_json::to_value(options).ok(),
         };
         Some(Request::new(
-            RequestId::from("blades-watch".to_string()),
+            RequestId::from(WATCH_REQUEST.to_string()),
             RegisterCapability::METHOD.to_string(),
             lsp_types::RegistrationParams {
                 registrations: vec![registration],
             },
         ))
+    }
+
+    /// The client's answer to a request of ours: once it agrees to watch
+    /// the pool files, each pool trusts its last listing until told of a
+    /// change.
+    fn heard_back(&mut self, response: Response) {
+        let ours = response.id == RequestId::from(WATCH_REQUEST.to_string());
+        if ours && response.response_result.is_ok() {
+            self.watched = true;
+            self.pools.values_mut().for_each(LivePool::watched);
+        }
     }
 
     /// Files changed on disk (saved, made, deleted, by the editor or by
@@ -495,8 +507,12 @@ impl Server {
             let Some(path) = path_of(&change.uri) else {
                 continue;
             };
-            let pools = self.pools.keys().filter(|dir| path.starts_with(dir));
-            self.stale.extend(pools.cloned());
+            for (dir, live) in &mut self.pools {
+                if path.starts_with(dir) {
+                    live.disk_changed();
+                    self.stale.insert(dir.clone());
+                }
+            }
         }
         Vec::new()
     }
@@ -548,9 +564,18 @@ impl Server {
     /// The findings of every open document in the pool in `dir`.
     fn check(&mut self, dir: &Path) -> Option<check::Checked> {
         let encoding = self.encoding.unwrap_or(Encoding::Utf16);
-        check_kept(&mut self.pools, dir, self.open.values(), encoding)
+        check_kept(
+            &mut self.pools,
+            dir,
+            self.open.values(),
+            encoding,
+            self.watched,
+        )
     }
 }
+
+/// The id of the server's request that the client watch the pool files.
+const WATCH_REQUEST: &str = "blades-watch";
 
 /// What the cursor's requests need of the server (its fields, borrowed
 /// apart from the cursor's memory).
@@ -558,11 +583,13 @@ fn session<'a>(
     root: &'a Option<PathBuf>,
     open: &'a HashMap<String, Document>,
     encoding: Option<Encoding>,
+    watched: bool,
 ) -> session::Session<'a> {
     session::Session {
         root: root.as_deref(),
         open,
         encoding: encoding.unwrap_or(Encoding::Utf16),
+        watched,
     }
 }
 

@@ -21,6 +21,8 @@ pub struct Session<'a> {
     pub root: Option<&'a Path>,
     pub open: &'a HashMap<String, Document>,
     pub encoding: Encoding,
+    /// The client tells of every change to the pools' files on disk.
+    pub watched: bool,
 }
 
 impl Session<'_> {
