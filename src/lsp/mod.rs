@@ -31,6 +31,7 @@ pub mod cursor;
 pub mod format;
 pub mod hover;
 pub mod index;
+pub mod inputs;
 pub mod locate;
 pub mod position;
 pub mod references;
@@ -87,7 +88,7 @@ pub fn serve(input: impl BufRead + Send + 'static, output: &mut impl Write) -> i
     let frames = read_in_background(input);
     let mut server = Server::default();
     loop {
-        let frame = match server.stale.is_empty() {
+        let frame = match server.nothing_stale() {
             true => frames.recv().ok(),
             false => match frames.try_recv() {
                 Ok(frame) => Some(frame),
@@ -191,6 +192,9 @@ struct Server {
     words: HashMap<Option<PathBuf>, complete::PoolWords>,
     /// The pools the cursor's requests asked about.
     cursor: cursor::Cursor,
+    /// The open documents that are player inputs (decks, collections,
+    /// trades, score sheets), checked apart from their folder's pool.
+    inputs: inputs::Inputs,
 }
 
 impl Server {
@@ -519,6 +523,12 @@ impl Server {
             };
             let pools = self.pools.keys().filter(|dir| path.starts_with(dir));
             self.stale.extend(pools.cloned());
+            // The player inputs' pool: their checks make its ground again.
+            if let Some(dir) = complete::input_pool(self.root.as_deref())
+                && path.starts_with(&dir)
+            {
+                self.inputs.pool_changed(&dir);
+            }
             // Completion reads the words of such a pool anew.
             self.words
                 .retain(|dir, _| !dir.as_ref().is_some_and(|dir| path.starts_with(dir)));
@@ -527,10 +537,17 @@ impl Server {
         Vec::new()
     }
 
-    /// Keeps a document's text; its pool is to be checked again.
+    /// Keeps a document's text; its pool (a player input: the input) is
+    /// to be checked again.
     fn set_text(&mut self, uri: Uri, text: String) -> Option<Vec<Notification>> {
         let path = path_of(&uri)?;
-        self.stale.insert(pool_dir(self.root.as_deref(), &path));
+        match inputs::Kind::of(self.root.as_deref(), &path, &text) {
+            Some(kind) => self.inputs.changed(&uri, kind),
+            None => {
+                self.inputs.forget(&uri);
+                self.stale.insert(pool_dir(self.root.as_deref(), &path));
+            }
+        }
         self.open.insert(
             uri.as_str().to_string(),
             Document {
@@ -546,6 +563,9 @@ impl Server {
     /// checked again with the file as it is on disk.
     fn close(&mut self, uri: Uri) -> Option<Vec<Notification>> {
         let document = self.open.remove(uri.as_str())?;
+        if self.inputs.forget(&uri) {
+            return Some(vec![publish(uri, Vec::new())]);
+        }
         let dir = pool_dir(self.root.as_deref(), &document.path);
         // The file is what is on disk again: its pool's words are read anew.
         self.words.remove(&Some(dir.clone()));
@@ -560,8 +580,35 @@ impl Server {
             for published in self.publish(&dir) {
                 transport::write(output, &Message::Notification(published))?;
             }
+            self.inputs.pool_changed(&dir);
+        }
+        for published in self.publish_inputs() {
+            transport::write(output, &Message::Notification(published))?;
         }
         Ok(())
+    }
+
+    /// Whether nothing waits to be checked.
+    fn nothing_stale(&self) -> bool {
+        self.stale.is_empty() && !self.inputs.any_stale()
+    }
+
+    /// The findings of every player input changed, or whose pool changed,
+    /// since it was last checked.
+    fn publish_inputs(&mut self) -> Vec<Notification> {
+        let encoding = self.encoding.unwrap_or(Encoding::Utf16);
+        let mut pools = inputs::Pools {
+            input_pool: complete::input_pool(self.root.as_deref()),
+            live: &mut self.pools,
+        };
+        let inputs = &mut self.inputs;
+        let open = &self.open;
+        // As for a pool: a check that fails leaves the inputs unchecked.
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            inputs.check_stale(&mut pools, open, encoding)
+        }));
+        let lists = checked.unwrap_or_default().into_iter();
+        lists.map(|(uri, diagnostics)| publish(uri, diagnostics)).collect()
     }
 
     /// The findings of every open document in the pool in `dir`.
@@ -574,8 +621,10 @@ impl Server {
         // A check that fails on some input must not take the editor's
         // session down with it: that pool's files go unchecked this time,
         // and what it kept between checks is forgotten.
+        let inputs = &self.inputs;
+        let open = self.open.values().filter(|d| !inputs.is_input(&d.uri));
         let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check_pool(live, self.open.values(), encoding)
+            check_pool(live, open, encoding)
         }));
         let Ok(checked) = checked else {
             self.pools.remove(dir);

@@ -366,7 +366,7 @@ fn checked<R>(report: R, file: &InputFile, places: Vec<Vec<Range<usize>>>) -> Ch
 }
 
 /// An input that was read and has problems: not checked.
-fn not_checked<R: HasCommon>(
+fn not_checked<R: Report>(
     shown: &str,
     file: &InputFile,
     found: Vec<Diagnostic>,
@@ -376,11 +376,11 @@ fn not_checked<R: HasCommon>(
 }
 
 /// An input that could not be read.
-fn unreadable<R: HasCommon>(shown: &str, problem: Diagnostic, empty: impl FnOnce() -> R) -> Checked<R> {
+fn unreadable<R: Report>(shown: &str, problem: Diagnostic, empty: impl FnOnce() -> R) -> Checked<R> {
     problems(shown, None, vec![problem], empty)
 }
 
-fn problems<R: HasCommon>(
+fn problems<R: Report>(
     shown: &str,
     file: Option<&InputFile>,
     mut found: Vec<Diagnostic>,
@@ -389,7 +389,7 @@ fn problems<R: HasCommon>(
     diagnostics::sort(&mut found);
     let sources = sources_of(file);
     let mut report = empty();
-    *report.common() = Common::not_checked(shown, report::json_report(&found, &sources).diagnostics);
+    *report.common_mut() = Common::not_checked(shown, report::json_report(&found, &sources).diagnostics);
     Checked {
         report,
         problems: found,
@@ -407,18 +407,22 @@ fn sources_of(file: Option<&InputFile>) -> Sources {
 }
 
 /// A report with the part every report has.
-trait HasCommon {
-    fn common(&mut self) -> &mut Common;
+pub trait Report {
+    fn common(&self) -> &Common;
+    fn common_mut(&mut self) -> &mut Common;
 }
 
-macro_rules! has_common {
+macro_rules! report_common {
     ($($report:ty),*) => {
-        $(impl HasCommon for $report {
-            fn common(&mut self) -> &mut Common {
+        $(impl Report for $report {
+            fn common(&self) -> &Common {
+                &self.common
+            }
+            fn common_mut(&mut self) -> &mut Common {
                 &mut self.common
             }
         })*
     };
 }
 
-has_common!(DeckReport, CollectionReport, BestReport, TradeReport, CopiesReport);
+report_common!(DeckReport, CollectionReport, BestReport, TradeReport, CopiesReport);
