@@ -397,3 +397,41 @@ fn broken(
         ..lsp_types::Diagnostic::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_files_kind_is_read_from_its_name_its_folder_else_its_keys() {
+        let root = Path::new("/w");
+        let kind = |relative: &str, text: &str| Kind::of(Some(root), &root.join(relative), text);
+        // The workspace's pool, set files, data files: no input.
+        assert_eq!(kind("cards/decks/a.txt", "x\n"), None);
+        assert_eq!(kind("decks/set.yaml", "id: s\ncards: []\n"), None);
+        assert_eq!(kind("more/keywords.yaml", "keywords: []\n"), None);
+        assert_eq!(kind("x/locales/ja/s.yaml", "cards: {}\n"), None);
+        // Names and folders, the nearest first.
+        assert_eq!(kind("decks/mine.yaml", "players: []\n"), Some(Kind::Deck));
+        assert_eq!(kind("mine.deck", ""), Some(Kind::Deck));
+        assert_eq!(kind("Deck-2.txt", ""), Some(Kind::Deck));
+        assert_eq!(kind("collections/fire.txt", ""), Some(Kind::Collection));
+        assert_eq!(kind("binder.yaml", ""), Some(Kind::Collection));
+        assert_eq!(kind("trades/old/decks-for-sam.txt", ""), Some(Kind::Deck));
+        assert_eq!(kind("decks/trade-with-sam.txt", ""), Some(Kind::Trade));
+        assert_eq!(kind("scores/final.yaml", ""), Some(Kind::Score));
+        // YAML keys, text headers.
+        assert_eq!(kind("a.yaml", "mode: tournament\nplayers: []\n"), Some(Kind::Score));
+        assert_eq!(kind("a.yaml", "a:\n  cards: [x]\nb:\n  dollars: 2\n"), Some(Kind::Trade));
+        assert_eq!(kind("a.yaml", "symbol: fire\ncards: [x]\n"), Some(Kind::Collection));
+        assert_eq!(kind("a.yaml", "character: deques\ncards: [x]\n"), Some(Kind::Deck));
+        assert_eq!(kind("a.yaml", "- x\n- y\n"), Some(Kind::Deck));
+        assert_eq!(kind("a.txt", "a:\nRivet Gremlin\nb:\ndollars: 2\n"), Some(Kind::Trade));
+        assert_eq!(kind("a.txt", "symbol: fire\nx\n"), Some(Kind::Collection));
+        assert_eq!(kind("a.txt", "Rivet Gremlin\n"), Some(Kind::Deck));
+        // Nothing that says what it is.
+        assert_eq!(kind("ci.yml", "on: push\njobs: {}\n"), None);
+        assert_eq!(kind("notes.md", "Rivet Gremlin\n"), None);
+        assert_eq!(kind("deck", "Rivet Gremlin\n"), None);
+    }
+}

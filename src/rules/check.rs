@@ -426,3 +426,90 @@ macro_rules! report_common {
 }
 
 report_common!(DeckReport, CollectionReport, BestReport, TradeReport, CopiesReport);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::Workspace;
+
+    fn builtin() -> Ground {
+        let workspace = Workspace::builtin();
+        let database = workspace.database().expect("the built-in pool builds");
+        Ground::new(database, workspace.formats().0)
+    }
+
+    fn deck_of(ground: &Ground, path: &str, text: &str) -> Checked<DeckReport> {
+        let format = ground.formats.default_format();
+        deck(&ground.index(), format, path, Ok(InputFile::new(path, text)))
+    }
+
+    /// The text with a finding's only fix made.
+    fn fixed(text: &str, finding: &Diagnostic) -> String {
+        let [fix] = &finding.fixes[..] else {
+            panic!("one fix: {finding:?}");
+        };
+        let mut text = text.to_string();
+        for edit in fix.edits.iter().rev() {
+            text.replace_range(edit.span.clone(), &edit.text);
+        }
+        text
+    }
+
+    #[test]
+    fn a_misspelt_card_is_fixed_in_a_list_and_in_yaml_and_the_deck_is_clean() {
+        let ground = builtin();
+        for (path, text) in [
+            ("deck.txt", "2x Boiler Golm\n"),
+            ("deck.txt", "Rivet Gremlin\nBoiler Golm x1 # the big one\n"),
+            ("deck.yaml", "cards:\n  - Rivet Gremlin\n  - Boiler Golm\n"),
+            ("deck.yaml", "cards: [Rivet Gremlin, 1x Boiler Golm]\n"),
+        ] {
+            let checked = deck_of(&ground, path, text);
+            let [problem] = &checked.problems[..] else {
+                panic!("{text}: {:?}", checked.problems);
+            };
+            assert_eq!(problem.code, Code::UnknownCard);
+            let text = fixed(text, problem);
+            assert!(text.contains("Boiler Golem"), "{text}");
+            let again = deck_of(&ground, path, &text);
+            assert!(again.problems.is_empty(), "{text}: {:?}", again.problems);
+            assert!(again.report.common.checked);
+        }
+    }
+
+    #[test]
+    fn no_fix_where_the_name_is_not_written_as_read() {
+        let ground = builtin();
+        for (path, text) in [
+            // An escape inside a quoted scalar: the span is not the name.
+            ("deck.yaml", "cards:\n  - \"Boiler\\x20Golm\"\n"),
+            // A bare count read as part of the name would be lost.
+            ("deck.txt", "2 Boiler Golm\n"),
+        ] {
+            let checked = deck_of(&ground, path, text);
+            let unknown = checked.problems.iter().find(|d| d.code == Code::UnknownCard);
+            let unknown = unknown.unwrap_or_else(|| panic!("{text}: {:?}", checked.problems));
+            assert!(unknown.fixes.is_empty(), "{text}: {:?}", unknown.fixes);
+        }
+    }
+
+    #[test]
+    fn a_violation_is_placed_at_every_reference_of_its_cards() {
+        let ground = builtin();
+        let text = "Rivet Gremlin\nBoiler Golem\nrivet-gremlin\n";
+        let checked = deck_of(&ground, "deck.txt", text);
+        let violations = &checked.report.common.violations;
+        let duplicate = violations.iter().position(|v| v.rule == rule::DUPLICATE_CARD);
+        let places = &checked.places[duplicate.expect("a duplicate")];
+        let written: Vec<&str> = places.iter().map(|span| &text[span.clone()]).collect();
+        assert_eq!(written, ["Rivet Gremlin", "rivet-gremlin"]);
+    }
+
+    #[test]
+    fn a_violation_naming_no_card_is_placed_at_the_first() {
+        let violation = Violation::new(rule::TOO_FEW_CARDS, "too few", Vec::new());
+        let id = Id("a".to_string());
+        assert_eq!(places(std::slice::from_ref(&violation), &[(&id, 4..5)]), [[4..5]]);
+        assert_eq!(places(&[violation], &[]), [[0..0]]);
+    }
+}
