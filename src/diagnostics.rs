@@ -82,6 +82,7 @@ pub enum Code {
     LocaleInvalid,
     LocaleDuplicate,
     LocaleFingerprint,
+    LocaleStale,
     GlossaryTerm,
     GlossaryForbidden,
     OverrideNumbers,
@@ -306,6 +307,10 @@ pub const CODES: &[(Code, &str)] = &[
         "a recorded fingerprint is not the hash of the recorded English",
     ),
     (
+        Code::LocaleStale,
+        "a translation whose English changed since it was made, or marked for review",
+    ),
+    (
         Code::GlossaryTerm,
         "a glossary term is not rendered with its official translation",
     ),
@@ -462,6 +467,7 @@ impl Code {
             Code::LocaleInvalid => "locale-invalid",
             Code::LocaleDuplicate => "locale-duplicate",
             Code::LocaleFingerprint => "locale-fingerprint",
+            Code::LocaleStale => "locale-stale",
             Code::GlossaryTerm => "glossary-term",
             Code::GlossaryForbidden => "glossary-forbidden",
             Code::OverrideNumbers => "override-numbers",
@@ -591,6 +597,11 @@ pub struct Fix {
     /// Byte ranges of the finding's file and their new text, in order,
     /// none overlapping another.
     pub edits: Vec<Edit>,
+    /// It records a person's judgement (a translation reviewed against
+    /// the English now), so it is made only when asked for by name: an
+    /// editor's menu, `blades fix --reviewed`; never by a plain `blades fix`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub review: bool,
 }
 
 /// One replacement in a file's text.
@@ -613,6 +624,16 @@ impl Fix {
                 span,
                 text: text.into(),
             }],
+            review: false,
+        }
+    }
+
+    /// A fix that says a person has reviewed the text (see [`Fix::review`]).
+    pub fn after_review(title: impl Into<Arc<str>>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            title: title.into(),
+            edits,
+            review: true,
         }
     }
 

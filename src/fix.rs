@@ -41,6 +41,9 @@ pub struct PoolFixes {
     /// Findings whose fix is left out: it offers several, or its edits
     /// overlap another finding's.
     pub ambiguous: Vec<Diagnostic>,
+    /// Findings whose fix records a review, left out unless asked for
+    /// ([`Reviews::Mark`]).
+    pub awaiting_review: Vec<Diagnostic>,
     /// The text of every file, for locating what was done.
     pub sources: Sources,
 }
@@ -56,27 +59,41 @@ impl PoolFixes {
     }
 }
 
+/// Whether the fixes that record a person's review ([`Fix::review`]: a
+/// stale translation marked as reviewed against the English now) are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reviews {
+    /// Left out and counted: a plain `blades fix`.
+    Leave,
+    /// Made: `blades fix --reviewed`, once the texts are reviewed.
+    Mark,
+}
+
 /// The fixes of everything `blades build` and `blades i18n check` find in
 /// `pool`.
-pub fn fix_pool(pool: &Pool) -> PoolFixes {
+pub fn fix_pool(pool: &Pool, reviews: Reviews) -> PoolFixes {
     let compiled = compile(pool);
     let mut findings = compiled.diagnostics;
     let mut sources = compiled.sources;
     let project = i18n::Project::load(pool);
     findings.extend(i18n::check::findings(&project, None));
     sources.extend(project.sources);
-    plan(&findings, sources)
+    plan(&findings, sources, reviews)
 }
 
 /// The files `findings` point into with every unambiguous fix made: a
 /// finding with one fix, whose edits overlap no other finding's (the same
 /// fix found twice, by two commands, is made once).
-pub fn plan(findings: &[Diagnostic], sources: Sources) -> PoolFixes {
+pub fn plan(findings: &[Diagnostic], sources: Sources, reviews: Reviews) -> PoolFixes {
     let mut by_file: BTreeMap<&str, Vec<(&Diagnostic, &Fix)>> = BTreeMap::new();
     let mut ambiguous = Vec::new();
+    let mut awaiting_review = Vec::new();
     for finding in findings {
         match finding.fixes.as_slice() {
             [] => {}
+            [fix] if fix.review && reviews == Reviews::Leave => {
+                awaiting_review.push(finding.clone());
+            }
             [fix] if !fix.edits.is_empty() => {
                 by_file
                     .entry(&finding.path)
@@ -119,6 +136,7 @@ pub fn plan(findings: &[Diagnostic], sources: Sources) -> PoolFixes {
     PoolFixes {
         files,
         ambiguous,
+        awaiting_review,
         sources,
     }
 }
@@ -134,6 +152,8 @@ pub struct FixReport {
     /// How many findings offer fixes that were left out: several fixes,
     /// or edits that overlap another finding's.
     pub ambiguous: usize,
+    /// How many translations could be marked reviewed (`--reviewed`).
+    pub awaiting_review: usize,
 }
 
 /// One file `fix` rewrites.
@@ -181,6 +201,7 @@ impl FixReport {
             check,
             files,
             ambiguous: fixes.ambiguous.len(),
+            awaiting_review: fixes.awaiting_review.len(),
         }
     }
 }
@@ -269,7 +290,7 @@ mod tests {
             finding(&path, 11..13, "xx"),
             finding(&path, 18..23, "light"),
         ];
-        let planned = plan(&findings, sources);
+        let planned = plan(&findings, sources, Reviews::Leave);
         assert_eq!(planned.files.len(), 1);
         assert_eq!(planned.files[0].text, "a: [air, fyre]\nb: light\n");
         assert_eq!(planned.files[0].applied.len(), 2);

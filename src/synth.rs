@@ -255,6 +255,7 @@ fn ja_entry(key: UnitKey, english: &str, japanese: String) -> Entry {
         note: None,
         text_at: None,
         key_span: 0..0,
+        recorded: Default::default(),
     }
 }
 

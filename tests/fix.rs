@@ -8,7 +8,7 @@ use std::path::Path;
 
 use blades::compile::compile;
 use blades::diagnostics::Diagnostic;
-use blades::fix::fix_pool;
+use blades::fix::{Reviews, fix_pool};
 use blades::i18n;
 use blades::pool::Pool;
 
@@ -41,7 +41,7 @@ fn fixes_clear_their_findings(pool: &Path) -> Vec<String> {
     let dir = temp.path().join("cards");
     copy_dir(pool, &dir);
     let before = counts(&findings(&dir));
-    let fixes = fix_pool(&Pool::from_dir(&dir).unwrap());
+    let fixes = fix_pool(&Pool::from_dir(&dir).unwrap(), Reviews::Mark);
     fixes.write().expect("the fixes are written");
     let applied: Vec<String> = fixes
         .files
@@ -98,4 +98,57 @@ fn every_fix_in_every_fixture_pool_clears_its_finding() {
         }
     }
     assert!(fixed > 0, "some fixture pool has a fix");
+}
+
+/// The texts of every translation in a pool's `ja` locale, by key.
+fn japanese_texts(dir: &Path) -> BTreeMap<String, String> {
+    let project = i18n::Project::load(&Pool::from_dir(dir).unwrap());
+    let locale = project.locales.get("ja").expect("a ja locale");
+    locale
+        .entries()
+        .map(|(_, entry)| (entry.key.to_string(), entry.text.clone()))
+        .collect()
+}
+
+#[test]
+fn a_stale_translation_is_marked_reviewed_only_when_asked() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("cards");
+    copy_dir(&root().join("tests/fixtures/i18n/drifted"), &dir);
+    let stale = |dir: &Path| counts(&findings(dir)).get("locale-stale").copied();
+    let texts = japanese_texts(&dir);
+    let found = stale(&dir);
+    assert!(found >= Some(2), "the fixture has stale translations");
+
+    let plain = blades(temp.path(), &["fix", "--cards", "cards"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert!(
+        plain
+            .stdout
+            .contains("stale translation(s) left as they are"),
+        "{}",
+        plain.stdout
+    );
+    assert_eq!(stale(&dir), found, "a plain `fix` marks no review");
+
+    let reviewed = blades(
+        temp.path(),
+        &["fix", "--cards", "cards", "--reviewed", "-q"],
+    );
+    assert_eq!(reviewed.code, 0, "{}", reviewed.stderr);
+    assert_eq!(stale(&dir), None, "every stale translation marked reviewed");
+    assert_eq!(
+        japanese_texts(&dir),
+        texts,
+        "the translations kept as written"
+    );
+    let status = blades(
+        temp.path(),
+        &["i18n", "status", "--cards", "cards", "--format", "json"],
+    );
+    assert!(
+        !status.stdout.contains("\"state\": \"stale\""),
+        "{}",
+        status.stdout
+    );
 }

@@ -159,10 +159,11 @@ fn the_builtin_pool_is_fully_translated_and_clean() {
 // ----- check ------------------------------------------------------------
 
 /// Every check: passes on the synced pool, fails on the bad one.
-const CHECK_CODES: [&str; 13] = [
+const CHECK_CODES: [&str; 14] = [
     "glossary-forbidden",
     "glossary-term",
     "locale-fingerprint",
+    "locale-stale",
     "name-conflict",
     "name-reference",
     "override-icons",

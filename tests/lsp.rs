@@ -405,6 +405,49 @@ fn quick_fixes_clear_what_they_fix_after_cjk_and_an_emoji_in_both_encodings() {
 }
 
 #[test]
+fn a_stale_translation_is_shown_and_marked_reviewed_by_a_fix_never_preferred() {
+    let dir = workspace(&root().join("tests/fixtures/i18n/drifted"));
+    let mut client = Client::start(dir.path(), &[]);
+    let path = dir.path().join("cards/locales/ja/mini-gulch.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    client.open(&path, &text);
+    let stale: Vec<Value> = client.published()[&uri(&path)]
+        .iter()
+        .filter(|d| d["code"] == "locale-stale")
+        .cloned()
+        .collect();
+    assert!(stale.len() >= 3, "the fixture's stale texts: {stale:?}");
+    for d in &stale {
+        assert_eq!(d["severity"], 2, "a warning: {d}");
+        assert!(
+            d["relatedInformation"][0]["location"]["uri"]
+                .as_str()
+                .is_some_and(|u| u.ends_with("/cards/mini-gulch.yaml"))
+        );
+    }
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&path)},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": stale},
+        }),
+    );
+    for action in actions["result"].as_array().unwrap() {
+        assert_eq!(action["isPreferred"], false, "{action}");
+    }
+    let fixed = quick_fixed(&mut client, &path, &text, &stale);
+    client.change(&path, &fixed);
+    let left: Vec<Value> = client.published()[&uri(&path)]
+        .iter()
+        .filter(|d| d["code"] == "locale-stale")
+        .cloned()
+        .collect();
+    assert_eq!(left, Vec::<Value>::new(), "{fixed}");
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
 fn document_symbols_are_the_set_and_its_cards_with_their_ranges() {
     let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
     let path = dir.path().join("cards/tin-town.yaml");

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use blades::diagnostics::{Code, Diagnostic};
-use blades::fix::{FixReport, PoolFixes, fix_pool};
+use blades::fix::{FixReport, PoolFixes, Reviews, fix_pool};
 use blades::report::Format;
 
 use super::out::stdoutln;
@@ -14,6 +14,11 @@ pub struct Args {
     /// Report the fixes there are to make (exit 1) instead of making them.
     #[arg(long)]
     pub check: bool,
+    /// Also mark stale translations as reviewed against the English now
+    /// (their `source` and `fingerprint` rewritten): only once every one
+    /// of them has been checked.
+    #[arg(long)]
+    pub reviewed: bool,
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
@@ -21,7 +26,11 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(workspace) => workspace,
         Err(code) => return code,
     };
-    let fixes = fix_pool(workspace.pool());
+    let reviews = match args.reviewed {
+        true => Reviews::Mark,
+        false => Reviews::Leave,
+    };
+    let fixes = fix_pool(workspace.pool(), reviews);
     if !args.check
         && let Err(e) = fixes.write()
     {
@@ -71,5 +80,11 @@ fn print_fixes(context: &Context, fixes: &PoolFixes, check: bool) {
             report.files.len(),
             report.ambiguous
         );
+        if report.awaiting_review > 0 {
+            stdoutln!(
+                "{} stale translation(s) left as they are: once reviewed, `blades fix --reviewed` marks them",
+                report.awaiting_review
+            );
+        }
     }
 }

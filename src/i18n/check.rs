@@ -55,6 +55,7 @@ pub fn check(project: &Project, lang: &str) -> Vec<Diagnostic> {
             continue;
         };
         check_fingerprint(&located, &mut out);
+        check_current(project, &located, &mut out);
         house_rules(project, lang, &located, &mut out);
     }
     // Phrase templates are also the renderer's book: unknown keys and
@@ -222,6 +223,72 @@ fn check_fingerprint(located: &Located, out: &mut Vec<Diagnostic>) {
                 ),
         );
     }
+}
+
+/// A translation made from older English, or marked for review: a
+/// warning at its key, the English now as related information, and the
+/// fix a translator makes once the text is reviewed (its record of the
+/// English brought up to date).
+fn check_current(project: &Project, located: &Located, out: &mut Vec<Diagnostic>) {
+    let entry = located.entry;
+    let Some(unit) = project.unit(&entry.key) else {
+        return;
+    };
+    if entry.fingerprint.is_none() || entry.is_current(&unit.english) {
+        return;
+    }
+    // A record at odds with itself is `locale-fingerprint`'s finding.
+    if let (Some(source), Some(fp)) = (&entry.source, &entry.fingerprint)
+        && super::fingerprint(source) != *fp
+    {
+        return;
+    }
+    let changed = !entry.fuzzy || entry.fingerprint != Some(super::fingerprint(&unit.english));
+    let (message, label, help) = match (changed, &entry.source) {
+        (true, Some(then)) => (
+            format!(
+                "the English of `{}` changed since it was translated",
+                entry.key
+            ),
+            "translated from older English",
+            format!(
+                "it was translated from {then:?}; the English is now {:?}. Update the text, then mark it reviewed",
+                unit.english
+            ),
+        ),
+        (true, None) => (
+            format!(
+                "the English of `{}` changed since it was translated",
+                entry.key
+            ),
+            "translated from older English",
+            format!(
+                "the English is now {:?}. Update the text, then mark it reviewed",
+                unit.english
+            ),
+        ),
+        (false, _) => (
+            format!("`{}` is marked for review", entry.key),
+            "`fuzzy: true`",
+            "check the text against the English, then mark it reviewed".to_string(),
+        ),
+    };
+    let text = project.sources.get(&located.path).map(|t| &**t);
+    let fix = text
+        .and_then(|text| entry.review_edits(&unit.english, text))
+        .map(|edits| Fix::after_review("mark reviewed against the English now", edits));
+    out.push(
+        Diagnostic::warning(
+            Code::LocaleStale,
+            &located.path,
+            entry.key_span.clone(),
+            message,
+        )
+        .with_label(label)
+        .with_help(help)
+        .with_related(&unit.path, unit.span.clone(), "the English now")
+        .with_fixes(fix),
+    );
 }
 
 fn check_forbidden(glossary: &Glossary, located: &Located, out: &mut Vec<Diagnostic>) {

@@ -894,6 +894,7 @@ impl<'a> Import<'a> {
             note,
             text_at: None,
             key_span: 0..0,
+            recorded: Default::default(),
         };
         Ok(match existing {
             Some(old) if old.same_content(&new) => Imported::Unchanged,

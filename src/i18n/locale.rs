@@ -12,7 +12,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::{Code, Diagnostic, Edit};
 use crate::pool::SourceFile;
 use crate::suggest::closest;
 use crate::yaml::{self, LineEnd, Node, NodeValue};
@@ -182,6 +182,18 @@ pub struct Entry {
     pub text_at: Option<TextAt>,
     /// The field's key in the file (`flavor:`).
     pub key_span: Range<usize>,
+    /// Where `source`, `fingerprint` and `fuzzy` are written, for fixes
+    /// that record a review.
+    pub recorded: Recorded,
+}
+
+/// Where an entry's record of its English is written in its file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Recorded {
+    pub source: Option<TextAt>,
+    pub fingerprint: Option<Range<usize>>,
+    /// The `fuzzy` key and its value.
+    pub fuzzy: Option<(Range<usize>, Range<usize>)>,
 }
 
 /// Where and how a text value is written (its value is the entry's `text`;
@@ -214,6 +226,7 @@ impl Entry {
             note: None,
             text_at: None,
             key_span: 0..0,
+            recorded: Recorded::default(),
         }
     }
 
@@ -237,6 +250,48 @@ impl Entry {
     /// [`normalize_text`]).
     pub fn normalized(&self) -> String {
         normalize_text(&self.key, &self.text)
+    }
+
+    /// The edits to this entry's file that record it as reviewed against
+    /// `english` (the English now): its `source` and `fingerprint` written
+    /// anew, its `fuzzy: true` taken out. `None` when the file records
+    /// neither `source` nor `fingerprint` (nothing to update in place).
+    pub fn review_edits(&self, english: &str, file_text: &str) -> Option<Vec<Edit>> {
+        let at = &self.recorded;
+        if at.source.is_none() && at.fingerprint.is_none() {
+            return None;
+        }
+        let mut edits = Vec::new();
+        if let Some(source) = &at.source {
+            let in_flow = file_text
+                .get(source.span.end..)
+                .and_then(|after| after.trim_start_matches([' ', '\t']).chars().next())
+                .is_some_and(|c| c == ',' || c == '}');
+            let english = normalize(english);
+            let text = match source.style {
+                ScalarStyle::Literal if block_ok(&english) => LineEnd::of(file_text).apply(
+                    literal_block(&english, content_indent(file_text, source.span.start)),
+                ),
+                style => recorded_scalar(&english, style, in_flow),
+            };
+            edits.push(Edit {
+                span: scalar_span(file_text, source),
+                text: Arc::from(text),
+            });
+        }
+        if let Some(span) = &at.fingerprint {
+            edits.push(Edit {
+                span: span.clone(),
+                text: Arc::from(scalar(&fingerprint(english), 0)),
+            });
+        }
+        if self.fuzzy
+            && let Some((key, value)) = &at.fuzzy
+        {
+            edits.push(unmark_fuzzy(file_text, key, value));
+        }
+        edits.sort_by_key(|edit| edit.span.start);
+        Some(edits)
     }
 
     /// Same content as another entry (positions aside)?
@@ -494,6 +549,7 @@ fn parse_entry(
         note: None,
         text_at: None,
         key_span: field.key.span.clone(),
+        recorded: Recorded::default(),
     };
     let value_span = field.value.span.clone();
     match field.value.value {
@@ -564,8 +620,17 @@ fn read_entry_field(
                 });
             }
         }
-        ("source", Some(_)) => entry.source = item.value.into_string().map(normalize_owned),
+        ("source", Some(_)) => {
+            if let NodeValue::Str(source, style) = item.value.value {
+                entry.source = Some(normalize_owned(source));
+                entry.recorded.source = Some(TextAt {
+                    span: item.value.span,
+                    style,
+                });
+            }
+        }
         ("fingerprint", Some(t)) if valid_fingerprint(t) => {
+            entry.recorded.fingerprint = Some(item.value.span.clone());
             entry.fingerprint = item.value.into_string();
         }
         ("fingerprint", text) => diagnostics.push(invalid(
@@ -581,7 +646,10 @@ fn read_entry_field(
         )),
         ("note", Some(t)) => entry.note = Some(t.to_string()),
         ("fuzzy", _) => match item.value.value {
-            NodeValue::Bool(b) => entry.fuzzy = b,
+            NodeValue::Bool(b) => {
+                entry.fuzzy = b;
+                entry.recorded.fuzzy = Some((item.key.span.clone(), item.value.span.clone()));
+            }
             _ => diagnostics.push(invalid(
                 file,
                 item.value.span.clone(),
@@ -836,6 +904,83 @@ fn write_entry(out: &mut String, entry: &Entry, indent: usize) {
     }
 }
 
+/// A recorded English written where one was: plain when it was plain and
+/// reads back the same where it stands, else double-quoted.
+fn recorded_scalar(text: &str, was: ScalarStyle, in_flow: bool) -> String {
+    let flow_safe = !in_flow || !text.contains([',', '[', ']', '{', '}']);
+    if was == ScalarStyle::Plain && flow_safe && plain_ok(text) {
+        text.to_string()
+    } else {
+        yaml::double_quoted(text)
+    }
+}
+
+/// The bytes a scalar value takes in its file: its node's span, or for a
+/// block scalar (whose span starts at its first line of content and runs
+/// into the next key's indentation) its `|`/`>` header through the end of
+/// its last line of content.
+fn scalar_span(text: &str, at: &TextAt) -> Range<usize> {
+    if !matches!(at.style, ScalarStyle::Literal | ScalarStyle::Folded) {
+        return at.span.clone();
+    }
+    let Some(content) = text.get(..at.span.start) else {
+        return at.span.clone();
+    };
+    let header_end = content.rfind('\n').unwrap_or(0);
+    let header_start = content[..header_end].rfind('\n').map_or(0, |i| i + 1);
+    let Some(indicator) = content[header_start..header_end].find(['|', '>']) else {
+        return at.span.clone();
+    };
+    let end = text
+        .get(..at.span.end)
+        .map_or(at.span.end, |upto| upto.trim_end().len());
+    header_start + indicator..end.max(at.span.start)
+}
+
+/// How far the line holding byte `at` is indented.
+fn content_indent(text: &str, at: usize) -> usize {
+    let before = text.get(..at).unwrap_or_default();
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// `text` as a `|-` literal block whose lines are indented `indent`
+/// spaces, without the line break after its last line.
+fn literal_block(text: &str, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| match line.is_empty() {
+            true => String::new(),
+            false => format!("{pad}{line}"),
+        })
+        .collect();
+    format!("|-\n{}", lines.join("\n"))
+}
+
+/// The edit that takes `fuzzy: true` out: its whole line when it stands
+/// alone on one, else `false` for its value (in a flow mapping).
+fn unmark_fuzzy(text: &str, key: &Range<usize>, value: &Range<usize>) -> Edit {
+    let (Some(before), Some(after)) = (text.get(..key.start), text.get(value.end..)) else {
+        return Edit {
+            span: value.clone(),
+            text: Arc::from("false"),
+        };
+    };
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = after.find('\n').map_or(text.len(), |i| value.end + i + 1);
+    let alone =
+        before[line_start..].trim().is_empty() && text[value.end..line_end].trim().is_empty();
+    Edit {
+        span: if alone {
+            line_start..line_end
+        } else {
+            value.clone()
+        },
+        text: Arc::from(if alone { "" } else { "false" }),
+    }
+}
+
 /// A mapping key: plain when it reads back the same, else double-quoted.
 fn key_text(key: &str) -> String {
     scalar(key, 0)
@@ -970,6 +1115,87 @@ mod tests {
         assert_eq!(classify("locales/en/x.yaml"), None);
         assert_eq!(classify("locales/ja.yaml"), None);
         assert_eq!(classify("sunset-gulch.yaml"), None);
+    }
+
+    /// Each entry of `text` (a set's locale file, or a phrase file) marked
+    /// reviewed against `english`: every entry then current, its text as
+    /// it was, the file's other bytes untouched.
+    fn reviewed(relative: &str, text: &str, english: &str) -> String {
+        let parse = |text: &str| {
+            let mut found = Vec::new();
+            let file = source(relative, text);
+            let parsed = match relative.starts_with("phrases/") {
+                true => parse_phrase_file(&file, "ja", &mut found),
+                false => parse_set_file(&file, "ja", &mut found),
+            };
+            assert!(found.is_empty(), "{found:?}");
+            parsed.expect("the file reads")
+        };
+        let before = parse(text);
+        let mut edits: Vec<Edit> = before
+            .entries
+            .iter()
+            .flat_map(|entry| {
+                entry
+                    .review_edits(english, text)
+                    .expect("a record to update")
+            })
+            .collect();
+        edits.sort_by_key(|edit| edit.span.start);
+        let fixed = crate::diagnostics::apply_edits(text, &edits).expect("the edits fit");
+        let after = parse(&fixed);
+        for (old, new) in before.entries.iter().zip(&after.entries) {
+            assert!(new.is_current(english), "{fixed}");
+            assert_eq!(new.text, old.text);
+            assert_eq!(new.note, old.note);
+        }
+        fixed
+    }
+
+    #[test]
+    fn a_review_rewrites_the_record_of_the_english_in_place() {
+        let now = "Scurry.\nPlay: Gain 2 RP.";
+        let fp = fingerprint(now);
+        let plain = "set: g\ncards:\n  owl:\n    name:\n      text: フクロウ\n      source: Owl\n      fingerprint: c6c9a175efd8f44b\n";
+        assert_eq!(
+            reviewed("locales/ja/g.yaml", plain, "Dusk Owl"),
+            format!(
+                "set: g\ncards:\n  owl:\n    name:\n      text: フクロウ\n      source: Dusk Owl\n      fingerprint: {}\n",
+                fingerprint("Dusk Owl")
+            )
+        );
+        let literal = "set: g\ncards:\n  owl:\n    effect:\n      text: x\n      source: |-\n        Scurry.\n        Play: Gain 1 RP.\n      fingerprint: 6da4c88c2a05210d\n      note: keep\n";
+        assert_eq!(
+            reviewed("locales/ja/g.yaml", literal, now),
+            format!(
+                "set: g\ncards:\n  owl:\n    effect:\n      text: x\n      source: |-\n        Scurry.\n        Play: Gain 2 RP.\n      fingerprint: {fp}\n      note: keep\n"
+            )
+        );
+        let crlf = literal.replace('\n', "\r\n");
+        assert_eq!(
+            reviewed("locales/ja/g.yaml", &crlf, now),
+            format!(
+                "set: g\ncards:\n  owl:\n    effect:\n      text: x\n      source: |-\n        Scurry.\n        Play: Gain 2 RP.\n      fingerprint: {fp}\n      note: keep\n"
+            )
+            .replace('\n', "\r\n")
+        );
+        let fuzzy = "set: g\ncards:\n  owl:\n    name:\n      text: x\n      source: Owl\n      fuzzy: true\n      fingerprint: 2f677b172589b652\n";
+        assert_eq!(
+            reviewed("locales/ja/g.yaml", fuzzy, "Owl"),
+            format!(
+                "set: g\ncards:\n  owl:\n    name:\n      text: x\n      source: Owl\n      fingerprint: {}\n",
+                fingerprint("Owl")
+            )
+        );
+        let flow = "line.ability: {text: \"{timing}：{sentences}\", source: \"{timing}: {sentences}\", fingerprint: 5881cfac1c70401f, fuzzy: true}\n";
+        let english = "{timing}, then: {sentences}";
+        assert_eq!(
+            reviewed("phrases/ja.yaml", flow, english),
+            format!(
+                "line.ability: {{text: \"{{timing}}：{{sentences}}\", source: \"{english}\", fingerprint: {}, fuzzy: false}}\n",
+                fingerprint(english)
+            )
+        );
     }
 
     #[test]

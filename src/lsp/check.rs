@@ -300,6 +300,7 @@ fn fixes(finding: &Diagnostic, sources: &Sources, encoding: Encoding) -> Vec<Fix
                     new_text: edit.text.to_string(),
                 })
                 .collect(),
+            review: fix.review,
         })
         .collect()
 }
@@ -309,6 +310,10 @@ fn fixes(finding: &Diagnostic, sources: &Sources, encoding: Encoding) -> Vec<Fix
 pub struct FixData {
     pub title: String,
     pub edits: Vec<TextEdit>,
+    /// It records a review ([`crate::diagnostics::Fix::review`]): offered,
+    /// never preferred, so that no "fix all" makes it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub review: bool,
 }
 
 /// The quick fixes of the diagnostics a client sends with a
@@ -327,6 +332,7 @@ pub fn code_actions(
             .unwrap_or_default();
         let only = fixes.len() == 1;
         for fix in fixes {
+            let preferred = only && !fix.review;
             let edit = lsp_types::WorkspaceEdit {
                 changes: Some([(uri.clone(), fix.edits)].into_iter().collect()),
                 ..lsp_types::WorkspaceEdit::default()
@@ -337,7 +343,7 @@ pub fn code_actions(
                     kind: Some(lsp_types::CodeActionKind::QUICKFIX),
                     diagnostics: Some(vec![diagnostic.clone()]),
                     edit: Some(edit),
-                    is_preferred: Some(only),
+                    is_preferred: Some(preferred),
                     ..lsp_types::CodeAction::default()
                 },
             ));
