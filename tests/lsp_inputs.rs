@@ -47,14 +47,17 @@ fn inputs() -> BTreeMap<Option<PathBuf>, Vec<(PathBuf, &'static str)>> {
     }
     for case in cases() {
         let args: Vec<String> = case.into_iter().collect();
-        let Some(kind) = KINDS.iter().position(|(_, command)| {
-            args.windows(command.len()).any(|w| w == *command)
-        }) else {
+        let Some(kind) = KINDS
+            .iter()
+            .position(|(_, command)| args.windows(command.len()).any(|w| w == *command))
+        else {
             continue;
         };
         let pool = (args.iter().position(|a| a == "--cards")).map(|i| root().join(&args[i + 1]));
-        let files = args.iter().filter(|a| a.starts_with("tests/") || a.starts_with("examples/"));
-        for file in files.filter(|f| !pool.as_ref().is_some_and(|p| root().join(f) == *p)) {
+        let files = args
+            .iter()
+            .filter(|a| a.starts_with("tests/") || a.starts_with("examples/"));
+        for file in files.filter(|f| pool.as_ref().is_none_or(|p| root().join(f) != *p)) {
             found
                 .entry(pool.clone())
                 .or_default()
@@ -91,7 +94,12 @@ fn cases() -> Vec<Vec<String>> {
 /// extension (a list without one is read as text by the commands; the
 /// server decides only files named as lists or YAML).
 fn placed_name(file: &Path) -> String {
-    let parent = file.parent().unwrap().file_name().unwrap().to_string_lossy();
+    let parent = file
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy();
     let name = file.file_name().unwrap().to_string_lossy();
     match file.extension() {
         Some(_) => format!("{parent}-{name}"),
@@ -107,7 +115,10 @@ fn reported(dir: &Path, command: &[&str], relative: &str) -> (Vec<Value>, Vec<Va
     args.extend(command);
     args.push(relative);
     let report = blades(dir, &args).json();
-    let findings = report["diagnostics"].as_array().cloned().unwrap_or_default();
+    let findings = report["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let in_file = findings
         .into_iter()
         .filter(|f| f["file"].is_null() || f["file"] == relative)
@@ -156,7 +167,12 @@ fn agree(file: &str, text: &str, published: &[Value], findings: &[Value], violat
         list.sort_by_key(|(r, m)| (r.to_string(), m.to_string()));
         list
     };
-    let got = rules(broken.iter().map(|d| (d["code"].clone(), d["message"].clone())).collect());
+    let got = rules(
+        broken
+            .iter()
+            .map(|d| (d["code"].clone(), d["message"].clone()))
+            .collect(),
+    );
     let expected = rules(
         violations
             .iter()
@@ -293,7 +309,9 @@ fn a_misspelt_card_is_fixed_by_its_quick_fix_and_the_marks_clear() {
     let actions = actions["result"].as_array().unwrap();
     assert_eq!(actions.len(), 1, "{actions:?}");
     assert_eq!(actions[0]["isPreferred"], true);
-    let edits = actions[0]["edit"]["changes"][uri(&deck)].as_array().unwrap();
+    let edits = actions[0]["edit"]["changes"][uri(&deck)]
+        .as_array()
+        .unwrap();
     let fixed = apply_edits(text, edits, false);
     assert_eq!(fixed, "Canyon Wyrm x1\nDust Devil\n");
     client.change(&deck, &fixed);
@@ -316,7 +334,10 @@ fn renaming_a_card_in_an_open_set_file_checks_the_open_deck_again() {
     client.open(&set, &set_text);
     client.open(&deck, "Canyon Wyrm\n");
     assert_eq!(client.published()[&uri(&deck)], Vec::<Value>::new());
-    client.change(&set, &set_text.replace("name: Canyon Wyrm", "name: Canyon Worm"));
+    client.change(
+        &set,
+        &set_text.replace("name: Canyon Wyrm", "name: Canyon Worm"),
+    );
     let published = client.published();
     let list = &published[&uri(&deck)];
     assert_eq!(list.len(), 1, "{list:?}");
@@ -359,7 +380,10 @@ fn a_violation_is_marked_on_every_line_of_its_cards() {
     let mut client = Client::start(workspace.path(), &[]);
     client.open(&deck, text);
     let list = client.published()[&uri(&deck)].clone();
-    let duplicate = list.iter().find(|d| d["code"] == "duplicate-card").expect("a duplicate");
+    let duplicate = list
+        .iter()
+        .find(|d| d["code"] == "duplicate-card")
+        .expect("a duplicate");
     let at = |d: &Value| d["start"]["line"].clone();
     assert_eq!(at(&duplicate["range"]), 1);
     let related = duplicate["relatedInformation"].as_array().unwrap();

@@ -58,7 +58,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
                 &files,
                 |path| {
                     let read = checks::read(path);
-                    let checked = check::collection(&database, &index, &checks::shown(path), read, duel);
+                    let checked =
+                        check::collection(&database, &index, &checks::shown(path), read, duel);
                     checks::report(context, checked)
                 },
                 |report| report.common.verdict(),

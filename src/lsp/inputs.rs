@@ -12,9 +12,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use lsp_types::{
-    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri,
-};
+use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
 
 use super::check::{Document, to_lsp, uri_of};
 use super::position::{Encoding, position};
@@ -59,7 +57,11 @@ impl Kind {
             .and_then(|root| path.strip_prefix(root).ok())
             .unwrap_or_else(|| Path::new(path.file_name().unwrap_or_default()));
         let relative = relative.to_string_lossy().replace('\\', "/");
-        let name = relative.rsplit('/').next().unwrap_or_default().to_lowercase();
+        let name = relative
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .to_lowercase();
         let extension = name.rsplit_once('.').map(|(_, e)| e);
         let yaml = matches!(extension, Some("yaml" | "yml"));
         let list = matches!(extension, Some("txt" | "text" | "list" | "deck"));
@@ -114,7 +116,10 @@ fn shaped(text: &str) -> Option<Kind> {
     let keys: Vec<&str> = text
         .lines()
         .filter(|l| !l.starts_with([' ', '\t', '#']))
-        .filter_map(|l| l.split_once(':').map(|(key, _)| key.trim_matches(['"', '\''])))
+        .filter_map(|l| {
+            l.split_once(':')
+                .map(|(key, _)| key.trim_matches(['"', '\'']))
+        })
         .collect();
     let has = |key: &str| keys.contains(&key);
     let listed = text.lines().any(|l| l.starts_with("- ") || l == "-");
@@ -225,8 +230,15 @@ impl Inputs {
             let standing = match &dir {
                 None => builtin_standing(),
                 Some(dir) => {
-                    let live = pools.live.entry(dir.clone()).or_insert_with(|| LivePool::new(dir));
-                    live_standing(live, open.values().filter(|d| !self.kinds.contains_key(d.uri.as_str())))
+                    let live = pools
+                        .live
+                        .entry(dir.clone())
+                        .or_insert_with(|| LivePool::new(dir));
+                    live_standing(
+                        live,
+                        open.values()
+                            .filter(|d| !self.kinds.contains_key(d.uri.as_str())),
+                    )
                 }
             };
             Arc::new(standing)
@@ -268,7 +280,11 @@ fn live_standing<'a>(live: &mut LivePool, open: impl Iterator<Item = &'a Documen
     standing(database, formats, &found)
 }
 
-fn standing(database: crate::model::Database, formats: Formats, findings: &[Diagnostic]) -> Standing {
+fn standing(
+    database: crate::model::Database,
+    formats: Formats,
+    findings: &[Diagnostic],
+) -> Standing {
     if let Some(refused) = check::formats_refused(findings) {
         return Err(refused);
     }
@@ -308,29 +324,42 @@ fn findings(
     match (kind, ground) {
         (Kind::Deck, Some(ground)) => {
             let format = ground.formats.default_format();
-            published(check::deck(&ground.index(), format, &shown, read()), &file, encoding)
+            published(
+                check::deck(&ground.index(), format, &shown, read()),
+                &file,
+                encoding,
+            )
         }
         (Kind::Collection, Some(ground)) => {
             let index = ground.index();
             let checked = check::collection(&ground.database, &index, &shown, read(), false);
             published(checked, &file, encoding)
         }
-        (Kind::Trade, Some(ground)) => {
-            published(check::trade(&ground.index(), &shown, read(), false), &file, encoding)
-        }
+        (Kind::Trade, Some(ground)) => published(
+            check::trade(&ground.index(), &shown, read(), false),
+            &file,
+            encoding,
+        ),
         _ => {
             let mut found = Vec::new();
             let _ = score::score(&file, &mut found);
             crate::diagnostics::sort(&mut found);
             let sources = sources_of(&file);
-            found.iter().map(|d| to_lsp(d, &sources, encoding)).collect()
+            found
+                .iter()
+                .map(|d| to_lsp(d, &sources, encoding))
+                .collect()
         }
     }
 }
 
 /// Why the input is not checked, at its start: the commands' findings
 /// about the run (the pool's own are shown in its files).
-fn refusal(refused: &[Diagnostic], file: &InputFile, encoding: Encoding) -> Vec<lsp_types::Diagnostic> {
+fn refusal(
+    refused: &[Diagnostic],
+    file: &InputFile,
+    encoding: Encoding,
+) -> Vec<lsp_types::Diagnostic> {
     let sources = sources_of(file);
     let general = refused.iter().filter(|d| d.is_general());
     let placed = general.map(|d| Diagnostic {
@@ -421,12 +450,27 @@ mod tests {
         assert_eq!(kind("decks/trade-with-sam.txt", ""), Some(Kind::Trade));
         assert_eq!(kind("scores/final.yaml", ""), Some(Kind::Score));
         // YAML keys, text headers.
-        assert_eq!(kind("a.yaml", "mode: tournament\nplayers: []\n"), Some(Kind::Score));
-        assert_eq!(kind("a.yaml", "a:\n  cards: [x]\nb:\n  dollars: 2\n"), Some(Kind::Trade));
-        assert_eq!(kind("a.yaml", "symbol: fire\ncards: [x]\n"), Some(Kind::Collection));
-        assert_eq!(kind("a.yaml", "character: deques\ncards: [x]\n"), Some(Kind::Deck));
+        assert_eq!(
+            kind("a.yaml", "mode: tournament\nplayers: []\n"),
+            Some(Kind::Score)
+        );
+        assert_eq!(
+            kind("a.yaml", "a:\n  cards: [x]\nb:\n  dollars: 2\n"),
+            Some(Kind::Trade)
+        );
+        assert_eq!(
+            kind("a.yaml", "symbol: fire\ncards: [x]\n"),
+            Some(Kind::Collection)
+        );
+        assert_eq!(
+            kind("a.yaml", "character: deques\ncards: [x]\n"),
+            Some(Kind::Deck)
+        );
         assert_eq!(kind("a.yaml", "- x\n- y\n"), Some(Kind::Deck));
-        assert_eq!(kind("a.txt", "a:\nRivet Gremlin\nb:\ndollars: 2\n"), Some(Kind::Trade));
+        assert_eq!(
+            kind("a.txt", "a:\nRivet Gremlin\nb:\ndollars: 2\n"),
+            Some(Kind::Trade)
+        );
         assert_eq!(kind("a.txt", "symbol: fire\nx\n"), Some(Kind::Collection));
         assert_eq!(kind("a.txt", "Rivet Gremlin\n"), Some(Kind::Deck));
         // Nothing that says what it is.

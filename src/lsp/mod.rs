@@ -608,7 +608,9 @@ impl Server {
             inputs.check_stale(&mut pools, open, encoding)
         }));
         let lists = checked.unwrap_or_default().into_iter();
-        lists.map(|(uri, diagnostics)| publish(uri, diagnostics)).collect()
+        lists
+            .map(|(uri, diagnostics)| publish(uri, diagnostics))
+            .collect()
     }
 
     /// The findings of every open document in the pool in `dir`.

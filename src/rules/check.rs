@@ -99,7 +99,12 @@ pub fn formats_unknown(formats: &Formats, database: &Database) -> Option<Vec<Dia
 pub type Read = Result<InputFile, Box<Diagnostic>>;
 
 /// `deck check`: a deck against a format.
-pub fn deck(index: &CardIndex, format: &DeckFormat, shown: &str, read: Read) -> Checked<DeckReport> {
+pub fn deck(
+    index: &CardIndex,
+    format: &DeckFormat,
+    shown: &str,
+    read: Read,
+) -> Checked<DeckReport> {
     let file = match read {
         Ok(file) => file,
         Err(problem) => return unreadable(shown, *problem, DeckReport::default),
@@ -253,7 +258,12 @@ pub fn best(index: &CardIndex, shown: &str, read: Read, duel: bool) -> Checked<B
 }
 
 /// `trade check`: both sides of a trade, in Free Market Mode or not.
-pub fn trade(index: &CardIndex, shown: &str, read: Read, free_market: bool) -> Checked<TradeReport> {
+pub fn trade(
+    index: &CardIndex,
+    shown: &str,
+    read: Read,
+    free_market: bool,
+) -> Checked<TradeReport> {
     let empty = || TradeReport {
         free_market,
         ..TradeReport::default()
@@ -329,7 +339,9 @@ fn has_errors(found: &[Diagnostic]) -> bool {
 /// Each card read, by id, with where it is written.
 fn written<'c>(located: &'c [Located]) -> Vec<(&'c Id, Range<usize>)> {
     let cards = located.iter();
-    cards.map(|((card, _), span)| (&card.id, span.clone())).collect()
+    cards
+        .map(|((card, _), span)| (&card.id, span.clone()))
+        .collect()
 }
 
 /// Where each violation is written (see [`Checked::places`]), in one pass
@@ -376,7 +388,11 @@ fn not_checked<R: Report>(
 }
 
 /// An input that could not be read.
-fn unreadable<R: Report>(shown: &str, problem: Diagnostic, empty: impl FnOnce() -> R) -> Checked<R> {
+fn unreadable<R: Report>(
+    shown: &str,
+    problem: Diagnostic,
+    empty: impl FnOnce() -> R,
+) -> Checked<R> {
     problems(shown, None, vec![problem], empty)
 }
 
@@ -389,7 +405,8 @@ fn problems<R: Report>(
     diagnostics::sort(&mut found);
     let sources = sources_of(file);
     let mut report = empty();
-    *report.common_mut() = Common::not_checked(shown, report::json_report(&found, &sources).diagnostics);
+    *report.common_mut() =
+        Common::not_checked(shown, report::json_report(&found, &sources).diagnostics);
     Checked {
         report,
         problems: found,
@@ -425,7 +442,13 @@ macro_rules! report_common {
     };
 }
 
-report_common!(DeckReport, CollectionReport, BestReport, TradeReport, CopiesReport);
+report_common!(
+    DeckReport,
+    CollectionReport,
+    BestReport,
+    TradeReport,
+    CopiesReport
+);
 
 #[cfg(test)]
 mod tests {
@@ -440,7 +463,12 @@ mod tests {
 
     fn deck_of(ground: &Ground, path: &str, text: &str) -> Checked<DeckReport> {
         let format = ground.formats.default_format();
-        deck(&ground.index(), format, path, Ok(InputFile::new(path, text)))
+        deck(
+            &ground.index(),
+            format,
+            path,
+            Ok(InputFile::new(path, text)),
+        )
     }
 
     /// The text with a finding's only fix made.
@@ -487,7 +515,10 @@ mod tests {
             ("deck.txt", "2 Boiler Golm\n"),
         ] {
             let checked = deck_of(&ground, path, text);
-            let unknown = checked.problems.iter().find(|d| d.code == Code::UnknownCard);
+            let unknown = checked
+                .problems
+                .iter()
+                .find(|d| d.code == Code::UnknownCard);
             let unknown = unknown.unwrap_or_else(|| panic!("{text}: {:?}", checked.problems));
             assert!(unknown.fixes.is_empty(), "{text}: {:?}", unknown.fixes);
         }
@@ -499,7 +530,9 @@ mod tests {
         let text = "Rivet Gremlin\nBoiler Golem\nrivet-gremlin\n";
         let checked = deck_of(&ground, "deck.txt", text);
         let violations = &checked.report.common.violations;
-        let duplicate = violations.iter().position(|v| v.rule == rule::DUPLICATE_CARD);
+        let duplicate = violations
+            .iter()
+            .position(|v| v.rule == rule::DUPLICATE_CARD);
         let places = &checked.places[duplicate.expect("a duplicate")];
         let written: Vec<&str> = places.iter().map(|span| &text[span.clone()]).collect();
         assert_eq!(written, ["Rivet Gremlin", "rivet-gremlin"]);
@@ -509,7 +542,9 @@ mod tests {
     fn a_violation_naming_no_card_is_placed_at_the_first() {
         let violation = Violation::new(rule::TOO_FEW_CARDS, "too few", Vec::new());
         let id = Id("a".to_string());
-        assert_eq!(places(std::slice::from_ref(&violation), &[(&id, 4..5)]), [[4..5]]);
-        assert_eq!(places(&[violation], &[]), [[0..0]]);
+        let at_first = places(std::slice::from_ref(&violation), &[(&id, 4..5)]);
+        assert_eq!(at_first, vec![vec![4..5]]);
+        let at_start = places(&[violation], &[]);
+        assert_eq!(at_start, vec![vec![0..0]]);
     }
 }

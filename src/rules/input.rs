@@ -1347,9 +1347,11 @@ fn name_fixes(file: &InputFile, r: &Reference, suggestions: &[String]) -> Vec<Fi
     let syntax = detect(&file.path, &file.text);
     let fix = |name: &String| match syntax {
         Syntax::Yaml => yaml::word_fix(r.span.clone(), name),
-        Syntax::Text if plain_name(name) => {
-            Some(Fix::replace(format!("write `{name}`"), r.span.clone(), name.as_str()))
-        }
+        Syntax::Text if plain_name(name) => Some(Fix::replace(
+            format!("write `{name}`"),
+            r.span.clone(),
+            name.as_str(),
+        )),
         Syntax::Text => None,
     };
     suggestions.iter().filter_map(fix).collect()
