@@ -247,6 +247,13 @@ pub struct LivePool {
     cache: Cache,
     /// What the pool checks learnt of each set.
     checks: ChecksMemo,
+    /// The pool as the last listing found it on disk.
+    on_disk: Option<Pool>,
+    /// The editor tells of every change on disk ([`LivePool::watched`]):
+    /// the folder is listed again only when it does.
+    watched: bool,
+    /// A change on disk was told of since the last listing.
+    disk_changed: bool,
 }
 
 impl LivePool {
@@ -257,7 +264,23 @@ impl LivePool {
             // Named like a build's cache, but only ever held in memory.
             cache: Cache::empty(&dir.join(".blades-cache")),
             checks: ChecksMemo::default(),
+            on_disk: None,
+            watched: false,
+            disk_changed: false,
         }
+    }
+
+    /// The editor watches the pool's files and tells of every change
+    /// ([`LivePool::disk_changed`]): a read trusts the last listing until
+    /// it does, instead of listing thousands of files at every keystroke.
+    pub fn watched(&mut self) {
+        self.watched = true;
+    }
+
+    /// Files of the pool changed on disk (made, saved, deleted): the next
+    /// read lists the folder again.
+    pub fn disk_changed(&mut self) {
+        self.disk_changed = true;
     }
 
     /// The pool's folder.
@@ -267,13 +290,22 @@ impl LivePool {
 
     /// The pool as it is on disk now, with `open` (paths within the pool
     /// and their unsaved text) laid over its files. A folder that cannot
-    /// be read, or holds no set yet, is the open files alone.
-    pub fn read(&self, open: impl IntoIterator<Item = (String, Arc<str>)>) -> Pool {
-        let listing = Pool::list(&self.dir).map(Listing::stamp);
-        let mut pool = read_through(listing, Some(&self.cache)).unwrap_or_else(|_| Pool {
-            root: Some(self.dir.clone()),
-            ..Pool::default()
-        });
+    /// be read, or holds no set yet, is the open files alone. The folder
+    /// is listed again unless it is watched and no change was told of.
+    pub fn read(&mut self, open: impl IntoIterator<Item = (String, Arc<str>)>) -> Pool {
+        let trusted = self.watched && !self.disk_changed;
+        let mut pool = match (&self.on_disk, trusted) {
+            (Some(on_disk), true) => on_disk.clone(),
+            _ => {
+                let listing = Pool::list(&self.dir).map(Listing::stamp);
+                let on_disk = read_through(listing, Some(&self.cache)).unwrap_or_else(|_| Pool {
+                    root: Some(self.dir.clone()),
+                    ..Pool::default()
+                });
+                self.disk_changed = false;
+                self.on_disk.insert(on_disk).clone()
+            }
+        };
         for (relative, text) in open {
             pool.overlay(&relative, text);
         }

@@ -554,6 +554,37 @@ fn a_file_changed_on_disk_is_seen_once_the_client_tells_of_it() {
     std::fs::remove_file(&other).unwrap();
     told(&mut client, 3);
     assert_eq!(codes(&client.published()), Vec::<String>::new());
+    // A watching client's pool is not listed again at every edit: a file
+    // made without a word is seen once the client tells of it.
+    std::fs::write(&other, copycat).unwrap();
+    client.change(&open, &text.replace("[aer]", "[air]").replace("# ", "#  "));
+    assert_eq!(codes(&client.published()), Vec::<String>::new());
+    told(&mut client, 1);
+    let found = codes(&client.published());
+    assert!(
+        found.contains(&"duplicate-card-id".to_string()),
+        "{found:?}"
+    );
+    assert_eq!(client.finish(), 0);
+}
+
+#[test]
+fn a_client_that_does_not_watch_has_the_pool_listed_at_every_check() {
+    let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
+    let open = dir.path().join("cards/tin-town.yaml");
+    let text = std::fs::read_to_string(&open).unwrap();
+    let mut client = Client::start_with(dir.path(), json!({}));
+    client.open(&open, &text);
+    client.published();
+    let other = dir.path().join("cards/copycat.yaml");
+    let copycat = "id: copycat\nname: Copycat\nkind: promo\ncards:\n  - {id: rivet-hound, name: Rivet Copy, kind: single, stars: 1, elements: [earth], types: [animal]}\n";
+    std::fs::write(&other, copycat).unwrap();
+    client.change(&open, &format!("{text}\n"));
+    let found: Vec<Value> = client.published()[&uri(&open)].clone();
+    assert!(
+        found.iter().any(|d| d["code"] == "duplicate-card-id"),
+        "{found:?}"
+    );
     assert_eq!(client.finish(), 0);
 }
 

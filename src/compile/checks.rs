@@ -66,11 +66,36 @@ pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
 /// the same, and the hashes its cards' ids and names are compared by.
 #[derive(Default)]
 pub struct ChecksMemo {
-    sets: HashMap<Arc<str>, SetMemo>,
+    sets: HashMap<Arc<str>, Arc<SetMemo>>,
+    /// The keys of every set in `sets`, counted.
+    counts: KeyCounts,
+}
+
+impl ChecksMemo {
+    /// The memo made to hold this check (`learnt`, by set): the keys of
+    /// the sets that changed, came or went taken out of the counts or
+    /// put in, the others' left as they are.
+    fn remember(&mut self, sets: &[LoadedSet], learnt: &[Arc<SetMemo>]) {
+        let mut was = std::mem::take(&mut self.sets);
+        self.sets.reserve(sets.len());
+        for (set, now) in sets.iter().zip(learnt) {
+            match was.remove(&set.path) {
+                Some(old) if Arc::ptr_eq(&old, now) => {}
+                Some(old) => {
+                    self.counts.remove(&old.keys);
+                    self.counts.add(&now.keys);
+                }
+                None => self.counts.add(&now.keys),
+            }
+            self.sets.insert(set.path.clone(), now.clone());
+        }
+        for gone in was.values() {
+            self.counts.remove(&gone.keys);
+        }
+    }
 }
 
 /// What the checks learnt of one set file.
-#[derive(Clone)]
 struct SetMemo {
     /// The file's content hash.
     hash: u64,
@@ -107,35 +132,39 @@ pub fn check_pool_remembering(
         Some((hashes, memo)) => (Some(hashes), Some(memo)),
         None => (None, None),
     };
-    let known = |i: usize, set: &LoadedSet| -> Option<SetMemo> {
+    let known = |i: usize, set: &LoadedSet| -> Option<Arc<SetMemo>> {
         let (hash, memo) = (hashes?.get(i)?, memo.as_deref()?);
         let known = memo.sets.get(&set.path)?;
         (known.hash == *hash && known.types == types).then(|| known.clone())
     };
     // Each set on its own, in parallel; then uniqueness across them.
-    let learnt: Vec<SetMemo> = sets
+    let learnt: Vec<Arc<SetMemo>> = sets
         .par_iter()
         .enumerate()
         .map(|(i, set)| {
-            known(i, set).unwrap_or_else(|| SetMemo {
-                hash: hashes.and_then(|h| h.get(i).copied()).unwrap_or_default(),
-                types,
-                checks: own_checks(set, &declared_types),
-                keys: named_cards_of(set).map(CardKeys::of).collect(),
+            known(i, set).unwrap_or_else(|| {
+                Arc::new(SetMemo {
+                    hash: hashes.and_then(|h| h.get(i).copied()).unwrap_or_default(),
+                    types,
+                    checks: own_checks(set, &declared_types),
+                    keys: named_cards_of(set).map(CardKeys::of).collect(),
+                })
             })
         })
         .collect();
     check_unique_sets(sets, out);
-    check_unique_cards(sets, &learnt, out);
+    match memo {
+        Some(memo) => {
+            memo.remember(sets, &learnt);
+            check_unique_cards(sets, &learnt, &memo.counts, out);
+        }
+        None => check_unique_cards(sets, &learnt, &KeyCounts::of(&learnt), out),
+    }
     let mut by_set = Vec::with_capacity(learnt.len());
     for set in &learnt {
         let (found, copies) = &set.checks;
         out.extend(found.iter().cloned());
         by_set.push(copies.clone());
-    }
-    if let Some(memo) = memo {
-        let paths = sets.iter().map(|set| set.path.clone());
-        memo.sets = paths.zip(learnt).collect();
     }
     Derived { by_set }
 }
@@ -263,47 +292,177 @@ impl CardKeys {
 /// Every card of `sets` with its keys (`learnt`, by set), in pool order.
 fn keyed_cards<'a>(
     sets: &'a [LoadedSet],
-    learnt: &'a [SetMemo],
+    learnt: &'a [Arc<SetMemo>],
 ) -> impl Iterator<Item = (Named<'a>, CardKeys)> {
     sets.iter()
         .zip(learnt)
         .flat_map(|(set, learnt)| named_cards_of(set).zip(learnt.keys.iter().copied()))
 }
 
-fn check_unique_cards(sets: &[LoadedSet], learnt: &[SetMemo], out: &mut Vec<Diagnostic>) {
-    // Ids and names are independent: checked side by side (on a large pool
-    // this was the longest step between the parallel phases).
-    let count = learnt.iter().map(|s| s.keys.len()).sum();
-    let (ids, names) = rayon::join(
-        || {
-            let mut found = Vec::new();
-            let mut first = HashedNames::exact(count);
-            for (card, keys) in keyed_cards(sets, learnt) {
-                let (Some(id), Some(hash)) = (card.id, keys.id) else {
-                    continue;
-                };
-                if let Some(earlier) = first.insert_hashed(hash, id, card) {
-                    found.push(duplicate_card_id(id, &card, &earlier));
+/// How often each id hash and each name hash occurs among a pool's cards:
+/// what finds the few cards worth comparing (a duplicate shares a hash)
+/// without comparing every card, and what the editor server keeps and
+/// updates by the sets that change.
+#[derive(Default)]
+struct KeyCounts {
+    ids: HashCounts,
+    names: HashCounts,
+}
+
+/// Occurrences of each hash, and the hashes that occur more than once.
+#[derive(Default)]
+struct HashCounts {
+    counts: HashMap<u64, u32>,
+    shared: HashSet<u64>,
+}
+
+impl HashCounts {
+    fn with_capacity(count: usize) -> HashCounts {
+        let mut counts = HashMap::default();
+        counts.reserve(count);
+        HashCounts {
+            counts,
+            shared: HashSet::default(),
+        }
+    }
+
+    fn add(&mut self, hash: u64) {
+        let count = self.counts.entry(hash).or_insert(0);
+        *count += 1;
+        if *count == 2 {
+            self.shared.insert(hash);
+        }
+    }
+
+    fn remove(&mut self, hash: u64) {
+        use std::collections::hash_map::Entry;
+        if let Entry::Occupied(mut slot) = self.counts.entry(hash) {
+            *slot.get_mut() -= 1;
+            match *slot.get() {
+                0 => {
+                    slot.remove();
                 }
-            }
-            found
-        },
-        || {
-            let mut found = Vec::new();
-            let mut names = HashedNames::folded(count);
-            for (card, keys) in keyed_cards(sets, learnt) {
-                let (Some(name), Some(hash)) = (card.name, keys.name) else {
-                    continue;
-                };
-                if let Some(earlier) = names.insert_hashed(hash, name, card) {
-                    found.push(duplicate_card_name(name, &card, &earlier));
+                1 => {
+                    self.shared.remove(&hash);
                 }
+                _ => {}
             }
-            found
-        },
-    );
-    out.extend(ids);
-    out.extend(names);
+        }
+    }
+}
+
+impl KeyCounts {
+    /// The keys of every set, counted (ids and names side by side: on a
+    /// large pool this is the longest step between the parallel phases).
+    fn of(learnt: &[Arc<SetMemo>]) -> KeyCounts {
+        let count = learnt.iter().map(|s| s.keys.len()).sum();
+        let keys = || learnt.iter().flat_map(|set| set.keys.iter());
+        let (ids, names) = rayon::join(
+            || {
+                let mut ids = HashCounts::with_capacity(count);
+                keys().filter_map(|k| k.id).for_each(|h| ids.add(h));
+                ids
+            },
+            || {
+                let mut names = HashCounts::with_capacity(count);
+                keys().filter_map(|k| k.name).for_each(|h| names.add(h));
+                names
+            },
+        );
+        KeyCounts { ids, names }
+    }
+
+    fn add(&mut self, keys: &[CardKeys]) {
+        for key in keys {
+            if let Some(hash) = key.id {
+                self.ids.add(hash);
+            }
+            if let Some(hash) = key.name {
+                self.names.add(hash);
+            }
+        }
+    }
+
+    fn remove(&mut self, keys: &[CardKeys]) {
+        for key in keys {
+            if let Some(hash) = key.id {
+                self.ids.remove(hash);
+            }
+            if let Some(hash) = key.name {
+                self.names.remove(hash);
+            }
+        }
+    }
+}
+
+/// Every card whose id or name is another's, in pool order (ids first):
+/// only the cards whose hash is shared are compared, by their text.
+fn check_unique_cards(
+    sets: &[LoadedSet],
+    learnt: &[Arc<SetMemo>],
+    counts: &KeyCounts,
+    out: &mut Vec<Diagnostic>,
+) {
+    if counts.ids.shared.is_empty() && counts.names.shared.is_empty() {
+        return;
+    }
+    let mut ids = Vec::new();
+    let mut names = Vec::new();
+    for (card, keys) in keyed_cards(sets, learnt) {
+        if let (Some(id), Some(hash)) = (card.id, keys.id)
+            && counts.ids.shared.contains(&hash)
+        {
+            ids.push((hash, id, card));
+        }
+        if let (Some(name), Some(hash)) = (card.name, keys.name)
+            && counts.names.shared.contains(&hash)
+        {
+            names.push((hash, name, card));
+        }
+    }
+    for (again, first) in repeats(&ids, Compare::Exact) {
+        let (_, id, card) = &ids[again];
+        out.push(duplicate_card_id(id, card, &ids[first].2));
+    }
+    for (again, first) in repeats(&names, Compare::IgnoringCase) {
+        let (_, name, card) = &names[again];
+        out.push(duplicate_card_name(name, card, &names[first].2));
+    }
+}
+
+/// How two names are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Compare {
+    /// As written (ids).
+    Exact,
+    /// As `str::to_lowercase` folds them (names); hashed by [`fold_hash`].
+    IgnoringCase,
+}
+
+impl Compare {
+    fn same(self, a: &str, b: &str) -> bool {
+        match self {
+            Compare::Exact => a == b,
+            Compare::IgnoringCase => a == b || a.to_lowercase() == b.to_lowercase(),
+        }
+    }
+}
+
+/// Each item (hash, text, …) equal to an earlier one, with the index of
+/// the first it equals, in order. Items equal only if their hashes are (a
+/// hash is of the text as compared); an unequal text under the same hash
+/// (a 64-bit collision: kept correct, not expected) is a first of its own.
+fn repeats<T>(items: &[(u64, &str, T)], compare: Compare) -> Vec<(usize, usize)> {
+    let mut firsts: HashMap<u64, Vec<usize>> = HashMap::default();
+    let mut found = Vec::new();
+    for (i, (hash, text, _)) in items.iter().enumerate() {
+        let under_hash = firsts.entry(*hash).or_default();
+        match under_hash.iter().find(|&&f| compare.same(items[f].1, text)) {
+            Some(&first) => found.push((i, first)),
+            None => under_hash.push(i),
+        }
+    }
+    found
 }
 
 fn duplicate_card_id(id: &str, card: &Named<'_>, first: &Named<'_>) -> Diagnostic {
@@ -332,84 +491,6 @@ fn duplicate_card_name(name: &str, card: &Named<'_>, first: &Named<'_>) -> Diagn
     .with_label("used again here")
     .with_related(&first.set.path, first.name_span.clone(), "first used here")
     .with_help("card names are unique across the pool, ignoring case")
-}
-
-/// Names compared exactly (ids) or ignoring case (as `str::to_lowercase`
-/// folds them), keyed by a hash of their (folded) characters so that no
-/// folded copy of each name is made: a large pool has 100,000 of them.
-struct HashedNames<'a, T> {
-    /// Compared ignoring case.
-    folded: bool,
-    /// First name (and its value) for each hash.
-    first: HashMap<u64, (&'a str, T)>,
-    /// Names whose hash an unequal name took first (a 64-bit collision:
-    /// kept correct, not expected to happen).
-    others: HashMap<String, T>,
-}
-
-impl<'a, T: Copy> HashedNames<'a, T> {
-    /// Names compared ignoring case, hashed by [`fold_hash`].
-    fn folded(count: usize) -> Self {
-        Self::with_capacity(count, true)
-    }
-
-    /// Names compared as written, hashed by [`fixed_hash`].
-    fn exact(count: usize) -> Self {
-        Self::with_capacity(count, false)
-    }
-
-    fn with_capacity(count: usize, folded: bool) -> Self {
-        let mut first = HashMap::default();
-        first.reserve(count);
-        HashedNames {
-            folded,
-            first,
-            others: HashMap::default(),
-        }
-    }
-
-    /// Records `name`; returns the value of an earlier name equal to it
-    /// (keeping the earlier one).
-    #[cfg(test)]
-    fn insert(&mut self, name: &'a str, value: T) -> Option<T> {
-        let hash = match self.folded {
-            true => fold_hash(name),
-            false => fixed_hash(name.as_bytes()),
-        };
-        self.insert_hashed(hash, name, value)
-    }
-
-    /// [`HashedNames::insert`], `hash` being the name's.
-    fn insert_hashed(&mut self, hash: u64, name: &'a str, value: T) -> Option<T> {
-        match self.first.entry(hash) {
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert((name, value));
-                None
-            }
-            std::collections::hash_map::Entry::Occupied(slot) => {
-                let (earlier, earlier_value) = *slot.get();
-                let key = self.key(name);
-                if self.key(earlier) == key {
-                    return Some(earlier_value);
-                }
-                match self.others.entry(key) {
-                    std::collections::hash_map::Entry::Vacant(slot) => {
-                        slot.insert(value);
-                        None
-                    }
-                    std::collections::hash_map::Entry::Occupied(slot) => Some(*slot.get()),
-                }
-            }
-        }
-    }
-
-    /// A name as it is compared.
-    fn key(&self, name: &str) -> String {
-        match self.folded {
-            true => name.to_lowercase(),
-            false => name.to_string(),
-        }
-    }
 }
 
 /// A hash of bytes that is the same in every run (a memo outlives a check).
@@ -940,7 +1021,18 @@ mod tests {
     use crate::compile::compile;
     use crate::pool::{Pool, SourceFile};
 
-    /// What `HashedNames` must agree with: a map of `to_lowercase` copies.
+    /// Each name's earlier equal name (ignoring case) as [`repeats`] finds
+    /// it, every name under the hash `hash` gives it.
+    fn repeated(names: &[&str], hash: impl Fn(&str) -> u64) -> Vec<Option<usize>> {
+        let items: Vec<(u64, &str, ())> = names.iter().map(|n| (hash(n), *n, ())).collect();
+        let mut found = vec![None; names.len()];
+        for (again, first) in repeats(&items, Compare::IgnoringCase) {
+            found[again] = Some(first);
+        }
+        found
+    }
+
+    /// What [`repeats`] must agree with: a map of `to_lowercase` copies.
     fn naive_duplicates(names: &[&str]) -> Vec<Option<usize>> {
         let mut first: std::collections::HashMap<String, usize> = Default::default();
         names
@@ -959,14 +1051,8 @@ mod tests {
     #[test]
     fn names_that_share_a_hash_but_differ_are_told_apart() {
         let names = ["Wyrm", "Owl", "OWL", "wyrm", "Gull", "owl"];
-        let mut folded = HashedNames::folded(names.len());
         // Every name under one hash: the collision path does all the work.
-        let found: Vec<Option<usize>> = names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| folded.insert_hashed(7, n, i))
-            .collect();
-        assert_eq!(found, naive_duplicates(&names));
+        assert_eq!(repeated(&names, |_| 7), naive_duplicates(&names));
     }
 
     #[test]
@@ -1003,13 +1089,7 @@ mod tests {
             &format!("{long}K"),
             &format!("{long}k"),
         ];
-        let mut folded = HashedNames::folded(names.len());
-        let found: Vec<Option<usize>> = names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| folded.insert(n, i))
-            .collect();
-        assert_eq!(found, [None, Some(0), None, Some(2)]);
+        assert_eq!(repeated(&names, fold_hash), [None, Some(0), None, Some(2)]);
     }
 
     proptest::proptest! {
@@ -1020,10 +1100,7 @@ mod tests {
             names in proptest::collection::vec("[aAbBkKK ΣσςİiIΩ]{0,4}", 0..24)
         ) {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            let mut folded = HashedNames::folded(names.len());
-            let found: Vec<Option<usize>> =
-                names.iter().enumerate().map(|(i, n)| folded.insert(n, i)).collect();
-            proptest::prop_assert_eq!(found, naive_duplicates(&names));
+            proptest::prop_assert_eq!(repeated(&names, fold_hash), naive_duplicates(&names));
         }
     }
 
@@ -1059,6 +1136,7 @@ mod tests {
     #[test]
     fn a_memo_finds_what_a_fresh_check_finds_after_every_edit() {
         let mut files = crate::synth::pool(300, 5);
+        let original = files.clone();
         let mut memo = ChecksMemo::default();
         let first_id = |text: &str| {
             let at = text.find("  - id: ").unwrap() + "  - id: ".len();
@@ -1088,6 +1166,16 @@ mod tests {
             Box::new(|files| files[4].1 = files[4].1.replacen("kind:", "kidn:", 1)),
             Box::new(|files| {
                 files.remove(5);
+            }),
+            // The duplicate id taken back; a whole set copied under another
+            // file name, then gone again: counts go down as well as up.
+            Box::new(move |files| files[1] = original[1].clone()),
+            Box::new(|files| {
+                let copy = ("copy.yaml".to_string(), files[2].1.clone());
+                files.push(copy);
+            }),
+            Box::new(|files| {
+                files.pop();
             }),
             // The same files again: every set from the memo, its findings kept.
             Box::new(|_| {}),

@@ -2,7 +2,7 @@
 //! own pipeline ([`compile`]), and the findings as the protocol's
 //! diagnostics, one list per open file.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr as _;
 use std::sync::Arc;
@@ -41,6 +41,22 @@ pub fn pool_dir(workspace: Option<&Path>, file: &Path) -> PathBuf {
         return cards;
     }
     file.parent().map_or_else(PathBuf::new, Path::to_path_buf)
+}
+
+/// The kept state of the pool in `dir`, made when it has none (`watched`:
+/// the client tells of every change on disk).
+pub fn live_pool<'p>(
+    pools: &'p mut HashMap<PathBuf, LivePool>,
+    dir: &Path,
+    watched: bool,
+) -> &'p mut LivePool {
+    pools.entry(dir.to_path_buf()).or_insert_with(|| {
+        let mut live = LivePool::new(dir);
+        if watched {
+            live.watched();
+        }
+        live
+    })
 }
 
 /// What a pool file is, by the rules the pool reader and the translation

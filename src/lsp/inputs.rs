@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
 
-use super::check::{Document, to_lsp, uri_of};
+use super::check::{Document, live_pool, to_lsp, uri_of};
 use super::position::{Encoding, position};
 use crate::diagnostics::{Code, Diagnostic, LineIndex, Sources};
 use crate::pool::{FOUND_FOLDER, Pool, is_data_file};
@@ -230,10 +230,7 @@ impl Inputs {
             let standing = match &dir {
                 None => builtin_standing(),
                 Some(dir) => {
-                    let live = pools
-                        .live
-                        .entry(dir.clone())
-                        .or_insert_with(|| LivePool::new(dir));
+                    let live = live_pool(pools.live, dir, pools.watched);
                     live_standing(
                         live,
                         open.values()
@@ -253,6 +250,8 @@ impl Inputs {
 pub struct Pools<'a> {
     pub input_pool: Option<PathBuf>,
     pub live: &'a mut HashMap<PathBuf, LivePool>,
+    /// The client tells of every change on disk.
+    pub watched: bool,
 }
 
 /// The built-in pool's ground (it has no errors, but is asked all the same).

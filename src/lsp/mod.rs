@@ -148,8 +148,7 @@ pub fn serve(input: impl BufRead + Send + 'static, output: &mut impl Write) -> i
                     transport::write(output, &Message::Notification(published))?;
                 }
             }
-            // No request of ours awaits an answer.
-            Message::Response(_) => {}
+            Message::Response(response) => server.heard_back(response),
         }
     }
 }
@@ -185,6 +184,8 @@ struct Server {
     stale: BTreeSet<PathBuf>,
     /// The client can be asked to watch files for the server.
     can_watch: bool,
+    /// The client agreed to watch them: it tells of every change on disk.
+    watched: bool,
     /// What the client wants traced (`$/logTrace`): each check's time.
     trace: lsp_types::TraceValue,
     /// The words completion offers, by pool folder (`None`: the built-in
@@ -505,12 +506,23 @@ impl Server {
             register_options: serde_json::to_value(options).ok(),
         };
         Some(Request::new(
-            RequestId::from("blades-watch".to_string()),
+            RequestId::from(WATCH_REQUEST.to_string()),
             RegisterCapability::METHOD.to_string(),
             lsp_types::RegistrationParams {
                 registrations: vec![registration],
             },
         ))
+    }
+
+    /// The client's answer to a request of ours: once it agrees to watch
+    /// the pool files, each pool trusts its last listing until told of a
+    /// change.
+    fn heard_back(&mut self, response: Response) {
+        let ours = response.id == RequestId::from(WATCH_REQUEST.to_string());
+        if ours && response.response_result.is_ok() {
+            self.watched = true;
+            self.pools.values_mut().for_each(LivePool::watched);
+        }
     }
 
     /// Files changed on disk (saved, made, deleted, by the editor or by
@@ -521,8 +533,12 @@ impl Server {
             let Some(path) = path_of(&change.uri) else {
                 continue;
             };
-            let pools = self.pools.keys().filter(|dir| path.starts_with(dir));
-            self.stale.extend(pools.cloned());
+            for (dir, live) in &mut self.pools {
+                if path.starts_with(dir) {
+                    live.disk_changed();
+                    self.stale.insert(dir.clone());
+                }
+            }
             // The player inputs' pool: their checks make its ground again.
             if let Some(dir) = complete::input_pool(self.root.as_deref())
                 && path.starts_with(&dir)
@@ -600,6 +616,7 @@ impl Server {
         let mut pools = inputs::Pools {
             input_pool: complete::input_pool(self.root.as_deref()),
             live: &mut self.pools,
+            watched: self.watched,
         };
         let inputs = &mut self.inputs;
         let open = &self.open;
@@ -616,10 +633,8 @@ impl Server {
     /// The findings of every open document in the pool in `dir`.
     fn publish(&mut self, dir: &Path) -> Vec<Notification> {
         let encoding = self.encoding.unwrap_or(Encoding::Utf16);
-        let live = self
-            .pools
-            .entry(dir.to_path_buf())
-            .or_insert_with(|| LivePool::new(dir));
+        let watched = self.watched;
+        let live = check::live_pool(&mut self.pools, dir, watched);
         // A check that fails on some input must not take the editor's
         // session down with it: that pool's files go unchecked this time,
         // and what it kept between checks is forgotten.
@@ -638,6 +653,9 @@ impl Server {
         published.chain(trace).collect()
     }
 }
+
+/// The id of the server's request that the client watch the pool files.
+const WATCH_REQUEST: &str = "blades-watch";
 
 /// What the cursor's requests need of the server (its fields, borrowed
 /// apart from the cursor's memory).
