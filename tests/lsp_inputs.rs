@@ -413,3 +413,30 @@ fn files_that_are_no_input_get_no_findings() {
     );
     assert_eq!(client.finish(), 0);
 }
+
+#[test]
+fn a_card_renamed_on_disk_checks_the_open_deck_again_when_the_client_says_so() {
+    let workspace = rules_workspace();
+    let set = workspace.path().join("cards/sunset-gulch.yaml");
+    let set_text = std::fs::read_to_string(&set).unwrap();
+    let deck = workspace.path().join("decks/mine.yaml");
+    std::fs::create_dir_all(deck.parent().unwrap()).unwrap();
+    let watching = json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let mut client = Client::start_with(workspace.path(), watching);
+    client.open(&deck, "cards:\n  - Canyon Wyrm\n");
+    assert_eq!(client.published()[&uri(&deck)], Vec::<Value>::new());
+    std::fs::write(
+        &set,
+        set_text.replace("name: Canyon Wyrm", "name: Canyon Worm"),
+    )
+    .unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&set), "type": 2}]}),
+    );
+    let published = client.published();
+    let list = &published[&uri(&deck)];
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["code"], "unknown-card");
+    assert_eq!(client.finish(), 0);
+}
