@@ -17,6 +17,7 @@ use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, Numb
 use super::check::{Document, live_pool, to_lsp, uri_of};
 use super::position::{Encoding, position};
 use crate::diagnostics::{Code, Diagnostic, LineIndex, Sources};
+use crate::model::Database;
 use crate::pool::{FOUND_FOLDER, Pool, is_data_file};
 use crate::rules::check::{self, Checked, Ground};
 use crate::rules::format::Formats;
@@ -177,7 +178,7 @@ impl Inputs {
         self.stale.insert(uri.as_str().to_string());
     }
 
-    /// Whether the document is a player input; forgets it when `closing`.
+    /// Whether the document is a player input.
     pub fn is_input(&self, uri: &Uri) -> bool {
         self.kinds.contains_key(uri.as_str())
     }
@@ -213,11 +214,8 @@ impl Inputs {
             let (Some(document), Some(&kind)) = (open.get(&uri), self.kinds.get(&uri)) else {
                 continue;
             };
-            let standing = match kind {
-                Kind::Score => None,
-                _ => Some(self.standing(pool, open)),
-            };
-            let findings = findings(kind, standing.as_deref(), document, encoding);
+            let standing = || self.standing(pool, open);
+            let findings = findings(kind, standing, document, encoding);
             lists.push((document.uri.clone(), findings));
         }
         lists
@@ -258,8 +256,7 @@ pub struct Pools<'a> {
 fn builtin_standing() -> Standing {
     let workspace = Workspace::builtin();
     let (formats, findings) = workspace.formats();
-    let database = workspace.database().map_err(|_| refused_pool())?;
-    standing(database, formats, &findings.diagnostics)
+    standing(formats, &findings.diagnostics, || workspace.database().ok())
 }
 
 /// The ground of a pool folder with the open documents laid over its files,
@@ -272,21 +269,25 @@ fn live_standing<'a>(live: &mut LivePool, open: impl Iterator<Item = &'a Documen
         Some((relative, document.text.clone()))
     });
     let pool: Pool = live.read(overlays.collect::<Vec<_>>());
-    let compiled = live.compile(&pool);
-    let database = database_made(&compiled.output).ok_or_else(refused_pool)?;
     let mut found = Vec::new();
     let formats = Formats::of_pool(&pool, &mut found);
-    standing(database, formats, &found)
+    standing(formats, &found, || {
+        database_made(&live.compile(&pool).output)
+    })
 }
 
+/// What `deck check` asks of a pool before it checks a deck, in its order:
+/// formats without errors, a database (the pool without errors), formats
+/// that name only what the database has.
 fn standing(
-    database: crate::model::Database,
     formats: Formats,
     findings: &[Diagnostic],
+    database: impl FnOnce() -> Option<Database>,
 ) -> Standing {
     if let Some(refused) = check::formats_refused(findings) {
         return Err(refused);
     }
+    let database = database().ok_or_else(refused_pool)?;
     if let Some(unknown) = check::formats_unknown(&formats, &database) {
         return Err(unknown);
     }
@@ -305,51 +306,50 @@ fn refused_pool() -> Vec<Diagnostic> {
 }
 
 /// One input's findings: what its command reports, the input's problems
-/// and the rules it breaks, each where it is written.
+/// and the rules it breaks, each where it is written. `standing` is asked
+/// only by the checks that name cards.
 fn findings(
     kind: Kind,
-    standing: Option<&Standing>,
+    standing: impl FnOnce() -> Arc<Standing>,
     document: &Document,
     encoding: Encoding,
 ) -> Vec<lsp_types::Diagnostic> {
     let shown = document.path.display().to_string();
     let file = InputFile::new(&shown, &document.text);
-    let ground = match standing {
-        Some(Err(refused)) => return refusal(refused, &file, encoding),
-        Some(Ok(ground)) => Some(ground),
-        None => None,
+    if kind == Kind::Score {
+        return score_findings(&file, encoding);
+    }
+    let standing = standing();
+    let ground = match &*standing {
+        Ok(ground) => ground,
+        Err(refused) => return refusal(refused, &file, encoding),
     };
-    let read = || Ok(file.clone());
-    match (kind, ground) {
-        (Kind::Deck, Some(ground)) => {
-            let format = ground.formats.default_format();
-            published(
-                check::deck(&ground.index(), format, &shown, read()),
-                &file,
-                encoding,
-            )
-        }
-        (Kind::Collection, Some(ground)) => {
-            let index = ground.index();
-            let checked = check::collection(&ground.database, &index, &shown, read(), false);
+    let index = ground.index();
+    let read = Ok(file.clone());
+    match kind {
+        Kind::Collection => {
+            let checked = check::collection(&ground.database, &index, &shown, read, false);
             published(checked, &file, encoding)
         }
-        (Kind::Trade, Some(ground)) => published(
-            check::trade(&ground.index(), &shown, read(), false),
-            &file,
-            encoding,
-        ),
-        _ => {
-            let mut found = Vec::new();
-            let _ = score::score(&file, &mut found);
-            crate::diagnostics::sort(&mut found);
-            let sources = sources_of(&file);
-            found
-                .iter()
-                .map(|d| to_lsp(d, &sources, encoding))
-                .collect()
+        Kind::Trade => published(check::trade(&index, &shown, read, false), &file, encoding),
+        // (A score sheet was answered above.)
+        Kind::Deck | Kind::Score => {
+            let format = ground.formats.default_format();
+            published(check::deck(&index, format, &shown, read), &file, encoding)
         }
     }
+}
+
+/// What `blades score` finds in a score sheet (it names no card: no pool).
+fn score_findings(file: &InputFile, encoding: Encoding) -> Vec<lsp_types::Diagnostic> {
+    let mut found = Vec::new();
+    let _ = score::score(file, &mut found);
+    crate::diagnostics::sort(&mut found);
+    let sources = sources_of(file);
+    found
+        .iter()
+        .map(|d| to_lsp(d, &sources, encoding))
+        .collect()
 }
 
 /// Why the input is not checked, at its start: the commands' findings
