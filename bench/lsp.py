@@ -4,7 +4,11 @@ workspace whose `cards/` is POOL, one set file opened, then RUNS edits (a typo p
 each timed from the didChange sent to its publishDiagnostics received; the server's own
 account of where the median edit's time went (its verbose `$/logTrace`) is printed too.
 
-    bench/lsp.py BLADES POOL [RUNS=20]
+    bench/lsp.py BLADES POOL [RUNS=20] [watch]
+
+With `watch` the client watches the pool's files for the server (dynamic registration of
+`workspace/didChangeWatchedFiles`, as VS Code, Neovim and Helix do), so the server trusts its
+last listing of the pool instead of listing it again at every edit.
 
 BLADES is the binary (target/release/blades for figures worth quoting), POOL a pool folder
 (`cards` for the built-in pool, or one made by `examples/synth`)."""
@@ -41,6 +45,9 @@ def peak_memory(pid):
 def main():
     binary, pool = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+    # `watch`: a client that watches the pool's files for the server (as
+    # VS Code, Neovim and Helix do), so the pool is not listed at each edit.
+    watch = len(sys.argv) > 4 and sys.argv[4] == "watch"
     work = tempfile.mkdtemp()
     try:
         shutil.copytree(pool, os.path.join(work, "cards"))
@@ -56,9 +63,16 @@ def main():
         uri = "file://" + path
         server = subprocess.Popen([binary, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         send = lambda m: (server.stdin.write(frame(m)), server.stdin.flush())
+        capabilities = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}} if watch else {}
         send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "processId": None, "rootUri": "file://" + work, "capabilities": {}, "trace": "verbose"}})
+            "processId": None, "rootUri": "file://" + work, "capabilities": capabilities,
+            "trace": "verbose"}})
         read(server.stdout)
+        send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        if watch:
+            while (message := read(server.stdout)).get("method") != "client/registerCapability":
+                pass
+            send({"jsonrpc": "2.0", "id": message["id"], "result": None})
         send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
             "uri": uri, "languageId": "yaml", "version": 0, "text": text}}})
         while read(server.stdout).get("method") != "$/logTrace":

@@ -302,6 +302,11 @@ impl LivePool {
                     root: Some(self.dir.clone()),
                     ..Pool::default()
                 });
+                // Hashed once here, not in every copy of it.
+                let files = on_disk.sets.par_iter().chain(on_disk.data.par_iter());
+                files.for_each(|file| {
+                    file.hash();
+                });
                 self.disk_changed = false;
                 self.on_disk.insert(on_disk).clone()
             }

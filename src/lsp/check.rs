@@ -384,27 +384,58 @@ fn range(
     }
 }
 
+/// How this system writes paths: Windows puts a drive letter first and
+/// separates with `\\`; a `file:` URI writes either with `/`.
+const WINDOWS: bool = cfg!(windows);
+
 /// The local path a `file:` URI names.
 pub fn path_of(uri: &Uri) -> Option<PathBuf> {
     let rest = uri.as_str().strip_prefix("file://")?;
     // `file://host/path`: only the local host.
     let rest = rest.strip_prefix("localhost").unwrap_or(rest);
-    let path = percent_decode(rest)?;
-    path.starts_with('/').then(|| PathBuf::from(path))
+    local_path(&percent_decode(rest)?, WINDOWS).map(PathBuf::from)
+}
+
+/// The path a `file:` URI's (decoded) path names: `/home/x` as it is;
+/// on Windows `/C:/x` (or `/c%3A/x`, as VS Code writes it) is `C:\x`.
+fn local_path(uri_path: &str, windows: bool) -> Option<String> {
+    if !windows {
+        return uri_path.starts_with('/').then(|| uri_path.to_string());
+    }
+    let drive = uri_path.strip_prefix('/')?;
+    let bytes = drive.as_bytes();
+    let lettered = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
+    lettered.then(|| drive.replace('/', "\\"))
 }
 
 /// The `file:` URI of an absolute local path.
 pub fn uri_of(path: &Path) -> Option<Uri> {
+    Uri::from_str(&uri_text(path.to_str()?, WINDOWS)?).ok()
+}
+
+/// [`uri_of`] as text: each byte outside the URI's unreserved set
+/// percent-encoded; on Windows `C:\x` is `file:///C:/x`.
+fn uri_text(path: &str, windows: bool) -> Option<String> {
+    let path = match windows {
+        true => {
+            let bytes = path.as_bytes();
+            let lettered = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
+            lettered.then(|| format!("/{}", path.replace('\\', "/")))?
+        }
+        false => path.to_string(),
+    };
     let mut uri = String::from("file://");
-    for byte in path.to_str()?.bytes() {
+    for (i, byte) in path.bytes().enumerate() {
         match byte {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
                 uri.push(byte as char);
             }
+            // A drive's colon is written as it is.
+            b':' if windows && i == 2 => uri.push(':'),
             _ => uri.push_str(&format!("%{byte:02X}")),
         }
     }
-    Uri::from_str(&uri).ok()
+    Some(uri)
 }
 
 fn percent_decode(text: &str) -> Option<String> {
@@ -437,6 +468,27 @@ mod tests {
             "file:///tmp/pool%201/%E3%82%AB%E3%83%BC%E3%83%89/set%232.yaml"
         );
         assert_eq!(path_of(&uri).as_deref(), Some(path));
+    }
+
+    #[test]
+    fn windows_paths_have_a_drive_and_backslashes_and_go_to_a_uri_and_back() {
+        let path = r"C:\Users\ユーザー\cards\tin town.yaml";
+        let uri = uri_text(path, true).expect("a drive letter");
+        assert_eq!(
+            uri,
+            "file:///C:/Users/%E3%83%A6%E3%83%BC%E3%82%B6%E3%83%BC/cards/tin%20town.yaml"
+        );
+        let decoded = percent_decode(uri.strip_prefix("file://").unwrap()).unwrap();
+        assert_eq!(local_path(&decoded, true).as_deref(), Some(path));
+        // VS Code writes the drive in lower case with its colon encoded.
+        let vscode = percent_decode("/c%3A/Users/x.yaml").unwrap();
+        assert_eq!(
+            local_path(&vscode, true).as_deref(),
+            Some(r"c:\Users\x.yaml")
+        );
+        assert_eq!(local_path("/home/x.yaml", true), None, "no drive");
+        assert_eq!(uri_text("relative\\x.yaml", true), None);
+        assert_eq!(local_path("C:/x.yaml", false), None, "not absolute here");
     }
 
     #[test]
