@@ -84,7 +84,7 @@ fn bench(c: &mut Criterion) {
                     let mut found = Vec::new();
                     let doc = input::read_deck(black_box(file), &mut found);
                     let mut placed: Vec<Placed> =
-                        input::resolve_cards(&index, &file.path, &doc.cards, &mut found)
+                        input::resolve_cards(&index, file, &doc.cards, &mut found)
                             .into_iter()
                             .map(|(c, n)| (0, c, n))
                             .collect();
@@ -93,7 +93,7 @@ fn bench(c: &mut Criterion) {
                             input::resolve_zone(format, &file.path, &section.zone, &mut found)
                                 .unwrap_or(0);
                         placed.extend(
-                            input::resolve_cards(&index, &file.path, &section.cards, &mut found)
+                            input::resolve_cards(&index, file, &section.cards, &mut found)
                                 .into_iter()
                                 .map(|(c, n)| (zone, c, n)),
                         );

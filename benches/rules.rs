@@ -60,7 +60,7 @@ fn bench(c: &mut Criterion) {
                 .character
                 .as_ref()
                 .and_then(|r| input::resolve_character(&file.path, r, &mut found));
-            let cards = input::resolve_cards(&index, &file.path, &doc.cards, &mut found);
+            let cards = input::resolve_cards(&index, &file, &doc.cards, &mut found);
             deck::check(deck::tournament(), character, &cards)
         })
     });

@@ -364,7 +364,7 @@ pub fn rules(data: &[u8]) {
             .character
             .as_ref()
             .and_then(|c| input::resolve_character(&file.path, c, &mut found));
-        let cards = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
+        let cards = input::resolve_cards(index, &file, &doc.cards, &mut found);
         let _ = deck::check(deck::tournament(), character, &cards);
 
         let doc = input::read_cards(&file, true, &mut found);
@@ -372,22 +372,22 @@ pub fn rules(data: &[u8]) {
             .symbol
             .as_ref()
             .and_then(|s| input::resolve_symbol(database, &file.path, s, &mut found));
-        let cards = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
+        let cards = input::resolve_cards(index, &file, &doc.cards, &mut found);
         let _ = collection::check(&cards, symbol.as_ref());
 
         let doc = input::read_cards(&file, false, &mut found);
-        let binder = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
+        let binder = input::resolve_cards(index, &file, &doc.cards, &mut found);
         let _ = collection::best(&binder);
         let _ = collection::best_duel(&binder);
 
         let doc = input::read_trade(&file, &mut found);
         let a = trade::Side {
-            cards: input::resolve_cards(index, &file.path, &doc.a.cards, &mut found),
+            cards: input::resolve_cards(index, &file, &doc.a.cards, &mut found),
             dollars: doc.a.dollars,
             friendship: doc.a.friendship,
         };
         let b = trade::Side {
-            cards: input::resolve_cards(index, &file.path, &doc.b.cards, &mut found),
+            cards: input::resolve_cards(index, &file, &doc.b.cards, &mut found),
             dollars: doc.b.dollars,
             friendship: doc.b.friendship,
         };
@@ -396,7 +396,7 @@ pub fn rules(data: &[u8]) {
 
         let doc = input::read_copies(&file, &mut found);
         let sets = input::resolve_sets(database, &file.path, &doc.sets, &mut found);
-        let cards = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
+        let cards = input::resolve_cards(index, &file, &doc.cards, &mut found);
         let _ = copies::check(&sets, &cards);
 
         blades::diagnostics::sort(&mut found);
@@ -682,7 +682,7 @@ pub fn deck_format(data: &[u8]) {
         let doc = input::read_deck(&file, &mut found);
         for section in &doc.sections {
             let _ = input::resolve_zone(format, &file.path, &section.zone, &mut found);
-            let _ = input::resolve_cards(index, &file.path, &section.cards, &mut found);
+            let _ = input::resolve_cards(index, &file, &section.cards, &mut found);
         }
         let mut sources = Sources::default();
         sources.insert(file.path.clone(), file.text.clone());

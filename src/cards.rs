@@ -7,7 +7,9 @@
 //! names of a translation, taken from the database) to what they name; [`CardIndex`] is one over the
 //! cards of a database. The same index resolves characters and sets.
 
-use foldhash::{HashMap, HashMapExt};
+use std::sync::{Arc, OnceLock};
+
+use foldhash::HashMap;
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -74,7 +76,7 @@ pub struct NameIndex {
     /// The folded names made ready for suggestions, on the first unknown
     /// reference (a deck of unknown names asks once each, not once a pass
     /// over every name).
-    lexicon: std::sync::OnceLock<Lexicon>,
+    lexicon: OnceLock<Lexicon>,
 }
 
 impl NameIndex {
@@ -99,7 +101,7 @@ impl NameIndex {
         }
         self.keys.push((key.clone(), target));
         // A name added after a suggestion is a candidate for the next.
-        self.lexicon = std::sync::OnceLock::new();
+        self.lexicon = OnceLock::new();
         match self.slots.get_mut(&key) {
             None => {
                 self.slots.insert(
@@ -182,18 +184,19 @@ impl NameIndex {
 #[derive(Debug, Clone)]
 pub struct CardIndex<'a> {
     database: &'a Database,
-    names: NameIndex,
-    by_id: HashMap<&'a str, usize>,
+    /// Shared, so that an index of the same database is made again at no
+    /// cost ([`CardIndex::with_names`]: an editor checks a deck per keystroke).
+    names: Arc<NameIndex>,
+    /// Made at the first look-up by id.
+    by_id: OnceLock<HashMap<&'a str, usize>>,
 }
 
 impl<'a> CardIndex<'a> {
     /// Indexes ids and English names.
     pub fn new(database: &'a Database) -> Self {
         let mut names = NameIndex::new();
-        let mut by_id = HashMap::with_capacity(database.cards.len());
         for (i, card) in database.cards.iter().enumerate() {
             names.insert(&card.id.0, NameSource::Id, i);
-            by_id.insert(card.id.0.as_str(), i);
         }
         for (i, card) in database.cards.iter().enumerate() {
             names.insert(&card.name, NameSource::English, i);
@@ -206,11 +209,29 @@ impl<'a> CardIndex<'a> {
                 }
             }
         }
+        CardIndex::with_names(database, Arc::new(names))
+    }
+
+    /// The index of `database` with the names an earlier index of the same
+    /// database made ([`CardIndex::names`]): no name is folded again.
+    pub fn with_names(database: &'a Database, names: Arc<NameIndex>) -> Self {
         CardIndex {
             database,
             names,
-            by_id,
+            by_id: OnceLock::new(),
         }
+    }
+
+    /// The index's names, to make it again with [`CardIndex::with_names`].
+    pub fn names(&self) -> Arc<NameIndex> {
+        self.names.clone()
+    }
+
+    fn ids(&self) -> &HashMap<&'a str, usize> {
+        self.by_id.get_or_init(|| {
+            let cards = self.database.cards.iter().enumerate();
+            cards.map(|(i, card)| (card.id.0.as_str(), i)).collect()
+        })
     }
 
     /// Adds names from another source, e.g. a translation's `(card id, name)`
@@ -221,8 +242,8 @@ impl<'a> CardIndex<'a> {
         names: impl IntoIterator<Item = (&'n Id, &'n str)>,
     ) {
         for (id, name) in names {
-            if let Some(&i) = self.by_id.get(id.0.as_str()) {
-                self.names.insert(name, source, i);
+            if let Some(&i) = self.ids().get(id.0.as_str()) {
+                Arc::make_mut(&mut self.names).insert(name, source, i);
             }
         }
     }
@@ -262,7 +283,7 @@ impl<'a> CardIndex<'a> {
 
     /// A card by exact id.
     pub fn by_id(&self, id: &str) -> Option<&'a Card> {
-        self.by_id.get(id).map(|&i| &self.database.cards[i])
+        self.ids().get(id).map(|&i| &self.database.cards[i])
     }
 }
 

@@ -1474,3 +1474,51 @@ fn import_checks_the_house_rules_at_the_po_line() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("0 added, 1 updated"), "{}", run.stderr);
 }
+
+/// The key a finding's message names first (`` `mini-gulch/dust-owl/name` ``).
+fn named_key(message: &str) -> Option<String> {
+    Some(message.split('`').nth(1)?.to_string())
+}
+
+#[test]
+fn check_warns_stale_exactly_where_status_counts_a_stale_text_it_can_compare() {
+    let mut compared = 0;
+    for pool in common::fixture_pools() {
+        let dir = pool.to_str().unwrap();
+        let status = blades(
+            &fixtures(),
+            &["--cards", dir, "--format", "json", "i18n", "status"],
+        );
+        let check = blades(
+            &fixtures(),
+            &["--cards", dir, "--format", "json", "i18n", "check"],
+        );
+        let (Ok(status), Ok(check)) = (
+            serde_json::from_str::<Value>(&status.stdout),
+            serde_json::from_str::<Value>(&check.stdout),
+        ) else {
+            continue;
+        };
+        let diagnostics = check["diagnostics"].as_array().cloned().unwrap_or_default();
+        let keys_of = |code: &str| -> std::collections::BTreeSet<String> {
+            diagnostics
+                .iter()
+                .filter(|d| d["code"] == code)
+                .filter_map(|d| named_key(d["message"].as_str()?))
+                .collect()
+        };
+        let broken_records = keys_of("locale-fingerprint");
+        let warned = keys_of("locale-stale");
+        let languages = status["languages"].as_array().cloned().unwrap_or_default();
+        let counted: std::collections::BTreeSet<String> = languages
+            .iter()
+            .flat_map(|language| language["entries"].as_array().cloned().unwrap_or_default())
+            .filter(|entry| entry["state"] == "stale" && entry["reason"] != "no-fingerprint")
+            .filter_map(|entry| entry["context"].as_str().map(str::to_string))
+            .filter(|key| !broken_records.contains(key))
+            .collect();
+        assert_eq!(warned, counted, "{}", pool.display());
+        compared += counted.len();
+    }
+    assert!(compared >= 4, "the fixtures have stale texts to compare");
+}

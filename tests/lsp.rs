@@ -511,6 +511,9 @@ fn document_symbols_are_the_set_and_its_cards_with_their_ranges() {
     assert_eq!(client.finish(), 0);
 }
 
+/// A set, not open, that takes a card id of `tin-town.yaml`.
+const COPYCAT: &str = "id: copycat\nname: Copycat\nkind: promo\ncards:\n  - {id: rivet-hound, name: Rivet Copy, kind: single, stars: 1, elements: [earth], types: [animal]}\n";
+
 #[test]
 fn a_file_changed_on_disk_is_seen_once_the_client_tells_of_it() {
     let dir = workspace(&root().join("tests/fixtures/lsp/cards"));
@@ -539,8 +542,7 @@ fn a_file_changed_on_disk_is_seen_once_the_client_tells_of_it() {
     assert_eq!(codes(&client.published()), Vec::<String>::new());
     // Another set, not open, now takes a card id of the open one.
     let other = dir.path().join("cards/copycat.yaml");
-    let copycat = "id: copycat\nname: Copycat\nkind: promo\ncards:\n  - {id: rivet-hound, name: Rivet Copy, kind: single, stars: 1, elements: [earth], types: [animal]}\n";
-    std::fs::write(&other, copycat).unwrap();
+    std::fs::write(&other, COPYCAT).unwrap();
     let told = |client: &mut Client, kind: u8| {
         let changes = json!({"changes": [{"uri": uri(&other), "type": kind}]});
         client.notify("workspace/didChangeWatchedFiles", changes);
@@ -556,7 +558,7 @@ fn a_file_changed_on_disk_is_seen_once_the_client_tells_of_it() {
     assert_eq!(codes(&client.published()), Vec::<String>::new());
     // A watching client's pool is not listed again at every edit: a file
     // made without a word is seen once the client tells of it.
-    std::fs::write(&other, copycat).unwrap();
+    std::fs::write(&other, COPYCAT).unwrap();
     client.change(&open, &text.replace("[aer]", "[air]").replace("# ", "#  "));
     assert_eq!(codes(&client.published()), Vec::<String>::new());
     told(&mut client, 1);
@@ -577,8 +579,7 @@ fn a_client_that_does_not_watch_has_the_pool_listed_at_every_check() {
     client.open(&open, &text);
     client.published();
     let other = dir.path().join("cards/copycat.yaml");
-    let copycat = "id: copycat\nname: Copycat\nkind: promo\ncards:\n  - {id: rivet-hound, name: Rivet Copy, kind: single, stars: 1, elements: [earth], types: [animal]}\n";
-    std::fs::write(&other, copycat).unwrap();
+    std::fs::write(&other, COPYCAT).unwrap();
     client.change(&open, &format!("{text}\n"));
     let found: Vec<Value> = client.published()[&uri(&open)].clone();
     assert!(

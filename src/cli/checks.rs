@@ -9,9 +9,10 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use blades::cards::CardIndex;
-use blades::diagnostics::{self, Code, Diagnostic, Sources};
+use blades::diagnostics::{Code, Diagnostic};
 use blades::model::Database;
 use blades::report::{self, Format};
+use blades::rules::check::{self, Checked};
 use blades::rules::input::InputFile;
 use blades::rules::{Common, Verdict, Violation};
 use blades::words::Id;
@@ -77,15 +78,9 @@ pub fn stdin_once(context: &Context, files: &[std::path::PathBuf]) -> Result<(),
     Ok(())
 }
 
-/// Reads an input file; a problem goes into `diagnostics`.
-pub fn read(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<InputFile> {
-    match InputFile::read(path) {
-        Ok(file) => Some(file),
-        Err(d) => {
-            diagnostics.push(*d);
-            None
-        }
-    }
+/// Reads an input file (standard input for `-`, or a share code's list).
+pub fn read(path: &Path) -> check::Read {
+    InputFile::read(path)
 }
 
 /// The file name to show for an input.
@@ -93,32 +88,17 @@ pub fn shown(path: &Path) -> String {
     blades::rules::input::shown(path)
 }
 
-/// Input problems: rendered to stderr for people, and returned as the
-/// `Common` part of a report that could not be checked.
-pub fn not_checked(
-    context: &Context,
-    shown: &str,
-    file: Option<&InputFile>,
-    mut found: Vec<Diagnostic>,
-) -> Common {
-    diagnostics::sort(&mut found);
-    let mut sources = Sources::default();
-    if let Some(file) = file {
-        sources.insert(file.path.clone(), file.text.clone());
-    }
-    if context.format == Format::Human {
+/// A check's report, its input problems first rendered to stderr for
+/// people.
+pub fn report<R>(context: &Context, checked: Checked<R>) -> R {
+    if context.format == Format::Human && !checked.problems.is_empty() {
         out::stderr_str(&report::render_human(
-            &found,
-            &sources,
+            &checked.problems,
+            &checked.sources,
             context.stderr_style(),
         ));
     }
-    Common::not_checked(shown, report::json_report(&found, &sources).diagnostics)
-}
-
-/// Any error among the findings?
-pub fn has_errors(found: &[Diagnostic]) -> bool {
-    found.iter().any(Diagnostic::is_error)
+    checked.report
 }
 
 /// The exit code of the worst verdict.

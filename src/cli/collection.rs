@@ -2,15 +2,13 @@
 
 use blades::words::plural;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use blades::cards::CardIndex;
-use blades::model::Database;
 use blades::report::Format;
-use blades::rules::collection::{self, BestReport, ChosenReport, CollectionReport, RP_PER_CARD};
-use blades::rules::input;
-use blades::rules::{Common, Violation, rule};
+use blades::rules::check;
+use blades::rules::collection::{BestReport, ChosenReport, CollectionReport};
 
 use super::checks;
 use super::{Context, out};
@@ -58,13 +56,19 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             return checks::check_each(
                 context,
                 &files,
-                |path| check_file(context, &database, &index, path, duel),
+                |path| {
+                    let read = checks::read(path);
+                    let checked =
+                        check::collection(&database, &index, &checks::shown(path), read, duel);
+                    checks::report(context, checked)
+                },
                 |report| report.common.verdict(),
                 |out, report| print_check(out, &index, report),
             );
         }
         CollectionCommand::Best { file, duel } => {
-            let report = best_file(context, &index, &file, duel);
+            let checked = check::best(&index, &checks::shown(&file), checks::read(&file), duel);
+            let report = checks::report(context, checked);
             match context.format {
                 Format::Json => checks::print_json(&mut out, &report, false),
                 Format::Human => print_best(&mut out::Shown(&mut out), &index, &report),
@@ -74,108 +78,6 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     };
     let _ = out.flush();
     checks::exit_code(verdict)
-}
-
-fn check_file(
-    context: &Context,
-    database: &Database,
-    index: &CardIndex,
-    path: &Path,
-    duel: bool,
-) -> CollectionReport {
-    let shown = checks::shown(path);
-    let mut found = Vec::new();
-    let not_checked = |found, file: Option<&input::InputFile>| CollectionReport {
-        common: checks::not_checked(context, &shown, file, found),
-        duel,
-        ..CollectionReport::default()
-    };
-    let Some(file) = checks::read(path, &mut found) else {
-        return not_checked(found, None);
-    };
-    let doc = input::read_cards(&file, true, &mut found);
-    let symbol = doc
-        .symbol
-        .as_ref()
-        .and_then(|s| input::resolve_symbol(database, &file.path, s, &mut found));
-    let cards = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
-    if checks::has_errors(&found) {
-        return not_checked(found, Some(&file));
-    }
-    let outcome = collection::check(&cards, symbol.as_ref());
-    let legal = outcome.violations.is_empty();
-    CollectionReport {
-        common: Common::checked(&shown, outcome.violations),
-        duel,
-        cards: cards
-            .iter()
-            .flat_map(|(c, n)| std::iter::repeat_n(c.id.clone(), *n as usize))
-            .collect(),
-        symbols: outcome
-            .symbols
-            .iter()
-            .map(|s| s.as_str().to_string())
-            .collect(),
-        vp: if legal && !duel {
-            collection::vp(outcome.size)
-        } else {
-            None
-        },
-        rp: (legal && duel).then_some(outcome.size * RP_PER_CARD),
-    }
-}
-
-fn best_file(context: &Context, index: &CardIndex, path: &Path, duel: bool) -> BestReport {
-    let shown = checks::shown(path);
-    let mut found = Vec::new();
-    let not_checked = |found, file: Option<&input::InputFile>| BestReport {
-        common: checks::not_checked(context, &shown, file, found),
-        duel,
-        ..BestReport::default()
-    };
-    let Some(file) = checks::read(path, &mut found) else {
-        return not_checked(found, None);
-    };
-    let doc = input::read_cards(&file, false, &mut found);
-    let binder = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
-    if checks::has_errors(&found) {
-        return not_checked(found, Some(&file));
-    }
-    let none = || {
-        vec![Violation::new(
-            rule::NO_COLLECTION,
-            "no two cards of the binder share an element or a type with different STARs: there is no legal collection to make",
-            Vec::new(),
-        )]
-    };
-    if duel {
-        let pair = collection::best_duel(&binder);
-        let violations = if pair.size() == 0 { none() } else { Vec::new() };
-        BestReport {
-            common: Common::checked(&shown, violations),
-            duel,
-            rp: Some(pair.rp()),
-            element: Some(pair.element.as_ref().map(ChosenReport::from)),
-            kind_type: Some(pair.kind_type.as_ref().map(ChosenReport::from)),
-            ..BestReport::default()
-        }
-    } else {
-        match collection::best(&binder) {
-            Some(best) => BestReport {
-                common: Common::checked(&shown, Vec::new()),
-                duel,
-                cards: Some(best.cards.iter().map(|c| c.id.clone()).collect()),
-                symbol: Some(best.symbol.as_str().to_string()),
-                vp: collection::vp(best.cards.len() as u64),
-                ..BestReport::default()
-            },
-            None => BestReport {
-                common: Common::checked(&shown, none()),
-                duel,
-                ..BestReport::default()
-            },
-        }
-    }
 }
 
 fn symbol_words(symbol: &str) -> String {

@@ -2,14 +2,14 @@
 
 use blades::words::plural;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use blades::cards::{CardIndex, LookupError};
 use blades::diagnostics::{Code, Diagnostic};
 use blades::model::Database;
 use blades::report::Format;
-use blades::rules::Common;
+use blades::rules::check;
 use blades::rules::copies::{self, CopiesReport, Manifest};
 use blades::rules::input;
 use blades::words::CardKind;
@@ -54,7 +54,11 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             checks::check_each(
                 context,
                 &files,
-                |path| check_file(context, &database, &index, path),
+                |path| {
+                    let read = checks::read(path);
+                    let checked = check::copies(&database, &index, &checks::shown(path), read);
+                    checks::report(context, checked)
+                },
                 |report| report.common.verdict(),
                 |out, report| print_check(out, &index, report),
             )
@@ -63,35 +67,6 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     };
     let _ = out.flush();
     code
-}
-
-fn check_file(
-    context: &Context,
-    database: &Database,
-    index: &CardIndex,
-    path: &Path,
-) -> CopiesReport {
-    let shown = checks::shown(path);
-    let mut found = Vec::new();
-    let not_checked = |found, file: Option<&input::InputFile>| CopiesReport {
-        common: checks::not_checked(context, &shown, file, found),
-        ..CopiesReport::default()
-    };
-    let Some(file) = checks::read(path, &mut found) else {
-        return not_checked(found, None);
-    };
-    let doc = input::read_copies(&file, &mut found);
-    let sets = input::resolve_sets(database, &file.path, &doc.sets, &mut found);
-    let cards = input::resolve_cards(index, &file.path, &doc.cards, &mut found);
-    if checks::has_errors(&found) {
-        return not_checked(found, Some(&file));
-    }
-    let outcome = copies::check(&sets, &cards);
-    CopiesReport {
-        common: Common::checked(&shown, outcome.violations),
-        sets: sets.iter().map(|s| s.id.clone()).collect(),
-        cards: outcome.cards,
-    }
 }
 
 fn print_check(out: &mut impl Write, index: &CardIndex, report: &CopiesReport) {

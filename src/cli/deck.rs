@@ -8,11 +8,10 @@ use std::process::ExitCode;
 use blades::cards::CardIndex;
 use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::report::Format;
-use blades::rules::Common;
-use blades::rules::deck::{self, CharacterRef, DeckFormat, DeckReport, Placed, ZoneCards};
+use blades::rules::check::{self, Ground};
+use blades::rules::deck::{DeckFormat, DeckReport};
 use blades::rules::input;
 use blades::rules::share::{self, DeckExport};
-use blades::words::Id;
 
 use super::out::{self, stdoutln};
 use super::{Context, checks, exit};
@@ -64,41 +63,19 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 
 /// What every deck command reads first: the pool's formats (the one
 /// named, or the default) and its database.
-struct Ground {
-    formats: blades::rules::format::Formats,
-    database: blades::model::Database,
-}
-
 fn ground(context: &Context) -> Result<Ground, ExitCode> {
     let workspace = context.workspace()?;
     let (formats, findings) = workspace.formats();
-    if findings.error_count() > 0 {
-        let mut diagnostics = findings.diagnostics.clone();
-        diagnostics.push(
-            Diagnostic::general(
-                Code::FormatInvalid,
-                "the pool's deck formats have errors, so no deck is checked",
-            )
-            .with_help("fix the format files (see docs/formats.md)"),
-        );
-        return Err(context.fail(exit::CANNOT_RUN, &diagnostics, &findings.sources));
+    if let Some(refused) = check::formats_refused(&findings.diagnostics) {
+        return Err(context.fail(exit::CANNOT_RUN, &refused, &findings.sources));
     }
     let database = workspace.database().map_err(|findings| {
         context.pool_has_errors(&findings, "nothing can be checked against it")
     })?;
-    let unknown = formats.unknown_names(&database);
-    if !unknown.is_empty() {
-        let mut diagnostics = unknown;
-        diagnostics.push(
-            Diagnostic::general(
-                Code::FormatInvalid,
-                "the pool's deck formats name cards, sets or types it does not have, so no deck is checked",
-            )
-            .with_help("fix the format files (see docs/formats.md)"),
-        );
-        return Err(context.fail(exit::CANNOT_RUN, &diagnostics, &findings.sources));
+    if let Some(unknown) = check::formats_unknown(&formats, &database) {
+        return Err(context.fail(exit::CANNOT_RUN, &unknown, &findings.sources));
     }
-    Ok(Ground { formats, database })
+    Ok(Ground::new(database, formats))
 }
 
 /// The format `--rules` names, or the default one.
@@ -135,103 +112,18 @@ fn check(context: &Context, files: &[PathBuf], rules: Option<&str>) -> ExitCode 
         Ok(format) => format,
         Err(code) => return code,
     };
-    let index = CardIndex::new(&ground.database);
+    let index = ground.index();
     let named = rules.is_some();
     checks::check_each(
         context,
         files,
-        |path| check_file(context, &index, format, path),
+        |path| {
+            let checked = check::deck(&index, format, &checks::shown(path), checks::read(path));
+            checks::report(context, checked)
+        },
         |report| report.common.verdict(),
         |out, report| print_human(out, &index, format, named, report),
     )
-}
-
-/// A deck as read: its character and its cards, each in its zone.
-struct ReadDeck<'a> {
-    file: input::InputFile,
-    character: Option<&'static blades::rules::characters::Character>,
-    /// A character was named and is not one: the limits it changes are
-    /// unknown, so no rule is checked.
-    character_unknown: bool,
-    placed: Vec<Placed<'a>>,
-}
-
-/// Reads a deck file and resolves its character, cards and zone headers;
-/// `None` (with the problems in `found`) when it cannot be read.
-fn read_deck<'a>(
-    index: &CardIndex<'a>,
-    format: &DeckFormat,
-    path: &Path,
-    found: &mut Vec<Diagnostic>,
-) -> Option<ReadDeck<'a>> {
-    let file = checks::read(path, found)?;
-    let deck = input::place_deck(index, format, &file, found);
-    Some(ReadDeck {
-        file,
-        character_unknown: deck.character_unknown,
-        character: deck.character,
-        placed: deck.placed,
-    })
-}
-
-pub fn check_file(
-    context: &Context,
-    index: &CardIndex,
-    format: &DeckFormat,
-    path: &Path,
-) -> DeckReport {
-    let shown = checks::shown(path);
-    let mut found = Vec::new();
-    let Some(ReadDeck {
-        file,
-        character,
-        character_unknown,
-        placed,
-    }) = read_deck(index, format, path, &mut found)
-    else {
-        return not_checked(context, &shown, None, found);
-    };
-    let outcome = deck::check_zoned(format, character, &placed);
-    if checks::has_errors(&found) {
-        // A title line or a misspelt name does not hide what the cards
-        // that were read break: both are reported in one run.
-        let mut report = not_checked(context, &shown, Some(&file), found);
-        if !character_unknown {
-            report.common.violations = outcome.violations;
-        }
-        return report;
-    }
-    let ids_of = |zone: Option<usize>| -> Vec<Id> {
-        placed
-            .iter()
-            .filter(|(z, _, _)| zone.is_none_or(|zone| *z == zone))
-            .flat_map(|(_, c, n)| std::iter::repeat_n(c.id.clone(), *n as usize))
-            .collect()
-    };
-    let zones = if format.zones.len() > 1 {
-        format
-            .zones
-            .iter()
-            .enumerate()
-            .map(|(i, z)| ZoneCards {
-                zone: z.id.clone(),
-                cards: ids_of(Some(i)),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    DeckReport {
-        common: Common::checked(&shown, outcome.violations),
-        format: Some(format.id.clone()),
-        character: character.map(|c| CharacterRef {
-            id: c.id.clone(),
-            name: c.name.clone(),
-        }),
-        slots: outcome.slots,
-        cards: ids_of(None),
-        zones,
-    }
 }
 
 /// `deck export`: the deck read and resolved (not checked: a deck being
@@ -245,14 +137,16 @@ fn export(context: &Context, path: &Path, share_only: bool, rules: Option<&str>)
         Ok(format) => format,
         Err(code) => return code,
     };
-    let index = CardIndex::new(&ground.database);
-    let mut found = Vec::new();
-    let Some(deck) = read_deck(&index, format, path, &mut found) else {
-        return context.fail(exit::CANNOT_RUN, &found, &Sources::default());
+    let index = ground.index();
+    let file = match checks::read(path) {
+        Ok(file) => file,
+        Err(problem) => return context.fail(exit::CANNOT_RUN, &[*problem], &Sources::default()),
     };
-    if checks::has_errors(&found) {
+    let mut found = Vec::new();
+    let deck = input::place_deck(&index, format, &file, &mut found);
+    if found.iter().any(Diagnostic::is_error) {
         let mut sources = Sources::default();
-        sources.insert(deck.file.path.clone(), deck.file.text.clone());
+        sources.insert(file.path.clone(), file.text.clone());
         return context.fail(exit::CANNOT_RUN, &found, &sources);
     }
     let exported = DeckExport {
@@ -275,18 +169,6 @@ fn export(context: &Context, path: &Path, share_only: bool, rules: Option<&str>)
         }
     }
     ExitCode::from(exit::OK)
-}
-
-fn not_checked(
-    context: &Context,
-    shown: &str,
-    file: Option<&input::InputFile>,
-    found: Vec<Diagnostic>,
-) -> DeckReport {
-    DeckReport {
-        common: checks::not_checked(context, shown, file, found),
-        ..DeckReport::default()
-    }
 }
 
 fn print_human(

@@ -22,10 +22,11 @@ pub struct Args {
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
-    let mut found = Vec::new();
-    let Some(file) = checks::read(&args.file, &mut found) else {
-        return context.fail(exit::CANNOT_RUN, &found, &Sources::default());
+    let file = match checks::read(&args.file) {
+        Ok(file) => file,
+        Err(problem) => return context.fail(exit::CANNOT_RUN, &[*problem], &Sources::default()),
     };
+    let mut found = Vec::new();
     let report = score::score(&file, &mut found);
     let mut sources = Sources::default();
     sources.insert(file.path.clone(), file.text.clone());

@@ -1,13 +1,12 @@
 //! `blades trade check FILE`: are both sides worth the same?
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use blades::cards::CardIndex;
-use blades::rules::Common;
-use blades::rules::input;
-use blades::rules::trade::{self, Side, SideValue, TradeReport};
+use blades::rules::check;
+use blades::rules::trade::{SideValue, TradeReport};
 
 use super::Context;
 use super::checks;
@@ -46,46 +45,14 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     checks::check_each(
         context,
         &files,
-        |path| check_file(context, &index, path, free_market),
+        |path| {
+            let read = checks::read(path);
+            let checked = check::trade(&index, &checks::shown(path), read, free_market);
+            checks::report(context, checked)
+        },
         |report| report.common.verdict(),
         |out, report| print_human(out, &index, report),
     )
-}
-
-fn check_file(context: &Context, index: &CardIndex, path: &Path, free_market: bool) -> TradeReport {
-    let shown = checks::shown(path);
-    let mut found = Vec::new();
-    let not_checked = |found, file: Option<&input::InputFile>| TradeReport {
-        common: checks::not_checked(context, &shown, file, found),
-        free_market,
-        ..TradeReport::default()
-    };
-    let Some(file) = checks::read(path, &mut found) else {
-        return not_checked(found, None);
-    };
-    let doc = input::read_trade(&file, &mut found);
-    let a = Side {
-        cards: input::resolve_cards(index, &file.path, &doc.a.cards, &mut found),
-        dollars: doc.a.dollars,
-        friendship: doc.a.friendship,
-    };
-    let b = Side {
-        cards: input::resolve_cards(index, &file.path, &doc.b.cards, &mut found),
-        dollars: doc.b.dollars,
-        friendship: doc.b.friendship,
-    };
-    if checks::has_errors(&found) {
-        return not_checked(found, Some(&file));
-    }
-    let outcome = trade::check(&a, &b, free_market);
-    TradeReport {
-        common: Common::checked(&shown, outcome.violations),
-        free_market,
-        a: outcome.a,
-        b: outcome.b,
-        difference: outcome.difference,
-        balance: outcome.balance,
-    }
 }
 
 fn side_words(side: &SideValue) -> String {

@@ -37,6 +37,22 @@ pub fn pool_dir(workspace: Option<&Path>, file: &Path) -> PathBuf {
     file.parent().map_or_else(PathBuf::new, Path::to_path_buf)
 }
 
+/// The kept state of the pool in `dir`, made when it has none (`watched`:
+/// the client tells of every change on disk).
+pub fn live_pool<'p>(
+    pools: &'p mut HashMap<PathBuf, LivePool>,
+    dir: &Path,
+    watched: bool,
+) -> &'p mut LivePool {
+    pools.entry(dir.to_path_buf()).or_insert_with(|| {
+        let mut live = LivePool::new(dir);
+        if watched {
+            live.watched();
+        }
+        live
+    })
+}
+
 /// What a pool file is, by the rules the pool reader and the translation
 /// commands use: which command's findings an editor shows for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,13 +126,7 @@ pub fn check_kept<'a>(
     encoding: Encoding,
     watched: bool,
 ) -> Option<Checked> {
-    let live = pools.entry(dir.to_path_buf()).or_insert_with(|| {
-        let mut live = LivePool::new(dir);
-        if watched {
-            live.watched();
-        }
-        live
-    });
+    let live = live_pool(pools, dir, watched);
     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         check_pool(live, open, encoding)
     }));

@@ -32,6 +32,7 @@ pub mod documents;
 pub mod format;
 pub mod hover;
 pub mod index;
+pub mod inputs;
 pub mod locate;
 pub mod position;
 pub mod references;
@@ -88,7 +89,7 @@ pub fn serve(input: impl BufRead + Send + 'static, output: &mut impl Write) -> i
     let frames = read_in_background(input);
     let mut server = Server::default();
     loop {
-        let frame = match server.stale.is_empty() {
+        let frame = match server.nothing_stale() {
             true => frames.recv().ok(),
             false => match frames.try_recv() {
                 Ok(frame) => Some(frame),
@@ -191,6 +192,9 @@ struct Server {
     /// The index of each checked pool, which the cursor's requests and
     /// completion answer from.
     cursor: cursor::Cursor,
+    /// The open documents that are player inputs (decks, collections,
+    /// trades, score sheets), checked apart from their folder's pool.
+    inputs: inputs::Inputs,
 }
 
 impl Server {
@@ -513,14 +517,27 @@ impl Server {
                     self.stale.insert(dir.clone());
                 }
             }
+            // The player inputs' pool: their checks make its ground again.
+            if let Some(dir) = complete::input_pool(self.root.as_deref())
+                && path.starts_with(&dir)
+            {
+                self.inputs.pool_changed(&dir);
+            }
         }
         Vec::new()
     }
 
-    /// Keeps a document's text; its pool is to be checked again.
+    /// Keeps a document's text; its pool (a player input: the input) is
+    /// to be checked again.
     fn set_text(&mut self, uri: Uri, text: String) -> Option<Vec<Notification>> {
         let path = path_of(&uri)?;
-        self.stale.insert(pool_dir(self.root.as_deref(), &path));
+        match inputs::Kind::of(self.root.as_deref(), &path, &text) {
+            Some(kind) => self.inputs.changed(&uri, kind),
+            None => {
+                self.inputs.forget(&uri);
+                self.stale.insert(pool_dir(self.root.as_deref(), &path));
+            }
+        }
         self.open.insert(
             uri.as_str().to_string(),
             Document {
@@ -536,6 +553,9 @@ impl Server {
     /// checked again with the file as it is on disk.
     fn close(&mut self, uri: Uri) -> Option<Vec<Notification>> {
         let document = self.open.remove(uri.as_str())?;
+        if self.inputs.forget(&uri) {
+            return Some(vec![publish(uri, Vec::new())]);
+        }
         let dir = pool_dir(self.root.as_deref(), &document.path);
         self.stale.insert(dir);
         Some(vec![publish(uri, Vec::new())])
@@ -556,21 +576,48 @@ impl Server {
             for notification in published.chain(trace) {
                 transport::write(output, &Message::Notification(notification))?;
             }
+            self.inputs.pool_changed(&dir);
             self.cursor.checked(&dir, checked);
         }
+        for published in self.publish_inputs() {
+            transport::write(output, &Message::Notification(published))?;
+        }
         Ok(())
+    }
+
+    /// Whether nothing waits to be checked.
+    fn nothing_stale(&self) -> bool {
+        self.stale.is_empty() && !self.inputs.any_stale()
+    }
+
+    /// The findings of every player input changed, or whose pool changed,
+    /// since it was last checked.
+    fn publish_inputs(&mut self) -> Vec<Notification> {
+        let encoding = self.encoding.unwrap_or(Encoding::Utf16);
+        let mut pools = inputs::Pools {
+            input_pool: complete::input_pool(self.root.as_deref()),
+            live: &mut self.pools,
+            watched: self.watched,
+        };
+        let inputs = &mut self.inputs;
+        let open = &self.open;
+        // As for a pool: a check that fails leaves the inputs unchecked.
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            inputs.check_stale(&mut pools, open, encoding)
+        }));
+        let lists = checked.unwrap_or_default().into_iter();
+        lists
+            .map(|(uri, diagnostics)| publish(uri, diagnostics))
+            .collect()
     }
 
     /// The findings of every open document in the pool in `dir`.
     fn check(&mut self, dir: &Path) -> Option<check::Checked> {
         let encoding = self.encoding.unwrap_or(Encoding::Utf16);
-        check_kept(
-            &mut self.pools,
-            dir,
-            self.open.values(),
-            encoding,
-            self.watched,
-        )
+        // Player inputs are checked apart (`inputs`), not as the pool's.
+        let inputs = &self.inputs;
+        let open = self.open.values().filter(|d| !inputs.is_input(&d.uri));
+        check_kept(&mut self.pools, dir, open, encoding, self.watched)
     }
 }
 

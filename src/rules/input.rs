@@ -25,7 +25,7 @@ use super::characters::{self, Character};
 use super::collection::Symbol;
 use super::share;
 use crate::cards::{CardIndex, LookupError, NameIndex, NameSource};
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::{Code, Diagnostic, Fix};
 use crate::model::{Database, Set};
 use crate::pool;
 use crate::suggest::{closest, listing};
@@ -1243,20 +1243,35 @@ fn parse_reference(
 /// Resolves card references, reporting every unknown or ambiguous one.
 pub fn resolve_cards<'a>(
     index: &CardIndex<'a>,
-    path: &Arc<str>,
+    file: &InputFile,
     refs: &[Reference],
     out: &mut Vec<Diagnostic>,
 ) -> Vec<Counted<'a>> {
+    let located = resolve_located(index, file, refs, out);
+    located.into_iter().map(|(card, _)| card).collect()
+}
+
+/// A card of an input with its count and where it is written.
+pub type Located<'a> = (Counted<'a>, Range<usize>);
+
+/// [`resolve_cards`], each card with where its reference is written.
+pub fn resolve_located<'a>(
+    index: &CardIndex<'a>,
+    file: &InputFile,
+    refs: &[Reference],
+    out: &mut Vec<Diagnostic>,
+) -> Vec<Located<'a>> {
+    let path = &file.path;
     let mut cards = Vec::with_capacity(refs.len());
     for r in refs {
         match index.resolve(&r.name) {
-            Ok(i) => cards.push((index.card(i), r.count)),
+            Ok(i) => cards.push(((index.card(i), r.count), r.span.clone())),
             // `2 Canyon Wyrm`, as deck lists are pasted: a count without an
             // `x`, read only when the whole text names no card (so a card
             // named `1000 Needles` is still found by its name).
             Err(LookupError::Unknown { .. }) if let Some((n, i)) = bare_count(index, &r.name) => {
                 match n.checked_mul(r.count).filter(|&total| total <= MAX_COUNT) {
-                    Some(total) => cards.push((index.card(i), total)),
+                    Some(total) => cards.push(((index.card(i), total), r.span.clone())),
                     None => {
                         let written = r.name.split_whitespace().next().unwrap_or_default();
                         let said = match r.count {
@@ -1269,13 +1284,19 @@ pub fn resolve_cards<'a>(
             }
             Err(LookupError::Unknown { suggestions }) => {
                 let mut help = suggestion_help(&suggestions, "card");
-                if r.name
+                let counted = r
+                    .name
                     .split_whitespace()
                     .next()
-                    .is_some_and(|w| whole_number(w).is_some())
-                {
+                    .is_some_and(|w| whole_number(w).is_some());
+                if counted {
                     help.push_str("; a count is written `2 Name`, `2x Name` or `Name x2`");
                 }
+                // A count read as part of the name would be lost by the fix.
+                let fixes = match counted {
+                    true => Vec::new(),
+                    false => name_fixes(file, r, &suggestions),
+                };
                 out.push(
                     Diagnostic::error(
                         Code::UnknownCard,
@@ -1284,7 +1305,8 @@ pub fn resolve_cards<'a>(
                         format!("unknown card `{}`", r.name),
                     )
                     .with_label("no card of the pool has this name or id")
-                    .with_help(help),
+                    .with_help(help)
+                    .with_fixes(fixes),
                 );
             }
             Err(LookupError::Ambiguous { targets }) => {
@@ -1312,6 +1334,36 @@ pub fn resolve_cards<'a>(
         }
     }
     cards
+}
+
+/// Each suggested name written over a misspelt reference, where the
+/// reference stands in the file as written (not inside an escaped or
+/// quoted scalar) and the name can stand there as it is: in YAML a plain
+/// word ([`yaml::word_fix`]), in a list a name that starts no comment.
+fn name_fixes(file: &InputFile, r: &Reference, suggestions: &[String]) -> Vec<Fix> {
+    if file.text.get(r.span.clone()) != Some(r.name.as_str()) {
+        return Vec::new();
+    }
+    let syntax = detect(&file.path, &file.text);
+    let fix = |name: &String| match syntax {
+        Syntax::Yaml => yaml::word_fix(r.span.clone(), name),
+        Syntax::Text if plain_name(name) => Some(Fix::replace(
+            format!("write `{name}`"),
+            r.span.clone(),
+            name.as_str(),
+        )),
+        Syntax::Text => None,
+    };
+    suggestions.iter().filter_map(fix).collect()
+}
+
+/// A name a text list reads back as written: one line, no comment, no
+/// count or header it could be taken for.
+fn plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.contains(['#', '\n', '\r', ':'])
+        && split_count(name).is_none()
+        && name.trim() == name
 }
 
 /// `N Name` where `Name` names a card: the count (saturated past the
@@ -1386,6 +1438,8 @@ pub struct PlacedDeck<'a> {
     /// unknown.
     pub character_unknown: bool,
     pub placed: Vec<super::deck::Placed<'a>>,
+    /// Where each of `placed` is written.
+    pub spans: Vec<Range<usize>>,
 }
 
 /// Reads a deck file and resolves its character, cards and zone headers,
@@ -1401,21 +1455,27 @@ pub fn place_deck<'a>(
         .character
         .as_ref()
         .and_then(|c| resolve_character(&file.path, c, out));
-    let mut placed: Vec<_> = resolve_cards(index, &file.path, &doc.cards, out)
-        .into_iter()
-        .map(|(c, n)| (0, c, n))
-        .collect();
+    let mut placed = Vec::new();
+    let mut spans = Vec::new();
+    for ((card, n), span) in resolve_located(index, file, &doc.cards, out) {
+        placed.push((0, card, n));
+        spans.push(span);
+    }
     for section in &doc.sections {
         let zone = resolve_zone(format, &file.path, &section.zone, out);
-        let cards = resolve_cards(index, &file.path, &section.cards, out);
+        let cards = resolve_located(index, file, &section.cards, out);
         if let Some(zone) = zone {
-            placed.extend(cards.into_iter().map(|(c, n)| (zone, c, n)));
+            for ((card, n), span) in cards {
+                placed.push((zone, card, n));
+                spans.push(span);
+            }
         }
     }
     PlacedDeck {
         character_unknown: doc.character.is_some() && character.is_none(),
         character,
         placed,
+        spans,
     }
 }
 

@@ -16,6 +16,7 @@ use crate::report::JsonDiagnostic;
 use crate::words::Id;
 
 pub mod characters;
+pub mod check;
 pub mod collection;
 pub mod copies;
 pub mod deck;
