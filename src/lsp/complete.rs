@@ -6,13 +6,13 @@
 //! key half typed is not YAML yet.
 
 use std::ops::Range;
-use std::path::Path;
 
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation, TextEdit,
 };
 use serde_json::Value;
 
+use super::documents::declares_a_set;
 use super::index::{Defined, PoolIndex};
 use super::locate;
 use super::position::{Encoding, position};
@@ -59,15 +59,10 @@ impl Role {
                 }
             }
             locate::Place::Data => Role::Other,
-            locate::Place::Set => {
-                let declares_a_set = text
-                    .lines()
-                    .any(|l| l.starts_with("id:") || l.starts_with("kind:"));
-                match in_pool || declares_a_set {
-                    true => Role::Set,
-                    false => Role::Input { yaml: true },
-                }
-            }
+            locate::Place::Set => match in_pool || declares_a_set(text) {
+                true => Role::Set,
+                false => Role::Input { yaml: true },
+            },
         }
     }
 }
@@ -739,18 +734,12 @@ pub fn needs_words(role: Role) -> bool {
     !matches!(role, Role::Japanese | Role::Other)
 }
 
-/// The pool a player's input names cards of: the workspace's `cards/`,
-/// else the built-in pool (the rule every command uses).
-pub fn input_pool(root: Option<&Path>) -> Option<std::path::PathBuf> {
-    root.map(|r| r.join(crate::pool::FOUND_FOLDER))
-        .filter(|cards| cards.is_dir())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::compile::Output;
     use crate::pool::Pool;
+    use std::path::Path;
     use std::sync::Arc;
 
     fn key(k: &str) -> Step {

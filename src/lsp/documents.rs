@@ -33,6 +33,21 @@ pub fn open_in<'a>(
         .collect()
 }
 
+/// The pool a player's input names cards of: the workspace's `cards/`,
+/// else (`None`) the built-in pool: the rule every command uses run in the
+/// workspace folder.
+pub fn input_pool(root: Option<&Path>) -> Option<PathBuf> {
+    root.map(|r| r.join(crate::pool::FOUND_FOLDER))
+        .filter(|cards| cards.is_dir())
+}
+
+/// A YAML file with `id:` or `kind:` at its top level declares a set (a
+/// file outside any pool's folder is read as a set file, not an input).
+pub fn declares_a_set(text: &str) -> bool {
+    text.lines()
+        .any(|l| l.starts_with("id:") || l.starts_with("kind:"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

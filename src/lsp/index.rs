@@ -19,13 +19,13 @@ use std::sync::{Arc, OnceLock};
 use rayon::prelude::*;
 
 use super::check::{Checked, pool_dir};
-use super::documents::relative_in;
+use super::documents::{input_pool, relative_in};
 use super::locate::{CardRef, Naming, Place, card_refs};
 use crate::cards::{NameIndex, NameSource, fold};
 use crate::compile::{Output, PoolVocabulary, pool_keywords, read_vocabulary};
 use crate::effect::Keywords;
 use crate::model::{Card, Set};
-use crate::pool::{FOUND_FOLDER, Pool, SourceFile};
+use crate::pool::{Pool, SourceFile};
 use crate::workspace::card_made;
 use crate::yaml::{self, Node, NodeValue};
 
@@ -529,8 +529,7 @@ fn all_files(pool: &Pool) -> impl Iterator<Item = &SourceFile> {
 /// the pool is the one [`pool_dir`] chooses and a file it does not read is
 /// an input of it.
 pub fn place_of(root: Option<&Path>, path: &Path) -> (PathBuf, Place) {
-    if let Some(cards) = root.map(|r| r.join(FOUND_FOLDER))
-        && cards.is_dir()
+    if let Some(cards) = input_pool(root)
         && !path.starts_with(&cards)
     {
         return (cards, Place::Input);

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
 
 use super::check::{Document, live_pool, to_lsp, uri_of};
+use super::documents::declares_a_set;
 use super::position::{Encoding, position};
 use crate::diagnostics::{Code, Diagnostic, LineIndex, Sources};
 use crate::model::Database;
@@ -80,12 +81,6 @@ impl Kind {
             false => Some(headed(text)),
         }
     }
-}
-
-/// A YAML file with `id:` or `kind:` at its top level is a set file.
-fn declares_a_set(text: &str) -> bool {
-    text.lines()
-        .any(|l| l.starts_with("id:") || l.starts_with("kind:"))
 }
 
 /// The kind a folder on the path (the nearest first) or the file's name says.

@@ -370,7 +370,7 @@ impl Server {
         };
         let dir = pool_dir(self.root.as_deref(), &path);
         let relative = relative_in(&dir, &path).unwrap_or_default();
-        let cards = complete::input_pool(self.root.as_deref());
+        let cards = documents::input_pool(self.root.as_deref());
         let role = complete::Role::of(&relative, cards.as_ref() == Some(&dir), &text);
         let words_of = match role {
             complete::Role::Input { .. } => cards,
@@ -518,7 +518,7 @@ impl Server {
                 }
             }
             // The player inputs' pool: their checks make its ground again.
-            if let Some(dir) = complete::input_pool(self.root.as_deref())
+            if let Some(dir) = documents::input_pool(self.root.as_deref())
                 && path.starts_with(&dir)
             {
                 self.inputs.pool_changed(&dir);
@@ -595,7 +595,7 @@ impl Server {
     fn publish_inputs(&mut self) -> Vec<Notification> {
         let encoding = self.encoding.unwrap_or(Encoding::Utf16);
         let mut pools = inputs::Pools {
-            input_pool: complete::input_pool(self.root.as_deref()),
+            input_pool: documents::input_pool(self.root.as_deref()),
             live: &mut self.pools,
             watched: self.watched,
         };
