@@ -104,7 +104,6 @@ impl Lexicon {
         let shortest = (chars * 2 / 3).saturating_sub(1);
         let longest = chars.saturating_mul(3) / 2 + 1;
         let from = self.known.partition_point(|k| k.chars < shortest);
-        let mut distances = Distances::of(&word);
         let mut scored: Vec<(usize, usize, &str)> = self.known[from..]
             .iter()
             .take_while(|k| k.chars <= longest)
@@ -116,8 +115,8 @@ impl Lexicon {
                 {
                     return None;
                 }
-                let distance = distances.within(&k.lower, budget)?;
-                Some((distance, k.order, k.word.as_str()))
+                let distance = strsim::damerau_levenshtein(&word, &k.lower);
+                (distance <= budget).then_some((distance, k.order, k.word.as_str()))
             })
             .collect();
         scored.sort_by_key(|&(distance, order, _)| (distance, order));
@@ -127,87 +126,6 @@ impl Lexicon {
             .take(limit)
             .map(|(_, order, _)| order)
             .collect()
-    }
-}
-
-/// The Damerau–Levenshtein distance (insertions, deletions, substitutions
-/// and transpositions of adjacent letters, with no restriction on editing
-/// a transposed pair again: `strsim::damerau_levenshtein`) of one word to
-/// many, its buffers kept from one to the next, each given up as soon as
-/// it must exceed its budget. A row's smallest cell never falls in later
-/// rows (a transposition that skips rows pays a deletion for each), so a
-/// row all over the budget ends the computation: a pool of 100,000
-/// similar names is not a matrix per name.
-struct Distances {
-    word: Vec<char>,
-    other: Vec<char>,
-    /// The matrix, row by row, with the algorithm's border of sentinels.
-    cells: Vec<usize>,
-    /// The last row each letter of the word was seen in.
-    seen: Vec<(char, usize)>,
-}
-
-impl Distances {
-    fn of(word: &str) -> Distances {
-        Distances {
-            word: word.chars().collect(),
-            other: Vec::new(),
-            cells: Vec::new(),
-            seen: Vec::new(),
-        }
-    }
-
-    /// The distance from the word to `other`, when it is at most `budget`.
-    fn within(&mut self, other: &str, budget: usize) -> Option<usize> {
-        self.other.clear();
-        self.other.extend(other.chars());
-        let (a, b) = (&self.word, &self.other);
-        let (n, m) = (a.len(), b.len());
-        let width = m + 2;
-        let far = n + m;
-        let at = |i: usize, j: usize| i * width + j;
-        self.cells.clear();
-        self.cells.resize((n + 2) * width, 0);
-        let d = &mut self.cells;
-        d[0] = far;
-        for i in 0..=n {
-            d[at(i + 1, 0)] = far;
-            d[at(i + 1, 1)] = i;
-        }
-        for j in 0..=m {
-            d[at(0, j + 1)] = far;
-            d[at(1, j + 1)] = j;
-        }
-        self.seen.clear();
-        for i in 1..=n {
-            let mut matched = 0;
-            let mut least = d[at(i + 1, 1)];
-            for j in 1..=m {
-                let k = (self.seen.iter())
-                    .find(|(c, _)| *c == b[j - 1])
-                    .map_or(0, |&(_, row)| row);
-                let insertion = d[at(i, j + 1)] + 1;
-                let deletion = d[at(i + 1, j)] + 1;
-                let transposition = d[at(k, matched)] + (i - k - 1) + 1 + (j - matched - 1);
-                let mut substitution = d[at(i, j)] + 1;
-                if a[i - 1] == b[j - 1] {
-                    matched = j;
-                    substitution -= 1;
-                }
-                let cell = substitution.min(insertion).min(deletion).min(transposition);
-                d[at(i + 1, j + 1)] = cell;
-                least = least.min(cell);
-            }
-            if least > budget {
-                return None;
-            }
-            match self.seen.iter_mut().find(|(c, _)| *c == a[i - 1]) {
-                Some(seen) => seen.1 = i,
-                None => self.seen.push((a[i - 1], i)),
-            }
-        }
-        let distance = d[at(n + 1, m + 1)];
-        (distance <= budget).then_some(distance)
     }
 }
 
@@ -289,25 +207,6 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The distance given up early is strsim's whenever it is within
-        /// the budget, and nothing otherwise.
-        #[test]
-        fn a_bounded_distance_is_the_distance_within_its_budget(
-            word in "[abcé ]{0,10}",
-            others in proptest::collection::vec("[abcé ]{0,12}", 1..12),
-            budget in 0usize..8,
-        ) {
-            let mut distances = Distances::of(&word);
-            for other in &others {
-                let full = strsim::damerau_levenshtein(&word, other);
-                proptest::prop_assert_eq!(
-                    distances.within(other, budget),
-                    (full <= budget).then_some(full),
-                    "{:?} {:?}", word, other
-                );
-            }
-        }
-
         /// The lexicon's shortcuts (lengths, bags of letters) never drop a
         /// word the distance itself would keep.
         #[test]
@@ -332,13 +231,6 @@ mod tests {
         let listed = listing(&many);
         assert!(listed.starts_with("w0, w1, "), "{listed}");
         assert!(listed.ends_with("w11, and 28 more"), "{listed}");
-    }
-
-    #[test]
-    fn a_transposed_pair_may_be_edited_again() {
-        // `ca` → `ac` → `abc`: 2, where the restricted distance says 3.
-        assert_eq!(Distances::of("ca").within("abc", 3), Some(2));
-        assert_eq!(Distances::of("ca").within("abc", 1), None);
     }
 
     #[test]
