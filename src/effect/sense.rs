@@ -172,8 +172,9 @@ fn one_shots_under_lasting_timing(a: &Ability, out: &mut Vec<EffectError>) {
                         "sense-one-shot-lasting",
                         c.span().range(),
                         format!(
-                            "a one-shot action under `{}:`, which states what holds while this card is face-up",
-                            a.timing.word()
+                            "a one-shot action under `{}:`, which states what holds {}",
+                            a.timing.word(),
+                            a.timing.when()
                         ),
                         "never says when this happens",
                     )
@@ -213,7 +214,7 @@ fn is_one_shot(c: &Clause) -> bool {
         Clause::Act { action, .. } => {
             !matches!(action, Action::GainSlots { .. } | Action::CopyEffect { .. })
         }
-        Clause::State { .. } | Clause::Cannot { .. } => false,
+        Clause::State { .. } | Clause::Cannot { .. } | Clause::HandSize { .. } => false,
     }
 }
 
@@ -696,6 +697,7 @@ fn each_target<'a>(c: &'a Clause, f: &mut impl FnMut(&'a Target)) {
                 f(target);
             }
         }
+        Clause::HandSize { .. } => {}
         Clause::Act { action, .. } => {
             match action.amount() {
                 Some(Amount::StarOf { target }) => f(target),
