@@ -478,6 +478,8 @@ fn kind_words(kind: CardKind) -> &'static str {
         CardKind::Single => "a single",
         CardKind::DeckBox => "a deck box",
         CardKind::Accessory => "an accessory",
+        CardKind::Venue => "a venue",
+        CardKind::Character => "a character",
     }
 }
 
