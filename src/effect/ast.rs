@@ -359,11 +359,12 @@ pub enum Clause {
         #[schemars(skip)]
         span: Span,
     },
-    /// `your hand size is increased by 1`: the most cards a player may hold
-    /// in hand, while the ability (or its duration) lasts.
-    HandSize {
+    /// `your hand size is increased by 1`, `your trades need not be even`:
+    /// a rule of the game changed for a player while the ability (or its
+    /// duration) lasts.
+    Rule {
         who: Player,
-        size: HandSize,
+        rule: PlayerRule,
         #[serde(skip)]
         #[schemars(skip)]
         span: Span,
@@ -377,6 +378,18 @@ pub enum Clause {
         #[schemars(skip)]
         span: Span,
     },
+}
+
+/// A rule of the game a card changes for a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "rule", rename_all = "kebab-case")]
+pub enum PlayerRule {
+    /// `hand size is …`: the most cards the player may hold in hand.
+    HandSize { size: HandSize },
+    /// `trades need not be even`: the player's trades are not held to equal
+    /// value, as in the rulebook's Free Market Mode ("players may make
+    /// uneven trades").
+    UnevenTrades,
 }
 
 /// A player's hand size: the rulebook's Turn-Based Mode deals "a hand size
@@ -406,13 +419,15 @@ pub enum Deed {
     Buy { target: Target },
     /// `sell <cards> to the Aftermarket`.
     Sell { target: Target },
+    /// `trade` with another player.
+    Trade,
 }
 
 impl Deed {
     /// The cards the deed names, if any.
     pub fn target(&self) -> Option<&Target> {
         match self {
-            Deed::GainRp | Deed::Clash => None,
+            Deed::GainRp | Deed::Clash | Deed::Trade => None,
             Deed::Play { target }
             | Deed::Flip { target }
             | Deed::Buy { target }
@@ -427,7 +442,7 @@ impl Clause {
             Clause::Act { span, .. }
             | Clause::State { span, .. }
             | Clause::Cannot { span, .. }
-            | Clause::HandSize { span, .. } => *span,
+            | Clause::Rule { span, .. } => *span,
         }
     }
 }

@@ -350,9 +350,11 @@ impl Checker<'_> {
                 }
                 self.action(action)
             }
-            Clause::HandSize { size, span, .. } => {
+            Clause::Rule { rule, span, .. } => {
                 self.lasting(*span);
-                self.hand_size(*size, *span);
+                if let PlayerRule::HandSize { size } = rule {
+                    self.hand_size(*size, *span);
+                }
             }
             Clause::Cannot { deed, span, .. } => {
                 self.lasting(*span);

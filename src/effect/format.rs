@@ -221,8 +221,11 @@ pub(crate) fn shares_subject(list: &[Clause], i: usize) -> bool {
 fn clause(c: &Clause, name_you: bool, shared: bool) -> String {
     match c {
         Clause::Cannot { who, deed, .. } => format!("{} cannot {}", player(*who), self::deed(deed)),
-        Clause::HandSize { who, size, .. } => {
+        Clause::Rule { who, rule, .. } => {
             let whose = owner(who.owner());
+            let PlayerRule::HandSize { size } = rule else {
+                return format!("{whose} trades need not be even");
+            };
             match size {
                 HandSize::By { delta } if *delta < 0 => {
                     format!("{whose} hand size is reduced by {}", delta.unsigned_abs())
@@ -531,6 +534,7 @@ fn deed(d: &Deed) -> String {
     match d {
         Deed::GainRp => "gain RP".to_string(),
         Deed::Clash => "clash".to_string(),
+        Deed::Trade => "trade".to_string(),
         Deed::Play { target } => format!("play {}", self::target(target, Ctx::From)),
         Deed::Flip { target } => format!("flip {}", self::target(target, Ctx::In)),
         Deed::Buy { target } => format!("buy {}", self::target(target, Ctx::From)),

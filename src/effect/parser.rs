@@ -512,13 +512,21 @@ impl Builder<'_> {
         sentence
     }
 
-    /// `your hand size is increased by 1` / `… is 5`.
-    fn hand_size(&self, pair: P<'_>) -> Clause {
+    /// `your hand size is increased by 1` / `… is 5` / `your trades need
+    /// not be even`.
+    fn player_rule(&self, pair: P<'_>) -> Clause {
         let span = self.span(&pair);
         let mut who = Player::You;
         let mut sign = None;
         let mut n = 0;
-        for p in pair.into_inner() {
+        let mut uneven = false;
+        for p in pair.into_inner().flat_map(|p| match p.as_rule() {
+            Rule::hand_size | Rule::uneven_trades => {
+                uneven |= p.as_rule() == Rule::uneven_trades;
+                p.into_inner().collect::<Vec<_>>()
+            }
+            _ => vec![p],
+        }) {
             match p.as_rule() {
                 Rule::owner => who = self.owner(&p).player(),
                 Rule::k_increased => sign = Some(1),
@@ -533,7 +541,11 @@ impl Builder<'_> {
             },
             None => HandSize::Exactly { cards: n },
         };
-        Clause::HandSize { who, size, span }
+        let rule = match uneven {
+            true => PlayerRule::UnevenTrades,
+            false => PlayerRule::HandSize { size },
+        };
+        Clause::Rule { who, rule, span }
     }
 
     /// What a prohibition forbids.
@@ -550,6 +562,7 @@ impl Builder<'_> {
             Rule::deed_play => Deed::Play { target: target() },
             Rule::deed_flip => Deed::Flip { target: target() },
             Rule::deed_buy => Deed::Buy { target: target() },
+            Rule::deed_trade => Deed::Trade,
             _ => Deed::Sell { target: target() },
         }
     }
@@ -606,9 +619,9 @@ impl Builder<'_> {
                         span,
                     });
                 }
-                Rule::hand_size => {
+                Rule::player_rule => {
                     verb_before = Agreement::Either;
-                    out.push(self.hand_size(p));
+                    out.push(self.player_rule(p));
                 }
                 Rule::statement => {
                     verb_before = Agreement::Either;

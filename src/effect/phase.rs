@@ -27,8 +27,16 @@ pub(crate) fn check(a: &Ability) -> Vec<EffectError> {
         }
         if a.timing.stage() != Stage::Deckbuilding {
             for c in s.each_clause() {
-                if let Clause::HandSize { span, .. } = c {
-                    out.push(hand_size_out_of_deckbuilding(a.timing, *span));
+                match c {
+                    Clause::Rule { rule, span, .. } => {
+                        out.push(rule_out_of_deckbuilding(Some(*rule), a.timing, *span))
+                    }
+                    Clause::Cannot {
+                        deed: Deed::Trade,
+                        span,
+                        ..
+                    } => out.push(rule_out_of_deckbuilding(None, a.timing, *span)),
+                    _ => {}
                 }
             }
         }
@@ -155,14 +163,14 @@ fn clause_words(c: &Clause, stage: OutOfTournament, out: &mut Vec<EffectError>) 
         }
         Clause::State { target: t, .. } => target(t, stage, out),
         // Said in `check`: a hand size is wrong in every timing but one.
-        Clause::HandSize { .. } => {}
+        Clause::Rule { .. } => {}
         Clause::Cannot { deed, span, .. } => {
             let word = match deed {
                 Deed::GainRp => Some("`gain RP`"),
                 Deed::Clash => Some("`clash`"),
                 Deed::Play { .. } => Some("`play`"),
                 Deed::Flip { .. } => Some("`flip`"),
-                Deed::Buy { .. } | Deed::Sell { .. } => None,
+                Deed::Buy { .. } | Deed::Sell { .. } | Deed::Trade => None,
             };
             if let Some(word) = word {
                 out.push(stage.word(word, "a tournament action", *span));
@@ -281,20 +289,32 @@ fn tournament_moment(timing: Timing, at: Span) -> EffectError {
     .with_help("a card in play says `Score:` for the end of the tournament; a Venue's or a character's rules say `Tournament: At the start of the tournament, …`")
 }
 
-/// A hand size outside the Deckbuilding Phase: the rulebook's hand size
-/// limits the cards a player holds while buying (Turn-Based Mode).
-fn hand_size_out_of_deckbuilding(timing: Timing, at: Span) -> EffectError {
+/// A player's rule outside the Deckbuilding Phase: the rulebook's hand
+/// size limits the cards a player holds while buying (Turn-Based Mode), and
+/// trades are made while deckbuilding.
+/// `None`: a prohibition to trade.
+fn rule_out_of_deckbuilding(rule: Option<PlayerRule>, timing: Timing, at: Span) -> EffectError {
+    let (what, help) = match rule {
+        Some(PlayerRule::HandSize { .. }) => (
+            "a hand size",
+            "the hand size limits the cards a player holds while buying",
+        ),
+        Some(PlayerRule::UnevenTrades) | None => (
+            "a rule of trades",
+            "players trade in the Deckbuilding Phase",
+        ),
+    };
     EffectError::new(
         "wrong-phase",
         at.range(),
         format!(
-            "a hand size belongs to the Deckbuilding Phase, and `{}:` works {}",
+            "{what} belongs to the Deckbuilding Phase, and `{}:` works {}",
             timing.word(),
             timing.when()
         ),
-        format!("a hand size {}", timing.stage().during()),
+        format!("{what} {}", timing.stage().during()),
     )
-    .with_help("write it as a `Deckbuilding:` ability: the hand size limits the cards a player holds while buying")
+    .with_help(format!("write it as a `Deckbuilding:` ability: {help}"))
 }
 
 /// Something of the Deckbuilding Phase in a `Game End:` ability.

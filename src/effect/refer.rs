@@ -119,7 +119,7 @@ pub(crate) fn check(a: &Ability, errors: &mut Vec<EffectError>) {
                     });
                     clashed = named_after(clashed, *subject, action);
                 }
-                Clause::HandSize { who, span, .. } => {
+                Clause::Rule { who, span, .. } => {
                     if who.is_reference() {
                         judge_player(*who, [trigger, clashed], *span, errors);
                     }

@@ -279,6 +279,7 @@ impl Renderer<'_> {
                 let (key, target) = match deed {
                     Deed::GainRp => ("cannot.gain_rp", None),
                     Deed::Clash => ("cannot.clash", None),
+                    Deed::Trade => ("cannot.trade", None),
                     Deed::Play { target } => ("cannot.play", Some(self.target(target, Ctx::From))),
                     Deed::Flip { target } => ("cannot.flip", Some(self.target(target, Ctx::In))),
                     Deed::Buy { target } => ("cannot.buy", Some(self.target(target, Ctx::From))),
@@ -291,19 +292,19 @@ impl Renderer<'_> {
                     &[("who", &self.player(*who)), ("target", &target)],
                 )
             }),
-            Clause::HandSize { who, size, .. } => self.done_by(*who, || {
-                let (key, n) = match *size {
+            Clause::Rule { who, rule, .. } => self.done_by(*who, || {
+                let owner = self.owner(who.owner());
+                let PlayerRule::HandSize { size } = *rule else {
+                    return self.t("rule.uneven_trades", cont, &[("owner", &owner)]);
+                };
+                let (key, n) = match size {
                     HandSize::By { delta } if delta < 0 => {
                         ("hand_size.reduced", delta.unsigned_abs())
                     }
                     HandSize::By { delta } => ("hand_size.increased", delta.unsigned_abs()),
                     HandSize::Exactly { cards } => ("hand_size.exactly", cards),
                 };
-                self.t(
-                    key,
-                    cont,
-                    &[("owner", &self.owner(who.owner())), ("n", &n.to_string())],
-                )
+                self.t(key, cont, &[("owner", &owner), ("n", &n.to_string())])
             }),
             Clause::State { state, .. } => self.statement(std::slice::from_ref(c), state, form),
         }

@@ -218,7 +218,7 @@ fn is_one_shot(c: &Clause) -> bool {
         Clause::Act { action, .. } => {
             !matches!(action, Action::GainSlots { .. } | Action::CopyEffect { .. })
         }
-        Clause::State { .. } | Clause::Cannot { .. } | Clause::HandSize { .. } => false,
+        Clause::State { .. } | Clause::Cannot { .. } | Clause::Rule { .. } => false,
     }
 }
 
@@ -647,7 +647,7 @@ fn every_player_once_per_player(a: &Ability, out: &mut Vec<EffectError>) {
             subject: who, span, ..
         }
         | Clause::Cannot { who, span, .. }
-        | Clause::HandSize { who, span, .. }) = c
+        | Clause::Rule { who, span, .. }) = c
         else {
             continue;
         };
@@ -794,7 +794,7 @@ fn each_target<'a>(c: &'a Clause, f: &mut impl FnMut(&'a Target)) {
                 f(target);
             }
         }
-        Clause::HandSize { .. } => {}
+        Clause::Rule { .. } => {}
         Clause::Act { action, .. } => {
             match action.amount() {
                 Some(Amount::StarOf { target }) => f(target),
