@@ -428,7 +428,7 @@ fn build_faces_fits_only_new_texts_and_never_forgets_a_finding() {
 }
 
 /// A folder of many faces is written with few files open at once: the
-/// built-in pool's 166 faces and their fonts under a limit of 64.
+/// built-in pool's 176 faces and their fonts under a limit of 64.
 #[test]
 fn many_faces_are_written_under_a_low_open_file_limit() {
     let dir = tempfile::tempdir().unwrap();
