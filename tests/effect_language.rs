@@ -269,7 +269,7 @@ fn one_player_does_the_clauses_its_verb_agrees_with() {
             .iter()
             .map(|c| match c {
                 Clause::Act { subject, .. } | Clause::Cannot { who: subject, .. } => *subject,
-                Clause::State { .. } => You,
+                Clause::State { .. } | Clause::HandSize { .. } => You,
             })
             .collect()
     };
@@ -2221,6 +2221,13 @@ fn state(depth: u32) -> BoxedStrategy<State> {
     .boxed()
 }
 
+fn hand_size() -> impl Strategy<Value = HandSize> {
+    prop_oneof![
+        prop_oneof![-3..=-1i32, 1..=3i32].prop_map(|delta| HandSize::By { delta }),
+        (1..=9u32).prop_map(|cards| HandSize::Exactly { cards }),
+    ]
+}
+
 fn deed(depth: u32) -> BoxedStrategy<Deed> {
     prop_oneof![
         Just(Deed::GainRp),
@@ -2248,6 +2255,11 @@ fn clause_strategy(depth: u32) -> BoxedStrategy<Clause> {
         1 => (target(depth), state(depth)).prop_map(|(target, state)| Clause::State {
             target,
             state,
+            span: Span::default()
+        }),
+        1 => (player(), hand_size()).prop_map(|(who, size)| Clause::HandSize {
+            who,
+            size,
             span: Span::default()
         }),
     ]
@@ -2314,6 +2326,8 @@ fn event_strategy(depth: u32) -> BoxedStrategy<Event> {
         player().prop_map(|who| Event::Trades { who }),
         Just(Event::DeckbuildingStarts),
         Just(Event::DeckbuildingEnds),
+        Just(Event::TournamentStarts),
+        Just(Event::TournamentEnds),
     ]
     .boxed()
 }
@@ -2526,7 +2540,7 @@ fn others_clause_names_you(effect: &Effect) -> bool {
                     subject, action, ..
                 } => (*subject, serde_json::to_string(action)),
                 Clause::Cannot { who, deed, .. } => (*who, serde_json::to_string(deed)),
-                Clause::State { .. } => return false,
+                Clause::State { .. } | Clause::HandSize { .. } => return false,
             };
             who != Player::You && json.unwrap().contains("\"owner\":\"you\"")
         })

@@ -346,6 +346,108 @@ fn card_kinds_where_they_never_are() {
     assert_eq!(sense_of(scurry, Some(CardKind::Single)), [] as [&str; 0]);
 }
 
+/// A Venue or a character is never played, flipped or in a tableau; a
+/// Venue is gone before the game ends; a card of a tableau lasts through
+/// the tournament as `Ongoing:`. Each finding's fix is a timing that works.
+#[test]
+fn timings_a_card_kind_never_reaches() {
+    use CardKind::*;
+    let never = ["sense-timing-kind"];
+    let works: [&str; 0] = [];
+    for (text, kind, expected) in [
+        ("Play: Gain 1 RP.", Venue, &never[..]),
+        ("Action: Gain 1 RP.", Character, &never),
+        ("Score: Gain 1 RP.", Venue, &never),
+        ("Ongoing: This card cannot be flipped.", Character, &never),
+        ("Top: This card cannot be flipped.", Venue, &never),
+        ("Game End: Gain 1 VP.", Venue, &never),
+        ("Game End: Gain 1 VP.", Character, &works),
+        ("Game End: Gain 1 VP.", Single, &works),
+        (
+            "Tournament: At the start of the tournament, gain 1 RP.",
+            Venue,
+            &works,
+        ),
+        (
+            "Tournament: At the start of the tournament, gain 1 RP.",
+            Character,
+            &works,
+        ),
+        (
+            "Deckbuilding: Your hand size is increased by 1.",
+            Venue,
+            &works,
+        ),
+        (
+            "Tournament: Fire cards in your tableau have +1 STAR.",
+            Single,
+            &never,
+        ),
+        (
+            "Tournament: Fire cards in your tableau have +1 STAR.",
+            Accessory,
+            &never,
+        ),
+        (
+            "Ongoing: Fire cards in your tableau have +1 STAR.",
+            Single,
+            &works,
+        ),
+    ] {
+        assert_eq!(sense_of(text, Some(kind)), expected, "{text} on a {kind:?}");
+    }
+    // The fix writes the timing that works, and the fixed text is clean.
+    for (text, kind, fixed) in [
+        (
+            "Ongoing: This card cannot be flipped.",
+            Venue,
+            "Tournament: This card cannot be flipped.",
+        ),
+        (
+            "Tournament: This card cannot be flipped.",
+            Single,
+            "Ongoing: This card cannot be flipped.",
+        ),
+    ] {
+        let effect = parse_ok(text);
+        let found = sense(&effect, Some(kind), &Vocabulary::base());
+        let (span, with) = found[0].fix.clone().expect("a fix");
+        let after = format!("{}{with}{}", &text[..span.start], &text[span.end..]);
+        assert_eq!(after, fixed);
+        assert_eq!(sense_of(&after, Some(kind)), works, "{after}");
+    }
+}
+
+/// Each player follows a Venue's rules as `you`: a clause of every player
+/// or of each opponent would happen once for each player.
+#[test]
+fn a_venue_says_what_one_player_does() {
+    let once_per_player = ["sense-venue-every-player"];
+    for text in [
+        "Tournament: At the start of the tournament, all players gain 1 RP.",
+        "Tournament: Each opponent cannot clash.",
+        "Deckbuilding: Each opponent's hand size is reduced by 1.",
+    ] {
+        assert_eq!(
+            sense_of(text, Some(CardKind::Venue)),
+            once_per_player,
+            "{text}"
+        );
+        assert_eq!(
+            sense_of(text, Some(CardKind::Character)),
+            [] as [&str; 0],
+            "{text}"
+        );
+    }
+    assert_eq!(
+        sense_of(
+            "Tournament: At the start of the tournament, gain 1 RP.",
+            Some(CardKind::Venue)
+        ),
+        [] as [&str; 0]
+    );
+}
+
 #[test]
 fn references_that_are_not_what_they_say() {
     assert_eq!(

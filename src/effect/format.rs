@@ -221,6 +221,16 @@ pub(crate) fn shares_subject(list: &[Clause], i: usize) -> bool {
 fn clause(c: &Clause, name_you: bool, shared: bool) -> String {
     match c {
         Clause::Cannot { who, deed, .. } => format!("{} cannot {}", player(*who), self::deed(deed)),
+        Clause::HandSize { who, size, .. } => {
+            let whose = owner(who.owner());
+            match size {
+                HandSize::By { delta } if *delta < 0 => {
+                    format!("{whose} hand size is reduced by {}", delta.unsigned_abs())
+                }
+                HandSize::By { delta } => format!("{whose} hand size is increased by {delta}"),
+                HandSize::Exactly { cards } => format!("{whose} hand size is {cards}"),
+            }
+        }
         Clause::Act {
             subject, action, ..
         } => {
@@ -885,6 +895,8 @@ fn whenever(e: &Event) -> String {
         Event::TurnEnds { who } => format!("at the end of {} turn", owner(who.owner())),
         Event::DeckbuildingStarts => "at the start of the Deckbuilding Phase".to_string(),
         Event::DeckbuildingEnds => "at the end of the Deckbuilding Phase".to_string(),
+        Event::TournamentStarts => "at the start of the tournament".to_string(),
+        Event::TournamentEnds => "at the end of the tournament".to_string(),
         _ => format!("whenever {}", event(e)),
     }
 }
@@ -948,6 +960,8 @@ fn event(e: &Event) -> String {
         ),
         Event::DeckbuildingStarts => "the Deckbuilding Phase starts".to_string(),
         Event::DeckbuildingEnds => "the Deckbuilding Phase ends".to_string(),
+        Event::TournamentStarts => "the tournament starts".to_string(),
+        Event::TournamentEnds => "the tournament ends".to_string(),
     }
 }
 

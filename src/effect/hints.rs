@@ -94,7 +94,7 @@ fn japanese(line: &str, from: usize) -> Option<Hint> {
     let start = first.min(from);
     let book = Phrasebook::builtin(Lang::Ja);
     let timing = Timing::ALL.iter().find_map(|t| {
-        let ja = book.lookup(&format!("timing.{}", t.word().to_ascii_lowercase()))?;
+        let ja = book.lookup(&format!("timing.{}", t.phrase_key()))?;
         let rest = line.strip_prefix(ja)?;
         rest.starts_with(['：', ':'])
             .then(|| format!("; `{ja}：` is `{}:`", t.word()))

@@ -104,6 +104,7 @@ fn clause(c: &Clause, found: &mut Holdings) {
             player(*subject, found);
             act(action, found);
         }
+        Clause::HandSize { who, .. } => player(*who, found),
         Clause::Cannot { who, deed, .. } => {
             player(*who, found);
             match deed {

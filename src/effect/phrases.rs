@@ -93,6 +93,8 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("timing.reaction", &[]),
     ("timing.action", &[]),
     ("timing.deckbuilding", &[]),
+    ("timing.tournament", &[]),
+    ("timing.game_end", &[]),
     ("outcome.win", &[]),
     ("outcome.lose", &[]),
     ("outcome.tie", &[]),
@@ -176,6 +178,9 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("cannot.flip", &["who", "target"]),
     ("cannot.buy", &["who", "target"]),
     ("cannot.sell", &["who", "target"]),
+    ("hand_size.increased", &["owner", "n"]),
+    ("hand_size.reduced", &["owner", "n"]),
+    ("hand_size.exactly", &["owner", "n"]),
     ("state.cost_less", &["target", "amount"]),
     ("state.cost_more", &["target", "amount"]),
     ("state.sell_more", &["target", "amount"]),
@@ -296,6 +301,8 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("event.trades", &["who"]),
     ("event.deckbuilding_starts", &[]),
     ("event.deckbuilding_ends", &[]),
+    ("event.tournament_starts", &[]),
+    ("event.tournament_ends", &[]),
     ("sentence.whenever", &["event", "body"]),
     ("sentence.until_turn", &["body"]),
     ("sentence.until_tournament", &["body"]),
@@ -308,6 +315,8 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("choice.option", &["option"]),
     ("choice.join", &[]),
     ("sentence.deckbuilding_end", &["body"]),
+    ("sentence.tournament_start", &["body"]),
+    ("sentence.tournament_end", &["body"]),
 ];
 
 /// Names of the fixed vocabulary, required in every phrasebook.

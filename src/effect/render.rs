@@ -138,7 +138,7 @@ impl Renderer<'_> {
 
     fn ability(&self, a: &Ability) -> String {
         self.next_unnamed.set(a.timing == Timing::Next);
-        let timing = self.word(&format!("timing.{}", timing_key(a.timing)));
+        let timing = self.word(&format!("timing.{}", a.timing.phrase_key()));
         let sentences: Vec<String> = a.sentences.iter().map(|s| self.sentence(s)).collect();
         let sentences = sentences.join(self.pb.get("sentence.join", &[]));
         match &a.trigger {
@@ -289,6 +289,20 @@ impl Renderer<'_> {
                     key,
                     cont,
                     &[("who", &self.player(*who)), ("target", &target)],
+                )
+            }),
+            Clause::HandSize { who, size, .. } => self.done_by(*who, || {
+                let (key, n) = match *size {
+                    HandSize::By { delta } if delta < 0 => {
+                        ("hand_size.reduced", delta.unsigned_abs())
+                    }
+                    HandSize::By { delta } => ("hand_size.increased", delta.unsigned_abs()),
+                    HandSize::Exactly { cards } => ("hand_size.exactly", cards),
+                };
+                self.t(
+                    key,
+                    cont,
+                    &[("owner", &self.owner(who.owner())), ("n", &n.to_string())],
                 )
             }),
             Clause::State { state, .. } => self.statement(std::slice::from_ref(c), state, form),
@@ -1030,6 +1044,8 @@ impl Renderer<'_> {
                 self.t("sentence.deckbuilding_start", &[], &[("body", body)])
             }
             Event::DeckbuildingEnds => self.t("sentence.deckbuilding_end", &[], &[("body", body)]),
+            Event::TournamentStarts => self.t("sentence.tournament_start", &[], &[("body", body)]),
+            Event::TournamentEnds => self.t("sentence.tournament_end", &[], &[("body", body)]),
             _ => self.t(
                 "sentence.whenever",
                 &[],
@@ -1130,21 +1146,9 @@ impl Renderer<'_> {
             ),
             Event::DeckbuildingStarts => self.t("event.deckbuilding_starts", &[], &[]),
             Event::DeckbuildingEnds => self.t("event.deckbuilding_ends", &[], &[]),
+            Event::TournamentStarts => self.t("event.tournament_starts", &[], &[]),
+            Event::TournamentEnds => self.t("event.tournament_ends", &[], &[]),
         }
-    }
-}
-
-fn timing_key(t: Timing) -> &'static str {
-    match t {
-        Timing::Play => "play",
-        Timing::Next => "next",
-        Timing::Flip => "flip",
-        Timing::Ongoing => "ongoing",
-        Timing::Top => "top",
-        Timing::Score => "score",
-        Timing::Reaction => "reaction",
-        Timing::Action => "action",
-        Timing::Deckbuilding => "deckbuilding",
     }
 }
 

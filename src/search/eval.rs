@@ -341,14 +341,7 @@ fn scan(effect: &str) -> (Vec<String>, Vec<Timing>) {
         if line.is_empty() {
             continue;
         }
-        let first = line
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .next()
-            .unwrap_or("");
-        if let Some(timing) = Timing::ALL
-            .into_iter()
-            .find(|t| t.word().eq_ignore_ascii_case(first))
-        {
+        if let Some((timing, _)) = Timing::starting(line) {
             timings.push(timing);
             continue;
         }
