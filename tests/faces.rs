@@ -160,7 +160,12 @@ fn a_character_shows_both_sides_and_a_venue_no_star() {
     assert_eq!(faces.len(), 6);
     for face in &faces {
         let svg = &face.face.svg;
-        assert!(face.face.findings.is_empty(), "{}: {:?}", face.file, face.face.findings);
+        assert!(
+            face.face.findings.is_empty(),
+            "{}: {:?}",
+            face.file,
+            face.face.findings
+        );
         assert!(!svg.contains("class=\"star\""), "{}", face.file);
         let titles = match face.lang.as_str() {
             "ja" => ["デッキ構築面：", "トーナメント面："],

@@ -255,7 +255,8 @@ fn cases() -> Vec<Case> {
         }),
         case("(e:fire OR e:water) star>=4", |c| {
             let e = list(c, "elements");
-            (e.contains(&"fire".into()) || e.contains(&"water".into())) && stars(c).is_some_and(|s| s >= 4)
+            (e.contains(&"fire".into()) || e.contains(&"water".into()))
+                && stars(c).is_some_and(|s| s >= 4)
         }),
         case("-(kind:single or kind:accessory)", |c| {
             c["kind"] != "single" && c["kind"] != "accessory"

@@ -574,14 +574,23 @@ mod tests {
         let named = |rule_cards: &[Violation]| -> Vec<(String, Vec<String>)> {
             (rule_cards.iter())
                 .filter(|v| v.rule == rule::NOT_A_PLAYERS_CARD)
-                .map(|v| (v.message.clone(), v.cards.iter().map(|c| c.0.clone()).collect()))
+                .map(|v| {
+                    (
+                        v.message.clone(),
+                        v.cards.iter().map(|c| c.0.clone()).collect(),
+                    )
+                })
                 .collect()
         };
         let text = "Tumbleweed Jackrabbit\nSunken Museum\nFulton Suitcase\n";
         let deck = deck_of(&ground, "deck.txt", text);
         let found = named(&deck.report.common.violations);
         assert_eq!(found.len(), 2, "{found:?}");
-        assert!(found[0].0.starts_with("`Sunken Museum` is a Venue: it is no player's card"));
+        assert!(
+            found[0]
+                .0
+                .starts_with("`Sunken Museum` is a Venue: it is no player's card")
+        );
         assert!(found[1].0.starts_with("`Fulton Suitcase` is a Character"));
         let places: Vec<&str> = (deck.places.iter().take(2))
             .map(|spans| &text[spans[0].clone()])
@@ -599,7 +608,8 @@ mod tests {
         let best = best(&index, "b.yaml", read("b.yaml", cards), false);
         assert_eq!(named(&best.report.common.violations).len(), 1);
         assert!(!best.report.common.legal);
-        let sides = "a: {cards: [High Noon Sheriff, Morrey Caardmaan]}\nb: {cards: [High Noon Sheriff]}\n";
+        let sides =
+            "a: {cards: [High Noon Sheriff, Morrey Caardmaan]}\nb: {cards: [High Noon Sheriff]}\n";
         let trade = trade(&index, "t.yaml", read("t.yaml", sides), false);
         let found = named(&trade.report.common.violations);
         assert_eq!(found[0].1, ["morrey-caardmaan"]);
