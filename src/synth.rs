@@ -143,8 +143,8 @@ pub fn new_set(id: &str, name: &str, kind: SetKind, cost: Option<u32>) -> String
 }
 
 /// A venue or character set's placeholder cards: three, with no STAR,
-/// the first with a rule of the Deckbuilding Phase (a venue's for every
-/// player).
+/// the first with a rule of the Deckbuilding Phase (on a venue, every
+/// player follows it as `you`).
 fn table_cards(mut text: String, id: &str, name: &str, kind: CardKind) -> String {
     for i in 1..=3 {
         let _ = write!(
@@ -154,13 +154,8 @@ fn table_cards(mut text: String, id: &str, name: &str, kind: CardKind) -> String
             kind.as_str()
         );
         if i == 1 {
-            let whose = match kind {
-                CardKind::Venue => "all players gain",
-                _ => "gain",
-            };
-            let _ = writeln!(
-                text,
-                "    effect: \"Deckbuilding: At the start of the Deckbuilding Phase, {whose} 1 Millennium Dollar.\""
+            text.push_str(
+                "    effect: \"Deckbuilding: At the start of the Deckbuilding Phase, gain 1 Millennium Dollar.\"\n",
             );
         }
     }
