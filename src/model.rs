@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::effect::Side;
+use crate::effect::CharacterSide;
 use crate::faces::art::ArtFormat;
 use crate::i18n::keys::SOURCE_LANG;
 use crate::words::{CardKind, Element, Id, SetKind};
@@ -316,7 +316,7 @@ impl Card {
     /// A character's effect in `lang` as its two sides, each with its
     /// printed lines (`effect::sides`); `None` for a card of another kind,
     /// one with no effect, or a text whose lines are not the tree's.
-    pub fn sides_in(&self, lang: &str) -> Option<Vec<(Side, Vec<&str>)>> {
+    pub fn sides_in(&self, lang: &str) -> Option<Vec<(CharacterSide, Vec<&str>)>> {
         if self.kind != CardKind::Character {
             return None;
         }
@@ -330,7 +330,7 @@ impl Card {
         };
         let sides = crate::effect::sides(tree);
         let text = self.effect_in(lang)?.text;
-        Side::ALL
+        CharacterSide::ALL
             .into_iter()
             .map(|side| Some((side, crate::effect::sides::lines_on(text, &sides, side)?)))
             .collect()

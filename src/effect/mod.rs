@@ -39,7 +39,7 @@ pub use format::{OutlineLine, outline};
 pub use holdings::{Holding, Holdings, holdings};
 pub use keywords::{Keyword, Keywords, Reminder, Takes, Texts};
 pub use phrases::{Phrasebook, Phrasebooks};
-pub use sides::{Side, sides};
+pub use sides::{CharacterSide, sides};
 pub use touchstone::reads_back;
 
 use serde::{Deserialize, Serialize};

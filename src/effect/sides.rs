@@ -11,21 +11,21 @@ use super::ast::{Effect, Line, Timing};
 
 /// A side of a character card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
+pub enum CharacterSide {
     Deckbuilding,
     Tournament,
 }
 
-impl Side {
-    pub const ALL: [Side; 2] = [Side::Deckbuilding, Side::Tournament];
+impl CharacterSide {
+    pub const ALL: [CharacterSide; 2] = [CharacterSide::Deckbuilding, CharacterSide::Tournament];
 
     /// The side a line of an effect is on: a `Deckbuilding:` ability on the
     /// Deckbuilding side, anything else (a keyword works in the
     /// tournament) on the Tournament side.
-    pub fn of(line: &Line) -> Side {
+    pub fn of(line: &Line) -> CharacterSide {
         match line {
-            Line::Ability(a) if a.timing == Timing::Deckbuilding => Side::Deckbuilding,
-            _ => Side::Tournament,
+            Line::Ability(a) if a.timing == Timing::Deckbuilding => CharacterSide::Deckbuilding,
+            _ => CharacterSide::Tournament,
         }
     }
 
@@ -34,17 +34,17 @@ impl Side {
     /// language prints the English.
     pub fn title(self, lang: &str) -> &'static str {
         match (self, lang) {
-            (Side::Deckbuilding, "ja") => "デッキ構築面",
-            (Side::Tournament, "ja") => "トーナメント面",
-            (Side::Deckbuilding, _) => "Deckbuilding side",
-            (Side::Tournament, _) => "Tournament side",
+            (CharacterSide::Deckbuilding, "ja") => "デッキ構築面",
+            (CharacterSide::Tournament, "ja") => "トーナメント面",
+            (CharacterSide::Deckbuilding, _) => "Deckbuilding side",
+            (CharacterSide::Tournament, _) => "Tournament side",
         }
     }
 }
 
 /// The side of each line of `effect`, in order.
-pub fn sides(effect: &Effect) -> Vec<Side> {
-    effect.lines.iter().map(Side::of).collect()
+pub fn sides(effect: &Effect) -> Vec<CharacterSide> {
+    effect.lines.iter().map(CharacterSide::of).collect()
 }
 
 /// The lines of a printed effect `text` on `side`, given the side of each
@@ -52,7 +52,11 @@ pub fn sides(effect: &Effect) -> Vec<Side> {
 /// them); `None` when the text has another number of lines (a
 /// translator's override written otherwise), which no side can be read
 /// from.
-pub fn lines_on<'t>(text: &'t str, sides: &[Side], side: Side) -> Option<Vec<&'t str>> {
+pub fn lines_on<'t>(
+    text: &'t str,
+    sides: &[CharacterSide],
+    side: CharacterSide,
+) -> Option<Vec<&'t str>> {
     let lines: Vec<&str> = text.trim_end().lines().collect();
     (lines.len() == sides.len()).then(|| {
         (lines.into_iter().zip(sides))
@@ -77,23 +81,26 @@ mod tests {
         assert_eq!(
             sides,
             [
-                Side::Deckbuilding,
-                Side::Tournament,
-                Side::Tournament,
-                Side::Deckbuilding
+                CharacterSide::Deckbuilding,
+                CharacterSide::Tournament,
+                CharacterSide::Tournament,
+                CharacterSide::Deckbuilding
             ]
         );
-        let deckbuilding = lines_on(text, &sides, Side::Deckbuilding).unwrap();
+        let deckbuilding = lines_on(text, &sides, CharacterSide::Deckbuilding).unwrap();
         assert_eq!(deckbuilding.len(), 2);
         assert!(deckbuilding.iter().all(|l| l.starts_with("Deckbuilding:")));
         assert_eq!(
-            lines_on(text, &sides, Side::Tournament).unwrap(),
+            lines_on(text, &sides, CharacterSide::Tournament).unwrap(),
             [
                 "Scurry.",
                 "Tournament: Whenever you win a clash, gain 1 RP."
             ]
         );
         // A text of other lines than the tree's says no side.
-        assert_eq!(lines_on("One line.", &sides, Side::Tournament), None);
+        assert_eq!(
+            lines_on("One line.", &sides, CharacterSide::Tournament),
+            None
+        );
     }
 }

@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use crate::effect::Side;
+use crate::effect::CharacterSide;
 use crate::i18n::glossary::Glossary;
 use crate::model::{Card, Set};
 use crate::words::SetKind;
@@ -140,7 +140,7 @@ impl FaceText {
 /// A character's effect as its face prints it: each side under its name
 /// (`Deckbuilding side:`, set bold as a timing head is), a side with no
 /// ability left out.
-fn sides_text(sides: &[(Side, Vec<&str>)], lang: &str) -> String {
+fn sides_text(sides: &[(CharacterSide, Vec<&str>)], lang: &str) -> String {
     let colon = if lang == "ja" { "：" } else { ":" };
     let mut out = String::new();
     for (side, lines) in sides.iter().filter(|(_, lines)| !lines.is_empty()) {

@@ -1484,10 +1484,12 @@ mod tests {
         );
         let schema = crate::schema::SchemaName::FormatInput.generate();
         let validator = jsonschema::validator_for(&schema).unwrap();
-        let doc = crate::yaml::parse(&text).unwrap().to_json();
+        let doc = yaml::parse(&text).unwrap().to_json();
         assert!(!validator.is_valid(&doc));
-        let single = text.replace("kind: venue", "kind: single").replace(", character", "");
-        let doc = crate::yaml::parse(&single).unwrap().to_json();
+        let single = text
+            .replace("kind: venue", "kind: single")
+            .replace(", character", "");
+        let doc = yaml::parse(&single).unwrap().to_json();
         assert!(validator.is_valid(&doc));
     }
 
