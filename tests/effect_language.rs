@@ -2154,10 +2154,19 @@ fn count(depth: u32) -> BoxedStrategy<Count> {
     .boxed()
 }
 
+/// What `for each` counts: a count, or money (which conditions compare).
+fn per_each(depth: u32) -> BoxedStrategy<Count> {
+    prop_oneof![
+        6 => count(depth),
+        1 => num(1..=5).prop_map(|per| Count::Money { per }),
+    ]
+    .boxed()
+}
+
 fn amount(depth: u32) -> BoxedStrategy<Amount> {
     prop_oneof![
         num(1..=9).prop_map(|rp| Amount::Fixed { rp }),
-        (num(1..=9), count(depth)).prop_map(|(rp, count)| Amount::PerEach { rp, count }),
+        (num(1..=9), per_each(depth)).prop_map(|(rp, count)| Amount::PerEach { rp, count }),
         target(depth).prop_map(|target| Amount::StarOf { target }),
     ]
     .boxed()
@@ -2177,9 +2186,17 @@ fn action_strategy(depth: u32) -> BoxedStrategy<Action> {
         amount(depth).prop_map(|amount| Action::GainRp { amount }),
         amount(depth).prop_map(|amount| Action::LoseRp { amount }),
         num(1..=3).prop_map(|count| Action::GainSlots { count }),
-        (num(1..=9), resource(), proptest::option::of(count(depth)))
+        (
+            num(1..=9),
+            resource(),
+            proptest::option::of(per_each(depth))
+        )
             .prop_map(|(n, resource, per)| Action::Gain { n, resource, per }),
-        (num(1..=9), resource(), proptest::option::of(count(depth)))
+        (
+            num(1..=9),
+            resource(),
+            proptest::option::of(per_each(depth))
+        )
             .prop_map(|(n, resource, per)| Action::Lose { n, resource, per }),
         num(1..=9).prop_map(|n| Action::PayMoney { n }),
         Just(Action::NameCard),

@@ -678,6 +678,9 @@ pub enum Count {
     /// `Friendship Card given to you`: the Friendship Cards other players
     /// gave you (your own, not yet given away, are not counted).
     FriendshipCards,
+    /// `3 Millennium Dollars you have` (`for each` only): each whole `per`
+    /// Millennium Dollars the player holds.
+    Money { per: Num },
 }
 
 /// Who clashes.

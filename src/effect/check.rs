@@ -577,6 +577,7 @@ impl Checker<'_> {
                 self.target(among, Role::Plain)
             }
             Count::Tokens { on } => self.target(on, Role::Plain),
+            Count::Money { per } => self.range(*per, 1, 99, "Millennium Dollars counted as one"),
             Count::Opponents | Count::OpponentsWith { .. } | Count::FriendshipCards => {}
         }
     }

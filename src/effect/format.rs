@@ -613,6 +613,8 @@ fn count(c: &Count, plural: bool) -> String {
             "Friendship {} given to you",
             if plural { "Cards" } else { "Card" }
         ),
+        Count::Money { per } if per.value == 1 => "Millennium Dollar you have".to_string(),
+        Count::Money { per } => format!("{} Millennium Dollars you have", per.value),
         Count::OpponentsWith { more, measure } => format!(
             "{} with {} than you",
             if plural { "opponents" } else { "opponent" },

@@ -151,6 +151,7 @@ fn count_of(c: &Count, found: &mut Holdings) {
     match c {
         Count::OpponentsWith { measure, .. } => found.add(measured(*measure)),
         Count::FriendshipCards => found.add(Holding::Friendship),
+        Count::Money { .. } => found.add(Holding::Money),
         _ => {}
     }
 }

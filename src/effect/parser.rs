@@ -819,6 +819,7 @@ impl Builder<'_> {
                 | Rule::count_tokens
                 | Rule::count_opponents
                 | Rule::count_friendship
+                | Rule::count_money
                 | Rule::count_cards => parts.part = Some(p),
                 _ => {}
             }
@@ -872,6 +873,7 @@ impl Builder<'_> {
                 | Rule::count_tokens
                 | Rule::count_opponents
                 | Rule::count_friendship
+                | Rule::count_money
                 | Rule::count_cards => count = Some(self.countable(p)),
                 _ => {}
             }
@@ -933,6 +935,13 @@ impl Builder<'_> {
             }
             Rule::count_opponents => Count::Opponents,
             Rule::count_friendship => Count::FriendshipCards,
+            Rule::count_money => Count::Money {
+                per: inner
+                    .clone()
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::number)
+                    .map_or(Num::new(1), |p| self.num(&p)),
+            },
             _ => Count::Cards {
                 cards: Box::new(self.query(inner, Quant::Each)),
             },
@@ -1379,6 +1388,7 @@ impl Builder<'_> {
                         | Rule::count_tokens
                         | Rule::count_opponents
                         | Rule::count_friendship
+                        | Rule::count_money
                         | Rule::count_cards => count = self.countable(p),
                         _ => {}
                     }

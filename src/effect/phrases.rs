@@ -204,6 +204,7 @@ pub(crate) const KEYS: &[(&str, &[&str])] = &[
     ("count.sets", &["among"]),
     ("count.tokens", &["on"]),
     ("count.opponents", &[]),
+    ("count.money", &["n"]),
     ("count.opponents_with", &["cmp", "measure"]),
     ("count.friendship", &[]),
     // targets

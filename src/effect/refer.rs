@@ -262,7 +262,10 @@ fn count_owners(c: &Count, f: Visit<'_>) {
             target_owners(among, f)
         }
         Count::Tokens { on } => target_owners(on, f),
-        Count::Opponents | Count::OpponentsWith { .. } | Count::FriendshipCards => {}
+        Count::Opponents
+        | Count::OpponentsWith { .. }
+        | Count::FriendshipCards
+        | Count::Money { .. } => {}
     }
 }
 

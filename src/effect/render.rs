@@ -705,6 +705,10 @@ impl Renderer<'_> {
                 self.compared("count.opponents_with", v, *more, *measure, &[])
             }
             Count::FriendshipCards => self.t("count.friendship", v, &[]),
+            Count::Money { per } => {
+                let one: &[&str] = if per.value == 1 { &["one"] } else { &[] };
+                self.t("count.money", one, &[("n", &per.value.to_string())])
+            }
         }
     }
 
@@ -951,6 +955,8 @@ impl Renderer<'_> {
             Count::Tokens { .. } => "unit.tokens",
             Count::Opponents | Count::OpponentsWith { .. } => "unit.opponents",
             Count::FriendshipCards => "unit.cards",
+            // Never parsed in a condition (money is compared there).
+            Count::Money { .. } => "unit.cards",
         });
         let what = self.count(count, plural);
         let yours = super::format::counts_yours(count);

@@ -892,7 +892,8 @@ fn each_count_target<'a>(c: &'a Count, f: &mut impl FnMut(&'a Target)) {
         Count::Cards { .. }
         | Count::Opponents
         | Count::OpponentsWith { .. }
-        | Count::FriendshipCards => {}
+        | Count::FriendshipCards
+        | Count::Money { .. } => {}
     }
 }
 
