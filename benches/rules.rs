@@ -27,7 +27,7 @@ fn database(cards: usize) -> Database {
                 name: format!("Bench Card {i}"),
                 set: Id(format!("set-{}", i / 12)),
                 kind,
-                stars: (i % 10) as u8 + 1,
+                stars: Some((i % 10) as u8 + 1),
                 elements: vec![Element::ALL[i % 6], Element::ALL[(i / 6) % 6]],
                 types: vec![Id(BASE_TYPES[(i / 3) % 6].to_string())],
                 rarity: SetKind::Expansion,
@@ -67,7 +67,7 @@ fn bench(c: &mut Criterion) {
     let binder: Vec<Counted> = db
         .cards
         .iter()
-        .map(|c| (c, 1 + (c.stars as u64 % 2)))
+        .map(|c| (c, 1 + c.star_value() % 2))
         .collect();
     c.bench_function("collection best, 200-card binder", |b| {
         b.iter(|| collection::best(black_box(&binder)))

@@ -336,7 +336,7 @@ mod tests {
             name: name.into(),
             set: Id("s".into()),
             kind: CardKind::Single,
-            stars: 1,
+            stars: Some(1),
             elements: vec![Element::Fire],
             types: Vec::new(),
             rarity: SetKind::Expansion,

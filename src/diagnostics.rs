@@ -53,6 +53,9 @@ pub enum Code {
     MissingCost,
     UnexpectedCost,
     ExtraTypesOutsideProPlayer,
+    MissingStars,
+    NotOnKind,
+    KindOutsideSet,
     DataInvalid,
     DuplicateErrata,
     KeywordClash,
@@ -204,6 +207,18 @@ pub const CODES: &[(Code, &str)] = &[
         "a core set card does not state its copies",
     ),
     (Code::MissingCost, "a store set has no buy cost"),
+    (
+        Code::MissingStars,
+        "a single, deck box or accessory has no STAR",
+    ),
+    (
+        Code::NotOnKind,
+        "a venue or character has a STAR, an element or a type",
+    ),
+    (
+        Code::KindOutsideSet,
+        "a venue or character stands outside its set kind, or another card in a venue or character set",
+    ),
     (
         Code::UnexpectedCost,
         "a set outside the store states a buy cost",
@@ -440,6 +455,9 @@ impl Code {
             Code::CopiesMismatch => "copies-mismatch",
             Code::MissingCopies => "missing-copies",
             Code::MissingCost => "missing-cost",
+            Code::MissingStars => "missing-stars",
+            Code::NotOnKind => "not-on-kind",
+            Code::KindOutsideSet => "kind-outside-set",
             Code::UnexpectedCost => "unexpected-cost",
             Code::ExtraTypesOutsideProPlayer => "extra-types-outside-pro-player",
             Code::DataInvalid => "data-invalid",

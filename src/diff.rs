@@ -566,8 +566,8 @@ fn compare(old: &Card, new: &Card) -> Option<CardChange> {
     field(
         "stars",
         Stats,
-        Some(old.stars.to_string()),
-        Some(new.stars.to_string()),
+        old.stars.map(|s| s.to_string()),
+        new.stars.map(|s| s.to_string()),
     );
     field(
         "elements",
@@ -1021,7 +1021,7 @@ mod tests {
         a.effect = Some("Play: Gain 1 RP.".into());
         a.flavor = Some("Old.".into());
         let mut b = a.clone();
-        b.stars = 3;
+        b.stars = Some(3);
         b.effect = Some("Play: Gain 2 RP.".into());
         b.flavor = Some("New.".into());
         let report = diff(&database(vec![a]), &database(vec![b]));

@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::{Code, Diagnostic, Fix};
 use crate::effect::{self, Effect};
 use crate::model::{Art, CardSource, SetSource};
 use crate::pool::SourceFile;
 use crate::set_schema::SetValidator;
-use crate::words::{Id, SetKind};
+use crate::words::{Id, SetKind, with_article};
 use crate::yaml::{self, Node, NodeValue, TextStyle, text_offsets};
 
 /// A set file that parsed and whose header matches the schema: what the
@@ -150,6 +150,14 @@ pub struct CardSpans {
     pub effect_style: TextStyle,
     /// The `art` value (the card, when it has none).
     pub art: Range<usize>,
+    /// The `kind` value (the card, when it has none).
+    pub kind: Range<usize>,
+    /// The `stars`, `elements` and `types` entries, each from its key to
+    /// the end of its value (empty where the card has none), where a card
+    /// kind that takes none of them reports them.
+    pub stars_entry: Range<usize>,
+    pub elements_entry: Range<usize>,
+    pub types_entry: Range<usize>,
 }
 
 /// Spans in the cache as `[start, end]`, shorter than `{"start": .., "end": ..}`.
@@ -200,6 +208,7 @@ impl CardSpans {
             copies: card.span.clone(),
             effect: card.span.clone(),
             art: card.span.clone(),
+            kind: card.span.clone(),
             ..CardSpans::default()
         };
         let items = |node: &Node| {
@@ -212,7 +221,7 @@ impl CardSpans {
             _ => &[],
         };
         // The first of repeated keys counts, as with `Node::locate`.
-        let mut seen = 0u8;
+        let mut seen = 0u16;
         for field in fields {
             let value = &field.value;
             let key = field.key.as_str();
@@ -224,6 +233,8 @@ impl CardSpans {
                 Some("types") => 16,
                 Some("effect") => 32,
                 Some("art") => 64,
+                Some("kind") => 128,
+                Some("stars") => 256,
                 _ => continue,
             };
             if seen & bit != 0 {
@@ -238,8 +249,16 @@ impl CardSpans {
                 Some("name") => spans.name = value.span.clone(),
                 Some("art") => spans.art = value.span.clone(),
                 Some("copies") => spans.copies = value.span.clone(),
-                Some("elements") => spans.elements = items(value),
-                Some("types") => spans.types = items(value),
+                Some("kind") => spans.kind = value.span.clone(),
+                Some("stars") => spans.stars_entry = field.key.span.start..value.span.end,
+                Some("elements") => {
+                    spans.elements = items(value);
+                    spans.elements_entry = field.key.span.start..value.span.end;
+                }
+                Some("types") => {
+                    spans.types = items(value);
+                    spans.types_entry = field.key.span.start..value.span.end;
+                }
                 Some("effect") => {
                     spans.effect = value.span.clone();
                     if let NodeValue::Str(_, style) = &value.value {
@@ -394,6 +413,8 @@ fn load_parsed(
         }
         match serde_json::from_value::<CardSource>(v) {
             Ok(card) => {
+                let set_kind = (!header_refused).then_some(set.kind);
+                check_kind(file, set_kind, &card, &spans, diagnostics);
                 let effect = parse_effect(file, &card, &spans, diagnostics);
                 if !card.errata.is_empty() {
                     let at = errata_spans
@@ -528,6 +549,120 @@ impl ErrataSpans {
 /// A card's errata history: each release named once, each earlier text in
 /// the effect language (its syntax only: an old text may name a keyword
 /// the pool no longer has).
+/// What a card's kind asks of it: a STAR on the kinds that have one,
+/// none (and no element or type) on venues and characters, and a set of
+/// the kind it is bound to, each way (`set_kind` is `None` when the
+/// header could not be read).
+fn check_kind(
+    file: &SourceFile,
+    set_kind: Option<SetKind>,
+    card: &CardSource,
+    spans: &CardSpans,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let kind = card.kind;
+    let words = with_article(&kind.title().to_lowercase());
+    if kind.has_stars() && card.stars.is_none() {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::MissingStars,
+                &file.path,
+                spans.kind.clone(),
+                format!("`{}` is {words} and needs a STAR", card.name),
+            )
+            .with_label("no `stars`")
+            .with_help("add `stars: N` (1 to 10); only venues and characters have no STAR"),
+        );
+    }
+    if !kind.has_stars() {
+        let written = [
+            ("stars", "STAR", card.stars.is_some(), &spans.stars_entry),
+            (
+                "elements",
+                "elements",
+                !card.elements.is_empty(),
+                &spans.elements_entry,
+            ),
+            ("types", "types", !card.types.is_empty(), &spans.types_entry),
+        ];
+        for (key, what, _, entry) in written.into_iter().filter(|w| w.2) {
+            let mut found = Diagnostic::error(
+                Code::NotOnKind,
+                &file.path,
+                entry.clone(),
+                format!("`{}` is {words}, which has no {what}", card.name),
+            )
+            .with_label(format!("{words} has no {what}"))
+            .with_help(format!(
+                "remove `{key}`: venues and characters are never bought, sold or collected, so they have no STAR, element or type"
+            ));
+            if let Some(line) = entry_line(file.text(), entry) {
+                found = found.with_fixes([Fix::replace(format!("remove `{key}`"), line, "")]);
+            }
+            diagnostics.push(found);
+        }
+    }
+    let Some(set_kind) = set_kind else { return };
+    // One finding a card: what the set holds first, as it has a fix.
+    if let Some(held) = set_kind.card_kind().filter(|held| *held != kind) {
+        let held_words = held.title().to_lowercase();
+        diagnostics.push(
+            Diagnostic::error(
+                Code::KindOutsideSet,
+                &file.path,
+                spans.kind.clone(),
+                format!(
+                    "`{}` is {words}, but {} set holds only {held_words} cards",
+                    card.name,
+                    with_article(set_kind.words())
+                ),
+            )
+            .with_label(format!("not {}", with_article(&held_words)))
+            .with_help(format!(
+                "make it `kind: {}`, or move it into a set of the kind it is",
+                held.as_str()
+            ))
+            .with_fixes([Fix::replace(
+                format!("write `{}`", held.as_str()),
+                spans.kind.clone(),
+                held.as_str(),
+            )]),
+        );
+    } else if let Some(bound) = kind.set_kind().filter(|bound| *bound != set_kind) {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::KindOutsideSet,
+                &file.path,
+                spans.kind.clone(),
+                format!(
+                    "`{}` is {words}, which stands only in {} set, not in {} set",
+                    card.name,
+                    with_article(bound.words()),
+                    with_article(set_kind.words())
+                ),
+            )
+            .with_label(format!("{words} here"))
+            .with_help(format!(
+                "move the card into a set of `kind: {}`, or give it the kind it has in this set",
+                bound.as_str()
+            )),
+        );
+    }
+}
+
+/// The whole line of a block mapping's entry (`    stars: 3` and its line
+/// end), when the entry has its line to itself: removing it leaves the
+/// rest of the mapping as it was.
+fn entry_line(text: &str, entry: &Range<usize>) -> Option<Range<usize>> {
+    let start = text.get(..entry.start)?.rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[start..entry.start];
+    let rest = text.get(entry.end..)?;
+    let end = rest.find('\n').map_or(text.len(), |i| entry.end + i + 1);
+    let after = text[entry.end..end].trim();
+    let alone = before.chars().all(|c| c == ' ') && (after.is_empty() || after.starts_with('#'));
+    (alone && !entry.is_empty()).then_some(start..end)
+}
+
 fn check_errata(
     file: &SourceFile,
     card: &CardSource,
@@ -633,4 +768,24 @@ fn fields_of_card(bad_fields: &[(usize, String)], index: usize) -> &[(usize, Str
     let from = bad_fields.partition_point(|(card, _)| *card < index);
     let to = bad_fields.partition_point(|(card, _)| *card <= index);
     &bad_fields[from..to]
+}
+
+#[cfg(test)]
+mod entries {
+    use super::entry_line;
+
+    #[test]
+    fn an_entry_alone_on_its_line_is_removed_with_its_line_end() {
+        let text = "  - id: a\n    stars: 3 # old\n    kind: venue\n";
+        let at = text.find("stars").unwrap();
+        let line = entry_line(text, &(at..at + 8)).unwrap();
+        assert_eq!(&text[line], "    stars: 3 # old\n");
+        // In a flow mapping or after a `- `, the line is not the entry's.
+        let flow = "  - {id: a, stars: 3}\n";
+        let at = flow.find("stars").unwrap();
+        assert_eq!(entry_line(flow, &(at..at + 8)), None);
+        let first = "  - stars: 3\n";
+        let at = first.find("stars").unwrap();
+        assert_eq!(entry_line(first, &(at..at + 8)), None);
+    }
 }

@@ -57,9 +57,11 @@ pub struct CardSource {
     #[schemars(length(min = 1))]
     pub name: String,
     pub kind: CardKind,
-    /// Star rating (STAR).
+    /// Star rating (STAR): required on singles, deck boxes and
+    /// accessories; venues and characters have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 10))]
-    pub stars: u8,
+    pub stars: Option<u8>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub elements: Vec<Element>,
     /// Base types (animal, myth, construct, citizen, soldier, mage) or a
@@ -209,7 +211,9 @@ pub struct Card {
     /// Id of the card's set.
     pub set: Id,
     pub kind: CardKind,
-    pub stars: u8,
+    /// Star rating (STAR); absent exactly on venues and characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stars: Option<u8>,
     pub elements: Vec<Element>,
     pub types: Vec<Id>,
     /// The pool-defined category, if the card has one.
@@ -251,6 +255,11 @@ pub struct Card {
     pub art: Option<Art>,
 }
 
+/// A STAR as a face, table or changelog shows it: `—` for none.
+pub fn stars_shown(stars: Option<u8>) -> String {
+    stars.map_or_else(|| "—".to_string(), |s| s.to_string())
+}
+
 /// A card's art as the build found it: the image file and what its header
 /// says. Faces embed the file's bytes, read from the pool's folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -276,7 +285,7 @@ impl Card {
             name: name.to_string(),
             set: Id(set.to_string()),
             kind,
-            stars,
+            stars: kind.has_stars().then_some(stars),
             elements: Vec::new(),
             types: Vec::new(),
             category: None,
@@ -290,6 +299,17 @@ impl Card {
             errata: Vec::new(),
             art: None,
         }
+    }
+
+    /// The STAR the card adds to a sum of STARs (a trade's value, a
+    /// collection's): a card with no STAR adds none.
+    pub fn star_value(&self) -> u64 {
+        self.stars.map_or(0, u64::from)
+    }
+
+    /// The STAR as a face, table or changelog shows it: `—` for none.
+    pub fn stars_shown(&self) -> String {
+        stars_shown(self.stars)
     }
 
     /// The card's name in `lang`: the translation, else the English.

@@ -433,14 +433,14 @@ mod tests {
         let text = "id: big\nname: Big\nkind: expansion\ncost: 3\ncards:\n  - {}\n  - {}\n  - {}\n";
         let doc = crate::yaml::parse(text).unwrap();
         let found = SetValidator::get().validate(&Arc::from("big.yaml"), &doc, &doc.to_json());
-        let stars: Vec<&Diagnostic> = found
+        let kinds: Vec<&Diagnostic> = found
             .iter()
-            .filter(|d| &*d.message == "missing field `stars`")
+            .filter(|d| &*d.message == "missing field `kind`")
             .collect();
-        assert_eq!(stars.len(), 3);
-        assert!(Arc::ptr_eq(&stars[0].message, &stars[2].message));
-        assert!(Arc::ptr_eq(&stars[0].label, &stars[1].label));
-        let lines: Vec<usize> = stars.iter().map(|d| d.span.start).collect();
+        assert_eq!(kinds.len(), 3);
+        assert!(Arc::ptr_eq(&kinds[0].message, &kinds[2].message));
+        assert!(Arc::ptr_eq(&kinds[0].label, &kinds[1].label));
+        let lines: Vec<usize> = kinds.iter().map(|d| d.span.start).collect();
         assert!(lines.windows(2).all(|w| w[0] < w[1]), "{lines:?}");
     }
 

@@ -58,7 +58,7 @@ CREATE TABLE cards (
   name     TEXT NOT NULL,
   set_id   TEXT NOT NULL REFERENCES sets (id),
   kind     TEXT NOT NULL,
-  stars    INTEGER NOT NULL,
+  stars    INTEGER,
   rarity   TEXT NOT NULL,
   copies   INTEGER NOT NULL,
   category TEXT,

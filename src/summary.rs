@@ -28,7 +28,9 @@ pub fn render(card: &Card, set: Option<&Set>, only: Option<&str>) -> String {
         "kind",
         page.per_lang(|lang| page.word(card.kind.as_str(), lang)),
     );
-    field(&mut out, "STAR", vec![card.stars.to_string()]);
+    if let Some(stars) = card.stars {
+        field(&mut out, "STAR", vec![stars.to_string()]);
+    }
     if !card.elements.is_empty() {
         let words = |lang: &str| page.words(card.elements.iter().map(|e| e.as_str()), lang);
         field(&mut out, "elements", page.per_lang(words));

@@ -54,8 +54,9 @@ impl Id {
 }
 
 /// A set's kind, which is also the rarity of every card in it (starter
-/// decks are "grey", Pro Player cards have their own; see
-/// `docs/decisions.md`): one set of nine words for both.
+/// decks are "grey", Pro Player cards have their own, and so do the Venue
+/// Deck and the characters; see `docs/decisions.md`): one set of eleven
+/// words for both.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]
@@ -70,10 +71,14 @@ pub enum SetKind {
     SilverPromo,
     GoldPromo,
     ProPlayer,
+    // The Venue Deck: venue cards only.
+    Venue,
+    // The characters players choose: character cards only.
+    Character,
 }
 
 impl SetKind {
-    pub const ALL: [SetKind; 9] = [
+    pub const ALL: [SetKind; 11] = [
         SetKind::Starter,
         SetKind::Core,
         SetKind::Expansion,
@@ -83,14 +88,17 @@ impl SetKind {
         SetKind::SilverPromo,
         SetKind::GoldPromo,
         SetKind::ProPlayer,
+        SetKind::Venue,
+        SetKind::Character,
     ];
 
     /// Physical cards in one set of this kind; `None` for the Core Set,
-    /// whose size the rules leave open.
+    /// the Venue Deck and a set of characters, whose sizes the rules leave
+    /// open.
     pub fn physical_size(self) -> Option<u32> {
         match self {
             SetKind::Starter => Some(9),
-            SetKind::Core => None,
+            SetKind::Core | SetKind::Venue | SetKind::Character => None,
             SetKind::Expansion | SetKind::Premium | SetKind::Master => Some(12),
             SetKind::BronzePromo | SetKind::SilverPromo | SetKind::GoldPromo => Some(6),
             SetKind::ProPlayer => Some(5),
@@ -105,7 +113,8 @@ impl SetKind {
         )
     }
 
-    /// Sets whose every card exists once (promos, starters, Pro Player sets).
+    /// Sets whose every card exists once (promos, starters, Pro Player
+    /// sets, venues and characters).
     pub fn single_copies(self) -> bool {
         matches!(
             self,
@@ -114,7 +123,19 @@ impl SetKind {
                 | SetKind::SilverPromo
                 | SetKind::GoldPromo
                 | SetKind::ProPlayer
+                | SetKind::Venue
+                | SetKind::Character
         )
+    }
+
+    /// The one card kind a set of this kind holds, when it is bound to one:
+    /// a venue set holds venues, a set of characters characters.
+    pub fn card_kind(self) -> Option<CardKind> {
+        match self {
+            SetKind::Venue => Some(CardKind::Venue),
+            SetKind::Character => Some(CardKind::Character),
+            _ => None,
+        }
     }
 
     /// The id (`bronze-promo`).
@@ -129,6 +150,8 @@ impl SetKind {
             SetKind::SilverPromo => "silver-promo",
             SetKind::GoldPromo => "gold-promo",
             SetKind::ProPlayer => "pro-player",
+            SetKind::Venue => "venue",
+            SetKind::Character => "character",
         }
     }
 
@@ -152,15 +175,63 @@ pub enum CardKind {
     Single,
     DeckBox,
     Accessory,
+    // A Venue of the Venue Deck: rules for every player, no STAR.
+    Venue,
+    // A character: a Deckbuilding side and a Tournament side, no STAR.
+    Character,
 }
 
 impl CardKind {
+    pub const ALL: [CardKind; 5] = [
+        CardKind::Single,
+        CardKind::DeckBox,
+        CardKind::Accessory,
+        CardKind::Venue,
+        CardKind::Character,
+    ];
+
+    /// The kinds a player brings, buys, sells and trades.
+    pub const PLAYERS: [CardKind; 3] = [CardKind::Single, CardKind::DeckBox, CardKind::Accessory];
+
     pub fn as_str(self) -> &'static str {
         match self {
             CardKind::Single => "single",
             CardKind::DeckBox => "deck-box",
             CardKind::Accessory => "accessory",
+            CardKind::Venue => "venue",
+            CardKind::Character => "character",
         }
+    }
+
+    /// The English name, as a card's face prints it (`Deck Box`).
+    pub fn title(self) -> &'static str {
+        match self {
+            CardKind::Single => "Single",
+            CardKind::DeckBox => "Deck Box",
+            CardKind::Accessory => "Accessory",
+            CardKind::Venue => "Venue",
+            CardKind::Character => "Character",
+        }
+    }
+
+    /// Whether a player can own the card: bring it in a deck, collect,
+    /// trade or count its copies. Venues and characters are the table's.
+    pub fn is_players(self) -> bool {
+        !matches!(self, CardKind::Venue | CardKind::Character)
+    }
+
+    /// Whether a card of this kind has a STAR (venues and characters do
+    /// not: they are never bought, sold or collected).
+    pub fn has_stars(self) -> bool {
+        self.is_players()
+    }
+
+    /// The set kind a card of this kind must stand in, when it is bound to
+    /// one (the converse of [`SetKind::card_kind`]).
+    pub fn set_kind(self) -> Option<SetKind> {
+        SetKind::ALL
+            .into_iter()
+            .find(|k| k.card_kind() == Some(self))
     }
 }
 
@@ -245,5 +316,24 @@ mod counting {
         assert_eq!(with_article("expansion set"), "an expansion set");
         assert_eq!(with_article("core set"), "a core set");
         assert_eq!(with_article("accessory"), "an accessory");
+    }
+}
+
+#[cfg(test)]
+mod kinds {
+    use super::*;
+
+    #[test]
+    fn a_bound_card_kind_and_its_set_kind_name_each_other() {
+        for kind in CardKind::ALL {
+            if let Some(set) = kind.set_kind() {
+                assert_eq!(set.card_kind(), Some(kind));
+                assert!(set.single_copies() && !set.is_store_set());
+                assert_eq!(set.physical_size(), None);
+            }
+            assert_eq!(kind.has_stars(), CardKind::PLAYERS.contains(&kind));
+        }
+        assert_eq!(CardKind::Venue.set_kind(), Some(SetKind::Venue));
+        assert_eq!(CardKind::Single.set_kind(), None);
     }
 }

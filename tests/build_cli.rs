@@ -508,3 +508,21 @@ fn messages_say_one_set_and_an_expansion() {
         "{messages}"
     );
 }
+
+#[test]
+fn venues_and_characters_have_no_star_and_stand_in_their_own_sets() {
+    let run = blades(
+        &fixtures(),
+        &[
+            "build",
+            "--cards",
+            "kinds",
+            "--format",
+            "json",
+            "--out",
+            "/nonexistent/never.json",
+        ],
+    );
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("kinds_pool", located(&run.stdout).join("\n"));
+}

@@ -269,7 +269,7 @@ fn one_player_does_the_clauses_its_verb_agrees_with() {
             .iter()
             .map(|c| match c {
                 Clause::Act { subject, .. } | Clause::Cannot { who: subject, .. } => *subject,
-                Clause::State { .. } => You,
+                Clause::State { .. } | Clause::Rule { .. } => You,
             })
             .collect()
     };
@@ -1674,6 +1674,26 @@ fn errors_teach_the_nearest_sentence_inside_the_language() {
         ),
         ("Play: Gain a Friendship Card.", "not gained", None),
         (
+            "Score: At the end of the game, gain 1 VP.",
+            "a timing of its own",
+            Some("Game End: Gain 1 VP."),
+        ),
+        (
+            "Deckbuilding: Your maximum hand size is increased by 1.",
+            "their `hand size`",
+            Some("Deckbuilding: Your hand size is increased by 1."),
+        ),
+        (
+            "Deckbuilding: You may make uneven trades.",
+            "a rule of a player's trades",
+            None,
+        ),
+        (
+            "Deckbuilding: Trade a card with an opponent.",
+            "two players who agree",
+            None,
+        ),
+        (
             "Play: Discard your hand and gain 1 RP.",
             "a hand is not a card",
             Some("Play: Discard each card from your hand and gain 1 RP."),
@@ -2221,10 +2241,22 @@ fn state(depth: u32) -> BoxedStrategy<State> {
     .boxed()
 }
 
+fn player_rule() -> impl Strategy<Value = PlayerRule> {
+    let size = prop_oneof![
+        prop_oneof![-3..=-1i32, 1..=3i32].prop_map(|delta| HandSize::By { delta }),
+        (1..=9u32).prop_map(|cards| HandSize::Exactly { cards }),
+    ];
+    prop_oneof![
+        3 => size.prop_map(|size| PlayerRule::HandSize { size }),
+        1 => Just(PlayerRule::UnevenTrades),
+    ]
+}
+
 fn deed(depth: u32) -> BoxedStrategy<Deed> {
     prop_oneof![
         Just(Deed::GainRp),
         Just(Deed::Clash),
+        Just(Deed::Trade),
         target(depth).prop_map(|target| Deed::Play { target }),
         target(depth).prop_map(|target| Deed::Flip { target }),
         target(depth).prop_map(|target| Deed::Buy { target }),
@@ -2248,6 +2280,11 @@ fn clause_strategy(depth: u32) -> BoxedStrategy<Clause> {
         1 => (target(depth), state(depth)).prop_map(|(target, state)| Clause::State {
             target,
             state,
+            span: Span::default()
+        }),
+        1 => (player(), player_rule()).prop_map(|(who, rule)| Clause::Rule {
+            who,
+            rule,
             span: Span::default()
         }),
     ]
@@ -2314,6 +2351,8 @@ fn event_strategy(depth: u32) -> BoxedStrategy<Event> {
         player().prop_map(|who| Event::Trades { who }),
         Just(Event::DeckbuildingStarts),
         Just(Event::DeckbuildingEnds),
+        Just(Event::TournamentStarts),
+        Just(Event::TournamentEnds),
     ]
     .boxed()
 }
@@ -2526,7 +2565,7 @@ fn others_clause_names_you(effect: &Effect) -> bool {
                     subject, action, ..
                 } => (*subject, serde_json::to_string(action)),
                 Clause::Cannot { who, deed, .. } => (*who, serde_json::to_string(deed)),
-                Clause::State { .. } => return false,
+                Clause::State { .. } | Clause::Rule { .. } => return false,
             };
             who != Player::You && json.unwrap().contains("\"owner\":\"you\"")
         })

@@ -136,8 +136,28 @@ fn an_override_is_compared_with_the_meaning_by_what_it_does() {
 
 // ───────────────────────────── sense ─────────────────────────────
 
-/// The sense table of the reference: (code, example, fixed example).
-fn reference_rows() -> Vec<(String, String, String)> {
+/// The card kind an example of the sense table is on (`… on a venue`),
+/// and the example without it.
+fn example_on(cell: &str) -> (String, Option<CardKind>) {
+    let (text, kind) = match cell.rsplit_once("` on a ") {
+        Some((text, kind)) => (text, Some(kind.trim_matches(|c| c == '|' || c == ' '))),
+        None => (cell, None),
+    };
+    let kind = kind.map(|k| match k {
+        "venue" => CardKind::Venue,
+        "character" => CardKind::Character,
+        "single" => CardKind::Single,
+        "deck box" => CardKind::DeckBox,
+        "accessory" => CardKind::Accessory,
+        other => panic!("no card kind `{other}`"),
+    });
+    let text = text.trim_matches(|ch| ch == '`' || ch == '|' || ch == ' ');
+    (text.to_string(), kind)
+}
+
+/// The sense table of the reference: (code, example, fixed example, the
+/// kind of card both are on when it matters).
+fn reference_rows() -> Vec<(String, String, String, Option<CardKind>)> {
     let doc = include_str!("../docs/effect-language.md");
     let section = doc
         .split("### Sense warnings")
@@ -152,7 +172,9 @@ fn reference_rows() -> Vec<(String, String, String)> {
                 c.trim_matches(|ch| ch == '`' || ch == '|' || ch == ' ')
                     .to_string()
             };
-            (unquote(cells[0]), unquote(cells[2]), unquote(cells[3]))
+            let (example, kind) = example_on(cells[2]);
+            let (fixed, _) = example_on(cells[3]);
+            (unquote(cells[0]), example, fixed, kind)
         })
         .collect()
 }
@@ -160,7 +182,7 @@ fn reference_rows() -> Vec<(String, String, String)> {
 #[test]
 fn every_sense_warning_of_the_reference_is_found_and_its_fix_is_clean() {
     let rows = reference_rows();
-    let documented: Vec<&str> = rows.iter().map(|(c, _, _)| c.as_str()).collect();
+    let documented: Vec<&str> = rows.iter().map(|(c, ..)| c.as_str()).collect();
     let listed: Vec<&str> = CODES
         .iter()
         .map(|(c, _)| *c)
@@ -170,17 +192,17 @@ fn every_sense_warning_of_the_reference_is_found_and_its_fix_is_clean() {
         documented, listed,
         "the reference lists every sense code once"
     );
-    for (code, example, fixed) in &rows {
-        assert_eq!(codes(example), [code.as_str()], "{example}");
-        assert_eq!(codes(fixed), Vec::<&str>::new(), "{fixed}");
+    for (code, example, fixed, kind) in &rows {
+        assert_eq!(sense_of(example, *kind), [code.as_str()], "{example}");
+        assert_eq!(sense_of(fixed, *kind), Vec::<&str>::new(), "{fixed}");
     }
 }
 
 #[test]
 fn every_sense_warning_is_located_with_a_fix() {
-    for (_, example, _) in reference_rows() {
+    for (_, example, _, kind) in reference_rows() {
         let effect = parse_ok(&example);
-        for e in sense(&effect, None, &Vocabulary::base()) {
+        for e in sense(&effect, kind, &Vocabulary::base()) {
             assert!(
                 e.span.end <= example.len() && e.span.start < e.span.end,
                 "{e:?}"
@@ -344,6 +366,108 @@ fn card_kinds_where_they_never_are() {
         ["sense-never-there"]
     );
     assert_eq!(sense_of(scurry, Some(CardKind::Single)), [] as [&str; 0]);
+}
+
+/// A Venue or a character is never played, flipped or in a tableau; a
+/// Venue is gone before the game ends; a card of a tableau lasts through
+/// the tournament as `Ongoing:`. Each finding's fix is a timing that works.
+#[test]
+fn timings_a_card_kind_never_reaches() {
+    use CardKind::*;
+    let never = ["sense-timing-kind"];
+    let works: [&str; 0] = [];
+    for (text, kind, expected) in [
+        ("Play: Gain 1 RP.", Venue, &never[..]),
+        ("Action: Gain 1 RP.", Character, &never),
+        ("Score: Gain 1 RP.", Venue, &never),
+        ("Ongoing: This card cannot be flipped.", Character, &never),
+        ("Top: This card cannot be flipped.", Venue, &never),
+        ("Game End: Gain 1 VP.", Venue, &never),
+        ("Game End: Gain 1 VP.", Character, &works),
+        ("Game End: Gain 1 VP.", Single, &works),
+        (
+            "Tournament: At the start of the tournament, gain 1 RP.",
+            Venue,
+            &works,
+        ),
+        (
+            "Tournament: At the start of the tournament, gain 1 RP.",
+            Character,
+            &works,
+        ),
+        (
+            "Deckbuilding: Your hand size is increased by 1.",
+            Venue,
+            &works,
+        ),
+        (
+            "Tournament: Fire cards in your tableau have +1 STAR.",
+            Single,
+            &never,
+        ),
+        (
+            "Tournament: Fire cards in your tableau have +1 STAR.",
+            Accessory,
+            &never,
+        ),
+        (
+            "Ongoing: Fire cards in your tableau have +1 STAR.",
+            Single,
+            &works,
+        ),
+    ] {
+        assert_eq!(sense_of(text, Some(kind)), expected, "{text} on a {kind:?}");
+    }
+    // The fix writes the timing that works, and the fixed text is clean.
+    for (text, kind, fixed) in [
+        (
+            "Ongoing: This card cannot be flipped.",
+            Venue,
+            "Tournament: This card cannot be flipped.",
+        ),
+        (
+            "Tournament: This card cannot be flipped.",
+            Single,
+            "Ongoing: This card cannot be flipped.",
+        ),
+    ] {
+        let effect = parse_ok(text);
+        let found = sense(&effect, Some(kind), &Vocabulary::base());
+        let (span, with) = found[0].fix.clone().expect("a fix");
+        let after = format!("{}{with}{}", &text[..span.start], &text[span.end..]);
+        assert_eq!(after, fixed);
+        assert_eq!(sense_of(&after, Some(kind)), works, "{after}");
+    }
+}
+
+/// Each player follows a Venue's rules as `you`: a clause of every player
+/// or of each opponent would happen once for each player.
+#[test]
+fn a_venue_says_what_one_player_does() {
+    let once_per_player = ["sense-venue-every-player"];
+    for text in [
+        "Tournament: At the start of the tournament, all players gain 1 RP.",
+        "Tournament: Each opponent cannot clash.",
+        "Deckbuilding: Each opponent's hand size is reduced by 1.",
+    ] {
+        assert_eq!(
+            sense_of(text, Some(CardKind::Venue)),
+            once_per_player,
+            "{text}"
+        );
+        assert_eq!(
+            sense_of(text, Some(CardKind::Character)),
+            [] as [&str; 0],
+            "{text}"
+        );
+    }
+    assert_eq!(
+        sense_of(
+            "Tournament: At the start of the tournament, gain 1 RP.",
+            Some(CardKind::Venue)
+        ),
+        [] as [&str; 0]
+    );
 }
 
 #[test]
@@ -702,9 +826,32 @@ fn a_word_of_the_other_phase_is_an_error_where_it_is_written() {
         "Ongoing: Whenever you trade, gain 1 Millennium Dollar.",
         "Top: Whenever an opponent makes a collection, gain 1 Millennium Dollar.",
         "Reaction (when an opponent fuses cards): Gain 1 RP.",
+        // The tournament's own moments belong to `Tournament:` abilities.
+        "Ongoing: At the start of the tournament, gain 1 RP.",
+        "Deckbuilding: At the end of the tournament, gain 1 Millennium Dollar.",
+        "Reaction (when the tournament ends): Gain 1 RP.",
+        // A player's rules and trading belong to the Deckbuilding Phase.
+        "Ongoing: Your hand size is increased by 1.",
+        "Tournament: Each opponent's hand size is 5.",
+        "Top: Your trades need not be even.",
+        "Ongoing: Each opponent cannot trade.",
+        // Nothing of either phase is left when the game ends.
+        "Game End: Gain 2 RP.",
+        "Game End: Buy a card from the Aftermarket.",
+        "Game End: Clash with an opponent.",
     ];
     for text in wrong {
         assert_eq!(check_codes(text), ["wrong-phase"], "`{text}`");
+    }
+    for text in [
+        "Tournament: At the start of the tournament, gain 1 RP.",
+        "Tournament: At the end of the tournament, gain 1 Millennium Dollar.",
+        "Deckbuilding: Your hand size is increased by 1.",
+        "Deckbuilding: Your trades need not be even.",
+        "Deckbuilding: Each opponent cannot trade.",
+        "Game End: Gain 1 VP for each Friendship Card given to you.",
+    ] {
+        assert_eq!(check_codes(text), [] as [&str; 0], "`{text}`");
     }
     // Located at the clause that says it, not at the whole line.
     let text = "Deckbuilding: Gain 1 Millennium Dollar and gain 2 RP.";

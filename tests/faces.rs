@@ -135,8 +135,10 @@ fn every_rarity_has_its_colour() {
         assert_eq!(palette(promo).frame, "#f08a24");
     }
     assert_eq!(palette(SetKind::ProPlayer).trim, "#d4af37");
+    assert_eq!(palette(SetKind::Venue).frame, "#3f5f6f");
+    assert_eq!(palette(SetKind::Character).frame, "#b3263a");
     let distinct: BTreeSet<&str> = frames.iter().copied().collect();
-    assert_eq!(distinct.len(), 7);
+    assert_eq!(distinct.len(), 9);
 }
 
 #[test]

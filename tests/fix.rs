@@ -76,6 +76,7 @@ fn each_fixable_code_is_fixed_and_the_pool_builds_clean() {
             "glossary-forbidden",
             "invalid-id",
             "invalid-value",
+            "sense-timing-kind",
             "unknown-field",
             "unknown-keyword",
             "unknown-type",

@@ -18,7 +18,7 @@ fn cards() -> Vec<Card> {
         .map(|i| Card {
             elements: vec![ELEMENTS[i % 3]],
             category: (i % 4 != 3).then(|| Id(CATEGORIES[i % 3].into())),
-            stars: (i % 10) as u8 + 1,
+            stars: Some((i % 10) as u8 + 1),
             ..Card::new(
                 &format!("c{i}"),
                 &format!("C{i}"),
@@ -57,7 +57,7 @@ fn brute_matches(card: &Card, (attribute, value, negated): FilterSpec) -> bool {
             .category
             .as_ref()
             .is_some_and(|c| c.0 == CATEGORIES[value % 3]),
-        _ => card.stars as usize <= value % 10 + 1,
+        _ => card.stars.is_some_and(|s| usize::from(s) <= value % 10 + 1),
     };
     hit != negated
 }

@@ -120,7 +120,10 @@ fn the_index_has_one_entry_per_card_with_its_data() {
         assert_eq!(one("data-set"), card.set.0);
         assert_eq!(one("data-kind"), card.kind.as_str());
         assert_eq!(one("data-rarity"), card.rarity.as_str());
-        assert_eq!(one("data-star"), card.stars.to_string());
+        assert_eq!(
+            one("data-star"),
+            card.stars.map(|s| s.to_string()).unwrap_or_default()
+        );
         let elements: Vec<&str> = card.elements.iter().map(|e| e.as_str()).collect();
         assert_eq!(one("data-elements"), elements.join(" "));
         let types: Vec<&str> = card.types.iter().map(|t| t.0.as_str()).collect();

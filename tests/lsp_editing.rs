@@ -365,7 +365,10 @@ fn set_file_keys_and_values_come_from_the_schema_and_the_pool() {
             "cards:\n  - {id: dragon, name: 竜🐉, kind: si§\n",
         );
         let found = complete_at(&mut client, &path, &marked);
-        assert_eq!(found.labels(), ["single", "deck-box", "accessory"]);
+        assert_eq!(
+            found.labels(),
+            ["single", "deck-box", "accessory", "venue", "character"]
+        );
         assert!(
             found
                 .edits

@@ -27,7 +27,7 @@ fn make_cards(specs: &[(u8, u8, u8, u8)]) -> Vec<Card> {
             name: format!("Card {i}"),
             set: Id("s".into()),
             kind: [CardKind::Single, CardKind::DeckBox, CardKind::Accessory][usize::from(k)],
-            stars,
+            stars: Some(stars),
             elements: ELEMENTS
                 .iter()
                 .enumerate()
@@ -76,7 +76,7 @@ fn brute_legal_on(cards: &[&Card], elements: bool) -> bool {
 }
 
 fn stars(cards: &[&Card]) -> u64 {
-    cards.iter().map(|c| u64::from(c.stars)).sum()
+    cards.iter().map(|c| c.star_value()).sum()
 }
 
 /// The binder's physical cards (a card with count 2 appears twice).
@@ -231,7 +231,7 @@ proptest! {
         prop_assert_eq!(ab.balance.as_ref().map(|x| x.amount), ba.balance.as_ref().map(|x| x.amount));
         // Legal exactly when even (or in Free Market Mode); friendship never counts.
         prop_assert_eq!(ab.violations.is_empty(), free_market || ab.a.value == ab.b.value);
-        let stars_a: u64 = a.cards.iter().map(|(c, n)| u64::from(c.stars) * n).sum();
+        let stars_a: u64 = a.cards.iter().map(|(c, n)| c.star_value() * n).sum();
         prop_assert_eq!(ab.a.value, stars_a + a.dollars);
         if !ab.violations.is_empty() {
             prop_assert_eq!(ab.violations[0].rule, rule::UNEQUAL_VALUE);

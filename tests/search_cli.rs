@@ -792,6 +792,34 @@ cards:
     }
 }
 
+/// The tournament's and the game's own timings are found by their English
+/// (`Game End` as one word too) and Japanese words, in the pool and its
+/// built database alike.
+#[test]
+fn tournament_and_game_end_abilities_are_found_by_their_timing_with_db_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = one_set_pool(
+        dir.path(),
+        "heroes.yaml",
+        r#"id: heroes
+name: Heroes
+kind: bronze-promo
+cards:
+  - {id: h1, name: H1, kind: single, stars: 1, elements: [fire], types: [citizen], effect: "Game End: Gain 1 VP for each Friendship Card given to you."}
+  - {id: h2, name: H2, kind: single, stars: 2, elements: [fire], types: [citizen], effect: "Ongoing: Fire cards in your tableau have +1 STAR."}
+  - {id: h3, name: H3, kind: single, stars: 3, elements: [fire], types: [citizen], effect: "Deckbuilding: Your hand size is increased by 1.\nGame End: Gain 2 Millennium Dollars."}
+  - {id: h4, name: H4, kind: single, stars: 4, elements: [fire], types: [citizen]}
+  - {id: h5, name: H5, kind: single, stars: 5, elements: [fire], types: [citizen]}
+  - {id: h6, name: H6, kind: single, stars: 6, elements: [fire], types: [citizen]}
+"#,
+    );
+    let both_ways = built_both_ways(dir.path(), &pool);
+    for query in ["timing:\"game end\"", "timing:game-end", "タイミング:ゲーム終了"] {
+        assert_eq!(both_ways(query), ["h1", "h3"], "`{query}`");
+    }
+    assert_eq!(both_ways("timing:deckbuilding"), ["h3"]);
+}
+
 /// `resource:` finds what an effect deals in, read off its tree: alike in
 /// the pool and in its built database (which keeps no trees), and by the
 /// English and Japanese words.

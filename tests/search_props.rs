@@ -358,7 +358,7 @@ fn judge_term(t: &Term, card: &Card, made: &Made) -> bool {
         Term::Kind(o, k) => o.has(card.kind == KINDS[*k]),
         Term::Rarity(o, r) => o.has(card.rarity == RARITIES[*r]),
         Term::Set(o, s) => o.has(card.set.0 == SETS[*s].0),
-        Term::Star(o, n) => o.compare(u32::from(card.stars), *n),
+        Term::Star(o, n) => card.stars.is_some_and(|s| o.compare(u32::from(s), *n)),
         Term::Copies(o, n) => o.compare(u32::from(card.copies), *n),
         Term::Keyword(o, k) => o.has(made.keywords.contains(&KEYWORDS[*k])),
         Term::Timing(o, t) => o.has(made.timings.contains(&Timing::ALL[*t])),

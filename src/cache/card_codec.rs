@@ -20,12 +20,10 @@ pub(crate) fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
         w.number(loaded.index);
         w.text(&card.id.0);
         w.text(&card.name);
-        w.0.push(match card.kind {
-            CardKind::Single => 0,
-            CardKind::DeckBox => 1,
-            CardKind::Accessory => 2,
-        });
-        w.0.push(card.stars);
+        let kind = CardKind::ALL.iter().position(|k| *k == card.kind);
+        w.0.push(kind.expect("every card kind is in ALL") as u8);
+        // No STAR is 0, which no STAR is (they run from 1).
+        w.0.push(card.stars.unwrap_or(0));
         w.number(card.elements.len());
         for element in &card.elements {
             let index = Element::ALL.iter().position(|e| e == element);
@@ -55,6 +53,14 @@ pub(crate) fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
         }
         w.span(&spans.effect);
         w.span(&spans.art);
+        for span in [
+            &spans.kind,
+            &spans.stars_entry,
+            &spans.elements_entry,
+            &spans.types_entry,
+        ] {
+            w.span(span);
+        }
         w.0.push(match spans.effect_style {
             TextStyle::Plain => 0,
             TextStyle::SingleQuoted => 1,
@@ -74,13 +80,8 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
         let index = r.number()?;
         let id = Id(r.text()?);
         let name = r.text()?;
-        let kind = match r.byte()? {
-            0 => CardKind::Single,
-            1 => CardKind::DeckBox,
-            2 => CardKind::Accessory,
-            _ => return None,
-        };
-        let stars = r.byte()?;
+        let kind = *CardKind::ALL.get(usize::from(r.byte()?))?;
+        let stars = Some(r.byte()?).filter(|s| *s != 0);
         let elements = (0..r.count()?)
             .map(|_| Element::ALL.get(usize::from(r.byte()?)).copied())
             .collect::<Option<Vec<_>>>()?;
@@ -114,6 +115,8 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
             .collect::<Option<Vec<_>>>()?;
         let effect_span = r.span()?;
         let art_span = r.span()?;
+        let [kind_span, stars_entry, elements_entry, types_entry] =
+            [r.span()?, r.span()?, r.span()?, r.span()?];
         let effect_style = match r.byte()? {
             0 => TextStyle::Plain,
             1 => TextStyle::SingleQuoted,
@@ -147,6 +150,10 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
                 effect: effect_span,
                 effect_style,
                 art: art_span,
+                kind: kind_span,
+                stars_entry,
+                elements_entry,
+                types_entry,
             },
             // Parsed again from the text when needed.
             effect: None,

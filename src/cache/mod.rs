@@ -42,7 +42,7 @@ use crate::pool::FileStamp;
 pub(crate) const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
 
 /// First line of a cache file (its format).
-const MAGIC: &[u8] = b"blades-cache 9\n";
+const MAGIC: &[u8] = b"blades-cache 10\n";
 
 /// What a set file contributed to a build.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -133,7 +133,7 @@ fn print_best(out: &mut impl Write, index: &CardIndex, report: &BestReport) {
             .cards
             .iter()
             .map(|id| match index.by_id(&id.0) {
-                Some(c) => format!("{} ({})", c.name, c.stars),
+                Some(c) => format!("{} ({})", c.name, c.stars_shown()),
                 None => id.0.clone(),
             })
             .collect();

@@ -12,7 +12,6 @@ use blades::report::Format;
 use blades::rules::check;
 use blades::rules::copies::{self, CopiesReport, Manifest};
 use blades::rules::input;
-use blades::words::CardKind;
 
 use super::checks;
 use super::out;
@@ -142,16 +141,12 @@ fn print_manifest(out: &mut impl Write, manifest: &Manifest) {
             set.physical
         );
         for card in &set.cards {
-            let kind = match card.kind {
-                CardKind::Single => "single",
-                CardKind::DeckBox => "deck box",
-                CardKind::Accessory => "accessory",
+            let kind = card.kind.title().to_lowercase();
+            let stars = match card.stars {
+                Some(stars) => format!("{stars:>2} STAR"),
+                None => " no STAR".to_string(),
             };
-            let _ = writeln!(
-                out,
-                "  {}x  {:<28} {:>2} STAR  {kind}",
-                card.copies, card.name, card.stars
-            );
+            let _ = writeln!(out, "  {}x  {:<28} {stars}  {kind}", card.copies, card.name);
         }
     }
     let _ = writeln!(out, "{} physical cards in all", manifest.physical);

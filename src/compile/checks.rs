@@ -864,9 +864,10 @@ impl SetStars {
 fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> {
     let kind = set.set.kind;
     let allowed = SetValidator::get().stars();
-    let known = |s: u8| allowed.contains(&s).then_some(s);
-    let certain =
-        set.partial.is_empty() && set.cards.iter().all(|c| allowed.contains(&c.card.stars));
+    let known = |s: Option<u8>| s.filter(|s| allowed.contains(s));
+    // A set whose every card has one copy needs no STAR to know them.
+    let certain = set.partial.is_empty()
+        && (kind.single_copies() || set.cards.iter().all(|c| known(c.card.stars).is_some()));
     let stars = (!certain).then(|| {
         let all = set
             .cards
@@ -882,8 +883,11 @@ fn check_copies(set: &LoadedSet, out: &mut Vec<Diagnostic>) -> Vec<(usize, u8)> 
         }
     });
     let rule: Vec<Option<CopyOptions>> = match &stars {
+        // One copy each, whatever the STARs (venues and characters have none).
+        None if kind.single_copies() => vec![Some(CopyOptions(1 << 1)); set.cards.len()],
         None => {
-            let stars: Vec<u8> = set.cards.iter().map(|c| c.card.stars).collect();
+            // Every card's STAR is known here.
+            let stars: Vec<u8> = set.cards.iter().filter_map(|c| c.card.stars).collect();
             derive_copies(kind, &stars)
                 .into_iter()
                 .map(|d| d.map(|c| CopyOptions(1 << c)))

@@ -108,8 +108,8 @@ pub struct Ability {
     pub timing_span: Span,
 }
 
-/// Timing words, in the rulebook's order, then the project's `Deckbuilding`.
-/// Priority among the tournament's is Top > Ongoing > Play > Next > Score;
+/// Timing words, in the rulebook's order, then the project's
+/// `Deckbuilding`, `Tournament` and `Game End` (docs/decisions.md). Priority among the tournament's is Top > Ongoing > Play > Next > Score;
 /// only Reactions and Actions are optional.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -126,10 +126,37 @@ pub enum Timing {
     /// owner: the rulebook's characters and Venues have powers for that
     /// phase; the project names the timing (docs/decisions.md).
     Deckbuilding,
+    /// While the tournament lasts (トーナメント), from its start to its end:
+    /// the Tournament side of a character and a Venue's tournament rules
+    /// (a Single's lasting ability is `Ongoing:`, from when it is played).
+    Tournament,
+    /// When the game ends (ゲーム終了), before the final scores are
+    /// totalled: once, for the card's owner.
+    GameEnd,
+}
+
+/// The part of the game an ability works in: a round is a Deckbuilding
+/// Phase and a tournament, and the game ends after the last round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    Deckbuilding,
+    Tournament,
+    GameEnd,
+}
+
+impl Stage {
+    /// When, in words (`in the Deckbuilding Phase`).
+    pub fn during(self) -> &'static str {
+        match self {
+            Stage::Deckbuilding => "in the Deckbuilding Phase",
+            Stage::Tournament => "in the tournament",
+            Stage::GameEnd => "at the end of the game",
+        }
+    }
 }
 
 impl Timing {
-    pub const ALL: [Timing; 9] = [
+    pub const ALL: [Timing; 11] = [
         Timing::Play,
         Timing::Next,
         Timing::Flip,
@@ -139,6 +166,8 @@ impl Timing {
         Timing::Reaction,
         Timing::Action,
         Timing::Deckbuilding,
+        Timing::Tournament,
+        Timing::GameEnd,
     ];
 
     /// The English timing word.
@@ -153,18 +182,79 @@ impl Timing {
             Timing::Reaction => "Reaction",
             Timing::Action => "Action",
             Timing::Deckbuilding => "Deckbuilding",
+            Timing::Tournament => "Tournament",
+            Timing::GameEnd => "Game End",
+        }
+    }
+
+    /// The timing word `line` starts with (any case; `Game End` is two
+    /// words), and its length in bytes: the word must end there.
+    pub fn starting(line: &str) -> Option<(Timing, usize)> {
+        Timing::ALL.into_iter().find_map(|t| {
+            let len = t.word().len();
+            let head = line.get(..len)?;
+            let ends = !line[len..].starts_with(|c: char| c.is_ascii_alphabetic());
+            (ends && head.eq_ignore_ascii_case(t.word())).then_some((t, len))
+        })
+    }
+
+    /// The timing's name in the phrase books (`timing.game_end`).
+    pub fn phrase_key(self) -> &'static str {
+        match self {
+            Timing::Play => "play",
+            Timing::Next => "next",
+            Timing::Flip => "flip",
+            Timing::Ongoing => "ongoing",
+            Timing::Top => "top",
+            Timing::Score => "score",
+            Timing::Reaction => "reaction",
+            Timing::Action => "action",
+            Timing::Deckbuilding => "deckbuilding",
+            Timing::Tournament => "tournament",
+            Timing::GameEnd => "game_end",
         }
     }
 
     /// Does this timing describe a lasting state (where statements such as
     /// "cannot be flipped" belong)?
     pub fn is_continuous(self) -> bool {
-        matches!(self, Timing::Ongoing | Timing::Top | Timing::Deckbuilding)
+        matches!(
+            self,
+            Timing::Ongoing | Timing::Top | Timing::Deckbuilding | Timing::Tournament
+        )
     }
 
-    /// Does the ability work in a tournament (every timing but `Deckbuilding`)?
+    /// When an ability of this timing works, in words
+    /// (docs/effect-language.md's table of timing words, which a test holds
+    /// this to).
+    pub fn when(self) -> &'static str {
+        match self {
+            Timing::Play => "when the card is played",
+            Timing::Next => "on the next card you play (`it` is that card)",
+            Timing::Flip => "when the card is flipped face down",
+            Timing::Ongoing => "while the card is face-up in your tableau",
+            Timing::Top => "while the card is your Top Card",
+            Timing::Score => "at the end of the tournament",
+            Timing::Reaction => "when the trigger happens; optional, flips the card",
+            Timing::Action => "once per turn; optional, flips the card",
+            Timing::Deckbuilding => "while the Deckbuilding Phase lasts",
+            Timing::Tournament => "while the tournament lasts",
+            Timing::GameEnd => "when the game ends",
+        }
+    }
+
+    /// The part of the game the ability works in.
+    pub fn stage(self) -> Stage {
+        match self {
+            Timing::Deckbuilding => Stage::Deckbuilding,
+            Timing::GameEnd => Stage::GameEnd,
+            _ => Stage::Tournament,
+        }
+    }
+
+    /// Does the ability work in a tournament?
     pub fn in_tournament(self) -> bool {
-        self != Timing::Deckbuilding
+        self.stage() == Stage::Tournament
     }
 }
 
@@ -269,6 +359,16 @@ pub enum Clause {
         #[schemars(skip)]
         span: Span,
     },
+    /// `your hand size is increased by 1`, `your trades need not be even`:
+    /// a rule of the game changed for a player while the ability (or its
+    /// duration) lasts.
+    Rule {
+        who: Player,
+        rule: PlayerRule,
+        #[serde(skip)]
+        #[schemars(skip)]
+        span: Span,
+    },
     /// `opponents cannot gain RP`: what a player may not do while the
     /// ability (or its duration) lasts.
     Cannot {
@@ -278,6 +378,29 @@ pub enum Clause {
         #[schemars(skip)]
         span: Span,
     },
+}
+
+/// A rule of the game a card changes for a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "rule", rename_all = "kebab-case")]
+pub enum PlayerRule {
+    /// `hand size is …`: the most cards the player may hold in hand.
+    HandSize { size: HandSize },
+    /// `trades need not be even`: the player's trades are not held to equal
+    /// value, as in the rulebook's Free Market Mode ("players may make
+    /// uneven trades").
+    UnevenTrades,
+}
+
+/// A player's hand size: the rulebook's Turn-Based Mode deals "a hand size
+/// of 7 cards", and a card may change it or set it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "change", rename_all = "kebab-case")]
+pub enum HandSize {
+    /// `is increased by 1` (`delta` 1), `is reduced by 2` (`delta` -2).
+    By { delta: i32 },
+    /// `is 5`: that many cards, whatever it was.
+    Exactly { cards: u32 },
 }
 
 /// What a prohibition forbids a player to do.
@@ -296,13 +419,15 @@ pub enum Deed {
     Buy { target: Target },
     /// `sell <cards> to the Aftermarket`.
     Sell { target: Target },
+    /// `trade` with another player.
+    Trade,
 }
 
 impl Deed {
     /// The cards the deed names, if any.
     pub fn target(&self) -> Option<&Target> {
         match self {
-            Deed::GainRp | Deed::Clash => None,
+            Deed::GainRp | Deed::Clash | Deed::Trade => None,
             Deed::Play { target }
             | Deed::Flip { target }
             | Deed::Buy { target }
@@ -314,9 +439,10 @@ impl Deed {
 impl Clause {
     pub fn span(&self) -> Span {
         match self {
-            Clause::Act { span, .. } | Clause::State { span, .. } | Clause::Cannot { span, .. } => {
-                *span
-            }
+            Clause::Act { span, .. }
+            | Clause::State { span, .. }
+            | Clause::Cannot { span, .. }
+            | Clause::Rule { span, .. } => *span,
         }
     }
 }
@@ -1095,6 +1221,12 @@ pub enum Event {
     DeckbuildingStarts,
     /// `the Deckbuilding Phase ends` (`at the end of the Deckbuilding Phase`).
     DeckbuildingEnds,
+    /// `the tournament starts` (`at the start of the tournament`): in a
+    /// `Tournament:` ability, which lasts from then.
+    TournamentStarts,
+    /// `the tournament ends` (`at the end of the tournament`): in a
+    /// `Tournament:` ability (a card in play says `Score:`).
+    TournamentEnds,
 }
 
 impl Player {

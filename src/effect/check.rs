@@ -278,8 +278,9 @@ impl Checker<'_> {
                     "until-in-lasting-timing",
                     s.span.range(),
                     format!(
-                        "`until the end of …` in a {} ability, which lasts while the card is face-up",
-                        self.timing.word()
+                        "`until the end of …` in a {} ability, which lasts {}",
+                        self.timing.word(),
+                        self.timing.when()
                     ),
                     "already lasts",
                 )
@@ -349,6 +350,12 @@ impl Checker<'_> {
                 }
                 self.action(action)
             }
+            Clause::Rule { rule, span, .. } => {
+                self.lasting(*span);
+                if let PlayerRule::HandSize { size } = rule {
+                    self.hand_size(*size, *span);
+                }
+            }
             Clause::Cannot { deed, span, .. } => {
                 self.lasting(*span);
                 if let Some(target) = deed.target() {
@@ -409,6 +416,26 @@ impl Checker<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// A hand size changes by 1 to 20 cards, or is 1 to 20 cards: the
+    /// rulebook's is 7, and a hand of none could never buy.
+    fn hand_size(&mut self, size: HandSize, span: Span) {
+        let (fits, said) = match size {
+            HandSize::By { delta } => (
+                delta != 0 && (-20..=20).contains(&delta),
+                format!("a hand size change of {delta:+}"),
+            ),
+            HandSize::Exactly { cards } => {
+                ((1..=20).contains(&cards), format!("a hand size of {cards}"))
+            }
+        };
+        if !fits {
+            self.push(
+                EffectError::new("number-out-of-range", span.range(), said, "out of range")
+                    .with_help("a hand size changes by 1 to 20 cards, or is 1 to 20 cards"),
+            );
         }
     }
 
@@ -766,7 +793,9 @@ impl Checker<'_> {
             | Event::MakesCollection { .. }
             | Event::Trades { .. }
             | Event::DeckbuildingStarts
-            | Event::DeckbuildingEnds => {}
+            | Event::DeckbuildingEnds
+            | Event::TournamentStarts
+            | Event::TournamentEnds => {}
         }
     }
 }

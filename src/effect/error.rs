@@ -200,6 +200,14 @@ pub const CODES: &[(&str, &str)] = &[
         "a warning: a card kind where it never is (a deck box or accessory in a tableau, or as a Top Card)",
     ),
     (
+        "sense-timing-kind",
+        "a warning: a timing a card of this kind never reaches (a Venue or character played, flipped or in a tableau; `Tournament:` on a card of a tableau)",
+    ),
+    (
+        "sense-venue-every-player",
+        "a warning: a clause every player or each opponent does, on a Venue, whose rules each player follows as `you`",
+    ),
+    (
         "sense-reference",
         "a warning: `it`, `them` or `N of them` for cards that are not one, several or that many",
     ),
@@ -217,7 +225,7 @@ pub const CODES: &[(&str, &str)] = &[
     ),
     (
         "wrong-phase",
-        "a word of the tournament in a `Deckbuilding:` ability, or a Deckbuilding moment in a tournament ability",
+        "a word of one part of the game in an ability of another: the tournament's in `Deckbuilding:` or `Game End:`, the Deckbuilding Phase's in the tournament or at the end of the game, a hand size outside `Deckbuilding:`",
     ),
     (
         "until-in-lasting-timing",

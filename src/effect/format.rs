@@ -224,6 +224,19 @@ pub(crate) fn shares_subject(list: &[Clause], i: usize) -> bool {
 fn clause(c: &Clause, name_you: bool, shared: bool) -> String {
     match c {
         Clause::Cannot { who, deed, .. } => format!("{} cannot {}", player(*who), self::deed(deed)),
+        Clause::Rule { who, rule, .. } => {
+            let whose = owner(who.owner());
+            let PlayerRule::HandSize { size } = rule else {
+                return format!("{whose} trades need not be even");
+            };
+            match size {
+                HandSize::By { delta } if *delta < 0 => {
+                    format!("{whose} hand size is reduced by {}", delta.unsigned_abs())
+                }
+                HandSize::By { delta } => format!("{whose} hand size is increased by {delta}"),
+                HandSize::Exactly { cards } => format!("{whose} hand size is {cards}"),
+            }
+        }
         Clause::Act {
             subject, action, ..
         } => {
@@ -524,6 +537,7 @@ fn deed(d: &Deed) -> String {
     match d {
         Deed::GainRp => "gain RP".to_string(),
         Deed::Clash => "clash".to_string(),
+        Deed::Trade => "trade".to_string(),
         Deed::Play { target } => format!("play {}", self::target(target, Ctx::From)),
         Deed::Flip { target } => format!("flip {}", self::target(target, Ctx::In)),
         Deed::Buy { target } => format!("buy {}", self::target(target, Ctx::From)),
@@ -888,6 +902,8 @@ fn whenever(e: &Event) -> String {
         Event::TurnEnds { who } => format!("at the end of {} turn", owner(who.owner())),
         Event::DeckbuildingStarts => "at the start of the Deckbuilding Phase".to_string(),
         Event::DeckbuildingEnds => "at the end of the Deckbuilding Phase".to_string(),
+        Event::TournamentStarts => "at the start of the tournament".to_string(),
+        Event::TournamentEnds => "at the end of the tournament".to_string(),
         _ => format!("whenever {}", event(e)),
     }
 }
@@ -951,6 +967,8 @@ fn event(e: &Event) -> String {
         ),
         Event::DeckbuildingStarts => "the Deckbuilding Phase starts".to_string(),
         Event::DeckbuildingEnds => "the Deckbuilding Phase ends".to_string(),
+        Event::TournamentStarts => "the tournament starts".to_string(),
+        Event::TournamentEnds => "the tournament ends".to_string(),
     }
 }
 

@@ -46,6 +46,9 @@ pub(crate) fn for_ability(line: &str, pos: usize, found: &str) -> Option<Hint> {
         .or_else(|| each_of_your_turns(line, pos))
         .or_else(|| the_most(line, pos))
         .or_else(|| if_you_do(line, pos))
+        .or_else(|| end_of_the_game(line, pos))
+        .or_else(|| maximum_hand_size(line, pos))
+        .or_else(|| trade_by_effect(line, pos))
         .or_else(|| gain_friendship(line, pos))
         .or_else(|| discard_your_hand(line, pos))
         .or_else(|| that_card(line, pos, found))
@@ -94,7 +97,7 @@ fn japanese(line: &str, from: usize) -> Option<Hint> {
     let start = first.min(from);
     let book = Phrasebook::builtin(Lang::Ja);
     let timing = Timing::ALL.iter().find_map(|t| {
-        let ja = book.lookup(&format!("timing.{}", t.word().to_ascii_lowercase()))?;
+        let ja = book.lookup(&format!("timing.{}", t.phrase_key()))?;
         let rest = line.strip_prefix(ja)?;
         rest.starts_with(['：', ':'])
             .then(|| format!("; `{ja}：` is `{}:`", t.word()))
@@ -400,6 +403,93 @@ fn if_you_do(line: &str, pos: usize) -> Option<Hint> {
             "say what pays for it with `to`: `You may discard a card from your hand to gain 3 RP.`"
                 .to_string(),
         ),
+    })
+}
+
+/// `At the end of the game,` inside another timing: the end of the game
+/// has a timing word of its own, after every phase's abilities have ended.
+fn end_of_the_game(line: &str, pos: usize) -> Option<Hint> {
+    let (start, end) = phrase_at(line, pos, &["at the end of the game", "when the game ends"])?;
+    let colon = line.find(':').filter(|c| *c < start)?;
+    let rest = line[end..]
+        .trim_start()
+        .trim_start_matches(',')
+        .trim_start();
+    let rewritten = format!(
+        "Game End: {}{}",
+        rest.get(..1)?.to_uppercase(),
+        rest.get(1..)?
+    );
+    Some(Hint {
+        replacement: None,
+        span: (start, end),
+        message: Some(format!(
+            "`{}` is a timing of its own: every phase's abilities have ended by then",
+            &line[start..end]
+        )),
+        label: Some("the end of the game".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| format!("write it as a `Game End:` ability (ゲーム終了): `{r}`"),
+            format!(
+                "write it as a `Game End:` ability in place of `{}:` (`Game End: Gain 1 VP.`)",
+                &line[..colon]
+            ),
+        ),
+    })
+}
+
+/// `maximum hand size`: the rulebook's `hand size` is the maximum already.
+fn maximum_hand_size(line: &str, pos: usize) -> Option<Hint> {
+    let (start, end) = phrase_at(
+        line,
+        pos,
+        &["maximum hand size", "max hand size", "hand limit"],
+    )?;
+    let rewritten = format!("{}hand size{}", &line[..start], &line[end..]);
+    Some(Hint {
+        replacement: None,
+        span: (start, end),
+        message: Some(format!(
+            "`{}`: the rulebook calls the most cards a player may hold their `hand size`",
+            &line[start..end]
+        )),
+        label: Some("a hand size".to_string()),
+        help: with_rewrite(
+            &rewritten,
+            |r| format!("write `{r}`"),
+            "write `Your hand size is increased by 1.` (in a `Deckbuilding:` ability)".to_string(),
+        ),
+    })
+}
+
+/// `Trade a card with an opponent`: a trade is two players' agreement, not
+/// something an effect makes happen.
+fn trade_by_effect(line: &str, pos: usize) -> Option<Hint> {
+    let (start, end) = phrase_at(
+        line,
+        pos,
+        &["trade ", "make uneven trades", "uneven trades"],
+    )?;
+    let uneven = line[start..end].to_ascii_lowercase().contains("uneven");
+    let help = match uneven {
+        true => {
+            "a player's trades may be uneven while the ability lasts: `Deckbuilding: Your trades need not be even.`"
+        }
+        false => {
+            "a card may let a player's trades be uneven (`Your trades need not be even.`), forbid trading (`Each opponent cannot trade.`) or happen when one trades (`Whenever you trade, …`), in a `Deckbuilding:` ability"
+        }
+    };
+    Some(Hint {
+        replacement: None,
+        span: (start, end.min(start + line[start..end].trim_end().len())),
+        message: Some(match uneven {
+            true => "uneven trades are a rule of a player's trades, not something a player does"
+                .to_string(),
+            false => "a trade is made by two players who agree on it, not by an effect".to_string(),
+        }),
+        label: Some("a trade".to_string()),
+        help: help.to_string(),
     })
 }
 

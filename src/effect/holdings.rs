@@ -104,12 +104,13 @@ fn clause(c: &Clause, found: &mut Holdings) {
             player(*subject, found);
             act(action, found);
         }
+        Clause::Rule { who, .. } => player(*who, found),
         Clause::Cannot { who, deed, .. } => {
             player(*who, found);
             match deed {
                 Deed::GainRp => found.add(Holding::Rp),
                 Deed::Buy { .. } | Deed::Sell { .. } => found.add(Holding::Money),
-                Deed::Clash | Deed::Play { .. } | Deed::Flip { .. } => {}
+                Deed::Clash | Deed::Play { .. } | Deed::Flip { .. } | Deed::Trade => {}
             }
         }
         Clause::State { state, .. } => {

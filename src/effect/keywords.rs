@@ -260,11 +260,7 @@ impl Keywords {
                     k.name.en
                 ));
             }
-            let first_word = k.name.en.split_whitespace().next().unwrap_or_default();
-            if super::Timing::ALL
-                .iter()
-                .any(|t| t.word().eq_ignore_ascii_case(first_word))
-            {
+            if super::Timing::starting(&k.name.en).is_some() {
                 problems.push(format!(
                     "{at}: name `{}` cannot start with a timing word",
                     k.name.en

@@ -324,12 +324,7 @@ fn is_ability(line: &str) -> bool {
         return true;
     }
     let rest = line.trim_start();
-    let len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
-    let first = &rest[..len];
-    Timing::ALL
-        .iter()
-        .any(|t| t.word().eq_ignore_ascii_case(first))
-        && rest.len() > len
+    Timing::starting(rest).is_some_and(|(_, len)| rest.len() > len)
 }
 
 /// Builds AST nodes from pest pairs of one line.
@@ -539,6 +534,42 @@ impl Builder<'_> {
         sentence
     }
 
+    /// `your hand size is increased by 1` / `… is 5` / `your trades need
+    /// not be even`.
+    fn player_rule(&self, pair: P<'_>) -> Clause {
+        let span = self.span(&pair);
+        let mut who = Player::You;
+        let mut sign = None;
+        let mut n = 0;
+        let mut uneven = false;
+        for p in pair.into_inner().flat_map(|p| match p.as_rule() {
+            Rule::hand_size | Rule::uneven_trades => {
+                uneven |= p.as_rule() == Rule::uneven_trades;
+                p.into_inner().collect::<Vec<_>>()
+            }
+            _ => vec![p],
+        }) {
+            match p.as_rule() {
+                Rule::owner => who = self.owner(&p).player(),
+                Rule::k_increased => sign = Some(1),
+                Rule::k_reduced => sign = Some(-1),
+                Rule::number => n = self.num(&p).value,
+                _ => {}
+            }
+        }
+        let size = match sign {
+            Some(sign) => HandSize::By {
+                delta: sign * i32::try_from(n).unwrap_or(i32::MAX),
+            },
+            None => HandSize::Exactly { cards: n },
+        };
+        let rule = match uneven {
+            true => PlayerRule::UnevenTrades,
+            false => PlayerRule::HandSize { size },
+        };
+        Clause::Rule { who, rule, span }
+    }
+
     /// What a prohibition forbids.
     fn deed(&mut self, pair: P<'_>) -> Deed {
         let rule = pair.as_rule();
@@ -553,6 +584,7 @@ impl Builder<'_> {
             Rule::deed_play => Deed::Play { target: target() },
             Rule::deed_flip => Deed::Flip { target: target() },
             Rule::deed_buy => Deed::Buy { target: target() },
+            Rule::deed_trade => Deed::Trade,
             _ => Deed::Sell { target: target() },
         }
     }
@@ -608,6 +640,10 @@ impl Builder<'_> {
                         action,
                         span,
                     });
+                }
+                Rule::player_rule => {
+                    verb_before = Agreement::Either;
+                    out.push(self.player_rule(p));
                 }
                 Rule::statement => {
                     verb_before = Agreement::Either;
@@ -1585,13 +1621,17 @@ fn comparison(pair: &P<'_>) -> (bool, Measure) {
     (more, measure)
 }
 
-/// `the Deckbuilding Phase starts` or `at the start of the Deckbuilding
-/// Phase`: `starting` is the word that says it starts.
+/// `the Deckbuilding Phase starts` or `at the start of the tournament`:
+/// `starting` is the word that says it starts.
 fn phase_event(inner: &P<'_>, starting: Rule) -> Event {
-    if inner.clone().into_inner().any(|p| p.as_rule() == starting) {
-        Event::DeckbuildingStarts
-    } else {
-        Event::DeckbuildingEnds
+    let words = inner.clone().into_inner();
+    let starts = words.clone().any(|p| p.as_rule() == starting);
+    let tournament = words.into_iter().any(|p| p.as_rule() == Rule::k_tournament);
+    match (tournament, starts) {
+        (false, true) => Event::DeckbuildingStarts,
+        (false, false) => Event::DeckbuildingEnds,
+        (true, true) => Event::TournamentStarts,
+        (true, false) => Event::TournamentEnds,
     }
 }
 

@@ -1,40 +1,56 @@
-//! Which phase of a round an ability works in, and the words that belong to
-//! the other one.
+//! Which part of the game an ability works in, and the words that belong
+//! to another one.
 //!
-//! A round is a Deckbuilding Phase, then a tournament (rulebook). Every
-//! timing word but `Deckbuilding` works in the tournament; a `Deckbuilding`
-//! ability works while the Deckbuilding Phase lasts, where there is no
-//! tableau, no turn, no clash and no RP. A word of the other phase would
-//! make the sentence do nothing, so it is an error (`wrong-phase`), located
-//! at the clause, trigger or sentence that says it.
+//! A round is a Deckbuilding Phase, then a tournament, and the game ends
+//! after the last round (rulebook). `Deckbuilding` abilities work while the
+//! Deckbuilding Phase lasts, where there is no tableau, no turn, no clash
+//! and no RP; `Game End` abilities when the game ends, when neither phase
+//! has anything left to do; every other timing in the tournament. A word of
+//! another part would make the sentence do nothing, so it is an error
+//! (`wrong-phase`), located at the clause, trigger or sentence that says it.
 
 use super::ast::*;
 use super::error::EffectError;
 
-/// Every word of `a` that belongs to the phase it does not work in.
+/// Every word of `a` that belongs to a part of the game it does not work in.
 pub(crate) fn check(a: &Ability) -> Vec<EffectError> {
     let mut out = Vec::new();
-    let in_tournament = a.timing.in_tournament();
     if let Some(e) = &a.trigger {
-        event(e, in_tournament, a.timing_span, &mut out);
+        event(e, a.timing, a.timing_span, &mut out);
     }
     for s in &a.sentences {
         if let Some(e) = &s.whenever {
-            event(e, in_tournament, s.span, &mut out);
+            event(e, a.timing, s.span, &mut out);
         }
-        if in_tournament {
-            if s.until == Some(Until::EndOfDeckbuilding) {
-                out.push(phase_over(s.span));
+        if let Some(until) = s.until {
+            duration(until, a.timing, s.span, &mut out);
+        }
+        if a.timing.stage() != Stage::Deckbuilding {
+            for c in s.each_clause() {
+                match c {
+                    Clause::Rule { rule, span, .. } => {
+                        out.push(rule_out_of_deckbuilding(Some(*rule), a.timing, *span))
+                    }
+                    Clause::Cannot {
+                        deed: Deed::Trade,
+                        span,
+                        ..
+                    } => out.push(rule_out_of_deckbuilding(None, a.timing, *span)),
+                    _ => {}
+                }
             }
+        }
+        if a.timing.in_tournament() {
             continue;
         }
+        let out_of_tournament = OutOfTournament(a.timing);
         if let Some(o) = s.outcome {
             let word = match o {
                 ClashResult::Win => "`Win:`",
                 ClashResult::Lose => "`Lose:`",
                 ClashResult::Tie => "`Tie:`",
             };
-            out.push(tournament_word(word, "a clash result", s.span));
+            out.push(out_of_tournament.word(word, "a clash result", s.span));
         }
         if let Some(Condition::Compare {
             measure: Measure::Rp,
@@ -42,27 +58,71 @@ pub(crate) fn check(a: &Ability) -> Vec<EffectError> {
             ..
         }) = &s.condition
         {
-            out.push(tournament_word("RP", "a comparison of RP", *span));
-        }
-        if let Some(until @ (Until::EndOfTurn | Until::EndOfTournament)) = s.until {
-            let word = format!("`{}`", super::format::until_words(until));
-            out.push(tournament_word(&word, "a tournament's time", s.span));
+            out.push(out_of_tournament.word("RP", "a comparison of RP", *span));
         }
         for c in s.each_clause() {
-            clause(c, &mut out);
+            clause(c, out_of_tournament, &mut out);
         }
     }
     out
 }
 
+/// A duration that ends before the ability could work, or (at the end of
+/// the game) that has nothing left to last through.
+fn duration(until: Until, timing: Timing, at: Span, out: &mut Vec<EffectError>) {
+    let words = format!("`{}`", super::format::until_words(until));
+    match (timing.stage(), until) {
+        (Stage::Tournament, Until::EndOfDeckbuilding) => out.push(phase_over(at)),
+        (Stage::Deckbuilding, Until::EndOfTurn | Until::EndOfTournament) => {
+            out.push(OutOfTournament(timing).word(&words, "a tournament's time", at))
+        }
+        (Stage::GameEnd, _) => out.push(
+            EffectError::new(
+                "wrong-phase",
+                at.range(),
+                format!("{words} in a `Game End:` ability lasts no time: the game is over"),
+                "a duration after the last round",
+            )
+            .with_help("say what happens once, when the game ends"),
+        ),
+        _ => {}
+    }
+}
+
+/// A timing that works outside the tournament (`Deckbuilding:`, `Game
+/// End:`): the words only a tournament has are errors in it.
+#[derive(Clone, Copy)]
+struct OutOfTournament(Timing);
+
+impl OutOfTournament {
+    fn word(self, word: &str, what: &str, at: Span) -> EffectError {
+        let Self(timing) = self;
+        let during = timing.stage().during();
+        EffectError::new(
+            "wrong-phase",
+            at.range(),
+            format!(
+                "{word} belongs to the tournament, and `{}:` works {}",
+                timing.word(),
+                timing.when()
+            ),
+            format!("{what} {during}"),
+        )
+        .with_help(match timing.stage() {
+            Stage::GameEnd => "move it to a tournament ability (`Play:`, `Score:`, …), or say what happens when the game ends (VP, Millennium Dollars)",
+            _ => "move it to a tournament ability (`Play:`, `Ongoing:`, …), or say what happens in the Deckbuilding Phase (buy, sell, Millennium Dollars)",
+        })
+    }
+}
+
 /// A clause of a Deckbuilding ability: its action and the cards it names.
-fn clause(c: &Clause, out: &mut Vec<EffectError>) {
+fn clause(c: &Clause, stage: OutOfTournament, out: &mut Vec<EffectError>) {
     let (Clause::Act {
         subject: who, span, ..
     }
     | Clause::Cannot { who, span, .. }) = c
     else {
-        return clause_words(c, out);
+        return clause_words(c, stage, out);
     };
     let counted_by_rp = match c {
         Clause::Act { action, .. } => matches!(
@@ -82,34 +142,41 @@ fn clause(c: &Clause, out: &mut Vec<EffectError>) {
         }
     );
     if compared_by_rp || counted_by_rp {
-        out.push(tournament_word("RP", "a comparison of RP", *span));
+        out.push(stage.word("RP", "a comparison of RP", *span));
     }
-    clause_words(c, out);
+    clause_words(c, stage, out);
 }
 
 /// The actions, deeds and cards of a clause that only a tournament has.
-fn clause_words(c: &Clause, out: &mut Vec<EffectError>) {
+fn clause_words(c: &Clause, stage: OutOfTournament, out: &mut Vec<EffectError>) {
     match c {
         Clause::Act { action, span, .. } => {
             if let Some(word) = tournament_action(action) {
-                out.push(tournament_word(word, "a tournament action", *span));
+                out.push(stage.word(word, "a tournament action", *span));
             }
-            action.each_target(&mut |t| target(t, out));
+            action.each_target(&mut |t| target(t, stage, out));
+            if let Some(word) = deckbuilding_action(action)
+                && stage.0.stage() == Stage::GameEnd
+            {
+                out.push(game_over(word, *span));
+            }
         }
-        Clause::State { target: t, .. } => target(t, out),
+        Clause::State { target: t, .. } => target(t, stage, out),
+        // Said in `check`: a hand size is wrong in every timing but one.
+        Clause::Rule { .. } => {}
         Clause::Cannot { deed, span, .. } => {
             let word = match deed {
                 Deed::GainRp => Some("`gain RP`"),
                 Deed::Clash => Some("`clash`"),
                 Deed::Play { .. } => Some("`play`"),
                 Deed::Flip { .. } => Some("`flip`"),
-                Deed::Buy { .. } | Deed::Sell { .. } => None,
+                Deed::Buy { .. } | Deed::Sell { .. } | Deed::Trade => None,
             };
             if let Some(word) = word {
-                out.push(tournament_word(word, "a tournament action", *span));
+                out.push(stage.word(word, "a tournament action", *span));
             }
             if let Some(t) = deed.target() {
-                target(t, out);
+                target(t, stage, out);
             }
         }
     }
@@ -133,7 +200,7 @@ fn tournament_action(a: &Action) -> Option<&'static str> {
 }
 
 /// A card a Deckbuilding ability names where only a tournament has it.
-fn target(t: &Target, out: &mut Vec<EffectError>) {
+fn target(t: &Target, stage: OutOfTournament, out: &mut Vec<EffectError>) {
     let word = match &t.kind {
         TargetKind::TopCard { .. } => "`Top Card`",
         TargetKind::NextCard => "`the next card you play`",
@@ -146,11 +213,21 @@ fn target(t: &Target, out: &mut Vec<EffectError>) {
         },
         _ => return,
     };
-    out.push(tournament_word(word, "a card in play", t.span));
+    out.push(stage.word(word, "a card in play", t.span));
 }
 
-/// An event in the phase the ability does not work in.
-fn event(e: &Event, in_tournament: bool, at: Span, out: &mut Vec<EffectError>) {
+/// The words of an action that only the Deckbuilding Phase has.
+fn deckbuilding_action(a: &Action) -> Option<&'static str> {
+    Some(match a {
+        Action::Buy { .. } => "`buy`",
+        Action::Sell { .. } => "`sell`",
+        Action::ToAftermarket { .. } => "`put … into the Aftermarket`",
+        _ => return None,
+    })
+}
+
+/// An event of a part of the game the ability does not work in.
+fn event(e: &Event, timing: Timing, at: Span, out: &mut Vec<EffectError>) {
     let deckbuilding = match e {
         Event::DeckbuildingStarts | Event::DeckbuildingEnds => {
             Some("the start or end of the Deckbuilding Phase")
@@ -158,10 +235,13 @@ fn event(e: &Event, in_tournament: bool, at: Span, out: &mut Vec<EffectError>) {
         Event::Fuses { .. } => Some("a Card Fusion"),
         Event::MakesCollection { .. } => Some("making a collection"),
         Event::Trades { .. } => Some("a trade"),
+        Event::Buys { .. } | Event::Sells { .. } if timing.stage() == Stage::GameEnd => {
+            Some("buying and selling")
+        }
         _ => None,
     };
-    if let (true, Some(what)) = (in_tournament, deckbuilding) {
-        out.push(
+    match (timing.stage(), deckbuilding) {
+        (Stage::Tournament, Some(what)) => out.push(
             EffectError::new(
                 "wrong-phase",
                 at.range(),
@@ -169,9 +249,15 @@ fn event(e: &Event, in_tournament: bool, at: Span, out: &mut Vec<EffectError>) {
                 "a Deckbuilding event",
             )
             .with_help("write it as a `Deckbuilding:` ability"),
-        );
+        ),
+        (Stage::GameEnd, Some(what)) => out.push(game_over(what, at)),
+        _ => {}
     }
-    if in_tournament || deckbuilding.is_some() {
+    if matches!(e, Event::TournamentStarts | Event::TournamentEnds) && timing != Timing::Tournament
+    {
+        out.push(tournament_moment(timing, at));
+    }
+    if timing.in_tournament() || deckbuilding.is_some() {
         return;
     }
     let word = match e {
@@ -183,7 +269,63 @@ fn event(e: &Event, in_tournament: bool, at: Span, out: &mut Vec<EffectError>) {
         Event::Passes { .. } => "passing",
         _ => return,
     };
-    out.push(tournament_word(word, "a tournament event", at));
+    out.push(OutOfTournament(timing).word(word, "a tournament event", at));
+}
+
+/// The start or end of the tournament outside a `Tournament:` ability: a
+/// card in play comes after the start, its end is `Score:`, and other
+/// phases' abilities do not work then.
+fn tournament_moment(timing: Timing, at: Span) -> EffectError {
+    EffectError::new(
+        "wrong-phase",
+        at.range(),
+        format!(
+            "the start or end of the tournament is a moment of `Tournament:` abilities, and `{}:` works {}",
+            timing.word(),
+            timing.when()
+        ),
+        "the tournament's start or end",
+    )
+    .with_help("a card in play says `Score:` for the end of the tournament; a Venue's or a character's rules say `Tournament: At the start of the tournament, …`")
+}
+
+/// A player's rule outside the Deckbuilding Phase: the rulebook's hand
+/// size limits the cards a player holds while buying (Turn-Based Mode), and
+/// trades are made while deckbuilding.
+/// `None`: a prohibition to trade.
+fn rule_out_of_deckbuilding(rule: Option<PlayerRule>, timing: Timing, at: Span) -> EffectError {
+    let (what, help) = match rule {
+        Some(PlayerRule::HandSize { .. }) => (
+            "a hand size",
+            "the hand size limits the cards a player holds while buying",
+        ),
+        Some(PlayerRule::UnevenTrades) | None => (
+            "a rule of trades",
+            "players trade in the Deckbuilding Phase",
+        ),
+    };
+    EffectError::new(
+        "wrong-phase",
+        at.range(),
+        format!(
+            "{what} belongs to the Deckbuilding Phase, and `{}:` works {}",
+            timing.word(),
+            timing.when()
+        ),
+        format!("{what} {}", timing.stage().during()),
+    )
+    .with_help(format!("write it as a `Deckbuilding:` ability: {help}"))
+}
+
+/// Something of the Deckbuilding Phase in a `Game End:` ability.
+fn game_over(what: &str, at: Span) -> EffectError {
+    EffectError::new(
+        "wrong-phase",
+        at.range(),
+        format!("{what} belongs to the Deckbuilding Phase, and the game is over when a `Game End:` ability works"),
+        "the Deckbuilding Phase at the end of the game",
+    )
+    .with_help("write it as a `Deckbuilding:` ability, or say what happens when the game ends (VP, Millennium Dollars)")
 }
 
 /// `until the end of the Deckbuilding Phase` in a tournament ability: the
@@ -196,14 +338,4 @@ fn phase_over(at: Span) -> EffectError {
         "a Deckbuilding duration in the tournament",
     )
     .with_help("say `until the end of the turn`, `… of the tournament` or `… of the round`")
-}
-
-fn tournament_word(word: &str, what: &str, at: Span) -> EffectError {
-    EffectError::new(
-        "wrong-phase",
-        at.range(),
-        format!("{word} belongs to the tournament, and a Deckbuilding ability works in the Deckbuilding Phase"),
-        format!("{what} in the Deckbuilding Phase"),
-    )
-    .with_help("move it to a tournament ability (`Play:`, `Ongoing:`, …), or say what happens in the Deckbuilding Phase (buy, sell, Millennium Dollars)")
 }

@@ -34,7 +34,11 @@ pub(crate) fn named_by_trigger(event: &Event) -> Option<Player> {
         | Event::Trades { who }
         | Event::Buys { who, .. }
         | Event::Sells { who, .. } => *who,
-        Event::IsFlipped { .. } | Event::DeckbuildingStarts | Event::DeckbuildingEnds => {
+        Event::IsFlipped { .. }
+        | Event::DeckbuildingStarts
+        | Event::DeckbuildingEnds
+        | Event::TournamentStarts
+        | Event::TournamentEnds => {
             return None;
         }
     };
@@ -115,6 +119,11 @@ pub(crate) fn check(a: &Ability, errors: &mut Vec<EffectError>) {
                     });
                     clashed = named_after(clashed, *subject, action);
                 }
+                Clause::Rule { who, span, .. } => {
+                    if who.is_reference() {
+                        judge_player(*who, [trigger, clashed], *span, errors);
+                    }
+                }
                 Clause::Cannot { who, deed, span } => {
                     if who.is_reference() {
                         judge_player(*who, [trigger, clashed], *span, errors);
@@ -146,7 +155,10 @@ fn event_references(event: &Event, errors: &mut Vec<EffectError>) {
         | Event::Buys { who, target }
         | Event::Sells { who, target } => (*who, Some(target)),
         Event::IsFlipped { target } => (Player::You, Some(target)),
-        Event::DeckbuildingStarts | Event::DeckbuildingEnds => (Player::You, None),
+        Event::DeckbuildingStarts
+        | Event::DeckbuildingEnds
+        | Event::TournamentStarts
+        | Event::TournamentEnds => (Player::You, None),
         Event::Clash { who, .. }
         | Event::GainsRp { who }
         | Event::LosesRp { who }

@@ -138,7 +138,7 @@ impl Renderer<'_> {
 
     fn ability(&self, a: &Ability) -> String {
         self.next_unnamed.set(a.timing == Timing::Next);
-        let timing = self.word(&format!("timing.{}", timing_key(a.timing)));
+        let timing = self.word(&format!("timing.{}", a.timing.phrase_key()));
         let sentences: Vec<String> = a.sentences.iter().map(|s| self.sentence(s)).collect();
         let sentences = sentences.join(self.pb.get("sentence.join", &[]));
         match &a.trigger {
@@ -279,6 +279,7 @@ impl Renderer<'_> {
                 let (key, target) = match deed {
                     Deed::GainRp => ("cannot.gain_rp", None),
                     Deed::Clash => ("cannot.clash", None),
+                    Deed::Trade => ("cannot.trade", None),
                     Deed::Play { target } => ("cannot.play", Some(self.target(target, Ctx::From))),
                     Deed::Flip { target } => ("cannot.flip", Some(self.target(target, Ctx::In))),
                     Deed::Buy { target } => ("cannot.buy", Some(self.target(target, Ctx::From))),
@@ -290,6 +291,20 @@ impl Renderer<'_> {
                     cont,
                     &[("who", &self.player(*who)), ("target", &target)],
                 )
+            }),
+            Clause::Rule { who, rule, .. } => self.done_by(*who, || {
+                let owner = self.owner(who.owner());
+                let PlayerRule::HandSize { size } = *rule else {
+                    return self.t("rule.uneven_trades", cont, &[("owner", &owner)]);
+                };
+                let (key, n) = match size {
+                    HandSize::By { delta } if delta < 0 => {
+                        ("hand_size.reduced", delta.unsigned_abs())
+                    }
+                    HandSize::By { delta } => ("hand_size.increased", delta.unsigned_abs()),
+                    HandSize::Exactly { cards } => ("hand_size.exactly", cards),
+                };
+                self.t(key, cont, &[("owner", &owner), ("n", &n.to_string())])
             }),
             Clause::State { state, .. } => self.statement(std::slice::from_ref(c), state, form),
         }
@@ -1030,6 +1045,8 @@ impl Renderer<'_> {
                 self.t("sentence.deckbuilding_start", &[], &[("body", body)])
             }
             Event::DeckbuildingEnds => self.t("sentence.deckbuilding_end", &[], &[("body", body)]),
+            Event::TournamentStarts => self.t("sentence.tournament_start", &[], &[("body", body)]),
+            Event::TournamentEnds => self.t("sentence.tournament_end", &[], &[("body", body)]),
             _ => self.t(
                 "sentence.whenever",
                 &[],
@@ -1130,21 +1147,9 @@ impl Renderer<'_> {
             ),
             Event::DeckbuildingStarts => self.t("event.deckbuilding_starts", &[], &[]),
             Event::DeckbuildingEnds => self.t("event.deckbuilding_ends", &[], &[]),
+            Event::TournamentStarts => self.t("event.tournament_starts", &[], &[]),
+            Event::TournamentEnds => self.t("event.tournament_ends", &[], &[]),
         }
-    }
-}
-
-fn timing_key(t: Timing) -> &'static str {
-    match t {
-        Timing::Play => "play",
-        Timing::Next => "next",
-        Timing::Flip => "flip",
-        Timing::Ongoing => "ongoing",
-        Timing::Top => "top",
-        Timing::Score => "score",
-        Timing::Reaction => "reaction",
-        Timing::Action => "action",
-        Timing::Deckbuilding => "deckbuilding",
     }
 }
 

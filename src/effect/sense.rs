@@ -29,6 +29,10 @@ pub fn sense(effect: &Effect, kind: Option<CardKind>, vocab: &Vocabulary) -> Vec
         one_shots_under_lasting_timing(a, &mut out);
         durations_over_one_shots(a, &mut out);
         kind_never_there(a, kind, &mut out);
+        timing_never_works(a, kind, &mut out);
+        if kind == Some(CardKind::Venue) {
+            every_player_once_per_player(a, &mut out);
+        }
         references(a, &mut out);
         for s in &a.sentences {
             gains_and_loses(s, &mut out);
@@ -172,8 +176,9 @@ fn one_shots_under_lasting_timing(a: &Ability, out: &mut Vec<EffectError>) {
                         "sense-one-shot-lasting",
                         c.span().range(),
                         format!(
-                            "a one-shot action under `{}:`, which states what holds while this card is face-up",
-                            a.timing.word()
+                            "a one-shot action under `{}:`, which states what holds {}",
+                            a.timing.word(),
+                            a.timing.when()
                         ),
                         "never says when this happens",
                     )
@@ -213,7 +218,7 @@ fn is_one_shot(c: &Clause) -> bool {
         Clause::Act { action, .. } => {
             !matches!(action, Action::GainSlots { .. } | Action::CopyEffect { .. })
         }
-        Clause::State { .. } | Clause::Cannot { .. } => false,
+        Clause::State { .. } | Clause::Cannot { .. } | Clause::Rule { .. } => false,
     }
 }
 
@@ -477,6 +482,8 @@ fn kind_words(kind: CardKind) -> &'static str {
         CardKind::Single => "a single",
         CardKind::DeckBox => "a deck box",
         CardKind::Accessory => "an accessory",
+        CardKind::Venue => "a venue",
+        CardKind::Character => "a character",
     }
 }
 
@@ -538,7 +545,8 @@ fn kind_never_there(a: &Ability, kind: Option<CardKind>, out: &mut Vec<EffectErr
     let Some(kind) = kind.filter(|k| *k != CardKind::Single) else {
         return;
     };
-    if a.timing == Timing::Top {
+    // A Venue's or a character's timings are `timing_never_works`'s.
+    if a.timing == Timing::Top && !is_table_card(kind) {
         out.push(
             EffectError::new(
                 "sense-never-there",
@@ -565,6 +573,96 @@ fn kind_never_there(a: &Ability, kind: Option<CardKind>, out: &mut Vec<EffectErr
                     "never happens",
                 )
                 .with_help("a tableau holds singles: insert a single, or remove this"),
+            );
+        }
+    }
+}
+
+/// Venues and characters: cards on the table, never in a deck, a tableau
+/// or a binder.
+fn is_table_card(kind: CardKind) -> bool {
+    matches!(kind, CardKind::Venue | CardKind::Character)
+}
+
+/// A timing a card of this kind never reaches. A Venue or a character is
+/// never played, flipped or in a tableau: its powers are `Deckbuilding:`
+/// and `Tournament:` abilities (a character's also `Game End:`; a Venue is
+/// discarded "when the tournament ends"). A card of a tableau lasts
+/// through the tournament as `Ongoing:` says, from when it is played.
+fn timing_never_works(a: &Ability, kind: Option<CardKind>, out: &mut Vec<EffectError>) {
+    let Some(kind) = kind else { return };
+    let what = kind_words(kind);
+    let (message, help, fix) = match (is_table_card(kind), a.timing) {
+        (false, Timing::Tournament) => (
+            format!(
+                "`Tournament:` is a Venue's or a character's, and {what} works in a tournament from when it is played"
+            ),
+            "write its lasting ability as `Ongoing:`",
+            Some("Ongoing"),
+        ),
+        (true, Timing::Deckbuilding | Timing::Tournament) => return,
+        (true, Timing::GameEnd) if kind == CardKind::Character => return,
+        (true, Timing::GameEnd) => (
+            format!("{what} is discarded when the tournament ends, before the game ends"),
+            "say it `At the end of the tournament,` in a `Tournament:` ability",
+            None,
+        ),
+        (true, Timing::Ongoing | Timing::Top) => (
+            format!(
+                "{what} is never in a tableau, so `{}:` never works",
+                a.timing.word()
+            ),
+            "its tournament rules are `Tournament:` abilities, lasting while the tournament does",
+            Some("Tournament"),
+        ),
+        (true, _) => (
+            format!(
+                "{what} is never played or flipped, so `{}:` never works",
+                a.timing.word()
+            ),
+            "its powers are `Deckbuilding:` and `Tournament:` abilities (`At the start of the tournament,` happens once)",
+            None,
+        ),
+        (false, _) => return,
+    };
+    out.push(
+        EffectError::new(
+            "sense-timing-kind",
+            a.timing_span.range(),
+            message,
+            "never works",
+        )
+        .with_help(help)
+        .with_fix(a.timing_span.range(), fix),
+    );
+}
+
+/// A Venue's rules are every player's ("rules to follow"): each player
+/// follows them as `you`. A clause that every player or each opponent does
+/// would then happen once for each player: `all players gain 1 RP` on a
+/// Venue gives each player 1 RP for every player at the table.
+fn every_player_once_per_player(a: &Ability, out: &mut Vec<EffectError>) {
+    for c in a.sentences.iter().flat_map(Sentence::each_clause) {
+        let (Clause::Act {
+            subject: who, span, ..
+        }
+        | Clause::Cannot { who, span, .. }
+        | Clause::Rule { who, span, .. }) = c
+        else {
+            continue;
+        };
+        if matches!(
+            who,
+            Player::AllPlayers | Player::EachOpponent | Player::EachOpponentWith { .. }
+        ) {
+            out.push(
+                EffectError::new(
+                    "sense-venue-every-player",
+                    span.range(),
+                    "a Venue's rules are every player's, so a clause of every player (or of each opponent) happens once for each player",
+                    "happens once per player",
+                )
+                .with_help("write it for one player, as `you`: each player follows a Venue's rules (`gain 1 RP`, not `all players gain 1 RP`)"),
             );
         }
     }
@@ -696,6 +794,7 @@ fn each_target<'a>(c: &'a Clause, f: &mut impl FnMut(&'a Target)) {
                 f(target);
             }
         }
+        Clause::Rule { .. } => {}
         Clause::Act { action, .. } => {
             match action.amount() {
                 Some(Amount::StarOf { target }) => f(target),

@@ -593,7 +593,9 @@ fn index_page(database: &Database, cards: &[&Card], langs: &[String]) -> String 
             card.rarity.as_str().into(),
             card.rarity.as_str().into(),
         );
-        add("star", card.stars.to_string(), card.stars.to_string());
+        if let Some(stars) = card.stars {
+            add("star", stars.to_string(), stars.to_string());
+        }
     }
     for (key, list) in values.iter_mut() {
         match *key {
@@ -630,7 +632,7 @@ fn index_page(database: &Database, cards: &[&Card], langs: &[String]) -> String 
             elements = join(card.elements.iter().map(|e| e.as_str()), " "),
             types = escape(&join(card.types.iter().map(|t| t.0.as_str()), " ")),
             rarity = card.rarity.as_str(),
-            star = card.stars,
+            star = card.stars.map(|s| s.to_string()).unwrap_or_default(),
             name = escape(&card.name),
         );
         if let Some(ja) = translated_name(card, "ja") {
@@ -696,7 +698,7 @@ fn card_page(
             ),
         ),
         ("kind", card.kind.as_str().to_string()),
-        ("STAR", card.stars.to_string()),
+        ("STAR", card.stars_shown()),
         (
             "elements",
             join(card.elements.iter().map(|e| e.as_str()), ", "),

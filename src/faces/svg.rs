@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use crate::i18n::glossary::Glossary;
 use crate::model::{Card, Set};
-use crate::words::{CardKind, SetKind};
+use crate::words::SetKind;
 
 use super::art::ArtImages;
 use super::fonts::{FONT_FILES, Script, Style};
@@ -120,11 +120,7 @@ impl FaceText {
                 false => english.to_string(),
             }
         };
-        let kind = word(match card.kind {
-            CardKind::Single => "Single",
-            CardKind::DeckBox => "Deck Box",
-            CardKind::Accessory => "Accessory",
-        });
+        let kind = word(card.kind.title());
         let rarity = word(rarity_name(card.rarity));
         FaceText {
             name,
@@ -148,6 +144,8 @@ fn rarity_name(kind: SetKind) -> &'static str {
         SetKind::SilverPromo => "Silver Promo",
         SetKind::GoldPromo => "Gold Promo",
         SetKind::ProPlayer => "Pro Player",
+        SetKind::Venue => "Venue",
+        SetKind::Character => "Character",
     }
 }
 
@@ -160,7 +158,8 @@ pub struct Palette {
 }
 
 /// Grey starter, white core, green expansion, blue premium, purple master,
-/// orange promos, and a black-and-gold Pro Player.
+/// orange promos, a black-and-gold Pro Player, a slate Venue and a
+/// crimson Character.
 pub fn palette(rarity: SetKind) -> Palette {
     match rarity {
         SetKind::Starter => Palette {
@@ -197,6 +196,16 @@ pub fn palette(rarity: SetKind) -> Palette {
             frame: "#1f1f1f",
             trim: "#d4af37",
             bar: "#f6e9bd",
+        },
+        SetKind::Venue => Palette {
+            frame: "#3f5f6f",
+            trim: "#243a45",
+            bar: "#d9e6ec",
+        },
+        SetKind::Character => Palette {
+            frame: "#b3263a",
+            trim: "#761826",
+            bar: "#f8dce0",
         },
     }
 }
@@ -299,13 +308,14 @@ pub fn draw(
         colors.bar, colors.trim
     );
     text_box(&mut svg, Field::Name, &text.name, lang, &mut findings, None);
-    // STAR badge.
-    let _ = writeln!(
-        svg,
-        r##"<g class="star" data-stars="{stars}" transform="translate(49.6 2.2) scale(1.02)"><title>{stars} STAR</title><path d="{path}" fill="#f5c542" stroke="#8a6400" stroke-width="0.35"/><text x="5" y="6.7" text-anchor="middle" class="b" font-size="3.4">{stars}</text></g>"##,
-        stars = card.stars,
-        path = icons::star(),
-    );
+    // STAR badge (venues and characters have none).
+    if let Some(stars) = card.stars {
+        let _ = writeln!(
+            svg,
+            r##"<g class="star" data-stars="{stars}" transform="translate(49.6 2.2) scale(1.02)"><title>{stars} STAR</title><path d="{path}" fill="#f5c542" stroke="#8a6400" stroke-width="0.35"/><text x="5" y="6.7" text-anchor="middle" class="b" font-size="3.4">{stars}</text></g>"##,
+            path = icons::star(),
+        );
+    }
     art_window(&mut svg, card, &colors, options);
     // Symbols: elements then types, 5 mm each; the kind on the right.
     let mut x = 4.6;

@@ -291,8 +291,8 @@ fn card_notes(field: Field, card: &super::CardInfo) -> Vec<String> {
     let mut about = vec![
         format!("card {}", field.as_str()),
         card.kind.as_str().to_string(),
-        format!("{} STAR", card.stars),
     ];
+    about.extend(card.stars.map(|s| format!("{s} STAR")));
     if !card.elements.is_empty() {
         let elements: Vec<&str> = card.elements.iter().map(|e| e.as_str()).collect();
         about.push(elements.join(", "));

@@ -51,7 +51,7 @@ pub use locale::{Entry, LocaleFile, fingerprint};
 #[derive(Debug, Clone, PartialEq)]
 pub struct CardInfo {
     pub kind: CardKind,
-    pub stars: u8,
+    pub stars: Option<u8>,
     pub elements: Vec<Element>,
     pub types: Vec<Id>,
     /// The card's English effect text (normalised).

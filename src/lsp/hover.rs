@@ -113,12 +113,12 @@ fn effect_text(tree: &Effect, card: Option<&str>, index: &PoolIndex) -> String {
     }
     let japanese = vocabulary.phrases.get(Lang::Ja);
     for timing in timings {
-        let key = format!("timing.{}", timing.word().to_ascii_lowercase());
+        let key = format!("timing.{}", timing.phrase_key());
         out.push_str(&format!(
             "\n\n**{}** ({}): {}",
             timing.word(),
             japanese.get(&key, &[]),
-            when(timing)
+            timing.when()
         ));
     }
     out
@@ -131,22 +131,6 @@ fn built_card(index: &PoolIndex, id: &str, tree: &Effect) -> Option<Card> {
     let (card, _) = index.made(index.by_id(id)?)?;
     let same = effect::parse(card.effect.as_deref()?).is_ok_and(|built| built == *tree);
     same.then_some(card)
-}
-
-/// When an ability of this timing works (docs/effect-language.md's table
-/// of timing words, which a test holds this to).
-pub fn when(timing: Timing) -> &'static str {
-    match timing {
-        Timing::Play => "when the card is played",
-        Timing::Next => "on the next card you play (`it` is that card)",
-        Timing::Flip => "when the card is flipped face down",
-        Timing::Ongoing => "while the card is face-up in your tableau",
-        Timing::Top => "while the card is your Top Card",
-        Timing::Score => "at the end of the tournament",
-        Timing::Reaction => "when the trigger happens; optional, flips the card",
-        Timing::Action => "once per turn; optional, flips the card",
-        Timing::Deckbuilding => "while the Deckbuilding Phase lasts",
-    }
 }
 
 /// A glossary term: its official Japanese, its English, where the
@@ -184,7 +168,7 @@ mod tests {
                 .unwrap_or_else(|| panic!("no row for {}", timing.word()));
             let explained = row.split('|').nth(3).unwrap_or_default().trim();
             let explained = explained.split(" (see ").next().unwrap_or_default();
-            assert_eq!(explained, when(timing), "{}", timing.word());
+            assert_eq!(explained, timing.when(), "{}", timing.word());
         }
     }
 }

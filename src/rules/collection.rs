@@ -172,7 +172,11 @@ pub fn check(cards: &[Counted], on: Option<&Symbol>) -> CollectionOutcome {
     // One violation per repeated STAR, in STAR order.
     let mut by_star: BTreeMap<u8, Vec<&Card>> = BTreeMap::new();
     for card in &physical {
-        by_star.entry(card.stars).or_default().push(card);
+        // A card with no STAR is no player's and never reaches a
+        // collection (`rules::table_cards`); it repeats no STAR.
+        if let Some(star) = card.stars {
+            by_star.entry(star).or_default().push(card);
+        }
     }
     for (star, group) in by_star.into_iter().filter(|(_, g)| g.len() > 1) {
         let distinct = ids(group.iter().copied());
@@ -273,7 +277,7 @@ pub struct Chosen<'a> {
 
 impl Chosen<'_> {
     pub fn stars(&self) -> u64 {
-        self.cards.iter().map(|c| u64::from(c.stars)).sum()
+        self.cards.iter().map(|c| c.star_value()).sum()
     }
 }
 
@@ -319,11 +323,11 @@ fn binder_symbols(binder: &[Counted]) -> Vec<Symbol> {
 fn best_on<'a>(binder: &[Counted<'a>], symbol: &Symbol) -> Option<Chosen<'a>> {
     let mut by_star: BTreeMap<u8, &Card> = BTreeMap::new();
     for (card, n) in binder {
-        if *n == 0 || !symbol.on(card) {
+        let Some(star) = card.stars.filter(|_| *n > 0 && symbol.on(card)) else {
             continue;
-        }
+        };
         by_star
-            .entry(card.stars)
+            .entry(star)
             .and_modify(|c| {
                 if card.id < c.id {
                     *c = card;
@@ -472,8 +476,8 @@ fn star_options<'a>(
     for &(card, n) in binder {
         let e = element.is_some_and(|s| s.on(card));
         let t = kind_type.is_some_and(|s| s.on(card));
-        if n > 0 && (e || t) {
-            by_star.entry(card.stars).or_default().push((card, n));
+        if let Some(star) = card.stars.filter(|_| n > 0 && (e || t)) {
+            by_star.entry(star).or_default().push((card, n));
         }
     }
     let mut options: Vec<(u8, StarOptions<'a>)> = Vec::new();

@@ -114,7 +114,9 @@ pub struct ManifestCard {
     pub id: Id,
     pub name: String,
     pub kind: CardKind,
-    pub stars: u8,
+    /// Absent on venues and characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stars: Option<u8>,
     pub copies: u8,
 }
 

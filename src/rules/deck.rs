@@ -246,7 +246,7 @@ mod tests {
             name: id.to_uppercase(),
             set: Id("s".into()),
             kind,
-            stars: 1,
+            stars: Some(1),
             elements: vec![Element::Fire],
             types: Vec::new(),
             rarity: SetKind::Expansion,

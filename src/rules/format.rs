@@ -163,7 +163,7 @@ impl Test {
                 .as_ref()
                 .is_some_and(|c| categories.contains(c)),
             Test::Card(ids) => ids.contains(&card.id),
-            Test::Stars(from, to) => (*from..=*to).contains(&card.stars),
+            Test::Stars(from, to) => card.stars.is_some_and(|s| (*from..=*to).contains(&s)),
         }
     }
 }
@@ -923,12 +923,14 @@ impl Reader<'_> {
                         value,
                         "kind",
                         |t| {
-                            [CardKind::Single, CardKind::DeckBox, CardKind::Accessory]
+                            // Venues and characters are no player's: no
+                            // deck holds them, so no format counts them.
+                            CardKind::PLAYERS
                                 .into_iter()
                                 .find(|k| k.as_str() == t)
                                 .map(|k| vec![k])
                         },
-                        &["single", "deck-box", "accessory"],
+                        &CardKind::PLAYERS.map(CardKind::as_str),
                     )
                     .map(Test::Kind),
                 "element" => self
@@ -1317,11 +1319,23 @@ pub struct BoundSource {
     pub many: Option<Text>,
 }
 
+/// The card kinds a format may count: a player's (`CardKind::PLAYERS`),
+/// never a venue or a character. For the schema only.
+#[derive(JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+#[allow(dead_code)]
+enum PlayersKind {
+    Single,
+    DeckBox,
+    Accessory,
+}
+
 /// Card attribute tests, all of which must hold; a list means any of.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct FilterSource {
     #[serde(default)]
+    #[schemars(with = "Option<OneOrMany<PlayersKind>>")]
     pub kind: Option<OneOrMany<CardKind>>,
     #[serde(default)]
     pub element: Option<OneOrMany<Element>>,

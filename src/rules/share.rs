@@ -307,12 +307,8 @@ pub fn canonical_list(
     out
 }
 
-fn kind_order(kind: CardKind) -> u8 {
-    match kind {
-        CardKind::Single => 0,
-        CardKind::DeckBox => 1,
-        CardKind::Accessory => 2,
-    }
+fn kind_order(kind: CardKind) -> usize {
+    CardKind::ALL.iter().position(|k| *k == kind).unwrap_or(0)
 }
 
 /// A decoded list as the plain text any command reads: `character:`, then

@@ -57,7 +57,7 @@ pub fn value(side: &Side) -> SideValue {
     let stars: u64 = side
         .cards
         .iter()
-        .map(|(c, n)| u64::from(c.stars).saturating_mul(*n))
+        .map(|(c, n)| c.star_value().saturating_mul(*n))
         .fold(0, u64::saturating_add);
     SideValue {
         value: stars.saturating_add(side.dollars),

@@ -203,6 +203,11 @@ impl<'a> Catalog<'a> {
         }
         for timing in Timing::ALL {
             add(Field::Timing, timing.word(), Value::Timing(timing));
+            // `Game End` as one word too, as the database writes it.
+            if timing.word().contains(' ') {
+                let id = timing.word().to_ascii_lowercase().replace(' ', "-");
+                add(Field::Timing, &id, Value::Timing(timing));
+            }
             let ja_word = ja(&format!("{}:", timing.word())).or_else(|| ja(timing.word()));
             if let Some(word) = ja_word {
                 add(Field::Timing, &word, Value::Timing(timing));

@@ -142,10 +142,16 @@ impl<'a> Index<'a> {
                 _ => any_text(card, field, |t| needle.within(t)),
             },
             (Value::Number(n), field) => {
-                let have = u32::from(match field {
+                let have = match field {
                     Field::Copies => card.copies,
-                    _ => card.stars,
-                });
+                    // No STAR (a venue, a character) matches no STAR
+                    // query, as a face-down card has none.
+                    _ => match card.stars {
+                        Some(stars) => stars,
+                        None => return false,
+                    },
+                };
+                let have = u32::from(have);
                 match op {
                     Op::Has | Op::Eq => have == *n,
                     Op::Ne => have != *n,
@@ -335,14 +341,7 @@ fn scan(effect: &str) -> (Vec<String>, Vec<Timing>) {
         if line.is_empty() {
             continue;
         }
-        let first = line
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .next()
-            .unwrap_or("");
-        if let Some(timing) = Timing::ALL
-            .into_iter()
-            .find(|t| t.word().eq_ignore_ascii_case(first))
-        {
+        if let Some((timing, _)) = Timing::starting(line) {
             timings.push(timing);
             continue;
         }

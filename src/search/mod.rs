@@ -524,7 +524,9 @@ pub struct Hit {
     pub name: String,
     pub set: Id,
     pub kind: CardKind,
-    pub stars: u8,
+    /// Absent on venues and characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stars: Option<u8>,
     pub elements: Vec<Element>,
     pub types: Vec<Id>,
     pub rarity: SetKind,
@@ -632,7 +634,7 @@ pub fn table_row(card: &Card, database: &Database, lang: &str) -> [String; 8] {
             false => set_name,
         },
         word(card.kind.as_str()),
-        card.stars.to_string(),
+        card.stars_shown(),
         words(card.elements.iter().map(|e| e.as_str()).collect()),
         words(card.types.iter().map(|t| t.0.as_str()).collect()),
         card.copies.to_string(),
