@@ -814,7 +814,11 @@ cards:
 "#,
     );
     let both_ways = built_both_ways(dir.path(), &pool);
-    for query in ["timing:\"game end\"", "timing:game-end", "タイミング:ゲーム終了"] {
+    for query in [
+        "timing:\"game end\"",
+        "timing:game-end",
+        "タイミング:ゲーム終了",
+    ] {
         assert_eq!(both_ways(query), ["h1", "h3"], "`{query}`");
     }
     assert_eq!(both_ways("timing:deckbuilding"), ["h3"]);
