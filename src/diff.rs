@@ -1043,6 +1043,31 @@ mod tests {
     }
 
     #[test]
+    fn a_single_made_a_venue_changes_its_kind_and_loses_its_star() {
+        let a = card("a");
+        let mut b = a.clone();
+        b.kind = CardKind::Venue;
+        b.stars = None;
+        let report = diff(&database(vec![a]), &database(vec![b]));
+        let [change] = &report.changes[..] else {
+            panic!("one change: {:?}", report.changes);
+        };
+        assert_eq!(change.classes, [ChangeClass::Stats]);
+        let fields: Vec<(&str, Option<&str>, Option<&str>)> = (change.fields.iter())
+            .map(|f| (f.field.as_str(), f.old.as_deref(), f.new.as_deref()))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("stars", Some("2"), None),
+                ("kind", Some("single"), Some("venue"))
+            ]
+        );
+        let markdown = report.markdown("en");
+        assert!(markdown.contains("single → venue"), "{markdown}");
+    }
+
+    #[test]
     fn markdown_escapes_and_joins_lines() {
         assert_eq!(md("a*b\nc_d"), "a\\*b / c\\_d");
     }

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::effect::CharacterSide;
 use crate::faces::art::ArtFormat;
 use crate::i18n::keys::SOURCE_LANG;
 use crate::words::{CardKind, Element, Id, SetKind};
@@ -310,6 +311,29 @@ impl Card {
     /// The STAR as a face, table or changelog shows it: `—` for none.
     pub fn stars_shown(&self) -> String {
         stars_shown(self.stars)
+    }
+
+    /// A character's effect in `lang` as its two sides, each with its
+    /// printed lines (`effect::sides`); `None` for a card of another kind,
+    /// one with no effect, or a text whose lines are not the tree's.
+    pub fn sides_in(&self, lang: &str) -> Option<Vec<(CharacterSide, Vec<&str>)>> {
+        if self.kind != CardKind::Character {
+            return None;
+        }
+        let parsed;
+        let tree = match &self.effect_tree {
+            Some(tree) => tree,
+            None => {
+                parsed = crate::effect::parse(self.effect.as_deref()?).ok()?;
+                &parsed
+            }
+        };
+        let sides = crate::effect::sides(tree);
+        let text = self.effect_in(lang)?.text;
+        CharacterSide::ALL
+            .into_iter()
+            .map(|side| Some((side, crate::effect::sides::lines_on(text, &sides, side)?)))
+            .collect()
     }
 
     /// The card's name in `lang`: the translation, else the English.

@@ -112,6 +112,9 @@ pub fn new_set(id: &str, name: &str, kind: SetKind, cost: Option<u32>) -> String
         let _ = writeln!(text, "cost: {cost}");
     }
     text.push_str("cards:\n");
+    if let Some(card_kind) = kind.card_kind() {
+        return table_cards(text, id, name, card_kind);
+    }
     let cards = match kind.physical_size() {
         Some(size) if kind.single_copies() => size,
         _ => 6,
@@ -134,6 +137,26 @@ pub fn new_set(id: &str, name: &str, kind: SetKind, cost: Option<u32>) -> String
         }
         if i == 1 {
             text.push_str("    effect: \"Play: Gain 1 RP.\"\n");
+        }
+    }
+    text
+}
+
+/// A venue or character set's placeholder cards: three, with no STAR,
+/// the first with a rule of the Deckbuilding Phase (on a venue, every
+/// player follows it as `you`).
+fn table_cards(mut text: String, id: &str, name: &str, kind: CardKind) -> String {
+    for i in 1..=3 {
+        let _ = write!(
+            text,
+            "  - id: {id}-card-{i}\n    name: {}\n    kind: {}\n",
+            yaml_text(&format!("{name} Card {i}")),
+            kind.as_str()
+        );
+        if i == 1 {
+            text.push_str(
+                "    effect: \"Deckbuilding: At the start of the Deckbuilding Phase, gain 1 Millennium Dollar.\"\n",
+            );
         }
     }
     text

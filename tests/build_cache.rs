@@ -105,7 +105,7 @@ fn a_second_build_reuses_every_file_and_writes_the_same_database() {
     std::thread::sleep(std::time::Duration::from_millis(2100));
     let (first, database) = build_both(dir.path());
     assert_eq!(first.code, 0, "{}", first.stderr);
-    assert_eq!(reused(&first), "0 of 11");
+    assert_eq!(reused(&first), "0 of 13");
     assert!(cache_file(dir.path()).exists());
     let stamp = |path: &Path| {
         let meta = std::fs::metadata(path).unwrap();
@@ -118,7 +118,7 @@ fn a_second_build_reuses_every_file_and_writes_the_same_database() {
     let out = dir.path().join("out/cards.json");
     let before = (stamp(&out), stamp(&cache_file(dir.path())));
     let (second, again) = build_both(dir.path());
-    assert_eq!(reused(&second), "11 of 11");
+    assert_eq!(reused(&second), "13 of 13");
     assert_eq!(database, again);
     // Nothing changed, so neither file was written again (a tool that
     // watches the database sees no change).
@@ -130,7 +130,7 @@ fn a_second_build_reuses_every_file_and_writes_the_same_database() {
         "name: Tumbleweed Jackalope",
     );
     let (third, _) = build_both(dir.path());
-    assert_eq!(reused(&third), "10 of 11");
+    assert_eq!(reused(&third), "12 of 13");
     assert_ne!(stamp(&out), before.0);
 }
 
@@ -149,7 +149,7 @@ fn an_edited_set_file_is_read_again_and_the_rest_reused() {
         "from the Sundown Gulch set",
     );
     let (run, database) = build_both(dir.path());
-    assert_eq!(reused(&run), "10 of 11");
+    assert_eq!(reused(&run), "12 of 13");
     let text = String::from_utf8(database).unwrap();
     // The set's own name, and the effect text that names it.
     assert!(text.contains("\"name\":\"Sundown Gulch\""));
@@ -165,7 +165,7 @@ fn files_unchanged_since_a_build_are_not_read_again_and_an_edit_is_always_seen()
     let (first, _) = build_both(dir.path());
     let total = read(&first);
     let (second, _) = build_both(dir.path());
-    assert_eq!(reused(&second), "11 of 11");
+    assert_eq!(reused(&second), "13 of 13");
     let (unread, _) = read(&second)
         .split_once(" of ")
         .map(|(n, _)| (n.parse::<usize>().unwrap(), ()))
@@ -187,7 +187,7 @@ fn files_unchanged_since_a_build_are_not_read_again_and_an_edit_is_always_seen()
         "name: Tumbleweed Jackalope",
     );
     let (run, database) = build_both(dir.path());
-    assert_eq!(reused(&run), "10 of 11");
+    assert_eq!(reused(&run), "12 of 13");
     assert!(
         String::from_utf8(database)
             .unwrap()
@@ -237,11 +237,11 @@ fn files_unchanged_since_a_build_are_not_read_again_and_an_edit_is_always_seen()
 fn the_cache_is_shared_however_the_pool_folder_is_named() {
     let dir = pool_copy();
     let (first, database) = build_both(dir.path());
-    assert_eq!(reused(&first), "0 of 11");
+    assert_eq!(reused(&first), "0 of 13");
     let out = dir.path().join("out/cards.json");
     let again = build_into(dir.path(), "./cards", &out, &["--timings"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
-    assert_eq!(reused(&again), "11 of 11");
+    assert_eq!(reused(&again), "13 of 13");
     assert_eq!(std::fs::read(&out).unwrap(), database);
     // Findings name the files as this build was told them.
     edit(
@@ -268,7 +268,7 @@ fn an_edited_translation_file_changes_only_its_sets_text() {
         "text: 歯車の鋳造所",
     );
     let (run, database) = build_both(dir.path());
-    assert_eq!(reused(&run), "11 of 11");
+    assert_eq!(reused(&run), "13 of 13");
     assert!(
         String::from_utf8(database)
             .unwrap()
@@ -302,7 +302,7 @@ fn a_failed_build_leaves_the_cache_as_it_was() {
     );
     let (first, _) = build_both(dir.path());
     assert_eq!(first.code, 1, "{}", first.stderr);
-    assert_eq!(reused(&first), "10 of 11");
+    assert_eq!(reused(&first), "12 of 13");
     assert!(std::fs::read(cache_file(dir.path())).unwrap() == cache);
     let (second, _) = build_both(dir.path());
     assert_eq!(diagnostics_of(&first), diagnostics_of(&second));
@@ -316,7 +316,7 @@ fn a_removed_set_file_leaves_the_database() {
     std::fs::remove_file(dir.path().join("cards/locales/ja/orbital-drift.yaml")).ok();
     let (run, database) = build_both(dir.path());
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(reused(&run), "10 of 10");
+    assert_eq!(reused(&run), "12 of 12");
     assert!(
         !String::from_utf8(database)
             .unwrap()
@@ -384,7 +384,7 @@ fn a_damaged_or_foreign_cache_only_costs_a_full_build() {
         let (run, _) = build_both(dir.path());
         assert_eq!(run.code, 0, "{what}: {}", run.stderr);
         if what != "flipped byte" {
-            assert_eq!(reused(&run), "0 of 11", "{what}");
+            assert_eq!(reused(&run), "0 of 13", "{what}");
         }
     }
 }
@@ -409,7 +409,7 @@ fn watch_reports_new_and_fixed_problems_and_keeps_the_database_current() {
     edit(&set, "stars: 5", "stars: 11");
     let broken = common::wait_for(&lines, "[watch]");
     assert!(broken.contains("1 error (1 new, 0 fixed)"), "{broken}");
-    assert!(broken.contains("10 of 11 files reused"), "{broken}");
+    assert!(broken.contains("12 of 13 files reused"), "{broken}");
     edit(&set, "stars: 11", "stars: 5");
     let fixed = common::wait_for(&lines, "[watch]");
     assert!(

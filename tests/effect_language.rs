@@ -2246,9 +2246,16 @@ fn player_rule() -> impl Strategy<Value = PlayerRule> {
         prop_oneof![-3..=-1i32, 1..=3i32].prop_map(|delta| HandSize::By { delta }),
         (1..=9u32).prop_map(|cards| HandSize::Exactly { cards }),
     ];
+    let kind = prop_oneof![
+        Just(Noun::Single),
+        Just(Noun::DeckBox),
+        Just(Noun::Accessory)
+    ];
     prop_oneof![
         3 => size.prop_map(|size| PlayerRule::HandSize { size }),
         1 => Just(PlayerRule::UnevenTrades),
+        1 => prop_oneof![-3..=-1i32, 1..=3i32].prop_map(|delta| PlayerRule::FusionSize { delta }),
+        1 => (kind, 1..=3u32).prop_map(|(noun, more)| PlayerRule::DeckLimit { noun, more }),
     ]
 }
 

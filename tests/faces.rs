@@ -152,6 +152,33 @@ fn the_built_in_pool_fits_its_faces() {
     assert!(problems.is_empty(), "{problems:#?}");
 }
 
+/// A character's face prints its two sides, each under its name, in both
+/// languages; a venue's face has no STAR; both fit.
+#[test]
+fn a_character_shows_both_sides_and_a_venue_no_star() {
+    let faces = builtin_faces(&["fulton-suitcase", "morrey-caardmaan", "sunken-museum"]);
+    assert_eq!(faces.len(), 6);
+    for face in &faces {
+        let svg = &face.face.svg;
+        assert!(
+            face.face.findings.is_empty(),
+            "{}: {:?}",
+            face.file,
+            face.face.findings
+        );
+        assert!(!svg.contains("class=\"star\""), "{}", face.file);
+        let titles = match face.lang.as_str() {
+            "ja" => ["デッキ構築面：", "トーナメント面："],
+            _ => ["Deckbuilding side:", "Tournament side:"],
+        };
+        let at: Vec<Option<usize>> = titles.iter().map(|t| svg.find(t)).collect();
+        match face.card.as_str() {
+            "sunken-museum" => assert_eq!(at, [None, None], "{}", face.file),
+            _ => assert!(at[0].is_some() && at[0] < at[1], "{}", face.file),
+        }
+    }
+}
+
 /// `render` (and `build`) and `i18n check` name the same texts: both call
 /// the one fit model.
 #[test]
@@ -428,7 +455,7 @@ fn build_faces_fits_only_new_texts_and_never_forgets_a_finding() {
 }
 
 /// A folder of many faces is written with few files open at once: the
-/// built-in pool's 166 faces and their fonts under a limit of 64.
+/// built-in pool's 176 faces and their fonts under a limit of 64.
 #[test]
 fn many_faces_are_written_under_a_low_open_file_limit() {
     let dir = tempfile::tempdir().unwrap();

@@ -90,17 +90,25 @@ fn new_refuses_a_file_that_exists_and_a_bad_id_and_its_suggestion_works() {
     assert!(!dir.path().join("cards/promo.yaml").exists());
 }
 
-/// The README's set file, as written, is a pool that builds clean.
+/// The README's set files (an expansion, a venue set, a set of
+/// characters), as written, are a pool that builds clean.
 #[test]
-fn the_readme_set_file_builds_as_written() {
+fn the_readme_set_files_build_as_written() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let section = &readme[readme.find("### Set files").unwrap()..];
-    let start = section.find("```yaml\n").unwrap() + "```yaml\n".len();
-    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let section = &section[..section.find("\n### ").unwrap()];
+    let examples: Vec<&str> = (section.split("```yaml\n").skip(1))
+        .map(|block| &block[..block.find("```").unwrap()])
+        .collect();
+    assert_eq!(examples.len(), 3);
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("cards")).unwrap();
-    std::fs::write(dir.path().join("cards/sunset-gulch.yaml"), example).unwrap();
+    for (i, example) in examples.iter().enumerate() {
+        std::fs::write(dir.path().join(format!("cards/set-{i}.yaml")), example).unwrap();
+    }
     let built = blades(dir.path(), &["build", "--format", "json"]);
     assert_eq!(built.code, 0, "{}", built.stdout);
     assert_eq!(built.json()["diagnostics"], serde_json::json!([]));
+    let cards = std::fs::read_to_string(dir.path().join("dist/cards.json")).unwrap();
+    assert!(cards.contains("\"kind\":\"venue\""), "{cards}");
 }

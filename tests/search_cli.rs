@@ -85,6 +85,12 @@ fn num(card: &Value, key: &str) -> u64 {
     card[key].as_u64().unwrap()
 }
 
+/// A card's STAR; none on a venue or a character, which no STAR query
+/// matches (`star!=7` included, as SQL's `NULL` compares).
+fn stars(card: &Value) -> Option<u64> {
+    card["stars"].as_u64()
+}
+
 fn effect_lines(card: &Value) -> Vec<String> {
     card["effect"]
         .as_str()
@@ -141,6 +147,11 @@ fn cases() -> Vec<Case> {
         case("セット:夕焼け峡谷", |c| c["set"] == "sunset-gulch"),
         // kind
         case("kind:accessory", |c| c["kind"] == "accessory"),
+        case("kind:venue", |c| c["kind"] == "venue"),
+        case("kind:character", |c| c["kind"] == "character"),
+        case("種類:会場", |c| c["kind"] == "venue"),
+        case("種類:キャラクター", |c| c["kind"] == "character"),
+        case("rarity:venue", |c| c["rarity"] == "venue"),
         case("k=deck-box", |c| c["kind"] == "deck-box"),
         case("kind!=single", |c| c["kind"] != "single"),
         case("種類:デッキケース", |c| c["kind"] == "deck-box"),
@@ -175,14 +186,14 @@ fn cases() -> Vec<Case> {
             list(c, "types").contains(&"construct".into())
         }),
         // star: every operator
-        case("star:7", |c| num(c, "stars") == 7),
-        case("stars=7", |c| num(c, "stars") == 7),
-        case("star!=7", |c| num(c, "stars") != 7),
-        case("star<2", |c| num(c, "stars") < 2),
-        case("star>6", |c| num(c, "stars") > 6),
-        case("star<=2", |c| num(c, "stars") <= 2),
-        case("star>=6", |c| num(c, "stars") >= 6),
-        case("スター>=6", |c| num(c, "stars") >= 6),
+        case("star:7", |c| stars(c).is_some_and(|s| s == 7)),
+        case("stars=7", |c| stars(c).is_some_and(|s| s == 7)),
+        case("star!=7", |c| stars(c).is_some_and(|s| s != 7)),
+        case("star<2", |c| stars(c).is_some_and(|s| s < 2)),
+        case("star>6", |c| stars(c).is_some_and(|s| s > 6)),
+        case("star<=2", |c| stars(c).is_some_and(|s| s <= 2)),
+        case("star>=6", |c| stars(c).is_some_and(|s| s >= 6)),
+        case("スター>=6", |c| stars(c).is_some_and(|s| s >= 6)),
         // copies: every operator
         case("copies:3", |c| num(c, "copies") == 3),
         case("copies=2", |c| num(c, "copies") == 2),
@@ -244,16 +255,17 @@ fn cases() -> Vec<Case> {
         }),
         case("(e:fire OR e:water) star>=4", |c| {
             let e = list(c, "elements");
-            (e.contains(&"fire".into()) || e.contains(&"water".into())) && num(c, "stars") >= 4
+            (e.contains(&"fire".into()) || e.contains(&"water".into()))
+                && stars(c).is_some_and(|s| s >= 4)
         }),
         case("-(kind:single or kind:accessory)", |c| {
-            c["kind"] == "deck-box"
+            c["kind"] != "single" && c["kind"] != "accessory"
         }),
         case("--e:fire", |c| list(c, "elements").contains(&"fire".into())),
         case("e:fire star:2 or e:water star:1", |c| {
             let e = list(c, "elements");
-            (e.contains(&"fire".into()) && num(c, "stars") == 2)
-                || (e.contains(&"water".into()) && num(c, "stars") == 1)
+            (e.contains(&"fire".into()) && stars(c).is_some_and(|s| s == 2))
+                || (e.contains(&"water".into()) && stars(c).is_some_and(|s| s == 1))
         }),
     ]
 }

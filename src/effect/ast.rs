@@ -390,6 +390,14 @@ pub enum PlayerRule {
     /// value, as in the rulebook's Free Market Mode ("players may make
     /// uneven trades").
     UnevenTrades,
+    /// `Card Fusions need 1 fewer card` (`delta` -1): each of the player's
+    /// Card Fusions takes that many cards fewer (more) than the rulebook's
+    /// 5, 7 or 9.
+    FusionSize { delta: i32 },
+    /// `deck may include 1 more accessory`: the player's deck holds that
+    /// many more cards of the kind than the rulebook's 8 singles, 1 deck box
+    /// and 2 accessories.
+    DeckLimit { noun: Noun, more: u32 },
 }
 
 /// A player's hand size: the rulebook's Turn-Based Mode deals "a hand size

@@ -352,9 +352,7 @@ impl Checker<'_> {
             }
             Clause::Rule { rule, span, .. } => {
                 self.lasting(*span);
-                if let PlayerRule::HandSize { size } = rule {
-                    self.hand_size(*size, *span);
-                }
+                self.player_rule(*rule, *span);
             }
             Clause::Cannot { deed, span, .. } => {
                 self.lasting(*span);
@@ -419,22 +417,57 @@ impl Checker<'_> {
         }
     }
 
-    /// A hand size changes by 1 to 20 cards, or is 1 to 20 cards: the
-    /// rulebook's is 7, and a hand of none could never buy.
-    fn hand_size(&mut self, size: HandSize, span: Span) {
-        let (fits, said) = match size {
-            HandSize::By { delta } => (
+    /// A player's rule within what the game can hold: a hand size changes
+    /// by 1 to 20 cards or is 1 to 20 cards (the rulebook's is 7, and a
+    /// hand of none could never buy); a Card Fusion (5 cards at least) takes
+    /// 1 to 4 fewer or 1 to 9 more; a deck (8 singles, 1 deck box, 2
+    /// accessories) holds 1 to 8 more of a kind.
+    fn player_rule(&mut self, rule: PlayerRule, span: Span) {
+        let (fits, said, help) = match rule {
+            PlayerRule::HandSize {
+                size: HandSize::By { delta },
+            } => (
                 delta != 0 && (-20..=20).contains(&delta),
                 format!("a hand size change of {delta:+}"),
+                "a hand size changes by 1 to 20 cards, or is 1 to 20 cards",
             ),
-            HandSize::Exactly { cards } => {
-                ((1..=20).contains(&cards), format!("a hand size of {cards}"))
+            PlayerRule::HandSize {
+                size: HandSize::Exactly { cards },
+            } => (
+                (1..=20).contains(&cards),
+                format!("a hand size of {cards}"),
+                "a hand size changes by 1 to 20 cards, or is 1 to 20 cards",
+            ),
+            PlayerRule::FusionSize { delta } => (
+                delta != 0 && (-4..=9).contains(&delta),
+                format!("a Card Fusion size change of {delta:+}"),
+                "a Card Fusion takes 1 to 4 fewer cards (it takes 5 at least) or 1 to 9 more",
+            ),
+            PlayerRule::DeckLimit {
+                noun: Noun::Card, ..
+            } => {
+                self.push(
+                    EffectError::new(
+                        "deck-limit-kind",
+                        span.range(),
+                        "a deck's limit is of one kind of card: 8 singles, 1 deck box, 2 accessories",
+                        "which limit?",
+                    )
+                    .with_help("say `more singles`, `more deck boxes` or `more accessories`"),
+                );
+                return;
             }
+            PlayerRule::DeckLimit { more, .. } => (
+                (1..=8).contains(&more),
+                format!("{more} more cards of a kind in a deck"),
+                "a deck may include 1 to 8 more cards of a kind",
+            ),
+            PlayerRule::UnevenTrades => return,
         };
         if !fits {
             self.push(
                 EffectError::new("number-out-of-range", span.range(), said, "out of range")
-                    .with_help("a hand size changes by 1 to 20 cards, or is 1 to 20 cards"),
+                    .with_help(help),
             );
         }
     }

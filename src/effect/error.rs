@@ -200,6 +200,10 @@ pub const CODES: &[(&str, &str)] = &[
         "a warning: a card kind where it never is (a deck box or accessory in a tableau, or as a Top Card)",
     ),
     (
+        "deck-limit-kind",
+        "`your deck may include N more cards`: a deck's limits are per kind (singles, deck boxes, accessories)",
+    ),
+    (
         "sense-timing-kind",
         "a warning: a timing a card of this kind never reaches (a Venue or character played, flipped or in a tableau; `Tournament:` on a card of a tableau)",
     ),

@@ -226,15 +226,31 @@ fn clause(c: &Clause, name_you: bool, shared: bool) -> String {
         Clause::Cannot { who, deed, .. } => format!("{} cannot {}", player(*who), self::deed(deed)),
         Clause::Rule { who, rule, .. } => {
             let whose = owner(who.owner());
-            let PlayerRule::HandSize { size } = rule else {
-                return format!("{whose} trades need not be even");
-            };
-            match size {
-                HandSize::By { delta } if *delta < 0 => {
+            match rule {
+                PlayerRule::HandSize {
+                    size: HandSize::By { delta },
+                } if *delta < 0 => {
                     format!("{whose} hand size is reduced by {}", delta.unsigned_abs())
                 }
-                HandSize::By { delta } => format!("{whose} hand size is increased by {delta}"),
-                HandSize::Exactly { cards } => format!("{whose} hand size is {cards}"),
+                PlayerRule::HandSize {
+                    size: HandSize::By { delta },
+                } => format!("{whose} hand size is increased by {delta}"),
+                PlayerRule::HandSize {
+                    size: HandSize::Exactly { cards },
+                } => format!("{whose} hand size is {cards}"),
+                PlayerRule::UnevenTrades => format!("{whose} trades need not be even"),
+                PlayerRule::FusionSize { delta } => {
+                    let n = delta.unsigned_abs();
+                    let more = if *delta < 0 { "fewer" } else { "more" };
+                    format!(
+                        "{whose} Card Fusions need {n} {more} {}",
+                        crate::words::plural_word(n, "card", "cards")
+                    )
+                }
+                PlayerRule::DeckLimit { noun, more } => format!(
+                    "{whose} deck may include {more} more {}",
+                    self::noun(*noun, *more != 1)
+                ),
             }
         }
         Clause::Act {

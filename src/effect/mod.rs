@@ -29,6 +29,7 @@ pub mod phrases;
 mod refer;
 mod render;
 mod sense;
+pub mod sides;
 mod syntax_error;
 mod touchstone;
 
@@ -38,6 +39,7 @@ pub use format::{OutlineLine, outline};
 pub use holdings::{Holding, Holdings, holdings};
 pub use keywords::{Keyword, Keywords, Reminder, Takes, Texts};
 pub use phrases::{Phrasebook, Phrasebooks};
+pub use sides::{CharacterSide, sides};
 pub use touchstone::reads_back;
 
 use serde::{Deserialize, Serialize};

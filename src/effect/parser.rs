@@ -534,38 +534,46 @@ impl Builder<'_> {
         sentence
     }
 
-    /// `your hand size is increased by 1` / `… is 5` / `your trades need
-    /// not be even`.
+    /// A player's rule: `your hand size is increased by 1` / `… is 5`,
+    /// `your trades need not be even`, `your Card Fusions need 1 fewer
+    /// card`, `your deck may include 1 more accessory`.
     fn player_rule(&self, pair: P<'_>) -> Clause {
         let span = self.span(&pair);
         let mut who = Player::You;
+        let mut which = Rule::hand_size;
         let mut sign = None;
         let mut n = 0;
-        let mut uneven = false;
+        let mut kind = Noun::Card;
         for p in pair.into_inner().flat_map(|p| match p.as_rule() {
-            Rule::hand_size | Rule::uneven_trades => {
-                uneven |= p.as_rule() == Rule::uneven_trades;
+            Rule::hand_size | Rule::uneven_trades | Rule::fusion_size | Rule::deck_limit => {
+                which = p.as_rule();
                 p.into_inner().collect::<Vec<_>>()
             }
             _ => vec![p],
         }) {
             match p.as_rule() {
                 Rule::owner => who = self.owner(&p).player(),
-                Rule::k_increased => sign = Some(1),
-                Rule::k_reduced => sign = Some(-1),
                 Rule::number => n = self.num(&p).value,
+                Rule::k_increased | Rule::k_more => sign = Some(1),
+                Rule::k_reduced | Rule::k_less => sign = Some(-1),
+                Rule::noun => kind = noun(&p),
                 _ => {}
             }
         }
-        let size = match sign {
-            Some(sign) => HandSize::By {
-                delta: sign * i32::try_from(n).unwrap_or(i32::MAX),
+        let delta = sign.unwrap_or(1) * i32::try_from(n).unwrap_or(i32::MAX);
+        let rule = match which {
+            Rule::uneven_trades => PlayerRule::UnevenTrades,
+            Rule::fusion_size => PlayerRule::FusionSize { delta },
+            Rule::deck_limit => PlayerRule::DeckLimit {
+                noun: kind,
+                more: n,
             },
-            None => HandSize::Exactly { cards: n },
-        };
-        let rule = match uneven {
-            true => PlayerRule::UnevenTrades,
-            false => PlayerRule::HandSize { size },
+            _ if sign.is_none() => PlayerRule::HandSize {
+                size: HandSize::Exactly { cards: n },
+            },
+            _ => PlayerRule::HandSize {
+                size: HandSize::By { delta },
+            },
         };
         Clause::Rule { who, rule, span }
     }

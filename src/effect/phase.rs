@@ -28,6 +28,11 @@ pub(crate) fn check(a: &Ability) -> Vec<EffectError> {
         if a.timing.stage() != Stage::Deckbuilding {
             for c in s.each_clause() {
                 match c {
+                    // A deck is built, then brought to the tournament.
+                    Clause::Rule {
+                        rule: PlayerRule::DeckLimit { .. },
+                        ..
+                    } if a.timing == Timing::Tournament => {}
                     Clause::Rule { rule, span, .. } => {
                         out.push(rule_out_of_deckbuilding(Some(*rule), a.timing, *span))
                     }
@@ -290,11 +295,20 @@ fn tournament_moment(timing: Timing, at: Span) -> EffectError {
 }
 
 /// A player's rule outside the Deckbuilding Phase: the rulebook's hand
-/// size limits the cards a player holds while buying (Turn-Based Mode), and
-/// trades are made while deckbuilding.
-/// `None`: a prohibition to trade.
+/// size limits the cards a player holds while buying (Turn-Based Mode),
+/// trades and Card Fusions are made while deckbuilding, and a deck is built
+/// then (and brought to the tournament: a `Tournament:` ability may raise
+/// its limits too). `None`: a prohibition to trade.
 fn rule_out_of_deckbuilding(rule: Option<PlayerRule>, timing: Timing, at: Span) -> EffectError {
     let (what, help) = match rule {
+        Some(PlayerRule::FusionSize { .. }) => (
+            "a Card Fusion's size",
+            "players fuse cards in the Deckbuilding Phase",
+        ),
+        Some(PlayerRule::DeckLimit { .. }) => (
+            "a deck's limit",
+            "a deck is built in the Deckbuilding Phase (a character's `Tournament:` side may raise it too, as the deck is brought)",
+        ),
         Some(PlayerRule::HandSize { .. }) => (
             "a hand size",
             "the hand size limits the cards a player holds while buying",

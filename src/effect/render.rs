@@ -294,17 +294,37 @@ impl Renderer<'_> {
             }),
             Clause::Rule { who, rule, .. } => self.done_by(*who, || {
                 let owner = self.owner(who.owner());
-                let PlayerRule::HandSize { size } = *rule else {
-                    return self.t("rule.uneven_trades", cont, &[("owner", &owner)]);
-                };
-                let (key, n) = match size {
-                    HandSize::By { delta } if delta < 0 => {
-                        ("hand_size.reduced", delta.unsigned_abs())
+                let (key, n, noun) = match *rule {
+                    PlayerRule::HandSize {
+                        size: HandSize::By { delta },
+                    } if delta < 0 => ("hand_size.reduced", delta.unsigned_abs(), None),
+                    PlayerRule::HandSize {
+                        size: HandSize::By { delta },
+                    } => ("hand_size.increased", delta.unsigned_abs(), None),
+                    PlayerRule::HandSize {
+                        size: HandSize::Exactly { cards },
+                    } => ("hand_size.exactly", cards, None),
+                    PlayerRule::UnevenTrades => ("rule.uneven_trades", 0, None),
+                    PlayerRule::FusionSize { delta } if delta < 0 => {
+                        ("rule.fusion_fewer", delta.unsigned_abs(), None)
                     }
-                    HandSize::By { delta } => ("hand_size.increased", delta.unsigned_abs()),
-                    HandSize::Exactly { cards } => ("hand_size.exactly", cards),
+                    PlayerRule::FusionSize { delta } => {
+                        ("rule.fusion_more", delta.unsigned_abs(), None)
+                    }
+                    PlayerRule::DeckLimit { noun, more } => ("rule.deck_limit", more, Some(noun)),
                 };
-                self.t(key, cont, &[("owner", &owner), ("n", &n.to_string())])
+                let plural: &[&str] = if n == 1 { &[] } else { &["plural"] };
+                let noun = noun.map(|k| self.t(noun_key(k), plural, &[]));
+                let variants: Vec<&str> = cont.iter().chain(plural).copied().collect();
+                self.t(
+                    key,
+                    &variants,
+                    &[
+                        ("owner", &owner),
+                        ("n", &n.to_string()),
+                        ("noun", noun.as_deref().unwrap_or_default()),
+                    ],
+                )
             }),
             Clause::State { state, .. } => self.statement(std::slice::from_ref(c), state, form),
         }

@@ -111,7 +111,13 @@ pub fn deck(
     };
     let mut found = Vec::new();
     let deck = input::place_deck(index, format, &file, &mut found);
-    let outcome = deck::check_zoned(format, deck.character, &deck.placed);
+    let players: Vec<_> = (deck.placed.iter())
+        .filter(|(_, c, _)| c.kind.is_players())
+        .copied()
+        .collect();
+    let mut outcome = deck::check_zoned(format, deck.character, &players);
+    let table = super::not_players(deck.placed.iter().map(|(_, c, _)| *c));
+    outcome.violations.splice(0..0, table);
     let written: Vec<(&Id, Range<usize>)> = (deck.placed.iter().map(|(_, c, _)| &c.id))
         .zip(deck.spans.iter().cloned())
         .collect();
@@ -179,8 +185,9 @@ pub fn collection(
     if has_errors(&found) {
         return not_checked(shown, &file, found, empty);
     }
-    let cards: Vec<_> = located.iter().map(|(card, _)| *card).collect();
-    let outcome = collection::check(&cards, symbol.as_ref());
+    let (table, cards) = players_only(&located);
+    let mut outcome = collection::check(&cards, symbol.as_ref());
+    outcome.violations.splice(0..0, table);
     let legal = outcome.violations.is_empty();
     let places = places(&outcome.violations, &written(&located));
     let report = CollectionReport {
@@ -217,7 +224,7 @@ pub fn best(index: &CardIndex, shown: &str, read: Read, duel: bool) -> Checked<B
     if has_errors(&found) {
         return not_checked(shown, &file, found, empty);
     }
-    let binder: Vec<_> = located.iter().map(|(card, _)| *card).collect();
+    let (table, binder) = players_only(&located);
     let none = || {
         vec![Violation::new(
             rule::NO_COLLECTION,
@@ -225,7 +232,7 @@ pub fn best(index: &CardIndex, shown: &str, read: Read, duel: bool) -> Checked<B
             Vec::new(),
         )]
     };
-    let report = if duel {
+    let mut report = if duel {
         let pair = collection::best_duel(&binder);
         let violations = if pair.size() == 0 { none() } else { Vec::new() };
         BestReport {
@@ -253,6 +260,11 @@ pub fn best(index: &CardIndex, shown: &str, read: Read, duel: bool) -> Checked<B
             },
         }
     };
+    if !table.is_empty() {
+        let violations = &mut report.common.violations;
+        violations.splice(0..0, table);
+        report.common.legal = false;
+    }
     let places = places(&report.common.violations, &written(&located));
     checked(report, &file, places)
 }
@@ -279,8 +291,10 @@ pub fn trade(
     if has_errors(&found) {
         return not_checked(shown, &file, found, empty);
     }
-    let outcome = trade::check(&side(&a, &doc.a), &side(&b, &doc.b), free_market);
+    let mut outcome = trade::check(&side(&a, &doc.a), &side(&b, &doc.b), free_market);
     let both: Vec<Located> = a.into_iter().chain(b).collect();
+    let table = super::not_players(both.iter().map(|((card, _), _)| *card));
+    outcome.violations.splice(0..0, table);
     let places = places(&outcome.violations, &written(&both));
     let report = TradeReport {
         common: Common::checked(shown, outcome.violations),
@@ -311,8 +325,9 @@ pub fn copies(
     if has_errors(&found) {
         return not_checked(shown, &file, found, CopiesReport::default);
     }
-    let cards: Vec<_> = located.iter().map(|(card, _)| *card).collect();
-    let outcome = copies::check(&sets, &cards);
+    let (table, cards) = players_only(&located);
+    let mut outcome = copies::check(&sets, &cards);
+    outcome.violations.splice(0..0, table);
     let places = places(&outcome.violations, &written(&located));
     let report = CopiesReport {
         common: Common::checked(shown, outcome.violations),
@@ -322,10 +337,24 @@ pub fn copies(
     checked(report, &file, places)
 }
 
-/// A side of a trade as read, for the check.
+/// The venues and characters an input names, as violations, and the other
+/// cards it names, which the check proper takes.
+fn players_only<'a>(located: &[Located<'a>]) -> (Vec<Violation>, Vec<super::Counted<'a>>) {
+    let table = super::not_players(located.iter().map(|((card, _), _)| *card));
+    let players = (located.iter())
+        .map(|(card, _)| *card)
+        .filter(|(card, _)| card.kind.is_players())
+        .collect();
+    (table, players)
+}
+
+/// A side of a trade as read, for the check: a player's cards only.
 fn side<'a>(cards: &[Located<'a>], side: &input::SideDoc) -> Side<'a> {
     Side {
-        cards: cards.iter().map(|(card, _)| *card).collect(),
+        cards: (cards.iter())
+            .map(|(card, _)| *card)
+            .filter(|(card, _)| card.kind.is_players())
+            .collect(),
         dollars: side.dollars,
         friendship: side.friendship,
     }
@@ -536,6 +565,59 @@ mod tests {
         let places = &checked.places[duplicate.expect("a duplicate")];
         let written: Vec<&str> = places.iter().map(|span| &text[span.clone()]).collect();
         assert_eq!(written, ["Rivet Gremlin", "rivet-gremlin"]);
+    }
+
+    #[test]
+    fn venues_and_characters_are_no_players_cards_in_every_check() {
+        let ground = builtin();
+        let index = ground.index();
+        let named = |rule_cards: &[Violation]| -> Vec<(String, Vec<String>)> {
+            (rule_cards.iter())
+                .filter(|v| v.rule == rule::NOT_A_PLAYERS_CARD)
+                .map(|v| {
+                    (
+                        v.message.clone(),
+                        v.cards.iter().map(|c| c.0.clone()).collect(),
+                    )
+                })
+                .collect()
+        };
+        let text = "Tumbleweed Jackrabbit\nSunken Museum\nFulton Suitcase\n";
+        let deck = deck_of(&ground, "deck.txt", text);
+        let found = named(&deck.report.common.violations);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0]
+                .0
+                .starts_with("`Sunken Museum` is a Venue: it is no player's card")
+        );
+        assert!(found[1].0.starts_with("`Fulton Suitcase` is a Character"));
+        let places: Vec<&str> = (deck.places.iter().take(2))
+            .map(|spans| &text[spans[0].clone()])
+            .collect();
+        assert_eq!(places, ["Sunken Museum", "Fulton Suitcase"]);
+        // The deck's slots count the player's cards only.
+        assert_eq!(deck.report.slots[0].count, 1);
+
+        let read = |path: &str, text: &str| Ok(InputFile::new(path, text));
+        let cards = "cards: [Tumbleweed Jackrabbit, Dustdevil Roadrunner, Volcano Rim Arena]\n";
+        let db = &ground.database;
+        let collection = collection(db, &index, "c.yaml", read("c.yaml", cards), false);
+        assert_eq!(named(&collection.report.common.violations).len(), 1);
+        assert!(!collection.report.common.legal);
+        let best = best(&index, "b.yaml", read("b.yaml", cards), false);
+        assert_eq!(named(&best.report.common.violations).len(), 1);
+        assert!(!best.report.common.legal);
+        let sides =
+            "a: {cards: [High Noon Sheriff, Morrey Caardmaan]}\nb: {cards: [High Noon Sheriff]}\n";
+        let trade = trade(&index, "t.yaml", read("t.yaml", sides), false);
+        let found = named(&trade.report.common.violations);
+        assert_eq!(found[0].1, ["morrey-caardmaan"]);
+        // The rest of the trade is even: the character adds no value.
+        assert_eq!(trade.report.common.violations.len(), 1);
+        let owned = "sets: [tour-venues]\ncards: {Rooftop Bazaar: 1}\n";
+        let copies = copies(db, &index, "o.yaml", read("o.yaml", owned));
+        assert_eq!(named(&copies.report.common.violations).len(), 1);
     }
 
     #[test]

@@ -1468,6 +1468,31 @@ mod tests {
         );
     }
 
+    /// No deck holds a venue or a character, so a format counts neither:
+    /// the reader refuses them, located, as the schema does.
+    #[test]
+    fn a_format_counts_no_venue_or_character() {
+        let text = format!(
+            "{HEAD}    bounds:\n      - {{where: {{kind: venue}}, max: 1}}\n      - {{where: {{kind: [single, character]}}, max: 1}}\n"
+        );
+        assert_eq!(
+            errors(&text),
+            [
+                ("invalid-value".into(), "venue".into()),
+                ("invalid-value".into(), "character".into()),
+            ]
+        );
+        let schema = crate::schema::SchemaName::FormatInput.generate();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let doc = yaml::parse(&text).unwrap().to_json();
+        assert!(!validator.is_valid(&doc));
+        let single = text
+            .replace("kind: venue", "kind: single")
+            .replace(", character", "");
+        let doc = yaml::parse(&single).unwrap().to_json();
+        assert!(validator.is_valid(&doc));
+    }
+
     #[test]
     fn modifiers_need_a_known_character_and_bound() {
         let text = format!(

@@ -67,6 +67,7 @@ pub mod rule {
     pub const TOO_MANY_IN_ZONE: &str = "too-many-in-zone";
     pub const TOO_FEW_IN_ZONE: &str = "too-few-in-zone";
     pub const TOO_MANY_OF_A_CARD: &str = "too-many-of-a-card";
+    pub const NOT_A_PLAYERS_CARD: &str = "not-a-players-card";
 }
 
 /// Every rule with what it means (a test snapshots the list).
@@ -118,6 +119,10 @@ pub(crate) const RULES: &[(&str, &str)] = &[
     (
         rule::TOO_MANY_OF_A_CARD,
         "a deck holds more copies of one card than its format allows",
+    ),
+    (
+        rule::NOT_A_PLAYERS_CARD,
+        "an input names a venue or a character, which no player owns, brings or trades",
     ),
 ];
 
@@ -190,6 +195,38 @@ impl Common {
             Verdict::of(&self.violations)
         }
     }
+}
+
+/// One violation for each venue or character `cards` name (each once, in
+/// input order): they are the table's, so no deck, collection, trade or
+/// count of copies holds one. The checks proper take the other cards.
+pub fn not_players<'a>(cards: impl IntoIterator<Item = &'a Card>) -> Vec<Violation> {
+    let table = cards.into_iter().filter(|c| !c.kind.is_players());
+    let mut seen: Vec<&Card> = Vec::new();
+    for card in table {
+        if !seen.iter().any(|c| c.id == card.id) {
+            seen.push(card);
+        }
+    }
+    seen.into_iter().map(not_players_card).collect()
+}
+
+fn not_players_card(card: &Card) -> Violation {
+    let why = match card.kind {
+        crate::words::CardKind::Venue => {
+            "Venues are revealed from the Venue Deck at the start of a round, for every player"
+        }
+        _ => "a character is chosen at the start of the game, beside the cards a player owns",
+    };
+    Violation::new(
+        rule::NOT_A_PLAYERS_CARD,
+        format!(
+            "`{}` is a {}: it is no player's card ({why}); remove it",
+            card.name,
+            card.kind.title()
+        ),
+        vec![card.id.clone()],
+    )
 }
 
 /// Ids of cards, each once, in first-seen order.

@@ -184,20 +184,22 @@ impl<'a> Catalog<'a> {
                 add(Field::Element, &word, Value::Element(element));
             }
         }
-        for kind in [CardKind::Single, CardKind::DeckBox, CardKind::Accessory] {
+        for kind in CardKind::ALL {
             add(Field::Kind, kind.as_str(), Value::Kind(kind));
             add(
                 Field::Kind,
                 &kind.as_str().replace('-', ""),
                 Value::Kind(kind),
             );
-            if let Some(word) = ja(kind.as_str()) {
+            // The glossary writes `Venue` and `Character` as titles.
+            if let Some(word) = ja(kind.as_str()).or_else(|| ja(kind.title())) {
                 add(Field::Kind, &word, Value::Kind(kind));
             }
         }
         for rarity in SetKind::ALL {
             add(Field::Rarity, rarity.as_str(), Value::Rarity(rarity));
-            if let Some(word) = ja(rarity.as_str()) {
+            let title = rarity.card_kind().map(CardKind::title);
+            if let Some(word) = ja(rarity.as_str()).or_else(|| title.and_then(ja)) {
                 add(Field::Rarity, &word, Value::Rarity(rarity));
             }
         }
