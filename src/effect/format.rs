@@ -5,8 +5,15 @@ use super::ast::*;
 
 /// Prints an effect in canonical source form, one line per ability or keyword.
 pub fn format(effect: &Effect) -> String {
-    let lines: Vec<String> = effect.lines.iter().map(line).collect();
-    lines.join("\n")
+    // Every build formats every card (its touchstone): the first line's
+    // text is kept, not copied into a joined one.
+    let mut lines = effect.lines.iter().map(line);
+    let mut out = lines.next().unwrap_or_default();
+    for next in lines {
+        out.push('\n');
+        out.push_str(&next);
+    }
+    out
 }
 
 fn line(line: &Line) -> String {
@@ -107,14 +114,7 @@ fn outline_sentence(s: &Sentence) -> Vec<(&'static str, String)> {
     parts
 }
 
-/// Capitalises the first letter.
-pub(crate) fn capitalise(s: &str) -> String {
-    let mut out = s.to_string();
-    capitalise_in_place(&mut out);
-    out
-}
-
-/// [`capitalise`] without a copy when the first letter is ASCII (nearly
+/// Capitalises the first letter, without a copy when it is ASCII (nearly
 /// always: it runs on every sentence of a large build).
 pub(crate) fn capitalise_in_place(s: &mut String) {
     match s.chars().next() {
@@ -159,7 +159,10 @@ fn sentence(s: &Sentence) -> String {
     body.push('.');
     match s.outcome {
         Some(o) => format!("{}: {body}", outcome(o)),
-        None => capitalise(&body),
+        None => {
+            capitalise_in_place(&mut body);
+            body
+        }
     }
 }
 
@@ -189,7 +192,7 @@ fn clauses(list: &[Clause]) -> String {
             _ => clause(&list[i], names_you(list, i), shares_subject(list, i)),
         })
         .collect();
-    and_list(&parts)
+    and_list(parts)
 }
 
 /// Must clause `i` say `you`? Only the first clause, and those after a
@@ -330,10 +333,10 @@ pub(crate) fn subjects(group: &[Clause]) -> (impl Iterator<Item = &Target>, bool
 }
 
 /// `a`, `a and b`, `a, b and c`.
-fn and_list(parts: &[String]) -> String {
-    match parts {
+fn and_list(mut parts: Vec<String>) -> String {
+    match parts.as_slice() {
         [] => String::new(),
-        [one] => one.clone(),
+        [_] => parts.pop().unwrap_or_default(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
@@ -342,7 +345,7 @@ fn and_list(parts: &[String]) -> String {
 fn statement(group: &[Clause], state: &State) -> String {
     let (targets, plural) = subjects(group);
     let names: Vec<String> = targets.map(|t| target(t, Ctx::In)).collect();
-    let t = and_list(&names);
+    let t = and_list(names);
     let has = if plural { "have" } else { "has" };
     match state {
         State::CannotBeFlipped { by_opponents } => {
@@ -405,24 +408,24 @@ pub(crate) fn third_person(p: Player) -> bool {
 }
 
 /// `gain` or `gains`, `copy` or `copies`.
-fn verb(base: &str, third: bool) -> String {
+fn verb(base: &'static str, third: bool) -> std::borrow::Cow<'static, str> {
     if !third {
-        return base.to_string();
+        return base.into();
     }
     if base.ends_with("sh") || base.ends_with("ch") || base.ends_with('s') {
-        format!("{base}es")
+        format!("{base}es").into()
     } else if let Some(stem) = base
         .strip_suffix('y')
         .filter(|stem| !stem.ends_with(['a', 'e', 'o', 'u']))
     {
-        format!("{stem}ies")
+        format!("{stem}ies").into()
     } else {
-        format!("{base}s")
+        format!("{base}s").into()
     }
 }
 
 fn action(a: &Action, third: bool) -> String {
-    let v = |base: &str| verb(base, third);
+    let v = |base: &'static str| verb(base, third);
     match a {
         Action::GainRp { amount } => format!("{} {}", v("gain"), self::amount(amount)),
         Action::LoseRp { amount } => format!("{} {}", v("lose"), self::amount(amount)),
@@ -1001,7 +1004,6 @@ mod tests {
             ("ßa", "SSa"),
             ("1 card", "1 card"),
         ] {
-            assert_eq!(capitalise(text), expected);
             let mut in_place = text.to_string();
             capitalise_in_place(&mut in_place);
             assert_eq!(in_place, expected);

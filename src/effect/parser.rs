@@ -68,6 +68,9 @@ pub const MAX_NESTING: usize = 16;
 /// needs its own `than` or `as`: more of those words on one line than
 /// [`MAX_NESTING`] is refused before parsing.
 fn nested_too_deeply(text: &str) -> Option<EffectError> {
+    if nesting_words_at_most(text) <= MAX_NESTING {
+        return None;
+    }
     for (base, line) in split_lines(text) {
         let mut count = 0;
         for word in line.split(|c: char| !c.is_alphanumeric()) {
@@ -91,6 +94,25 @@ fn nested_too_deeply(text: &str) -> Option<EffectError> {
         }
     }
     None
+}
+
+/// A bound on the `than` and `as` words of any one line of `text`: the
+/// places where `as` or `than` is spelt, in any case, inside a word or not.
+/// Each such word is one of these places, and no two words share one, so
+/// the words are never more. Most texts stay under [`MAX_NESTING`] and
+/// skip splitting every line into words (a byte search, not a char walk).
+fn nesting_words_at_most(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let ends_with = |end: usize, word: &[u8]| {
+        end >= word.len() && bytes[end - word.len()..end].eq_ignore_ascii_case(word)
+    };
+    let as_words = memchr::memchr2_iter(b's', b'S', bytes)
+        .filter(|&s| ends_with(s + 1, b"as"))
+        .count();
+    let than_words = memchr::memchr2_iter(b'n', b'N', bytes)
+        .filter(|&n| ends_with(n + 1, b"than"))
+        .count();
+    as_words + than_words
 }
 
 /// The fast path for texts of several lines: one parse of the whole text.
@@ -1747,6 +1769,40 @@ pub fn tree_spans(text: &str) -> Vec<(Rule, std::ops::Range<usize>)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod nesting_tests {
+    use proptest::prelude::*;
+
+    /// The words `nested_too_deeply` counts on its slowest line.
+    fn most_words_on_a_line(text: &str) -> usize {
+        super::split_lines(text)
+            .map(|(_, line)| {
+                line.split(|c: char| !c.is_alphanumeric())
+                    .filter(|w| w.eq_ignore_ascii_case("than") || w.eq_ignore_ascii_case("as"))
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    proptest! {
+        /// The byte count never falls below the words of any line, so the
+        /// early return never hides a text nested too deeply.
+        #[test]
+        fn the_bound_is_never_below_the_words(
+            text in "((as|AS|aS|than|THAN|tHaN|a|s|t|h|n|é|—|-|'|\\n|\\r| |[a-zA-Z0-9]{1,4})){0,60}"
+        ) {
+            prop_assert!(super::nesting_words_at_most(&text) >= most_words_on_a_line(&text));
+        }
+    }
+
+    #[test]
+    fn the_bound_counts_words_glued_to_letters_too() {
+        assert_eq!(super::nesting_words_at_most("Than as AS thanas bass"), 6);
+        assert_eq!(super::nesting_words_at_most("Play: Gain 1 RP."), 0);
+    }
 }
 
 #[cfg(test)]
