@@ -440,6 +440,23 @@ fn timings_a_card_kind_never_reaches() {
     }
 }
 
+/// A player's hand size or Card Fusion size raised and lowered alike.
+#[test]
+fn opposite_changes_of_a_players_rule() {
+    for text in [
+        "Deckbuilding: Your hand size is increased by 1. Your hand size is reduced by 2.",
+        "Deckbuilding: Your Card Fusions need 1 fewer card and your Card Fusions need 1 more card.",
+    ] {
+        assert_eq!(codes(text), ["sense-opposite-modifiers"], "{text}");
+    }
+    for text in [
+        "Deckbuilding: Your hand size is increased by 1. Each opponent's hand size is reduced by 1.",
+        "Deckbuilding: Your hand size is increased by 1. Your Card Fusions need 1 more card.",
+    ] {
+        assert_eq!(codes(text), [] as [&str; 0], "{text}");
+    }
+}
+
 /// Each player follows a Venue's rules as `you`: a clause of every player
 /// or of each opponent would happen once for each player.
 #[test]

@@ -23,6 +23,7 @@ const ELEMENTS: u32 = 6;
 pub fn sense(effect: &Effect, kind: Option<CardKind>, vocab: &Vocabulary) -> Vec<EffectError> {
     let mut out = Vec::new();
     let mut bonuses = Vec::new();
+    let mut changes = Vec::new();
     for line in &effect.lines {
         let Line::Ability(a) = line else { continue };
         flips_already_flipped(a, &mut out);
@@ -55,11 +56,86 @@ pub fn sense(effect: &Effect, kind: Option<CardKind>, vocab: &Vocabulary) -> Vec
                         span: *span,
                     });
                 }
+                if let Some(change) = RuleChange::of(c, a.timing, s.condition.as_ref()) {
+                    changes.push(change);
+                }
             }
         }
     }
     opposite_modifiers(&bonuses, &mut out);
+    opposite_rule_changes(&changes, &mut out);
     out
+}
+
+/// A change of a player's number (hand size, Card Fusion size), for the
+/// opposite-modifier check.
+struct RuleChange<'a> {
+    who: Player,
+    /// `hand size` or `Card Fusion size`.
+    what: &'static str,
+    timing: Timing,
+    condition: Option<&'a Condition>,
+    delta: i32,
+    span: Span,
+}
+
+impl<'a> RuleChange<'a> {
+    fn of(c: &Clause, timing: Timing, condition: Option<&'a Condition>) -> Option<Self> {
+        let Clause::Rule { who, rule, span } = c else {
+            return None;
+        };
+        let (what, delta) = match *rule {
+            PlayerRule::HandSize {
+                size: HandSize::By { delta },
+            } => ("hand size", delta),
+            PlayerRule::FusionSize { delta } => ("Card Fusion size", delta),
+            _ => return None,
+        };
+        Some(RuleChange {
+            who: *who,
+            what,
+            timing,
+            condition,
+            delta,
+            span: *span,
+        })
+    }
+}
+
+/// A player's hand size (or Card Fusion size) raised and lowered under the
+/// same condition: the two undo each other.
+fn opposite_rule_changes(changes: &[RuleChange], out: &mut Vec<EffectError>) {
+    for (i, later) in changes.iter().enumerate() {
+        let Some(earlier) = changes[..i].iter().find(|c| {
+            c.who == later.who
+                && c.what == later.what
+                && c.condition == later.condition
+                && c.timing.is_continuous() == later.timing.is_continuous()
+                && c.delta.signum() == -later.delta.signum()
+        }) else {
+            continue;
+        };
+        let sum = earlier.delta + later.delta;
+        let fix = match sum {
+            0 => "remove both: together they do nothing".to_string(),
+            _ => format!("write their sum once ({sum:+})"),
+        };
+        out.push(
+            EffectError::new(
+                "sense-opposite-modifiers",
+                later.span.range(),
+                format!(
+                    "opposite {} changes ({:+} and {:+}) for the same player",
+                    later.what, earlier.delta, later.delta
+                ),
+                "undoes the change written before",
+            )
+            .with_help(format!(
+                "{fix} (the other is at bytes {}..{})",
+                earlier.span.start, earlier.span.end
+            )),
+        );
+    }
 }
 
 /// The effect as what it does: an Action's or Reaction's own flip of this
