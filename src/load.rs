@@ -560,9 +560,8 @@ fn check_kind(
     spans: &CardSpans,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let kind = card.kind;
-    let words = with_article(&kind.title().to_lowercase());
-    if kind.has_stars() && card.stars.is_none() {
+    let words = with_article(&card.kind.title().to_lowercase());
+    if card.kind.has_stars() && card.stars.is_none() {
         diagnostics.push(
             Diagnostic::error(
                 Code::MissingStars,
@@ -574,49 +573,78 @@ fn check_kind(
             .with_help("add `stars: N` (1 to 10); only venues and characters have no STAR"),
         );
     }
-    if !kind.has_stars() {
-        let written = [
-            ("stars", "STAR", card.stars.is_some(), &spans.stars_entry),
-            (
-                "elements",
-                "elements",
-                !card.elements.is_empty(),
-                &spans.elements_entry,
-            ),
-            ("types", "types", !card.types.is_empty(), &spans.types_entry),
-        ];
-        for (key, what, _, entry) in written.into_iter().filter(|w| w.2) {
-            let mut found = Diagnostic::error(
-                Code::NotOnKind,
-                &file.path,
-                entry.clone(),
-                format!("`{}` is {words}, which has no {what}", card.name),
-            )
-            .with_label(format!("{words} has no {what}"))
-            .with_help(format!(
-                "remove `{key}`: venues and characters are never bought, sold or collected, so they have no STAR, element or type"
-            ));
-            if let Some(line) = entry_line(file.text(), entry) {
-                found = found.with_fixes([Fix::replace(format!("remove `{key}`"), line, "")]);
-            }
-            diagnostics.push(found);
-        }
+    if !card.kind.has_stars() {
+        not_on_kind(file, card, spans, &words, diagnostics);
     }
-    let Some(set_kind) = set_kind else { return };
-    // One finding a card: what the set holds first, as it has a fix.
-    if let Some(held) = set_kind.card_kind().filter(|held| *held != kind) {
+    if let Some(set_kind) = set_kind {
+        outside_set(file, set_kind, card, spans, &words, diagnostics);
+    }
+}
+
+/// A STAR, elements or types on a venue or character: each entry located,
+/// with its line's removal as the fix where the entry has a line to itself.
+fn not_on_kind(
+    file: &SourceFile,
+    card: &CardSource,
+    spans: &CardSpans,
+    words: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let written = [
+        ("stars", "STAR", card.stars.is_some(), &spans.stars_entry),
+        (
+            "elements",
+            "elements",
+            !card.elements.is_empty(),
+            &spans.elements_entry,
+        ),
+        ("types", "types", !card.types.is_empty(), &spans.types_entry),
+    ];
+    for (key, what, _, entry) in written.into_iter().filter(|w| w.2) {
+        let mut found = Diagnostic::error(
+            Code::NotOnKind,
+            &file.path,
+            entry.clone(),
+            format!("`{}` is {words}, which has no {what}", card.name),
+        )
+        .with_label(format!("{words} has no {what}"))
+        .with_help(format!(
+            "remove `{key}`: venues and characters are never bought, sold or collected, so they have no STAR, element or type"
+        ));
+        if let Some(line) = entry_line(file.text(), entry) {
+            found = found.with_fixes([Fix::replace(format!("remove `{key}`"), line, "")]);
+        }
+        diagnostics.push(found);
+    }
+}
+
+/// A card outside the set kind it is bound to, or another kind in a
+/// venue or character set: one finding a card, what the set holds first
+/// (it has a fix: the kind the set holds).
+fn outside_set(
+    file: &SourceFile,
+    set_kind: SetKind,
+    card: &CardSource,
+    spans: &CardSpans,
+    words: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let at = |message: String| {
+        Diagnostic::error(
+            Code::KindOutsideSet,
+            &file.path,
+            spans.kind.clone(),
+            message,
+        )
+    };
+    if let Some(held) = set_kind.card_kind().filter(|held| *held != card.kind) {
         let held_words = held.title().to_lowercase();
         diagnostics.push(
-            Diagnostic::error(
-                Code::KindOutsideSet,
-                &file.path,
-                spans.kind.clone(),
-                format!(
-                    "`{}` is {words}, but {} set holds only {held_words} cards",
-                    card.name,
-                    with_article(set_kind.words())
-                ),
-            )
+            at(format!(
+                "`{}` is {words}, but {} set holds only {held_words} cards",
+                card.name,
+                with_article(set_kind.words())
+            ))
             .with_label(format!("not {}", with_article(&held_words)))
             .with_help(format!(
                 "make it `kind: {}`, or move it into a set of the kind it is",
@@ -628,19 +656,14 @@ fn check_kind(
                 held.as_str(),
             )]),
         );
-    } else if let Some(bound) = kind.set_kind().filter(|bound| *bound != set_kind) {
+    } else if let Some(bound) = card.kind.set_kind().filter(|bound| *bound != set_kind) {
         diagnostics.push(
-            Diagnostic::error(
-                Code::KindOutsideSet,
-                &file.path,
-                spans.kind.clone(),
-                format!(
-                    "`{}` is {words}, which stands only in {} set, not in {} set",
-                    card.name,
-                    with_article(bound.words()),
-                    with_article(set_kind.words())
-                ),
-            )
+            at(format!(
+                "`{}` is {words}, which stands only in {} set, not in {} set",
+                card.name,
+                with_article(bound.words()),
+                with_article(set_kind.words())
+            ))
             .with_label(format!("{words} here"))
             .with_help(format!(
                 "move the card into a set of `kind: {}`, or give it the kind it has in this set",

@@ -313,6 +313,28 @@ impl Card {
         stars_shown(self.stars)
     }
 
+    /// The effect as a face and `card show` print it in `lang`: a
+    /// character's two sides, each under its name (`Deckbuilding side:`,
+    /// set bold as a timing head is; a side with no ability left out), and
+    /// any other card's text as [`Card::effect_in`] decides.
+    pub fn printed_effect(&self, lang: &str) -> Option<Cow<'_, str>> {
+        let Some(sides) = self.sides_in(lang) else {
+            return self.effect_in(lang).map(|e| Cow::Borrowed(e.text));
+        };
+        let colon = if lang == "ja" { "：" } else { ":" };
+        let mut out = String::new();
+        for (side, lines) in sides.iter().filter(|(_, lines)| !lines.is_empty()) {
+            out.push_str(side.title(lang));
+            out.push_str(colon);
+            for line in lines {
+                out.push('\n');
+                out.push_str(line);
+            }
+            out.push('\n');
+        }
+        Some(Cow::Owned(out.trim_end().to_string()))
+    }
+
     /// A character's effect in `lang` as its two sides, each with its
     /// printed lines (`effect::sides`); `None` for a card of another kind,
     /// one with no effect, or a text whose lines are not the tree's.

@@ -159,19 +159,21 @@ impl Page<'_> {
 
     /// The effect as the card prints it in `lang` (what its face shows).
     fn effect_line(&self, lang: &str) -> String {
-        let Some(effect) = self.card.effect_in(lang) else {
+        let (Some(effect), Some(printed)) =
+            (self.card.effect_in(lang), self.card.printed_effect(lang))
+        else {
             return String::new();
         };
         match effect.from {
             Origin::Rendered if !is_en(lang) => {
-                format!("[rendered by the effect language] {}", effect.text.trim())
+                format!("[rendered by the effect language] {}", printed.trim())
             }
             Origin::English => format!(
                 "({} effect missing) {}",
                 language_name(lang),
-                effect.text.trim()
+                printed.trim()
             ),
-            _ => effect.text.trim().to_string(),
+            _ => printed.trim().to_string(),
         }
     }
 

@@ -46,10 +46,31 @@ fn a_face_prints_the_text_the_card_has_in_its_language() {
             let set = find_set(&database, &card.set).unwrap();
             for lang in i18n::languages(&database) {
                 let face = FaceText::of(card, set, &lang);
+                let printed = card.printed_effect(&lang);
                 let said = (
                     card.name_in(&lang).text,
-                    card.effect_in(&lang).map(|e| e.text),
+                    printed.as_deref(),
                     card.flavor_in(&lang).map(|f| f.text),
+                );
+                // What is printed is the card's text: a character's lines
+                // are its effect's, each once, under its sides' names.
+                let lines = |text: Option<&str>| -> Vec<String> {
+                    let mut lines: Vec<String> = (text.unwrap_or_default().lines())
+                        .filter(|l| {
+                            !blades::effect::CharacterSide::ALL
+                                .iter()
+                                .any(|s| l.starts_with(s.title(&lang)))
+                        })
+                        .map(str::to_string)
+                        .collect();
+                    lines.sort();
+                    lines
+                };
+                assert_eq!(
+                    lines(printed.as_deref()),
+                    lines(card.effect_in(&lang).map(|e| e.text)),
+                    "{pool:?} {} {lang}",
+                    card.id
                 );
                 assert_eq!(
                     (

@@ -9,7 +9,6 @@
 
 use std::fmt::Write;
 
-use crate::effect::CharacterSide;
 use crate::i18n::glossary::Glossary;
 use crate::model::{Card, Set};
 use crate::words::SetKind;
@@ -103,10 +102,7 @@ pub struct FaceText {
 impl FaceText {
     pub fn of(card: &Card, set: &Set, lang: &str) -> FaceText {
         let name = card.name_in(lang).text.to_string();
-        let effect = match card.sides_in(lang) {
-            Some(sides) => Some(sides_text(&sides, lang)),
-            None => card.effect_in(lang).map(|e| e.text.to_string()),
-        };
+        let effect = card.printed_effect(lang).map(|e| e.into_owned());
         let flavor = card.flavor_in(lang).map(|f| f.text.to_string());
         let set_name = set
             .translations
@@ -135,21 +131,6 @@ impl FaceText {
             rarity,
         }
     }
-}
-
-/// A character's effect as its face prints it: each side under its name
-/// (`Deckbuilding side:`, set bold as a timing head is), a side with no
-/// ability left out.
-fn sides_text(sides: &[(CharacterSide, Vec<&str>)], lang: &str) -> String {
-    let colon = if lang == "ja" { "：" } else { ":" };
-    let mut out = String::new();
-    for (side, lines) in sides.iter().filter(|(_, lines)| !lines.is_empty()) {
-        let _ = writeln!(out, "{}{colon}", side.title(lang));
-        for line in lines {
-            let _ = writeln!(out, "{line}");
-        }
-    }
-    out.trim_end().to_string()
 }
 
 fn rarity_name(kind: SetKind) -> &'static str {

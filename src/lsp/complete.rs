@@ -20,7 +20,7 @@ use crate::diagnostics::LineIndex;
 use crate::effect::{Keywords, Timing};
 use crate::i18n::glossary::Glossary;
 use crate::set_schema::set_schema;
-use crate::words::{BASE_TYPES, Element};
+use crate::words::{BASE_TYPES, CardKind, Element};
 use crate::yaml;
 
 /// At most this many cards are listed at once; the list says it is
@@ -83,13 +83,20 @@ fn matched(card: &Defined, by_id: bool) -> &str {
     }
 }
 
-/// What a list says of a card: its kind, STAR and set.
+/// What a list says of a card: its kind, STAR (none on a venue or a
+/// character, which have none) and set.
 fn detail(card: &Defined) -> String {
+    let kind = card.kind.as_deref().unwrap_or_default();
+    let set = card.set.as_deref().unwrap_or_default();
+    let starless = CardKind::ALL
+        .iter()
+        .any(|k| k.as_str() == kind && !k.has_stars());
+    if starless && card.stars.is_none() {
+        return format!("{kind} · {set}");
+    }
     let stars = card
         .stars
         .map_or_else(|| "?".to_string(), |n| n.to_string());
-    let kind = card.kind.as_deref().unwrap_or_default();
-    let set = card.set.as_deref().unwrap_or_default();
     format!("{kind} · {stars} STAR · {set}")
 }
 
@@ -750,6 +757,25 @@ mod tests {
     fn at(text: &str) -> Place {
         let offset = text.find('§').expect("a cursor");
         place(&text.replace('§', ""), offset)
+    }
+
+    #[test]
+    fn a_card_is_listed_with_its_star_unless_its_kind_has_none() {
+        let card = |kind: &str, stars: Option<i64>| Defined {
+            id: "x".into(),
+            name: Some("X".into()),
+            path: Arc::from("s.yaml"),
+            entry: 0..0,
+            id_span: 0..0,
+            kind: Some(kind.into()),
+            stars,
+            set: Some(Arc::from("s")),
+            lowered: "x".into(),
+        };
+        assert_eq!(detail(&card("single", Some(3))), "single · 3 STAR · s");
+        assert_eq!(detail(&card("single", None)), "single · ? STAR · s");
+        assert_eq!(detail(&card("venue", None)), "venue · s");
+        assert_eq!(detail(&card("character", None)), "character · s");
     }
 
     #[test]
