@@ -22,8 +22,7 @@ const ELEMENTS: u32 = 6;
 /// text order per check.
 pub fn sense(effect: &Effect, kind: Option<CardKind>, vocab: &Vocabulary) -> Vec<EffectError> {
     let mut out = Vec::new();
-    let mut bonuses = Vec::new();
-    let mut changes = Vec::new();
+    let mut modifiers = Vec::new();
     for line in &effect.lines {
         let Line::Ability(a) = line else { continue };
         flips_already_flipped(a, &mut out);
@@ -42,100 +41,14 @@ pub fn sense(effect: &Effect, kind: Option<CardKind>, vocab: &Vocabulary) -> Vec
             }
             for c in s.each_clause() {
                 each_query(c, &mut |q| place_never_holds(q, &mut out));
-                if let Clause::State {
-                    target,
-                    state: State::StarBonus { delta },
-                    span,
-                } = c
-                {
-                    bonuses.push(Bonus {
-                        timing: a.timing,
-                        condition: s.condition.as_ref(),
-                        target,
-                        delta: *delta,
-                        span: *span,
-                    });
-                }
-                if let Some(change) = RuleChange::of(c, a.timing, s.condition.as_ref()) {
-                    changes.push(change);
+                if let Some(m) = Modifier::of(c, a.timing, s.condition.as_ref()) {
+                    modifiers.push(m);
                 }
             }
         }
     }
-    opposite_modifiers(&bonuses, &mut out);
-    opposite_rule_changes(&changes, &mut out);
+    opposite_modifiers(&modifiers, &mut out);
     out
-}
-
-/// A change of a player's number (hand size, Card Fusion size), for the
-/// opposite-modifier check.
-struct RuleChange<'a> {
-    who: Player,
-    /// `hand size` or `Card Fusion size`.
-    what: &'static str,
-    timing: Timing,
-    condition: Option<&'a Condition>,
-    delta: i32,
-    span: Span,
-}
-
-impl<'a> RuleChange<'a> {
-    fn of(c: &Clause, timing: Timing, condition: Option<&'a Condition>) -> Option<Self> {
-        let Clause::Rule { who, rule, span } = c else {
-            return None;
-        };
-        let (what, delta) = match *rule {
-            PlayerRule::HandSize {
-                size: HandSize::By { delta },
-            } => ("hand size", delta),
-            PlayerRule::FusionSize { delta } => ("Card Fusion size", delta),
-            _ => return None,
-        };
-        Some(RuleChange {
-            who: *who,
-            what,
-            timing,
-            condition,
-            delta,
-            span: *span,
-        })
-    }
-}
-
-/// A player's hand size (or Card Fusion size) raised and lowered under the
-/// same condition: the two undo each other.
-fn opposite_rule_changes(changes: &[RuleChange], out: &mut Vec<EffectError>) {
-    for (i, later) in changes.iter().enumerate() {
-        let Some(earlier) = changes[..i].iter().find(|c| {
-            c.who == later.who
-                && c.what == later.what
-                && c.condition == later.condition
-                && c.timing.is_continuous() == later.timing.is_continuous()
-                && c.delta.signum() == -later.delta.signum()
-        }) else {
-            continue;
-        };
-        let sum = earlier.delta + later.delta;
-        let fix = match sum {
-            0 => "remove both: together they do nothing".to_string(),
-            _ => format!("write their sum once ({sum:+})"),
-        };
-        out.push(
-            EffectError::new(
-                "sense-opposite-modifiers",
-                later.span.range(),
-                format!(
-                    "opposite {} changes ({:+} and {:+}) for the same player",
-                    later.what, earlier.delta, later.delta
-                ),
-                "undoes the change written before",
-            )
-            .with_help(format!(
-                "{fix} (the other is at bytes {}..{})",
-                earlier.span.start, earlier.span.end
-            )),
-        );
-    }
 }
 
 /// The effect as what it does: an Action's or Reaction's own flip of this
@@ -426,36 +339,79 @@ fn undone_changes(changes: &[Change], out: &mut Vec<EffectError>) {
     }
 }
 
-/// A STAR bonus of a lasting state, for the opposite-modifier check.
-struct Bonus<'a> {
+/// What a modifier changes: a STAR of cards, or a number of a player's
+/// (hand size, Card Fusion size).
+#[derive(PartialEq)]
+enum Modified<'a> {
+    Star(&'a Target),
+    Rule { who: Player, what: &'static str },
+}
+
+/// A lasting `+N` or `-N`, for the opposite-modifier check.
+struct Modifier<'a> {
+    modified: Modified<'a>,
     timing: Timing,
     condition: Option<&'a Condition>,
-    target: &'a Target,
     delta: i32,
     span: Span,
 }
 
-/// `+1 STAR` and `-1 STAR` on the same cards under the same condition.
-fn opposite_modifiers(bonuses: &[Bonus], out: &mut Vec<EffectError>) {
-    for (i, later) in bonuses.iter().enumerate() {
-        let opposite = bonuses[..i].iter().find(|b| {
-            b.target == later.target
-                && b.condition == later.condition
-                && b.timing.is_continuous() == later.timing.is_continuous()
-                && b.delta.signum() == -later.delta.signum()
+impl<'a> Modifier<'a> {
+    fn of(c: &'a Clause, timing: Timing, condition: Option<&'a Condition>) -> Option<Self> {
+        let (modified, delta, span) = match c {
+            Clause::State {
+                target,
+                state: State::StarBonus { delta },
+                span,
+            } => (Modified::Star(target), *delta, *span),
+            Clause::Rule { who, rule, span } => {
+                let (what, delta) = match *rule {
+                    PlayerRule::HandSize {
+                        size: HandSize::By { delta },
+                    } => ("hand size", delta),
+                    PlayerRule::FusionSize { delta } => ("Card Fusion size", delta),
+                    _ => return None,
+                };
+                (Modified::Rule { who: *who, what }, delta, *span)
+            }
+            _ => return None,
+        };
+        Some(Modifier {
+            modified,
+            timing,
+            condition,
+            delta,
+            span,
+        })
+    }
+}
+
+/// `+1 STAR` and `-1 STAR` on the same cards (or a player's hand size
+/// raised and lowered) under the same condition.
+fn opposite_modifiers(modifiers: &[Modifier], out: &mut Vec<EffectError>) {
+    for (i, later) in modifiers.iter().enumerate() {
+        let opposite = modifiers[..i].iter().find(|m| {
+            m.modified == later.modified
+                && m.condition == later.condition
+                && m.timing.is_continuous() == later.timing.is_continuous()
+                && m.delta.signum() == -later.delta.signum()
         });
         let Some(earlier) = opposite else { continue };
         let sum = earlier.delta + later.delta;
+        let (what, whose, sum_once) = match later.modified {
+            Modified::Star(_) => ("STAR", "on the same cards", format!("`has {sum:+} STAR`")),
+            Modified::Rule { what, .. } => (what, "for the same player", format!("({sum:+})")),
+        };
         let fix = match sum {
             0 => "remove both: together they do nothing".to_string(),
-            _ => format!("write their sum once: `has {sum:+} STAR`"),
+            _ => format!("write their sum once: {sum_once}"),
         };
         out.push(
             EffectError::new(
                 "sense-opposite-modifiers",
                 later.span.range(),
                 format!(
-                    "opposite STAR changes ({:+} and {:+}) on the same cards",
+                    "opposite {what} changes ({:+} and {:+}) {whose}",
                     earlier.delta, later.delta
                 ),
                 "undoes the change written before",
