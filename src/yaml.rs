@@ -1027,35 +1027,54 @@ fn count_nodes(node: &Node) -> usize {
     total
 }
 
-/// YAML 1.2 core schema resolution of a scalar; quoted and block scalars are
-/// always strings.
-/// The value of a scalar; its text moves into the node (the scanner made
-/// it a `String` already, mostly).
+/// The value of a scalar by the YAML 1.2 core schema (quoted and block
+/// scalars are always strings); its text moves into the node (the scanner
+/// made it a `String` already, mostly).
 fn resolve_scalar(scalar: std::borrow::Cow<'_, str>, style: ScalarStyle) -> NodeValue {
-    if style != ScalarStyle::Plain {
+    if style != ScalarStyle::Plain || !may_be_other_than_text(&scalar) {
         return NodeValue::Str(scalar.into_owned(), style);
     }
-    let text = &*scalar;
-    match text {
-        "" | "~" | "null" | "Null" | "NULL" => return NodeValue::Null,
-        "true" | "True" | "TRUE" => return NodeValue::Bool(true),
-        "false" | "False" | "FALSE" => return NodeValue::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return NodeValue::Float(f64::INFINITY);
+    match resolve_plain(&scalar) {
+        Some(value) => value,
+        None => NodeValue::Str(scalar.into_owned(), style),
+    }
+}
+
+/// Whether a plain scalar may be a null, a boolean or a number: only these
+/// first bytes begin one. Most plain scalars (names, English and Japanese
+/// text) are text at once, without the schema's scans.
+fn may_be_other_than_text(text: &str) -> bool {
+    text.as_bytes().first().is_none_or(|b| {
+        matches!(
+            b,
+            b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F'
+        )
+    })
+}
+
+/// A plain scalar's null, boolean or number by the core schema; `None` for
+/// text.
+fn resolve_plain(text: &str) -> Option<NodeValue> {
+    let value = match text {
+        "" | "~" | "null" | "Null" | "NULL" => NodeValue::Null,
+        "true" | "True" | "TRUE" => NodeValue::Bool(true),
+        "false" | "False" | "FALSE" => NodeValue::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => NodeValue::Float(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => NodeValue::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => NodeValue::Float(f64::NAN),
+        _ => {
+            if let Some(int) = parse_int(text) {
+                NodeValue::Int(int)
+            } else if looks_like_float(text)
+                && let Ok(f) = text.parse::<f64>()
+            {
+                NodeValue::Float(f)
+            } else {
+                return None;
+            }
         }
-        "-.inf" | "-.Inf" | "-.INF" => return NodeValue::Float(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return NodeValue::Float(f64::NAN),
-        _ => {}
-    }
-    if let Some(int) = parse_int(text) {
-        return NodeValue::Int(int);
-    }
-    if looks_like_float(text)
-        && let Ok(f) = text.parse::<f64>()
-    {
-        return NodeValue::Float(f);
-    }
-    NodeValue::Str(scalar.into_owned(), style)
+    };
+    Some(value)
 }
 
 fn parse_int(text: &str) -> Option<i64> {
@@ -1275,6 +1294,23 @@ mod tests {
         assert_eq!(j["g"], "x");
     }
 
+    /// Every spelling of the core schema that is not text, each read as
+    /// such through the first-byte shortcut.
+    #[test]
+    fn every_core_schema_spelling_passes_the_shortcut() {
+        let spellings = [
+            "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE",
+            ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
+            ".NaN", ".NAN", "0", "7", "+7", "-7", "0x1f", "0o17", "1.5", "-1.5", "+1e3", ".5",
+        ];
+        for text in spellings {
+            assert!(resolve_plain(text).is_some(), "{text:?} is not text");
+            assert!(may_be_other_than_text(text), "{text:?} skipped");
+            let value = resolve_scalar(text.into(), ScalarStyle::Plain);
+            assert!(!matches!(value, NodeValue::Str(..)), "{text:?}");
+        }
+    }
+
     #[test]
     fn duplicate_keys_name_both_places() {
         let src = "id: a\nname: b\nid: c\n";
@@ -1396,6 +1432,15 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The first-byte shortcut never takes for text what the core
+        /// schema reads as a null, a boolean or a number.
+        #[test]
+        fn only_the_shortcuts_first_bytes_begin_other_than_text(text in "[0-9a-zA-Z+.~_ eE-]{0,8}|\\PC{0,8}") {
+            if resolve_plain(&text).is_some() {
+                proptest::prop_assert!(may_be_other_than_text(&text), "{text:?}");
+            }
+        }
+
         /// Whatever the text, its double-quoted form reads back as it.
         #[test]
         fn a_double_quoted_text_reads_back_as_itself(text in "(\\PC|[\\x00-\\x1f\\x7f\\u{85}\\u{2028}\\u{2029}\\u{feff}\"\\\\ ]){0,40}") {
