@@ -1,54 +1,74 @@
 //! AST → canonical English source. `parse(format(e)) == e` and `format` is
 //! idempotent; the spelling chosen here is the one the docs call canonical.
+//!
+//! Every build formats every card (its touchstone), so the text is written
+//! into one buffer as it goes: each part appends, none returns a string of
+//! its own.
+
+use std::fmt::Write;
 
 use super::ast::*;
 
 /// Prints an effect in canonical source form, one line per ability or keyword.
 pub fn format(effect: &Effect) -> String {
-    // Every build formats every card (its touchstone): the first line's
-    // text is kept, not copied into a joined one.
-    let mut lines = effect.lines.iter().map(line);
-    let mut out = lines.next().unwrap_or_default();
-    for next in lines {
-        out.push('\n');
-        out.push_str(&next);
+    let mut out = String::with_capacity(128);
+    for (i, l) in effect.lines.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        line(&mut out, l);
     }
     out
 }
 
-fn line(line: &Line) -> String {
+/// What a writer of one part made, as a string of its own (the outline's
+/// parts).
+fn written_alone(write: impl FnOnce(&mut String)) -> String {
+    let mut out = String::new();
+    write(&mut out);
+    out
+}
+
+/// Appends a number (writing to a `String` cannot fail).
+fn number(out: &mut String, n: impl std::fmt::Display) {
+    let _ = write!(out, "{n}");
+}
+
+fn line(out: &mut String, line: &Line) {
     match line {
-        Line::Keyword(k) => keyword(k),
-        Line::Ability(a) => ability(a),
+        Line::Keyword(k) => keyword_into(out, k),
+        Line::Ability(a) => ability(out, a),
     }
 }
 
 /// `Scurry.`, `Thwomp! 3.`; a name ending in `!` takes no full stop.
 pub(crate) fn keyword(k: &KeywordLine) -> String {
-    let mut out = k.name.clone();
+    written_alone(|out| keyword_into(out, k))
+}
+
+fn keyword_into(out: &mut String, k: &KeywordLine) {
+    out.push_str(&k.name);
     if let Some(v) = k.value {
         out.push(' ');
-        out.push_str(&v.value.to_string());
+        number(out, v.value);
     }
     if !out.ends_with('!') {
         out.push('.');
     }
-    out
 }
 
-fn ability(a: &Ability) -> String {
-    let mut out = a.timing.word().to_string();
-    if let Some(event) = &a.trigger {
+fn ability(out: &mut String, a: &Ability) {
+    out.push_str(a.timing.word());
+    if let Some(e) = &a.trigger {
         out.push_str(" (when ");
-        out.push_str(&self::event(event));
+        event(out, e);
         out.push(')');
     }
     out.push(':');
     for s in &a.sentences {
         out.push(' ');
-        out.push_str(&sentence(s));
+        sentence(out, s);
     }
-    out
 }
 
 /// An effect as a reader's outline, in the canonical English: each line's
@@ -65,10 +85,14 @@ pub fn outline(effect: &Effect) -> Vec<OutlineLine> {
                 sentences: Vec::new(),
             },
             Line::Ability(a) => OutlineLine {
-                heading: match &a.trigger {
-                    Some(e) => format!("{} (when {})", a.timing.word(), event(e)),
-                    None => a.timing.word().to_string(),
-                },
+                heading: written_alone(|out| {
+                    out.push_str(a.timing.word());
+                    if let Some(e) = &a.trigger {
+                        out.push_str(" (when ");
+                        event(out, e);
+                        out.push(')');
+                    }
+                }),
                 sentences: a.sentences.iter().map(outline_sentence).collect(),
             },
         })
@@ -85,15 +109,16 @@ pub struct OutlineLine {
 }
 
 fn outline_sentence(s: &Sentence) -> Vec<(&'static str, String)> {
+    let one = |c: &Clause| written_alone(|out| clause(out, c, true, false));
     let mut parts = Vec::new();
     if let Some(o) = s.outcome {
         parts.push(("result", outcome(o).to_string()));
     }
     if let Some(e) = &s.whenever {
-        parts.push(("when", whenever(e)));
+        parts.push(("when", written_alone(|out| whenever(out, e))));
     }
     if let Some(c) = &s.condition {
-        parts.push(("if", condition(c)));
+        parts.push(("if", written_alone(|out| condition(out, c))));
     }
     if let Some(until) = s.until {
         parts.push(("for", until_words(until).to_string()));
@@ -102,13 +127,13 @@ fn outline_sentence(s: &Sentence) -> Vec<(&'static str, String)> {
         parts.push(("may", "optional".to_string()));
     }
     for c in &s.cost {
-        parts.push(("pay", clause(c, true, false)));
+        parts.push(("pay", one(c)));
     }
     for c in &s.clauses {
-        parts.push(("do", clause(c, true, false)));
+        parts.push(("do", one(c)));
     }
     for option in &s.choice {
-        let each: Vec<String> = option.iter().map(|c| clause(c, true, false)).collect();
+        let each: Vec<String> = option.iter().map(one).collect();
         parts.push(("or", each.join(", then ")));
     }
     parts
@@ -117,52 +142,61 @@ fn outline_sentence(s: &Sentence) -> Vec<(&'static str, String)> {
 /// Capitalises the first letter, without a copy when it is ASCII (nearly
 /// always: it runs on every sentence of a large build).
 pub(crate) fn capitalise_in_place(s: &mut String) {
-    match s.chars().next() {
-        Some(c) if c.is_ascii() => s[..1].make_ascii_uppercase(),
+    capitalise_from(s, 0);
+}
+
+/// Capitalises the letter at byte `start` of `s`.
+fn capitalise_from(s: &mut String, start: usize) {
+    match s[start..].chars().next() {
+        Some(c) if c.is_ascii() => s[start..start + 1].make_ascii_uppercase(),
         Some(c) => {
             let upper: String = c.to_uppercase().collect();
-            s.replace_range(..c.len_utf8(), &upper);
+            s.replace_range(start..start + c.len_utf8(), &upper);
         }
         None => {}
     }
 }
 
-fn sentence(s: &Sentence) -> String {
-    let mut body = String::new();
+fn sentence(out: &mut String, s: &Sentence) {
+    if let Some(o) = s.outcome {
+        out.push_str(outcome(o));
+        out.push_str(": ");
+    }
+    let start = out.len();
     if let Some(e) = &s.whenever {
-        body.push_str(&whenever(e));
-        body.push_str(", ");
+        whenever(out, e);
+        out.push_str(", ");
     }
     if let Some(c) = &s.condition {
-        body.push_str("if ");
-        body.push_str(&condition(c));
-        body.push_str(", ");
+        out.push_str("if ");
+        condition(out, c);
+        out.push_str(", ");
     }
     if let Some(until) = s.until {
-        body.push_str(until_words(until));
-        body.push_str(", ");
+        out.push_str(until_words(until));
+        out.push_str(", ");
     }
     if s.optional {
-        body.push_str("you may ");
+        out.push_str("you may ");
     }
     if !s.cost.is_empty() {
-        body.push_str(&clauses(&s.cost));
-        body.push_str(" to ");
+        clauses(out, &s.cost);
+        out.push_str(" to ");
     }
     if s.choice.is_empty() {
-        body.push_str(&clauses(&s.clauses));
+        clauses(out, &s.clauses);
     } else {
-        body.push_str("choose one — ");
-        let options: Vec<String> = s.choice.iter().map(|o| clauses(o)).collect();
-        body.push_str(&options.join("; or "));
-    }
-    body.push('.');
-    match s.outcome {
-        Some(o) => format!("{}: {body}", outcome(o)),
-        None => {
-            capitalise_in_place(&mut body);
-            body
+        out.push_str("choose one — ");
+        for (i, option) in s.choice.iter().enumerate() {
+            if i > 0 {
+                out.push_str("; or ");
+            }
+            clauses(out, option);
         }
+    }
+    out.push('.');
+    if s.outcome.is_none() {
+        capitalise_from(out, start);
     }
 }
 
@@ -184,15 +218,33 @@ fn outcome(o: ClashResult) -> &'static str {
     }
 }
 
+/// Writes the items `a`, `a and b`, `a, b and c`.
+fn and_list<T>(
+    out: &mut String,
+    items: impl Iterator<Item = T>,
+    mut write: impl FnMut(&mut String, T),
+) {
+    let mut items = items.peekable();
+    let mut first = true;
+    while let Some(item) = items.next() {
+        if !first {
+            out.push_str(if items.peek().is_none() {
+                " and "
+            } else {
+                ", "
+            });
+        }
+        first = false;
+        write(out, item);
+    }
+}
+
 /// `a`, `a and b`, `a, b and c`.
-fn clauses(list: &[Clause]) -> String {
-    let parts: Vec<String> = written(list)
-        .map(|(i, group)| match group {
-            [Clause::State { state, .. }, _, ..] => statement(group, state),
-            _ => clause(&list[i], names_you(list, i), shares_subject(list, i)),
-        })
-        .collect();
-    and_list(parts)
+fn clauses(out: &mut String, list: &[Clause]) {
+    and_list(out, written(list), |out, (i, group)| match group {
+        [Clause::State { state, .. }, _, ..] => statement(out, group, state),
+        _ => clause(out, &list[i], names_you(list, i), shares_subject(list, i)),
+    });
 }
 
 /// Must clause `i` say `you`? Only the first clause, and those after a
@@ -221,54 +273,67 @@ pub(crate) fn shares_subject(list: &[Clause], i: usize) -> bool {
         && matches!(&list[i - 1], Clause::Act { subject: before, .. } if before == subject)
 }
 
-fn clause(c: &Clause, name_you: bool, shared: bool) -> String {
+fn clause(out: &mut String, c: &Clause, name_you: bool, shared: bool) {
     match c {
-        Clause::Cannot { who, deed, .. } => format!("{} cannot {}", player(*who), self::deed(deed)),
-        Clause::Rule { who, rule, .. } => {
-            let whose = owner(who.owner());
-            match rule {
-                PlayerRule::HandSize {
-                    size: HandSize::By { delta },
-                } if *delta < 0 => {
-                    format!("{whose} hand size is reduced by {}", delta.unsigned_abs())
-                }
-                PlayerRule::HandSize {
-                    size: HandSize::By { delta },
-                } => format!("{whose} hand size is increased by {delta}"),
-                PlayerRule::HandSize {
-                    size: HandSize::Exactly { cards },
-                } => format!("{whose} hand size is {cards}"),
-                PlayerRule::UnevenTrades => format!("{whose} trades need not be even"),
-                PlayerRule::FusionSize { delta } => {
-                    let n = delta.unsigned_abs();
-                    let more = if *delta < 0 { "fewer" } else { "more" };
-                    format!(
-                        "{whose} Card Fusions need {n} {more} {}",
-                        crate::words::plural_word(n, "card", "cards")
-                    )
-                }
-                PlayerRule::DeckLimit { noun, more } => format!(
-                    "{whose} deck may include {more} more {}",
-                    self::noun(*noun, *more != 1)
-                ),
-            }
+        Clause::Cannot { who, deed, .. } => {
+            player(out, *who);
+            out.push_str(" cannot ");
+            self::deed(out, deed);
         }
+        Clause::Rule { who, rule, .. } => player_rule(out, owner(who.owner()), rule),
         Clause::Act {
             subject, action, ..
         } => {
             if shared {
-                self::action(action, third_person(*subject))
+                self::action(out, action, third_person(*subject));
             } else if *subject == Player::You && !name_you {
-                self::action(action, false)
+                self::action(out, action, false);
             } else {
-                format!(
-                    "{} {}",
-                    player(*subject),
-                    self::action(action, third_person(*subject))
-                )
+                player(out, *subject);
+                out.push(' ');
+                self::action(out, action, third_person(*subject));
             }
         }
-        Clause::State { state, .. } => statement(std::slice::from_ref(c), state),
+        Clause::State { state, .. } => statement(out, std::slice::from_ref(c), state),
+    }
+}
+
+/// `your hand size is increased by 1`, `your trades need not be even`.
+fn player_rule(out: &mut String, whose: &str, rule: &PlayerRule) {
+    out.push_str(whose);
+    match rule {
+        PlayerRule::HandSize {
+            size: HandSize::By { delta },
+        } if *delta < 0 => {
+            out.push_str(" hand size is reduced by ");
+            number(out, delta.unsigned_abs());
+        }
+        PlayerRule::HandSize {
+            size: HandSize::By { delta },
+        } => {
+            out.push_str(" hand size is increased by ");
+            number(out, delta);
+        }
+        PlayerRule::HandSize {
+            size: HandSize::Exactly { cards },
+        } => {
+            out.push_str(" hand size is ");
+            number(out, cards);
+        }
+        PlayerRule::UnevenTrades => out.push_str(" trades need not be even"),
+        PlayerRule::FusionSize { delta } => {
+            let n = delta.unsigned_abs();
+            out.push_str(" Card Fusions need ");
+            number(out, n);
+            out.push_str(if *delta < 0 { " fewer " } else { " more " });
+            out.push_str(crate::words::plural_word(n, "card", "cards"));
+        }
+        PlayerRule::DeckLimit { noun, more } => {
+            out.push_str(" deck may include ");
+            number(out, more);
+            out.push_str(" more ");
+            out.push_str(self::noun(*noun, *more != 1));
+        }
     }
 }
 
@@ -332,66 +397,63 @@ pub(crate) fn subjects(group: &[Clause]) -> (impl Iterator<Item = &Target>, bool
     (targets, plural)
 }
 
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(mut parts: Vec<String>) -> String {
-    match parts.as_slice() {
-        [] => String::new(),
-        [_] => parts.pop().unwrap_or_default(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
 /// A state of one group of cards, or of several sharing it.
-fn statement(group: &[Clause], state: &State) -> String {
+fn statement(out: &mut String, group: &[Clause], state: &State) {
     let (targets, plural) = subjects(group);
-    let names: Vec<String> = targets.map(|t| target(t, Ctx::In)).collect();
-    let t = and_list(names);
-    let has = if plural { "have" } else { "has" };
+    and_list(out, targets, |out, t| target(out, t, Ctx::In));
+    let has = if plural { " have " } else { " has " };
     match state {
         State::CannotBeFlipped { by_opponents } => {
-            let by = if *by_opponents {
-                " by opponents' effects"
-            } else {
-                ""
-            };
-            format!("{t} cannot be flipped{by}")
+            out.push_str(" cannot be flipped");
+            if *by_opponents {
+                out.push_str(" by opponents' effects");
+            }
         }
-        State::StarBonus { delta } => format!("{t} {has} {delta:+} STAR"),
-        State::Mimic { symbols, source } => format!(
-            "{t} {has} the {} of {} instead of {} own",
-            match symbols {
+        State::StarBonus { delta } => {
+            out.push_str(has);
+            let _ = write!(out, "{delta:+}");
+            out.push_str(" STAR");
+        }
+        State::Mimic { symbols, source } => {
+            out.push_str(has);
+            out.push_str("the ");
+            out.push_str(match symbols {
                 Symbols::Elements => "elements",
                 Symbols::Types => "types",
                 Symbols::ElementsAndTypes => "elements and types",
-            },
-            target(source, Ctx::In),
-            if plural { "their" } else { "its" }
-        ),
-        State::BuyCost { delta } => format!(
-            "{t} {} {}",
-            if plural { "cost" } else { "costs" },
-            money_change(*delta, "less", "more")
-        ),
-        State::SellPrice { delta } => format!(
-            "{t} {} for {}",
-            if plural { "sell" } else { "sells" },
-            money_change(*delta, "less", "more")
-        ),
+            });
+            out.push_str(" of ");
+            target(out, source, Ctx::In);
+            out.push_str(if plural {
+                " instead of their own"
+            } else {
+                " instead of its own"
+            });
+        }
+        State::BuyCost { delta } => {
+            out.push_str(if plural { " cost " } else { " costs " });
+            money_change(out, *delta, "less", "more");
+        }
+        State::SellPrice { delta } => {
+            out.push_str(if plural { " sell for " } else { " sells for " });
+            money_change(out, *delta, "less", "more");
+        }
     }
 }
 
 /// `1 Millennium Dollar less` for -1, `2 Millennium Dollars more` for +2.
-fn money_change(delta: i32, less: &str, more: &str) -> String {
-    let n = Num::new(delta.unsigned_abs());
-    let word = if delta < 0 { less } else { more };
-    format!("{} {word}", resource(n, Resource::Money))
+fn money_change(out: &mut String, delta: i32, less: &str, more: &str) {
+    resource(out, Num::new(delta.unsigned_abs()), Resource::Money);
+    out.push(' ');
+    out.push_str(if delta < 0 { less } else { more });
 }
 
 /// `1 VP`, or `1 VP for each fire card in your tableau`.
-fn resource_per(n: Num, r: Resource, per: Option<&Count>) -> String {
-    match per {
-        None => resource(n, r),
-        Some(c) => format!("{} for each {}", resource(n, r), count(c, false)),
+fn resource_per(out: &mut String, n: Num, r: Resource, per: Option<&Count>) {
+    resource(out, n, r);
+    if let Some(c) = per {
+        out.push_str(" for each ");
+        count(out, c, false);
     }
 }
 
@@ -408,257 +470,313 @@ pub(crate) fn third_person(p: Player) -> bool {
 }
 
 /// `gain` or `gains`, `copy` or `copies`.
-fn verb(base: &'static str, third: bool) -> std::borrow::Cow<'static, str> {
+fn verb(out: &mut String, base: &str, third: bool) {
     if !third {
-        return base.into();
-    }
-    if base.ends_with("sh") || base.ends_with("ch") || base.ends_with('s') {
-        format!("{base}es").into()
+        out.push_str(base);
+    } else if base.ends_with("sh") || base.ends_with("ch") || base.ends_with('s') {
+        out.push_str(base);
+        out.push_str("es");
     } else if let Some(stem) = base
         .strip_suffix('y')
         .filter(|stem| !stem.ends_with(['a', 'e', 'o', 'u']))
     {
-        format!("{stem}ies").into()
+        out.push_str(stem);
+        out.push_str("ies");
     } else {
-        format!("{base}s").into()
+        out.push_str(base);
+        out.push('s');
     }
 }
 
-fn action(a: &Action, third: bool) -> String {
-    let v = |base: &'static str| verb(base, third);
+fn action(out: &mut String, a: &Action, third: bool) {
+    // The verb and a space: every action goes on with more words.
+    let v = |out: &mut String, base: &str| {
+        verb(out, base, third);
+        out.push(' ');
+    };
     match a {
-        Action::GainRp { amount } => format!("{} {}", v("gain"), self::amount(amount)),
-        Action::LoseRp { amount } => format!("{} {}", v("lose"), self::amount(amount)),
-        Action::GainSlots { count } => format!(
-            "{} {} extra tableau {}",
-            v("gain"),
-            count.value,
-            if count.value == 1 { "slot" } else { "slots" }
-        ),
+        Action::GainRp { amount } => {
+            v(out, "gain");
+            self::amount(out, amount);
+        }
+        Action::LoseRp { amount } => {
+            v(out, "lose");
+            self::amount(out, amount);
+        }
+        Action::GainSlots { count } => {
+            v(out, "gain");
+            number(out, count.value);
+            out.push_str(if count.value == 1 {
+                " extra tableau slot"
+            } else {
+                " extra tableau slots"
+            });
+        }
         Action::Gain { n, resource, per } => {
-            format!(
-                "{} {}",
-                v("gain"),
-                resource_per(*n, *resource, per.as_ref())
-            )
+            v(out, "gain");
+            resource_per(out, *n, *resource, per.as_ref());
         }
         Action::Lose { n, resource, per } => {
-            format!(
-                "{} {}",
-                v("lose"),
-                resource_per(*n, *resource, per.as_ref())
-            )
+            v(out, "lose");
+            resource_per(out, *n, *resource, per.as_ref());
         }
-        Action::PayMoney { n } => format!("{} {}", v("pay"), resource(*n, Resource::Money)),
-        Action::NameCard => format!("{} a card", v("name")),
-        Action::GiveMoney { n, to } => format!(
-            "{} {} to {}",
-            v("give"),
-            resource(*n, Resource::Money),
-            player(*to)
-        ),
-        Action::GiveFriendship { n, to } => format!(
-            "{} {} to {}",
-            v("give"),
+        Action::PayMoney { n } => {
+            v(out, "pay");
+            resource(out, *n, Resource::Money);
+        }
+        Action::NameCard => {
+            v(out, "name");
+            out.push_str("a card");
+        }
+        Action::GiveMoney { n, to } => {
+            v(out, "give");
+            resource(out, *n, Resource::Money);
+            out.push_str(" to ");
+            player(out, *to);
+        }
+        Action::GiveFriendship { n, to } => {
+            v(out, "give");
             match n.value {
-                1 => "a Friendship Card".to_string(),
-                n => format!("{n} Friendship Cards"),
-            },
-            player(*to)
-        ),
-        Action::Flip { target } => format!("{} {}", v("flip"), self::target(target, Ctx::In)),
-        Action::Clash { with } => format!(
-            "{} with {}",
-            v("clash"),
-            match with {
-                ClashWith::Opponent => "an opponent",
-                ClashWith::AllPlayers => "all players",
+                1 => out.push_str("a Friendship Card"),
+                n => {
+                    number(out, n);
+                    out.push_str(" Friendship Cards");
+                }
             }
-        ),
+            out.push_str(" to ");
+            player(out, *to);
+        }
+        Action::Flip { target } => {
+            v(out, "flip");
+            self::target(out, target, Ctx::In);
+        }
+        Action::Clash { with } => {
+            v(out, "clash");
+            out.push_str(match with {
+                ClashWith::Opponent => "with an opponent",
+                ClashWith::AllPlayers => "with all players",
+            });
+        }
         Action::Discard { target, to } => {
-            let mut out = format!("{} {}", v("discard"), self::target(target, Ctx::From));
+            v(out, "discard");
+            self::target(out, target, Ctx::From);
             match to {
                 Pile::Binder => {}
                 Pile::StoreDiscard => out.push_str(" to the Store Discard"),
                 Pile::Box => out.push_str(" to the box"),
             }
-            out
         }
         Action::Reveal { target } => {
-            format!("{} {}", v("reveal"), self::target(target, Ctx::From))
+            v(out, "reveal");
+            self::target(out, target, Ctx::From);
         }
-        Action::Take { target, to } => format!(
-            "{} {} into your {}",
-            v("take"),
-            self::target(target, Ctx::From),
-            match to {
-                TakeTo::Hand => "hand",
-                TakeTo::Binder => "binder",
-            }
-        ),
+        Action::Take { target, to } => {
+            v(out, "take");
+            self::target(out, target, Ctx::From);
+            out.push_str(match to {
+                TakeTo::Hand => " into your hand",
+                TakeTo::Binder => " into your binder",
+            });
+        }
         Action::LookAt { target } => {
-            format!("{} at {}", v("look"), self::target(target, Ctx::In))
+            v(out, "look");
+            out.push_str("at ");
+            self::target(out, target, Ctx::In);
         }
-        Action::PutTokens { count, target } => format!(
-            "{} {} on {}",
-            v("put"),
-            tokens(count.value),
-            self::target(target, Ctx::In)
-        ),
+        Action::PutTokens { count, target } => {
+            v(out, "put");
+            tokens(out, count.value);
+            out.push_str(" on ");
+            self::target(out, target, Ctx::In);
+        }
         Action::Insert { target, position } => {
-            let t = self::target(target, Ctx::From);
+            v(out, "insert");
+            self::target(out, target, Ctx::From);
             match position {
-                Position::Anywhere => format!("{} {t} anywhere into your tableau", v("insert")),
-                Position::Beside { side, of } => format!(
-                    "{} {t} into your tableau to the {} of {}",
-                    v("insert"),
-                    self::side(*side),
-                    self::target(of, Ctx::In)
-                ),
+                Position::Anywhere => out.push_str(" anywhere into your tableau"),
+                Position::Beside { side, of } => {
+                    out.push_str(" into your tableau to the ");
+                    out.push_str(self::side(*side));
+                    out.push_str(" of ");
+                    self::target(out, of, Ctx::In);
+                }
             }
         }
         Action::CopyEffect { source } => {
-            format!("{} the effect of {}", v("copy"), target(source, Ctx::In))
+            v(out, "copy");
+            out.push_str("the effect of ");
+            target(out, source, Ctx::In);
         }
-        Action::Attach { card, to } => format!(
-            "{} {} to {}",
-            v("attach"),
-            target(card, Ctx::From),
-            target(to, Ctx::In)
-        ),
-        Action::ReturnToHand { target } => format!(
-            "{} {} to your hand",
-            v("return"),
-            self::target(target, Ctx::In)
-        ),
+        Action::Attach { card, to } => {
+            v(out, "attach");
+            target(out, card, Ctx::From);
+            out.push_str(" to ");
+            target(out, to, Ctx::In);
+        }
+        Action::ReturnToHand { target } => {
+            v(out, "return");
+            self::target(out, target, Ctx::In);
+            out.push_str(" to your hand");
+        }
         Action::PlayCard { target } => {
-            format!("{} {}", v("play"), self::target(target, Ctx::From))
+            v(out, "play");
+            self::target(out, target, Ctx::From);
         }
-        Action::Sell { target } => format!(
-            "{} {} to the Aftermarket",
-            v("sell"),
-            self::target(target, Ctx::From)
-        ),
-        Action::Buy { target } => format!("{} {}", v("buy"), self::target(target, Ctx::From)),
-        Action::ToAftermarket { target } => format!(
-            "{} {} into the Aftermarket",
-            v("put"),
-            self::target(target, Ctx::From)
-        ),
+        Action::Sell { target } => {
+            v(out, "sell");
+            self::target(out, target, Ctx::From);
+            out.push_str(" to the Aftermarket");
+        }
+        Action::Buy { target } => {
+            v(out, "buy");
+            self::target(out, target, Ctx::From);
+        }
+        Action::ToAftermarket { target } => {
+            v(out, "put");
+            self::target(out, target, Ctx::From);
+            out.push_str(" into the Aftermarket");
+        }
     }
 }
 
 /// What a prohibition forbids, in the base form (`play fire cards`).
-fn deed(d: &Deed) -> String {
+fn deed(out: &mut String, d: &Deed) {
     match d {
-        Deed::GainRp => "gain RP".to_string(),
-        Deed::Clash => "clash".to_string(),
-        Deed::Trade => "trade".to_string(),
-        Deed::Play { target } => format!("play {}", self::target(target, Ctx::From)),
-        Deed::Flip { target } => format!("flip {}", self::target(target, Ctx::In)),
-        Deed::Buy { target } => format!("buy {}", self::target(target, Ctx::From)),
+        Deed::GainRp => out.push_str("gain RP"),
+        Deed::Clash => out.push_str("clash"),
+        Deed::Trade => out.push_str("trade"),
+        Deed::Play { target } => {
+            out.push_str("play ");
+            self::target(out, target, Ctx::From);
+        }
+        Deed::Flip { target } => {
+            out.push_str("flip ");
+            self::target(out, target, Ctx::In);
+        }
+        Deed::Buy { target } => {
+            out.push_str("buy ");
+            self::target(out, target, Ctx::From);
+        }
         Deed::Sell { target } => {
-            format!(
-                "sell {} to the Aftermarket",
-                self::target(target, Ctx::From)
-            )
+            out.push_str("sell ");
+            self::target(out, target, Ctx::From);
+            out.push_str(" to the Aftermarket");
         }
     }
 }
 
 /// `a +1 STAR token`, `3 +1 STAR tokens`.
-fn tokens(n: u32) -> String {
+fn tokens(out: &mut String, n: u32) {
     if n == 1 {
-        "a +1 STAR token".to_string()
+        out.push_str("a +1 STAR token");
     } else {
-        format!("{n} +1 STAR tokens")
+        number(out, n);
+        out.push_str(" +1 STAR tokens");
     }
 }
 
-fn amount(a: &Amount) -> String {
+fn amount(out: &mut String, a: &Amount) {
     match a {
-        Amount::Fixed { rp } => format!("{} RP", rp.value),
+        Amount::Fixed { rp } => {
+            number(out, rp.value);
+            out.push_str(" RP");
+        }
         Amount::PerEach { rp, count } => {
-            format!("{} RP for each {}", rp.value, self::count(count, false))
+            number(out, rp.value);
+            out.push_str(" RP for each ");
+            self::count(out, count, false);
         }
         Amount::StarOf { target } => {
-            format!("RP equal to the STAR of {}", self::target(target, Ctx::In))
+            out.push_str("RP equal to the STAR of ");
+            self::target(out, target, Ctx::In);
         }
     }
 }
 
 /// What `for each` counts (`plural` in conditions: `3 or more fire cards`).
-fn count(c: &Count, plural: bool) -> String {
+fn count(out: &mut String, c: &Count, plural: bool) {
+    let different = |out: &mut String, one: &str, many: &str, among: &Target| {
+        out.push_str("different ");
+        out.push_str(if plural { many } else { one });
+        out.push_str(" among ");
+        target(out, among, Ctx::In);
+    };
     match c {
-        Count::Cards { cards } => query_body(cards, plural, Ctx::In),
-        Count::Elements { among } => format!(
-            "different {} among {}",
-            if plural { "elements" } else { "element" },
-            target(among, Ctx::In)
-        ),
-        Count::Types { among } => format!(
-            "different {} among {}",
-            if plural { "types" } else { "type" },
-            target(among, Ctx::In)
-        ),
-        Count::Sets { among } => format!(
-            "different {} among {}",
-            if plural { "sets" } else { "set" },
-            target(among, Ctx::In)
-        ),
-        Count::Tokens { on } => format!(
-            "+1 STAR {} on {}",
-            if plural { "tokens" } else { "token" },
-            target(on, Ctx::In)
-        ),
-        Count::Opponents => if plural { "opponents" } else { "opponent" }.to_string(),
-        Count::FriendshipCards => format!(
-            "Friendship {} given to you",
-            if plural { "Cards" } else { "Card" }
-        ),
-        Count::Money { per } if per.value == 1 => "Millennium Dollar you have".to_string(),
-        Count::Money { per } => format!("{} Millennium Dollars you have", per.value),
-        Count::OpponentsWith { more, measure } => format!(
-            "{} with {} than you",
-            if plural { "opponents" } else { "opponent" },
-            compared(*more, *measure)
-        ),
+        Count::Cards { cards } => query_body(out, cards, plural, Ctx::In),
+        Count::Elements { among } => different(out, "element", "elements", among),
+        Count::Types { among } => different(out, "type", "types", among),
+        Count::Sets { among } => different(out, "set", "sets", among),
+        Count::Tokens { on } => {
+            out.push_str(if plural {
+                "+1 STAR tokens on "
+            } else {
+                "+1 STAR token on "
+            });
+            target(out, on, Ctx::In);
+        }
+        Count::Opponents => out.push_str(if plural { "opponents" } else { "opponent" }),
+        Count::FriendshipCards => out.push_str(if plural {
+            "Friendship Cards given to you"
+        } else {
+            "Friendship Card given to you"
+        }),
+        Count::Money { per } if per.value == 1 => out.push_str("Millennium Dollar you have"),
+        Count::Money { per } => {
+            number(out, per.value);
+            out.push_str(" Millennium Dollars you have");
+        }
+        Count::OpponentsWith { more, measure } => {
+            out.push_str(if plural {
+                "opponents with "
+            } else {
+                "opponent with "
+            });
+            compared(out, *more, *measure);
+            out.push_str(" than you");
+        }
     }
 }
 
 /// `3 Millennium Dollars`, `1 Millennium Dollar`, `2 VP`.
-fn resource(n: Num, r: Resource) -> String {
+fn resource(out: &mut String, n: Num, r: Resource) {
     match (r, n.value) {
-        (Resource::Money, 1) => "1 Millennium Dollar".to_string(),
-        (Resource::Money, n) => format!("{n} Millennium Dollars"),
-        (Resource::Vp, n) => format!("{n} VP"),
-        (Resource::SellMarker, 1) => "a Sell Marker".to_string(),
-        (Resource::SellMarker, n) => format!("{n} Sell Markers"),
+        (Resource::Money, 1) => out.push_str("1 Millennium Dollar"),
+        (Resource::SellMarker, 1) => out.push_str("a Sell Marker"),
+        (r, n) => {
+            number(out, n);
+            out.push_str(match r {
+                Resource::Money => " Millennium Dollars",
+                Resource::Vp => " VP",
+                Resource::SellMarker => " Sell Markers",
+            });
+        }
     }
 }
 
 /// `more RP`, `fewer Millennium Dollars`: what a comparison of players says.
-fn compared(more: bool, measure: Measure) -> String {
-    let measure = match measure {
+fn compared(out: &mut String, more: bool, measure: Measure) {
+    out.push_str(if more { "more " } else { "fewer " });
+    out.push_str(match measure {
         Measure::Rp => "RP",
         Measure::Money => "Millennium Dollars",
         Measure::Vp => "VP",
-    };
-    format!("{} {measure}", if more { "more" } else { "fewer" })
+    });
 }
 
-fn player(p: Player) -> String {
-    match p {
+fn player(out: &mut String, p: Player) {
+    let word = match p {
         Player::You => "you",
         Player::AnOpponent => "an opponent",
         Player::EachOpponent => "each opponent",
         Player::AllPlayers => "all players",
         Player::ClashedOpponent | Player::TriggerPlayer => "that opponent",
         Player::EachOpponentWith { more, measure } => {
-            return format!("each opponent with {} than you", compared(more, measure));
+            out.push_str("each opponent with ");
+            compared(out, more, measure);
+            " than you"
         }
-    }
-    .to_string()
+    };
+    out.push_str(word);
 }
 
 fn owner(o: Owner) -> &'static str {
@@ -687,44 +805,74 @@ enum Ctx {
     From,
 }
 
-fn target(t: &Target, ctx: Ctx) -> String {
+fn target(out: &mut String, t: &Target, ctx: Ctx) {
     match &t.kind {
-        TargetKind::This => "this card".to_string(),
-        TargetKind::It => "it".to_string(),
-        TargetKind::Them => "them".to_string(),
-        TargetKind::Rest => "the rest".to_string(),
-        TargetKind::Neighbor { side } => format!("the card to the {}", self::side(*side)),
-        TargetKind::TopCard { owner } => format!("{} Top Card", self::owner(*owner)),
-        TargetKind::NextCard => "the next card you play".to_string(),
+        TargetKind::This => out.push_str("this card"),
+        TargetKind::It => out.push_str("it"),
+        TargetKind::Them => out.push_str("them"),
+        TargetKind::Rest => out.push_str("the rest"),
+        TargetKind::Neighbor { side } => {
+            out.push_str("the card to the ");
+            out.push_str(self::side(*side));
+        }
+        TargetKind::TopCard { owner } => {
+            out.push_str(self::owner(*owner));
+            out.push_str(" Top Card");
+        }
+        TargetKind::NextCard => out.push_str("the next card you play"),
         TargetKind::OfThem { n, up_to } => match (up_to, n.value) {
-            (false, 1) => "one of them".to_string(),
-            (false, v) => format!("{v} of them"),
-            (true, v) => format!("up to {v} of them"),
+            (false, 1) => out.push_str("one of them"),
+            (false, v) => {
+                number(out, v);
+                out.push_str(" of them");
+            }
+            (true, v) => {
+                out.push_str("up to ");
+                number(out, v);
+                out.push_str(" of them");
+            }
         },
         TargetKind::StoreTop { count } => {
             if count.value == 1 {
-                "the top card of the Store".to_string()
+                out.push_str("the top card of the Store");
             } else {
-                format!("the top {} cards of the Store", count.value)
+                out.push_str("the top ");
+                number(out, count.value);
+                out.push_str(" cards of the Store");
             }
         }
-        TargetKind::Cards(q) => query(q, ctx),
+        TargetKind::Cards(q) => query(out, q, ctx),
     }
 }
 
-fn query(q: &CardQuery, ctx: Ctx) -> String {
-    let body = query_body(q, q.quant.is_plural(), ctx);
+fn query(out: &mut String, q: &CardQuery, ctx: Ctx) {
     match q.quant {
-        Quant::One => format!("{} {body}", article(&body)),
-        Quant::Another => format!("another {body}"),
-        Quant::Number { n } => format!("{} {body}", n.value),
-        Quant::UpTo { n } => format!("up to {} {body}", n.value),
-        Quant::Each => format!("each {body}"),
-        Quant::All => format!("all {body}"),
-        Quant::Bare => body,
-        Quant::Highest => format!("the highest-STAR {body}"),
-        Quant::Lowest => format!("the lowest-STAR {body}"),
+        Quant::One => {
+            // `a` or `an`, as the words after it begin.
+            let start = out.len();
+            query_body(out, q, q.quant.is_plural(), ctx);
+            let article = article(&out[start..]);
+            out.insert(start, ' ');
+            out.insert_str(start, article);
+            return;
+        }
+        Quant::Another => out.push_str("another "),
+        Quant::Number { n } => {
+            number(out, n.value);
+            out.push(' ');
+        }
+        Quant::UpTo { n } => {
+            out.push_str("up to ");
+            number(out, n.value);
+            out.push(' ');
+        }
+        Quant::Each => out.push_str("each "),
+        Quant::All => out.push_str("all "),
+        Quant::Bare => {}
+        Quant::Highest => out.push_str("the highest-STAR "),
+        Quant::Lowest => out.push_str("the lowest-STAR "),
     }
+    query_body(out, q, q.quant.is_plural(), ctx);
 }
 
 /// `a` or `an` before a word.
@@ -736,34 +884,40 @@ pub(crate) fn article(next: &str) -> &'static str {
 }
 
 /// Adjectives, noun and what follows, without the quantity.
-fn query_body(q: &CardQuery, plural: bool, ctx: Ctx) -> String {
-    let mut words: Vec<String> = Vec::new();
+fn query_body(out: &mut String, q: &CardQuery, plural: bool, ctx: Ctx) {
     if q.other {
-        words.push("other".into());
+        out.push_str("other ");
     }
     if q.adjacent {
-        words.push("adjacent".into());
+        out.push_str("adjacent ");
     }
     if let Some(f) = q.face {
-        words.push(face(f).into());
+        out.push_str(face(f));
+        out.push(' ');
     }
     for f in &q.filters {
-        words.push(filter(f));
+        out.push_str(filter(f));
+        out.push(' ');
     }
-    words.push(noun(q.noun, plural).into());
+    out.push_str(noun(q.noun, plural));
     if let Some(set) = &q.set {
-        words.push(format!("from the {} set", set.name));
+        out.push_str(" from the ");
+        out.push_str(&set.name);
+        out.push_str(" set");
     }
     if let Some(s) = q.side {
-        words.push(format!("to the {} of this card", side(s)));
+        out.push_str(" to the ");
+        out.push_str(side(s));
+        out.push_str(" of this card");
     }
     if let Some(p) = q.place {
-        words.push(place(p, ctx));
+        out.push(' ');
+        place(out, p, ctx);
     }
     if let Some(s) = &q.star {
-        words.push(format!("with {}", star(s)));
+        out.push_str(" with ");
+        star(out, s);
     }
-    words.join(" ")
 }
 
 fn face(f: Face) -> &'static str {
@@ -773,11 +927,11 @@ fn face(f: Face) -> &'static str {
     }
 }
 
-fn filter(f: &Filter) -> String {
+fn filter(f: &Filter) -> &str {
     match f {
-        Filter::Element { element } => element.as_str().to_string(),
-        Filter::Type { name, .. } => name.clone(),
-        Filter::Rarity { rarity } => rarity.words().to_string(),
+        Filter::Element { element } => element.as_str(),
+        Filter::Type { name, .. } => name,
+        Filter::Rarity { rarity } => rarity.words(),
     }
 }
 
@@ -794,65 +948,82 @@ fn noun(n: Noun, plural: bool) -> &'static str {
     }
 }
 
-fn place(p: Place, ctx: Ctx) -> String {
-    let prep = if ctx == Ctx::From { "from" } else { "in" };
+fn place(out: &mut String, p: Place, ctx: Ctx) {
+    out.push_str(if ctx == Ctx::From { "from " } else { "in " });
+    let owned = |out: &mut String, o: Owner, what: &str| {
+        out.push_str(owner(o));
+        out.push_str(what);
+    };
     match p {
-        Place::Tableau { owner: Owner::Any } => format!("{prep} any tableau"),
-        Place::Tableau { owner } => format!("{prep} {} tableau", self::owner(owner)),
-        Place::Hand { owner } => format!("{prep} {} hand", self::owner(owner)),
-        Place::Binder { owner } => format!("{prep} {} binder", self::owner(owner)),
-        Place::StoreDiscard => format!("{prep} the Store Discard"),
-        Place::Aftermarket => format!("{prep} the Aftermarket"),
-        Place::Store => format!("{prep} the Store"),
-        Place::DeckBoxSlot { owner } => format!("{prep} {} deck box slot", self::owner(owner)),
-        Place::AccessorySlots { owner } => {
-            format!("{prep} {} accessory slots", self::owner(owner))
-        }
+        Place::Tableau { owner: Owner::Any } => out.push_str("any tableau"),
+        Place::Tableau { owner } => owned(out, owner, " tableau"),
+        Place::Hand { owner } => owned(out, owner, " hand"),
+        Place::Binder { owner } => owned(out, owner, " binder"),
+        Place::StoreDiscard => out.push_str("the Store Discard"),
+        Place::Aftermarket => out.push_str("the Aftermarket"),
+        Place::Store => out.push_str("the Store"),
+        Place::DeckBoxSlot { owner } => owned(out, owner, " deck box slot"),
+        Place::AccessorySlots { owner } => owned(out, owner, " accessory slots"),
     }
 }
 
-fn star(s: &StarFilter) -> String {
+fn star(out: &mut String, s: &StarFilter) {
     match s {
         StarFilter::Compare { cmp, than } => {
-            let t = target(than, Ctx::In);
-            match cmp {
-                StarCmp::Lower => format!("a lower STAR than {t}"),
-                StarCmp::Higher => format!("a higher STAR than {t}"),
-                StarCmp::Same => format!("the same STAR as {t}"),
+            out.push_str(match cmp {
+                StarCmp::Lower => "a lower STAR than ",
+                StarCmp::Higher => "a higher STAR than ",
+                StarCmp::Same => "the same STAR as ",
+            });
+            target(out, than, Ctx::In);
+        }
+        StarFilter::Value { n, bound } => {
+            out.push_str("STAR ");
+            number(out, n.value);
+            match bound {
+                Bound::Exactly => {}
+                Bound::OrMore => out.push_str(" or more"),
+                Bound::OrLess => out.push_str(" or less"),
             }
         }
-        StarFilter::Value { n, bound } => match bound {
-            Bound::Exactly => format!("STAR {}", n.value),
-            Bound::OrMore => format!("STAR {} or more", n.value),
-            Bound::OrLess => format!("STAR {} or less", n.value),
-        },
     }
 }
 
-fn condition(c: &Condition) -> String {
+fn condition(out: &mut String, c: &Condition) {
     match c {
         Condition::Count { count, bound, n } => {
             let plural = !(n.value == 1 && *bound == Bound::Exactly);
-            let amount = match (bound, n.value) {
-                (Bound::Exactly, 0) => "no".to_string(),
-                (Bound::Exactly, v) => format!("exactly {v}"),
-                (Bound::OrMore, v) => format!("{v} or more"),
-                (Bound::OrLess, v) => format!("{v} or less"),
-            };
-            let what = self::count(count, plural);
-            if counts_yours(count) {
-                format!("you have {amount} {what}")
+            out.push_str(if counts_yours(count) {
+                "you have "
             } else {
-                format!("there are {amount} {what}")
+                "there are "
+            });
+            match (bound, n.value) {
+                (Bound::Exactly, 0) => out.push_str("no"),
+                (Bound::Exactly, v) => {
+                    out.push_str("exactly ");
+                    number(out, v);
+                }
+                (Bound::OrMore, v) => {
+                    number(out, v);
+                    out.push_str(" or more");
+                }
+                (Bound::OrLess, v) => {
+                    number(out, v);
+                    out.push_str(" or less");
+                }
             }
+            out.push(' ');
+            self::count(out, count, plural);
         }
         Condition::Star { target, star } => {
-            let has = if target.is_plural() { "have" } else { "has" };
-            format!(
-                "{} {has} {}",
-                self::target(target, Ctx::In),
-                self::star(star)
-            )
+            self::target(out, target, Ctx::In);
+            out.push_str(if target.is_plural() {
+                " have "
+            } else {
+                " has "
+            });
+            self::star(out, star);
         }
         Condition::Is {
             target,
@@ -860,46 +1031,52 @@ fn condition(c: &Condition) -> String {
             filters,
             noun,
         } => {
-            let is = if target.is_plural() { "are" } else { "is" };
-            let mut words: Vec<String> = Vec::new();
-            if let Some(f) = face {
-                words.push(self::face(*f).into());
+            self::target(out, target, Ctx::In);
+            out.push_str(if target.is_plural() { " are " } else { " is " });
+            let start = out.len();
+            let mut words = face
+                .map(self::face)
+                .into_iter()
+                .chain(filters.iter().map(filter))
+                .chain(noun.map(|n| self::noun(n, target.is_plural())));
+            if let Some(first) = words.next() {
+                out.push_str(first);
             }
-            words.extend(filters.iter().map(filter));
-            let mut out = format!("{} {is} ", self::target(target, Ctx::In));
-            if let Some(n) = noun {
-                words.push(self::noun(*n, target.is_plural()).into());
-                let desc = words.join(" ");
-                if !target.is_plural() {
-                    out.push_str(article(&desc));
-                    out.push(' ');
-                }
-                out.push_str(&desc);
-            } else {
-                out.push_str(&words.join(" "));
+            for word in words {
+                out.push(' ');
+                out.push_str(word);
             }
-            out
+            if noun.is_some() && !target.is_plural() {
+                let article = article(&out[start..]);
+                out.insert(start, ' ');
+                out.insert_str(start, article);
+            }
         }
         Condition::Compare {
             more,
             measure,
             than,
             ..
-        } => format!(
-            "you have {} than {}",
-            compared(*more, *measure),
-            player(*than)
-        ),
-        Condition::IsTopCard { target, owner } => format!(
-            "{} is {} Top Card",
-            self::target(target, Ctx::In),
-            self::owner(*owner)
-        ),
-        Condition::IsNamed { target } => format!(
-            "{} {} the named card",
-            self::target(target, Ctx::In),
-            if target.is_plural() { "are" } else { "is" }
-        ),
+        } => {
+            out.push_str("you have ");
+            compared(out, *more, *measure);
+            out.push_str(" than ");
+            player(out, *than);
+        }
+        Condition::IsTopCard { target, owner } => {
+            self::target(out, target, Ctx::In);
+            out.push_str(" is ");
+            out.push_str(self::owner(*owner));
+            out.push_str(" Top Card");
+        }
+        Condition::IsNamed { target } => {
+            self::target(out, target, Ctx::In);
+            out.push_str(if target.is_plural() {
+                " are the named card"
+            } else {
+                " is the named card"
+            });
+        }
     }
 }
 
@@ -914,79 +1091,108 @@ pub(crate) fn counts_yours(count: &Count) -> bool {
 }
 
 /// `whenever <event>`, or `at the start of your turn` for a turn's ends.
-fn whenever(e: &Event) -> String {
+fn whenever(out: &mut String, e: &Event) {
     match e {
-        Event::TurnStarts { who } => format!("at the start of {} turn", owner(who.owner())),
-        Event::TurnEnds { who } => format!("at the end of {} turn", owner(who.owner())),
-        Event::DeckbuildingStarts => "at the start of the Deckbuilding Phase".to_string(),
-        Event::DeckbuildingEnds => "at the end of the Deckbuilding Phase".to_string(),
-        Event::TournamentStarts => "at the start of the tournament".to_string(),
-        Event::TournamentEnds => "at the end of the tournament".to_string(),
-        _ => format!("whenever {}", event(e)),
+        Event::TurnStarts { who } => {
+            out.push_str("at the start of ");
+            out.push_str(owner(who.owner()));
+            out.push_str(" turn");
+        }
+        Event::TurnEnds { who } => {
+            out.push_str("at the end of ");
+            out.push_str(owner(who.owner()));
+            out.push_str(" turn");
+        }
+        Event::DeckbuildingStarts => out.push_str("at the start of the Deckbuilding Phase"),
+        Event::DeckbuildingEnds => out.push_str("at the end of the Deckbuilding Phase"),
+        Event::TournamentStarts => out.push_str("at the start of the tournament"),
+        Event::TournamentEnds => out.push_str("at the end of the tournament"),
+        _ => {
+            out.push_str("whenever ");
+            event(out, e);
+        }
     }
 }
 
-fn event(e: &Event) -> String {
-    let who = |p: Player| player(p);
-    let third = |p: Player| third_person(p);
+fn event(out: &mut String, e: &Event) {
+    // `<player> <verb>`, the verb in the player's form.
+    let does = |out: &mut String, p: Player, base: &str| {
+        player(out, p);
+        out.push(' ');
+        verb(out, base, third_person(p));
+    };
     match e {
-        Event::Flips { who: p, target } => format!(
-            "{} {} {}",
-            who(*p),
-            verb("flip", third(*p)),
-            self::target(target, Ctx::In)
-        ),
+        Event::Flips { who, target } => {
+            does(out, *who, "flip");
+            out.push(' ');
+            self::target(out, target, Ctx::In);
+        }
         Event::IsFlipped { target } => {
-            let is = if target.is_plural() { "are" } else { "is" };
-            format!("{} {is} flipped", self::target(target, Ctx::In))
+            self::target(out, target, Ctx::In);
+            out.push_str(if target.is_plural() {
+                " are flipped"
+            } else {
+                " is flipped"
+            });
         }
-        Event::Plays { who: p, target } => format!(
-            "{} {} {}",
-            who(*p),
-            verb("play", third(*p)),
-            self::target(target, Ctx::In)
-        ),
-        Event::Clash { who: p, result } => match result {
-            None => format!("{} {}", who(*p), verb("clash", third(*p))),
-            Some(r) => format!(
-                "{} {} a clash",
-                who(*p),
-                verb(
-                    match r {
-                        ClashResult::Win => "win",
-                        ClashResult::Lose => "lose",
-                        ClashResult::Tie => "tie",
-                    },
-                    third(*p)
-                )
-            ),
+        Event::Plays { who, target } => {
+            does(out, *who, "play");
+            out.push(' ');
+            self::target(out, target, Ctx::In);
+        }
+        Event::Clash { who, result } => match result {
+            None => does(out, *who, "clash"),
+            Some(r) => {
+                let base = match r {
+                    ClashResult::Win => "win",
+                    ClashResult::Lose => "lose",
+                    ClashResult::Tie => "tie",
+                };
+                does(out, *who, base);
+                out.push_str(" a clash");
+            }
         },
-        Event::GainsRp { who: p } => format!("{} {} RP", who(*p), verb("gain", third(*p))),
-        Event::LosesRp { who: p } => format!("{} {} RP", who(*p), verb("lose", third(*p))),
-        Event::TurnStarts { who: p } => format!("{} turn starts", owner(p.owner())),
-        Event::TurnEnds { who: p } => format!("{} turn ends", owner(p.owner())),
-        Event::Passes { who: p } => format!("{} {}", who(*p), verb("pass", third(*p))),
-        Event::Fuses { who: p } => format!("{} {} cards", who(*p), verb("fuse", third(*p))),
-        Event::MakesCollection { who: p } => {
-            format!("{} {} a collection", who(*p), verb("make", third(*p)))
+        Event::GainsRp { who } => {
+            does(out, *who, "gain");
+            out.push_str(" RP");
         }
-        Event::Trades { who: p } => format!("{} {}", who(*p), verb("trade", third(*p))),
-        Event::Buys { who: p, target } => format!(
-            "{} {} {}",
-            who(*p),
-            verb("buy", third(*p)),
-            self::target(target, Ctx::From)
-        ),
-        Event::Sells { who: p, target } => format!(
-            "{} {} {} to the Aftermarket",
-            who(*p),
-            verb("sell", third(*p)),
-            self::target(target, Ctx::From)
-        ),
-        Event::DeckbuildingStarts => "the Deckbuilding Phase starts".to_string(),
-        Event::DeckbuildingEnds => "the Deckbuilding Phase ends".to_string(),
-        Event::TournamentStarts => "the tournament starts".to_string(),
-        Event::TournamentEnds => "the tournament ends".to_string(),
+        Event::LosesRp { who } => {
+            does(out, *who, "lose");
+            out.push_str(" RP");
+        }
+        Event::TurnStarts { who } => {
+            out.push_str(owner(who.owner()));
+            out.push_str(" turn starts");
+        }
+        Event::TurnEnds { who } => {
+            out.push_str(owner(who.owner()));
+            out.push_str(" turn ends");
+        }
+        Event::Passes { who } => does(out, *who, "pass"),
+        Event::Fuses { who } => {
+            does(out, *who, "fuse");
+            out.push_str(" cards");
+        }
+        Event::MakesCollection { who } => {
+            does(out, *who, "make");
+            out.push_str(" a collection");
+        }
+        Event::Trades { who } => does(out, *who, "trade"),
+        Event::Buys { who, target } => {
+            does(out, *who, "buy");
+            out.push(' ');
+            self::target(out, target, Ctx::From);
+        }
+        Event::Sells { who, target } => {
+            does(out, *who, "sell");
+            out.push(' ');
+            self::target(out, target, Ctx::From);
+            out.push_str(" to the Aftermarket");
+        }
+        Event::DeckbuildingStarts => out.push_str("the Deckbuilding Phase starts"),
+        Event::DeckbuildingEnds => out.push_str("the Deckbuilding Phase ends"),
+        Event::TournamentStarts => out.push_str("the tournament starts"),
+        Event::TournamentEnds => out.push_str("the tournament ends"),
     }
 }
 
