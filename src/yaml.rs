@@ -638,70 +638,94 @@ pub fn parse(src: &str) -> Result<Node, YamlError> {
 /// saphyr reports positions in characters; miette and Rust strings want bytes.
 struct CharOffsets<'a> {
     src: &'a str,
-    /// Byte offset of every [`CHAR_STRIDE`]-th character, or empty when the
-    /// text is ASCII. A table of every character would be eight bytes per
-    /// character: on a large Japanese pool, more memory than the trees.
-    marks: Vec<usize>,
+    /// An ASCII text's characters are its bytes.
+    ascii: bool,
     /// The last position asked for (character, byte): the parser asks in
     /// nearly increasing order, so most lookups walk on from there.
     cursor: std::cell::Cell<(usize, usize)>,
+    /// Positions (character, byte) passed on the way, at most two
+    /// [`CHECKPOINT`]s of characters apart over the text walked: a lookup
+    /// behind the cursor walks on from the last one before it. (A table of
+    /// every character would be eight bytes per character: on a large
+    /// Japanese pool, more memory than the trees.)
+    checkpoints: std::cell::RefCell<Vec<(usize, usize)>>,
 }
 
-/// Characters between two marks of [`CharOffsets`].
-const CHAR_STRIDE: usize = 32;
+/// Characters between two checkpoints of [`CharOffsets`], at least.
+const CHECKPOINT: usize = 256;
 
 impl<'a> CharOffsets<'a> {
     fn new(src: &'a str) -> Self {
-        let marks = if src.is_ascii() {
-            Vec::new()
-        } else {
-            src.char_indices()
-                .step_by(CHAR_STRIDE)
-                .map(|(i, _)| i)
-                .collect()
-        };
         CharOffsets {
             src,
-            marks,
+            ascii: src.is_ascii(),
             cursor: std::cell::Cell::new((0, 0)),
+            checkpoints: std::cell::RefCell::new(vec![(0, 0)]),
         }
     }
 
     fn byte(&self, char_index: usize) -> usize {
-        if self.marks.is_empty() {
+        if self.ascii {
             return char_index.min(self.src.len());
         }
-        let (last_char, last_byte) = self.cursor.get();
-        let (mut at_char, mut at_byte) =
-            if char_index >= last_char && char_index - last_char < CHAR_STRIDE {
-                (last_char, last_byte)
-            } else {
-                let Some(&mark) = self.marks.get(char_index / CHAR_STRIDE) else {
-                    return self.src.len();
-                };
-                (char_index - char_index % CHAR_STRIDE, mark)
-            };
-        // Step a character at a time by the length its first byte gives.
+        let (cursor_char, cursor_byte) = self.cursor.get();
+        let (mut at_char, mut at_byte) = if char_index >= cursor_char {
+            (cursor_char, cursor_byte)
+        } else {
+            let checkpoints = self.checkpoints.borrow();
+            let before = checkpoints.partition_point(|&(c, _)| c <= char_index);
+            checkpoints[before.saturating_sub(1)]
+        };
         let bytes = self.src.as_bytes();
+        // In steps of a checkpoint, remembering each new stretch of text.
         while at_char < char_index {
-            let Some(&lead) = bytes.get(at_byte) else {
-                return self.src.len();
-            };
-            at_byte += match lead {
-                0..0xc0 => 1,
-                0xc0..0xe0 => 2,
-                0xe0..0xf0 => 3,
-                _ => 4,
-            };
-            at_char += 1;
+            let step = (char_index - at_char).min(CHECKPOINT);
+            at_byte = advance(bytes, at_byte, step);
+            if at_byte == bytes.len() {
+                return at_byte;
+            }
+            at_char += step;
+            let mut checkpoints = self.checkpoints.borrow_mut();
+            if checkpoints
+                .last()
+                .is_some_and(|&(c, _)| at_char >= c + CHECKPOINT)
+            {
+                checkpoints.push((at_char, at_byte));
+            }
         }
-        let at_byte = at_byte.min(self.src.len());
         self.cursor.set((at_char, at_byte));
         at_byte
     }
 
     fn range(&self, span: Span) -> Range<usize> {
         self.byte(span.start.index())..self.byte(span.end.index())
+    }
+}
+
+/// The byte `n` characters after byte `at` (where a character starts) of
+/// UTF-8 `bytes`, or their end. Whole blocks are passed by counting the
+/// bytes that start a character, which the compiler does many at a time.
+fn advance(bytes: &[u8], mut at: usize, mut n: usize) -> usize {
+    const BLOCK: usize = 32;
+    let starts_char = |b: u8| (b as i8) >= -0x40;
+    while let Some(block) = bytes.get(at..at + BLOCK) {
+        let starts = block.iter().filter(|&&b| starts_char(b)).count();
+        if starts > n {
+            break;
+        }
+        n -= starts;
+        at += BLOCK;
+    }
+    loop {
+        match bytes.get(at) {
+            None => return bytes.len(),
+            Some(&b) if !starts_char(b) => at += 1,
+            Some(_) if n == 0 => return at,
+            Some(_) => {
+                n -= 1;
+                at += 1;
+            }
+        }
     }
 }
 
@@ -1237,6 +1261,8 @@ mod tests {
             "plain ascii".to_string(),
             "名前: 峡谷の竜\nflavor: é".repeat(20),
             "a".repeat(31) + "é" + &"日本".repeat(40),
+            // Long enough for many checkpoints, with every width of character.
+            "aé日😀".repeat(700),
         ];
         for text in &texts {
             let offsets = CharOffsets::new(text);
@@ -1438,6 +1464,18 @@ mod tests {
         fn only_the_shortcuts_first_bytes_begin_other_than_text(text in "[0-9a-zA-Z+.~_ eE-]{0,8}|\\PC{0,8}") {
             if resolve_plain(&text).is_some() {
                 proptest::prop_assert!(may_be_other_than_text(&text), "{text:?}");
+            }
+        }
+
+        /// Byte offsets of characters asked in any order agree with a table
+        /// of every character.
+        #[test]
+        fn char_offsets_agree_in_any_order(text in "[aé日😀]{0,1200}", asks in proptest::collection::vec(0usize..1300, 0..40)) {
+            let offsets = CharOffsets::new(&text);
+            let table: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+            for char_index in asks {
+                let expected = table.get(char_index).copied().unwrap_or(text.len());
+                proptest::prop_assert_eq!(offsets.byte(char_index), expected);
             }
         }
 
