@@ -649,6 +649,8 @@ struct CharOffsets<'a> {
     /// every character would be eight bytes per character: on a large
     /// Japanese pool, more memory than the trees.)
     checkpoints: std::cell::RefCell<Vec<(usize, usize)>>,
+    /// The character from which the next checkpoint is kept.
+    next_checkpoint: std::cell::Cell<usize>,
 }
 
 /// Characters between two checkpoints of [`CharOffsets`], at least.
@@ -661,6 +663,7 @@ impl<'a> CharOffsets<'a> {
             ascii: src.is_ascii(),
             cursor: std::cell::Cell::new((0, 0)),
             checkpoints: std::cell::RefCell::new(vec![(0, 0)]),
+            next_checkpoint: std::cell::Cell::new(CHECKPOINT),
         }
     }
 
@@ -668,15 +671,21 @@ impl<'a> CharOffsets<'a> {
         if self.ascii {
             return char_index.min(self.src.len());
         }
+        let bytes = self.src.as_bytes();
         let (cursor_char, cursor_byte) = self.cursor.get();
         let (mut at_char, mut at_byte) = if char_index >= cursor_char {
             (cursor_char, cursor_byte)
+        } else if cursor_char - char_index <= CHECKPOINT {
+            // A little way back (a node's end, then the next one's start):
+            // back a character at a time.
+            let at_byte = back(bytes, cursor_byte, cursor_char - char_index);
+            self.cursor.set((char_index, at_byte));
+            return at_byte;
         } else {
             let checkpoints = self.checkpoints.borrow();
             let before = checkpoints.partition_point(|&(c, _)| c <= char_index);
             checkpoints[before.saturating_sub(1)]
         };
-        let bytes = self.src.as_bytes();
         // In steps of a checkpoint, remembering each new stretch of text.
         while at_char < char_index {
             let step = (char_index - at_char).min(CHECKPOINT);
@@ -685,12 +694,9 @@ impl<'a> CharOffsets<'a> {
                 return at_byte;
             }
             at_char += step;
-            let mut checkpoints = self.checkpoints.borrow_mut();
-            if checkpoints
-                .last()
-                .is_some_and(|&(c, _)| at_char >= c + CHECKPOINT)
-            {
-                checkpoints.push((at_char, at_byte));
+            if at_char >= self.next_checkpoint.get() {
+                self.checkpoints.borrow_mut().push((at_char, at_byte));
+                self.next_checkpoint.set(at_char + CHECKPOINT);
             }
         }
         self.cursor.set((at_char, at_byte));
@@ -702,13 +708,36 @@ impl<'a> CharOffsets<'a> {
     }
 }
 
+/// Whether a byte of UTF-8 starts a character (is no continuation byte).
+fn starts_char(b: u8) -> bool {
+    (b as i8) >= -0x40
+}
+
+/// The byte `n` characters before byte `at` (where a character starts, or
+/// the end) of UTF-8 `bytes`, or their start.
+fn back(bytes: &[u8], mut at: usize, n: usize) -> usize {
+    for _ in 0..n {
+        if at == 0 {
+            return 0;
+        }
+        at -= 1;
+        while at > 0 && !starts_char(bytes[at]) {
+            at -= 1;
+        }
+    }
+    at
+}
+
 /// The byte `n` characters after byte `at` (where a character starts) of
 /// UTF-8 `bytes`, or their end. Whole blocks are passed by counting the
 /// bytes that start a character, which the compiler does many at a time.
 fn advance(bytes: &[u8], mut at: usize, mut n: usize) -> usize {
     const BLOCK: usize = 32;
-    let starts_char = |b: u8| (b as i8) >= -0x40;
-    while let Some(block) = bytes.get(at..at + BLOCK) {
+    // Most steps are a few characters (one token to the next): counting a
+    // block would cost more than it saves.
+    while n >= BLOCK / 2
+        && let Some(block) = bytes.get(at..at + BLOCK)
+    {
         let starts = block.iter().filter(|&&b| starts_char(b)).count();
         if starts > n {
             break;
@@ -716,17 +745,23 @@ fn advance(bytes: &[u8], mut at: usize, mut n: usize) -> usize {
         n -= starts;
         at += BLOCK;
     }
-    loop {
-        match bytes.get(at) {
-            None => return bytes.len(),
-            Some(&b) if !starts_char(b) => at += 1,
-            Some(_) if n == 0 => return at,
-            Some(_) => {
-                n -= 1;
-                at += 1;
-            }
-        }
+    // A block passed may have ended inside a character.
+    while bytes.get(at).is_some_and(|&b| !starts_char(b)) {
+        at += 1;
     }
+    // Then a character at a time, by the length its first byte gives.
+    for _ in 0..n {
+        let Some(&lead) = bytes.get(at) else {
+            return bytes.len();
+        };
+        at += match lead {
+            0..0xc0 => 1,
+            0xc0..0xe0 => 2,
+            0xe0..0xf0 => 3,
+            _ => 4,
+        };
+    }
+    at.min(bytes.len())
 }
 
 /// A collection under construction. Its items wait on the builder's
