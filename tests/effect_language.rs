@@ -1518,7 +1518,7 @@ fn english_rendering_of_abilities_is_the_canonical_source() {
                 .collect(),
         };
         assert_eq!(
-            render(&abilities, Lang::En, &en, &vocab),
+            render_from_phrases(&abilities, Lang::En, &en, &vocab),
             format(&abilities)
         );
     }
@@ -2517,9 +2517,24 @@ proptest! {
             lines: effect.lines.into_iter().filter(|l| matches!(l, Line::Ability(_))).collect(),
         };
         prop_assert_eq!(
-            render(&abilities, Lang::En, &Phrasebook::builtin(Lang::En), &vocab),
+            render_from_phrases(&abilities, Lang::En, &Phrasebook::builtin(Lang::En), &vocab),
             format(&abilities)
         );
+    }
+
+    /// The build prints the built-in English book's abilities as their
+    /// canonical source: the same text as through the phrase book, sets
+    /// (whose names the renderer looks up) and keyword lines included.
+    #[test]
+    fn rendering_prints_what_the_phrase_book_does(effect in effect_strategy()) {
+        let vocab = vocab();
+        for lang in Lang::ALL {
+            let book = Phrasebook::builtin(lang);
+            prop_assert_eq!(
+                render(&effect, lang, &book, &vocab),
+                render_from_phrases(&effect, lang, &book, &vocab)
+            );
+        }
     }
 
     #[test]

@@ -11,30 +11,59 @@ use super::ast::*;
 
 /// Prints an effect in canonical source form, one line per ability or keyword.
 pub fn format(effect: &Effect) -> String {
-    let mut out = String::with_capacity(128);
+    let mut out = Out::default();
+    out.text.reserve(128);
     for (i, l) in effect.lines.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
         line(&mut out, l);
     }
-    out
+    out.text
+}
+
+/// An ability's canonical English, unless it names a set (whose printed
+/// name the renderer looks up in the pool).
+pub(crate) fn ability_naming_no_set(a: &Ability) -> Option<String> {
+    let mut out = Out::default();
+    ability(&mut out, a);
+    (!out.named_set).then_some(out.text)
+}
+
+/// The text written so far, and whether it names a set.
+#[derive(Default)]
+struct Out {
+    text: String,
+    named_set: bool,
+}
+
+impl std::ops::Deref for Out {
+    type Target = String;
+    fn deref(&self) -> &String {
+        &self.text
+    }
+}
+
+impl std::ops::DerefMut for Out {
+    fn deref_mut(&mut self) -> &mut String {
+        &mut self.text
+    }
 }
 
 /// What a writer of one part made, as a string of its own (the outline's
 /// parts).
-fn written_alone(write: impl FnOnce(&mut String)) -> String {
-    let mut out = String::new();
+fn written_alone(write: impl FnOnce(&mut Out)) -> String {
+    let mut out = Out::default();
     write(&mut out);
-    out
+    out.text
 }
 
 /// Appends a number (writing to a `String` cannot fail).
-fn number(out: &mut String, n: impl std::fmt::Display) {
-    let _ = write!(out, "{n}");
+fn number(out: &mut Out, n: impl std::fmt::Display) {
+    let _ = write!(out.text, "{n}");
 }
 
-fn line(out: &mut String, line: &Line) {
+fn line(out: &mut Out, line: &Line) {
     match line {
         Line::Keyword(k) => keyword_into(out, k),
         Line::Ability(a) => ability(out, a),
@@ -46,7 +75,7 @@ pub(crate) fn keyword(k: &KeywordLine) -> String {
     written_alone(|out| keyword_into(out, k))
 }
 
-fn keyword_into(out: &mut String, k: &KeywordLine) {
+fn keyword_into(out: &mut Out, k: &KeywordLine) {
     out.push_str(&k.name);
     if let Some(v) = k.value {
         out.push(' ');
@@ -57,7 +86,7 @@ fn keyword_into(out: &mut String, k: &KeywordLine) {
     }
 }
 
-fn ability(out: &mut String, a: &Ability) {
+fn ability(out: &mut Out, a: &Ability) {
     out.push_str(a.timing.word());
     if let Some(e) = &a.trigger {
         out.push_str(" (when ");
@@ -157,7 +186,7 @@ fn capitalise_from(s: &mut String, start: usize) {
     }
 }
 
-fn sentence(out: &mut String, s: &Sentence) {
+fn sentence(out: &mut Out, s: &Sentence) {
     if let Some(o) = s.outcome {
         out.push_str(outcome(o));
         out.push_str(": ");
@@ -219,11 +248,7 @@ fn outcome(o: ClashResult) -> &'static str {
 }
 
 /// Writes the items `a`, `a and b`, `a, b and c`.
-fn and_list<T>(
-    out: &mut String,
-    items: impl Iterator<Item = T>,
-    mut write: impl FnMut(&mut String, T),
-) {
+fn and_list<T>(out: &mut Out, items: impl Iterator<Item = T>, mut write: impl FnMut(&mut Out, T)) {
     let mut items = items.peekable();
     let mut first = true;
     while let Some(item) = items.next() {
@@ -240,7 +265,7 @@ fn and_list<T>(
 }
 
 /// `a`, `a and b`, `a, b and c`.
-fn clauses(out: &mut String, list: &[Clause]) {
+fn clauses(out: &mut Out, list: &[Clause]) {
     and_list(out, written(list), |out, (i, group)| match group {
         [Clause::State { state, .. }, _, ..] => statement(out, group, state),
         _ => clause(out, &list[i], names_you(list, i), shares_subject(list, i)),
@@ -273,7 +298,7 @@ pub(crate) fn shares_subject(list: &[Clause], i: usize) -> bool {
         && matches!(&list[i - 1], Clause::Act { subject: before, .. } if before == subject)
 }
 
-fn clause(out: &mut String, c: &Clause, name_you: bool, shared: bool) {
+fn clause(out: &mut Out, c: &Clause, name_you: bool, shared: bool) {
     match c {
         Clause::Cannot { who, deed, .. } => {
             player(out, *who);
@@ -299,7 +324,7 @@ fn clause(out: &mut String, c: &Clause, name_you: bool, shared: bool) {
 }
 
 /// `your hand size is increased by 1`, `your trades need not be even`.
-fn player_rule(out: &mut String, whose: &str, rule: &PlayerRule) {
+fn player_rule(out: &mut Out, whose: &str, rule: &PlayerRule) {
     out.push_str(whose);
     match rule {
         PlayerRule::HandSize {
@@ -398,7 +423,7 @@ pub(crate) fn subjects(group: &[Clause]) -> (impl Iterator<Item = &Target>, bool
 }
 
 /// A state of one group of cards, or of several sharing it.
-fn statement(out: &mut String, group: &[Clause], state: &State) {
+fn statement(out: &mut Out, group: &[Clause], state: &State) {
     let (targets, plural) = subjects(group);
     and_list(out, targets, |out, t| target(out, t, Ctx::In));
     let has = if plural { " have " } else { " has " };
@@ -411,7 +436,7 @@ fn statement(out: &mut String, group: &[Clause], state: &State) {
         }
         State::StarBonus { delta } => {
             out.push_str(has);
-            let _ = write!(out, "{delta:+}");
+            let _ = write!(out.text, "{delta:+}");
             out.push_str(" STAR");
         }
         State::Mimic { symbols, source } => {
@@ -442,14 +467,14 @@ fn statement(out: &mut String, group: &[Clause], state: &State) {
 }
 
 /// `1 Millennium Dollar less` for -1, `2 Millennium Dollars more` for +2.
-fn money_change(out: &mut String, delta: i32, less: &str, more: &str) {
+fn money_change(out: &mut Out, delta: i32, less: &str, more: &str) {
     resource(out, Num::new(delta.unsigned_abs()), Resource::Money);
     out.push(' ');
     out.push_str(if delta < 0 { less } else { more });
 }
 
 /// `1 VP`, or `1 VP for each fire card in your tableau`.
-fn resource_per(out: &mut String, n: Num, r: Resource, per: Option<&Count>) {
+fn resource_per(out: &mut Out, n: Num, r: Resource, per: Option<&Count>) {
     resource(out, n, r);
     if let Some(c) = per {
         out.push_str(" for each ");
@@ -470,7 +495,7 @@ pub(crate) fn third_person(p: Player) -> bool {
 }
 
 /// `gain` or `gains`, `copy` or `copies`.
-fn verb(out: &mut String, base: &str, third: bool) {
+fn verb(out: &mut Out, base: &str, third: bool) {
     if !third {
         out.push_str(base);
     } else if base.ends_with("sh") || base.ends_with("ch") || base.ends_with('s') {
@@ -488,9 +513,9 @@ fn verb(out: &mut String, base: &str, third: bool) {
     }
 }
 
-fn action(out: &mut String, a: &Action, third: bool) {
+fn action(out: &mut Out, a: &Action, third: bool) {
     // The verb and a space: every action goes on with more words.
-    let v = |out: &mut String, base: &str| {
+    let v = |out: &mut Out, base: &str| {
         verb(out, base, third);
         out.push(' ');
     };
@@ -640,7 +665,7 @@ fn action(out: &mut String, a: &Action, third: bool) {
 }
 
 /// What a prohibition forbids, in the base form (`play fire cards`).
-fn deed(out: &mut String, d: &Deed) {
+fn deed(out: &mut Out, d: &Deed) {
     match d {
         Deed::GainRp => out.push_str("gain RP"),
         Deed::Clash => out.push_str("clash"),
@@ -666,7 +691,7 @@ fn deed(out: &mut String, d: &Deed) {
 }
 
 /// `a +1 STAR token`, `3 +1 STAR tokens`.
-fn tokens(out: &mut String, n: u32) {
+fn tokens(out: &mut Out, n: u32) {
     if n == 1 {
         out.push_str("a +1 STAR token");
     } else {
@@ -675,7 +700,7 @@ fn tokens(out: &mut String, n: u32) {
     }
 }
 
-fn amount(out: &mut String, a: &Amount) {
+fn amount(out: &mut Out, a: &Amount) {
     match a {
         Amount::Fixed { rp } => {
             number(out, rp.value);
@@ -694,8 +719,8 @@ fn amount(out: &mut String, a: &Amount) {
 }
 
 /// What `for each` counts (`plural` in conditions: `3 or more fire cards`).
-fn count(out: &mut String, c: &Count, plural: bool) {
-    let different = |out: &mut String, one: &str, many: &str, among: &Target| {
+fn count(out: &mut Out, c: &Count, plural: bool) {
+    let different = |out: &mut Out, one: &str, many: &str, among: &Target| {
         out.push_str("different ");
         out.push_str(if plural { many } else { one });
         out.push_str(" among ");
@@ -738,7 +763,7 @@ fn count(out: &mut String, c: &Count, plural: bool) {
 }
 
 /// `3 Millennium Dollars`, `1 Millennium Dollar`, `2 VP`.
-fn resource(out: &mut String, n: Num, r: Resource) {
+fn resource(out: &mut Out, n: Num, r: Resource) {
     match (r, n.value) {
         (Resource::Money, 1) => out.push_str("1 Millennium Dollar"),
         (Resource::SellMarker, 1) => out.push_str("a Sell Marker"),
@@ -754,7 +779,7 @@ fn resource(out: &mut String, n: Num, r: Resource) {
 }
 
 /// `more RP`, `fewer Millennium Dollars`: what a comparison of players says.
-fn compared(out: &mut String, more: bool, measure: Measure) {
+fn compared(out: &mut Out, more: bool, measure: Measure) {
     out.push_str(if more { "more " } else { "fewer " });
     out.push_str(match measure {
         Measure::Rp => "RP",
@@ -763,7 +788,7 @@ fn compared(out: &mut String, more: bool, measure: Measure) {
     });
 }
 
-fn player(out: &mut String, p: Player) {
+fn player(out: &mut Out, p: Player) {
     let word = match p {
         Player::You => "you",
         Player::AnOpponent => "an opponent",
@@ -805,7 +830,7 @@ enum Ctx {
     From,
 }
 
-fn target(out: &mut String, t: &Target, ctx: Ctx) {
+fn target(out: &mut Out, t: &Target, ctx: Ctx) {
     match &t.kind {
         TargetKind::This => out.push_str("this card"),
         TargetKind::It => out.push_str("it"),
@@ -845,7 +870,7 @@ fn target(out: &mut String, t: &Target, ctx: Ctx) {
     }
 }
 
-fn query(out: &mut String, q: &CardQuery, ctx: Ctx) {
+fn query(out: &mut Out, q: &CardQuery, ctx: Ctx) {
     match q.quant {
         Quant::One => {
             // `a` or `an`, as the words after it begin.
@@ -884,7 +909,7 @@ pub(crate) fn article(next: &str) -> &'static str {
 }
 
 /// Adjectives, noun and what follows, without the quantity.
-fn query_body(out: &mut String, q: &CardQuery, plural: bool, ctx: Ctx) {
+fn query_body(out: &mut Out, q: &CardQuery, plural: bool, ctx: Ctx) {
     if q.other {
         out.push_str("other ");
     }
@@ -901,6 +926,7 @@ fn query_body(out: &mut String, q: &CardQuery, plural: bool, ctx: Ctx) {
     }
     out.push_str(noun(q.noun, plural));
     if let Some(set) = &q.set {
+        out.named_set = true;
         out.push_str(" from the ");
         out.push_str(&set.name);
         out.push_str(" set");
@@ -948,9 +974,9 @@ fn noun(n: Noun, plural: bool) -> &'static str {
     }
 }
 
-fn place(out: &mut String, p: Place, ctx: Ctx) {
+fn place(out: &mut Out, p: Place, ctx: Ctx) {
     out.push_str(if ctx == Ctx::From { "from " } else { "in " });
-    let owned = |out: &mut String, o: Owner, what: &str| {
+    let owned = |out: &mut Out, o: Owner, what: &str| {
         out.push_str(owner(o));
         out.push_str(what);
     };
@@ -967,7 +993,7 @@ fn place(out: &mut String, p: Place, ctx: Ctx) {
     }
 }
 
-fn star(out: &mut String, s: &StarFilter) {
+fn star(out: &mut Out, s: &StarFilter) {
     match s {
         StarFilter::Compare { cmp, than } => {
             out.push_str(match cmp {
@@ -989,7 +1015,7 @@ fn star(out: &mut String, s: &StarFilter) {
     }
 }
 
-fn condition(out: &mut String, c: &Condition) {
+fn condition(out: &mut Out, c: &Condition) {
     match c {
         Condition::Count { count, bound, n } => {
             let plural = !(n.value == 1 && *bound == Bound::Exactly);
@@ -1091,7 +1117,7 @@ pub(crate) fn counts_yours(count: &Count) -> bool {
 }
 
 /// `whenever <event>`, or `at the start of your turn` for a turn's ends.
-fn whenever(out: &mut String, e: &Event) {
+fn whenever(out: &mut Out, e: &Event) {
     match e {
         Event::TurnStarts { who } => {
             out.push_str("at the start of ");
@@ -1114,9 +1140,9 @@ fn whenever(out: &mut String, e: &Event) {
     }
 }
 
-fn event(out: &mut String, e: &Event) {
+fn event(out: &mut Out, e: &Event) {
     // `<player> <verb>`, the verb in the player's form.
-    let does = |out: &mut String, p: Player, base: &str| {
+    let does = |out: &mut Out, p: Player, base: &str| {
         player(out, p);
         out.push(' ');
         verb(out, base, third_person(p));

@@ -720,6 +720,9 @@ pub struct Phrasebook {
     /// Hashed, not ordered: rendering looks up several templates per
     /// effect line, on every card of the pool.
     phrases: foldhash::HashMap<Box<str>, Box<str>>,
+    /// Whether this is the built-in book of its language (whose English
+    /// prints an ability as its canonical source).
+    builtin: bool,
 }
 
 const EN: &str = include_str!("../../cards/phrases/en.yaml");
@@ -744,8 +747,13 @@ static BUILTIN: LazyLock<Phrasebooks> = LazyLock::new(|| {
     let read = |lang: Lang| {
         let file = builtin_file(lang);
         let mut problems = Vec::new();
-        Phrasebook::from_file(lang, &file, &mut problems)
-            .unwrap_or_else(|| panic!("built-in phrasebook {} is invalid: {problems:?}", file.path))
+        let book = Phrasebook::from_file(lang, &file, &mut problems).unwrap_or_else(|| {
+            panic!("built-in phrasebook {} is invalid: {problems:?}", file.path)
+        });
+        Phrasebook {
+            builtin: true,
+            ..book
+        }
     };
     Phrasebooks {
         en: read(Lang::En),
@@ -760,6 +768,11 @@ impl Phrasebook {
     /// The built-in phrasebook of a language (`cards/phrases/<lang>.yaml`).
     pub fn builtin(lang: Lang) -> Phrasebook {
         BUILTIN.get(lang).clone()
+    }
+
+    /// Whether this is the built-in book of its language, not a pool's.
+    pub fn is_builtin(&self) -> bool {
+        self.builtin
     }
 
     /// Reads `{"lang": "en", "options": {...}, "phrases": {...}}`; every
@@ -885,6 +898,7 @@ impl Phrasebook {
         }
         Ok(Phrasebook {
             lang,
+            builtin: false,
             options: options.unwrap_or(PhraseOptions { capitalize: false }),
             phrases: templates
                 .into_iter()
