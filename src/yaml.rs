@@ -733,6 +733,12 @@ fn back(bytes: &[u8], mut at: usize, n: usize) -> usize {
 /// bytes that start a character, which the compiler does many at a time.
 fn advance(bytes: &[u8], mut at: usize, mut n: usize) -> usize {
     const BLOCK: usize = 32;
+    // Keys and English text: the next `n` characters are as many bytes.
+    if let Some(next) = bytes.get(at..at + n)
+        && next.is_ascii()
+    {
+        return at + n;
+    }
     // Most steps are a few characters (one token to the next): counting a
     // block would cost more than it saves.
     while n >= BLOCK / 2
