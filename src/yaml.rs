@@ -818,7 +818,10 @@ impl<'a> Builder<'a> {
 
     /// Feeds one event; returns true at the end of the stream.
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<bool, YamlError> {
-        let range = self.offsets.range(span);
+        // A collection's start needs only where it starts, its end only
+        // where it ends (each a walk through the text).
+        let start = || self.offsets.byte(span.start.index());
+        let range = || self.offsets.range(span);
         match event {
             Event::StreamEnd => return Ok(true),
             Event::DocumentStart(_) => {
@@ -826,7 +829,7 @@ impl<'a> Builder<'a> {
                 if self.documents > 1 {
                     return Err(YamlError {
                         kind: YamlErrorKind::MultipleDocuments,
-                        span: range,
+                        span: range(),
                         message: "a card file holds one YAML document; found a second `---`".into(),
                         first: None,
                         unclosed: None,
@@ -836,36 +839,36 @@ impl<'a> Builder<'a> {
             Event::Scalar(text, style, anchor, _tag) => {
                 let node = Node {
                     value: resolve_scalar(text, style),
-                    span: range,
+                    span: range(),
                 };
                 self.count(1, &node.span)?;
                 self.push(node, anchor)?;
             }
-            Event::Alias(id) => self.alias(id, range)?,
+            Event::Alias(id) => self.alias(id, range())?,
             Event::SequenceStart(anchor, _) => {
                 self.open(
                     Open::Seq {
-                        start: range.start,
+                        start: start(),
                         anchor,
                         from: self.items.len(),
                     },
-                    &range,
+                    span,
                 )?;
             }
             Event::MappingStart(anchor, _) => {
                 self.open(
                     Open::Map {
-                        start: range.start,
+                        start: start(),
                         anchor,
                         from: self.entries.len(),
                         pending_key: None,
                         seen: None,
                     },
-                    &range,
+                    span,
                 )?;
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let Some((node, anchor)) = self.close(range.end) else {
+                let Some((node, anchor)) = self.close(self.offsets.byte(span.end.index())) else {
                     return Ok(false);
                 };
                 self.push(node, anchor)?;
@@ -982,17 +985,22 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
-    fn open(&mut self, open: Open, span: &Range<usize>) -> Result<(), YamlError> {
+    /// Opens a collection; `span` is its start event's, made bytes only
+    /// for a finding.
+    fn open(&mut self, open: Open, span: Span) -> Result<(), YamlError> {
         if self.stack.len() >= MAX_DEPTH {
             return Err(YamlError {
                 kind: YamlErrorKind::TooDeep,
-                span: span.clone(),
+                span: self.offsets.range(span),
                 message: format!("nesting deeper than {MAX_DEPTH} levels"),
                 first: None,
                 unclosed: None,
             });
         }
-        self.count(1, span)?;
+        if self.nodes >= MAX_NODES {
+            self.count(1, &self.offsets.range(span))?;
+        }
+        self.nodes += 1;
         self.stack.push(open);
         Ok(())
     }
