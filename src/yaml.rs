@@ -673,7 +673,11 @@ impl<'a> CharOffsets<'a> {
         }
         let bytes = self.src.as_bytes();
         let (cursor_char, cursor_byte) = self.cursor.get();
-        let (mut at_char, mut at_byte) = if char_index >= cursor_char {
+        // One node's end is often the next one's start.
+        if char_index == cursor_char {
+            return cursor_byte;
+        }
+        let (mut at_char, mut at_byte) = if char_index > cursor_char {
             (cursor_char, cursor_byte)
         } else if cursor_char - char_index <= CHECKPOINT {
             // A little way back (a node's end, then the next one's start):
