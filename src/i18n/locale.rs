@@ -84,11 +84,22 @@ pub(crate) fn normalize_owned(text: String) -> String {
 
 fn is_normal(text: &str) -> bool {
     // What `normalize` would change: blank space at either end or at the
-    // end of a line, and carriage returns.
-    !text.starts_with(char::is_whitespace)
-        && !text.ends_with(char::is_whitespace)
-        && !text.contains('\r')
-        && text.split('\n').all(|l| !l.ends_with(char::is_whitespace))
+    // end of a line, and carriage returns. Line ends are found many bytes
+    // at a time (every translation's texts are asked, several times).
+    let blank_before = |end: usize| text[..end].ends_with(char::is_whitespace);
+    if text.starts_with(char::is_whitespace) || blank_before(text.len()) {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(found) = memchr::memchr2(b'\n', b'\r', &bytes[from..]) {
+        let at = from + found;
+        if bytes[at] == b'\r' || blank_before(at) {
+            return false;
+        }
+        from = at + 1;
+    }
+    true
 }
 
 /// [`normalize`] with, for each byte of the result (and its end), the
