@@ -712,8 +712,9 @@ fn read_group(prefix: &str, node: &Node, book: &mut BookFile) {
     }
 }
 
-/// The phrase templates of one language.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The phrase templates of one language. Two books are equal when they
+/// print alike, wherever they were read from.
+#[derive(Clone, Debug)]
 pub struct Phrasebook {
     pub lang: Lang,
     pub options: PhraseOptions,
@@ -763,6 +764,14 @@ static BUILTIN: LazyLock<Phrasebooks> = LazyLock::new(|| {
 
 const MISSING_IN_BOOK: &str = "add them under `phrases`; src/effect/phrases.rs (`KEYS`) lists every key with its placeholders";
 const MISSING_IN_TRANSLATION: &str = "add them as `key: {text: …, source: …, fingerprint: …}`; `blades i18n status` lists each with its English";
+
+impl PartialEq for Phrasebook {
+    fn eq(&self, other: &Phrasebook) -> bool {
+        self.lang == other.lang && self.options == other.options && self.phrases == other.phrases
+    }
+}
+
+impl Eq for Phrasebook {}
 
 impl Phrasebook {
     /// The built-in phrasebook of a language (`cards/phrases/<lang>.yaml`).
