@@ -140,17 +140,7 @@ pub fn render(effect: &Effect, lang: Lang, phrases: &Phrasebook, vocab: &Vocabul
     render::render(effect, lang, phrases, vocab)
 }
 
-/// [`render`] with every line through the phrase book, even where the
-/// built-in English book's text is the canonical source (for the test that
-/// holds the two equal).
-pub fn render_from_phrases(
-    effect: &Effect,
-    lang: Lang,
-    phrases: &Phrasebook,
-    vocab: &Vocabulary,
-) -> String {
-    render::render_from_phrases(effect, lang, phrases, vocab)
-}
+pub use render::render_from_phrases;
 
 /// Canonical English source: `parse(format(e)) == e` (spans aside), and
 /// formatting is idempotent.
