@@ -1521,6 +1521,16 @@ fn english_rendering_of_abilities_is_the_canonical_source() {
             render_from_phrases(&abilities, Lang::En, &en, &vocab),
             format(&abilities)
         );
+        // What the build prints, keyword lines and sets included.
+        for lang in Lang::ALL {
+            let book = Phrasebook::builtin(lang);
+            let e = parse_ok(&text);
+            assert_eq!(
+                render(&e, lang, &book, &vocab),
+                render_from_phrases(&e, lang, &book, &vocab),
+                "{text}"
+            );
+        }
     }
 }
 
