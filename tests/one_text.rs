@@ -238,3 +238,43 @@ fn a_third_language_gets_english_words_not_japanese() {
     );
     assert_ne!(japanese.kind, english.kind);
 }
+
+/// Every card of the built-in pool, the example pools and the fixture
+/// workspace prints alike through `render` (which takes the canonical
+/// English for the built-in book's abilities) and through the phrase book.
+#[test]
+fn every_pools_effects_print_alike_through_render_and_the_phrase_book() {
+    use blades::effect::{Lang, render, render_from_phrases};
+    let mut pools = vec![Workspace::builtin()];
+    for dir in [
+        "examples/pools/board-game",
+        "examples/pools/millennium-monsters",
+        "examples/pools/playing-cards",
+        "tests/fixtures/workspace/own-words",
+    ] {
+        pools.push(Workspace::open_uncached(Some(&root().join(dir))).expect("pool opens"));
+    }
+    let mut effects = 0;
+    for pool in pools {
+        let (vocabulary, _) = pool.vocabulary();
+        let Ok(database) = pool.database() else {
+            continue;
+        };
+        for card in &database.cards {
+            let Some(tree) = &card.effect_tree else {
+                continue;
+            };
+            effects += 1;
+            for lang in Lang::ALL {
+                let book = vocabulary.phrases.get(lang);
+                assert_eq!(
+                    render(tree, lang, book, &vocabulary.vocab),
+                    render_from_phrases(tree, lang, book, &vocabulary.vocab),
+                    "{}",
+                    card.id.0
+                );
+            }
+        }
+    }
+    assert!(effects > 50, "{effects} effects");
+}
