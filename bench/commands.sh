@@ -6,17 +6,23 @@
 # them to bench/COMMANDS.md.
 #
 # usage: bench/commands.sh [CARDS=100000] [RUNS=5]
+# BLADES=path uses that binary and SYNTH=path that generator (no build), to
+# time another build of the tool; OUT=file writes the table there instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cards=${1:-100000}
 runs=${2:-5}
+out=${OUT:-bench/COMMANDS.md}
 scratch=target/bench-scratch
 mkdir -p "$scratch"
-cargo build --release --quiet --bin blades --example synth
-blades=$PWD/target/release/blades
+if [ -z "${BLADES:-}" ] || [ -z "${SYNTH:-}" ]; then
+  cargo build --release --quiet --bin blades --example synth
+fi
+blades=${BLADES:-$PWD/target/release/blades}
+synth=${SYNTH:-$PWD/target/release/examples/synth}
 pool="$PWD/$scratch/pool-$cards"
 if [ ! -d "$pool" ]; then
-  target/release/examples/synth --cards "$cards" --out "$pool"
+  "$synth" --cards "$cards" --out "$pool"
 fi
 built="$PWD/$scratch/commands-built"
 fresh="$PWD/$scratch/commands-fresh"
@@ -28,6 +34,9 @@ mkdir -p "$built" "$fresh"
 deck="$built/deck.yaml"
 "$blades" --cards "$pool" --format json copies list 2>/dev/null | python3 bench/legal-deck.py >"$deck"
 card=$(sed -n 2p "$deck" | sed 's/^  - //; s/^"//; s/"$//')
+# A collection of the deck's first three singles (legal or not, it is checked).
+collection="$built/collection.txt"
+sed -n '2,4p' "$deck" | sed 's/^  - //; s/^"//; s/"$//' >"$collection"
 
 declare -A median
 measure() {
@@ -48,7 +57,12 @@ measure "build, nothing changed" "$built" "$runs" "$blades" --cards "$pool" buil
 for where in built fresh; do
   dir=$built; [ $where = fresh ] && dir=$fresh
   measure "deck check ($where)" "$dir" "$runs" "$blades" --cards "$pool" deck check "$deck"
+  measure "collection check ($where)" "$dir" "$runs" "$blades" --cards "$pool" collection check "$collection"
   measure "card show ($where)" "$dir" "$runs" "$blades" --cards "$pool" card show "$card"
+  measure "search ($where)" "$dir" "$runs" "$blades" --cards "$pool" search "star>=7 element:fire"
+  measure "search --db ($where)" "$dir" "$runs" "$blades" search --db "$built/dist/cards.json" "star>=7 element:fire"
+  measure "i18n status ($where)" "$dir" "$runs" "$blades" --cards "$pool" i18n status
+  measure "i18n check ($where)" "$dir" "$runs" "$blades" --cards "$pool" i18n check
   measure "effect check ($where)" "$dir" "$runs" "$blades" --cards "$pool" effect check "Play: Gain 2 RP."
 done
 
@@ -56,16 +70,16 @@ ratio() { printf '%.2f' "$(echo "${median[$1]} / ${median[$2]}" | bc -l)"; }
 {
   echo "# Commands after a build"
   echo
-  echo "Run by \`bench/commands.sh $cards $runs\` on $(date -u +%Y-%m-%d), $(nproc) cores, shared machine (medians; expect noise)."
+  echo "Run by \`bench/commands.sh $cards $runs\` ($("$blades" --version)) on $(date -u +%Y-%m-%d), $(nproc) cores, shared machine (medians; expect noise)."
   echo "Pool: $cards synthetic cards from \`examples/synth\`. *After a build*: the command runs where \`blades build\`"
   echo "wrote \`dist/\` (database and cache) and the pool has not changed since; *from scratch*: where it did not."
   echo
   echo "| what | after a build (s) | from scratch (s) | after a build / build with nothing changed |"
   echo "|---|---|---|---|"
-  for k in "deck check" "card show" "effect check"; do
+  for k in "deck check" "collection check" "card show" "search" "search --db" "i18n status" "i18n check" "effect check"; do
     printf '| %s | %.3f | %.3f | %s× |\n' "$k" "${median[$k (built)]}" "${median[$k (fresh)]}" "$(ratio "$k (built)" 'build, nothing changed')"
   done
   echo
   printf -- '- build with nothing changed: %.3f s\n' "${median[build, nothing changed]}"
-} > bench/COMMANDS.md
-cat bench/COMMANDS.md
+} > "$out"
+cat "$out"

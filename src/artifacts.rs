@@ -7,9 +7,9 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use serde::Serialize;
-
+pub use crate::files::FileIdentity;
 use crate::files::{put_in_place, temp_beside};
+use crate::index::{self, PoolState};
 use crate::model::{Card, Database, KeywordName, Set};
 
 /// A set's part of the database as JSON, as `serde_json` writes it: the
@@ -17,29 +17,32 @@ use crate::model::{Card, Database, KeywordName, Set};
 #[derive(Debug, Clone)]
 pub struct SetJson {
     pub set: SharedBytes,
-    pub cards: CardsJson,
+    pub cards: Piece,
+    /// The set's section of the card index ([`crate::index`]).
+    pub index: Piece,
 }
 
-/// A set's cards as database JSON: made by this build, or still in the
-/// database file an earlier build wrote, where the next database is copied
-/// from (by the kernel, without passing through this process).
+/// A set's part of an artifact (its cards as database JSON, its section of
+/// the card index): made by this build, or still in the file an earlier
+/// build wrote, where the next one is copied from (by the kernel, without
+/// passing through this process).
 #[derive(Debug, Clone)]
-pub enum CardsJson {
+pub enum Piece {
     Built(SharedBytes),
     Written {
-        /// That database file, opened when its build cache was read (so it
-        /// stays readable after a new database is renamed over it).
+        /// That file, opened when its build cache was read (so it stays
+        /// readable after a new one is renamed over it).
         file: Arc<std::fs::File>,
         range: Range<u64>,
     },
 }
 
-impl CardsJson {
+impl Piece {
     /// Length in bytes.
     pub fn len(&self) -> u64 {
         match self {
-            CardsJson::Built(bytes) => bytes.len() as u64,
-            CardsJson::Written { range, .. } => range.end - range.start,
+            Piece::Built(bytes) => bytes.len() as u64,
+            Piece::Written { range, .. } => range.end - range.start,
         }
     }
 
@@ -54,8 +57,8 @@ impl CardsJson {
         let mut array = Vec::with_capacity(len + 2);
         array.push(b'[');
         match self {
-            CardsJson::Built(bytes) => array.extend_from_slice(bytes),
-            CardsJson::Written { file, range } => {
+            Piece::Built(bytes) => array.extend_from_slice(bytes),
+            Piece::Written { file, range } => {
                 array.resize(len + 1, 0);
                 read_at(file, range.start, &mut array[1..])?;
             }
@@ -140,7 +143,8 @@ impl SetJson {
             // object, which waits for the end of the file.
             SetJson {
                 set: json[..set_end].to_vec().into(),
-                cards: CardsJson::Built(json[set_end..].to_vec().into()),
+                cards: Piece::Built(json[set_end..].to_vec().into()),
+                index: Piece::Built(index::encode_section(set, cards).into()),
             }
         })
     }
@@ -277,8 +281,8 @@ fn write_database_json(w: &mut dyn Write, database: &DatabaseJson) -> std::io::R
         }
         first = false;
         match &part.cards {
-            CardsJson::Built(bytes) => w.write_all(bytes)?,
-            CardsJson::Written { file, range } => copy_range(file, range.clone(), w)?,
+            Piece::Built(bytes) => w.write_all(bytes)?,
+            Piece::Written { file, range } => copy_range(file, range.clone(), w)?,
         }
     }
     w.write_all(CARDS_TO_SETS)?;
@@ -300,35 +304,6 @@ pub struct WrittenDatabase {
     pub cards: Vec<Range<u64>>,
     /// The file itself, open for reading.
     pub file: Arc<std::fs::File>,
-}
-
-/// What tells one version of a file from another without reading it: its
-/// length, modification time and inode. Every database is a new file (a
-/// temp file renamed into place), so any rewrite changes the inode.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct FileIdentity {
-    pub len: u64,
-    pub modified: (u64, u32),
-    pub inode: u64,
-}
-
-impl FileIdentity {
-    pub fn of(meta: &std::fs::Metadata) -> FileIdentity {
-        let modified = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or((0, 0), |d| (d.as_secs(), d.subsec_nanos()));
-        #[cfg(unix)]
-        let inode = std::os::unix::fs::MetadataExt::ino(meta);
-        #[cfg(not(unix))]
-        let inode = 0;
-        FileIdentity {
-            len: meta.len(),
-            modified,
-            inode,
-        }
-    }
 }
 
 /// Writes the database from its JSON pieces to `path` as a build artifact
@@ -463,12 +438,12 @@ impl DatabaseWriter {
         let at = db.offset + comma.len() as u64;
         let range = at..at + set.cards.len();
         match &set.cards {
-            CardsJson::Built(bytes) => {
+            Piece::Built(bytes) => {
                 db.flush_run()?;
                 let mut slices = vec![std::io::IoSlice::new(comma), std::io::IoSlice::new(bytes)];
                 write_slices(db.temp.as_file_mut(), &mut slices)?;
             }
-            CardsJson::Written { file, range: from } => match &mut db.run {
+            Piece::Written { file, range: from } => match &mut db.run {
                 // Cards that were next to each other in the earlier file,
                 // comma and all: one run.
                 Some((run_file, run))
@@ -633,7 +608,72 @@ fn write_compact(w: &mut dyn Write, database: &Database, chunk: usize) -> std::i
     w.write_all(b"}\n")
 }
 
-#[cfg(test)]
+/// An index file as a build wrote it: which file it is, where each set's
+/// section is in it (in database order), and the file, open for reading,
+/// so that the next build copies the sections of unchanged sets from it.
+#[derive(Debug, Clone)]
+pub struct WrittenIndex {
+    pub identity: FileIdentity,
+    pub sections: Vec<Range<u64>>,
+    pub file: Arc<std::fs::File>,
+}
+
+/// Writes the card index ([`crate::index`]) of the database `json` built
+/// from a pool in `state` (and written to the file `database` identifies)
+/// to `path`, as a build artifact (a temp file renamed into place).
+pub fn write_index(
+    path: &Path,
+    state: PoolState,
+    json: &DatabaseJson,
+    database: Option<FileIdentity>,
+) -> std::io::Result<WrittenIndex> {
+    let mut sets = Vec::with_capacity(json.sets.len());
+    let mut offset = 0;
+    for (path, set) in json.paths.iter().zip(&json.sets) {
+        let len = set.index.len();
+        sets.push((Arc::clone(path), offset..offset + len));
+        offset += len;
+    }
+    let head = index::Head {
+        state,
+        database,
+        format: json.format,
+        keywords: json.keywords.clone(),
+        cards: json.cards,
+        sets,
+    };
+    let head_bytes = serde_json::to_vec(&head).map_err(std::io::Error::other)?;
+    let body_start = index::body_start(head_bytes.len());
+    crate::files::write_artifact(path, |out| {
+        out.write_all(index::MAGIC)?;
+        write_chunk(out, index::BUILD_ID.as_bytes())?;
+        write_chunk(out, &head_bytes)?;
+        out.write_all(&xxhash_rust::xxh3::xxh3_64(&head_bytes).to_le_bytes())?;
+        for set in &json.sets {
+            match &set.index {
+                Piece::Built(bytes) => out.write_all(bytes)?,
+                Piece::Written { file, range } => copy_range(file, range.clone(), out)?,
+            }
+        }
+        Ok(())
+    })?;
+    let file = std::fs::File::open(path)?;
+    let identity = FileIdentity::of(&file.metadata()?);
+    let sections = (head.sets.iter())
+        .map(|(_, r)| body_start + r.start..body_start + r.end)
+        .collect();
+    Ok(WrittenIndex {
+        identity,
+        sections,
+        file: Arc::new(file),
+    })
+}
+
+fn write_chunk(out: &mut dyn Write, bytes: &[u8]) -> std::io::Result<()> {
+    out.write_all(&(bytes.len() as u64).to_le_bytes())?;
+    out.write_all(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -698,7 +738,7 @@ mod tests {
         assert!(
             json.sets
                 .iter()
-                .all(|s| matches!(s.cards, CardsJson::Written { .. }))
+                .all(|s| matches!(s.cards, Piece::Written { .. }))
         );
         assert!(
             !out.exists(),
@@ -718,7 +758,7 @@ mod tests {
         assert_eq!(std::fs::read(&first).unwrap(), expected);
         // Each range holds that set's cards.
         for (set, range) in pieces.sets.iter().zip(&written.cards) {
-            let CardsJson::Built(bytes) = &set.cards else {
+            let Piece::Built(bytes) = &set.cards else {
                 panic!("built")
             };
             let mut copied = Vec::new();
@@ -738,7 +778,7 @@ mod tests {
         for (i, (set, range)) in pieces.sets.iter().zip(&written.cards).enumerate() {
             let cards = match i == middle {
                 true => set.cards.clone(),
-                false => CardsJson::Written {
+                false => Piece::Written {
                     file: Arc::clone(&written.file),
                     range: range.clone(),
                 },
@@ -746,6 +786,7 @@ mod tests {
             again.sets.push(SetJson {
                 set: set.set.clone(),
                 cards,
+                index: set.index.clone(),
             });
         }
         let second = dir.path().join("second.json");

@@ -1045,6 +1045,35 @@ pub(crate) fn kill_point(point: &str) {
 #[cfg(not(debug_assertions))]
 pub(crate) fn kill_point(_point: &str) {}
 
+/// What tells one version of a file from another without reading it: its
+/// length, modification time and inode. Every database is a new file (a
+/// temp file renamed into place), so any rewrite changes the inode.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FileIdentity {
+    pub len: u64,
+    pub modified: (u64, u32),
+    pub inode: u64,
+}
+
+impl FileIdentity {
+    pub fn of(meta: &fs::Metadata) -> FileIdentity {
+        let modified = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or((0, 0), |d| (d.as_secs(), d.subsec_nanos()));
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(meta);
+        #[cfg(not(unix))]
+        let inode = 0;
+        FileIdentity {
+            len: meta.len(),
+            modified,
+            inode,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::artifacts::{self, CardsJson, DatabaseJson, DatabaseWriter, SetJson};
+use crate::artifacts::{self, DatabaseJson, DatabaseWriter, FileIdentity, Piece, SetJson};
 use crate::cache::Cache;
 use crate::compile::{
     ChecksMemo, Compiled, Options, Output, PoolVocabulary, compile_with, find_set, read_vocabulary,
@@ -38,6 +38,7 @@ use crate::faces::gallery::{self, Gallery, GalleryWritten};
 use crate::faces::render::{self as face_render, FitMemo, face_findings};
 use crate::files::{self, Destination};
 use crate::i18n;
+use crate::index::{self, Index, PoolState};
 use crate::model::{Card, DATABASE_FORMAT, Database, Set};
 use crate::pool::{Listing, Pool, PoolError};
 use crate::rules::format::Formats;
@@ -63,33 +64,60 @@ impl Findings {
 /// A pool opened to answer questions about it.
 pub struct Workspace {
     pool: Pool,
-    /// The cache of the last build to [`DEFAULT_DATABASE`], if any: never
-    /// written from here. Building takes it (hence the lock).
+    /// The card index of the last build (to [`DEFAULT_DATABASE`]), when
+    /// it describes the pool as it is: the database without a build.
+    index: Option<Index>,
+    /// The cache of that build, opened when a question needs a build:
+    /// never written from here. Building takes it (hence the lock).
     cache: Mutex<Option<Cache>>,
+    /// The database whose cache answers questions, if one does.
+    cached: Option<PathBuf>,
 }
 
 impl Workspace {
     /// The built-in pool.
     pub fn builtin() -> Workspace {
+        Workspace::of(Pool::builtin(), None, None)
+    }
+
+    fn of(pool: Pool, cache: Option<Cache>, cached: Option<PathBuf>) -> Workspace {
         Workspace {
-            pool: Pool::builtin(),
-            cache: Mutex::new(None),
+            pool,
+            index: None,
+            cache: Mutex::new(cache),
+            cached,
         }
     }
 
-    /// The pool in `cards`, or the built-in one, read through the cache of
-    /// the last build to [`DEFAULT_DATABASE`] (files it vouches for are
-    /// read only if their text is needed).
+    /// The pool in `cards`, or the built-in one, read through the card
+    /// index or the cache of the last build to [`DEFAULT_DATABASE`] (files
+    /// they vouch for are read only if their text is needed).
     pub fn open(cards: Option<&Path>) -> Result<Workspace, PoolError> {
-        let cache = Cache::open_beside(Path::new(DEFAULT_DATABASE));
-        let pool = match cards {
-            None => Pool::builtin(),
-            Some(dir) => read_through(Pool::list(dir).map(Listing::stamp), Some(&cache))?,
+        Workspace::open_beside(cards, Path::new(DEFAULT_DATABASE))
+    }
+
+    /// [`Workspace::open`], through the index and cache of the last build
+    /// to `out`.
+    pub fn open_beside(cards: Option<&Path>, out: &Path) -> Result<Workspace, PoolError> {
+        let index = Index::open(&index::beside(out));
+        let (pool, cache) = match (cards, &index) {
+            (None, _) => (Pool::builtin(), None),
+            (Some(dir), Some(index)) => {
+                let listing = Pool::list(dir).map(Listing::stamp)?;
+                (
+                    listing.read(|path, stamp| index.state().known(path, stamp))?,
+                    None,
+                )
+            }
+            (Some(dir), None) => {
+                let cache = Cache::open_beside(out);
+                let pool = read_through(Pool::list(dir).map(Listing::stamp), Some(&cache))?;
+                (pool, Some(cache))
+            }
         };
-        Ok(Workspace {
-            pool,
-            cache: Mutex::new(Some(cache)),
-        })
+        let mut workspace = Workspace::of(pool, cache, Some(out.to_path_buf()));
+        workspace.index = index.filter(|index| index.state().describes(&workspace.pool));
+        Ok(workspace)
     }
 
     /// The pool in `cards`, or the built-in one, every file read (for the
@@ -99,10 +127,24 @@ impl Workspace {
             None => Pool::builtin(),
             Some(dir) => Pool::from_dir(dir)?,
         };
-        Ok(Workspace {
-            pool,
-            cache: Mutex::new(None),
-        })
+        Ok(Workspace::of(pool, None, None))
+    }
+
+    /// Whether the database comes from the card index (the pool is as the
+    /// last build left it).
+    pub fn has_index(&self) -> bool {
+        self.index.is_some()
+    }
+
+    /// The cache, opened at the first question that needs it.
+    fn cache(&self) -> std::sync::MutexGuard<'_, Option<Cache>> {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(out) = &self.cached
+            && cache.is_none()
+        {
+            *cache = Some(Cache::open_beside(out));
+        }
+        cache
     }
 
     /// The pool's files.
@@ -113,7 +155,10 @@ impl Workspace {
     /// The checked database, or the findings that stand in its way (every
     /// finding of a build, errors and warnings).
     pub fn database(&self) -> Result<Database, Findings> {
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(database) = self.index.as_ref().and_then(Index::database) {
+            return Ok(database);
+        }
+        let mut cache = self.cache();
         let compiled = compile_with(
             &self.pool,
             Options {
@@ -136,7 +181,7 @@ impl Workspace {
     /// vocabulary the build checks and renders with. Findings are those of
     /// the pool's keyword table and phrase books.
     pub fn vocabulary(&self) -> (PoolVocabulary, Findings) {
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = self.cache();
         let (vocabulary, diagnostics) = read_vocabulary(&self.pool, cache.as_mut());
         let mut sources = Sources::default();
         // Every format file, so that a later check of what the formats
@@ -350,7 +395,7 @@ fn set_of(piece: &SetJson) -> Option<(Set, Vec<Card>)> {
 }
 
 /// A set's cards from their piece of JSON.
-fn cards_of(piece: &CardsJson) -> Option<Vec<Card>> {
+fn cards_of(piece: &Piece) -> Option<Vec<Card>> {
     serde_json::from_slice(&piece.read_array().ok()?).ok()
 }
 
@@ -580,6 +625,8 @@ pub struct Builder {
     /// The texts known to fit, for [`BuildSettings::faces`] (opened with
     /// the first build that checks faces).
     fit_memo: Option<FitMemo>,
+    /// Why the last build could not write its card index.
+    index_problem: Option<Diagnostic>,
 }
 
 impl Builder {
@@ -605,6 +652,7 @@ impl Builder {
             opened: false,
             streamed,
             fit_memo: None,
+            index_problem: None,
         }
     }
 
@@ -673,6 +721,7 @@ impl Builder {
         build
             .unwritten
             .extend(self.database_failure(&build.written));
+        build.unwritten.extend(self.index_problem.take());
         if build.wrote_database() {
             self.write_sqlite(build);
             self.write_gallery(pool, build);
@@ -798,7 +847,7 @@ impl Builder {
         // build leaves on disk never depends on whether anyone reads it.
         let written = match self.settings.schema_only {
             true => Written::Checked,
-            false => self.write_database(&compiled, writer),
+            false => self.write_database(pool, &compiled, writer),
         };
         Build::of(pool, compiled, written, built, started.elapsed())
     }
@@ -882,6 +931,45 @@ impl Builder {
         }
     }
 
+    /// Writes the card index beside a database the cache describes (left
+    /// as it is when it describes that very file and the pool's files);
+    /// the warning when it cannot be written.
+    fn keep_index(
+        &mut self,
+        pool: &Pool,
+        json: &DatabaseJson,
+        database: Option<FileIdentity>,
+        names_art: bool,
+    ) -> Option<Diagnostic> {
+        let cache = self.cache.as_mut()?;
+        let path = index::beside(&self.settings.out);
+        if names_art {
+            // Art is read again by every build; an index could not tell
+            // that an image changed, so there is none.
+            let _ = std::fs::remove_file(&path);
+            return None;
+        }
+        let state = PoolState::of(pool);
+        let current = Index::open(&path);
+        if current.is_some_and(|index| index.describes(&state, database.as_ref())) {
+            return None;
+        }
+        match artifacts::write_index(&path, state, json, database) {
+            Ok(written) => {
+                cache.index_written(&json.paths, &written);
+                None
+            }
+            Err(e) => Some(
+                Diagnostic::general(
+                    Code::CannotWrite,
+                    format!("cannot write the card index `{}`: {e}", path.display()),
+                )
+                .as_warning()
+                .with_help("the database was written; commands build the pool again until a build writes the index"),
+            ),
+        }
+    }
+
     /// The writer of the database as it is made, if it is; with a cache,
     /// the database it replaces is left for the next build to delete.
     fn database_writer(&self) -> Option<DatabaseWriter> {
@@ -897,7 +985,12 @@ impl Builder {
 
     /// Writes the database of a successful build (telling the cache where
     /// its sets went).
-    fn write_database(&mut self, compiled: &Compiled, writer: Option<DatabaseWriter>) -> Written {
+    fn write_database(
+        &mut self,
+        pool: &Pool,
+        compiled: &Compiled,
+        writer: Option<DatabaseWriter>,
+    ) -> Written {
         let out = &self.settings.out;
         // A killed build's temp file goes even when nothing is written.
         files::remove_stale_temp_files_once(files::parent_of(out));
@@ -910,7 +1003,12 @@ impl Builder {
             ),
             // Already on disk as this build would write it: left untouched
             // (a tool that watches it sees no change).
-            Output::Unchanged(json) => (Ok(()), json.sets.len(), json.cards),
+            Output::Unchanged(json) => {
+                let database =
+                    (self.cache.as_ref()).and_then(|cache| cache.database_identity().cloned());
+                self.index_problem = self.keep_index(pool, json, database, compiled.names_art);
+                (Ok(()), json.sets.len(), json.cards)
+            }
             Output::Pieces(json) => {
                 let written = match writer {
                     Some(writer) => writer.finish(),
@@ -918,6 +1016,10 @@ impl Builder {
                 };
                 if let (Ok(written), Some(cache)) = (&written, self.cache.as_mut()) {
                     cache.database_written(&json.paths, written);
+                }
+                if let Ok(written) = &written {
+                    let database = Some(written.identity.clone());
+                    self.index_problem = self.keep_index(pool, json, database, compiled.names_art);
                 }
                 (written.map(|_| ()), json.sets.len(), json.cards)
             }
@@ -968,7 +1070,7 @@ mod tests {
         assert!(
             json.sets
                 .iter()
-                .all(|s| matches!(s.cards, CardsJson::Written { .. }) || s.cards.is_empty())
+                .all(|s| matches!(s.cards, Piece::Written { .. }) || s.cards.is_empty())
         );
         let read = database_from_pieces(json).expect("the pieces read back");
         let built = crate::compile::compile(&pool)

@@ -4,8 +4,7 @@
 //! and lists are length-prefixed, enums are one byte; any malformed input
 //! decodes to `None` (the cache is then ignored), never to a panic.
 
-use std::ops::Range;
-
+use crate::codec::{Reader, Writer};
 use crate::load::{CardSpans, LoadedCard};
 use crate::model::{CardSource, Errata};
 use crate::words::{CardKind, Element, Id};
@@ -162,90 +161,6 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
         });
     }
     r.0.is_empty().then_some(cards)
-}
-
-struct Writer<'a>(&'a mut Vec<u8>);
-
-impl Writer<'_> {
-    fn number(&mut self, mut n: usize) {
-        while n >= 0x80 {
-            self.0.push(n as u8 | 0x80);
-            n >>= 7;
-        }
-        self.0.push(n as u8);
-    }
-
-    fn text(&mut self, text: &str) {
-        self.number(text.len());
-        self.0.extend_from_slice(text.as_bytes());
-    }
-
-    fn optional_text(&mut self, text: Option<&str>) {
-        match text {
-            None => self.0.push(0),
-            Some(text) => {
-                self.0.push(1);
-                self.text(text);
-            }
-        }
-    }
-
-    /// A span as its start and length.
-    fn span(&mut self, span: &Range<usize>) {
-        self.number(span.start);
-        self.number(span.end.saturating_sub(span.start));
-    }
-}
-
-struct Reader<'a>(&'a [u8]);
-
-impl Reader<'_> {
-    fn byte(&mut self) -> Option<u8> {
-        let (&first, rest) = self.0.split_first()?;
-        self.0 = rest;
-        Some(first)
-    }
-
-    fn number(&mut self) -> Option<usize> {
-        let mut n: usize = 0;
-        for shift in (0..usize::BITS).step_by(7) {
-            let byte = self.byte()?;
-            n |= usize::from(byte & 0x7f).checked_shl(shift)?;
-            if byte & 0x80 == 0 {
-                return Some(n);
-            }
-        }
-        None
-    }
-
-    /// A length of a list, bounded by the bytes left (each item takes one).
-    fn count(&mut self) -> Option<usize> {
-        self.number().filter(|&n| n <= self.0.len())
-    }
-
-    fn text(&mut self) -> Option<String> {
-        let len = self.number()?;
-        if len > self.0.len() {
-            return None;
-        }
-        let (text, rest) = self.0.split_at(len);
-        self.0 = rest;
-        String::from_utf8(text.to_vec()).ok()
-    }
-
-    fn optional_text(&mut self) -> Option<Option<String>> {
-        match self.byte()? {
-            0 => Some(None),
-            1 => self.text().map(Some),
-            _ => None,
-        }
-    }
-
-    fn span(&mut self) -> Option<Range<usize>> {
-        let start = self.number()?;
-        let len = self.number()?;
-        Some(start..start.checked_add(len)?)
-    }
 }
 
 #[cfg(test)]

@@ -31,8 +31,8 @@ use serde::{Deserialize, Serialize};
 
 mod card_codec;
 
-use crate::artifacts::{CardsJson, SetJson, SharedBytes};
-use crate::artifacts::{FileIdentity, WrittenDatabase};
+use crate::artifacts::{FileIdentity, WrittenDatabase, WrittenIndex};
+use crate::artifacts::{Piece, SetJson, SharedBytes};
 use crate::diagnostics::Diagnostic;
 use crate::load::{FileResult, LoadedSet, LocaleSummary};
 use crate::pool::FileStamp;
@@ -42,7 +42,7 @@ use crate::pool::FileStamp;
 pub(crate) const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
 
 /// First line of a cache file (its format).
-const MAGIC: &[u8] = b"blades-cache 10\n";
+const MAGIC: &[u8] = b"blades-cache 11\n";
 
 /// What a set file contributed to a build.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -173,32 +173,42 @@ pub struct Cache {
 /// identity, and its sets are rendered again.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DatabaseLayout {
-    pub identity: FileIdentity,
-    /// Set file path, and the byte range of its cards.
-    pub cards: Vec<(Arc<str>, Range<u64>)>,
+    /// The database, and where each set's cards are in it.
+    pub cards: FileLayout,
+    /// The card index written beside the database, in the same way: the
+    /// next build copies the sections of unchanged sets from it.
+    pub index: Option<FileLayout>,
 }
 
-impl DatabaseLayout {
-    /// The database at `path`, opened, if it is the file this layout
-    /// describes.
+/// A file a build wrote (by its identity) and where each set's piece of
+/// it is.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FileLayout {
+    pub identity: FileIdentity,
+    /// Set file path, and the byte range of its piece.
+    pub pieces: Vec<(Arc<str>, Range<u64>)>,
+}
+
+impl FileLayout {
+    /// The file at `path`, opened, if it is the file this layout describes.
     fn open(&self, path: &Path) -> Option<Arc<std::fs::File>> {
         let file = std::fs::File::open(path).ok()?;
         let meta = file.metadata().ok()?;
         (FileIdentity::of(&meta) == self.identity).then(|| Arc::new(file))
     }
 
-    /// Each set's cards in `file`, the database this layout describes.
-    fn cards_in(&self, file: &Arc<std::fs::File>) -> HashMap<&str, CardsJson> {
+    /// Each set's piece in `file`, the file this layout describes.
+    fn pieces_in(&self, file: &Arc<std::fs::File>) -> HashMap<&str, Piece> {
         let len = self.identity.len;
-        self.cards
+        self.pieces
             .iter()
             .filter(|(_, range)| range.start <= range.end && range.end <= len)
             .map(|(path, range)| {
-                let cards = CardsJson::Written {
+                let piece = Piece::Written {
                     file: Arc::clone(file),
                     range: range.clone(),
                 };
-                (&**path, cards)
+                (&**path, piece)
             })
             .collect()
     }
@@ -257,17 +267,20 @@ impl Cache {
     /// in the order of the written sets).
     pub fn database_written(&mut self, paths: &[Arc<str>], written: &WrittenDatabase) {
         let layout = DatabaseLayout {
-            identity: written.identity.clone(),
-            cards: paths
-                .iter()
-                .cloned()
-                .zip(written.cards.iter().cloned())
-                .collect(),
+            cards: FileLayout {
+                identity: written.identity.clone(),
+                pieces: paths
+                    .iter()
+                    .cloned()
+                    .zip(written.cards.iter().cloned())
+                    .collect(),
+            },
+            index: None,
         };
         // This build's sets now find their cards in the new file: kept in
         // memory or in an older file, they would hold on to it (`--watch`
         // runs build after build).
-        let cards = layout.cards_in(&written.file);
+        let cards = layout.cards.pieces_in(&written.file);
         for (path, entry) in &mut self.fresh_sets {
             if let Some((_, json)) = &mut entry.output
                 && let Some(written) = cards.get(&**path)
@@ -277,6 +290,32 @@ impl Cache {
         }
         drop(cards);
         self.layout = Some((layout, false));
+    }
+
+    /// Records where this build's card index put each set's section
+    /// (`paths` in the order of the written sets), after the database.
+    pub fn index_written(&mut self, paths: &[Arc<str>], written: &WrittenIndex) {
+        let Some((layout, stored)) = &mut self.layout else {
+            return;
+        };
+        let index = FileLayout {
+            identity: written.identity.clone(),
+            pieces: (paths.iter().cloned())
+                .zip(written.sections.iter().cloned())
+                .collect(),
+        };
+        // As for the cards: the old index file is let go.
+        let sections = index.pieces_in(&written.file);
+        for (path, entry) in &mut self.fresh_sets {
+            if let Some((_, json)) = &mut entry.output
+                && let Some(written) = sections.get(&**path)
+            {
+                json.index = written.clone();
+            }
+        }
+        drop(sections);
+        layout.index = Some(index);
+        *stored = false;
     }
 
     /// The content hash of the file at `path` when the cache vouches for it:
@@ -290,11 +329,18 @@ impl Cache {
         (recorded.as_ref() == Some(stamp)).then_some(hash)
     }
 
+    /// The database file this cache describes.
+    pub fn database_identity(&self) -> Option<&FileIdentity> {
+        self.layout
+            .as_ref()
+            .map(|(layout, _)| &layout.cards.identity)
+    }
+
     /// The set files of the database this cache describes, in the
     /// database's order.
     pub fn database_sets(&self) -> impl Iterator<Item = &str> {
         let layout = self.layout.iter().map(|(layout, _)| layout);
-        layout.flat_map(|layout| layout.cards.iter().map(|(path, _)| &**path))
+        layout.flat_map(|layout| layout.cards.pieces.iter().map(|(path, _)| &**path))
     }
 
     /// Takes the set entry recorded for this path (whatever its content was).
@@ -599,11 +645,17 @@ fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
         None => None,
     };
     // The cards of each set, while the database is the file the layout
-    // describes.
-    let written: HashMap<&str, CardsJson> = layout
+    // describes, and their sections of the card index, while it is too.
+    let written: HashMap<&str, Piece> = layout
         .as_ref()
         .zip(database)
-        .and_then(|(layout, path)| Some(layout.cards_in(&layout.open(path)?)))
+        .and_then(|(layout, path)| Some(layout.cards.pieces_in(&layout.cards.open(path)?)))
+        .unwrap_or_default();
+    let sections: HashMap<&str, Piece> = layout
+        .as_ref()
+        .and_then(|layout| layout.index.as_ref())
+        .zip(database)
+        .and_then(|(index, path)| Some(index.pieces_in(&index.open(&crate::index::beside(path))?)))
         .unwrap_or_default();
     let current_sizes = current
         .iter()
@@ -613,7 +665,7 @@ fn decode(buffer: &Arc<Vec<u8>>, database: Option<&Path>) -> Option<Decoded> {
         })
         .collect();
     Some(Decoded {
-        sets: decode_sets(buffer, &current, &written)?,
+        sets: decode_sets(buffer, &current, &written, &sections)?,
         locales: decode_locales(&current)?,
         disk: OnDisk {
             len: bytes.len(),
@@ -686,7 +738,8 @@ fn shared_piece(buffer: &Arc<Vec<u8>>, piece: &[u8]) -> Option<SharedBytes> {
 fn decode_sets(
     buffer: &Arc<Vec<u8>>,
     current: &[&Record<'_>],
-    written: &HashMap<&str, CardsJson>,
+    written: &HashMap<&str, Piece>,
+    sections: &HashMap<&str, Piece>,
 ) -> Option<HashMap<Arc<str>, SetEntry>> {
     current
         .par_iter()
@@ -700,12 +753,16 @@ fn decode_sets(
                 set.path = Arc::clone(&path);
                 set.cards = card_codec::decode(r.cards)?;
             }
-            entry.output = match (r.output, written.get(r.path)) {
-                (Some((key, set)), Some(cards)) => Some((
+            // A set's output is kept only with both its cards and its
+            // section of the index on disk.
+            let on_disk = written.get(r.path).zip(sections.get(r.path));
+            entry.output = match (r.output, on_disk) {
+                (Some((key, set)), Some((cards, index))) => Some((
                     key,
                     SetJson {
                         set: shared_piece(buffer, set)?,
                         cards: cards.clone(),
+                        index: index.clone(),
                     },
                 )),
                 _ => None,
@@ -751,7 +808,8 @@ mod tests {
                 hash,
                 SetJson {
                     set: format!("{{\"n\":{hash}}}").into_bytes().into(),
-                    cards: CardsJson::Built(vec![b'x'; 1000].into()),
+                    cards: Piece::Built(vec![b'x'; 1000].into()),
+                    index: Piece::Built(vec![b'i'; 100].into()),
                 },
             )),
             stored: false,
@@ -821,6 +879,9 @@ mod tests {
         };
         let written = crate::artifacts::write_database_json_file(&out, &json).unwrap();
         cache.database_written(&json.paths, &written);
+        let state = crate::index::PoolState::default();
+        let index = crate::artifacts::write_index(&crate::index::beside(&out), state, &json);
+        cache.index_written(&json.paths, &index.unwrap());
         out
     }
 
@@ -838,12 +899,12 @@ mod tests {
         let mut cache = Cache::open_beside(&out);
         let cards = |cache: &Cache, name: &str| match &cache.sets[name].output {
             Some((_, json)) => match &json.cards {
-                CardsJson::Written { file, range } => {
+                Piece::Written { file, range } => {
                     let mut bytes = Vec::new();
                     crate::artifacts::copy_range(file, range.clone(), &mut bytes).unwrap();
                     Some(bytes)
                 }
-                CardsJson::Built(_) => panic!("built, not read"),
+                Piece::Built(_) => panic!("built, not read"),
             },
             None => None,
         };

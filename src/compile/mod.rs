@@ -52,6 +52,9 @@ pub struct Compiled {
     pub vocabulary: Option<PoolVocabulary>,
     /// Time spent on the per-file checks and on the pool-wide ones.
     pub timings: Timings,
+    /// Whether a card names art: images the pool's state does not cover,
+    /// read again by every build.
+    pub names_art: bool,
 }
 
 /// Where a build spent its time.
@@ -293,6 +296,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         render,
     };
     let reused_files = read.reused;
+    let names_art = read.works.iter().any(|work| work.art != 0);
     if let Some(cache) = cache {
         store(cache, pool, read);
     }
@@ -303,6 +307,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         reused_files,
         timings,
         vocabulary,
+        names_art,
     }
 }
 

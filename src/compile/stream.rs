@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::artifacts::{CardsJson, DatabaseWriter, SetJson};
+use crate::artifacts::{DatabaseWriter, Piece, SetJson};
 use crate::i18n::locale::LocaleFile;
 use crate::load::LoadedSet;
 
@@ -72,10 +72,11 @@ fn write_chunk(
             let json = match writer.push(&json) {
                 Ok(range) => SetJson {
                     set: json.set,
-                    cards: CardsJson::Written {
+                    cards: Piece::Written {
                         file: Arc::clone(writer.file().expect("open once written to")),
                         range,
                     },
+                    index: json.index,
                 },
                 Err(_) => json,
             };

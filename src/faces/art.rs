@@ -30,6 +30,14 @@ pub enum ArtFormat {
 }
 
 impl ArtFormat {
+    /// Every format, in a fixed order (the card index stores a position).
+    pub const ALL: [ArtFormat; 4] = [
+        ArtFormat::Png,
+        ArtFormat::Jpeg,
+        ArtFormat::Webp,
+        ArtFormat::Svg,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ArtFormat::Png => "png",

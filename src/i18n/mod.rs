@@ -104,12 +104,18 @@ impl Project {
     pub fn load(pool: &Pool) -> Project {
         let mut sources = Sources::default();
         let mut set_problems = pool.problems.clone();
+        // Each file parses on its own, in parallel; they join in pool order.
+        let parsed: Vec<_> = (pool.sets.par_iter())
+            .map(|file| {
+                let mut found = Vec::new();
+                (load::load_set_and_doc(file, &mut found), found)
+            })
+            .collect();
         let mut loaded = Vec::new();
-        for file in &pool.sets {
+        for (file, (set, found)) in pool.sets.iter().zip(parsed) {
             sources.insert(file.path.clone(), file.text().clone());
-            if let Some(set) = load::load_set_and_doc(file, &mut set_problems) {
-                loaded.push(set);
-            }
+            set_problems.extend(found);
+            loaded.extend(set);
         }
         let mut units = card_units(&loaded);
         units.extend(phrase_units(pool));

@@ -42,6 +42,7 @@ use serde::Serialize;
 use crate::artifacts::{DatabaseFile, open_database};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::{Holding, Timing};
+use crate::index::Index as CardIndexFile;
 use crate::model::{ByLang, Card, DATABASE_FORMAT, Database};
 use crate::words::{CardKind, Element, Id, SetKind};
 
@@ -643,6 +644,10 @@ pub fn table_row(card: &Card, database: &Database, lang: &str) -> [String; 8] {
 
 /// Reads a built database (`blades build`'s `dist/cards.json`) to search.
 pub fn read_database(path: &Path) -> Result<Database, Box<Diagnostic>> {
+    // The card index written with this very file holds the same database.
+    if let Some(database) = CardIndexFile::of_database(path).and_then(|index| index.database()) {
+        return Ok(database);
+    }
     let shown: Arc<str> = Arc::from(path.display().to_string());
     let refuse = |code: Code, message: String, help: &str| {
         Box::new(Diagnostic::general(code, message).with_help(help))

@@ -1,0 +1,90 @@
+//! A compact binary form for what the build keeps between runs (the cache's
+//! cards, the card index): numbers are LEB128 varints, strings and lists
+//! are length-prefixed, enums are one byte. Reading never panics: any
+//! malformed input reads as `None`.
+
+use std::ops::Range;
+
+pub(crate) struct Writer<'a>(pub(crate) &'a mut Vec<u8>);
+
+impl Writer<'_> {
+    pub(crate) fn number(&mut self, mut n: usize) {
+        while n >= 0x80 {
+            self.0.push(n as u8 | 0x80);
+            n >>= 7;
+        }
+        self.0.push(n as u8);
+    }
+
+    pub(crate) fn text(&mut self, text: &str) {
+        self.number(text.len());
+        self.0.extend_from_slice(text.as_bytes());
+    }
+
+    pub(crate) fn optional_text(&mut self, text: Option<&str>) {
+        match text {
+            None => self.0.push(0),
+            Some(text) => {
+                self.0.push(1);
+                self.text(text);
+            }
+        }
+    }
+
+    /// A span as its start and length.
+    pub(crate) fn span(&mut self, span: &Range<usize>) {
+        self.number(span.start);
+        self.number(span.end.saturating_sub(span.start));
+    }
+}
+
+pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
+
+impl Reader<'_> {
+    pub(crate) fn byte(&mut self) -> Option<u8> {
+        let (&first, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(first)
+    }
+
+    pub(crate) fn number(&mut self) -> Option<usize> {
+        let mut n: usize = 0;
+        for shift in (0..usize::BITS).step_by(7) {
+            let byte = self.byte()?;
+            n |= usize::from(byte & 0x7f).checked_shl(shift)?;
+            if byte & 0x80 == 0 {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    /// A length of a list, bounded by the bytes left (each item takes one).
+    pub(crate) fn count(&mut self) -> Option<usize> {
+        self.number().filter(|&n| n <= self.0.len())
+    }
+
+    pub(crate) fn text(&mut self) -> Option<String> {
+        let len = self.number()?;
+        if len > self.0.len() {
+            return None;
+        }
+        let (text, rest) = self.0.split_at(len);
+        self.0 = rest;
+        String::from_utf8(text.to_vec()).ok()
+    }
+
+    pub(crate) fn optional_text(&mut self) -> Option<Option<String>> {
+        match self.byte()? {
+            0 => Some(None),
+            1 => self.text().map(Some),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn span(&mut self) -> Option<Range<usize>> {
+        let start = self.number()?;
+        let len = self.number()?;
+        Some(start..start.checked_add(len)?)
+    }
+}

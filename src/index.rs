@@ -1,0 +1,455 @@
+//! The card index: the database a build wrote, in a compact binary form,
+//! beside the build cache (`.blades-index`), with the state of the pool it
+//! was built from. A command that asks about an unchanged pool (`deck
+//! check`, `card show`, `search`) opens it instead of building the pool
+//! again and parsing the database's JSON back.
+//!
+//! The file is a head and one section per set, in database order:
+//!
+//! - `blades-index 1\n`, then the identity of the tool that wrote it (a
+//!   file from any other build is ignored);
+//! - the head (JSON, length-prefixed, with its checksum): every pool file's
+//!   path, content hash and stamp, the database's format and keyword
+//!   table, and where each set's section is;
+//! - each section: the set and its cards in [`crate::codec`]'s form,
+//!   ending with its checksum, so that a section is copied as it is from
+//!   one index to the next while its set is unchanged.
+//!
+//! Anything wrong (another tool's file, a checksum that does not match, a
+//! section that does not decode, a pool that is not the one it describes)
+//! makes the index unused: the command builds as it would without it, and
+//! the next build writes it anew. Commands never write it.
+
+use std::io::Read;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::codec::{Reader, Writer};
+use crate::faces::art::ArtFormat;
+use crate::files::FileIdentity;
+use crate::model::{Art, ByLang, Card, CardTranslation, Database, Errata, KeywordName, Set};
+use crate::pool::{FileStamp, Pool};
+use crate::words::{CardKind, Element, Id, SetKind};
+
+/// First line of an index file (its format).
+pub(crate) const MAGIC: &[u8] = b"blades-index 1\n";
+
+/// Identity of the code that wrote an index: the same as the cache's.
+pub(crate) const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
+
+/// The largest head read (a pool of a million files stays well under it).
+const MAX_HEAD_BYTES: u64 = 1 << 28;
+
+/// The index file for a database written to `out`.
+pub fn beside(out: &Path) -> PathBuf {
+    crate::files::parent_of(out).join(".blades-index")
+}
+
+/// One pool file as the build that wrote the index read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileState {
+    /// Path within the pool, with `/` separators.
+    pub relative: String,
+    /// Hash of its content.
+    pub hash: u64,
+    /// Its stamp, when the stamp alone vouches for the content.
+    pub stamp: Option<FileStamp>,
+}
+
+/// Every file of a pool, in path order: what a database was built from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolState {
+    pub files: Vec<FileState>,
+}
+
+impl PoolState {
+    /// The state of `pool` as read (a file left unread has the hash an
+    /// earlier build vouched for).
+    pub fn of(pool: &Pool) -> PoolState {
+        let mut files: Vec<FileState> = (pool.sets.iter().chain(&pool.data))
+            .map(|file| FileState {
+                relative: file.relative.clone(),
+                hash: file.hash(),
+                stamp: file.stamp,
+            })
+            .collect();
+        files.sort_by(|a, b| a.relative.cmp(&b.relative));
+        PoolState { files }
+    }
+
+    /// Whether `pool` holds the same files with the same content (stamps
+    /// aside). A pool with files that could not be read is never the same.
+    pub fn describes(&self, pool: &Pool) -> bool {
+        if !pool.problems.is_empty() || !pool.lossy.is_empty() {
+            return false;
+        }
+        let now = PoolState::of(pool);
+        now.files.len() == self.files.len()
+            && (now.files.iter().zip(&self.files))
+                .all(|(a, b)| a.relative == b.relative && a.hash == b.hash)
+    }
+
+    /// The content hash of the file at `relative` when the index vouches
+    /// for it: the build read it with this very stamp.
+    pub fn known(&self, relative: &str, stamp: &FileStamp) -> Option<u64> {
+        let at = (self.files)
+            .binary_search_by(|f| f.relative.as_str().cmp(relative))
+            .ok()?;
+        let file = &self.files[at];
+        (file.stamp.as_ref() == Some(stamp)).then_some(file.hash)
+    }
+}
+
+/// What the head of an index says.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Head {
+    pub(crate) state: PoolState,
+    /// The database file written beside the index, when the build wrote it.
+    pub(crate) database: Option<FileIdentity>,
+    pub(crate) format: u32,
+    pub(crate) keywords: Option<Vec<KeywordName>>,
+    pub(crate) cards: usize,
+    /// Each set's file path, and its section's bytes from the end of the
+    /// head.
+    pub(crate) sets: Vec<(Arc<str>, Range<u64>)>,
+}
+
+/// An index file opened: its head read and checked, its sections left on
+/// disk until the database is asked for.
+#[derive(Debug)]
+pub struct Index {
+    file: std::fs::File,
+    head: Head,
+    /// Where the sections start in the file.
+    body_start: u64,
+}
+
+impl Index {
+    /// The index at `path`, if there is one this build wrote, whole.
+    pub fn open(path: &Path) -> Option<Index> {
+        let file = std::fs::File::open(path).ok()?;
+        let len = file.metadata().ok()?.len();
+        let mut reader = std::io::BufReader::new(&file);
+        let mut magic = [0; MAGIC.len()];
+        reader.read_exact(&mut magic).ok()?;
+        if magic != MAGIC || read_chunk(&mut reader, 1 << 10)? != BUILD_ID.as_bytes() {
+            return None;
+        }
+        let head_bytes = read_chunk(&mut reader, MAX_HEAD_BYTES.min(len))?;
+        let mut sum = [0; 8];
+        reader.read_exact(&mut sum).ok()?;
+        if xxhash_rust::xxh3::xxh3_64(&head_bytes) != u64::from_le_bytes(sum) {
+            return None;
+        }
+        let head: Head = serde_json::from_slice(&head_bytes).ok()?;
+        let body_start = body_start(head_bytes.len());
+        let body_len = len - body_start.min(len);
+        let fits = |r: &Range<u64>| r.start <= r.end && r.end <= body_len;
+        if !head.sets.iter().all(|(_, r)| fits(r)) {
+            return None;
+        }
+        drop(reader);
+        Some(Index {
+            file,
+            head,
+            body_start,
+        })
+    }
+
+    /// The card index beside the database file at `path`, when it was
+    /// written with that very file (`search --db`).
+    pub fn of_database(path: &Path) -> Option<Index> {
+        let identity = FileIdentity::of(&std::fs::metadata(path).ok()?);
+        let index = Index::open(&beside(path))?;
+        (index.head.database.as_ref() == Some(&identity)).then_some(index)
+    }
+
+    /// Whether the index was written for a pool in `state` and the
+    /// database file `database`.
+    pub fn describes(&self, state: &PoolState, database: Option<&FileIdentity>) -> bool {
+        &self.head.state == state && self.head.database.as_ref() == database
+    }
+
+    /// The state of the pool the index was built from.
+    pub fn state(&self) -> &PoolState {
+        &self.head.state
+    }
+
+    /// The database, every set's section read and decoded in parallel;
+    /// `None` when any section is damaged.
+    pub fn database(&self) -> Option<Database> {
+        let sets: Vec<(Set, Vec<Card>)> = (self.head.sets.par_iter())
+            .map(|(_, range)| {
+                let bytes = self.section(range)?;
+                decode_section(&bytes)
+            })
+            .collect::<Option<_>>()?;
+        let mut database = Database {
+            format: self.head.format,
+            cards: Vec::with_capacity(self.head.cards),
+            sets: Vec::with_capacity(sets.len()),
+            keywords: self.head.keywords.clone(),
+        };
+        for (set, cards) in sets {
+            database.sets.push(set);
+            database.cards.extend(cards);
+        }
+        Some(database)
+    }
+
+    /// A section's bytes, read from the file (without its checksum, once
+    /// checked).
+    fn section(&self, range: &Range<u64>) -> Option<Vec<u8>> {
+        let len = usize::try_from(range.end - range.start).ok()?;
+        let mut bytes = vec![0; len];
+        read_at(&self.file, self.body_start + range.start, &mut bytes).ok()?;
+        let (body, sum) = bytes.split_at(len.checked_sub(8)?);
+        let sum = u64::from_le_bytes(sum.try_into().ok()?);
+        (xxhash_rust::xxh3::xxh3_64(body) == sum).then(|| {
+            bytes.truncate(len - 8);
+            bytes
+        })
+    }
+}
+
+/// Where the sections start, after a head of `head_len` bytes.
+pub(crate) fn body_start(head_len: usize) -> u64 {
+    (MAGIC.len() + 8 + BUILD_ID.len() + 8 + head_len + 8) as u64
+}
+
+fn read_chunk(reader: &mut impl Read, max: u64) -> Option<Vec<u8>> {
+    let mut len = [0; 8];
+    reader.read_exact(&mut len).ok()?;
+    let len = u64::from_le_bytes(len);
+    if len > max {
+        return None;
+    }
+    let mut bytes = vec![0; usize::try_from(len).ok()?];
+    reader.read_exact(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+#[cfg(unix)]
+fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
+}
+
+#[cfg(not(unix))]
+fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = file;
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buffer)
+}
+
+/// A set's section: the set (JSON: one small object) and its cards, then
+/// the checksum of those bytes.
+pub(crate) fn encode_section(set: &Set, cards: &[Card]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256 + cards.len() * 256);
+    let set_json = serde_json::to_vec(set).expect("a set serializes");
+    let mut w = Writer(&mut out);
+    w.number(set_json.len());
+    w.0.extend_from_slice(&set_json);
+    w.number(cards.len());
+    for card in cards {
+        encode_card(&mut w, card);
+    }
+    let sum = xxhash_rust::xxh3::xxh3_64(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+fn decode_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
+    let mut r = Reader(bytes);
+    let set_len = r.number()?;
+    let set_json = r.0.get(..set_len)?;
+    let set: Set = serde_json::from_slice(set_json).ok()?;
+    r.0 = &r.0[set_len..];
+    let count = r.count()?;
+    let mut cards = Vec::with_capacity(count);
+    for _ in 0..count {
+        cards.push(decode_card(&mut r)?);
+    }
+    r.0.is_empty().then_some((set, cards))
+}
+
+fn encode_card(w: &mut Writer<'_>, card: &Card) {
+    w.text(&card.id.0);
+    w.text(&card.name);
+    w.text(&card.set.0);
+    w.0.push(index_of(&CardKind::ALL, &card.kind));
+    // No STAR is 0, which no STAR is (they run from 1).
+    w.0.push(card.stars.unwrap_or(0));
+    w.number(card.elements.len());
+    for element in &card.elements {
+        w.0.push(index_of(&Element::ALL, element));
+    }
+    w.number(card.types.len());
+    for kind in &card.types {
+        w.text(&kind.0);
+    }
+    w.optional_text(card.category.as_ref().map(|c| c.0.as_str()));
+    w.0.push(index_of(&SetKind::ALL, &card.rarity));
+    w.0.push(card.copies);
+    w.optional_text(card.effect.as_deref());
+    w.number(card.effect_text.len());
+    for (lang, text) in card.effect_text.iter() {
+        w.text(lang);
+        w.text(text);
+    }
+    w.optional_text(card.flavor.as_deref());
+    w.number(card.translations.len());
+    for (lang, t) in card.translations.iter() {
+        w.text(lang);
+        w.optional_text(t.name.as_deref());
+        w.optional_text(t.flavor.as_deref());
+        w.optional_text(t.effect.as_deref());
+        w.number(t.stale.len());
+        t.stale.iter().for_each(|field| w.text(field));
+    }
+    w.number(card.errata.len());
+    for errata in &card.errata {
+        w.text(&errata.until);
+        w.text(&errata.effect);
+        w.optional_text(errata.note.as_deref());
+    }
+    match &card.art {
+        None => w.0.push(0),
+        Some(art) => {
+            w.0.push(1);
+            w.text(&art.file);
+            w.0.push(index_of(&ArtFormat::ALL, &art.format));
+            w.number(art.width as usize);
+            w.number(art.height as usize);
+            w.text(&art.fingerprint);
+        }
+    }
+}
+
+fn decode_card(r: &mut Reader<'_>) -> Option<Card> {
+    let id = Id(r.text()?);
+    let name = r.text()?;
+    let set = Id(r.text()?);
+    let kind = *CardKind::ALL.get(usize::from(r.byte()?))?;
+    let stars = Some(r.byte()?).filter(|s| *s != 0);
+    let elements = (0..r.count()?)
+        .map(|_| Element::ALL.get(usize::from(r.byte()?)).copied())
+        .collect::<Option<Vec<_>>>()?;
+    let types = (0..r.count()?)
+        .map(|_| r.text().map(Id))
+        .collect::<Option<Vec<_>>>()?;
+    let category = r.optional_text()?.map(Id);
+    let rarity = *SetKind::ALL.get(usize::from(r.byte()?))?;
+    let copies = r.byte()?;
+    let effect = r.optional_text()?;
+    let effect_text = (0..r.count()?)
+        .map(|_| Some((r.text()?, r.text()?)))
+        .collect::<Option<ByLang<String>>>()?;
+    let flavor = r.optional_text()?;
+    let translations = (0..r.count()?)
+        .map(|_| {
+            let lang = r.text()?;
+            let translation = CardTranslation {
+                name: r.optional_text()?,
+                flavor: r.optional_text()?,
+                effect: r.optional_text()?,
+                stale: (0..r.count()?)
+                    .map(|_| r.text())
+                    .collect::<Option<Vec<_>>>()?,
+            };
+            Some((lang, translation))
+        })
+        .collect::<Option<ByLang<CardTranslation>>>()?;
+    let errata = (0..r.count()?)
+        .map(|_| {
+            Some(Errata {
+                until: r.text()?,
+                effect: r.text()?,
+                note: r.optional_text()?,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let art = match r.byte()? {
+        0 => None,
+        1 => Some(Art {
+            file: r.text()?,
+            format: *ArtFormat::ALL.get(usize::from(r.byte()?))?,
+            width: u32::try_from(r.number()?).ok()?,
+            height: u32::try_from(r.number()?).ok()?,
+            fingerprint: r.text()?,
+        }),
+        _ => return None,
+    };
+    Some(Card {
+        id,
+        name,
+        set,
+        kind,
+        stars,
+        elements,
+        types,
+        category,
+        rarity,
+        copies,
+        effect,
+        effect_tree: None,
+        effect_text,
+        flavor,
+        translations,
+        errata,
+        art,
+    })
+}
+
+/// The position of `value` in a list of every value of its kind.
+fn index_of<T: PartialEq>(all: &[T], value: &T) -> u8 {
+    let at = all.iter().position(|v| v == value);
+    at.expect("every value is in its ALL list") as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn builtin_database() -> Database {
+        let mut database = crate::compile::compile(&Pool::builtin())
+            .output
+            .into_database()
+            .expect("the built-in pool builds");
+        for card in &mut database.cards {
+            card.effect_tree = None;
+        }
+        database
+    }
+
+    #[test]
+    fn sections_come_back_as_they_went_in_and_damage_is_refused() {
+        let database = builtin_database();
+        let set = &database.sets[0];
+        let cards: Vec<Card> = (database.cards.iter())
+            .filter(|c| c.set == set.id)
+            .cloned()
+            .collect();
+        let bytes = encode_section(set, &cards);
+        let (body, _) = bytes.split_at(bytes.len() - 8);
+        let (set_back, cards_back) = decode_section(body).expect("decodes");
+        assert_eq!(&set_back, set);
+        assert_eq!(cards_back, cards);
+        // Cut short anywhere, or with bytes left over: refused.
+        for len in (0..body.len()).step_by(61) {
+            assert!(decode_section(&body[..len]).is_none(), "cut at {len}");
+        }
+        let mut longer = body.to_vec();
+        longer.push(0);
+        assert!(decode_section(&longer).is_none());
+        // Garbage never panics.
+        let garbage: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let _ = decode_section(&garbage);
+    }
+}

@@ -1,0 +1,283 @@
+//! The card index (`dist/.blades-index`) answers exactly as a build would:
+//! every read-only command-line case (`tests/cmd`), and searches and card
+//! lookups on each case's pool, give the same output, byte for byte, with
+//! the index, without it, and with a damaged one.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use blades::model::Database;
+use blades::workspace::{BuildSettings, Builder, Workspace};
+use common::{Run, blades_with_stdin, root};
+
+/// Commands that only read the pool (and their inputs).
+const READ_ONLY: &[&str] = &["deck", "collection", "trade", "copies", "score", "card"];
+
+/// One command-line case: its arguments and standard input.
+struct Case {
+    name: String,
+    args: Vec<String>,
+    stdin: Option<String>,
+}
+
+/// The read-only cases of `tests/cmd`, by the pool they name (`cards`, the
+/// checkout's own, when they name none).
+fn cases_by_pool() -> BTreeMap<String, Vec<Case>> {
+    let mut pools: BTreeMap<String, Vec<Case>> = BTreeMap::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/cmd"))
+        .unwrap()
+        .flat_map(|dir| std::fs::read_dir(dir.unwrap().path()).unwrap())
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        // `args` and `stdin` are one line each, in TOML's JSON-like syntax.
+        let value = |key: &str| {
+            (text.lines())
+                .find_map(|line| line.strip_prefix(key)?.trim_start().strip_prefix('='))
+                .map(|json| serde_json::from_str::<serde_json::Value>(json.trim()).unwrap())
+        };
+        let Some(args) = value("args") else { continue };
+        let args: Vec<String> = serde_json::from_value(args).unwrap();
+        if !READ_ONLY.contains(&subcommand(&args)) {
+            continue;
+        }
+        let pool = (args.iter().position(|a| a == "--cards"))
+            .map_or_else(|| "cards".to_string(), |at| args[at + 1].clone());
+        let stdin = value("stdin").map(|v| v.as_str().unwrap().to_string());
+        let name = file.strip_prefix(root()).unwrap().display().to_string();
+        pools
+            .entry(pool)
+            .or_default()
+            .push(Case { name, args, stdin });
+    }
+    pools
+}
+
+/// The command of a case's arguments, past the global options.
+fn subcommand(args: &[String]) -> &str {
+    let mut at = 0;
+    while at < args.len() && args[at].starts_with('-') {
+        at += match args[at].as_str() {
+            "--cards" | "--format" => 2,
+            _ => 1,
+        };
+    }
+    args.get(at).map_or("", String::as_str)
+}
+
+/// A folder to run cases in: the checkout's `tests` and `cards` linked
+/// into it, so a case's paths mean what they mean at the root, while its
+/// `dist/` (where the index goes) is its own.
+fn workdir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["tests", "cards"] {
+        std::os::unix::fs::symlink(root().join(name), dir.path().join(name)).unwrap();
+    }
+    dir
+}
+
+fn run(dir: &Path, args: &[String], stdin: Option<&str>) -> Run {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    blades_with_stdin(dir, &args, stdin)
+}
+
+fn shown(run: &Run) -> String {
+    format!(
+        "exit {}\n--- stdout\n{}--- stderr\n{}",
+        run.code, run.stdout, run.stderr
+    )
+}
+
+/// Searches and lookups asked of every pool beside its cases.
+fn questions(pool: &str) -> Vec<Vec<String>> {
+    let asked: &[&[&str]] = &[
+        &["search", "--ids", "star>=3"],
+        &["search", "kind:single"],
+        &["--format", "json", "search", "e"],
+        &["search", "--explain", "element:fire or type:animal"],
+        &["card", "show", "a"],
+    ];
+    let mut questions: Vec<Vec<String>> = (asked.iter())
+        .map(|args| {
+            let mut all = vec!["--cards".to_string(), pool.to_string()];
+            all.extend(args.iter().map(|a| a.to_string()));
+            all
+        })
+        .collect();
+    // The database the build wrote, searched through its index.
+    for query in ["star>=3", "e"] {
+        questions.push(
+            ["search", "--db", "dist/cards.json", query]
+                .map(String::from)
+                .to_vec(),
+        );
+    }
+    questions
+}
+
+/// Flips one byte near the end of a file (in its last set's section).
+fn damage(path: &Path) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let at = bytes.len() - 20;
+    bytes[at] ^= 0x55;
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn every_read_only_case_answers_alike_with_without_and_with_a_damaged_index() {
+    let mut indexed = 0;
+    for (pool, cases) in cases_by_pool() {
+        let dir = workdir();
+        let built = blades_with_stdin(dir.path(), &["--cards", &pool, "-q", "build"], None);
+        let index = dir.path().join("dist/.blades-index");
+        if built.code == 0 {
+            assert!(
+                index.is_file(),
+                "{pool}: a build that succeeds writes the index"
+            );
+            indexed += 1;
+        }
+        let mut asked: Vec<(String, Vec<String>, Option<String>)> = (cases.into_iter())
+            .map(|c| (c.name, c.args, c.stdin))
+            .collect();
+        asked.extend(
+            questions(&pool)
+                .into_iter()
+                .map(|args| (args.join(" "), args, None)),
+        );
+        let answers = |dir: &Path| -> Vec<String> {
+            (asked.iter())
+                .map(|(_, args, stdin)| shown(&run(dir, args, stdin.as_deref())))
+                .collect()
+        };
+        let with_index = answers(dir.path());
+        let damaged = match index.is_file() {
+            true => {
+                damage(&index);
+                Some(answers(dir.path()))
+            }
+            false => None,
+        };
+        let _ = std::fs::remove_file(&index);
+        let without = answers(dir.path());
+        for (i, (name, _, _)) in asked.iter().enumerate() {
+            assert_eq!(
+                with_index[i], without[i],
+                "{name} on {pool}: with the index (left), without (right)"
+            );
+            if let Some(damaged) = &damaged {
+                assert_eq!(
+                    damaged[i], without[i],
+                    "{name} on {pool}: with a damaged index (left), without (right)"
+                );
+            }
+        }
+    }
+    assert!(indexed >= 3, "the cases' pools build and are indexed");
+}
+
+/// A copy of a fixture pool, built into `dist/` beside it.
+fn built_copy(pool: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let cards = dir.path().join("cards");
+    common::copy_dir(&root().join(pool), &cards);
+    let out = dir.path().join("dist/cards.json");
+    let mut builder = Builder::new(BuildSettings {
+        cards: Some(cards.clone()),
+        out: out.clone(),
+        ..BuildSettings::default()
+    });
+    let pool = builder.read(builder.list()).unwrap();
+    let build = builder.build(&pool, None);
+    assert!(build.wrote_database());
+    (dir, cards, out)
+}
+
+/// The database as a build without cache or index makes it, effect trees
+/// aside (a database read back has none).
+fn built_afresh(cards: &Path) -> Database {
+    let workspace = Workspace::open_uncached(Some(cards)).unwrap();
+    let mut database = workspace.database().unwrap();
+    for card in &mut database.cards {
+        card.effect_tree = None;
+    }
+    database
+}
+
+#[test]
+fn the_index_answers_for_the_pool_it_was_built_from_and_nothing_else() {
+    let (_dir, cards, out) = built_copy("tests/fixtures/rules/pool");
+    let open = || Workspace::open_beside(Some(&cards), &out).unwrap();
+    let expected = built_afresh(&cards);
+
+    let workspace = open();
+    assert!(
+        workspace.has_index(),
+        "an unchanged pool is answered by the index"
+    );
+    let by_database = blades::index::Index::of_database(&out).expect("the index of that file");
+    assert_eq!(by_database.database().unwrap(), expected);
+    assert_eq!(workspace.database().unwrap(), expected);
+
+    // The same text written again: a new stamp, the same content.
+    let set = std::fs::read_dir(&cards)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .unwrap();
+    let text = std::fs::read_to_string(&set).unwrap();
+    std::fs::write(&set, &text).unwrap();
+    assert!(open().has_index(), "content, not stamps, decides");
+
+    // Changed: the index is not used, the answer is the build's.
+    std::fs::write(&set, text.replace("name: ", "name: X")).unwrap();
+    let changed = open();
+    assert!(!changed.has_index());
+    std::fs::write(&set, &text).unwrap();
+
+    // A new file in the pool: not the pool the index describes.
+    std::fs::write(cards.join("extra.yaml"), "id: extra\n").unwrap();
+    assert!(!open().has_index());
+    std::fs::remove_file(cards.join("extra.yaml")).unwrap();
+    assert!(open().has_index());
+
+    // A damaged section: the head still opens, the database is built.
+    let index = out.parent().unwrap().join(".blades-index");
+    damage(&index);
+    assert_eq!(open().database().unwrap(), expected);
+
+    // Cut short, or from another tool: not opened at all.
+    let bytes = std::fs::read(&index).unwrap();
+    std::fs::write(&index, &bytes[..bytes.len() / 3]).unwrap();
+    assert!(!open().has_index());
+    std::fs::write(&index, b"blades-index 999\n").unwrap();
+    assert!(!open().has_index());
+    assert_eq!(open().database().unwrap(), expected);
+}
+
+#[test]
+fn a_build_after_an_edit_writes_an_index_that_answers_as_a_fresh_build() {
+    let (_dir, cards, out) = built_copy("tests/fixtures/rules/pool");
+    let set = std::fs::read_dir(&cards)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .unwrap();
+    let text = std::fs::read_to_string(&set).unwrap();
+    std::fs::write(&set, text.replacen("name: ", "name: Renamed ", 1)).unwrap();
+    let mut builder = Builder::new(BuildSettings {
+        cards: Some(cards.clone()),
+        out: out.clone(),
+        ..BuildSettings::default()
+    });
+    let pool = builder.read(builder.list()).unwrap();
+    assert!(builder.build(&pool, None).wrote_database());
+    let workspace = Workspace::open_beside(Some(&cards), &out).unwrap();
+    assert!(workspace.has_index());
+    assert_eq!(workspace.database().unwrap(), built_afresh(&cards));
+}
