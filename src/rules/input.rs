@@ -75,6 +75,32 @@ impl InputFile {
             text: Arc::from(text),
         }
     }
+
+    /// Text a player pasted, under `name`: the list a share code holds when
+    /// the text is one (as a share code named in place of a file), else the
+    /// text itself.
+    pub fn pasted(name: &str, text: &str) -> Result<InputFile, Box<Diagnostic>> {
+        match is_code(text) {
+            true => InputFile::shared(text.trim()),
+            false => Ok(InputFile::new(name, text)),
+        }
+    }
+}
+
+/// Whether pasted text is one share code (one word: a list that starts
+/// with a code's letters is still a list).
+fn is_code(text: &str) -> bool {
+    let text = text.trim();
+    share::looks_like_code(text) && !text.contains(char::is_whitespace)
+}
+
+/// How reports name pasted text (see [`InputFile::pasted`]): a share code
+/// by its ends, as on the command line, else `name`.
+pub fn pasted_shown(name: &str, text: &str) -> String {
+    match is_code(text) {
+        true => share::short(text.trim()).to_string(),
+        false => name.to_string(),
+    }
 }
 
 /// The share code `name` is, when it is one and no file has that name.
