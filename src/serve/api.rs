@@ -20,7 +20,7 @@ use crate::i18n::{self, glossary::Glossary};
 use crate::model::{CardShown, Database};
 use crate::report;
 use crate::rules::check;
-use crate::rules::deck::{DeckFormat, DeckReport};
+use crate::rules::deck::DeckReport;
 use crate::rules::input::{self, InputFile};
 use crate::search::{self, Catalog, Index, Query};
 use crate::summary;
@@ -261,7 +261,8 @@ struct DeckAnswer {
 #[derive(Serialize)]
 struct SlotEntry {
     what: String,
-    zones: Vec<String>,
+    /// The zones counted together, by id (`/api/formats` names them).
+    zones: Vec<Id>,
     count: u64,
     min: Option<u64>,
     limit: Option<u64>,
@@ -304,19 +305,14 @@ fn deck(state: &State, target: &Target, text: &str) -> Reply {
         report,
         list,
         share_code,
-        slots: slots(&checked.report, format, lang),
+        slots: slots(&checked.report, lang),
         cards: rows_named(&checked.report, state.database(), lang),
     })
 }
 
 /// The report's bounds as a page shows them: what each counts, in the
 /// glossary's word for a kind in Japanese.
-fn slots(report: &DeckReport, format: &DeckFormat, lang: Lang) -> Vec<SlotEntry> {
-    let zone_name = |id: &Id| {
-        (format.zones.iter())
-            .find(|z| z.id == *id)
-            .map_or_else(|| id.0.clone(), |z| z.name.clone())
-    };
+fn slots(report: &DeckReport, lang: Lang) -> Vec<SlotEntry> {
     (report.slots.iter())
         .map(|slot| {
             let word = slot.kind.and_then(|kind| match lang {
@@ -327,7 +323,7 @@ fn slots(report: &DeckReport, format: &DeckFormat, lang: Lang) -> Vec<SlotEntry>
             });
             SlotEntry {
                 what: word.unwrap_or_else(|| slot.words.clone()),
-                zones: slot.zones.iter().map(zone_name).collect(),
+                zones: slot.zones.clone(),
                 count: slot.count,
                 min: slot.min,
                 limit: slot.limit,

@@ -5,7 +5,7 @@
 import * as api from './api.js';
 import * as decks from './deck.js';
 import { ResultList } from './list.js';
-import { initialLanguage, language, setLanguage, t } from './words.js';
+import { formatName, initialLanguage, language, setLanguage, t, zoneName } from './words.js';
 
 const $ = id => document.getElementById(id);
 const DEBOUNCE_MS = 100;
@@ -175,7 +175,7 @@ function zones() {
     ...fmt.zones.map(z => {
       const option = document.createElement('option');
       option.value = z.id;
-      option.textContent = z.name;
+      option.textContent = zoneName(z);
       return option;
     }),
   );
@@ -297,6 +297,8 @@ async function route() {
 
 function switchLanguage(next) {
   setLanguage(next);
+  formatOptions();
+  zones();
   try {
     localStorage.setItem(LANG_KEY, next);
   } catch {
@@ -320,14 +322,7 @@ async function start() {
   const answer = await api.formats();
   formats = answer.formats;
   $('pool').textContent = answer.pool;
-  $('format').replaceChildren(
-    ...formats.map(f => {
-      const option = document.createElement('option');
-      option.value = f.id;
-      option.textContent = f.name;
-      return option;
-    }),
-  );
+  formatOptions();
   const kept = decks.loadCurrent();
   deck = kept && Array.isArray(kept.entries) && formats.some(f => f.id === kept.format) ? kept : decks.emptyDeck(formats[0].id);
   $('format').value = deck.format;
@@ -376,6 +371,19 @@ async function start() {
   await route();
   await runSearch();
   document.body.dataset.ready = 'yes';
+}
+
+/// The format menu, in the page's language.
+function formatOptions() {
+  $('format').replaceChildren(
+    ...formats.map(f => {
+      const option = document.createElement('option');
+      option.value = f.id;
+      option.textContent = formatName(f);
+      return option;
+    }),
+  );
+  if (deck) $('format').value = deck.format;
 }
 
 function setView(asFaces) {

@@ -4,7 +4,7 @@
 // `deck check` on the deck's list; nothing here knows a rule.
 
 import * as api from './api.js';
-import { language, t, violationText } from './words.js';
+import { language, t, violationText, zoneName } from './words.js';
 
 const CURRENT = 'blades.deck';
 const SAVED = 'blades.decks';
@@ -114,7 +114,11 @@ export function drawAnswer(answer, deck, format, nodes, onRemove) {
   nodes.slots.replaceChildren(
     ...answer.slots.map(slot => {
       const li = document.createElement('li');
-      const zones = slot.zones.length ? `${slot.zones.join(' + ')}: ` : '';
+      const named = slot.zones.map(id => {
+        const zone = format && format.zones.find(z => z.id === id);
+        return zone ? zoneName(zone) : id;
+      });
+      const zones = named.length ? `${named.join(' + ')}: ` : '';
       const bound =
         slot.limit != null && slot.min != null
           ? `${slot.count} (${slot.min}–${slot.limit})`
@@ -146,9 +150,9 @@ export function drawAnswer(answer, deck, format, nodes, onRemove) {
       return li;
     }),
   );
-  const zoneName = id => {
+  const zoneOf = id => {
     const zone = format && format.zones.find(z => z.id === id);
-    return zone ? zone.name : id;
+    return zone ? zoneName(zone) : id;
   };
   nodes.entries.replaceChildren(
     ...deck.entries.map((entry, i) => {
@@ -160,7 +164,7 @@ export function drawAnswer(answer, deck, format, nodes, onRemove) {
       label.textContent = name(entry.id);
       const kind = document.createElement('span');
       kind.className = 'kind';
-      kind.textContent = [row ? row.cells[3] : '', format && format.zones.length > 1 ? zoneName(entry.zone ?? format.zones[0].id) : '']
+      kind.textContent = [row ? row.cells[3] : '', format && format.zones.length > 1 ? zoneOf(entry.zone ?? format.zones[0].id) : '']
         .filter(Boolean)
         .join(' · ');
       const remove = document.createElement('button');

@@ -109,6 +109,22 @@ const RULES_JA = {
   'not-a-players-card': 'プレイヤーのカードではありません',
 };
 
+// The built-in deck formats and their zones (data/deck-formats.yaml) by
+// id, in Japanese; a pool's own formats show the names it gives them.
+const FORMATS_JA = {
+  tournament: 'トーナメント用デッキ',
+  'millennium-deck': 'メインデッキとミレニアムデッキ',
+  'starting-hand': 'トランプ対戦の初期手札',
+  holdings: 'ボードゲームの所持品',
+};
+const ZONES_JA = {
+  deck: 'デッキ',
+  'main-deck': 'メインデッキ',
+  'millennium-deck': 'ミレニアムデッキ',
+  hand: '手札',
+  holdings: '所持品',
+};
+
 export const LANGS = Object.keys(WORDS);
 
 let lang = 'en';
@@ -147,4 +163,13 @@ export function t(key, arg) {
 export function violationText(violation) {
   if (lang === 'ja') return RULES_JA[violation.rule] ?? violation.rule;
   return violation.message;
+}
+
+/// A deck format's name, or one of its zones', in the page's language.
+export function formatName(format) {
+  return (lang === 'ja' && FORMATS_JA[format.id]) || format.name;
+}
+
+export function zoneName(zone) {
+  return (lang === 'ja' && ZONES_JA[zone.id]) || zone.name;
 }
