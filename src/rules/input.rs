@@ -1290,7 +1290,10 @@ pub fn resolve_located<'a>(
     let path = &file.path;
     let mut cards = Vec::with_capacity(refs.len());
     for r in refs {
-        match index.resolve(&r.name) {
+        // Suggestions are looked for only once the reference is reported:
+        // `2 Canyon Wyrm` is first looked up whole, and a search of every
+        // name for each such line would cost a large pool a second.
+        match index.resolve_plain(&r.name) {
             Ok(i) => cards.push(((index.card(i), r.count), r.span.clone())),
             // `2 Canyon Wyrm`, as deck lists are pasted: a count without an
             // `x`, read only when the whole text names no card (so a card
@@ -1308,7 +1311,8 @@ pub fn resolve_located<'a>(
                     }
                 }
             }
-            Err(LookupError::Unknown { suggestions }) => {
+            Err(LookupError::Unknown { .. }) => {
+                let suggestions = index.suggestions(&r.name);
                 let mut help = suggestion_help(&suggestions, "card");
                 let counted = r
                     .name
@@ -1402,7 +1406,7 @@ fn bare_count(index: &CardIndex, text: &str) -> Option<(u64, usize)> {
         None if count.chars().all(|c| digit(c).is_some()) && !count.is_empty() => u64::MAX,
         None => return None,
     };
-    let card = index.resolve(name.trim()).ok()?;
+    let card = index.resolve_plain(name.trim()).ok()?;
     Some((count, card))
 }
 

@@ -174,6 +174,8 @@ struct CardPage<'a> {
     #[serde(flatten)]
     shown: CardShown<'a>,
     summary: String,
+    /// The card as a results row, under the table's heading.
+    head: [&'static str; 8],
     row: Row,
     face: Option<String>,
 }
@@ -196,6 +198,7 @@ fn card(state: &State, name: &str, target: &Target) -> Reply {
     Reply::json(&CardPage {
         shown: CardShown { card, set },
         summary: summary::render(card, set, None),
+        head: search::table_head(code(lang)),
         row: Row::of(card, database, lang),
         face: face_svg(database, &card.id.0, code(lang), &options),
     })

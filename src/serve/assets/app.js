@@ -238,7 +238,7 @@ async function showCard(id) {
   const facts = document.createElement('dl');
   answer.row.cells.forEach((value, i) => {
     if (i === 1 || !value) return;
-    facts.append(text('dt', found ? found.head[i] : ''), text('dd', value));
+    facts.append(text('dt', answer.head[i]), text('dd', value));
   });
   const effect = document.createElement('div');
   effect.className = 'effect';
