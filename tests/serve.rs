@@ -728,6 +728,42 @@ fn it_listens_on_loopback_unless_told_and_then_says_so() {
 }
 
 #[test]
+fn with_format_json_the_start_is_one_json_line_and_stderr_stays_empty() {
+    let dir = outside();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blades"))
+        .args([
+            "--format", "json", "serve", "--port", "0", "--host", "0.0.0.0",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the blades binary runs");
+    let mut line = String::new();
+    let read = BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .is_ok();
+    let _ = child.kill();
+    let output = child.wait_with_output().expect("it ends");
+    assert!(read, "a line");
+    let started: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert!(
+        started["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("http://0.0.0.0:")),
+        "{started}"
+    );
+    assert!(
+        started["warning"]
+            .as_str()
+            .is_some_and(|w| w.contains("0.0.0.0")),
+        "{started}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
 fn the_pool_is_read_once_and_never_written() {
     let dir = outside();
     let pool = dir.path().join("cards");

@@ -6,6 +6,7 @@ use std::process::{Command, ExitCode, Stdio};
 
 use blades::diagnostics::{Code, Diagnostic};
 use blades::faces::render::art_images;
+use blades::report::Format;
 use blades::serve::{Listen, Server, Site};
 
 use super::out::{stderrln, stdoutln};
@@ -22,6 +23,16 @@ pub struct Args {
     /// Open the app in the desktop's browser (`xdg-open`); the server starts either way.
     #[arg(long)]
     open: bool,
+}
+
+/// `--format json`: the one line printed on start, in place of
+/// `listening on URL` (and of the warning on stderr).
+#[derive(serde::Serialize)]
+struct Started<'a> {
+    url: &'a str,
+    /// Said when the address is not loopback: others can reach the app.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warning: Option<&'a str>,
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
@@ -54,14 +65,28 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             );
         }
     };
-    if !host.is_loopback() {
-        stderrln!(
-            "warning: listening on {host}, not only on this machine: anyone who can reach it can use the app"
-        );
-    }
     let url = server.url();
+    let warning = (!host.is_loopback()).then(|| {
+        format!(
+            "listening on {host}, not only on this machine: anyone who can reach it can use the app"
+        )
+    });
     // Tests and scripts read this line for the port.
-    stdoutln!("listening on {url}");
+    match context.format {
+        Format::Json => {
+            let started = Started {
+                url: &url,
+                warning: warning.as_deref(),
+            };
+            stdoutln!("{}", serde_json::to_string(&started).unwrap_or_default());
+        }
+        Format::Human => {
+            if let Some(warning) = &warning {
+                stderrln!("warning: {warning}");
+            }
+            stdoutln!("listening on {url}");
+        }
+    }
     if args.open {
         open_browser(&url);
     }
