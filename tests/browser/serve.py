@@ -13,6 +13,10 @@ and checks, against the command line as the oracle:
 - nine singles added by clicks and the keyboard show the violations
   `blades deck check --format json` finds for the same list, word for word;
   removing one clears them, as the command agrees;
+- the deck is kept in the browser (opened again, the page has it), the
+  export is `blades deck export`'s list, a pasted list replaces the deck
+  and one that cannot be read says why and leaves it;
+- the faces view draws the library's faces of the cards found;
 - the share link, opened in a page that kept nothing, shows the same deck;
 - the browser's language chooses the app's (Japanese here), and the
   Japanese page has no English game word of the official glossary left;
@@ -286,6 +290,44 @@ def check(browser, binary, work, url, results):
     run = blades(binary, work, "--format", "json", "deck", "check", str(listing))
     results.append(("removing one clears them, as `deck check` agrees",
                     shown == [] and json.loads(run.stdout)["legal"], shown))
+
+    # Kept in the browser: the page opened again without a link has the deck.
+    page.open(url)
+    page.wait("document.querySelectorAll('#entries li[data-id]').length === 8")
+    kept = page.eval("[...document.querySelectorAll('#entries li[data-id]')].map(li => li.dataset.id)")
+    results.append(("the deck is kept in the browser", kept == deck[:8], kept))
+
+    # Export is `deck export`'s list; a pasted list is read as `deck check` reads it.
+    exported = page.eval("document.getElementById('export').value")
+    run = blades(binary, work, "deck", "export", str(listing))
+    expected_list = "".join(l + "\n" for l in run.stdout.splitlines() if not l.startswith("# share code"))
+    results.append(("the export is `deck export`'s list", exported == expected_list,
+                    {"page": exported[:120], "cli": expected_list[:120]}))
+    pasted = "# a list as players paste it\n2x " + singles[0] + "\n"
+    page.eval(f"document.getElementById('paste').value = {json.dumps(pasted)}")
+    page.eval("document.getElementById('read').click()")
+    page.wait("document.querySelectorAll('#entries li[data-id]').length === 2")
+    shown = page.eval("[...document.querySelectorAll('#violations li')].map(li => li.dataset.rule)")
+    results.append(("a pasted list replaces the deck, checked", shown == ["duplicate-card"], shown))
+    page.eval("document.getElementById('paste').value = 'no such card at all'")
+    page.eval("document.getElementById('read').click()")
+    page.wait("document.querySelectorAll('#problems li').length > 0")
+    problems = page.eval("[...document.querySelectorAll('#problems li')].map(li => li.textContent)")
+    still = page.eval("document.querySelectorAll('#entries li[data-id]').length")
+    results.append(("a list that cannot be read says why and keeps the deck",
+                    still == 2 and any("no such card at all" in p for p in problems), problems))
+    page.eval(f"document.getElementById('paste').value = {json.dumps(''.join(f'1 {c}' + chr(10) for c in deck[:8]))}")
+    page.eval("document.getElementById('read').click()")
+    page.wait("document.querySelectorAll('#entries li[data-id]').length === 8")
+
+    # Faces: the library's SVG for the first cards found.
+    page.type("#q", "e:fire star>=3")
+    page.eval("document.getElementById('as-faces').click()")
+    fire = search_ids(binary, work, "e:fire star>=3")
+    page.wait(f"document.querySelectorAll('#faces svg[data-card]').length === {min(len(fire), 24)}")
+    drawn = page.eval("[...document.querySelectorAll('#faces svg[data-card]')].map(s => s.dataset.card)")
+    results.append(("the faces view draws the cards found", drawn == fire[:24], drawn[:5]))
+    page.eval("document.getElementById('as-table').click()")
 
     # The share link, in a page that kept nothing.
     link = page.eval("document.getElementById('share').href")

@@ -157,7 +157,8 @@ async function readDeck(text, formatId) {
   const answer = await api.checkDeck(text, fmt.id, language());
   const report = answer.report;
   if (!report.checked && !report.cards.length) {
-    decks.drawAnswer(answer, deck, format(deck.format), nodes(), removeCard);
+    // The deck stays as it was; only why the list was not read is new.
+    decks.drawProblems(report, $('problems'));
     return false;
   }
   deck = decks.deckOfReport(report, fmt.id);

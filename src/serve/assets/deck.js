@@ -143,13 +143,7 @@ export function drawAnswer(answer, deck, format, nodes, onRemove) {
       return li;
     }),
   );
-  nodes.problems.replaceChildren(
-    ...report.diagnostics.map(d => {
-      const li = document.createElement('li');
-      li.textContent = d.help ? `${d.message} (${d.help})` : d.message;
-      return li;
-    }),
-  );
+  drawProblems(report, nodes.problems);
   const zoneOf = id => {
     const zone = format && format.zones.find(z => z.id === id);
     return zone ? zoneName(zone) : id;
@@ -185,4 +179,15 @@ export function drawAnswer(answer, deck, format, nodes, onRemove) {
     nodes.entries.prepend(li);
   }
   nodes.exported.value = answer.list ?? '';
+}
+
+/// Why a list could not be read: the check's findings, each with its help.
+export function drawProblems(report, node) {
+  node.replaceChildren(
+    ...report.diagnostics.map(d => {
+      const li = document.createElement('li');
+      li.textContent = d.help ? `${d.message} (${d.help})` : d.message;
+      return li;
+    }),
+  );
 }
