@@ -147,7 +147,8 @@ impl Served {
 
     fn request(&self, method: &str, target: &str, body: &[u8]) -> Answer {
         let mut request = format!(
-            "{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+            "{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+            self.port,
             body.len()
         )
         .into_bytes();
@@ -678,6 +679,18 @@ fn bad_requests_are_4xx_with_a_message_and_the_server_goes_on() {
             .to_string();
         assert!(message.contains(says), "{shown}: {message}");
         served.still_answers();
+    }
+    // Another name for the address (DNS rebinding) is refused; its own are not.
+    for (host, status) in [
+        (format!("evil.example:{}", served.port), 403),
+        ("127.0.0.1".to_string(), 403),
+        (format!("localhost:{}", served.port), 200),
+        (format!("LOCALHOST:{}", served.port), 200),
+    ] {
+        let request =
+            format!("GET /api/formats HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        let answer = served.raw(request.as_bytes());
+        assert_eq!(answer.status, status, "{host}: {}", answer.text());
     }
     // The search language's diagnostic, located in the query.
     let answer = served.get("/api/search?q=e%3Afyre");

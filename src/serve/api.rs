@@ -31,6 +31,9 @@ pub struct State<'a> {
     pub site: &'a Site,
     pub index: &'a Index<'a>,
     pub catalog: &'a Catalog<'a>,
+    /// The `Host` names a request must give (none: any, on an address
+    /// others reach by names of their own).
+    pub hosts: Option<Vec<String>>,
 }
 
 impl State<'_> {

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::io::Read;
+use std::net::{IpAddr, SocketAddr};
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -121,6 +122,33 @@ impl Reply {
     }
 }
 
+/// The `Host` values a loopback server answers to (`127.0.0.1:8000`,
+/// `localhost:8000`); `None` on any other address, whose names the server
+/// cannot know.
+pub fn own_hosts(address: SocketAddr) -> Option<Vec<String>> {
+    let port = address.port();
+    match address.ip() {
+        IpAddr::V4(ip) if ip.is_loopback() => {
+            Some(vec![format!("{ip}:{port}"), format!("localhost:{port}")])
+        }
+        IpAddr::V6(ip) if ip.is_loopback() => {
+            Some(vec![format!("[{ip}]:{port}"), format!("localhost:{port}")])
+        }
+        _ => None,
+    }
+}
+
+/// Whether a request's `Host` is one of `hosts` (any case).
+pub fn host_is(request: &tiny_http::Request, hosts: &[String]) -> bool {
+    (request.headers().iter())
+        .find(|h| h.field.equiv("Host"))
+        .is_some_and(|h| {
+            hosts
+                .iter()
+                .any(|ok| h.value.as_str().eq_ignore_ascii_case(ok))
+        })
+}
+
 /// Whether a method only reads (GET, HEAD).
 pub fn reads(method: &Method) -> bool {
     matches!(method, Method::Get | Method::Head)
@@ -234,6 +262,24 @@ mod tests {
             panic!("a good target");
         };
         assert_eq!((plus.path.as_str(), plus.get("x")), ("/a+b", Some("1 2")));
+    }
+
+    #[test]
+    fn a_loopback_server_knows_its_own_names() {
+        let Ok(address) = "127.0.0.1:8123".parse::<SocketAddr>() else {
+            panic!("an address");
+        };
+        assert_eq!(
+            own_hosts(address),
+            Some(vec![
+                "127.0.0.1:8123".to_string(),
+                "localhost:8123".to_string()
+            ])
+        );
+        let Ok(open) = "0.0.0.0:8123".parse::<SocketAddr>() else {
+            panic!("an address");
+        };
+        assert_eq!(own_hosts(open), None);
     }
 
     #[test]

@@ -106,6 +106,7 @@ impl Server {
             site: &self.site,
             index: &index,
             catalog: &catalog,
+            hosts: http::own_hosts(self.address),
         };
         std::thread::scope(|scope| {
             for _ in 0..WORKERS {
@@ -131,6 +132,16 @@ fn answer(state: &api::State, mut request: tiny_http::Request) {
 
 /// Finds what answers a request: the app's page, its assets, or the API.
 fn route(state: &api::State, request: &mut tiny_http::Request) -> Reply {
+    if let Some(hosts) = &state.hosts
+        && !http::host_is(request, hosts)
+    {
+        // Another name for this address (a page whose domain was pointed
+        // at 127.0.0.1) must not read the app's answers.
+        return Reply::error(
+            403,
+            format!("this server answers at http://{}/ only", hosts[0]),
+        );
+    }
     let target = match http::Target::of(request.url()) {
         Ok(target) => target,
         Err(reply) => return reply,

@@ -48,7 +48,9 @@ async function runSearch() {
     if (controller.signal.aborted) return;
     found = answer;
     $('problem').hidden = true;
-    $('explain').textContent = query.trim() ? answer.explain : '';
+    // The hints are the search language's, in English only.
+    const hints = language() === 'en' && answer.hints.length ? ` — ${answer.hints.join(' ')}` : '';
+    $('explain').textContent = query.trim() ? answer.explain + hints : '';
     $('count').textContent = answer.count ? t('cards', answer.count) : t('no-card');
     list.show(answer.head, answer.cards);
     drawFaces();
