@@ -47,7 +47,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let site = Site {
         art: art_images(workspace.pool(), &ground.database),
         ground,
-        pool: context.pool.describe(),
+        pool: context.pool.dir().map(|dir| dir.display().to_string()),
     };
     let host = args.host.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     let server = match Server::bind(

@@ -224,7 +224,8 @@ struct ZoneEntry<'a> {
 
 #[derive(Serialize)]
 struct FormatList<'a> {
-    pool: &'a str,
+    /// The pool's folder; `null` for the built-in pool.
+    pool: Option<&'a str>,
     formats: Vec<FormatEntry<'a>>,
 }
 
@@ -242,7 +243,7 @@ fn formats(state: &State) -> Reply {
         })
         .collect();
     Reply::json(&FormatList {
-        pool: &state.site.pool,
+        pool: state.site.pool.as_deref(),
         formats,
     })
 }

@@ -39,8 +39,8 @@ pub struct Site {
     pub ground: Ground,
     /// The cards' art, read from the pool's folder once.
     pub art: ArtImages,
-    /// Which pool, for people (`the built-in pool`).
-    pub pool: String,
+    /// The pool's folder, for people (none for the built-in pool).
+    pub pool: Option<String>,
 }
 
 /// Where to listen: an address and a port (0: any free port).

@@ -133,7 +133,11 @@ class Page:
     def open(self, url):
         self.call("Page.navigate", {"url": url})
         time.sleep(0.2)
-        self.wait("document.readyState === 'complete' && document.body && document.body.dataset.ready === 'yes'")
+        try:
+            self.wait("document.readyState === 'complete' && document.body && document.body.dataset.ready === 'yes'")
+        except TimeoutError:
+            said = self.eval("document.getElementById('problem') && document.getElementById('problem').textContent")
+            raise TimeoutError(f"{url} did not start: {said!r}") from None
         self.settle()
 
     def settle(self):
@@ -222,6 +226,8 @@ def main():
     results = []
     try:
         check(browser, binary, work, url, results)
+    except (RuntimeError, TimeoutError) as error:
+        results.append(("the checks ran to their end", False, f"{type(error).__name__}: {error}"))
     finally:
         browser.close()
         server.kill()

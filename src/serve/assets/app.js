@@ -17,6 +17,11 @@ let deck = null;
 let found = null; // the last search's answer
 let faces = false;
 let searching = null; // the search in flight, to abort when the query changes
+let pool = null; // the pool's folder; null for the built-in pool
+
+function drawPool() {
+  $('pool').textContent = pool ?? t('builtin-pool');
+}
 
 const list = new ResultList($('results'), {
   onAdd: row => addCard(row.id),
@@ -300,6 +305,7 @@ async function route() {
 
 function switchLanguage(next) {
   setLanguage(next);
+  drawPool();
   formatOptions();
   zones();
   try {
@@ -324,7 +330,8 @@ async function start() {
   $('lang').value = language();
   const answer = await api.formats();
   formats = answer.formats;
-  $('pool').textContent = answer.pool;
+  pool = answer.pool;
+  drawPool();
   formatOptions();
   const kept = decks.loadCurrent();
   deck = kept && Array.isArray(kept.entries) && formats.some(f => f.id === kept.format) ? kept : decks.emptyDeck(formats[0].id);
@@ -399,4 +406,5 @@ function setView(asFaces) {
 start().catch(error => {
   $('problem').hidden = false;
   $('problem').textContent = `${t('failed')}: ${error.message}`;
+  document.body.dataset.ready = 'failed';
 });

@@ -8,6 +8,7 @@ const WORDS = {
   en: {
     app: 'blades',
     language: 'Language',
+    'builtin-pool': 'the built-in pool',
     find: 'Find cards',
     placeholder: 'Search: words, or e:fire t:construct star>=3',
     table: 'Table',
@@ -52,6 +53,7 @@ const WORDS = {
   ja: {
     app: 'blades',
     language: '言語',
+    'builtin-pool': '内蔵のカードプール',
     find: 'カードを探す',
     placeholder: '検索：言葉、または 属性:炎 種族:機械 star>=3',
     table: '表',
@@ -149,6 +151,9 @@ export function setLanguage(next) {
   for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
   for (const el of document.querySelectorAll('[data-t-placeholder]')) {
     el.placeholder = t(el.dataset.tPlaceholder);
+  }
+  for (const el of document.querySelectorAll('[data-t-label]')) {
+    el.setAttribute('aria-label', t(el.dataset.tLabel));
   }
 }
 
