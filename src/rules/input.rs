@@ -1842,6 +1842,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pasted_text_is_a_share_code_only_when_it_is_one_word() {
+        let lines = [share::Shared::Card {
+            zone: None,
+            id: "rivet-gremlin".to_string(),
+            count: 2,
+        }];
+        let code = share::encode(&lines);
+        let Ok(file) = InputFile::pasted("deck", &format!("  {code}\n")) else {
+            panic!("a code is read");
+        };
+        let Ok(decoded) = share::decode(&code) else {
+            panic!("the code decodes");
+        };
+        assert_eq!(&*file.text, share::list_text(&decoded));
+        assert!(file.text.starts_with("2 %"), "{}", file.text);
+        assert_eq!(pasted_shown("deck", &code), &*share::short(&code));
+        // A list whose first line looks like a code is still a list.
+        let list = format!("{code}\n2 Rivet Gremlin\n");
+        let Ok(file) = InputFile::pasted("deck", &list) else {
+            panic!("a list is text");
+        };
+        assert_eq!((&*file.path, &*file.text), ("deck", list.as_str()));
+        assert_eq!(pasted_shown("deck", &list), "deck");
+        // A code with a typo is an input error, not another deck.
+        let mut typo = code.clone();
+        let last = typo.pop().unwrap_or('0');
+        typo.push(if last == '0' { '1' } else { '0' });
+        assert!(InputFile::pasted("deck", &typo).is_err());
+    }
+
+    #[test]
     fn counts_before_and_after_names() {
         assert_eq!(split_count("2x Canyon Wyrm"), Some((2, 3..14)));
         assert_eq!(split_count("2 x Canyon Wyrm"), Some((2, 4..15)));
