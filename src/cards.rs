@@ -140,6 +140,26 @@ impl NameIndex {
         }
     }
 
+    /// [`NameIndex::resolve`] without looking for suggestions when no
+    /// target has the name (`Unknown` then holds none): for a caller that
+    /// may read the reference another way before it reports it.
+    pub fn resolve_plain(&self, reference: &str) -> Result<usize, LookupError> {
+        match self.slots.get(&fold(reference)) {
+            Some(slot) if slot.targets.len() == 1 => Ok(slot.targets[0]),
+            Some(slot) => Err(LookupError::Ambiguous {
+                targets: slot.targets.clone(),
+            }),
+            None => Err(LookupError::Unknown {
+                suggestions: Vec::new(),
+            }),
+        }
+    }
+
+    /// The names closest to a reference no target has, nearest first.
+    pub fn suggestions(&self, reference: &str) -> Vec<String> {
+        self.suggest(&fold(reference))
+    }
+
     /// The one target a reference names, if one does, without looking for
     /// suggestions when none does (an editor asks about every word it
     /// hovers; a suggestion costs a search of every name).
@@ -259,6 +279,23 @@ impl<'a> CardIndex<'a> {
         match parse_tag(reference) {
             Some(tag) => self.resolve_tag(tag),
             None => self.names.resolve(reference),
+        }
+    }
+
+    /// [`CardIndex::resolve`] without suggestions for an unknown name
+    /// ([`NameIndex::resolve_plain`]).
+    pub fn resolve_plain(&self, reference: &str) -> Result<usize, LookupError> {
+        match parse_tag(reference) {
+            Some(tag) => self.resolve_tag(tag),
+            None => self.names.resolve_plain(reference),
+        }
+    }
+
+    /// The names closest to a reference no card has (none for an id tag).
+    pub fn suggestions(&self, reference: &str) -> Vec<String> {
+        match parse_tag(reference) {
+            Some(_) => Vec::new(),
+            None => self.names.suggestions(reference),
         }
     }
 

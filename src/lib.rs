@@ -64,6 +64,7 @@ pub mod report;
 pub mod rules;
 pub mod schema;
 pub mod search;
+pub mod serve;
 pub mod set_schema;
 pub mod sqlite;
 pub mod suggest;

@@ -5,7 +5,7 @@ mod common;
 
 use common::{blades, root};
 
-const SUBCOMMANDS: [&str; 10] = [
+const SUBCOMMANDS: [&str; 11] = [
     "build",
     "schema",
     "deck",
@@ -16,6 +16,7 @@ const SUBCOMMANDS: [&str; 10] = [
     "card",
     "effect",
     "fmt",
+    "serve",
 ];
 
 #[test]

@@ -10,8 +10,7 @@ use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::report::Format;
 use blades::rules::check::{self, Ground};
 use blades::rules::deck::{DeckFormat, DeckReport};
-use blades::rules::input;
-use blades::rules::share::{self, DeckExport};
+use blades::workspace::Workspace;
 
 use super::out::{self, stdoutln};
 use super::{Context, checks, exit};
@@ -64,7 +63,11 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 /// What every deck command reads first: the pool's formats (the one
 /// named, or the default) and its database.
 fn ground(context: &Context) -> Result<Ground, ExitCode> {
-    let workspace = context.workspace()?;
+    ground_of(context, &context.workspace()?)
+}
+
+/// [`ground`] of a workspace already open (`blades serve` keeps it).
+pub fn ground_of(context: &Context, workspace: &Workspace) -> Result<Ground, ExitCode> {
     let (formats, findings) = workspace.formats();
     if let Some(refused) = check::formats_refused(&findings.diagnostics) {
         return Err(context.fail(exit::CANNOT_RUN, &refused, &findings.sources));
@@ -142,17 +145,13 @@ fn export(context: &Context, path: &Path, share_only: bool, rules: Option<&str>)
         Ok(file) => file,
         Err(problem) => return context.fail(exit::CANNOT_RUN, &[*problem], &Sources::default()),
     };
-    let mut found = Vec::new();
-    let deck = input::place_deck(&index, format, &file, &mut found);
-    if found.iter().any(Diagnostic::is_error) {
-        let mut sources = Sources::default();
-        sources.insert(file.path.clone(), file.text.clone());
-        return context.fail(exit::CANNOT_RUN, &found, &sources);
-    }
-    let exported = DeckExport {
-        file: checks::shown(path),
-        list: share::canonical_list(format, deck.character, &deck.placed),
-        share_code: share::encode(&share::deck_lines(format, deck.character, &deck.placed)),
+    let exported = match check::export(&index, format, &checks::shown(path), &file) {
+        Ok(exported) => exported,
+        Err(found) => {
+            let mut sources = Sources::default();
+            sources.insert(file.path.clone(), file.text.clone());
+            return context.fail(exit::CANNOT_RUN, &found, &sources);
+        }
     };
     match (context.format, share_only) {
         (Format::Json, _) => {

@@ -38,6 +38,7 @@ mod render;
 mod schema;
 mod score;
 mod search;
+mod serve;
 mod trade;
 
 /// Exit codes shared by every command.
@@ -120,6 +121,8 @@ enum Command {
     },
     /// Print the manual page (roff: `blades man > blades.1`).
     Man,
+    /// A local web app for players: find cards, build and check decks, share them (http://127.0.0.1:8000/).
+    Serve(serve::Args),
     /// Serve the Language Server Protocol on standard input and output, for editors (docs/editors.md).
     Lsp(lsp::Args),
 }
@@ -390,6 +393,7 @@ fn dispatch(words: Vec<OsString>) -> ExitCode {
         Command::Print(args) => print::run(&context, args),
         Command::Completions { shell } => completions(shell),
         Command::Man => manual(),
+        Command::Serve(args) => serve::run(&context, args),
         Command::Lsp(args) => lsp::run(args),
     }
 }

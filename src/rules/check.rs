@@ -13,6 +13,7 @@ use super::copies::{self, CopiesReport};
 use super::deck::{self, CharacterRef, DeckFormat, DeckReport, ZoneCards};
 use super::format::Formats;
 use super::input::{self, InputFile, Located};
+use super::share::{self, DeckExport};
 use super::trade::{self, Side, TradeReport};
 use super::{Common, Violation, rule};
 use crate::cards::{CardIndex, NameIndex};
@@ -159,6 +160,27 @@ pub fn deck(
         zones,
     };
     checked(report, &file, places)
+}
+
+/// `deck export`: a deck read and resolved (not checked: a deck being
+/// built may break a rule) as its canonical list and share code; the
+/// input's errors when it cannot be read whole.
+pub fn export(
+    index: &CardIndex,
+    format: &DeckFormat,
+    shown: &str,
+    file: &InputFile,
+) -> Result<DeckExport, Vec<Diagnostic>> {
+    let mut found = Vec::new();
+    let deck = input::place_deck(index, format, file, &mut found);
+    if has_errors(&found) {
+        return Err(found);
+    }
+    Ok(DeckExport {
+        file: shown.to_string(),
+        list: share::canonical_list(format, deck.character, &deck.placed),
+        share_code: share::encode(&share::deck_lines(format, deck.character, &deck.placed)),
+    })
 }
 
 /// `collection check`: a collection, in Duel Mode or not.

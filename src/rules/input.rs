@@ -75,6 +75,32 @@ impl InputFile {
             text: Arc::from(text),
         }
     }
+
+    /// Text a player pasted, under `name`: the list a share code holds when
+    /// the text is one (as a share code named in place of a file), else the
+    /// text itself.
+    pub fn pasted(name: &str, text: &str) -> Result<InputFile, Box<Diagnostic>> {
+        match is_code(text) {
+            true => InputFile::shared(text.trim()),
+            false => Ok(InputFile::new(name, text)),
+        }
+    }
+}
+
+/// Whether pasted text is one share code (one word: a list that starts
+/// with a code's letters is still a list).
+fn is_code(text: &str) -> bool {
+    let text = text.trim();
+    share::looks_like_code(text) && !text.contains(char::is_whitespace)
+}
+
+/// How reports name pasted text (see [`InputFile::pasted`]): a share code
+/// by its ends, as on the command line, else `name`.
+pub fn pasted_shown(name: &str, text: &str) -> String {
+    match is_code(text) {
+        true => share::short(text.trim()).to_string(),
+        false => name.to_string(),
+    }
 }
 
 /// The share code `name` is, when it is one and no file has that name.
@@ -1264,7 +1290,10 @@ pub fn resolve_located<'a>(
     let path = &file.path;
     let mut cards = Vec::with_capacity(refs.len());
     for r in refs {
-        match index.resolve(&r.name) {
+        // Suggestions are looked for only once the reference is reported:
+        // `2 Canyon Wyrm` is first looked up whole, and a search of every
+        // name for each such line would cost a large pool a second.
+        match index.resolve_plain(&r.name) {
             Ok(i) => cards.push(((index.card(i), r.count), r.span.clone())),
             // `2 Canyon Wyrm`, as deck lists are pasted: a count without an
             // `x`, read only when the whole text names no card (so a card
@@ -1282,7 +1311,8 @@ pub fn resolve_located<'a>(
                     }
                 }
             }
-            Err(LookupError::Unknown { suggestions }) => {
+            Err(LookupError::Unknown { .. }) => {
+                let suggestions = index.suggestions(&r.name);
                 let mut help = suggestion_help(&suggestions, "card");
                 let counted = r
                     .name
@@ -1376,7 +1406,7 @@ fn bare_count(index: &CardIndex, text: &str) -> Option<(u64, usize)> {
         None if count.chars().all(|c| digit(c).is_some()) && !count.is_empty() => u64::MAX,
         None => return None,
     };
-    let card = index.resolve(name.trim()).ok()?;
+    let card = index.resolve_plain(name.trim()).ok()?;
     Some((count, card))
 }
 
@@ -1810,6 +1840,37 @@ enum Header {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pasted_text_is_a_share_code_only_when_it_is_one_word() {
+        let lines = [share::Shared::Card {
+            zone: None,
+            id: "rivet-gremlin".to_string(),
+            count: 2,
+        }];
+        let code = share::encode(&lines);
+        let Ok(file) = InputFile::pasted("deck", &format!("  {code}\n")) else {
+            panic!("a code is read");
+        };
+        let Ok(decoded) = share::decode(&code) else {
+            panic!("the code decodes");
+        };
+        assert_eq!(&*file.text, share::list_text(&decoded));
+        assert!(file.text.starts_with("2 %"), "{}", file.text);
+        assert_eq!(pasted_shown("deck", &code), &*share::short(&code));
+        // A list whose first line looks like a code is still a list.
+        let list = format!("{code}\n2 Rivet Gremlin\n");
+        let Ok(file) = InputFile::pasted("deck", &list) else {
+            panic!("a list is text");
+        };
+        assert_eq!((&*file.path, &*file.text), ("deck", list.as_str()));
+        assert_eq!(pasted_shown("deck", &list), "deck");
+        // A code with a typo is an input error, not another deck.
+        let mut typo = code.clone();
+        let last = typo.pop().unwrap_or('0');
+        typo.push(if last == '0' { '1' } else { '0' });
+        assert!(InputFile::pasted("deck", &typo).is_err());
+    }
 
     #[test]
     fn counts_before_and_after_names() {

@@ -1,0 +1,108 @@
+//! `blades serve`: the local web app for players (the server itself is
+//! [`blades::serve`]). Parses the options, opens the pool once and serves.
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::process::{Command, ExitCode, Stdio};
+
+use blades::diagnostics::{Code, Diagnostic};
+use blades::faces::render::art_images;
+use blades::report::Format;
+use blades::serve::{Listen, Server, Site};
+
+use super::out::{stderrln, stdoutln};
+use super::{Context, deck, exit};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The port to listen on (0: any free port, printed on start).
+    #[arg(long, default_value_t = 8000)]
+    port: u16,
+    /// The address to listen on; default the loopback address, seen from this machine only.
+    #[arg(long, value_name = "ADDRESS")]
+    host: Option<IpAddr>,
+    /// Open the app in the desktop's browser (`xdg-open`); the server starts either way.
+    #[arg(long)]
+    open: bool,
+}
+
+/// `--format json`: the one line printed on start, in place of
+/// `listening on URL` (and of the warning on stderr).
+#[derive(serde::Serialize)]
+struct Started<'a> {
+    url: &'a str,
+    /// Said when the address is not loopback: others can reach the app.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warning: Option<&'a str>,
+}
+
+pub fn run(context: &Context, args: Args) -> ExitCode {
+    let workspace = match context.workspace() {
+        Ok(workspace) => workspace,
+        Err(code) => return code,
+    };
+    let ground = match deck::ground_of(context, &workspace) {
+        Ok(ground) => ground,
+        Err(code) => return code,
+    };
+    let site = Site {
+        art: art_images(workspace.pool(), &ground.database),
+        ground,
+        pool: context.pool.dir().map(|dir| dir.display().to_string()),
+    };
+    let host = args.host.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    let server = match Server::bind(
+        site,
+        Listen {
+            host,
+            port: args.port,
+        },
+    ) {
+        Ok(server) => server,
+        Err(e) => {
+            return context.refuse(
+                Diagnostic::general(Code::Usage, e.to_string())
+                    .with_help("choose another port with --port N (0: any free port)"),
+            );
+        }
+    };
+    let url = server.url();
+    let warning = (!host.is_loopback()).then(|| {
+        format!(
+            "listening on {host}, not only on this machine: anyone who can reach it can use the app"
+        )
+    });
+    // Tests and scripts read this line for the port.
+    match context.format {
+        Format::Json => {
+            let started = Started {
+                url: &url,
+                warning: warning.as_deref(),
+            };
+            stdoutln!("{}", serde_json::to_string(&started).unwrap_or_default());
+        }
+        Format::Human => {
+            if let Some(warning) = &warning {
+                stderrln!("warning: {warning}");
+            }
+            stdoutln!("listening on {url}");
+        }
+    }
+    if args.open {
+        open_browser(&url);
+    }
+    server.run();
+    ExitCode::from(exit::OK)
+}
+
+/// Asks the desktop to open `url`; the app runs whether or not it can.
+fn open_browser(url: &str) {
+    let opened = Command::new("xdg-open")
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    if let Err(e) = opened {
+        stderrln!("note: could not open a browser ({e}); open {url}");
+    }
+}

@@ -1,0 +1,356 @@
+//! The JSON API of `blades serve`: each handler one call into the library
+//! (the search language, a card's summary and face, the deck check and
+//! export) and its answer as JSON.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+use tiny_http::Method;
+
+use super::Site;
+use super::http::{self, MAX_QUERY, Reply, Target};
+use crate::compile::find_set;
+use crate::diagnostics::{Diagnostic, Sources};
+use crate::effect::Lang;
+use crate::faces::render::face_svg;
+use crate::faces::svg::FaceOptions;
+use crate::i18n::{self, glossary::Glossary};
+use crate::model::{CardShown, Database};
+use crate::report;
+use crate::rules::check;
+use crate::rules::deck::DeckReport;
+use crate::rules::input::{self, InputFile};
+use crate::search::{self, Catalog, Index, Query};
+use crate::summary;
+use crate::words::{CardKind, Id};
+
+/// What every handler reads: the site and its search index, made once.
+pub struct State<'a> {
+    pub site: &'a Site,
+    pub index: &'a Index<'a>,
+    pub catalog: &'a Catalog<'a>,
+    /// The `Host` names a request must give (none: any, on an address
+    /// others reach by names of their own).
+    pub hosts: Option<Vec<String>>,
+}
+
+impl State<'_> {
+    fn database(&self) -> &Database {
+        &self.site.ground.database
+    }
+}
+
+/// Routes `/api/REST`.
+pub fn route(
+    state: &State,
+    method: &Method,
+    rest: &str,
+    target: &Target,
+    request: &mut tiny_http::Request,
+) -> Reply {
+    let reading = http::reads(method);
+    match rest {
+        "search" if reading => search(state, target),
+        "formats" if reading => formats(state),
+        "deck/check" if *method == Method::Post => match http::body_text(request) {
+            Ok(text) => deck(state, target, &text),
+            Err(reply) => reply,
+        },
+        "search" | "formats" => Reply::not_allowed("GET, HEAD"),
+        "deck/check" => Reply::not_allowed("POST"),
+        _ => match rest.strip_prefix("card/") {
+            Some(id) if reading => card(state, id, target),
+            Some(_) => Reply::not_allowed("GET, HEAD"),
+            None => Reply::error(404, format!("no API at `/api/{rest}`")),
+        },
+    }
+}
+
+/// The language asked (`lang=en|ja`, English by default).
+fn lang(target: &Target) -> Result<Lang, Reply> {
+    match target.get("lang").unwrap_or("en") {
+        "en" => Ok(Lang::En),
+        "ja" => Ok(Lang::Ja),
+        other => Err(Reply::error(
+            400,
+            format!("unknown language `{other}`: the app speaks `en` and `ja`"),
+        )),
+    }
+}
+
+fn code(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "en",
+        Lang::Ja => "ja",
+    }
+}
+
+/// A card as a results table's row, in a language (as `blades search`
+/// prints it): id, name, set, kind, STAR, elements, types, copies.
+#[derive(Serialize)]
+struct Row {
+    id: Id,
+    kind: CardKind,
+    cells: [String; 8],
+}
+
+impl Row {
+    fn of(card: &crate::model::Card, database: &Database, lang: Lang) -> Row {
+        Row {
+            id: card.id.clone(),
+            kind: card.kind,
+            cells: search::table_row(card, database, code(lang)),
+        }
+    }
+}
+
+/// `GET /api/search?q=QUERY&lang=en|ja`.
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+struct Found<'a> {
+    query: &'a str,
+    /// What the query means, in the language asked (`--explain`).
+    explain: String,
+    count: usize,
+    /// The table's heading, in the language asked.
+    head: [&'static str; 8],
+    /// The cards in the order `blades search --ids` prints them.
+    cards: Vec<Row>,
+    hints: Vec<String>,
+}
+
+fn search(state: &State, target: &Target) -> Reply {
+    let lang = match lang(target) {
+        Ok(lang) => lang,
+        Err(reply) => return reply,
+    };
+    let text = target.get("q").unwrap_or("");
+    if text.len() > MAX_QUERY {
+        return Reply::error(400, format!("a query is at most {MAX_QUERY} bytes"));
+    }
+    let query = match Query::parse_in(text, state.catalog, code(lang)) {
+        Ok(query) => query,
+        Err(problems) => return unreadable_query(text, &problems),
+    };
+    let database = state.database();
+    let cards: Vec<Row> = (state.index.search(&query))
+        .map(|card| Row::of(card, database, lang))
+        .collect();
+    Reply::json(&Found {
+        query: text,
+        explain: query.explain(lang),
+        count: cards.len(),
+        head: search::table_head(code(lang)),
+        cards,
+        hints: query.hints.iter().map(|h| h.text.clone()).collect(),
+    })
+}
+
+/// A query the search language cannot read: 400, its first finding's
+/// message as the error, and every finding located in the query (the
+/// report `blades search --format json` prints).
+fn unreadable_query(text: &str, problems: &[Diagnostic]) -> Reply {
+    let mut sources = Sources::default();
+    sources.insert(Arc::from(search::QUERY_PATH), Arc::from(text));
+    let message = problems
+        .first()
+        .map_or_else(|| "the query cannot be read".to_string(), full_message);
+    let located = RawValue::from_string(report::render_json(problems, &sources)).ok();
+    Reply::error_with(400, &message, located)
+}
+
+/// A finding's message and its help, for one line of a page.
+fn full_message(finding: &Diagnostic) -> String {
+    match &finding.help {
+        Some(help) => format!("{} ({help})", finding.message),
+        None => finding.message.to_string(),
+    }
+}
+
+/// `GET /api/card/ID?lang=en|ja`: the card as `card show --format json`
+/// gives it, its summary in every language (`card show`'s text) and its
+/// face in the language asked.
+#[derive(Serialize)]
+struct CardPage<'a> {
+    #[serde(flatten)]
+    shown: CardShown<'a>,
+    summary: String,
+    /// The card as a results row, under the table's heading.
+    head: [&'static str; 8],
+    row: Row,
+    face: Option<String>,
+}
+
+fn card(state: &State, name: &str, target: &Target) -> Reply {
+    let lang = match lang(target) {
+        Ok(lang) => lang,
+        Err(reply) => return reply,
+    };
+    let database = state.database();
+    let card = match i18n::card_named(database, name) {
+        Ok(card) => card,
+        Err(unknown) => return Reply::error(404, full_message(&unknown)),
+    };
+    let set = find_set(database, &card.set);
+    let options = FaceOptions {
+        font_url: "/assets/fonts/".to_string(),
+        art: state.site.art.clone(),
+    };
+    Reply::json(&CardPage {
+        shown: CardShown { card, set },
+        summary: summary::render(card, set, None),
+        head: search::table_head(code(lang)),
+        row: Row::of(card, database, lang),
+        face: face_svg(database, &card.id.0, code(lang), &options),
+    })
+}
+
+/// `GET /api/formats`: the deck formats the pool knows, the default
+/// first, each with its zones.
+#[derive(Serialize)]
+struct FormatEntry<'a> {
+    id: &'a Id,
+    name: &'a str,
+    zones: Vec<ZoneEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct ZoneEntry<'a> {
+    id: &'a Id,
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct FormatList<'a> {
+    /// The pool's folder; `null` for the built-in pool.
+    pool: Option<&'a str>,
+    formats: Vec<FormatEntry<'a>>,
+}
+
+fn formats(state: &State) -> Reply {
+    let formats = (state.site.ground.formats.list.iter())
+        .map(|f| FormatEntry {
+            id: &f.id,
+            name: &f.name,
+            zones: (f.zones.iter())
+                .map(|z| ZoneEntry {
+                    id: &z.id,
+                    name: &z.name,
+                })
+                .collect(),
+        })
+        .collect();
+    Reply::json(&FormatList {
+        pool: state.site.pool.as_deref(),
+        formats,
+    })
+}
+
+/// `POST /api/deck/check?rules=FORMAT&name=NAME&lang=en|ja` with a deck
+/// (any form `deck check` reads, a share code too) as the body.
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+struct DeckAnswer {
+    /// What `blades deck check --format json` prints for the same text
+    /// under the same name, byte for byte.
+    report: Box<RawValue>,
+    /// What `blades deck export` prints, when the deck can be read whole.
+    list: Option<String>,
+    share_code: Option<String>,
+    /// Each bound's count, named in the language asked.
+    slots: Vec<SlotEntry>,
+    /// The rows of the cards the report names, by id.
+    cards: BTreeMap<String, Row>,
+}
+
+#[derive(Serialize)]
+struct SlotEntry {
+    what: String,
+    /// The zones counted together, by id (`/api/formats` names them).
+    zones: Vec<Id>,
+    count: u64,
+    min: Option<u64>,
+    limit: Option<u64>,
+}
+
+fn deck(state: &State, target: &Target, text: &str) -> Reply {
+    let lang = match lang(target) {
+        Ok(lang) => lang,
+        Err(reply) => return reply,
+    };
+    let ground = &state.site.ground;
+    let format = match target.get("rules") {
+        None | Some("") => ground.formats.default_format(),
+        Some(name) => match ground.formats.resolve(name) {
+            Ok(format) => format,
+            Err(unknown) => {
+                let message = format!(
+                    "unknown deck format `{name}`; formats: {}",
+                    unknown.known.join(", ")
+                );
+                return Reply::error(400, message);
+            }
+        },
+    };
+    let name = target.get("name").unwrap_or("deck");
+    let shown = input::pasted_shown(name, text);
+    let read = InputFile::pasted(name, text);
+    let index = ground.index();
+    let checked = check::deck(&index, format, &shown, read.clone());
+    // The command prints the report pretty: the same bytes here.
+    let report = match serde_json::to_string_pretty(&checked.report).map(RawValue::from_string) {
+        Ok(Ok(report)) => report,
+        _ => return Reply::error(500, "the report could not be written"),
+    };
+    let exported = read
+        .ok()
+        .and_then(|file| check::export(&index, format, &shown, &file).ok());
+    let (list, share_code) = exported.map(|e| (e.list, e.share_code)).unzip();
+    Reply::json(&DeckAnswer {
+        report,
+        list,
+        share_code,
+        slots: slots(&checked.report, lang),
+        cards: rows_named(&checked.report, state.database(), lang),
+    })
+}
+
+/// The report's bounds as a page shows them: what each counts, in the
+/// glossary's word for a kind in Japanese.
+fn slots(report: &DeckReport, lang: Lang) -> Vec<SlotEntry> {
+    (report.slots.iter())
+        .map(|slot| {
+            let word = slot.kind.and_then(|kind| match lang {
+                Lang::Ja => Glossary::builtin()
+                    .official_for(kind.as_str())
+                    .map(str::to_string),
+                Lang::En => None,
+            });
+            SlotEntry {
+                what: word.unwrap_or_else(|| slot.words.clone()),
+                zones: slot.zones.clone(),
+                count: slot.count,
+                min: slot.min,
+                limit: slot.limit,
+            }
+        })
+        .collect()
+}
+
+/// The rows of every card a deck report names (its cards and those of
+/// its violations), by id.
+fn rows_named(report: &DeckReport, database: &Database, lang: Lang) -> BTreeMap<String, Row> {
+    let named = (report.cards.iter()).chain(report.common.violations.iter().flat_map(|v| &v.cards));
+    let mut rows = BTreeMap::new();
+    for id in named {
+        if rows.contains_key(&id.0) {
+            continue;
+        }
+        if let Some(card) = database.cards.iter().find(|c| c.id == *id) {
+            rows.insert(id.0.clone(), Row::of(card, database, lang));
+        }
+    }
+    rows
+}

@@ -1,0 +1,46 @@
+// The server's API: every answer (search, cards, deck checks, share codes)
+// comes from the library through these calls.
+
+/// An answer's JSON; a 4xx or 5xx answer throws an Error whose message is
+/// the server's, with its JSON as `answer`.
+async function json(response) {
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const error = new Error((body && body.error) || `HTTP ${response.status}`);
+    error.status = response.status;
+    error.answer = body;
+    throw error;
+  }
+  return body;
+}
+
+export async function search(query, lang, signal) {
+  const params = new URLSearchParams({ q: query, lang });
+  return json(await fetch(`/api/search?${params}`, { signal }));
+}
+
+export async function card(id, lang) {
+  return json(await fetch(`/api/card/${encodeURIComponent(id)}?lang=${lang}`));
+}
+
+export async function formats() {
+  return json(await fetch('/api/formats'));
+}
+
+/// The deck check of `text` (a list in any form `deck check` reads, or a
+/// share code) against `rules`: the report, the canonical list, the code.
+export async function checkDeck(text, rules, lang) {
+  const params = new URLSearchParams({ lang });
+  if (rules) params.set('rules', rules);
+  const response = await fetch(`/api/deck/check?${params}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body: text,
+  });
+  return json(response);
+}

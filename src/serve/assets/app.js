@@ -1,0 +1,410 @@
+// The app: a search box that answers as you type, a page per card, and a
+// deck checked as it is built. Routes are the URL's hash: `#/card/ID`, and
+// `#/deck/CODE` (a share code; `?rules=FORMAT` for another format).
+
+import * as api from './api.js';
+import * as decks from './deck.js';
+import { ResultList } from './list.js';
+import { formatName, initialLanguage, language, setLanguage, t, zoneName } from './words.js';
+
+const $ = id => document.getElementById(id);
+const DEBOUNCE_MS = 100;
+const FACES_SHOWN = 24;
+const LANG_KEY = 'blades.lang';
+
+let formats = [];
+let deck = null;
+let found = null; // the last search's answer
+let faces = false;
+let searching = null; // the search in flight, to abort when the query changes
+let pool = null; // the pool's folder; null for the built-in pool
+
+function drawPool() {
+  $('pool').textContent = pool ?? t('builtin-pool');
+}
+
+const list = new ResultList($('results'), {
+  onAdd: row => addCard(row.id),
+  onOpen: row => {
+    location.hash = `#/card/${encodeURIComponent(row.id)}`;
+  },
+  addLabel: () => t('add'),
+});
+
+function format(id) {
+  return formats.find(f => f.id === id) || formats[0];
+}
+
+// Search.
+
+let timer = 0;
+function searchSoon() {
+  clearTimeout(timer);
+  timer = setTimeout(runSearch, DEBOUNCE_MS);
+}
+
+async function runSearch() {
+  if (searching) searching.abort();
+  const controller = new AbortController();
+  searching = controller;
+  const query = $('q').value;
+  try {
+    const answer = await api.search(query, language(), controller.signal);
+    if (controller.signal.aborted) return;
+    found = answer;
+    $('problem').hidden = true;
+    // The hints are the search language's, in English only.
+    const hints = language() === 'en' && answer.hints.length ? ` — ${answer.hints.join(' ')}` : '';
+    $('explain').textContent = query.trim() ? answer.explain + hints : '';
+    $('count').textContent = answer.count ? t('cards', answer.count) : t('no-card');
+    list.show(answer.head, answer.cards);
+    drawFaces();
+  } catch (error) {
+    if (error.name === 'AbortError') return;
+    $('problem').hidden = false;
+    $('problem').textContent = error.status === 400 ? `${t('bad-query')}: ${error.message}` : `${t('failed')}: ${error.message}`;
+    $('explain').textContent = '';
+  } finally {
+    if (searching === controller) searching = null;
+    document.body.dataset.searched = query;
+  }
+}
+
+async function drawFaces() {
+  $('faces').hidden = !faces;
+  $('results').hidden = faces || !found || !found.cards.length;
+  if (!faces || !found) return;
+  const shown = found.cards.slice(0, FACES_SHOWN);
+  const holder = $('faces');
+  holder.replaceChildren();
+  if (found.cards.length > FACES_SHOWN) {
+    const note = document.createElement('p');
+    note.className = 'count';
+    note.textContent = t('faces-first', FACES_SHOWN);
+    holder.append(note);
+  }
+  for (const row of shown) {
+    const figure = document.createElement('a');
+    figure.className = 'face';
+    figure.href = `#/card/${encodeURIComponent(row.id)}`;
+    figure.dataset.id = row.id;
+    holder.append(figure);
+  }
+  const wanted = found;
+  await Promise.all(
+    shown.map(async row => {
+      try {
+        const card = await api.card(row.id, language());
+        // The face is the library's SVG, its text escaped there.
+        const figure = holder.querySelector(`[data-id="${CSS.escape(row.id)}"]`);
+        if (figure && wanted === found) figure.innerHTML = card.face || '';
+      } catch {
+        // A face that cannot be fetched stays an empty frame.
+      }
+    }),
+  );
+}
+
+// The deck.
+
+function addCard(id) {
+  const zone = $('zone-field').hidden ? null : $('zone').value;
+  deck.entries.push({ id, zone });
+  deckChanged();
+}
+
+function removeCard(i) {
+  deck.entries.splice(i, 1);
+  deckChanged();
+}
+
+async function deckChanged() {
+  decks.storeCurrent(deck);
+  const fmt = format(deck.format);
+  let answer;
+  try {
+    answer = await decks.check(deck, fmt);
+  } catch (error) {
+    $('verdict').textContent = `${t('failed')}: ${error.message}`;
+    return;
+  }
+  if (!answer) return; // a later change asked again
+  decks.drawAnswer(answer, deck, fmt, nodes(), removeCard);
+  shareLink(answer.share_code ?? answer['share-code']);
+  document.body.dataset.checked = String(Date.now());
+}
+
+function nodes() {
+  return {
+    verdict: $('verdict'),
+    slots: $('slots'),
+    violations: $('violations'),
+    problems: $('problems'),
+    entries: $('entries'),
+    exported: $('export'),
+  };
+}
+
+/// The deck's share link, also the page's own address while the search
+/// shows: reloading or copying the address keeps the deck.
+function shareLink(code) {
+  const rules = deck.format && deck.format !== formats[0].id ? `?rules=${encodeURIComponent(deck.format)}` : '';
+  const hash = code && deck.entries.length + (deck.character ? 1 : 0) ? `#/deck/${code}${rules}` : '#/';
+  $('share').href = hash;
+  if (!location.hash.startsWith('#/card/') && location.hash !== hash) {
+    history.replaceState(null, '', hash);
+  }
+}
+
+/// Reads a pasted list or a share code into the deck (the server's
+/// reading); a list that cannot be read leaves the deck as it was and
+/// shows why.
+async function readDeck(text, formatId) {
+  const fmt = format(formatId);
+  const answer = await api.checkDeck(text, fmt.id, language());
+  const report = answer.report;
+  if (!report.checked && !report.cards.length) {
+    // The deck stays as it was; only why the list was not read is new.
+    decks.drawProblems(report, $('problems'));
+    return false;
+  }
+  deck = decks.deckOfReport(report, fmt.id);
+  $('format').value = fmt.id;
+  zones();
+  await deckChanged();
+  return true;
+}
+
+function zones() {
+  const fmt = format(deck.format);
+  const many = fmt.zones.length > 1;
+  $('zone-field').hidden = !many;
+  $('zone').replaceChildren(
+    ...fmt.zones.map(z => {
+      const option = document.createElement('option');
+      option.value = z.id;
+      option.textContent = zoneName(z);
+      return option;
+    }),
+  );
+}
+
+function drawSaved() {
+  const saved = decks.savedDecks();
+  $('saved').replaceChildren(
+    ...Object.keys(saved)
+      .sort()
+      .map(name => {
+        const li = document.createElement('li');
+        const label = document.createElement('span');
+        label.textContent = name;
+        const open = document.createElement('button');
+        open.type = 'button';
+        open.textContent = t('load');
+        open.addEventListener('click', () => {
+          deck = structuredClone(saved[name]);
+          if (!formats.some(f => f.id === deck.format)) deck.format = formats[0].id;
+          $('format').value = deck.format;
+          zones();
+          deckChanged();
+        });
+        const remove = document.createElement('button');
+        remove.type = 'button';
+        remove.textContent = t('delete');
+        remove.addEventListener('click', () => {
+          decks.deleteDeck(name);
+          drawSaved();
+        });
+        li.append(label, ' ', open, ' ', remove);
+        return li;
+      }),
+  );
+}
+
+// A card's page.
+
+async function showCard(id) {
+  $('find').hidden = true;
+  const page = $('card');
+  page.hidden = false;
+  page.replaceChildren(text('p', '…'));
+  let answer;
+  try {
+    answer = await api.card(id, language());
+  } catch (error) {
+    page.replaceChildren(back(), text('p', `${t('unknown')}: ${error.message}`, 'problem'));
+    return;
+  }
+  const card = answer.card;
+  const names = [card.name, ...Object.values(card.translations || {}).map(tr => tr.name).filter(Boolean)];
+  const title = text('h2', answer.row.cells[1]);
+  const other = text('p', names.filter(n => n !== answer.row.cells[1]).join(' / '), 'other-name');
+  const add = document.createElement('button');
+  add.type = 'button';
+  add.textContent = `+ ${t('add')}`;
+  add.addEventListener('click', () => addCard(card.id));
+  const facts = document.createElement('dl');
+  answer.row.cells.forEach((value, i) => {
+    if (i === 1 || !value) return;
+    facts.append(text('dt', answer.head[i]), text('dd', value));
+  });
+  const effect = document.createElement('div');
+  effect.className = 'effect';
+  const texts = card['effect-text'] || {};
+  for (const [lang, value] of Object.entries(texts)) {
+    effect.append(text('h3', `${t('effect')} (${lang})`), text('p', value, 'text'));
+  }
+  const errata = document.createElement('div');
+  errata.append(text('h3', t('errata')));
+  if (!card.errata || !card.errata.length) errata.append(text('p', t('no-errata')));
+  for (const e of card.errata || []) {
+    errata.append(text('p', `${t('was')} ${e.until}: ${e.effect}${e.note ? ` — ${e.note}` : ''}`, 'text'));
+  }
+  const face = document.createElement('div');
+  face.className = 'face big';
+  // The face is the library's SVG, its text escaped there.
+  face.innerHTML = answer.face || '';
+  const summary = document.createElement('details');
+  summary.append(text('summary', t('summary')), text('pre', answer.summary));
+  page.replaceChildren(back(), title, other, add, facts, effect, errata, face, summary);
+}
+
+function back() {
+  const link = document.createElement('a');
+  link.href = '#/';
+  link.className = 'back';
+  link.textContent = `← ${t('back')}`;
+  return link;
+}
+
+function text(tag, value, className) {
+  const node = document.createElement(tag);
+  node.textContent = value;
+  if (className) node.className = className;
+  return node;
+}
+
+// Routes.
+
+async function route() {
+  const hash = location.hash;
+  if (hash.startsWith('#/card/')) {
+    await showCard(decodeURIComponent(hash.slice('#/card/'.length)));
+    return;
+  }
+  $('card').hidden = true;
+  $('find').hidden = false;
+  if (hash.startsWith('#/deck/')) {
+    const [code, query] = hash.slice('#/deck/'.length).split('?');
+    const rules = new URLSearchParams(query || '').get('rules') || formats[0].id;
+    await readDeck(decodeURIComponent(code), rules);
+  } else {
+    await deckChanged();
+  }
+}
+
+function switchLanguage(next) {
+  setLanguage(next);
+  drawPool();
+  formatOptions();
+  zones();
+  try {
+    localStorage.setItem(LANG_KEY, next);
+  } catch {
+    // The choice lasts for this page.
+  }
+  runSearch();
+  deckChanged();
+  drawSaved();
+  if (location.hash.startsWith('#/card/')) route();
+}
+
+async function start() {
+  let stored = null;
+  try {
+    stored = localStorage.getItem(LANG_KEY);
+  } catch {
+    stored = null;
+  }
+  setLanguage(initialLanguage(stored, navigator.languages));
+  $('lang').value = language();
+  const answer = await api.formats();
+  formats = answer.formats;
+  pool = answer.pool;
+  drawPool();
+  formatOptions();
+  const kept = decks.loadCurrent();
+  deck = kept && Array.isArray(kept.entries) && formats.some(f => f.id === kept.format) ? kept : decks.emptyDeck(formats[0].id);
+  $('format').value = deck.format;
+  zones();
+
+  $('q').addEventListener('input', searchSoon);
+  $('q').addEventListener('keydown', e => {
+    if (e.key === 'ArrowDown' || e.key === 'Enter') {
+      e.preventDefault();
+      list.focusFirst();
+    }
+  });
+  $('lang').addEventListener('change', e => switchLanguage(e.target.value));
+  $('format').addEventListener('change', e => {
+    deck.format = e.target.value;
+    const fmt = format(deck.format);
+    for (const entry of deck.entries) if (!fmt.zones.some(z => z.id === entry.zone)) entry.zone = null;
+    zones();
+    deckChanged();
+  });
+  $('as-table').addEventListener('click', () => setView(false));
+  $('as-faces').addEventListener('click', () => setView(true));
+  $('clear').addEventListener('click', () => {
+    deck = decks.emptyDeck(deck.format);
+    deckChanged();
+  });
+  $('read').addEventListener('click', async () => {
+    if (await readDeck($('paste').value, deck.format)) $('paste').value = '';
+  });
+  $('download').addEventListener('click', () => {
+    const blob = new Blob([$('export').value], { type: 'text/plain' });
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(blob);
+    link.download = 'deck.txt';
+    link.click();
+    URL.revokeObjectURL(link.href);
+  });
+  $('save').addEventListener('click', () => {
+    const name = $('save-name').value.trim();
+    if (!name) return;
+    decks.saveDeck(name, deck);
+    drawSaved();
+  });
+  window.addEventListener('hashchange', route);
+  drawSaved();
+  await route();
+  await runSearch();
+  document.body.dataset.ready = 'yes';
+}
+
+/// The format menu, in the page's language.
+function formatOptions() {
+  $('format').replaceChildren(
+    ...formats.map(f => {
+      const option = document.createElement('option');
+      option.value = f.id;
+      option.textContent = formatName(f);
+      return option;
+    }),
+  );
+  if (deck) $('format').value = deck.format;
+}
+
+function setView(asFaces) {
+  faces = asFaces;
+  $('as-table').setAttribute('aria-pressed', String(!faces));
+  $('as-faces').setAttribute('aria-pressed', String(faces));
+  drawFaces();
+}
+
+start().catch(error => {
+  $('problem').hidden = false;
+  $('problem').textContent = `${t('failed')}: ${error.message}`;
+  document.body.dataset.ready = 'failed';
+});

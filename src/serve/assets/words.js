@@ -1,0 +1,180 @@
+// Every word of the app, in English and Japanese. Game words are the
+// official glossary's (data/glossary.yaml): シングル, デッキケース,
+// アクセサリー, 属性, 種族, キャラクター. Card text, names and a query's
+// meaning come from the server in the language asked; only the app's own
+// words are here.
+
+const WORDS = {
+  en: {
+    app: 'blades',
+    language: 'Language',
+    'builtin-pool': 'the built-in pool',
+    find: 'Find cards',
+    placeholder: 'Search: words, or e:fire t:construct star>=3',
+    table: 'Table',
+    faces: 'Faces',
+    cards: n => (n === 1 ? '1 card' : `${n} cards`),
+    'no-card': 'No card matches',
+    'faces-first': n => `Faces of the first ${n} cards`,
+    'bad-query': 'The query cannot be read',
+    deck: 'Deck',
+    format: 'Format',
+    zone: 'Zone',
+    add: 'Add to deck',
+    remove: 'Remove',
+    open: 'Open',
+    legal: 'Legal',
+    'not-legal': n => (n === 1 ? 'Not legal: 1 problem' : `Not legal: ${n} problems`),
+    'not-checked': 'Not checked: the list cannot be read',
+    empty: 'The deck is empty: add cards from the results (click +, or Enter on a row).',
+    share: 'Share link',
+    clear: 'Clear',
+    paste: 'Paste a list',
+    'paste-hint': '2 Canyon Wyrm\nRivet Gremlin x1\n… or a share code (MB1-…)',
+    read: 'Read',
+    export: 'Export',
+    download: 'Download',
+    saved: 'Saved decks',
+    'deck-name': 'Deck name',
+    save: 'Save',
+    load: 'Open',
+    delete: 'Delete',
+    character: 'Character',
+    back: 'Back to the search',
+    summary: 'Summary',
+    effect: 'Effect',
+    errata: 'Errata history',
+    'no-errata': 'No errata.',
+    face: 'Face',
+    was: 'Before',
+    unknown: 'Not found',
+    failed: 'The server did not answer',
+  },
+  ja: {
+    app: 'blades',
+    language: '言語',
+    'builtin-pool': '内蔵のカードプール',
+    find: 'カードを探す',
+    placeholder: '検索：言葉、または 属性:炎 種族:機械 star>=3',
+    table: '表',
+    faces: 'カード画像',
+    cards: n => `${n}枚`,
+    'no-card': '一致するカードはありません',
+    'faces-first': n => `最初の${n}枚のカード画像`,
+    'bad-query': 'クエリを読めません',
+    deck: 'デッキ',
+    format: 'フォーマット',
+    zone: '区分',
+    add: 'デッキに加える',
+    remove: '外す',
+    open: '開く',
+    legal: '適正',
+    'not-legal': n => `不適正：問題${n}件`,
+    'not-checked': '未確認：リストを読めません',
+    empty: 'デッキは空です。結果からカードを加えてください（＋をクリック、または行でEnter）。',
+    share: '共有リンク',
+    clear: '空にする',
+    paste: 'リストを貼り付ける',
+    'paste-hint': '2 カード名\nカード名 x1\n…または共有コード（MB1-…）',
+    read: '読み込む',
+    export: '書き出す',
+    download: 'ダウンロード',
+    saved: '保存したデッキ',
+    'deck-name': 'デッキ名',
+    save: '保存',
+    load: '開く',
+    delete: '削除',
+    character: 'キャラクター',
+    back: '検索に戻る',
+    summary: '概要',
+    effect: '効果',
+    errata: 'エラッタ履歴',
+    'no-errata': 'エラッタはありません。',
+    face: 'カード画像',
+    was: '以前',
+    unknown: '見つかりません',
+    failed: 'サーバーが応答しません',
+  },
+};
+
+// What each deck rule says, by its stable name (docs: `blades::rules::rule`).
+// English pages show the check's own message; these are the Japanese titles,
+// followed by the cards the violation names.
+const RULES_JA = {
+  'too-many-singles': 'シングルが多すぎます',
+  'too-many-deck-boxes': 'デッキケースが多すぎます',
+  'too-many-accessories': 'アクセサリーが多すぎます',
+  'duplicate-card': '同じカードが2枚以上あります',
+  'too-many-in-zone': 'この区分のカードが多すぎます',
+  'too-few-in-zone': 'この区分のカードが少なすぎます',
+  'too-many-of-a-card': '同じカードが多すぎます',
+  'not-a-players-card': 'プレイヤーのカードではありません',
+};
+
+// The built-in deck formats and their zones (data/deck-formats.yaml) by
+// id, in Japanese; a pool's own formats show the names it gives them.
+const FORMATS_JA = {
+  tournament: 'トーナメント用デッキ',
+  'millennium-deck': 'メインデッキとミレニアムデッキ',
+  'starting-hand': 'トランプ対戦の初期手札',
+  holdings: 'ボードゲームの所持品',
+};
+const ZONES_JA = {
+  deck: 'デッキ',
+  'main-deck': 'メインデッキ',
+  'millennium-deck': 'ミレニアムデッキ',
+  hand: '手札',
+  holdings: '所持品',
+};
+
+export const LANGS = Object.keys(WORDS);
+
+let lang = 'en';
+
+export function language() {
+  return lang;
+}
+
+/// The language: the one chosen before, else the browser's, else English.
+export function initialLanguage(stored, browser) {
+  if (LANGS.includes(stored)) return stored;
+  for (const tag of browser || []) {
+    const base = String(tag).toLowerCase().split('-')[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return 'en';
+}
+
+export function setLanguage(next) {
+  lang = LANGS.includes(next) ? next : 'en';
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
+  for (const el of document.querySelectorAll('[data-t-placeholder]')) {
+    el.placeholder = t(el.dataset.tPlaceholder);
+  }
+  for (const el of document.querySelectorAll('[data-t-label]')) {
+    el.setAttribute('aria-label', t(el.dataset.tLabel));
+  }
+}
+
+/// A word of the app; a function word takes its argument (a count).
+export function t(key, arg) {
+  const word = WORDS[lang][key] ?? WORDS.en[key] ?? key;
+  return typeof word === 'function' ? word(arg) : word;
+}
+
+/// A violation in the page's language: the check's own words in English,
+/// the rule's title in Japanese.
+export function violationText(violation) {
+  if (lang === 'ja') return RULES_JA[violation.rule] ?? violation.rule;
+  return violation.message;
+}
+
+/// A deck format's name, or one of its zones', in the page's language.
+export function formatName(format) {
+  return (lang === 'ja' && FORMATS_JA[format.id]) || format.name;
+}
+
+export function zoneName(zone) {
+  return (lang === 'ja' && ZONES_JA[zone.id]) || zone.name;
+}

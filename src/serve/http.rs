@@ -1,0 +1,292 @@
+//! The HTTP side of `blades serve`: a request's target read and bounded,
+//! its body read and bounded, and answers with their status and type.
+
+use std::borrow::Cow;
+use std::io::Read;
+use std::net::{IpAddr, SocketAddr};
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+use tiny_http::{Header, Method, Response, StatusCode};
+
+/// The most bytes of a request's body (a deck list): a tournament deck
+/// is a dozen lines, a pasted binder a few hundred.
+pub const MAX_BODY: usize = 64 * 1024;
+/// The most bytes of a search query, decoded: far longer than any query
+/// a person types, short enough that every query is cheap to read.
+pub const MAX_QUERY: usize = 1024;
+/// The most bytes of a request's target (path and query string).
+pub const MAX_URL: usize = 2 * 1024;
+
+/// An answer: its status, its type and its bytes.
+pub struct Reply {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: Cow<'static, [u8]>,
+    /// Assets never change while the binary runs; API answers may (never
+    /// here, but a browser need not know that).
+    pub cache: bool,
+    /// The methods allowed, for a 405.
+    pub allow: Option<&'static str>,
+}
+
+pub const JSON: &str = "application/json; charset=utf-8";
+
+/// `{"error": "…"}`, with the located findings behind it when there are.
+#[derive(Serialize)]
+struct Failure<'a> {
+    error: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<Box<RawValue>>,
+}
+
+impl Reply {
+    /// A JSON answer with status 200.
+    pub fn json(value: &impl Serialize) -> Reply {
+        match serde_json::to_vec(value) {
+            Ok(bytes) => Reply::bytes(200, JSON, Cow::Owned(bytes)),
+            Err(e) => Reply::error(500, format!("the answer could not be written: {e}")),
+        }
+    }
+
+    /// `bytes` as `content_type` with `status`.
+    pub fn bytes(status: u16, content_type: &'static str, body: Cow<'static, [u8]>) -> Reply {
+        Reply {
+            status,
+            content_type,
+            body,
+            cache: false,
+            allow: None,
+        }
+    }
+
+    /// `{"error": message}` with a 4xx or 5xx status.
+    pub fn error(status: u16, message: impl AsRef<str>) -> Reply {
+        Reply::error_with(status, message.as_ref(), None)
+    }
+
+    /// `{"error": message, "report": …}`: a refusal and the findings
+    /// report (`report::render_json`) that locates it.
+    pub fn error_with(status: u16, message: &str, report: Option<Box<RawValue>>) -> Reply {
+        let failure = Failure {
+            error: message,
+            report,
+        };
+        let body = serde_json::to_vec(&failure)
+            .unwrap_or_else(|_| br#"{"error":"the request failed"}"#.to_vec());
+        Reply::bytes(status, JSON, Cow::Owned(body))
+    }
+
+    /// 405, naming the methods the path takes.
+    pub fn not_allowed(allow: &'static str) -> Reply {
+        Reply {
+            allow: Some(allow),
+            ..Reply::error(405, format!("this path takes {allow}"))
+        }
+    }
+
+    /// The answer as tiny_http sends it (`head`: the headers only).
+    pub fn response(self, head: bool) -> Response<std::io::Cursor<Vec<u8>>> {
+        let body = match head {
+            true => Vec::new(),
+            false => self.body.into_owned(),
+        };
+        let mut response = Response::from_data(body).with_status_code(StatusCode(self.status));
+        let mut add = |name: &str, value: &str| {
+            if let Ok(header) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+                response.add_header(header);
+            }
+        };
+        add("Content-Type", self.content_type);
+        add("X-Content-Type-Options", "nosniff");
+        add("Referrer-Policy", "no-referrer");
+        // Only the app's own files: a card's text can never run as script,
+        // and nothing leaves the machine. Faces carry their own styles and
+        // their art as data: URIs.
+        add(
+            "Content-Security-Policy",
+            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+        );
+        add(
+            "Cache-Control",
+            if self.cache {
+                "max-age=3600"
+            } else {
+                "no-store"
+            },
+        );
+        if let Some(allow) = self.allow {
+            add("Allow", allow);
+        }
+        response
+    }
+}
+
+/// The `Host` values a loopback server answers to (`127.0.0.1:8000`,
+/// `localhost:8000`); `None` on any other address, whose names the server
+/// cannot know.
+pub fn own_hosts(address: SocketAddr) -> Option<Vec<String>> {
+    let port = address.port();
+    match address.ip() {
+        IpAddr::V4(ip) if ip.is_loopback() => {
+            Some(vec![format!("{ip}:{port}"), format!("localhost:{port}")])
+        }
+        IpAddr::V6(ip) if ip.is_loopback() => {
+            Some(vec![format!("[{ip}]:{port}"), format!("localhost:{port}")])
+        }
+        _ => None,
+    }
+}
+
+/// Whether a request's `Host` is one of `hosts` (any case).
+pub fn host_is(request: &tiny_http::Request, hosts: &[String]) -> bool {
+    (request.headers().iter())
+        .find(|h| h.field.equiv("Host"))
+        .is_some_and(|h| {
+            hosts
+                .iter()
+                .any(|ok| h.value.as_str().eq_ignore_ascii_case(ok))
+        })
+}
+
+/// Whether a method only reads (GET, HEAD).
+pub fn reads(method: &Method) -> bool {
+    matches!(method, Method::Get | Method::Head)
+}
+
+/// A request's target: its path and its query's pairs, decoded.
+pub struct Target {
+    pub path: String,
+    pairs: Vec<(String, String)>,
+}
+
+impl Target {
+    /// Reads a target (`/api/search?q=e%3Afire`): too long is 414, a
+    /// path or pair that is not UTF-8 once decoded is 400.
+    pub fn of(url: &str) -> Result<Target, Reply> {
+        if url.len() > MAX_URL {
+            return Err(Reply::error(
+                414,
+                format!("the address is longer than {MAX_URL} bytes"),
+            ));
+        }
+        let (path, query) = url.split_once('?').unwrap_or((url, ""));
+        let path = decoded(path, false)
+            .ok_or_else(|| Reply::error(400, "the path is not UTF-8 once decoded"))?;
+        let pairs = query
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| {
+                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                Some((decoded(key, true)?, decoded(value, true)?))
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| Reply::error(400, "the query string is not UTF-8 once decoded"))?;
+        Ok(Target { path, pairs })
+    }
+
+    /// The first value of `key`, if given.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        (self.pairs.iter())
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Percent-decoded text (`+` a space in a query), `None` when the bytes
+/// are not UTF-8.
+fn decoded(text: &str, query: bool) -> Option<String> {
+    let text: Cow<str> = match query {
+        true => Cow::Owned(text.replace('+', " ")),
+        false => Cow::Borrowed(text),
+    };
+    percent_encoding::percent_decode_str(&text)
+        .decode_utf8()
+        .ok()
+        .map(Cow::into_owned)
+}
+
+/// A request's body as text: over [`MAX_BODY`] is 413, bytes that are not
+/// UTF-8 are 400.
+pub fn body_text(request: &mut tiny_http::Request) -> Result<String, Reply> {
+    let too_large = || {
+        Reply::error(
+            413,
+            format!("the request's body is larger than {MAX_BODY} bytes"),
+        )
+    };
+    if request.body_length().is_some_and(|n| n > MAX_BODY) {
+        return Err(too_large());
+    }
+    // A body without a length is read only up to one byte past the bound.
+    let mut bytes = Vec::new();
+    let limit = u64::try_from(MAX_BODY + 1).unwrap_or(u64::MAX);
+    request
+        .as_reader()
+        .take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Reply::error(400, format!("the request's body could not be read: {e}")))?;
+    if bytes.len() > MAX_BODY {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Reply::error(
+            400,
+            format!(
+                "the request's body is not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_target_is_decoded_and_bounded() {
+        let Ok(target) = Target::of("/api/card/a%20b?q=e%3Afire+t%3A%E7%82%8E&lang=ja&q=x") else {
+            panic!("a good target");
+        };
+        assert_eq!(target.path, "/api/card/a b");
+        assert_eq!(target.get("q"), Some("e:fire t:炎"));
+        assert_eq!(target.get("lang"), Some("ja"));
+        assert_eq!(target.get("none"), None);
+        let long = format!("/?q={}", "a".repeat(MAX_URL));
+        assert_eq!(Target::of(&long).err().map(|r| r.status), Some(414));
+        let bad = Target::of("/?q=%FF%FE").err().map(|r| r.status);
+        assert_eq!(bad, Some(400));
+        // A `+` in a path is a plus.
+        let Ok(plus) = Target::of("/a+b?x=1+2") else {
+            panic!("a good target");
+        };
+        assert_eq!((plus.path.as_str(), plus.get("x")), ("/a+b", Some("1 2")));
+    }
+
+    #[test]
+    fn a_loopback_server_knows_its_own_names() {
+        let Ok(address) = "127.0.0.1:8123".parse::<SocketAddr>() else {
+            panic!("an address");
+        };
+        assert_eq!(
+            own_hosts(address),
+            Some(vec![
+                "127.0.0.1:8123".to_string(),
+                "localhost:8123".to_string()
+            ])
+        );
+        let Ok(open) = "0.0.0.0:8123".parse::<SocketAddr>() else {
+            panic!("an address");
+        };
+        assert_eq!(own_hosts(open), None);
+    }
+
+    #[test]
+    fn an_error_is_json_with_its_message() {
+        let reply = Reply::error(404, "no card `x`");
+        assert_eq!(reply.status, 404);
+        let value: serde_json::Value = serde_json::from_slice(&reply.body).unwrap_or_default();
+        assert_eq!(value["error"], "no card `x`");
+    }
+}

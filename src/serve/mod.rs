@@ -1,0 +1,164 @@
+//! `blades serve`: a local web app for players, on the library itself.
+//!
+//! Every answer comes from the functions the commands call: the search
+//! language ([`crate::search`]), the deck checks and share codes
+//! ([`crate::rules`]), a card's summary ([`crate::summary`]) and its face
+//! ([`crate::faces`]). The pages ([`assets`]) only ask and show; no rule is
+//! written again in them or here.
+//!
+//! The pool is read and its database built once, before the server
+//! listens; a request never builds. Nothing is written. The server binds to
+//! the address it is given (the command line gives loopback unless told
+//! otherwise), every request is bounded ([`http`]) and a request that
+//! cannot be answered is a 4xx with a JSON message, never a crash: a
+//! handler that panicked all the same answers 500 and the server goes on.
+
+mod api;
+mod assets;
+mod http;
+
+use std::net::{IpAddr, SocketAddr};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::effect::Keywords;
+use crate::faces::art::ArtImages;
+use crate::rules::check::Ground;
+use crate::search::{Catalog, Index};
+
+pub use http::{MAX_BODY, MAX_QUERY, MAX_URL};
+
+use http::Reply;
+
+/// Requests answered at once: a slow search does not hold up the page's
+/// fonts. Each search is itself parallel, so more would only queue.
+const WORKERS: usize = 4;
+
+/// What the server answers about, made once at start.
+pub struct Site {
+    /// The pool's database and deck formats.
+    pub ground: Ground,
+    /// The cards' art, read from the pool's folder once.
+    pub art: ArtImages,
+    /// The pool's folder, for people (none for the built-in pool).
+    pub pool: Option<String>,
+}
+
+/// Where to listen: an address and a port (0: any free port).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listen {
+    pub host: IpAddr,
+    pub port: u16,
+}
+
+/// A server bound to its address, not yet answering.
+pub struct Server {
+    http: tiny_http::Server,
+    address: SocketAddr,
+    site: Site,
+}
+
+/// Why the server could not listen.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot listen on {address}: {reason}")]
+pub struct BindError {
+    pub address: SocketAddr,
+    pub reason: String,
+}
+
+impl Server {
+    /// Binds to `listen`; the pages are answered once [`Server::run`] runs.
+    pub fn bind(site: Site, listen: Listen) -> Result<Server, BindError> {
+        let wanted = SocketAddr::new(listen.host, listen.port);
+        let refused = |reason: String| BindError {
+            address: wanted,
+            reason,
+        };
+        let http = tiny_http::Server::http(wanted).map_err(|e| refused(e.to_string()))?;
+        // The port the system chose, for `--port 0`.
+        let address = http
+            .server_addr()
+            .to_ip()
+            .ok_or_else(|| refused("not an IP address".to_string()))?;
+        Ok(Server {
+            http,
+            address,
+            site,
+        })
+    }
+
+    /// The address listened on, with the port the system chose.
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// The app's address for a browser (`http://127.0.0.1:8000/`).
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.address)
+    }
+
+    /// Answers requests until the process ends.
+    pub fn run(self) {
+        // The search index and its words are made once and shared: its
+        // columns are filled the first time a query needs them.
+        let index = Index::new(&self.site.ground.database);
+        let catalog = Catalog::for_index(&index, &Keywords::builtin());
+        let state = api::State {
+            site: &self.site,
+            index: &index,
+            catalog: &catalog,
+            hosts: http::own_hosts(self.address),
+        };
+        std::thread::scope(|scope| {
+            for _ in 0..WORKERS {
+                scope.spawn(|| {
+                    for request in self.http.incoming_requests() {
+                        answer(&state, request);
+                    }
+                });
+            }
+        });
+    }
+}
+
+/// Answers one request; a handler that panics answers 500, and the
+/// worker goes on with the next request.
+fn answer(state: &api::State, mut request: tiny_http::Request) {
+    let reply = catch_unwind(AssertUnwindSafe(|| route(state, &mut request)))
+        .unwrap_or_else(|_| Reply::error(500, "the server failed on this request"));
+    let head = request.method() == &tiny_http::Method::Head;
+    // A browser that went away is no error of ours.
+    let _ = request.respond(reply.response(head));
+}
+
+/// Finds what answers a request: the app's page, its assets, or the API.
+fn route(state: &api::State, request: &mut tiny_http::Request) -> Reply {
+    if let Some(hosts) = &state.hosts
+        && !http::host_is(request, hosts)
+    {
+        // Another name for this address (a page whose domain was pointed
+        // at 127.0.0.1) must not read the app's answers.
+        return Reply::error(
+            403,
+            format!("this server answers at http://{}/ only", hosts[0]),
+        );
+    }
+    let target = match http::Target::of(request.url()) {
+        Ok(target) => target,
+        Err(reply) => return reply,
+    };
+    let method = request.method().clone();
+    let path = target.path.as_str();
+    if let Some(rest) = path.strip_prefix("/api/") {
+        return api::route(state, &method, rest, &target, request);
+    }
+    if !http::reads(&method) {
+        return Reply::not_allowed("GET, HEAD");
+    }
+    match path {
+        "/" | "/index.html" => assets::page(),
+        _ => match path.strip_prefix("/assets/") {
+            Some(name) => assets::asset(name),
+            None => Reply::error(404, format!("nothing is served at `{path}`")),
+        },
+    }
+}

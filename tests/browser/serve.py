@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""`blades serve` in a real browser (headless Chromium), outside `cargo test`.
+
+    python3 tests/browser/serve.py [--blades PATH]
+
+It starts `blades serve --port 0` on the built-in pool, drives the app in
+Chromium over the DevTools protocol (on a pipe: no other package needed),
+and checks, against the command line as the oracle:
+
+- typing a query lists exactly the ids `blades search --ids` prints, in its
+  order, with the rows drawn only where the list is scrolled (a list of
+  every card keeps far fewer rows in the page than it has);
+- nine singles added by clicks and the keyboard show the violations
+  `blades deck check --format json` finds for the same list, word for word;
+  removing one clears them, as the command agrees;
+- the deck is kept in the browser (opened again, the page has it), the
+  export is `blades deck export`'s list, a pasted list replaces the deck
+  and one that cannot be read says why and leaves it;
+- the faces view draws the library's faces of the cards found;
+- the share link, opened in a page that kept nothing, shows the same deck;
+- the browser's language chooses the app's (Japanese here), and the
+  Japanese page has no English game word of the official glossary left;
+- at a 375-px-wide viewport the page is no wider than the screen.
+
+It prints `N passed, M failed` and exits 1 on a failure. Chromium is
+Debian's `chromium` package.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import chromium
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Browser:
+    """Chromium over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
+    it reads NUL-ended JSON messages on fd 3 and writes them on fd 4)."""
+
+    def __init__(self):
+        self.profile = tempfile.mkdtemp(prefix="blades-serve-chromium-")
+        to_chrome, self.write_end = os.pipe()
+        self.read_end, from_chrome = os.pipe()
+
+        def fds():
+            a, b = os.dup(to_chrome), os.dup(from_chrome)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        self.process = subprocess.Popen(
+            [chromium.executable(), "--headless", "--no-sandbox", "--disable-gpu",
+             "--hide-scrollbars", "--remote-debugging-pipe", "--no-first-run",
+             f"--user-data-dir={self.profile}", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=fds, close_fds=False)
+        os.close(to_chrome)
+        os.close(from_chrome)
+        self.buffer = b""
+        self.next_id = 0
+
+    def call(self, method, params=None, session=None, timeout=60):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self.write_end, json.dumps(message).encode() + b"\0")
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            reply = self.read()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+        raise TimeoutError(method)
+
+    def read(self):
+        while b"\0" not in self.buffer:
+            chunk = os.read(self.read_end, 1 << 16)
+            if not chunk:
+                raise RuntimeError("chromium closed its pipe")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def page(self):
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        return Page(self, session)
+
+    def close(self):
+        self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class Page:
+    def __init__(self, browser, session):
+        self.browser = browser
+        self.session = session
+        self.call("Page.enable")
+        self.call("Runtime.enable")
+
+    def call(self, method, params=None):
+        return self.browser.call(method, params, self.session)
+
+    def eval(self, expression):
+        result = self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                "returnByValue": True})
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression[:80]}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait(self, condition, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                if self.eval(condition):
+                    return True
+            except RuntimeError:
+                pass
+            time.sleep(0.05)
+        raise TimeoutError(condition)
+
+    def open(self, url):
+        self.call("Page.navigate", {"url": url})
+        time.sleep(0.2)
+        try:
+            self.wait("document.readyState === 'complete' && document.body && document.body.dataset.ready === 'yes'")
+        except TimeoutError:
+            said = self.eval("document.getElementById('problem') && document.getElementById('problem').textContent")
+            raise TimeoutError(f"{url} did not start: {said!r}") from None
+        self.settle()
+
+    def settle(self):
+        """Waits until no search and no deck check is in flight."""
+        self.wait("window.performance && document.body.dataset.ready === 'yes'")
+        time.sleep(0.4)
+
+    def type(self, selector, text):
+        self.eval(f"(() => {{ const q = document.querySelector({json.dumps(selector)}); q.focus(); q.select(); }})()")
+        self.call("Input.insertText", {"text": text})
+        self.wait(f"document.body.dataset.searched === {json.dumps(text)}")
+        time.sleep(0.1)
+
+    def key(self, key, code=None):
+        code = code or key
+        params = {"key": key, "code": code, "windowsVirtualKeyCode": {"Enter": 13, "ArrowDown": 40}.get(key, 0)}
+        self.call("Input.dispatchKeyEvent", {"type": "keyDown", **params})
+        self.call("Input.dispatchKeyEvent", {"type": "keyUp", **params})
+
+
+# Every row id the list holds, read by scrolling it from top to bottom (only
+# the rows in view are in the page), and the most rows it held at once.
+LISTED = """(async () => {
+  const view = document.querySelector('#results .viewport');
+  const ids = new Map(); let most = 0;
+  view.scrollTop = 0;
+  for (;;) {
+    await new Promise(r => requestAnimationFrame(() => r()));
+    const rows = view.querySelectorAll('.row[data-id]');
+    most = Math.max(most, rows.length);
+    for (const row of rows) ids.set(Number(row.dataset.index), row.dataset.id);
+    if (view.scrollTop + view.clientHeight >= view.scrollHeight - 1) break;
+    const before = view.scrollTop;
+    view.scrollTop += Math.max(1, view.clientHeight / 2);
+    view.dispatchEvent(new Event('scroll'));
+    if (view.scrollTop === before) break;
+  }
+  const count = ids.size;
+  return {ids: [...Array(count).keys()].map(i => ids.get(i)), most};
+})()"""
+
+
+def blades(binary, cwd, *args):
+    return subprocess.run([binary, *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def search_ids(binary, cwd, query):
+    run = blades(binary, cwd, "search", "--ids", "--", query)
+    return run.stdout.split()
+
+
+def english_terms():
+    """The English forms of the official glossary's terms (not the icons,
+    which the Japanese edition prints as they are: STAR, RP)."""
+    terms = set()
+    for line in (ROOT / "data/glossary.yaml").read_text(encoding="utf-8").splitlines():
+        found = re.match(r"\s*- \{en: \[(.*?)\], ja:", line)
+        if not found or "category: icon" in line:
+            continue
+        for word in found.group(1).split(","):
+            word = word.strip().strip('"')
+            if word:
+                terms.add(word)
+    return sorted(terms)
+
+
+def start_server(binary, cwd):
+    server = subprocess.Popen([binary, "--quiet", "serve", "--port", "0"], cwd=cwd,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = server.stdout.readline()
+    found = re.match(r"listening on (http://127\.0\.0\.1:\d+/)", line)
+    if not found:
+        server.kill()
+        sys.exit(f"blades serve did not start: {line!r}")
+    return server, found.group(1)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--blades", default=str(chromium.target_dir() / "debug/blades"))
+    args = parser.parse_args()
+    binary = str(Path(args.blades).resolve())
+    work = Path(tempfile.mkdtemp(prefix="blades-serve-"))  # no ./cards: the built-in pool
+    server, url = start_server(binary, work)
+    browser = Browser()
+    results = []
+    try:
+        check(browser, binary, work, url, results)
+    except (RuntimeError, TimeoutError) as error:
+        results.append(("the checks ran to their end", False, f"{type(error).__name__}: {error}"))
+    finally:
+        browser.close()
+        server.kill()
+        server.wait()
+        shutil.rmtree(work, ignore_errors=True)
+    return chromium.summary(results)
+
+
+def check(browser, binary, work, url, results):
+    page = browser.page()
+    page.call("Emulation.setDeviceMetricsOverride",
+              {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    page.open(url)
+    results.append(("an English browser gets the English app",
+                    page.eval("document.documentElement.lang") == "en", page.eval("document.documentElement.lang")))
+
+    # Search: the ids the command prints, as typed.
+    for query in ["kind:single", "e:fire star>=3", "属性:炎 or t:construct"]:
+        page.type("#q", query)
+        listed = page.eval(LISTED)
+        expected = search_ids(binary, work, query)
+        results.append((f"`{query}` lists the {len(expected)} ids `blades search --ids` prints",
+                        listed["ids"] == expected, {"page": listed["ids"][:8], "cli": expected[:8]}))
+    page.type("#q", "")
+    every = page.eval(LISTED)
+    expected = search_ids(binary, work, "")
+    results.append((f"every card listed ({len(expected)}), few rows in the page at once ({every['most']})",
+                    every["ids"] == expected and every["most"] < len(expected), every["most"]))
+    bad = "e:fyre"
+    page.type("#q", bad)
+    problem = page.eval("document.getElementById('problem').hidden ? '' : document.getElementById('problem').textContent")
+    results.append(("a query that cannot be read says the search language's words",
+                     "fyre" in problem and "fire" in problem, problem))
+
+    # A deck of nine singles: eight by clicks, the ninth by the keyboard.
+    page.eval("document.getElementById('clear').click()")
+    page.settle()
+    page.type("#q", "kind:single")
+    singles = search_ids(binary, work, "kind:single")[:9]
+    for card in singles[:8]:
+        page.eval(f"document.querySelector('#results [data-add={json.dumps(card)}]').click()")
+    page.settle()
+    page.eval("document.getElementById('q').focus()")
+    page.key("ArrowDown")
+    for _ in range(8):
+        page.key("ArrowDown")
+    focused = page.eval("document.activeElement.dataset.id")
+    page.key("Enter")
+    page.settle()
+    page.wait("document.querySelectorAll('#entries li[data-id]').length === 9")
+    deck = page.eval("[...document.querySelectorAll('#entries li[data-id]')].map(li => li.dataset.id)")
+    results.append(("nine singles added by click and by Enter", deck == singles and focused == singles[8],
+                    {"deck": deck, "focused": focused}))
+    listing = work / "nine.txt"
+    listing.write_text("".join(f"1 {card}\n" for card in deck), encoding="utf-8")
+    run = blades(binary, work, "--format", "json", "deck", "check", str(listing))
+    said = [v["message"] for v in json.loads(run.stdout)["violations"]]
+    shown = page.eval("[...document.querySelectorAll('#violations li')].map(li => li.textContent)")
+    results.append(("the violations shown are `deck check`'s", shown == said and len(said) > 0,
+                    {"page": shown, "cli": said}))
+    page.eval("[...document.querySelectorAll('#entries li[data-id] .remove')].pop().click()")
+    page.settle()
+    page.wait("document.querySelectorAll('#entries li[data-id]').length === 8")
+    shown = page.eval("[...document.querySelectorAll('#violations li')].map(li => li.textContent)")
+    listing.write_text("".join(f"1 {card}\n" for card in deck[:8]), encoding="utf-8")
+    run = blades(binary, work, "--format", "json", "deck", "check", str(listing))
+    results.append(("removing one clears them, as `deck check` agrees",
+                    shown == [] and json.loads(run.stdout)["legal"], shown))
+
+    # Kept in the browser: the page opened again without a link has the deck.
+    page.open(url)
+    page.wait("document.querySelectorAll('#entries li[data-id]').length === 8")
+    kept = page.eval("[...document.querySelectorAll('#entries li[data-id]')].map(li => li.dataset.id)")
+    results.append(("the deck is kept in the browser", kept == deck[:8], kept))
+
+    # Export is `deck export`'s list; a pasted list is read as `deck check` reads it.
+    exported = page.eval("document.getElementById('export').value")
+    run = blades(binary, work, "deck", "export", str(listing))
+    expected_list = "".join(l + "\n" for l in run.stdout.splitlines() if not l.startswith("# share code"))
+    results.append(("the export is `deck export`'s list", exported == expected_list,
+                    {"page": exported[:120], "cli": expected_list[:120]}))
+    pasted = "# a list as players paste it\n2x " + singles[0] + "\n"
+    page.eval(f"document.getElementById('paste').value = {json.dumps(pasted)}")
+    page.eval("document.getElementById('read').click()")
+    page.wait("document.querySelectorAll('#entries li[data-id]').length === 2")
+    shown = page.eval("[...document.querySelectorAll('#violations li')].map(li => li.dataset.rule)")
+    results.append(("a pasted list replaces the deck, checked", shown == ["duplicate-card"], shown))
+    page.eval("document.getElementById('paste').value = 'no such card at all'")
+    page.eval("document.getElementById('read').click()")
+    page.wait("document.querySelectorAll('#problems li').length > 0")
+    problems = page.eval("[...document.querySelectorAll('#problems li')].map(li => li.textContent)")
+    still = page.eval("document.querySelectorAll('#entries li[data-id]').length")
+    results.append(("a list that cannot be read says why and keeps the deck",
+                    still == 2 and any("no such card at all" in p for p in problems), problems))
+    page.eval(f"document.getElementById('paste').value = {json.dumps(''.join(f'1 {c}' + chr(10) for c in deck[:8]))}")
+    page.eval("document.getElementById('read').click()")
+    page.wait("document.querySelectorAll('#entries li[data-id]').length === 8")
+
+    # Faces: the library's SVG for the first cards found.
+    page.type("#q", "e:fire star>=3")
+    page.eval("document.getElementById('as-faces').click()")
+    fire = search_ids(binary, work, "e:fire star>=3")
+    page.wait(f"document.querySelectorAll('#faces svg[data-card]').length === {min(len(fire), 24)}")
+    drawn = page.eval("[...document.querySelectorAll('#faces svg[data-card]')].map(s => s.dataset.card)")
+    results.append(("the faces view draws the cards found", drawn == fire[:24], drawn[:5]))
+    page.eval("document.getElementById('as-table').click()")
+
+    # The share link, in a page that kept nothing.
+    link = page.eval("document.getElementById('share').href")
+    results.append(("the page's address is the share link", page.eval("location.href") == link, link))
+    page.eval("localStorage.clear()")
+    other = browser.page()
+    other.call("Emulation.setDeviceMetricsOverride",
+               {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    other.open(link)
+    other.wait("document.querySelectorAll('#entries li[data-id]').length === 8")
+    opened = other.eval("[...document.querySelectorAll('#entries li[data-id]')].map(li => li.dataset.id)")
+    results.append(("the share link opens the same deck", sorted(opened) == sorted(deck[:8]), opened))
+
+    # Japanese, as the browser's language, and no English game word left.
+    page.eval("localStorage.clear()")
+    japanese = browser.page()
+    japanese.call("Network.enable")
+    japanese.call("Network.setUserAgentOverride", {"userAgent": "Mozilla/5.0 blades-check", "acceptLanguage": "ja-JP,ja"})
+    japanese.call("Emulation.setDeviceMetricsOverride",
+                  {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    japanese.open(link)
+    japanese.wait("document.querySelectorAll('#entries li[data-id]').length === 8")
+    japanese.type("#q", "kind:single")
+    # Nine again, so that the violations show too.
+    japanese.eval(f"document.querySelector('#results [data-add={json.dumps(singles[8])}]').click()")
+    japanese.settle()
+    lang = japanese.eval("document.documentElement.lang")
+    results.append(("a Japanese browser gets the Japanese app", lang == "ja", lang))
+    text = japanese.eval("""(() => {
+      const copy = document.body.cloneNode(true);
+      // Ids are names for tools, not words of the page.
+      for (const id of copy.querySelectorAll('.c0')) id.remove();
+      document.documentElement.append(copy); const text = copy.innerText; copy.remove();
+      return text;
+    })()""")
+    left = [term for term in english_terms() if re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text)]
+    violations = japanese.eval("document.querySelectorAll('#violations li').length")
+    results.append(("the Japanese page has no English game word left", not left and violations > 0,
+                    {"left": left, "violations": violations}))
+
+    # A phone's width.
+    for at in [japanese, page]:
+        at.call("Emulation.setDeviceMetricsOverride",
+                {"width": 375, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+        at.open(link)
+        at.type("#q", "")
+        width = at.eval("document.documentElement.scrollWidth")
+        results.append((f"at 375 px the page is {width} px wide ({at.eval('document.documentElement.lang')})",
+                        width <= 375, width))
+    page.eval(f"location.hash = '#/card/{singles[0]}'")
+    page.wait("!document.getElementById('card').hidden && document.querySelector('#card svg') !== null")
+    width = page.eval("document.documentElement.scrollWidth")
+    results.append((f"a card's page with its face at 375 px is {width} px wide", width <= 375, width))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,831 @@
+//! `blades serve` through the real binary: each endpoint answers what the
+//! command it stands for prints (`search --ids`, `search --format json`,
+//! `card show`, `deck check --format json`, `deck export`), and bad requests
+//! get a 4xx with a JSON message while the server goes on answering.
+//!
+//! The client is a few lines over `TcpStream`: one request per connection.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+const RULES_POOL: &str = "tests/fixtures/rules/pool";
+
+/// A running `blades serve`, killed when dropped (a failed test too).
+struct Served {
+    child: Child,
+    port: u16,
+    /// What it printed on stderr so far.
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `blades serve --port 0 ARGS…` in `dir` and reads the port from
+/// its first line.
+fn serve_in(dir: &Path, args: &[&str]) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blades"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the blades binary runs");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut errors = child.stderr.take().expect("stderr is piped");
+    let stderr = Arc::new(Mutex::new(String::new()));
+    let said = stderr.clone();
+    // Read as it comes, so that the pipe never fills.
+    std::thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        while let Ok(n @ 1..) = errors.read(&mut buffer) {
+            if let Ok(mut text) = said.lock() {
+                text.push_str(&String::from_utf8_lossy(&buffer[..n]));
+            }
+        }
+    });
+    let mut served = Served {
+        child,
+        port: 0,
+        stderr,
+    };
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the server prints a line");
+    if line.is_empty() {
+        let _ = served.child.wait();
+        panic!("the server stopped before it listened:\n{}", served.said());
+    }
+    served.port = line
+        .trim()
+        .strip_prefix("listening on http://127.0.0.1:")
+        .or_else(|| line.trim().strip_prefix("listening on http://0.0.0.0:"))
+        .and_then(|port| port.trim_end_matches('/').parse().ok())
+        .unwrap_or_else(|| panic!("not the listening line: {line:?}"));
+    served
+}
+
+/// A temporary folder without a `cards` folder: the built-in pool.
+fn outside() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary folder")
+}
+
+/// One answer: status, headers (lower-case names) and body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).expect("the body is UTF-8")
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        (self.headers.iter())
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl Served {
+    /// What the server printed on stderr, once it printed something (or
+    /// after a second).
+    fn said(&self) -> String {
+        for _ in 0..20 {
+            let text = self.stderr.lock().map(|t| t.clone()).unwrap_or_default();
+            if !text.is_empty() {
+                return text;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        String::new()
+    }
+
+    /// Sends one request as raw bytes and reads the whole answer.
+    fn raw(&self, request: &[u8]) -> Answer {
+        parse_answer(&self.raw_bytes(request))
+    }
+
+    /// Sends raw bytes and reads what comes back (nothing, when the
+    /// server hangs up on something that is no request).
+    fn raw_bytes(&self, request: &[u8]) -> Vec<u8> {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("the server accepts");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("a timeout");
+        stream.write_all(request).expect("the request is sent");
+        // Nothing more will come: a body shorter than announced ends here.
+        let _ = stream.shutdown(std::net::Shutdown::Write);
+        let mut bytes = Vec::new();
+        stream.read_to_end(&mut bytes).expect("the answer is read");
+        bytes
+    }
+
+    fn request(&self, method: &str, target: &str, body: &[u8]) -> Answer {
+        let mut request = format!(
+            "{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+            self.port,
+            body.len()
+        )
+        .into_bytes();
+        request.extend_from_slice(body);
+        self.raw(&request)
+    }
+
+    fn get(&self, target: &str) -> Answer {
+        self.request("GET", target, b"")
+    }
+
+    /// It still answers, after whatever came before.
+    fn still_answers(&self) {
+        let answer = self.get("/api/formats");
+        assert_eq!(answer.status, 200, "{}", answer.text());
+    }
+}
+
+fn parse_answer(bytes: &[u8]) -> Answer {
+    let split = (bytes.windows(4))
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no end of headers: {}", String::from_utf8_lossy(bytes)));
+    let head = String::from_utf8_lossy(&bytes[..split]).to_string();
+    let mut lines = head.split("\r\n");
+    let status = (lines.next().and_then(|l| l.split(' ').nth(1)))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status: {head}"));
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let mut body = bytes[split + 4..].to_vec();
+    if (headers.iter()).any(|(n, v)| n == "transfer-encoding" && v.contains("chunked")) {
+        body = dechunked(&body);
+    }
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunked(mut bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let end = (bytes.windows(2))
+            .position(|w| w == b"\r\n")
+            .expect("a chunk size");
+        let size = usize::from_str_radix(std::str::from_utf8(&bytes[..end]).unwrap().trim(), 16)
+            .expect("a hex chunk size");
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&bytes[end + 2..end + 2 + size]);
+        bytes = &bytes[end + 2 + size + 2..];
+    }
+}
+
+/// A query string's value, percent-encoded.
+fn encoded(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The ids `blades search --ids QUERY` prints, run in `dir`.
+fn cli_ids(dir: &Path, pool: &[&str], query: &str) -> Vec<String> {
+    let mut args: Vec<&str> = pool.to_vec();
+    args.extend(["search", "--ids", "--", query]);
+    let run = common::blades(dir, &args);
+    assert_eq!(run.code, 0, "{query}: {}", run.stderr);
+    run.stdout.lines().map(str::to_string).collect()
+}
+
+fn api_ids(served: &Served, query: &str, lang: &str) -> (Vec<String>, Value) {
+    let answer = served.get(&format!("/api/search?q={}&lang={lang}", encoded(query)));
+    assert_eq!(answer.status, 200, "{query}: {}", answer.text());
+    let json = answer.json();
+    let ids = (json["cards"].as_array().expect("cards"))
+        .iter()
+        .map(|c| c["id"].as_str().expect("an id").to_string())
+        .collect();
+    (ids, json)
+}
+
+const BUILTIN_QUERIES: &[&str] = &[
+    "",
+    "e:fire",
+    "t:construct star>=3",
+    "(kw:scurry or kw:\"blast off\") -is:vanilla",
+    "-is:vanilla e:fire",
+    "属性:炎",
+    "wyrm",
+    "kind:single",
+    "star<=2 or r:master",
+];
+
+#[test]
+fn search_answers_the_ids_and_the_explanation_the_command_prints() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    for query in BUILTIN_QUERIES {
+        let expected = cli_ids(dir.path(), &[], query);
+        for lang in ["en", "ja"] {
+            let (ids, json) = api_ids(&served, query, lang);
+            assert_eq!(ids, expected, "{query} ({lang})");
+            assert_eq!(json["count"], expected.len(), "{query}");
+        }
+        // The explanation is `--explain`'s, in each language.
+        let run = common::blades(dir.path(), &["--format", "json", "search", "--", query]);
+        let report: Value = serde_json::from_str(&run.stdout).expect("the search report");
+        for lang in ["en", "ja"] {
+            let (_, json) = api_ids(&served, query, lang);
+            assert_eq!(json["explain"], report["explain"][lang], "{query} ({lang})");
+        }
+    }
+    assert!(BUILTIN_QUERIES.len() > 5);
+    served.still_answers();
+}
+
+#[test]
+fn search_on_a_fixture_pool_answers_its_cards() {
+    let root = common::root();
+    let pool = root.join(RULES_POOL);
+    let pool = pool.to_str().expect("a UTF-8 path");
+    let served = serve_in(root, &["--cards", pool]);
+    let mut nonempty = 0;
+    for query in [
+        "",
+        "e:fire",
+        "kind:deck-box or kind:accessory",
+        "star>=4",
+        "gulch",
+    ] {
+        let expected = cli_ids(root, &["--cards", pool], query);
+        let (ids, _) = api_ids(&served, query, "en");
+        assert_eq!(ids, expected, "{query}");
+        nonempty += usize::from(!ids.is_empty());
+    }
+    assert!(nonempty >= 3, "the queries find cards");
+}
+
+#[test]
+fn the_table_rows_are_the_commands_table_in_each_language() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    for lang in ["en", "ja"] {
+        let (_, json) = api_ids(&served, "e:fire", lang);
+        let run = common::blades(dir.path(), &["--quiet", "search", "--lang", lang, "e:fire"]);
+        // The command's table, cell by cell (its columns are two spaces
+        // apart; no cell of this query holds two spaces).
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        let head: Vec<&str> = json["head"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let words = |line: &str| -> Vec<String> {
+            line.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(words(lines[0]), head, "{lang}");
+        for (row, line) in json["cards"].as_array().unwrap().iter().zip(&lines[1..]) {
+            let cells: Vec<String> = (row["cells"].as_array().unwrap().iter())
+                .map(|v| v.as_str().unwrap().to_string())
+                .filter(|c| !c.is_empty())
+                .collect();
+            assert_eq!(words(line), cells, "{lang}");
+        }
+    }
+}
+
+#[test]
+fn a_card_is_what_card_show_says_with_its_face() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let (ids, _) = api_ids(&served, "", "en");
+    for id in ids.iter().step_by(7) {
+        let answer = served.get(&format!("/api/card/{}?lang=ja", encoded(id)));
+        assert_eq!(answer.status, 200, "{id}: {}", answer.text());
+        let json = answer.json();
+        let run = common::blades(dir.path(), &["--format", "json", "card", "show", id]);
+        let shown: Value = serde_json::from_str(&run.stdout).expect("card show's JSON");
+        assert_eq!(json["card"], shown["card"], "{id}");
+        assert_eq!(json["set"], shown["set"], "{id}");
+        let human = common::blades(dir.path(), &["--quiet", "card", "show", id]);
+        assert_eq!(
+            json["summary"].as_str(),
+            Some(human.stdout.as_str()),
+            "{id}"
+        );
+        let face = json["face"].as_str().expect("a face");
+        assert!(face.starts_with("<svg"), "{id}");
+        assert!(face.contains(&format!("data-card=\"{id}\"")), "{id}");
+        assert!(face.contains("data-lang=\"ja\""), "{id}");
+        assert!(
+            face.contains("url('/assets/fonts/"),
+            "the face's fonts are the app's"
+        );
+    }
+    let missing = served.get("/api/card/no-such-card");
+    assert_eq!(missing.status, 404);
+    assert!(
+        missing.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("no-such-card")
+    );
+}
+
+/// The deck files beside the rules pool, as the command names them.
+fn deck_fixtures() -> Vec<String> {
+    let dir = common::root().join("tests/fixtures/rules/deck");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the deck fixtures")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.is_file())
+        .map(|p| {
+            format!(
+                "tests/fixtures/rules/deck/{}",
+                p.file_name().unwrap().to_string_lossy()
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The deck check's answer for `text` under `name`, its report as raw
+/// bytes.
+fn api_deck(served: &Served, text: &[u8], query: &str) -> (Answer, String) {
+    let answer = served.request("POST", &format!("/api/deck/check?{query}"), text);
+    assert_eq!(answer.status, 200, "{query}: {}", answer.text());
+    #[derive(serde::Deserialize)]
+    struct Raw<'a> {
+        #[serde(borrow)]
+        report: &'a RawValue,
+    }
+    let body = answer.text();
+    let report = serde_json::from_str::<Raw>(&body)
+        .expect("a report")
+        .report
+        .get()
+        .to_string();
+    (answer, report)
+}
+
+#[test]
+fn the_deck_check_is_the_commands_report_byte_for_byte() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let files = deck_fixtures();
+    assert!(files.len() >= 10, "{files:?}");
+    let mut verdicts = std::collections::BTreeSet::new();
+    for file in &files {
+        let text = std::fs::read(root.join(file)).expect("the fixture");
+        let run = common::blades(
+            root,
+            &[
+                "--cards", RULES_POOL, "--format", "json", "deck", "check", file,
+            ],
+        );
+        let (answer, report) = api_deck(&served, &text, &format!("name={}", encoded(file)));
+        assert_eq!(report, run.stdout.trim_end(), "{file}");
+        verdicts.insert(run.code);
+        // The list and share code are `deck export`'s, when it exports.
+        let export = common::blades(
+            root,
+            &[
+                "--cards", RULES_POOL, "--format", "json", "deck", "export", file,
+            ],
+        );
+        let json = answer.json();
+        match export.code {
+            0 => {
+                let exported = export.json();
+                assert_eq!(json["list"], exported["list"], "{file}");
+                assert_eq!(json["share-code"], exported["share-code"], "{file}");
+            }
+            _ => assert!(
+                json["list"].is_null() && json["share-code"].is_null(),
+                "{file}"
+            ),
+        }
+    }
+    // Legal, illegal and unreadable decks were all compared.
+    assert_eq!(verdicts.into_iter().collect::<Vec<_>>(), [0, 1, 2]);
+}
+
+#[test]
+fn a_share_code_and_other_formats_check_as_on_the_command_line() {
+    let root = common::root();
+    let served = serve_in(root, &[]);
+    // A deck of the built-in pool, as its share code.
+    let export = common::blades(
+        root,
+        &[
+            "--cards",
+            "cards",
+            "deck",
+            "export",
+            "--share",
+            "examples/inputs/deck.yaml",
+        ],
+    );
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    let code = export.stdout.trim();
+    let run = common::blades(
+        root,
+        &[
+            "--cards", "cards", "--format", "json", "deck", "check", code,
+        ],
+    );
+    let (answer, report) = api_deck(&served, code.as_bytes(), "");
+    assert_eq!(report, run.stdout.trim_end());
+    assert_eq!(answer.json()["share-code"].as_str(), Some(code));
+    // Other formats, each on the example pool it is written for.
+    for (pool, rules, files) in [
+        (
+            "examples/pools/millennium-monsters",
+            "millennium-deck",
+            &[
+                "md-legal.txt",
+                "md-over.yaml",
+                "md-short.txt",
+                "md-wrong-zones.txt",
+                "md-unknown-zone.txt",
+                "md-legal-headers.txt",
+            ][..],
+        ),
+        (
+            "examples/pools/playing-cards",
+            "starting-hand",
+            &["hand-legal.txt", "hand-jokers.txt", "hand-faces.txt"][..],
+        ),
+        (
+            "examples/pools/board-game",
+            "holdings",
+            &["holdings-legal.txt", "holdings-over.yaml"][..],
+        ),
+    ] {
+        let other = serve_in(root, &["--cards", pool]);
+        for file in files {
+            let file = format!("tests/fixtures/formats/{file}");
+            let text = std::fs::read(root.join(&file)).expect("the fixture");
+            let run = common::blades(
+                root,
+                &[
+                    "--cards", pool, "--format", "json", "deck", "check", "--rules", rules, &file,
+                ],
+            );
+            let query = format!("rules={rules}&name={}", encoded(&file));
+            let (answer, report) = api_deck(&other, &text, &query);
+            assert_eq!(report, run.stdout.trim_end(), "{file}");
+            // Each bound counted, when the deck was read.
+            let json = answer.json();
+            assert!(
+                json["report"]["checked"] == false
+                    || json["slots"].as_array().is_some_and(|s| !s.is_empty()),
+                "{file}"
+            );
+        }
+    }
+    let unknown = served.request("POST", "/api/deck/check?rules=no-such-format", b"");
+    assert_eq!(unknown.status, 400);
+    assert!(
+        unknown.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("tournament")
+    );
+}
+
+#[test]
+fn the_formats_are_the_pools() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let json = served.get("/api/formats").json();
+    let ids: Vec<&str> = (json["formats"].as_array().unwrap().iter())
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids[0], "tournament", "the default first");
+    for id in ["millennium-deck", "starting-hand", "holdings"] {
+        assert!(ids.contains(&id), "{ids:?}");
+    }
+    assert_eq!(json["pool"], Value::Null, "the built-in pool");
+}
+
+#[test]
+fn the_app_and_its_fonts_are_served_from_the_binary() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let page = served.get("/");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
+    assert!(page.text().contains("/assets/app.js"));
+    for asset in [
+        "app.js",
+        "api.js",
+        "words.js",
+        "deck.js",
+        "list.js",
+        "style.css",
+    ] {
+        let answer = served.get(&format!("/assets/{asset}"));
+        assert_eq!(answer.status, 200, "{asset}");
+        let source = std::fs::read(common::root().join("src/serve/assets").join(asset)).unwrap();
+        assert_eq!(answer.body, source, "{asset}");
+    }
+    let fonts = common::root().join("fonts");
+    for font in ["NotoSans-Regular.ttf", "NotoSansJP-Bold.otf", "OFL.txt"] {
+        let answer = served.get(&format!("/assets/fonts/{font}"));
+        assert_eq!(answer.status, 200, "{font}");
+        assert_eq!(
+            answer.body,
+            std::fs::read(fonts.join(font)).unwrap(),
+            "{font}"
+        );
+    }
+    let css = served.get("/assets/fonts.css").text();
+    assert_eq!(css.matches("@font-face").count(), 5, "{css}");
+    assert!(!css.contains("http"), "fonts from the app only: {css}");
+    let head = served.request("HEAD", "/assets/app.js", b"");
+    assert_eq!((head.status, head.body.len()), (200, 0));
+}
+
+#[test]
+fn bad_requests_are_4xx_with_a_message_and_the_server_goes_on() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let long_query = format!("/api/search?q={}", "a".repeat(1500));
+    let long_url = format!("/api/search?q=a&pad={}", "a".repeat(2100));
+    let cases: Vec<(&str, String, Vec<u8>, u16, &str)> = vec![
+        ("GET", "/no/such/page".into(), vec![], 404, "/no/such/page"),
+        ("GET", "/api/nothing".into(), vec![], 404, "nothing"),
+        ("GET", "/assets/../Cargo.toml".into(), vec![], 404, ""),
+        ("GET", "/assets/%2e%2e/Cargo.toml".into(), vec![], 404, ""),
+        (
+            "GET",
+            "/assets/fonts/../../Cargo.toml".into(),
+            vec![],
+            404,
+            "",
+        ),
+        (
+            "GET",
+            "/assets/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd".into(),
+            vec![],
+            404,
+            "",
+        ),
+        ("GET", "/api/search?q=e%3Afyre".into(), vec![], 400, "fyre"),
+        (
+            "GET",
+            "/api/search?q=%28e%3Afire".into(),
+            vec![],
+            400,
+            "never closed",
+        ),
+        (
+            "GET",
+            "/api/search?q=star%3E%3Dx".into(),
+            vec![],
+            400,
+            "not a number",
+        ),
+        ("GET", "/api/search?q=%FF".into(), vec![], 400, "UTF-8"),
+        (
+            "GET",
+            "/api/search?q=e:fire&lang=xx".into(),
+            vec![],
+            400,
+            "xx",
+        ),
+        ("GET", long_query, vec![], 400, "1024"),
+        ("GET", long_url, vec![], 414, "2048"),
+        (
+            "POST",
+            "/api/deck/check".into(),
+            vec![b'a'; 70 * 1024],
+            413,
+            "65536",
+        ),
+        (
+            "POST",
+            "/api/deck/check".into(),
+            vec![0xff, 0xfe, b'\n'],
+            400,
+            "UTF-8",
+        ),
+        ("GET", "/api/deck/check".into(), vec![], 405, "POST"),
+        ("DELETE", "/api/search".into(), vec![], 405, "GET"),
+        ("POST", "/".into(), b"x".to_vec(), 405, "GET"),
+        ("PUT", "/api/card/rivet-gremlin".into(), vec![], 405, "GET"),
+    ];
+    for (method, target, body, status, says) in cases {
+        let answer = served.request(method, &target, &body);
+        let shown = format!("{method} {}", &target[..target.len().min(60)]);
+        assert_eq!(
+            answer.status,
+            status,
+            "{shown}: {}",
+            String::from_utf8_lossy(&answer.body)
+        );
+        assert!(
+            answer
+                .header("content-type")
+                .unwrap()
+                .starts_with("application/json"),
+            "{shown}"
+        );
+        let message = answer.json()["error"]
+            .as_str()
+            .expect("an error message")
+            .to_string();
+        assert!(message.contains(says), "{shown}: {message}");
+        served.still_answers();
+    }
+    // Another name for the address (DNS rebinding) is refused; its own are not.
+    for (host, status) in [
+        (format!("evil.example:{}", served.port), 403),
+        ("127.0.0.1".to_string(), 403),
+        (format!("localhost:{}", served.port), 200),
+        (format!("LOCALHOST:{}", served.port), 200),
+    ] {
+        let request =
+            format!("GET /api/formats HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        let answer = served.raw(request.as_bytes());
+        assert_eq!(answer.status, status, "{host}: {}", answer.text());
+    }
+    // The search language's diagnostic, located in the query.
+    let answer = served.get("/api/search?q=e%3Afyre");
+    let json = answer.json();
+    let finding = &json["report"]["diagnostics"][0];
+    assert_eq!(finding["code"], "search-unknown-value", "{json}");
+    assert_eq!(
+        (finding["line"].as_u64(), finding["column"].as_u64()),
+        (Some(1), Some(3))
+    );
+    assert!(
+        json["error"].as_str().unwrap().contains("fire"),
+        "the nearest value: {json}"
+    );
+    // A body cut short, garbage and a path that is not UTF-8 end no worker:
+    // each is refused (a 4xx) or hung up on.
+    for raw in [
+        &b"POST /api/deck/check HTTP/1.1\r\nContent-Length: 10\r\nConnection: close\r\n\r\nab"[..],
+        b"\x00\x01garbage\r\n\r\n",
+        b"GET /\xff HTTP/1.1\r\nConnection: close\r\n\r\n",
+        b"GET /api/search?q=%ZZ HTTP/1.1\r\nConnection: close\r\n\r\n",
+    ] {
+        let bytes = served.raw_bytes(raw);
+        if !bytes.is_empty() {
+            let answer = parse_answer(&bytes);
+            assert!((200..500).contains(&answer.status), "{}", answer.status);
+        }
+        served.still_answers();
+    }
+    for _ in 0..8 {
+        served.still_answers();
+    }
+}
+
+#[test]
+fn it_listens_on_loopback_unless_told_and_then_says_so() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &["--quiet"]);
+    assert_eq!(served.said(), "", "nothing to say on loopback");
+    drop(served);
+    let open = serve_in(dir.path(), &["--quiet", "--host", "0.0.0.0"]);
+    let said = open.said();
+    assert!(
+        said.contains("0.0.0.0") && said.contains("warning"),
+        "{said}"
+    );
+    open.still_answers();
+}
+
+#[test]
+fn with_format_json_the_start_is_one_json_line_and_stderr_stays_empty() {
+    let dir = outside();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_blades"))
+        .args([
+            "--format", "json", "serve", "--port", "0", "--host", "0.0.0.0",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the blades binary runs");
+    let mut line = String::new();
+    let read = BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .is_ok();
+    let _ = child.kill();
+    let output = child.wait_with_output().expect("it ends");
+    assert!(read, "a line");
+    let started: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert!(
+        started["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("http://0.0.0.0:")),
+        "{started}"
+    );
+    assert!(
+        started["warning"]
+            .as_str()
+            .is_some_and(|w| w.contains("0.0.0.0")),
+        "{started}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
+fn the_pool_is_read_once_and_never_written() {
+    let dir = outside();
+    let pool = dir.path().join("cards");
+    copy_dir(&common::root().join(RULES_POOL), &pool);
+    let before = listing(dir.path());
+    let served = serve_in(dir.path(), &[]);
+    let (ids, _) = api_ids(&served, "", "en");
+    assert!(!ids.is_empty());
+    // A set file removed while serving changes no answer: the database
+    // was built once, at start.
+    let first = std::fs::read_dir(&pool)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let kept = std::fs::read(&first).unwrap();
+    std::fs::remove_file(&first).unwrap();
+    assert_eq!(api_ids(&served, "", "en").0, ids);
+    std::fs::write(&first, kept).unwrap();
+    drop(served);
+    assert_eq!(listing(dir.path()), before, "nothing written");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+fn listing(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path.clone());
+            }
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
