@@ -880,7 +880,7 @@ mod tests {
         let written = crate::artifacts::write_database_json_file(&out, &json).unwrap();
         cache.database_written(&json.paths, &written);
         let state = crate::index::PoolState::default();
-        let index = crate::artifacts::write_index(&crate::index::beside(&out), state, &json);
+        let index = crate::artifacts::write_index(&crate::index::beside(&out), state, &json, None);
         cache.index_written(&json.paths, &index.unwrap());
         out
     }
