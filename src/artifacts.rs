@@ -644,20 +644,40 @@ pub fn write_index(
     };
     let head_bytes = serde_json::to_vec(&head).map_err(std::io::Error::other)?;
     let body_start = index::body_start(head_bytes.len());
-    crate::files::write_artifact(path, |out| {
-        out.write_all(index::MAGIC)?;
-        write_chunk(out, index::BUILD_ID.as_bytes())?;
-        write_chunk(out, &head_bytes)?;
-        out.write_all(&xxhash_rust::xxh3::xxh3_64(&head_bytes).to_le_bytes())?;
-        for set in &json.sets {
-            match &set.index {
-                Piece::Built(bytes) => out.write_all(bytes)?,
-                Piece::Written { file, range } => copy_range(file, range.clone(), out)?,
+    let mut start = index::MAGIC.to_vec();
+    write_chunk(&mut start, index::BUILD_ID.as_bytes())?;
+    write_chunk(&mut start, &head_bytes)?;
+    start.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&head_bytes).to_le_bytes());
+    let mut temp = temp_beside(path)?;
+    let out = temp.as_file_mut();
+    out.write_all(&start)?;
+    // Sections still in the previous index are copied by the kernel, in
+    // runs of neighbours.
+    let mut run: Option<(&Arc<std::fs::File>, Range<u64>)> = None;
+    for set in &json.sets {
+        match (&set.index, &mut run) {
+            (Piece::Written { file, range }, Some((from, next)))
+                if Arc::ptr_eq(file, from) && next.end == range.start =>
+            {
+                next.end = range.end;
+            }
+            (piece, _) => {
+                if let Some((from, range)) = run.take() {
+                    copy_range(from, range, out)?;
+                }
+                match piece {
+                    Piece::Built(bytes) => out.write_all(bytes)?,
+                    Piece::Written { file, range } => run = Some((file, range.clone())),
+                }
             }
         }
-        Ok(())
-    })?;
-    let file = std::fs::File::open(path)?;
+    }
+    if let Some((from, range)) = run {
+        copy_range(from, range, out)?;
+    }
+    let file = temp.reopen()?;
+    // The index it replaces, if any, goes as the temp file drops.
+    drop(put_in_place(temp, path, false)?);
     let identity = FileIdentity::of(&file.metadata()?);
     let sections = (head.sets.iter())
         .map(|(_, r)| body_start + r.start..body_start + r.end)
@@ -669,7 +689,7 @@ pub fn write_index(
     })
 }
 
-fn write_chunk(out: &mut dyn Write, bytes: &[u8]) -> std::io::Result<()> {
+fn write_chunk(out: &mut Vec<u8>, bytes: &[u8]) -> std::io::Result<()> {
     out.write_all(&(bytes.len() as u64).to_le_bytes())?;
     out.write_all(bytes)
 }
