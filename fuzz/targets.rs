@@ -49,6 +49,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("deck_list", deck_list),
     ("keyword_table", keyword_table),
     ("lsp", lsp),
+    ("card_index", index_section),
 ];
 
 /// Both reports of a list of findings: miette's for people, and JSON that
@@ -1011,4 +1012,19 @@ pub fn lsp(data: &[u8]) {
     let ids = response_ids(&output);
     let expected: Vec<i64> = (1..=last_id).collect();
     assert_eq!(ids, expected, "every request is answered once, in order");
+}
+
+/// A section of the card index: any bytes decode to a set and its cards or
+/// to nothing, never a panic, and what decodes is written and read back as
+/// the same set and cards.
+pub fn index_section(data: &[u8]) {
+    let Some((set, cards)) = blades::index::read_section(data) else {
+        return;
+    };
+    let again = blades::index::read_section(&blades::index::write_section(&set, &cards));
+    assert_eq!(
+        again,
+        Some((set, cards)),
+        "a section changes when written again"
+    );
 }

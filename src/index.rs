@@ -246,6 +246,19 @@ fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Res
     file.read_exact(buffer)
 }
 
+/// A set's section without its checksum, as [`read_section`] reads it.
+pub fn write_section(set: &Set, cards: &[Card]) -> Vec<u8> {
+    let mut bytes = encode_section(set, cards);
+    bytes.truncate(bytes.len() - 8);
+    bytes
+}
+
+/// The set and cards of a section without its checksum; `None` for
+/// anything [`write_section`] did not write (never a panic).
+pub fn read_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
+    decode_section(bytes)
+}
+
 /// A set's section: the set (JSON: one small object) and its cards, then
 /// the checksum of those bytes.
 pub(crate) fn encode_section(set: &Set, cards: &[Card]) -> Vec<u8> {

@@ -126,6 +126,23 @@ fn the_targets_hold_on_the_repository_files() {
             }
         }
     }
+    // Index sections are not files: each set of the built-in pool's
+    // database, written as a section, goes through the card_index target.
+    let database = blades::workspace::Workspace::builtin().database().unwrap();
+    for set in &database.sets {
+        let cards: Vec<_> = (database.cards.iter())
+            .filter(|c| c.set == set.id)
+            .cloned()
+            .collect();
+        let section = blades::index::write_section(set, &cards);
+        let outcome = std::panic::catch_unwind(|| targets::index_section(&section));
+        assert!(
+            outcome.is_ok(),
+            "card_index fails on the section of {}",
+            set.id.0
+        );
+        *ran.entry("card_index").or_default() += 1;
+    }
     // Effects are not files: the reference's examples go through the
     // effect target one by one.
     let doc = fs::read_to_string(root.join("docs/effect-language.md")).unwrap();
@@ -146,6 +163,7 @@ fn the_targets_hold_on_the_repository_files() {
         "score",
         "deck_list",
         "lsp",
+        "card_index",
     ];
     assert!(kinds.iter().all(|k| ran.get(k) > Some(&0)), "{ran:?}");
 }
