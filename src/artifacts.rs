@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use crate::files::FileIdentity;
-use crate::files::{put_in_place, temp_beside};
+use crate::files::{put_in_place, read_at, temp_beside};
 use crate::index::{self, PoolState};
 use crate::model::{Card, Database, KeywordName, Set};
 
@@ -66,23 +66,6 @@ impl Piece {
         array.push(b']');
         Ok(array)
     }
-}
-
-/// Fills `buffer` from `file` at `offset`, without moving the file's
-/// cursor (sets are read in parallel from one file).
-#[cfg(unix)]
-fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
-}
-
-#[cfg(not(unix))]
-fn read_at(file: &std::fs::File, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let mut file = file;
-    file.seek(SeekFrom::Start(offset))?;
-    file.read_exact(buffer)
 }
 
 /// Bytes kept in a shared buffer: a piece of the database JSON, made by

@@ -88,3 +88,20 @@ impl Reader<'_> {
         Some(start..start.checked_add(len)?)
     }
 }
+
+/// Holds a decoder to its promise: `bytes` cut short anywhere, or with a
+/// byte more, is refused, and garbage never panics.
+#[cfg(test)]
+pub(crate) fn assert_refuses_damage<T>(bytes: &[u8], decode: impl Fn(&[u8]) -> Option<T>) {
+    let step = (bytes.len() / 50).max(1);
+    for len in (0..bytes.len()).step_by(step) {
+        assert!(decode(&bytes[..len]).is_none(), "cut at {len}");
+    }
+    let mut longer = bytes.to_vec();
+    longer.push(0);
+    assert!(decode(&longer).is_none(), "a byte more");
+    let garbage: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let _ = decode(&garbage);
+}

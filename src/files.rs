@@ -1045,6 +1045,24 @@ pub(crate) fn kill_point(point: &str) {
 #[cfg(not(debug_assertions))]
 pub(crate) fn kill_point(_point: &str) {}
 
+/// Fills `buffer` from `file` at `offset`, without moving the file's
+/// cursor (sets are read in parallel from one file: the database's cards,
+/// the card index's sections).
+#[cfg(unix)]
+pub(crate) fn read_at(file: &fs::File, offset: u64, buffer: &mut [u8]) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
+}
+
+#[cfg(not(unix))]
+pub(crate) fn read_at(file: &fs::File, offset: u64, buffer: &mut [u8]) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut file = file;
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buffer)
+}
+
 /// What tells one version of a file from another without reading it: its
 /// length, modification time and inode. Every database is a new file (a
 /// temp file renamed into place), so any rewrite changes the inode.

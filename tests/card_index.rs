@@ -198,6 +198,17 @@ fn built_copy(pool: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     (dir, cards, out)
 }
 
+/// A set file of a pool folder.
+fn first_set_file(cards: &Path) -> PathBuf {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(cards)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    files.remove(0)
+}
+
 /// The database as a build without cache or index makes it, effect trees
 /// aside (a database read back has none).
 fn built_afresh(cards: &Path) -> Database {
@@ -225,11 +236,7 @@ fn the_index_answers_for_the_pool_it_was_built_from_and_nothing_else() {
     assert_eq!(workspace.database().unwrap(), expected);
 
     // The same text written again: a new stamp, the same content.
-    let set = std::fs::read_dir(&cards)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .unwrap();
+    let set = first_set_file(&cards);
     let text = std::fs::read_to_string(&set).unwrap();
     std::fs::write(&set, &text).unwrap();
     assert!(open().has_index(), "content, not stamps, decides");
@@ -263,11 +270,7 @@ fn the_index_answers_for_the_pool_it_was_built_from_and_nothing_else() {
 #[test]
 fn a_build_after_an_edit_writes_an_index_that_answers_as_a_fresh_build() {
     let (_dir, cards, out) = built_copy("tests/fixtures/rules/pool");
-    let set = std::fs::read_dir(&cards)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .unwrap();
+    let set = first_set_file(&cards);
     let text = std::fs::read_to_string(&set).unwrap();
     std::fs::write(&set, text.replacen("name: ", "name: Renamed ", 1)).unwrap();
     let mut builder = Builder::new(BuildSettings {
