@@ -8,6 +8,21 @@ use std::ops::Range;
 pub(crate) struct Writer<'a>(pub(crate) &'a mut Vec<u8>);
 
 impl Writer<'_> {
+    /// A value as its place in the list of every value of its kind.
+    pub(crate) fn choice<T: PartialEq>(&mut self, all: &[T], value: &T) {
+        let at = all.iter().position(|v| v == value);
+        self.0
+            .push(at.expect("every value is in its ALL list") as u8);
+    }
+
+    /// A list: its length, then each item.
+    pub(crate) fn list<T>(&mut self, items: &[T], mut item: impl FnMut(&mut Self, &T)) {
+        self.number(items.len());
+        for one in items {
+            item(self, one);
+        }
+    }
+
     pub(crate) fn number(&mut self, mut n: usize) {
         while n >= 0x80 {
             self.0.push(n as u8 | 0x80);
@@ -41,6 +56,24 @@ impl Writer<'_> {
 pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
 
 impl Reader<'_> {
+    /// A value written by [`Writer::choice`] with the same list.
+    pub(crate) fn choice<T: Copy>(&mut self, all: &[T]) -> Option<T> {
+        all.get(usize::from(self.byte()?)).copied()
+    }
+
+    /// A list written by [`Writer::list`].
+    pub(crate) fn list<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let count = self.count()?;
+        let mut items = Vec::with_capacity(count);
+        for _ in 0..count {
+            items.push(item(self)?);
+        }
+        Some(items)
+    }
+
     pub(crate) fn byte(&mut self) -> Option<u8> {
         let (&first, rest) = self.0.split_first()?;
         self.0 = rest;

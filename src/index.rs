@@ -281,19 +281,13 @@ fn encode_card(w: &mut Writer<'_>, card: &Card) {
     w.text(&card.id.0);
     w.text(&card.name);
     w.text(&card.set.0);
-    w.0.push(index_of(&CardKind::ALL, &card.kind));
+    w.choice(&CardKind::ALL, &card.kind);
     // No STAR is 0, which no STAR is (they run from 1).
     w.0.push(card.stars.unwrap_or(0));
-    w.number(card.elements.len());
-    for element in &card.elements {
-        w.0.push(index_of(&Element::ALL, element));
-    }
-    w.number(card.types.len());
-    for kind in &card.types {
-        w.text(&kind.0);
-    }
+    w.list(&card.elements, |w, e| w.choice(&Element::ALL, e));
+    w.list(&card.types, |w, t| w.text(&t.0));
     w.optional_text(card.category.as_ref().map(|c| c.0.as_str()));
-    w.0.push(index_of(&SetKind::ALL, &card.rarity));
+    w.choice(&SetKind::ALL, &card.rarity);
     w.0.push(card.copies);
     w.optional_text(card.effect.as_deref());
     w.number(card.effect_text.len());
@@ -308,21 +302,15 @@ fn encode_card(w: &mut Writer<'_>, card: &Card) {
         w.optional_text(t.name.as_deref());
         w.optional_text(t.flavor.as_deref());
         w.optional_text(t.effect.as_deref());
-        w.number(t.stale.len());
-        t.stale.iter().for_each(|field| w.text(field));
+        w.list(&t.stale, |w, field| w.text(field));
     }
-    w.number(card.errata.len());
-    for errata in &card.errata {
-        w.text(&errata.until);
-        w.text(&errata.effect);
-        w.optional_text(errata.note.as_deref());
-    }
+    write_errata(w, &card.errata);
     match &card.art {
         None => w.0.push(0),
         Some(art) => {
             w.0.push(1);
             w.text(&art.file);
-            w.0.push(index_of(&ArtFormat::ALL, &art.format));
+            w.choice(&ArtFormat::ALL, &art.format);
             w.number(art.width as usize);
             w.number(art.height as usize);
             w.text(&art.fingerprint);
@@ -330,20 +318,36 @@ fn encode_card(w: &mut Writer<'_>, card: &Card) {
     }
 }
 
+/// A card's errata, as the cache and the index both keep them.
+pub(crate) fn write_errata(w: &mut Writer<'_>, errata: &[Errata]) {
+    w.list(errata, |w, errata| {
+        w.text(&errata.until);
+        w.text(&errata.effect);
+        w.optional_text(errata.note.as_deref());
+    });
+}
+
+/// Errata written by [`write_errata`].
+pub(crate) fn read_errata(r: &mut Reader<'_>) -> Option<Vec<Errata>> {
+    r.list(|r| {
+        Some(Errata {
+            until: r.text()?,
+            effect: r.text()?,
+            note: r.optional_text()?,
+        })
+    })
+}
+
 fn decode_card(r: &mut Reader<'_>) -> Option<Card> {
     let id = Id(r.text()?);
     let name = r.text()?;
     let set = Id(r.text()?);
-    let kind = *CardKind::ALL.get(usize::from(r.byte()?))?;
+    let kind = r.choice(&CardKind::ALL)?;
     let stars = Some(r.byte()?).filter(|s| *s != 0);
-    let elements = (0..r.count()?)
-        .map(|_| Element::ALL.get(usize::from(r.byte()?)).copied())
-        .collect::<Option<Vec<_>>>()?;
-    let types = (0..r.count()?)
-        .map(|_| r.text().map(Id))
-        .collect::<Option<Vec<_>>>()?;
+    let elements = r.list(|r| r.choice(&Element::ALL))?;
+    let types = r.list(|r| r.text().map(Id))?;
     let category = r.optional_text()?.map(Id);
-    let rarity = *SetKind::ALL.get(usize::from(r.byte()?))?;
+    let rarity = r.choice(&SetKind::ALL)?;
     let copies = r.byte()?;
     let effect = r.optional_text()?;
     let effect_text = (0..r.count()?)
@@ -357,27 +361,17 @@ fn decode_card(r: &mut Reader<'_>) -> Option<Card> {
                 name: r.optional_text()?,
                 flavor: r.optional_text()?,
                 effect: r.optional_text()?,
-                stale: (0..r.count()?)
-                    .map(|_| r.text())
-                    .collect::<Option<Vec<_>>>()?,
+                stale: r.list(Reader::text)?,
             };
             Some((lang, translation))
         })
         .collect::<Option<ByLang<CardTranslation>>>()?;
-    let errata = (0..r.count()?)
-        .map(|_| {
-            Some(Errata {
-                until: r.text()?,
-                effect: r.text()?,
-                note: r.optional_text()?,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
+    let errata = read_errata(r)?;
     let art = match r.byte()? {
         0 => None,
         1 => Some(Art {
             file: r.text()?,
-            format: *ArtFormat::ALL.get(usize::from(r.byte()?))?,
+            format: r.choice(&ArtFormat::ALL)?,
             width: u32::try_from(r.number()?).ok()?,
             height: u32::try_from(r.number()?).ok()?,
             fingerprint: r.text()?,
@@ -403,12 +397,6 @@ fn decode_card(r: &mut Reader<'_>) -> Option<Card> {
         errata,
         art,
     })
-}
-
-/// The position of `value` in a list of every value of its kind.
-fn index_of<T: PartialEq>(all: &[T], value: &T) -> u8 {
-    let at = all.iter().position(|v| v == value);
-    at.expect("every value is in its ALL list") as u8
 }
 
 #[cfg(test)]

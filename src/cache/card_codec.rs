@@ -5,8 +5,9 @@
 //! decodes to `None` (the cache is then ignored), never to a panic.
 
 use crate::codec::{Reader, Writer};
+use crate::index::{read_errata, write_errata};
 use crate::load::{CardSpans, LoadedCard};
-use crate::model::{CardSource, Errata};
+use crate::model::CardSource;
 use crate::words::{CardKind, Element, Id};
 use crate::yaml::TextStyle;
 
@@ -19,29 +20,16 @@ pub(crate) fn encode(cards: &[LoadedCard], out: &mut Vec<u8>) {
         w.number(loaded.index);
         w.text(&card.id.0);
         w.text(&card.name);
-        let kind = CardKind::ALL.iter().position(|k| *k == card.kind);
-        w.0.push(kind.expect("every card kind is in ALL") as u8);
+        w.choice(&CardKind::ALL, &card.kind);
         // No STAR is 0, which no STAR is (they run from 1).
         w.0.push(card.stars.unwrap_or(0));
-        w.number(card.elements.len());
-        for element in &card.elements {
-            let index = Element::ALL.iter().position(|e| e == element);
-            w.0.push(index.expect("every element is in ALL") as u8);
-        }
-        w.number(card.types.len());
-        for kind in &card.types {
-            w.text(&kind.0);
-        }
+        w.list(&card.elements, |w, e| w.choice(&Element::ALL, e));
+        w.list(&card.types, |w, t| w.text(&t.0));
         w.optional_text(card.category.as_ref().map(|c| c.0.as_str()));
         w.number(card.copies.map_or(0, |c| usize::from(c) + 1));
         w.optional_text(card.effect.as_deref());
         w.optional_text(card.flavor.as_deref());
-        w.number(card.errata.len());
-        for errata in &card.errata {
-            w.text(&errata.until);
-            w.text(&errata.effect);
-            w.optional_text(errata.note.as_deref());
-        }
+        write_errata(&mut w, &card.errata);
         w.optional_text(card.art.as_deref());
         for span in [&spans.id, &spans.id_key, &spans.name, &spans.copies] {
             w.span(span);
@@ -79,14 +67,10 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
         let index = r.number()?;
         let id = Id(r.text()?);
         let name = r.text()?;
-        let kind = *CardKind::ALL.get(usize::from(r.byte()?))?;
+        let kind = r.choice(&CardKind::ALL)?;
         let stars = Some(r.byte()?).filter(|s| *s != 0);
-        let elements = (0..r.count()?)
-            .map(|_| Element::ALL.get(usize::from(r.byte()?)).copied())
-            .collect::<Option<Vec<_>>>()?;
-        let types = (0..r.count()?)
-            .map(|_| r.text().map(Id))
-            .collect::<Option<Vec<_>>>()?;
+        let elements = r.list(|r| r.choice(&Element::ALL))?;
+        let types = r.list(|r| r.text().map(Id))?;
         let category = r.optional_text()?.map(Id);
         let copies = match r.number()? {
             0 => None,
@@ -94,24 +78,12 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
         };
         let effect = r.optional_text()?;
         let flavor = r.optional_text()?;
-        let errata = (0..r.count()?)
-            .map(|_| {
-                Some(Errata {
-                    until: r.text()?,
-                    effect: r.text()?,
-                    note: r.optional_text()?,
-                })
-            })
-            .collect::<Option<Vec<_>>>()?;
+        let errata = read_errata(&mut r)?;
         let art = r.optional_text()?;
         let [id_span, id_key, name_span, copies_span] =
             [r.span()?, r.span()?, r.span()?, r.span()?];
-        let element_spans = (0..r.count()?)
-            .map(|_| r.span())
-            .collect::<Option<Vec<_>>>()?;
-        let type_spans = (0..r.count()?)
-            .map(|_| r.span())
-            .collect::<Option<Vec<_>>>()?;
+        let element_spans = r.list(Reader::span)?;
+        let type_spans = r.list(Reader::span)?;
         let effect_span = r.span()?;
         let art_span = r.span()?;
         let [kind_span, stars_entry, elements_entry, types_entry] =
@@ -166,6 +138,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Vec<LoadedCard>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Errata;
 
     #[test]
     fn cards_come_back_as_they_went_in_and_damage_is_refused() {
