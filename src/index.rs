@@ -403,20 +403,9 @@ fn decode_card(r: &mut Reader<'_>) -> Option<Card> {
 mod tests {
     use super::*;
 
-    fn builtin_database() -> Database {
-        let mut database = crate::compile::compile(&Pool::builtin())
-            .output
-            .into_database()
-            .expect("the built-in pool builds");
-        for card in &mut database.cards {
-            card.effect_tree = None;
-        }
-        database
-    }
-
     #[test]
     fn sections_come_back_as_they_went_in_and_damage_is_refused() {
-        let database = builtin_database();
+        let database = crate::compile::builtin_as_read();
         let set = &database.sets[0];
         let cards: Vec<Card> = (database.cards.iter())
             .filter(|c| c.set == set.id)

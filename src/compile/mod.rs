@@ -158,6 +158,20 @@ pub fn compile(pool: &Pool) -> Compiled {
     compile_with(pool, Options::default())
 }
 
+/// The built-in pool's database as a reader gets it back (`search --db`,
+/// the card index): without effect trees, which are not read back.
+#[cfg(test)]
+pub(crate) fn builtin_as_read() -> Database {
+    let mut database = compile(&Pool::builtin())
+        .output
+        .into_database()
+        .expect("the built-in pool builds");
+    for card in &mut database.cards {
+        card.effect_tree = None;
+    }
+    database
+}
+
 /// A set built for the database: as models, or already as JSON.
 enum Built {
     Model(SetModel),

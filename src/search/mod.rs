@@ -724,23 +724,11 @@ mod tests {
         }
     }
 
-    /// The built-in pool's database as `search --db` reads it: no trees.
-    fn builtin_as_read() -> Database {
-        let mut database = crate::compile::compile(&crate::pool::Pool::builtin())
-            .output
-            .into_database()
-            .expect("the built-in pool is valid");
-        for card in &mut database.cards {
-            card.effect_tree = None;
-        }
-        database
-    }
-
     /// A catalog made with an index's keyword column holds the words one
     /// made on its own does.
     #[test]
     fn a_catalog_for_an_index_is_the_catalog() {
-        let database = builtin_as_read();
+        let database = crate::compile::builtin_as_read();
         let keywords = crate::effect::Keywords::builtin();
         let alone = Catalog::new(&database, &keywords);
         let index = Index::new(&database);
@@ -760,7 +748,7 @@ mod tests {
     /// add, reads no effect: neither the catalog nor the search does.
     #[test]
     fn a_query_reads_only_what_it_names() {
-        let database = builtin_as_read();
+        let database = crate::compile::builtin_as_read();
         let keywords = crate::effect::Keywords::builtin();
         let index = Index::new(&database);
         let catalog = Catalog::for_index(&index, &keywords);
