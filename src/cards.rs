@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 
 use foldhash::HashMap;
 
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 use crate::model::{Card, Database};
 use crate::suggest::Lexicon;
@@ -24,18 +24,34 @@ pub(crate) const SUGGESTIONS: usize = 3;
 /// lowercase, whitespace and the Japanese middle dot (`・`, which separates
 /// words of a katakana name as a space does) removed.
 pub(crate) fn fold(text: &str) -> String {
-    text.nfkc()
-        .filter(|c| !c.is_whitespace() && *c != '\u{30FB}')
-        .map(|c| match c {
+    let mut folded = String::with_capacity(text.len());
+    // Most names are in NFKC already (every ASCII name is), and normalising
+    // them changes nothing: the check is much cheaper than the
+    // normalisation, and a deck check folds every name of the pool.
+    if text.is_ascii() || is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+        fold_normalized(text.chars(), &mut folded);
+    } else {
+        fold_normalized(text.nfkc(), &mut folded);
+    }
+    folded
+}
+
+/// The folding of [`fold`] after NFKC.
+fn fold_normalized(chars: impl Iterator<Item = char>, folded: &mut String) {
+    for c in chars {
+        if c.is_whitespace() || c == '\u{30FB}' {
+            continue;
+        }
+        match c {
             // Curly, modifier and prime apostrophes, and the grave and acute
             // accents people type for them.
             '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{02BC}' | '\u{2032}' | '`' | '\u{00B4}' => {
-                '\''
+                folded.push('\'')
             }
-            other => other,
-        })
-        .flat_map(char::to_lowercase)
-        .collect()
+            c if c.is_ascii() => folded.push(c.to_ascii_lowercase()),
+            c => folded.extend(c.to_lowercase()),
+        }
+    }
 }
 
 /// Where a name comes from; an earlier source wins when two targets fold to
@@ -403,6 +419,32 @@ mod tests {
         assert_eq!(fold("Wyrm＇s Hoard"), fold("wyrm's hoard"));
         // NFKC joins a decomposed accent.
         assert_eq!(fold("Cafe\u{301}"), fold("Café"));
+    }
+
+    /// The folding as first written: every name normalised.
+    fn fold_by_definition(text: &str) -> String {
+        text.nfkc()
+            .filter(|c| !c.is_whitespace() && *c != '\u{30FB}')
+            .map(|c| match c {
+                '\u{2018}' | '\u{2019}' | '\u{201B}' | '\u{02BC}' | '\u{2032}' | '`'
+                | '\u{00B4}' => '\'',
+                other => other,
+            })
+            .flat_map(char::to_lowercase)
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// Skipping the normalisation of names already in NFKC folds every
+        /// name as normalising all of them does.
+        #[test]
+        fn folding_skips_nothing_it_needs(
+            text in "[a-zA-Z0-9 \t\u{b}'`´’ＡｂﾞｶｹﾞケﾞカﾞがÉé\u{301}\u{3000}・ſK\u{130}İΣσﬁ①㌔]{0,10}",
+            any in proptest::prelude::any::<String>(),
+        ) {
+            proptest::prop_assert_eq!(fold(&text), fold_by_definition(&text));
+            proptest::prop_assert_eq!(fold(&any), fold_by_definition(&any));
+        }
     }
 
     #[test]

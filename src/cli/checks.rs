@@ -22,7 +22,7 @@ use super::{Context, exit};
 
 /// The card database of the pool named by `--cards`; a pool with errors
 /// cannot be checked against (exit 2).
-pub fn database(context: &Context) -> Result<Database, ExitCode> {
+pub fn database(context: &Context) -> Result<&'static Database, ExitCode> {
     let (_, database) = context.database("nothing can be checked against it")?;
     Ok(database)
 }

@@ -13,7 +13,7 @@ use blades::rules::deck::{DeckFormat, DeckReport};
 use blades::workspace::Workspace;
 
 use super::out::{self, stdoutln};
-use super::{Context, checks, exit};
+use super::{Context, checks, exit, kept_until_exit};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -62,8 +62,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 
 /// What every deck command reads first: the pool's formats (the one
 /// named, or the default) and its database.
-fn ground(context: &Context) -> Result<Ground, ExitCode> {
-    ground_of(context, &context.workspace()?)
+fn ground(context: &Context) -> Result<&'static Ground, ExitCode> {
+    ground_of(context, &context.workspace()?).map(kept_until_exit)
 }
 
 /// [`ground`] of a workspace already open (`blades serve` keeps it).

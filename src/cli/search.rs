@@ -15,7 +15,7 @@ use blades::report::{Format, shown};
 use blades::search::{self, Catalog, Index, Query, SearchReport};
 
 use super::out::{self, stderrln, stdout_str, stdoutln};
-use super::{Context, exit};
+use super::{Context, exit, kept_until_exit};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -125,16 +125,19 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 /// The database searched: the built database `--db` names, else the
 /// pool's. Either carries the pool's keyword table, which `kw:` is read
 /// against (a file written without one is read with the built-in table).
-fn load(context: &Context, args: &Args) -> Result<Database, ExitCode> {
+fn load(context: &Context, args: &Args) -> Result<&'static Database, ExitCode> {
     if let Some(path) = &args.db {
         if context.tells() {
             stderrln!("database: {}", path.display());
         }
-        return search::read_database(path).map_err(|problem| context.refuse(*problem));
+        return search::read_database(path)
+            .map(kept_until_exit)
+            .map_err(|problem| context.refuse(*problem));
     }
     let workspace = context.workspace()?;
     workspace
         .database()
+        .map(kept_until_exit)
         .map_err(|findings| context.pool_has_errors(&findings, "it cannot be searched"))
 }
 
