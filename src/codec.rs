@@ -104,7 +104,8 @@ impl Reader<'_> {
         }
         let (text, rest) = self.0.split_at(len);
         self.0 = rest;
-        String::from_utf8(text.to_vec()).ok()
+        // Checked with SIMD: a command decodes every string of the index.
+        simdutf8::basic::from_utf8(text).ok().map(str::to_owned)
     }
 
     pub(crate) fn optional_text(&mut self) -> Option<Option<String>> {

@@ -345,7 +345,7 @@ impl Pool {
         let entries = fs::read_dir(dir).map_err(|e| PoolError::Unreadable(dir.to_path_buf(), e))?;
         let mut found = Found::default();
         walk(dir, entries, 0, &mut found);
-        found.paths.sort();
+        found.paths.sort_by_cached_key(|path| in_path_order(path));
         Ok(Listing {
             dir: dir.to_path_buf(),
             files: found.paths.into_iter().map(|path| (path, None)).collect(),
@@ -500,6 +500,19 @@ fn relative_path(dir: &Path, path: &Path) -> String {
 struct Found {
     paths: Vec<PathBuf>,
     problems: Vec<Diagnostic>,
+}
+
+/// A key whose bytes sort as paths do, part by part: each part ends in a
+/// byte no name holds and every other byte sorts after. Comparing `Path`s
+/// walks their parts at every comparison, a tenth of a command's time on
+/// a pool of thousands of files.
+fn in_path_order(path: &Path) -> Vec<u8> {
+    let mut key = Vec::with_capacity(path.as_os_str().len() + 1);
+    for part in path.components() {
+        key.extend_from_slice(part.as_os_str().as_encoded_bytes());
+        key.push(0);
+    }
+    key
 }
 
 /// Whether a path is named like a pool file (`*.yaml`, `*.yml`).
@@ -777,6 +790,25 @@ pub fn text_from_bytes(bytes: Vec<u8>, shown: &Arc<str>) -> Result<Arc<str>, Box
 
 #[cfg(test)]
 mod tests {
+    proptest::proptest! {
+        /// The files of a walk (one root, then names, none starting with a
+        /// dot: the walk skips those) sort by key as they sort as paths.
+        #[test]
+        fn the_listing_key_sorts_as_paths_do(
+            names in proptest::collection::vec(proptest::collection::vec("[ab\\-_ é][ab.\\-_ é]{0,2}", 1..4), 0..12)
+        ) {
+            let root = Path::new("../pool");
+            let mut paths: Vec<PathBuf> = names
+                .iter()
+                .map(|parts| parts.iter().fold(root.to_path_buf(), |path, part| path.join(part)))
+                .collect();
+            let mut by_key = paths.clone();
+            paths.sort();
+            by_key.sort_by_cached_key(|path| in_path_order(path));
+            proptest::prop_assert_eq!(paths, by_key);
+        }
+    }
+
     use super::*;
 
     #[test]
