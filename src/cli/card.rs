@@ -49,15 +49,15 @@ fn show(context: &Context, args: ShowArgs) -> ExitCode {
         Err(code) => return code,
     };
     if let Some(lang) = &args.lang
-        && let Err(unknown) = i18n::choose_languages(&database, lang)
+        && let Err(unknown) = i18n::choose_languages(database, lang)
     {
         return context.refuse(*unknown);
     }
-    let card = match i18n::card_named(&database, &name) {
+    let card = match i18n::card_named(database, &name) {
         Ok(card) => card,
         Err(unknown) => return context.refuse(*unknown),
     };
-    let set = find_set(&database, &card.set);
+    let set = find_set(database, &card.set);
     match context.format {
         Format::Json => {
             let value = CardShown { card, set };

@@ -49,7 +49,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(database) => database,
         Err(code) => return code,
     };
-    let index = CardIndex::new(&database);
+    let index = CardIndex::new(database);
     let mut out = std::io::BufWriter::new(out::Stdout);
     let verdict = match args.command {
         CollectionCommand::Check { files, duel } => {
@@ -59,7 +59,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
                 |path| {
                     let read = checks::read(path);
                     let checked =
-                        check::collection(&database, &index, &checks::shown(path), read, duel);
+                        check::collection(database, &index, &checks::shown(path), read, duel);
                     checks::report(context, checked)
                 },
                 |report| report.common.verdict(),

@@ -49,20 +49,20 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let mut out = std::io::BufWriter::new(out::Stdout);
     let code = match args.command {
         CopiesCommand::Check { files } => {
-            let index = CardIndex::new(&database);
+            let index = CardIndex::new(database);
             checks::check_each(
                 context,
                 &files,
                 |path| {
                     let read = checks::read(path);
-                    let checked = check::copies(&database, &index, &checks::shown(path), read);
+                    let checked = check::copies(database, &index, &checks::shown(path), read);
                     checks::report(context, checked)
                 },
                 |report| report.common.verdict(),
                 |out, report| print_check(out, &index, report),
             )
         }
-        CopiesCommand::List { set } => list(context, &database, set.as_deref(), &mut out),
+        CopiesCommand::List { set } => list(context, database, set.as_deref(), &mut out),
     };
     let _ = out.flush();
     code

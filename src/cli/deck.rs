@@ -111,7 +111,7 @@ fn check(context: &Context, files: &[PathBuf], rules: Option<&str>) -> ExitCode 
         Ok(ground) => ground,
         Err(code) => return code,
     };
-    let format = match format(context, &ground, rules) {
+    let format = match format(context, ground, rules) {
         Ok(format) => format,
         Err(code) => return code,
     };
@@ -136,7 +136,7 @@ fn export(context: &Context, path: &Path, share_only: bool, rules: Option<&str>)
         Ok(ground) => ground,
         Err(code) => return code,
     };
-    let format = match format(context, &ground, rules) {
+    let format = match format(context, ground, rules) {
         Ok(format) => format,
         Err(code) => return code,
     };

@@ -49,12 +49,12 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    let langs = match i18n::choose_languages(&database, &args.lang) {
+    let langs = match i18n::choose_languages(database, &args.lang) {
         Ok(langs) => langs,
         Err(diagnostic) => return context.refuse(*diagnostic),
     };
-    let art = render::art_images(workspace.pool(), &database);
-    let (made, written) = match write(&database, &langs, &art, &args.out) {
+    let art = render::art_images(workspace.pool(), database);
+    let (made, written) = match write(database, &langs, &art, &args.out) {
         Ok(done) => done,
         Err(diagnostic) => return context.refuse(*diagnostic),
     };

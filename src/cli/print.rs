@@ -58,7 +58,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    let lang = match i18n::choose_languages(&database, &args.lang) {
+    let lang = match i18n::choose_languages(database, &args.lang) {
         Ok(mut langs) if langs.len() == 1 => langs.remove(0),
         Ok(_) => {
             return context.refuse(
@@ -68,7 +68,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         }
         Err(diagnostic) => return context.refuse(*diagnostic),
     };
-    let sets = match sheets::select_sets(&database, &args.sets) {
+    let sets = match sheets::select_sets(database, &args.sets) {
         Ok(sets) => sets,
         Err(diagnostic) => return context.refuse(*diagnostic),
     };
@@ -76,9 +76,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         paper,
         lang,
         copies: args.copies,
-        art: render::art_images(workspace.pool(), &database),
+        art: render::art_images(workspace.pool(), database),
     };
-    let printed = sheets::sheets(&database, &sets, &options);
+    let printed = sheets::sheets(database, &sets, &options);
     if printed.iter().all(|s| s.pages.is_empty()) {
         return context.refuse(
             Diagnostic::general(Code::Usage, "the sets chosen have no cards to print")

@@ -34,16 +34,16 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    let langs = match i18n::choose_languages(&database, &args.lang) {
+    let langs = match i18n::choose_languages(database, &args.lang) {
         Ok(langs) => langs,
         Err(diagnostic) => return context.refuse(*diagnostic),
     };
-    let cards = match render::select(&database, &args.card) {
+    let cards = match render::select(database, &args.card) {
         Ok(cards) => cards,
         Err(diagnostic) => return context.refuse(*diagnostic),
     };
-    let options = FaceOptions::with_art(render::art_images(workspace.pool(), &database));
-    let rendered = render::render_faces(&database, &cards, &langs, &options);
+    let options = FaceOptions::with_art(render::art_images(workspace.pool(), database));
+    let rendered = render::render_faces(database, &cards, &langs, &options);
     let project = workspace.translations();
     let diagnostics = render::locate(&project, &rendered);
     let written = match render::write(&args.out, &rendered) {

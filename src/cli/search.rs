@@ -53,7 +53,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(database) => database,
         Err(code) => return code,
     };
-    let lang = match blades::i18n::choose_languages(&database, &args.lang) {
+    let lang = match blades::i18n::choose_languages(database, &args.lang) {
         Ok(langs) if langs.len() == 1 => langs[0].clone(),
         Ok(_) => {
             return context.refuse(
@@ -66,7 +66,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         }
         Err(unknown) => return context.refuse(*unknown),
     };
-    let index = Index::new(&database);
+    let index = Index::new(database);
     let catalog = Catalog::for_index(&index, &Keywords::builtin());
     let query = match Query::parse_in(&text, &catalog, &lang) {
         Ok(query) => query,
@@ -104,7 +104,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
                     query.explain(Lang::Ja)
                 ));
             }
-            stdout_str(&table(&found, &database, &lang));
+            stdout_str(&table(&found, database, &lang));
             if context.tells() {
                 stdoutln!(
                     "{}",

@@ -41,7 +41,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(database) => database,
         Err(code) => return code,
     };
-    let index = CardIndex::new(&database);
+    let index = CardIndex::new(database);
     checks::check_each(
         context,
         &files,
