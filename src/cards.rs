@@ -63,6 +63,34 @@ fn fold_normalized(chars: impl Iterator<Item = char>, folded: &mut String) {
     }
 }
 
+/// A name as [`designates`] compares it: trimmed, in lowercase.
+pub fn wanted(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// Whether a card with this id, English name and translated names is the
+/// one `wanted` ([`wanted`]) designates: its id, or a name in any language
+/// but for case (`card show`, the translation tools).
+pub fn designates<'n>(
+    wanted: &str,
+    id: &str,
+    name: &str,
+    mut translated: impl Iterator<Item = &'n str>,
+) -> bool {
+    id == wanted || lowercase_is(name, wanted) || translated.any(|name| lowercase_is(name, wanted))
+}
+
+/// `text.to_lowercase() == lowercase`, without making the lowercase text
+/// when both are ASCII (a look-up compares every card's names).
+fn lowercase_is(text: &str, lowercase: &str) -> bool {
+    if text.is_ascii() && lowercase.is_ascii() {
+        text.len() == lowercase.len()
+            && (text.bytes().zip(lowercase.bytes())).all(|(a, b)| a.to_ascii_lowercase() == b)
+    } else {
+        text.to_lowercase() == lowercase
+    }
+}
+
 /// Where a name comes from; an earlier source wins when two targets fold to
 /// the same name (an id beats somebody else's name).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -55,7 +55,7 @@ impl Writer<'_> {
 
 pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     /// A value written by [`Writer::choice`] with the same list.
     pub(crate) fn choice<T: Copy>(&mut self, all: &[T]) -> Option<T> {
         all.get(usize::from(self.byte()?)).copied()
@@ -98,6 +98,11 @@ impl Reader<'_> {
     }
 
     pub(crate) fn text(&mut self) -> Option<String> {
+        self.str().map(str::to_owned)
+    }
+
+    /// A string written by [`Writer::text`], borrowed from the bytes.
+    pub(crate) fn str(&mut self) -> Option<&'a str> {
         let len = self.number()?;
         if len > self.0.len() {
             return None;
@@ -105,7 +110,16 @@ impl Reader<'_> {
         let (text, rest) = self.0.split_at(len);
         self.0 = rest;
         // Checked with SIMD: a command decodes every string of the index.
-        simdutf8::basic::from_utf8(text).ok().map(str::to_owned)
+        simdutf8::basic::from_utf8(text).ok()
+    }
+
+    /// [`Reader::str`] of a string written by [`Writer::optional_text`].
+    pub(crate) fn optional_str(&mut self) -> Option<Option<&'a str>> {
+        match self.byte()? {
+            0 => Some(None),
+            1 => self.str().map(Some),
+            _ => None,
+        }
     }
 
     pub(crate) fn optional_text(&mut self) -> Option<Option<String>> {

@@ -11,15 +11,19 @@
 //! - the head (JSON, length-prefixed, with its checksum): every pool file's
 //!   path, content hash and stamp, the database's format and keyword
 //!   table, and where each set's section is;
-//! - each section: the set and its cards in [`crate::codec`]'s form,
-//!   ending with its checksum, so that a section is copied as it is from
-//!   one index to the next while its set is unchanged.
+//! - each section: a directory (the set, and each card's id, names and
+//!   length), with its length before it and its checksum after it, then
+//!   the cards in [`crate::codec`]'s form, then the checksum of the whole
+//!   section, so that a section is copied as it is from one index to the
+//!   next while its set is unchanged, and a command that looks for one
+//!   card reads the directories and that card's section alone.
 //!
 //! Anything wrong (another tool's file, a checksum that does not match, a
 //! section that does not decode, a pool that is not the one it describes)
 //! makes the index unused: the command builds as it would without it, and
 //! the next build writes it anew. Commands never write it.
 
+use std::collections::BTreeSet;
 use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -28,6 +32,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::cards;
 use crate::codec::{Reader, Writer};
 use crate::faces::art::ArtFormat;
 use crate::files::{FileIdentity, read_at};
@@ -36,7 +41,7 @@ use crate::pool::{FileStamp, Pool};
 use crate::words::{CardKind, Element, Id, SetKind};
 
 /// First line of an index file (its format).
-pub(crate) const MAGIC: &[u8] = b"blades-index 1\n";
+pub(crate) const MAGIC: &[u8] = b"blades-index 2\n";
 
 /// Identity of the code that wrote an index: the same as the cache's.
 pub(crate) const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
@@ -116,6 +121,22 @@ pub(crate) struct Head {
     /// Each set's file path, and its section's bytes from the end of the
     /// head.
     pub(crate) sets: Vec<(Arc<str>, Range<u64>)>,
+}
+
+/// What a name designates in the index ([`Index::lookup`]).
+#[derive(Debug)]
+pub struct Lookup {
+    /// The first card the name designates, in database order, with its set.
+    pub found: Option<(Card, Set)>,
+    /// Every language a card or set of the database is translated into.
+    pub languages: BTreeSet<String>,
+}
+
+/// What one section's directory told [`Index::lookup`].
+struct Scanned {
+    /// Where the card looked for lies in the section's cards' bytes.
+    hit: Option<Range<usize>>,
+    languages: BTreeSet<String>,
 }
 
 /// An index file opened: its head read and checked, its sections left on
@@ -201,6 +222,76 @@ impl Index {
         Some(database)
     }
 
+    /// The first card `name` designates ([`cards::designates`]), in
+    /// database order, and the database's languages, from the sections'
+    /// directories: only that card's section is read whole and only that
+    /// card decoded. `None` when a directory or that section is damaged.
+    pub fn lookup(&self, name: &str) -> Option<Lookup> {
+        let wanted = cards::wanted(name);
+        let scanned: Vec<Scanned> = (self.head.sets.par_iter())
+            .map(|(_, range)| self.scan(range, &wanted))
+            .collect::<Option<_>>()?;
+        let mut languages = BTreeSet::new();
+        let mut first = None;
+        for (section, scanned) in scanned.into_iter().enumerate() {
+            languages.extend(scanned.languages);
+            first = first.or(scanned.hit.map(|hit| (section, hit)));
+        }
+        let found = match first {
+            Some((section, hit)) => Some(self.card_in(section, hit)?),
+            None => None,
+        };
+        Some(Lookup { found, languages })
+    }
+
+    /// One section's directory read for [`Index::lookup`].
+    fn scan(&self, range: &Range<u64>, wanted: &str) -> Option<Scanned> {
+        let bytes = self.directory(range)?;
+        let directory = read_directory(&bytes)?;
+        let mut languages: BTreeSet<String> = directory.set.translations.keys().cloned().collect();
+        let (mut at, mut hit) = (0, None);
+        for entry in &directory.entries {
+            for (lang, _) in &entry.translations {
+                if !languages.contains(*lang) {
+                    languages.insert(lang.to_string());
+                }
+            }
+            if hit.is_none() && entry.designated_by(wanted) {
+                hit = Some(at..at + entry.len);
+            }
+            at += entry.len;
+        }
+        Some(Scanned { hit, languages })
+    }
+
+    /// A section's directory alone, read from the file and checked.
+    fn directory(&self, range: &Range<u64>) -> Option<Vec<u8>> {
+        let start = self.body_start + range.start;
+        let mut len = [0; 8];
+        read_at(&self.file, start, &mut len).ok()?;
+        let len = u64::from_le_bytes(len);
+        if len.checked_add(16)? > range.end - range.start {
+            return None;
+        }
+        let mut bytes = vec![0; usize::try_from(len + 8).ok()?];
+        read_at(&self.file, start + 8, &mut bytes).ok()?;
+        let (directory, sum) = bytes.split_at(bytes.len() - 8);
+        let sum = u64::from_le_bytes(sum.try_into().ok()?);
+        (xxhash_rust::xxh3::xxh3_64(directory) == sum).then(|| {
+            bytes.truncate(bytes.len() - 8);
+            bytes
+        })
+    }
+
+    /// The card at `at` in section `section`'s cards, with the section's
+    /// set: the section is read whole, to check its checksum.
+    fn card_in(&self, section: usize, at: Range<usize>) -> Option<(Card, Set)> {
+        let bytes = self.section(&self.head.sets.get(section)?.1)?;
+        let (directory, cards) = split_section(&bytes)?;
+        let set = read_directory(directory)?.set;
+        Some((decode_card_alone(cards.get(at)?)?, set))
+    }
+
     /// A section's bytes, read from the file (without its checksum, once
     /// checked).
     fn section(&self, range: &Range<u64>) -> Option<Vec<u8>> {
@@ -246,35 +337,122 @@ pub fn read_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
     decode_section(bytes)
 }
 
-/// A set's section: the set (JSON: one small object) and its cards, then
-/// the checksum of those bytes.
+/// A set's section: its directory (the set as JSON, one small object, and
+/// each card's id, names and length), its cards, then the checksum of
+/// those bytes. The directory has its length before it and its own
+/// checksum after it, so that it is read and trusted alone.
 pub(crate) fn encode_section(set: &Set, cards: &[Card]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256 + cards.len() * 256);
-    let set_json = serde_json::to_vec(set).expect("a set serializes");
-    let mut w = Writer(&mut out);
-    w.number(set_json.len());
-    w.0.extend_from_slice(&set_json);
-    w.number(cards.len());
+    let mut card_bytes = Vec::with_capacity(cards.len() * 256);
+    let mut lens = Vec::with_capacity(cards.len());
     for card in cards {
-        encode_card(&mut w, card);
+        let start = card_bytes.len();
+        encode_card(&mut Writer(&mut card_bytes), card);
+        lens.push(card_bytes.len() - start);
     }
+    let directory = encode_directory(set, cards, &lens);
+    let mut out = Vec::with_capacity(directory.len() + card_bytes.len() + 24);
+    out.extend_from_slice(&(directory.len() as u64).to_le_bytes());
+    out.extend_from_slice(&directory);
+    out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&directory).to_le_bytes());
+    out.extend_from_slice(&card_bytes);
     let sum = xxhash_rust::xxh3::xxh3_64(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
 }
 
-fn decode_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
+fn encode_directory(set: &Set, cards: &[Card], lens: &[usize]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256 + cards.len() * 48);
+    let set_json = serde_json::to_vec(set).expect("a set serializes");
+    let mut w = Writer(&mut out);
+    w.number(set_json.len());
+    w.0.extend_from_slice(&set_json);
+    w.number(cards.len());
+    for (card, &len) in cards.iter().zip(lens) {
+        w.text(&card.id.0);
+        w.text(&card.name);
+        w.number(card.translations.len());
+        for (lang, translation) in card.translations.iter() {
+            w.text(lang);
+            w.optional_text(translation.name.as_deref());
+        }
+        w.number(len);
+    }
+    out
+}
+
+/// What a section's directory says of one card.
+struct Entry<'a> {
+    id: &'a str,
+    name: &'a str,
+    /// Every translation's language, and its name of the card if it has one.
+    translations: Vec<(&'a str, Option<&'a str>)>,
+    /// The length of the card's bytes.
+    len: usize,
+}
+
+impl Entry<'_> {
+    fn designated_by(&self, wanted: &str) -> bool {
+        let translated = self.translations.iter().filter_map(|(_, name)| *name);
+        cards::designates(wanted, self.id, self.name, translated)
+    }
+}
+
+/// A section's directory: its set and what it says of each card.
+struct Directory<'a> {
+    set: Set,
+    entries: Vec<Entry<'a>>,
+}
+
+fn read_directory(bytes: &[u8]) -> Option<Directory<'_>> {
     let mut r = Reader(bytes);
     let set_len = r.number()?;
     let set_json = r.0.get(..set_len)?;
     let set: Set = serde_json::from_slice(set_json).ok()?;
     r.0 = &r.0[set_len..];
-    let count = r.count()?;
-    let mut cards = Vec::with_capacity(count);
-    for _ in 0..count {
-        cards.push(decode_card(&mut r)?);
+    let entries = r.list(|r| {
+        Some(Entry {
+            id: r.str()?,
+            name: r.str()?,
+            translations: r.list(|r| Some((r.str()?, r.optional_str()?)))?,
+            len: r.number()?,
+        })
+    })?;
+    r.0.is_empty().then_some(Directory { set, entries })
+}
+
+/// A section (without its final checksum) cut into its directory and its
+/// cards' bytes; `None` when the directory's checksum fails.
+fn split_section(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (len, rest) = bytes.split_first_chunk::<8>()?;
+    let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+    let directory = rest.get(..len)?;
+    let (sum, cards) = rest[len..].split_first_chunk::<8>()?;
+    (xxhash_rust::xxh3::xxh3_64(directory) == u64::from_le_bytes(*sum))
+        .then_some((directory, cards))
+}
+
+fn decode_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
+    let (directory, mut card_bytes) = split_section(bytes)?;
+    let directory = read_directory(directory)?;
+    let mut cards = Vec::with_capacity(directory.entries.len());
+    for entry in &directory.entries {
+        let (bytes, rest) = card_bytes.split_at_checked(entry.len)?;
+        let card = decode_card_alone(bytes)?;
+        // The directory and the card it describes were written together.
+        if card.id.0 != entry.id || card.name != entry.name {
+            return None;
+        }
+        cards.push(card);
+        card_bytes = rest;
     }
-    r.0.is_empty().then_some((set, cards))
+    card_bytes.is_empty().then_some((directory.set, cards))
+}
+
+/// A card from exactly its bytes.
+fn decode_card_alone(bytes: &[u8]) -> Option<Card> {
+    let mut r = Reader(bytes);
+    let card = decode_card(&mut r)?;
+    r.0.is_empty().then_some(card)
 }
 
 fn encode_card(w: &mut Writer<'_>, card: &Card) {

@@ -61,6 +61,14 @@ impl Findings {
     }
 }
 
+/// One card of a pool and its set ([`Workspace::card_named`]), or why no
+/// card has that name; and the languages of the pool's database.
+#[derive(Debug)]
+pub struct CardNamed {
+    pub card: Result<(Card, Option<Set>), Box<Diagnostic>>,
+    pub languages: Vec<String>,
+}
+
 /// A pool opened to answer questions about it.
 pub struct Workspace {
     pool: Pool,
@@ -175,6 +183,29 @@ impl Workspace {
                 .map_err(Option::unwrap_or_default),
             Err(Some(findings)) => Err(findings),
         }
+    }
+
+    /// One card, by id or name in any language ([`i18n::card_named`]),
+    /// with its set, and the database's languages: what `card show` needs.
+    /// Through the card index only the sections' directories and the
+    /// card's own section are read; an unknown name (its suggestions need
+    /// every name) and a pool without an index go through the database.
+    pub fn card_named(&self, name: &str) -> Result<CardNamed, Findings> {
+        if let Some(lookup) = self.index.as_ref().and_then(|index| index.lookup(name))
+            && let Some((card, set)) = lookup.found
+        {
+            return Ok(CardNamed {
+                card: Ok((card, Some(set))),
+                languages: i18n::languages_of(lookup.languages),
+            });
+        }
+        let database = self.database()?;
+        let card = i18n::card_named(&database, name)
+            .map(|card| (card.clone(), find_set(&database, &card.set).cloned()));
+        Ok(CardNamed {
+            card,
+            languages: i18n::languages(&database),
+        })
     }
 
     /// What the pool's effects may name and how they print: the same

@@ -284,3 +284,43 @@ fn a_build_after_an_edit_writes_an_index_that_answers_as_a_fresh_build() {
     assert!(workspace.has_index());
     assert_eq!(workspace.database().unwrap(), built_afresh(&cards));
 }
+
+/// `card show` through the index reads the directories and one section:
+/// every id and name of every card, in any case, finds the card and set
+/// the database finds, and the languages are the database's.
+#[test]
+fn a_card_looked_up_in_the_index_is_the_card_the_database_gives() {
+    let (_dir, cards, out) = built_copy("cards");
+    let workspace = Workspace::open_beside(Some(&cards), &out).unwrap();
+    assert!(workspace.has_index());
+    let database = built_afresh(&cards);
+    let index = blades::index::Index::of_database(&out).expect("the index of that file");
+    let mut asked = 0;
+    for card in &database.cards {
+        let translated = card.translations.values().filter_map(|t| t.name.clone());
+        for name in [card.id.0.clone(), card.name.to_uppercase()]
+            .into_iter()
+            .chain(translated)
+        {
+            let expected = blades::i18n::find_card(&database, &name).unwrap();
+            let lookup = index.lookup(&format!(" {name} ")).expect("an index whole");
+            let (found, set) = lookup.found.expect("found");
+            assert_eq!(&found, expected, "{name}");
+            assert_eq!(Some(&set), blades::compile::find_set(&database, &found.set));
+            let named = workspace.card_named(&name).unwrap();
+            assert_eq!(named.card.unwrap().0, found);
+            assert_eq!(named.languages, blades::i18n::languages(&database));
+            asked += 1;
+        }
+    }
+    assert!(
+        asked > database.cards.len() * 2,
+        "Japanese names were asked"
+    );
+    let nobody = index.lookup("no such card").unwrap();
+    assert!(nobody.found.is_none());
+    assert_eq!(
+        blades::i18n::languages_of(nobody.languages),
+        blades::i18n::languages(&database)
+    );
+}

@@ -4,7 +4,6 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
-use blades::compile::find_set;
 use blades::i18n;
 use blades::model::CardShown;
 use blades::report::Format;
@@ -44,20 +43,24 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 
 fn show(context: &Context, args: ShowArgs) -> ExitCode {
     let name = args.name.join(" ");
-    let (_, database) = match context.database("no card can be shown") {
-        Ok(opened) => opened,
+    let workspace = match context.workspace() {
+        Ok(workspace) => workspace,
         Err(code) => return code,
     };
+    let named = match workspace.card_named(&name) {
+        Ok(named) => named,
+        Err(findings) => return context.pool_has_errors(&findings, "no card can be shown"),
+    };
     if let Some(lang) = &args.lang
-        && let Err(unknown) = i18n::choose_languages(database, lang)
+        && let Err(unknown) = i18n::choose_among(named.languages, lang)
     {
         return context.refuse(*unknown);
     }
-    let card = match i18n::card_named(database, &name) {
-        Ok(card) => card,
+    let (card, set) = match named.card {
+        Ok(found) => found,
         Err(unknown) => return context.refuse(*unknown),
     };
-    let set = find_set(database, &card.set);
+    let (card, set) = (&card, set.as_ref());
     match context.format {
         Format::Json => {
             let value = CardShown { card, set };

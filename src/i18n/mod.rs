@@ -617,39 +617,42 @@ impl Locale {
 /// translated name (`峡谷の竜`), ignoring case. Decks, collections and trades
 /// can accept names in any language through this.
 pub fn find_card<'a>(database: &'a Database, name: &str) -> Option<&'a Card> {
-    let wanted = name.trim().to_lowercase();
+    let wanted = crate::cards::wanted(name);
     database.cards.iter().find(|c| {
-        c.id.0 == wanted
-            || c.name.to_lowercase() == wanted
-            || c.translations.values().any(|t| {
-                t.name
-                    .as_deref()
-                    .is_some_and(|n| n.to_lowercase() == wanted)
-            })
+        let translated = c.translations.values().filter_map(|t| t.name.as_deref());
+        crate::cards::designates(&wanted, &c.id.0, &c.name, translated)
     })
 }
 
 /// A database's languages: English, then every language it has a
 /// translation for (sorted).
 pub fn languages(database: &Database) -> Vec<String> {
-    let mut langs = vec![SOURCE_LANG.to_string()];
-    for lang in database
-        .cards
-        .iter()
+    let translated = (database.cards.iter())
         .flat_map(|c| c.translations.keys())
-        .chain(database.sets.iter().flat_map(|s| s.translations.keys()))
-    {
-        if !langs.contains(lang) {
-            langs.push(lang.clone());
-        }
-    }
-    langs[1..].sort();
-    langs
+        .chain(database.sets.iter().flat_map(|s| s.translations.keys()));
+    languages_of(translated.cloned())
+}
+
+/// English, then the other languages among `translated` (sorted, each once).
+pub fn languages_of(translated: impl IntoIterator<Item = String>) -> Vec<String> {
+    let others: std::collections::BTreeSet<String> = translated
+        .into_iter()
+        .filter(|lang| lang != SOURCE_LANG)
+        .collect();
+    std::iter::once(SOURCE_LANG.to_string())
+        .chain(others)
+        .collect()
 }
 
 /// The languages asked for (`en`, `ja`, `all`: English and every language
 /// the pool translates), or an `unknown-language` finding.
 pub fn choose_languages(database: &Database, asked: &str) -> Result<Vec<String>, Box<Diagnostic>> {
+    choose_among(languages(database), asked)
+}
+
+/// [`choose_languages`] among a database's languages, `known`
+/// ([`languages`]).
+pub fn choose_among(known: Vec<String>, asked: &str) -> Result<Vec<String>, Box<Diagnostic>> {
     let lang = asked.trim().to_lowercase();
     if lang != "all" && lang != SOURCE_LANG && !valid_lang(&lang) {
         let unknown = Diagnostic::general(
@@ -658,7 +661,6 @@ pub fn choose_languages(database: &Database, asked: &str) -> Result<Vec<String>,
         );
         return Err(Box::new(unknown.with_help("use `en`, `ja` or `all`")));
     }
-    let known = languages(database);
     if lang == "all" {
         return Ok(known);
     }
