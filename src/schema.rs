@@ -22,6 +22,7 @@ use crate::report::JsonReport;
 use crate::rules::collection::{BestReport, CollectionReport};
 use crate::rules::copies::{CopiesReport, Manifest};
 use crate::rules::deck::DeckReport;
+use crate::rules::deck_diff::DeckDiff;
 use crate::rules::format::FormatsFile;
 use crate::rules::input;
 use crate::rules::score::ScoreReport;
@@ -74,6 +75,7 @@ pub enum SchemaName {
     ScoreReport,
     Diff,
     DeckExport,
+    DeckDiff,
     Search,
     FormatInput,
     Render,
@@ -82,7 +84,7 @@ pub enum SchemaName {
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 32] = [
+    pub const ALL: [SchemaName; 33] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -110,6 +112,7 @@ impl SchemaName {
         SchemaName::ScoreReport,
         SchemaName::Diff,
         SchemaName::DeckExport,
+        SchemaName::DeckDiff,
         SchemaName::Search,
         SchemaName::FormatInput,
         SchemaName::Render,
@@ -147,6 +150,7 @@ impl SchemaName {
             SchemaName::ScoreReport => "score-report",
             SchemaName::Diff => "diff",
             SchemaName::DeckExport => "deck-export",
+            SchemaName::DeckDiff => "deck-diff",
             SchemaName::Search => "search",
             SchemaName::FormatInput => "deck-format",
             SchemaName::Render => "render",
@@ -198,6 +202,7 @@ impl SchemaName {
             SchemaName::ScoreReport => schemars::schema_for!(Output<ScoreReport>),
             SchemaName::Diff => schemars::schema_for!(Output<DiffReport>),
             SchemaName::DeckExport => schemars::schema_for!(Output<DeckExport>),
+            SchemaName::DeckDiff => schemars::schema_for!(Output<DeckDiff>),
             SchemaName::Search => schemars::schema_for!(Output<SearchReport>),
             SchemaName::FormatInput => schemars::schema_for!(FormatsFile),
             SchemaName::Render => schemars::schema_for!(Output<RenderReport>),

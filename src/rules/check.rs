@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::collection::{self, BestReport, ChosenReport, CollectionReport, RP_PER_CARD};
 use super::copies::{self, CopiesReport};
 use super::deck::{self, CharacterRef, DeckFormat, DeckReport, ZoneCards};
+use super::deck_diff::{self, DeckDiff};
 use super::format::Formats;
 use super::input::{self, InputFile, Located};
 use super::share::{self, DeckExport};
@@ -181,6 +182,66 @@ pub fn export(
         list: share::canonical_list(format, deck.character, &deck.placed),
         share_code: share::encode(&share::deck_lines(format, deck.character, &deck.placed)),
     })
+}
+
+/// What `deck diff` found: the change between two decks, or the problems
+/// that kept one of them from being read whole (then no change is given:
+/// a misspelt card is not a removed one).
+#[derive(Debug)]
+pub struct Compared {
+    pub diff: Option<DeckDiff>,
+    /// Both inputs' problems, sorted (warnings too, beside a change).
+    pub problems: Vec<Diagnostic>,
+    /// Both inputs' texts, when they could be read.
+    pub sources: Sources,
+}
+
+/// `deck diff`: two versions of a deck, each `(shown, read)`, read and
+/// resolved as `deck export` reads them (not checked: either may break a
+/// rule), compared zone by zone.
+pub fn deck_diff(
+    index: &CardIndex,
+    format: &DeckFormat,
+    a: (&str, Read),
+    b: (&str, Read),
+) -> Compared {
+    let mut problems = Vec::new();
+    let mut sources = Sources::default();
+    let mut files = Vec::new();
+    for read in [a.1, b.1] {
+        match read {
+            Ok(file) => {
+                sources.insert(file.path.clone(), file.text.clone());
+                files.push(file);
+            }
+            Err(problem) => problems.push(*problem),
+        }
+    }
+    let decks: Vec<_> = (files.iter())
+        .map(|file| input::place_deck(index, format, file, &mut problems))
+        .collect();
+    diagnostics::sort(&mut problems);
+    let diff = match (&decks[..], has_errors(&problems)) {
+        ([first, second], false) => Some(deck_diff::compare(
+            format,
+            &version(a.0, first),
+            &version(b.0, second),
+        )),
+        _ => None,
+    };
+    Compared {
+        diff,
+        problems,
+        sources,
+    }
+}
+
+fn version<'a, 'c>(shown: &'a str, deck: &'a input::PlacedDeck<'c>) -> deck_diff::Version<'a, 'c> {
+    deck_diff::Version {
+        shown,
+        character: deck.character,
+        cards: &deck.placed,
+    }
 }
 
 /// `collection check`: a collection, in Duel Mode or not.

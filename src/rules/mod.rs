@@ -20,6 +20,7 @@ pub mod check;
 pub mod collection;
 pub mod copies;
 pub mod deck;
+pub mod deck_diff;
 pub mod format;
 pub mod input;
 pub mod score;
