@@ -531,6 +531,125 @@ fn a_share_code_and_other_formats_check_as_on_the_command_line() {
     );
 }
 
+/// `POST /api/deck/diff` for two fixture decks under their file names.
+fn api_diff(served: &Served, root: &Path, a: &str, b: &str, rules: &str) -> Answer {
+    let text = |file: &str| std::fs::read_to_string(root.join(file)).expect("the fixture");
+    let body = serde_json::json!({ "a": text(a), "b": text(b) }).to_string();
+    let query = format!("rules={rules}&a={}&b={}", encoded(a), encoded(b));
+    served.request("POST", &format!("/api/deck/diff?{query}"), body.as_bytes())
+}
+
+#[test]
+fn a_deck_diff_is_what_the_command_prints() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let deck = |name: &str| format!("tests/fixtures/rules/deck/{name}");
+    let pairs = [
+        (deck("legal.yaml"), deck("legal-reordered.txt"), 0),
+        (deck("legal.yaml"), deck("legal-v2.txt"), 1),
+        (deck("legal-v2.txt"), deck("duplicate.yaml"), 1),
+        (deck("legal.yaml"), deck("unknown-cards.yaml"), 2),
+        (deck("malformed.yaml"), deck("legal.yaml"), 2),
+    ];
+    for (a, b, code) in &pairs {
+        let run = common::blades(
+            root,
+            &[
+                "--cards", RULES_POOL, "--format", "json", "deck", "diff", a, b,
+            ],
+        );
+        assert_eq!(run.code, *code, "{a} {b}: {}", run.stderr);
+        let answer = api_diff(&served, root, a, b, "");
+        match code {
+            2 => {
+                assert_eq!(answer.status, 400, "{a} {b}: {}", answer.text());
+                // The same findings, located in the same texts.
+                assert_eq!(answer.json()["report"], run.json(), "{a} {b}");
+            }
+            _ => {
+                assert_eq!(answer.status, 200, "{a} {b}: {}", answer.text());
+                assert_eq!(answer.json(), run.json(), "{a} {b}");
+                assert_eq!(answer.json()["same"], *code == 0);
+            }
+        }
+    }
+    // Zones of another format are compared as the command compares them.
+    let pool = "examples/pools/millennium-monsters";
+    let served = serve_in(root, &["--cards", pool]);
+    let (a, b) = (
+        "tests/fixtures/formats/md-legal.txt",
+        "tests/fixtures/formats/md-over.yaml",
+    );
+    let args = [
+        "--cards",
+        pool,
+        "--format",
+        "json",
+        "deck",
+        "diff",
+        "--rules",
+        "millennium-deck",
+        a,
+        b,
+    ];
+    let run = common::blades(root, &args);
+    let answer = api_diff(&served, root, a, b, "millennium-deck");
+    assert_eq!(answer.json(), run.json());
+    assert_eq!(answer.json()["zones"][0]["zone"], "main-deck");
+}
+
+#[test]
+fn a_deck_diff_refuses_what_is_not_two_decks() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let cases: [(&str, &str, &[u8], u16, &str); 6] = [
+        ("GET", "/api/deck/diff", b"", 405, "POST"),
+        ("POST", "/api/deck/diff", b"1 Canyon Wyrm", 400, "JSON"),
+        ("POST", "/api/deck/diff", br#"{"a": "x"}"#, 400, "`b`"),
+        (
+            "POST",
+            "/api/deck/diff",
+            br#"{"a": 1, "b": ""}"#,
+            400,
+            "JSON",
+        ),
+        (
+            "POST",
+            "/api/deck/diff?a=x&b=x",
+            br#"{"a": "", "b": ""}"#,
+            400,
+            "two names",
+        ),
+        (
+            "POST",
+            "/api/deck/diff?rules=nope",
+            br#"{"a": "", "b": ""}"#,
+            400,
+            "nope",
+        ),
+    ];
+    for (method, target, body, status, said) in cases {
+        let answer = served.request(method, target, body);
+        assert_eq!(answer.status, status, "{target}: {}", answer.text());
+        let error = answer.json()["error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(error.contains(said), "{target}: {error}");
+    }
+    let big = serde_json::json!({ "a": "x".repeat(70_000), "b": "" }).to_string();
+    let answer = served.request("POST", "/api/deck/diff", big.as_bytes());
+    assert_eq!(answer.status, 413);
+    // Two empty decks are the same deck; an empty text is no deck.
+    let answer = served.request("POST", "/api/deck/diff", br#"{"a": "", "b": ""}"#);
+    assert_eq!(answer.status, 400, "{}", answer.text());
+    let empty = br#"{"a": "cards: []", "b": "cards: []"}"#;
+    let answer = served.request("POST", "/api/deck/diff", empty);
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(answer.json()["same"], true);
+    served.still_answers();
+}
+
 #[test]
 fn the_formats_are_the_pools() {
     let dir = outside();

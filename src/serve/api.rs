@@ -20,7 +20,7 @@ use crate::i18n::{self, glossary::Glossary};
 use crate::model::{CardShown, Database};
 use crate::report;
 use crate::rules::check;
-use crate::rules::deck::DeckReport;
+use crate::rules::deck::{DeckFormat, DeckReport};
 use crate::rules::input::{self, InputFile};
 use crate::search::{self, Catalog, Index, Query};
 use crate::summary;
@@ -58,8 +58,12 @@ pub fn route(
             Ok(text) => deck(state, target, &text),
             Err(reply) => reply,
         },
+        "deck/diff" if *method == Method::Post => match http::body_text(request) {
+            Ok(text) => deck_diff(state, target, &text),
+            Err(reply) => reply,
+        },
         "search" | "formats" => Reply::not_allowed("GET, HEAD"),
-        "deck/check" => Reply::not_allowed("POST"),
+        "deck/check" | "deck/diff" => Reply::not_allowed("POST"),
         _ => match rest.strip_prefix("card/") {
             Some(id) if reading => card(state, id, target),
             Some(_) => Reply::not_allowed("GET, HEAD"),
@@ -281,18 +285,9 @@ fn deck(state: &State, target: &Target, text: &str) -> Reply {
         Err(reply) => return reply,
     };
     let ground = &state.site.ground;
-    let format = match target.get("rules") {
-        None | Some("") => ground.formats.default_format(),
-        Some(name) => match ground.formats.resolve(name) {
-            Ok(format) => format,
-            Err(unknown) => {
-                let message = format!(
-                    "unknown deck format `{name}`; formats: {}",
-                    unknown.known.join(", ")
-                );
-                return Reply::error(400, message);
-            }
-        },
+    let format = match format_asked(ground, target) {
+        Ok(format) => format,
+        Err(reply) => return reply,
     };
     let name = target.get("name").unwrap_or("deck");
     let shown = input::pasted_shown(name, text);
@@ -315,6 +310,84 @@ fn deck(state: &State, target: &Target, text: &str) -> Reply {
         slots: slots(&checked.report, lang),
         cards: rows_named(&checked.report, state.database(), lang),
     })
+}
+
+/// The deck format asked (`rules=FORMAT`), or the pool's default.
+fn format_asked<'g>(ground: &'g check::Ground, target: &Target) -> Result<&'g DeckFormat, Reply> {
+    match target.get("rules") {
+        None | Some("") => Ok(ground.formats.default_format()),
+        Some(name) => ground.formats.resolve(name).map_err(|unknown| {
+            let message = format!(
+                "unknown deck format `{name}`; formats: {}",
+                unknown.known.join(", ")
+            );
+            Reply::error(400, message)
+        }),
+    }
+}
+
+/// A JSON body of two texts: the decks `deck diff` compares.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Two {
+    a: String,
+    b: String,
+}
+
+/// The body as two texts, or 400 saying what it should be.
+fn two_texts(body: &str) -> Result<Two, Reply> {
+    serde_json::from_str(body).map_err(|e| {
+        Reply::error(
+            400,
+            format!("the body must be JSON `{{\"a\": TEXT, \"b\": TEXT}}`: {e}"),
+        )
+    })
+}
+
+/// `POST /api/deck/diff?rules=FORMAT&a=NAME&b=NAME` with `{"a": TEXT,
+/// "b": TEXT}`: what `blades deck diff --format json` prints for the two
+/// decks under those names; 400 with the located findings when either
+/// cannot be read whole.
+fn deck_diff(state: &State, target: &Target, body: &str) -> Reply {
+    let texts = match two_texts(body) {
+        Ok(texts) => texts,
+        Err(reply) => return reply,
+    };
+    let ground = &state.site.ground;
+    let format = match format_asked(ground, target) {
+        Ok(format) => format,
+        Err(reply) => return reply,
+    };
+    let (name_a, name_b) = (
+        target.get("a").unwrap_or("a"),
+        target.get("b").unwrap_or("b"),
+    );
+    if name_a == name_b {
+        return Reply::error(400, "the two decks need two names (`a=` and `b=`)");
+    }
+    let (shown_a, shown_b) = (
+        input::pasted_shown(name_a, &texts.a),
+        input::pasted_shown(name_b, &texts.b),
+    );
+    let compared = check::deck_diff(
+        &ground.index(),
+        format,
+        (&shown_a, InputFile::pasted(name_a, &texts.a)),
+        (&shown_b, InputFile::pasted(name_b, &texts.b)),
+    );
+    match compared.diff {
+        Some(diff) => Reply::json(&diff),
+        None => unreadable_input(&compared.problems, &compared.sources),
+    }
+}
+
+/// Inputs a check cannot read: 400, the first error's message, and every
+/// finding located in the inputs (as `--format json` reports them).
+fn unreadable_input(problems: &[Diagnostic], sources: &Sources) -> Reply {
+    let first = problems.iter().find(|p| p.is_error()).or(problems.first());
+    let message = first.map_or_else(|| "the input cannot be read".to_string(), full_message);
+    let located = RawValue::from_string(report::render_json(problems, sources)).ok();
+    Reply::error_with(400, &message, located)
 }
 
 /// The report's bounds as a page shows them: what each counts, in the
