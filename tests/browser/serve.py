@@ -16,6 +16,9 @@ and checks, against the command line as the oracle:
 - the deck is kept in the browser (opened again, the page has it), the
   export is `blades deck export`'s list, a pasted list replaces the deck
   and one that cannot be read says why and leaves it;
+- comparing the deck with a pasted earlier version shows the change
+  `blades deck diff --format json` finds, and the same deck in another
+  order none;
 - the faces view draws the library's faces of the cards found;
 - the share link, opened in a page that kept nothing, shows the same deck;
 - the browser's language chooses the app's (Japanese here), and the
@@ -325,6 +328,28 @@ def check(browser, binary, work, url, results):
     page.eval(f"document.getElementById('paste').value = {json.dumps(''.join(f'1 {c}' + chr(10) for c in deck[:8]))}")
     page.eval("document.getElementById('read').click()")
     page.wait("document.querySelectorAll('#entries li[data-id]').length === 8")
+
+    # Compared with an earlier version pasted: the change is `deck diff`'s.
+    earlier = "".join(f"1 {c}\n" for c in deck[:7]) + f"1 {singles[8]}\n"
+    page.eval("document.getElementById('compare-box').open = true")
+    page.eval("document.getElementById('compare-with').value = ''")
+    page.eval(f"document.getElementById('compare-paste').value = {json.dumps(earlier)}")
+    page.eval("document.getElementById('compare').click()")
+    page.wait("document.querySelectorAll('#compare-lines li').length > 0")
+    shown = page.eval("[...document.querySelectorAll('#compare-lines li')].map(li => li.textContent)")
+    (work / "earlier.txt").write_text(earlier, encoding="utf-8")
+    run = blades(binary, work, "--format", "json", "deck", "diff", str(work / "earlier.txt"), str(listing))
+    diff = json.loads(run.stdout)
+    expected = [f"+ {c['count']} {c['name']}" for z in diff["zones"] for c in z["added"]] + \
+        [f"− {c['count']} {c['name']}" for z in diff["zones"] for c in z["removed"]]
+    results.append(("a deck compared with a pasted version shows `deck diff`'s change",
+                    run.returncode == 1 and shown == expected and len(expected) == 2,
+                    {"page": shown, "cli": expected}))
+    page.eval(f"document.getElementById('compare-paste').value = {json.dumps(''.join(f'1 {c}' + chr(10) for c in reversed(deck[:8])))}")
+    page.eval("document.getElementById('compare').click()")
+    page.wait("document.querySelectorAll('#compare-lines li').length === 0")
+    verdict = page.eval("document.getElementById('compare-verdict').className")
+    results.append(("the same deck in another order is no change", "good" in verdict, verdict))
 
     # Faces: the library's SVG for the first cards found.
     page.type("#q", "e:fire star>=3")

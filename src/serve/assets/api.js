@@ -44,3 +44,16 @@ export async function checkDeck(text, rules, lang) {
   });
   return json(response);
 }
+
+/// What changed from deck `a` to deck `b` (texts in any form `deck check`
+/// reads), as `blades deck diff --format json` prints it.
+export async function diffDecks(a, b, rules) {
+  const params = new URLSearchParams({ a: 'a', b: 'b' });
+  if (rules) params.set('rules', rules);
+  const response = await fetch(`/api/deck/diff?${params}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ a, b }),
+  });
+  return json(response);
+}

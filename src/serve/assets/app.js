@@ -191,6 +191,7 @@ function zones() {
 
 function drawSaved() {
   const saved = decks.savedDecks();
+  drawCompareChoices(saved);
   $('saved').replaceChildren(
     ...Object.keys(saved)
       .sort()
@@ -219,6 +220,47 @@ function drawSaved() {
         return li;
       }),
   );
+}
+
+// Comparing the deck with an earlier version: a saved deck or a pasted
+// list (the first choice), the change being the server's `deck diff`.
+
+function drawCompareChoices(saved) {
+  const kept = $('compare-with').value;
+  const pasted = document.createElement('option');
+  pasted.value = '';
+  pasted.textContent = t('compare-pasted');
+  const names = Object.keys(saved).sort();
+  $('compare-with').replaceChildren(
+    pasted,
+    ...names.map(name => {
+      const option = document.createElement('option');
+      option.value = name;
+      option.textContent = name;
+      return option;
+    }),
+  );
+  $('compare-with').value = names.includes(kept) ? kept : '';
+  $('compare-paste').hidden = $('compare-with').value !== '';
+}
+
+async function compareDeck() {
+  const fmt = format(deck.format);
+  const name = $('compare-with').value;
+  const saved = decks.savedDecks()[name];
+  const earlier = name && saved ? decks.deckText(saved, format(saved.format)) : $('compare-paste').value;
+  const nodes = { verdict: $('compare-verdict'), lines: $('compare-lines'), problems: $('compare-problems') };
+  try {
+    const diff = await api.diffDecks(earlier, decks.deckText(deck, fmt), fmt.id);
+    decks.drawDiff(diff, fmt, nodes);
+  } catch (error) {
+    nodes.verdict.className = 'verdict bad';
+    nodes.verdict.textContent = t('not-compared');
+    nodes.lines.replaceChildren();
+    const report = error.answer && error.answer.report;
+    if (report) decks.drawProblems(report, nodes.problems);
+    else nodes.problems.replaceChildren(error.message);
+  }
 }
 
 // A card's page.
@@ -376,6 +418,10 @@ async function start() {
     decks.saveDeck(name, deck);
     drawSaved();
   });
+  $('compare-with').addEventListener('change', () => {
+    $('compare-paste').hidden = $('compare-with').value !== '';
+  });
+  $('compare').addEventListener('click', compareDeck);
   window.addEventListener('hashchange', route);
   drawSaved();
   await route();

@@ -191,3 +191,35 @@ export function drawProblems(report, node) {
     }),
   );
 }
+
+/// Draws `deck diff`'s answer: the character's change, then each zone's
+/// cards added, removed and counted again (the server's order).
+export function drawDiff(diff, format, nodes) {
+  nodes.verdict.className = 'verdict';
+  nodes.problems.replaceChildren();
+  if (diff.same) {
+    nodes.verdict.textContent = t('same-deck');
+    nodes.verdict.classList.add('good');
+    nodes.lines.replaceChildren();
+    return;
+  }
+  nodes.verdict.textContent = t('changed-deck');
+  const line = (text, className) => {
+    const li = document.createElement('li');
+    li.textContent = text;
+    if (className) li.className = className;
+    return li;
+  };
+  const lines = [];
+  if (diff.character) {
+    const name = c => c ?? t('none');
+    lines.push(line(`${t('character')}: ${name(diff.character.a)} → ${name(diff.character.b)}`));
+  }
+  for (const zone of diff.zones) {
+    if (format && format.zones.length > 1) lines.push(line(zoneName({ id: zone.zone, name: zone.name }), 'zone'));
+    for (const c of zone.added) lines.push(line(`+ ${c.count} ${c.name}`, 'added'));
+    for (const c of zone.removed) lines.push(line(`− ${c.count} ${c.name}`, 'removed'));
+    for (const c of zone.changed) lines.push(line(`${c.name}: ${c.a} → ${c.b}`, 'recounted'));
+  }
+  nodes.lines.replaceChildren(...lines);
+}
