@@ -27,6 +27,7 @@ use crate::rules::format::FormatsFile;
 use crate::rules::input;
 use crate::rules::score::ScoreReport;
 use crate::rules::share::DeckExport;
+use crate::rules::stats::DeckStats;
 use crate::rules::trade::TradeReport;
 use crate::search::SearchReport;
 use crate::set_schema::set_schema;
@@ -76,6 +77,7 @@ pub enum SchemaName {
     Diff,
     DeckExport,
     DeckDiff,
+    DeckStats,
     Search,
     FormatInput,
     Render,
@@ -84,7 +86,7 @@ pub enum SchemaName {
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 33] = [
+    pub const ALL: [SchemaName; 34] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -113,6 +115,7 @@ impl SchemaName {
         SchemaName::Diff,
         SchemaName::DeckExport,
         SchemaName::DeckDiff,
+        SchemaName::DeckStats,
         SchemaName::Search,
         SchemaName::FormatInput,
         SchemaName::Render,
@@ -151,6 +154,7 @@ impl SchemaName {
             SchemaName::Diff => "diff",
             SchemaName::DeckExport => "deck-export",
             SchemaName::DeckDiff => "deck-diff",
+            SchemaName::DeckStats => "deck-stats",
             SchemaName::Search => "search",
             SchemaName::FormatInput => "deck-format",
             SchemaName::Render => "render",
@@ -203,6 +207,7 @@ impl SchemaName {
             SchemaName::Diff => schemars::schema_for!(Output<DiffReport>),
             SchemaName::DeckExport => schemars::schema_for!(Output<DeckExport>),
             SchemaName::DeckDiff => schemars::schema_for!(Output<DeckDiff>),
+            SchemaName::DeckStats => schemars::schema_for!(Output<DeckStats>),
             SchemaName::Search => schemars::schema_for!(Output<SearchReport>),
             SchemaName::FormatInput => schemars::schema_for!(FormatsFile),
             SchemaName::Render => schemars::schema_for!(Output<RenderReport>),

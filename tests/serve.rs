@@ -599,6 +599,66 @@ fn a_deck_diff_is_what_the_command_prints() {
 }
 
 #[test]
+fn deck_stats_are_what_the_command_prints() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let mut codes = std::collections::BTreeSet::new();
+    for file in deck_fixtures() {
+        let text = std::fs::read(root.join(&file)).expect("the fixture");
+        let run = common::blades(
+            root,
+            &[
+                "--cards", RULES_POOL, "--format", "json", "deck", "stats", &file,
+            ],
+        );
+        codes.insert(run.code);
+        let query = format!("/api/deck/stats?lang=ja&name={}", encoded(&file));
+        let answer = served.request("POST", &query, &text);
+        match run.code {
+            0 => {
+                assert_eq!(answer.status, 200, "{file}: {}", answer.text());
+                let json = answer.json();
+                assert_eq!(json["stats"], run.json(), "{file}");
+                // Every value named has its word, the glossary's in Japanese.
+                let words = json["words"].as_object().expect("words");
+                for spread in ["kinds", "elements", "types"] {
+                    for value in json["stats"][spread].as_array().expect("a spread") {
+                        let value = value["value"].as_str().expect("a value");
+                        assert!(words.contains_key(value), "{file}: {value}");
+                    }
+                }
+            }
+            _ => {
+                assert_eq!(answer.status, 400, "{file}: {}", answer.text());
+                assert_eq!(answer.json()["report"], run.json(), "{file}");
+            }
+        }
+    }
+    assert_eq!(codes.into_iter().collect::<Vec<_>>(), [0, 2]);
+    let answer = served.request(
+        "POST",
+        "/api/deck/stats?lang=ja",
+        b"1 Dust Devil\n1 Iron Case\n",
+    );
+    let words = &answer.json()["words"];
+    assert_eq!(words["single"], "シングル");
+    assert_eq!(words["deck-box"], "デッキケース");
+    assert_eq!(words["fire"], "炎");
+    for (target, status) in [
+        ("/api/deck/stats?lang=xx", 400),
+        ("/api/deck/stats?rules=nope", 400),
+    ] {
+        assert_eq!(
+            served.request("POST", target, b"cards: []").status,
+            status,
+            "{target}"
+        );
+    }
+    assert_eq!(served.get("/api/deck/stats").status, 405);
+    served.still_answers();
+}
+
+#[test]
 fn a_deck_diff_refuses_what_is_not_two_decks() {
     let dir = outside();
     let served = serve_in(dir.path(), &[]);

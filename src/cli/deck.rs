@@ -11,6 +11,7 @@ use blades::report::Format;
 use blades::rules::check::{self, Ground};
 use blades::rules::deck::{DeckFormat, DeckReport};
 use blades::rules::deck_diff::DeckDiff;
+use blades::rules::stats::{DeckStats, Spread};
 use blades::workspace::Workspace;
 
 use super::out::{self, Shown, stdoutln};
@@ -50,6 +51,16 @@ enum DeckCommand {
         #[arg(long, value_name = "FORMAT")]
         rules: Option<String>,
     },
+    /// A deck's statistics: its cards per kind, STAR, element and type, and
+    /// the collections its singles could make, with their VP.
+    Stats {
+        /// The deck (a file, `-`, or a share code).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The deck format whose zones the list names (as for `check`).
+        #[arg(long, value_name = "FORMAT")]
+        rules: Option<String>,
+    },
     /// What changed between two versions of a deck, zone by zone: cards
     /// added, removed and counted again (exit 0 when they are the same deck,
     /// 1 when they differ, as `diff` does).
@@ -73,6 +84,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             export(context, &file, share, rules.as_deref())
         }
         DeckCommand::Diff { a, b, rules } => diff(context, &a, &b, rules.as_deref()),
+        DeckCommand::Stats { file, rules } => stats(context, &file, rules.as_deref()),
     }
 }
 
@@ -208,7 +220,7 @@ fn diff(context: &Context, a: &Path, b: &Path, rules: Option<&str>) -> ExitCode 
         (&shown_a, checks::read(a)),
         (&shown_b, checks::read(b)),
     );
-    let Some(diff) = compared.diff else {
+    let Some(diff) = compared.answer else {
         return context.fail(exit::CANNOT_RUN, &compared.problems, &compared.sources);
     };
     if context.format == Format::Human {
@@ -222,6 +234,76 @@ fn diff(context: &Context, a: &Path, b: &Path, rules: Option<&str>) -> ExitCode 
     }
     let _ = stdout.flush();
     ExitCode::from(if diff.same { exit::OK } else { exit::PROBLEMS })
+}
+
+/// `deck stats`: the deck read and resolved as `export` reads it, its
+/// statistics printed.
+fn stats(context: &Context, path: &Path, rules: Option<&str>) -> ExitCode {
+    let ground = match ground(context) {
+        Ok(ground) => ground,
+        Err(code) => return code,
+    };
+    let format = match format(context, &ground, rules) {
+        Ok(format) => format,
+        Err(code) => return code,
+    };
+    let shown = checks::shown(path);
+    let counted = check::deck_stats(&ground.index(), format, &shown, checks::read(path));
+    let Some(stats) = counted.answer else {
+        return context.fail(exit::CANNOT_RUN, &counted.problems, &counted.sources);
+    };
+    if context.format == Format::Human {
+        context.report(&counted.problems, &counted.sources);
+    }
+    let mut stdout = std::io::BufWriter::new(out::Stdout);
+    match context.format {
+        Format::Json => checks::print_json(&mut stdout, &stats, false),
+        Format::Human => print_stats(&mut Shown(&mut stdout), &stats),
+    }
+    let _ = stdout.flush();
+    ExitCode::from(exit::OK)
+}
+
+/// A deck's statistics for people: one line per spread, `value count`.
+fn print_stats(out: &mut impl Write, stats: &DeckStats) {
+    let spread = |list: &[Spread]| -> String {
+        let shown: Vec<String> = list
+            .iter()
+            .map(|s| format!("{} ×{}", s.value, s.count))
+            .collect();
+        if shown.is_empty() {
+            "none".to_string()
+        } else {
+            shown.join(", ")
+        }
+    };
+    let _ = writeln!(out, "{}: {} cards", stats.file, stats.cards);
+    let _ = writeln!(out, "  kinds: {}", spread(&stats.kinds));
+    let _ = writeln!(
+        out,
+        "  STARs: {} (total {})",
+        spread(&stats.stars),
+        stats.star_total
+    );
+    let _ = writeln!(out, "  elements: {}", spread(&stats.elements));
+    let _ = writeln!(out, "  types: {}", spread(&stats.types));
+    for possible in &stats.collections {
+        let best = stats.best.as_ref() == Some(possible);
+        let _ = writeln!(
+            out,
+            "  collection on {}: {} cards, {} VP{}",
+            possible.symbol,
+            possible.cards.len(),
+            possible.vp,
+            if best { " (the best)" } else { "" }
+        );
+    }
+    if stats.collections.is_empty() {
+        let _ = writeln!(
+            out,
+            "  no collection: no two singles share a symbol with different STARs"
+        );
+    }
 }
 
 /// A deck's change for people: `+ 1 Canyon Wyrm`, `- 1 Dust Devil`,

@@ -15,6 +15,7 @@ use super::deck_diff::{self, DeckDiff};
 use super::format::Formats;
 use super::input::{self, InputFile, Located};
 use super::share::{self, DeckExport};
+use super::stats::{self, DeckStats};
 use super::trade::{self, Side, TradeReport};
 use super::{Common, Violation, rule};
 use crate::cards::{CardIndex, NameIndex};
@@ -184,15 +185,15 @@ pub fn export(
     })
 }
 
-/// What `deck diff` found: the change between two decks, or the problems
-/// that kept one of them from being read whole (then no change is given:
-/// a misspelt card is not a removed one).
+/// What a command that needs its inputs read whole found (`deck diff`,
+/// `deck stats`): its answer, or none when an input could not be read
+/// whole (a misspelt card is not a removed one).
 #[derive(Debug)]
-pub struct Compared {
-    pub diff: Option<DeckDiff>,
-    /// Both inputs' problems, sorted (warnings too, beside a change).
+pub struct Whole<T> {
+    pub answer: Option<T>,
+    /// The inputs' problems, sorted (warnings too, beside an answer).
     pub problems: Vec<Diagnostic>,
-    /// Both inputs' texts, when they could be read.
+    /// The inputs' texts, when they could be read.
     pub sources: Sources,
 }
 
@@ -204,7 +205,7 @@ pub fn deck_diff(
     format: &DeckFormat,
     a: (&str, Read),
     b: (&str, Read),
-) -> Compared {
+) -> Whole<DeckDiff> {
     let mut problems = Vec::new();
     let mut sources = Sources::default();
     let mut files = Vec::new();
@@ -221,7 +222,7 @@ pub fn deck_diff(
         .map(|file| input::place_deck(index, format, file, &mut problems))
         .collect();
     diagnostics::sort(&mut problems);
-    let diff = match (&decks[..], has_errors(&problems)) {
+    let answer = match (&decks[..], has_errors(&problems)) {
         ([first, second], false) => Some(deck_diff::compare(
             format,
             &version(a.0, first),
@@ -229,10 +230,39 @@ pub fn deck_diff(
         )),
         _ => None,
     };
-    Compared {
-        diff,
+    Whole {
+        answer,
         problems,
         sources,
+    }
+}
+
+/// `deck stats`: a deck read and resolved as `deck export` reads it (not
+/// checked), its cards' statistics.
+pub fn deck_stats(
+    index: &CardIndex,
+    format: &DeckFormat,
+    shown: &str,
+    read: Read,
+) -> Whole<DeckStats> {
+    let file = match read {
+        Ok(file) => file,
+        Err(problem) => {
+            return Whole {
+                answer: None,
+                problems: vec![*problem],
+                sources: Sources::default(),
+            };
+        }
+    };
+    let mut problems = Vec::new();
+    let deck = input::place_deck(index, format, &file, &mut problems);
+    diagnostics::sort(&mut problems);
+    let cards: Vec<super::Counted> = deck.placed.iter().map(|(_, c, n)| (*c, *n)).collect();
+    Whole {
+        answer: (!has_errors(&problems)).then(|| stats::deck_stats(shown, &cards)),
+        problems,
+        sources: sources_of(Some(&file)),
     }
 }
 

@@ -25,6 +25,7 @@ pub mod format;
 pub mod input;
 pub mod score;
 pub mod share;
+pub mod stats;
 pub mod trade;
 
 /// A card of the pool with how many physical copies of it are meant.

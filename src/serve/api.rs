@@ -22,6 +22,7 @@ use crate::report;
 use crate::rules::check;
 use crate::rules::deck::{DeckFormat, DeckReport};
 use crate::rules::input::{self, InputFile};
+use crate::rules::stats::DeckStats;
 use crate::search::{self, Catalog, Index, Query};
 use crate::summary;
 use crate::words::{CardKind, Id};
@@ -62,8 +63,12 @@ pub fn route(
             Ok(text) => deck_diff(state, target, &text),
             Err(reply) => reply,
         },
+        "deck/stats" if *method == Method::Post => match http::body_text(request) {
+            Ok(text) => deck_stats(state, target, &text),
+            Err(reply) => reply,
+        },
         "search" | "formats" => Reply::not_allowed("GET, HEAD"),
-        "deck/check" | "deck/diff" => Reply::not_allowed("POST"),
+        "deck/check" | "deck/diff" | "deck/stats" => Reply::not_allowed("POST"),
         _ => match rest.strip_prefix("card/") {
             Some(id) if reading => card(state, id, target),
             Some(_) => Reply::not_allowed("GET, HEAD"),
@@ -375,10 +380,72 @@ fn deck_diff(state: &State, target: &Target, body: &str) -> Reply {
         (&shown_a, InputFile::pasted(name_a, &texts.a)),
         (&shown_b, InputFile::pasted(name_b, &texts.b)),
     );
-    match compared.diff {
+    match compared.answer {
         Some(diff) => Reply::json(&diff),
         None => unreadable_input(&compared.problems, &compared.sources),
     }
+}
+
+/// `POST /api/deck/stats?rules=FORMAT&name=NAME&lang=en|ja` with a deck (any form
+/// `deck check` reads) as the body: what `blades deck stats --format json`
+/// prints for it under that name, with the words for its values in the
+/// language asked; 400 with the located findings when it
+/// cannot be read whole.
+fn deck_stats(state: &State, target: &Target, text: &str) -> Reply {
+    let lang = match lang(target) {
+        Ok(lang) => lang,
+        Err(reply) => return reply,
+    };
+    let ground = &state.site.ground;
+    let format = match format_asked(ground, target) {
+        Ok(format) => format,
+        Err(reply) => return reply,
+    };
+    let name = target.get("name").unwrap_or("deck");
+    let shown = input::pasted_shown(name, text);
+    let counted = check::deck_stats(
+        &ground.index(),
+        format,
+        &shown,
+        InputFile::pasted(name, text),
+    );
+    let Some(stats) = counted.answer else {
+        return unreadable_input(&counted.problems, &counted.sources);
+    };
+    let words = stats_words(&stats, lang);
+    Reply::json(&StatsAnswer { stats, words })
+}
+
+/// `POST /api/deck/stats`: the command's statistics and the words a page
+/// shows for their values.
+#[derive(Serialize)]
+struct StatsAnswer {
+    /// What `blades deck stats --format json` prints, as it prints it.
+    stats: DeckStats,
+    /// Each kind, element and type the statistics name (`deck-box`,
+    /// `fire`), as the language asked writes it: the glossary's official
+    /// term in Japanese.
+    words: BTreeMap<String, String>,
+}
+
+fn stats_words(stats: &DeckStats, lang: Lang) -> BTreeMap<String, String> {
+    let named = (stats.kinds.iter())
+        .chain(&stats.elements)
+        .chain(&stats.types)
+        .map(|spread| spread.value.as_str())
+        .chain(stats.collections.iter().map(|c| c.symbol.as_str()));
+    named
+        .map(|value| {
+            let word = match lang {
+                Lang::Ja => Glossary::builtin().official_for(value).map(str::to_string),
+                Lang::En => None,
+            };
+            (
+                value.to_string(),
+                word.unwrap_or_else(|| value.replace('-', " ")),
+            )
+        })
+        .collect()
 }
 
 /// Inputs a check cannot read: 400, the first error's message, and every

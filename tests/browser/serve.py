@@ -19,6 +19,7 @@ and checks, against the command line as the oracle:
 - comparing the deck with a pasted earlier version shows the change
   `blades deck diff --format json` finds, and the same deck in another
   order none;
+- the statistics panel shows `blades deck stats`' count and collections;
 - the faces view draws the library's faces of the cards found;
 - the share link, opened in a page that kept nothing, shows the same deck;
 - the browser's language chooses the app's (Japanese here), and the
@@ -351,6 +352,17 @@ def check(browser, binary, work, url, results):
     verdict = page.eval("document.getElementById('compare-verdict').className")
     results.append(("the same deck in another order is no change", "good" in verdict, verdict))
 
+    # The statistics panel: `deck stats`' numbers.
+    page.eval("document.getElementById('stats-box').open = true")
+    page.wait("document.querySelectorAll('#stats dt').length > 0")
+    shown = page.eval("[...document.querySelectorAll('#stats dd')].map(dd => dd.textContent)")
+    run = blades(binary, work, "--format", "json", "deck", "stats", str(listing))
+    stats = json.loads(run.stdout)
+    results.append(("the statistics are `deck stats`'",
+                    shown[0] == str(stats["cards"]) and sum(1 for d in shown if "VP" in d) == len(stats["collections"]),
+                    {"page": shown, "cli": stats["cards"]}))
+    page.eval("document.getElementById('stats-box').open = false")
+
     # Faces: the library's SVG for the first cards found.
     page.type("#q", "e:fire star>=3")
     page.eval("document.getElementById('as-faces').click()")
@@ -385,6 +397,13 @@ def check(browser, binary, work, url, results):
     # Nine again, so that the violations show too.
     japanese.eval(f"document.querySelector('#results [data-add={json.dumps(singles[8])}]').click()")
     japanese.settle()
+    # The statistics and the comparison open, so that their words are read too.
+    japanese.eval("document.getElementById('stats-box').open = true")
+    japanese.wait("document.querySelectorAll('#stats dt').length > 5")
+    japanese.eval("document.getElementById('compare-box').open = true")
+    japanese.eval(f"document.getElementById('compare-paste').value = {json.dumps(singles[0])}")
+    japanese.eval("document.getElementById('compare').click()")
+    japanese.wait("document.querySelectorAll('#compare-lines li').length > 0")
     lang = japanese.eval("document.documentElement.lang")
     results.append(("a Japanese browser gets the Japanese app", lang == "ja", lang))
     text = japanese.eval("""(() => {

@@ -57,3 +57,17 @@ export async function diffDecks(a, b, rules) {
   });
   return json(response);
 }
+
+/// The statistics of `text` (a deck in any form `deck check` reads), as
+/// `blades deck stats --format json` prints them, and the words for their
+/// values in `lang`.
+export async function deckStats(text, rules, lang) {
+  const params = new URLSearchParams({ lang });
+  if (rules) params.set('rules', rules);
+  const response = await fetch(`/api/deck/stats?${params}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body: text,
+  });
+  return json(response);
+}

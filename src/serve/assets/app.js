@@ -131,7 +131,19 @@ async function deckChanged() {
   if (!answer) return; // a later change asked again
   decks.drawAnswer(answer, deck, fmt, nodes(), removeCard);
   shareLink(answer.share_code ?? answer['share-code']);
+  if ($('stats-box').open) await showStats();
   document.body.dataset.checked = String(Date.now());
+}
+
+/// The deck's statistics, asked only while their panel is open.
+async function showStats() {
+  const fmt = format(deck.format);
+  try {
+    decks.drawStats(await api.deckStats(decks.deckText(deck, fmt), fmt.id, language()), $('stats'));
+  } catch (error) {
+    // A deck the check cannot read has no statistics; the check says why.
+    $('stats').replaceChildren();
+  }
 }
 
 function nodes() {
@@ -422,6 +434,9 @@ async function start() {
     $('compare-paste').hidden = $('compare-with').value !== '';
   });
   $('compare').addEventListener('click', compareDeck);
+  $('stats-box').addEventListener('toggle', () => {
+    if ($('stats-box').open) showStats();
+  });
   window.addEventListener('hashchange', route);
   drawSaved();
   await route();

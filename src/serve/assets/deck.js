@@ -223,3 +223,32 @@ export function drawDiff(diff, format, nodes) {
   }
   nodes.lines.replaceChildren(...lines);
 }
+
+/// Draws `deck stats`' answer: a line per spread (`value ×count`, the
+/// server's words), then the collections the singles could make.
+export function drawStats(answer, node) {
+  const { stats, words } = answer;
+  const word = value => words[value] ?? value;
+  const spread = list => (list.length ? list.map(s => `${word(s.value)} ×${s.count}`).join(', ') : '—');
+  const rows = [
+    [t('stats-cards'), String(stats.cards)],
+    [t('stats-kinds'), spread(stats.kinds)],
+    ['STAR', `${spread(stats.stars)} (${t('stats-total')} ${stats['star-total']})`],
+    [t('stats-elements'), spread(stats.elements)],
+    [t('stats-types'), spread(stats.types)],
+  ];
+  for (const c of stats.collections) {
+    const best = stats.best && stats.best.symbol === c.symbol ? ` — ${t('stats-best')}` : '';
+    rows.push([`${t('stats-collection')}: ${word(c.symbol)}`, `${t('cards', c.cards.length)}, ${t('vp', c.vp)}${best}`]);
+  }
+  if (!stats.collections.length) rows.push([t('stats-collection'), t('stats-no-collection')]);
+  node.replaceChildren(
+    ...rows.flatMap(([term, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      return [dt, dd];
+    }),
+  );
+}
