@@ -710,6 +710,166 @@ fn a_deck_diff_refuses_what_is_not_two_decks() {
     served.still_answers();
 }
 
+/// The files in a fixture folder, as the commands name them.
+fn fixtures_in(folder: &str) -> Vec<String> {
+    let dir = common::root().join(folder);
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the fixtures")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.is_file())
+        .map(|p| format!("{folder}/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The report of a player check's answer, as raw bytes.
+fn report_of(answer: &Answer) -> String {
+    #[derive(serde::Deserialize)]
+    struct Raw<'a> {
+        #[serde(borrow)]
+        report: &'a RawValue,
+    }
+    let body = answer.text();
+    let raw: Raw = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    raw.report.get().to_string()
+}
+
+#[test]
+fn the_table_checks_are_the_commands_reports_byte_for_byte() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let checks: [(&str, &[&str], &str, &str); 5] = [
+        (
+            "tests/fixtures/rules/collection",
+            &["collection", "check"],
+            "collection/check",
+            "",
+        ),
+        (
+            "tests/fixtures/rules/collection",
+            &["collection", "check", "--duel"],
+            "collection/check",
+            "duel=true",
+        ),
+        (
+            "tests/fixtures/rules/binder",
+            &["collection", "best"],
+            "collection/best",
+            "",
+        ),
+        (
+            "tests/fixtures/rules/binder",
+            &["collection", "best", "--duel"],
+            "collection/best",
+            "duel=true",
+        ),
+        (
+            "tests/fixtures/rules/trade",
+            &["trade", "check"],
+            "trade/check",
+            "",
+        ),
+    ];
+    let mut codes = std::collections::BTreeSet::new();
+    for (folder, command, path, flags) in checks {
+        for file in fixtures_in(folder) {
+            let mut args = vec!["--cards", RULES_POOL, "--format", "json"];
+            args.extend_from_slice(command);
+            args.push(&file);
+            let run = common::blades(root, &args);
+            codes.insert(run.code);
+            let text = std::fs::read(root.join(&file)).expect("the fixture");
+            let target = format!("/api/{path}?{flags}&name={}", encoded(&file));
+            let answer = served.request("POST", &target, &text);
+            assert_eq!(answer.status, 200, "{file}: {}", answer.text());
+            assert_eq!(
+                report_of(&answer),
+                run.stdout.trim_end(),
+                "{path} {flags} {file}"
+            );
+            // The cards it names have their rows.
+            let json = answer.json();
+            for id in json["report"]["cards"].as_array().into_iter().flatten() {
+                let id = id.as_str().expect("an id");
+                assert!(json["cards"][id]["cells"].is_array(), "{file}: {id}");
+            }
+        }
+    }
+    assert_eq!(codes.into_iter().collect::<Vec<_>>(), [0, 1, 2]);
+    let free = std::fs::read(root.join("tests/fixtures/rules/trade/uneven.yaml")).expect("a trade");
+    let run = common::blades(
+        root,
+        &[
+            "--cards",
+            RULES_POOL,
+            "--format",
+            "json",
+            "trade",
+            "check",
+            "--free-market",
+            "tests/fixtures/rules/trade/uneven.yaml",
+        ],
+    );
+    let target = "/api/trade/check?free-market=true&name=tests/fixtures/rules/trade/uneven.yaml";
+    let answer = served.request("POST", target, &free);
+    assert_eq!(report_of(&answer), run.stdout.trim_end());
+    for target in [
+        "/api/collection/check?duel=maybe",
+        "/api/trade/check?free-market=x",
+        "/api/collection/best?lang=xx",
+    ] {
+        assert_eq!(
+            served.request("POST", target, b"cards: []").status,
+            400,
+            "{target}"
+        );
+    }
+    for path in [
+        "collection/check",
+        "collection/best",
+        "trade/check",
+        "score",
+    ] {
+        assert_eq!(served.get(&format!("/api/{path}")).status, 405, "{path}");
+    }
+    served.still_answers();
+}
+
+#[test]
+fn a_score_sheet_ranks_as_blades_score_byte_for_byte() {
+    let root = common::root();
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let mut sheets = vec!["examples/inputs/score.yaml".to_string()];
+    sheets.extend(fixtures_in("tests/fixtures/rules/score"));
+    let mut codes = std::collections::BTreeSet::new();
+    for sheet in &sheets {
+        let run = common::blades(root, &["--format", "json", "score", sheet]);
+        codes.insert(run.code);
+        let text = std::fs::read(root.join(sheet)).expect("the sheet");
+        let answer = served.request(
+            "POST",
+            &format!("/api/score?name={}", encoded(sheet)),
+            &text,
+        );
+        match run.code {
+            0 => {
+                assert_eq!(answer.status, 200, "{sheet}: {}", answer.text());
+                assert_eq!(answer.text(), run.stdout, "{sheet}");
+            }
+            _ => {
+                assert_eq!(answer.status, 400, "{sheet}: {}", answer.text());
+                assert_eq!(answer.json()["report"], run.json(), "{sheet}");
+            }
+        }
+    }
+    assert_eq!(codes.into_iter().collect::<Vec<_>>(), [0, 2]);
+    let answer = served.request("POST", "/api/score", b"");
+    assert_eq!(answer.status, 400, "{}", answer.text());
+    served.still_answers();
+}
+
 #[test]
 fn the_formats_are_the_pools() {
     let dir = outside();

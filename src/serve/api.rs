@@ -52,28 +52,177 @@ pub fn route(
     request: &mut tiny_http::Request,
 ) -> Reply {
     let reading = http::reads(method);
+    if let Some(handler) = posted(rest) {
+        if *method != Method::Post {
+            return Reply::not_allowed("POST");
+        }
+        return match http::body_text(request) {
+            Ok(text) => handler(state, target, &text),
+            Err(reply) => reply,
+        };
+    }
     match rest {
         "search" if reading => search(state, target),
         "formats" if reading => formats(state),
-        "deck/check" if *method == Method::Post => match http::body_text(request) {
-            Ok(text) => deck(state, target, &text),
-            Err(reply) => reply,
-        },
-        "deck/diff" if *method == Method::Post => match http::body_text(request) {
-            Ok(text) => deck_diff(state, target, &text),
-            Err(reply) => reply,
-        },
-        "deck/stats" if *method == Method::Post => match http::body_text(request) {
-            Ok(text) => deck_stats(state, target, &text),
-            Err(reply) => reply,
-        },
         "search" | "formats" => Reply::not_allowed("GET, HEAD"),
-        "deck/check" | "deck/diff" | "deck/stats" => Reply::not_allowed("POST"),
         _ => match rest.strip_prefix("card/") {
             Some(id) if reading => card(state, id, target),
             Some(_) => Reply::not_allowed("GET, HEAD"),
             None => Reply::error(404, format!("no API at `/api/{rest}`")),
         },
+    }
+}
+
+/// A handler of a text posted to it.
+type Posted = fn(&State, &Target, &str) -> Reply;
+
+/// The handler of each path that takes a posted text (a deck, a
+/// collection, a binder, a trade, a score sheet).
+fn posted(rest: &str) -> Option<Posted> {
+    Some(match rest {
+        "deck/check" => deck,
+        "deck/diff" => deck_diff,
+        "deck/stats" => deck_stats,
+        "collection/check" => collection_check,
+        "collection/best" => collection_best,
+        "trade/check" => trade_check,
+        "score" => score,
+        _ => return None,
+    })
+}
+
+/// A yes-or-no option (`duel=true`); absent is no.
+fn flag(target: &Target, key: &str) -> Result<bool, Reply> {
+    match target.get(key) {
+        None | Some("" | "false" | "0") => Ok(false),
+        Some("true" | "1") => Ok(true),
+        Some(other) => Err(Reply::error(
+            400,
+            format!("`{key}` is `true` or `false`, not `{other}`"),
+        )),
+    }
+}
+
+/// A player check's answer: the report the command prints for the same
+/// text under the same name (`--format json`), byte for byte, and the rows
+/// of the cards it names, by id.
+#[derive(Serialize)]
+struct CheckAnswer {
+    report: Box<RawValue>,
+    cards: BTreeMap<String, Row>,
+}
+
+fn check_answer(report: &impl Serialize, database: &Database, lang: Lang) -> Reply {
+    let Ok(Ok(raw)) = serde_json::to_string_pretty(report).map(RawValue::from_string) else {
+        return Reply::error(500, "the report could not be written");
+    };
+    let mut ids = Vec::new();
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(raw.get()) {
+        cards_named(&value, &mut ids);
+    }
+    let mut cards = BTreeMap::new();
+    for id in ids {
+        if let Some(card) = database.cards.iter().find(|c| c.id.0 == id) {
+            cards.insert(id, Row::of(card, database, lang));
+        }
+    }
+    Reply::json(&CheckAnswer { report: raw, cards })
+}
+
+/// Every card id a report names: the strings of its `cards` lists, at any
+/// depth (a violation's, a side's, a chosen collection's).
+fn cards_named(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, inner) in map {
+                match (key.as_str(), inner) {
+                    ("cards", serde_json::Value::Array(items)) => {
+                        out.extend(items.iter().filter_map(|i| i.as_str().map(str::to_string)));
+                        items.iter().for_each(|i| cards_named(i, out));
+                    }
+                    _ => cards_named(inner, out),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|i| cards_named(i, out)),
+        _ => {}
+    }
+}
+
+/// What every player check reads of a request: the language, the name the
+/// text goes by (`name=`, `fallback` without), and the text as a file.
+fn asked(
+    target: &Target,
+    fallback: &str,
+    text: &str,
+) -> Result<(Lang, String, check::Read), Reply> {
+    let lang = lang(target)?;
+    let name = target.get("name").unwrap_or(fallback);
+    Ok((
+        lang,
+        input::pasted_shown(name, text),
+        InputFile::pasted(name, text),
+    ))
+}
+
+/// `POST /api/collection/check?duel=BOOL&name=NAME&lang=en|ja`: a
+/// collection (`collection check`).
+fn collection_check(state: &State, target: &Target, text: &str) -> Reply {
+    let (lang, shown, read, duel) = match asked(target, "collection", text)
+        .and_then(|(l, s, r)| Ok((l, s, r, flag(target, "duel")?)))
+    {
+        Ok(asked) => asked,
+        Err(reply) => return reply,
+    };
+    let ground = &state.site.ground;
+    let checked = check::collection(state.database(), &ground.index(), &shown, read, duel);
+    check_answer(&checked.report, state.database(), lang)
+}
+
+/// `POST /api/collection/best?duel=BOOL&name=NAME&lang=en|ja`: the best
+/// collection of a binder (`collection best`).
+fn collection_best(state: &State, target: &Target, text: &str) -> Reply {
+    let (lang, shown, read, duel) = match asked(target, "binder", text)
+        .and_then(|(l, s, r)| Ok((l, s, r, flag(target, "duel")?)))
+    {
+        Ok(asked) => asked,
+        Err(reply) => return reply,
+    };
+    let checked = check::best(&state.site.ground.index(), &shown, read, duel);
+    check_answer(&checked.report, state.database(), lang)
+}
+
+/// `POST /api/trade/check?free-market=BOOL&name=NAME&lang=en|ja`: both
+/// sides of a trade (`trade check`).
+fn trade_check(state: &State, target: &Target, text: &str) -> Reply {
+    let (lang, shown, read, free_market) = match asked(target, "trade", text)
+        .and_then(|(l, s, r)| Ok((l, s, r, flag(target, "free-market")?)))
+    {
+        Ok(asked) => asked,
+        Err(reply) => return reply,
+    };
+    let checked = check::trade(&state.site.ground.index(), &shown, read, free_market);
+    check_answer(&checked.report, state.database(), lang)
+}
+
+/// `POST /api/score?name=NAME` with a score sheet: the ranking `blades
+/// score --format json` prints, byte for byte; 400 with the located
+/// findings when the sheet cannot be scored.
+fn score(_: &State, target: &Target, text: &str) -> Reply {
+    let name = target.get("name").unwrap_or("score");
+    let file = InputFile::new(name, text);
+    let mut found = Vec::new();
+    let report = crate::rules::score::score(&file, &mut found);
+    let mut sources = Sources::default();
+    sources.insert(file.path.clone(), file.text.clone());
+    crate::diagnostics::sort(&mut found);
+    match report.map(|r| serde_json::to_string_pretty(&r)) {
+        Some(Ok(mut json)) => {
+            json.push('\n');
+            Reply::bytes(200, http::JSON, std::borrow::Cow::Owned(json.into_bytes()))
+        }
+        Some(Err(_)) => Reply::error(500, "the ranking could not be written"),
+        None => unreadable_input(&found, &sources),
     }
 }
 
