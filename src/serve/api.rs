@@ -64,7 +64,8 @@ pub fn route(
     match rest {
         "search" if reading => search(state, target),
         "formats" if reading => formats(state),
-        "search" | "formats" => Reply::not_allowed("GET, HEAD"),
+        "score/modes" if reading => score_modes(),
+        "search" | "formats" | "score/modes" => Reply::not_allowed("GET, HEAD"),
         _ => match rest.strip_prefix("card/") {
             Some(id) if reading => card(state, id, target),
             Some(_) => Reply::not_allowed("GET, HEAD"),
@@ -110,6 +111,9 @@ fn flag(target: &Target, key: &str) -> Result<bool, Reply> {
 struct CheckAnswer {
     report: Box<RawValue>,
     cards: BTreeMap<String, Row>,
+    /// Each symbol of the pool (`fire`, `mage`) as the language asked
+    /// writes it: the glossary's official term in Japanese.
+    words: BTreeMap<String, String>,
 }
 
 fn check_answer(report: &impl Serialize, database: &Database, lang: Lang) -> Reply {
@@ -126,7 +130,30 @@ fn check_answer(report: &impl Serialize, database: &Database, lang: Lang) -> Rep
             cards.insert(id, Row::of(card, database, lang));
         }
     }
-    Reply::json(&CheckAnswer { report: raw, cards })
+    Reply::json(&CheckAnswer {
+        report: raw,
+        cards,
+        words: symbol_words(database, lang),
+    })
+}
+
+/// Every element, and every type a card of the pool has, in a language.
+fn symbol_words(database: &Database, lang: Lang) -> BTreeMap<String, String> {
+    let types = (database.cards.iter()).flat_map(|c| c.types.iter().map(|t| t.0.as_str()));
+    let elements = crate::words::Element::ALL.iter().map(|e| e.as_str());
+    (elements.chain(types))
+        .map(|value| (value.to_string(), word_in(value, lang)))
+        .collect()
+}
+
+/// An id (`deck-box`, `fire`) as a language writes it: the glossary's
+/// official term in Japanese, the id's words in English.
+fn word_in(value: &str, lang: Lang) -> String {
+    let official = match lang {
+        Lang::Ja => Glossary::builtin().official_for(value).map(str::to_string),
+        Lang::En => None,
+    };
+    official.unwrap_or_else(|| value.replace('-', " "))
 }
 
 /// Every card id a report names: the strings of its `cards` lists, at any
@@ -224,6 +251,38 @@ fn score(_: &State, target: &Target, text: &str) -> Reply {
         Some(Err(_)) => Reply::error(500, "the ranking could not be written"),
         None => unreadable_input(&found, &sources),
     }
+}
+
+/// `GET /api/score/modes`: the scoring modes (the default first) and the
+/// tournaments a sheet places players in, by id and name: what a score
+/// sheet's form asks for.
+#[derive(Serialize)]
+struct ModeEntry<'a> {
+    id: &'a str,
+    name: &'a str,
+    tournaments: Vec<TournamentEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct TournamentEntry<'a> {
+    id: &'a str,
+    name: &'a str,
+}
+
+fn score_modes() -> Reply {
+    let modes: Vec<ModeEntry> = (crate::rules::score::modes().iter())
+        .map(|mode| ModeEntry {
+            id: &mode.id,
+            name: &mode.name,
+            tournaments: (mode.tournaments.iter())
+                .map(|t| TournamentEntry {
+                    id: &t.id,
+                    name: &t.name,
+                })
+                .collect(),
+        })
+        .collect();
+    Reply::json(&modes)
 }
 
 /// The language asked (`lang=en|ja`, English by default).
@@ -584,16 +643,7 @@ fn stats_words(stats: &DeckStats, lang: Lang) -> BTreeMap<String, String> {
         .map(|spread| spread.value.as_str())
         .chain(stats.collections.iter().map(|c| c.symbol.as_str()));
     named
-        .map(|value| {
-            let word = match lang {
-                Lang::Ja => Glossary::builtin().official_for(value).map(str::to_string),
-                Lang::En => None,
-            };
-            (
-                value.to_string(),
-                word.unwrap_or_else(|| value.replace('-', " ")),
-            )
-        })
+        .map(|value| (value.to_string(), word_in(value, lang)))
         .collect()
 }
 

@@ -71,3 +71,21 @@ export async function deckStats(text, rules, lang) {
   });
   return json(response);
 }
+
+/// A text posted to a player check (`collection/check`, `collection/best`,
+/// `trade/check`) or to `score`, with its options as the query.
+export async function post(path, text, options) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(options)) params.set(key, String(value));
+  const response = await fetch(`/api/${path}?${params}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body: text,
+  });
+  return json(response);
+}
+
+/// The scoring modes and their tournaments, the default first.
+export async function scoreModes() {
+  return json(await fetch('/api/score/modes'));
+}

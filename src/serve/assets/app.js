@@ -1,10 +1,12 @@
 // The app: a search box that answers as you type, a page per card, and a
 // deck checked as it is built. Routes are the URL's hash: `#/card/ID`, and
-// `#/deck/CODE` (a share code; `?rules=FORMAT` for another format).
+// `#/deck/CODE` (a share code; `?rules=FORMAT` for another format), and the
+// table tools `#/collection`, `#/trade`, `#/score` (table.js).
 
 import * as api from './api.js';
 import * as decks from './deck.js';
 import { ResultList } from './list.js';
+import { drawModes, showTool, startTools } from './table.js';
 import { formatName, initialLanguage, language, setLanguage, t, zoneName } from './words.js';
 
 const $ = id => document.getElementById(id);
@@ -342,6 +344,15 @@ function text(tag, value, className) {
 
 async function route() {
   const hash = location.hash;
+  const tool = hash.match(/^#\/(collection|trade|score)$/);
+  // A table tool is a page of its own: the search and the deck step aside.
+  showTool(tool ? tool[1] : null);
+  $('deck').hidden = Boolean(tool);
+  if (tool) {
+    $('find').hidden = true;
+    $('card').hidden = true;
+    return;
+  }
   if (hash.startsWith('#/card/')) {
     await showCard(decodeURIComponent(hash.slice('#/card/'.length)));
     return;
@@ -370,6 +381,7 @@ function switchLanguage(next) {
   runSearch();
   deckChanged();
   drawSaved();
+  drawModes();
   if (location.hash.startsWith('#/card/')) route();
 }
 
@@ -437,6 +449,7 @@ async function start() {
   $('stats-box').addEventListener('toggle', () => {
     if ($('stats-box').open) showStats();
   });
+  await startTools();
   window.addEventListener('hashchange', route);
   drawSaved();
   await route();

@@ -57,6 +57,40 @@ const WORDS = {
     'changed-deck': 'Changes to this deck:',
     'not-compared': 'Not compared: a list cannot be read',
     none: 'none',
+    'nav-cards': 'Cards',
+    'nav-collection': 'Collection',
+    'nav-trade': 'Trade',
+    'nav-score': 'Score sheet',
+    duel: 'Duel Mode',
+    'col-search': 'Find a card to add',
+    'col-picked': 'Cards picked',
+    'col-empty': 'Pick cards from the search to check them as a collection.',
+    'col-symbols': 'Shared',
+    'col-best': 'Best collection of a binder',
+    'col-find-best': 'Find the best',
+    rp: n => `${n} RP`,
+    'free-market': 'Free Market Mode',
+    'side-a': 'Side A',
+    'side-b': 'Side B',
+    'trade-cards': 'Cards, one per line',
+    dollars: 'Millennium Dollars',
+    friendship: 'Friendship cards',
+    'trade-run': 'Check the trade',
+    'trade-value': v => `${v.side}: worth ${v.value} (STAR ${v.stars} + ${v.dollars} Millennium Dollars)`,
+    'trade-balance': v => `${v.side} should add ${v.amount}`,
+    'trade-even': 'Even',
+    'score-mode': 'Mode',
+    'score-name': 'Player',
+    'score-place': 'Place',
+    'score-collections': 'Collections (cards in each)',
+    'score-friendship': 'Friendship cards received',
+    'score-friendship-hint': 'Ben: 2, Cid: 7',
+    'score-add-player': 'Add a player',
+    'score-run': 'Rank',
+    'score-rank': 'Rank',
+    'score-total': 'VP',
+    'score-detail': p =>
+      `tournaments ${p['tournament-vp']} · collections ${p['collection-vp']} · money ${p['money-vp']} · friendship ${p['friendship-vp']}`,
     stats: 'Statistics',
     vp: n => `${n} VP`,
     'stats-cards': 'Cards',
@@ -120,6 +154,40 @@ const WORDS = {
     'changed-deck': 'このデッキの変更：',
     'not-compared': '比べられません：リストを読めません',
     none: 'なし',
+    'nav-cards': 'カード',
+    'nav-collection': 'コレクション',
+    'nav-trade': 'トレード',
+    'nav-score': '得点表',
+    duel: 'デュエルモード',
+    'col-search': '加えるカードを探す',
+    'col-picked': '選んだカード',
+    'col-empty': '検索からカードを選ぶと、コレクションとして確認します。',
+    'col-symbols': '共通',
+    'col-best': 'バインダーの最高のコレクション',
+    'col-find-best': '最高を探す',
+    rp: n => `${n} RP`,
+    'free-market': 'フリーマーケットモード',
+    'side-a': 'A側',
+    'side-b': 'B側',
+    'trade-cards': 'カード（1行に1枚）',
+    dollars: 'ミレニアムドル',
+    friendship: '友情カード',
+    'trade-run': 'トレードを確認',
+    'trade-value': v => `${v.side}：価値${v.value}（STAR ${v.stars}＋${v.dollars}ミレニアムドル）`,
+    'trade-balance': v => `${v.side}が${v.amount}を加えます`,
+    'trade-even': '釣り合っています',
+    'score-mode': 'モード',
+    'score-name': 'プレイヤー',
+    'score-place': '順位',
+    'score-collections': 'コレクション（各枚数）',
+    'score-friendship': '受け取った友情カード',
+    'score-friendship-hint': 'Ben: 2, Cid: 7',
+    'score-add-player': 'プレイヤーを加える',
+    'score-run': '順位を出す',
+    'score-rank': '順位',
+    'score-total': '勝利点',
+    'score-detail': p =>
+      `トーナメント ${p['tournament-vp']} · コレクション ${p['collection-vp']} · ミレニアムドル ${p['money-vp']} · 友情カード ${p['friendship-vp']}`,
     stats: '統計',
     vp: n => `${n}勝利点`,
     'stats-cards': 'カード',
@@ -145,6 +213,25 @@ const RULES_JA = {
   'too-few-in-zone': 'この区分のカードが少なすぎます',
   'too-many-of-a-card': '同じカードが多すぎます',
   'not-a-players-card': 'プレイヤーのカードではありません',
+  'no-shared-symbol': '全カードに共通のシンボルがありません',
+  'duplicate-star': '同じSTARのカードが2枚以上あります',
+  'too-few-cards': 'カードが少なすぎます',
+  'too-many-cards': 'カードが多すぎます',
+  'no-collection': 'コレクションを作れません',
+  'unequal-value': '両側の価値が釣り合いません',
+  'too-many-copies': '枚数が多すぎます',
+  'set-not-in-play': '使用中でないセットのカードです',
+};
+
+// The scoring modes and tournaments (data/score-modes.yaml) by id, in
+// Japanese.
+const SCORE_JA = {
+  standard: '標準',
+  liquidation: '清算モード',
+  'pre-release': 'プレリリース',
+  'round-1': '第1ラウンド',
+  'round-2': '第2ラウンド',
+  final: '決勝ラウンド',
 };
 
 // The built-in deck formats and their zones (data/deck-formats.yaml) by
@@ -213,4 +300,9 @@ export function formatName(format) {
 
 export function zoneName(zone) {
   return (lang === 'ja' && ZONES_JA[zone.id]) || zone.name;
+}
+
+/// A scoring mode's name, or a tournament's, in the page's language.
+export function scoreWord(entry) {
+  return (lang === 'ja' && SCORE_JA[entry.id]) || entry.name;
 }
