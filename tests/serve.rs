@@ -659,6 +659,84 @@ fn deck_stats_are_what_the_command_prints() {
 }
 
 #[test]
+fn what_is_missing_is_the_deck_less_what_is_owned() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let deck_file = "tests/fixtures/rules/deck/legal-v2.txt";
+    // The deck's cards, repeats included, as `deck check` reads them.
+    let run = common::blades(
+        root,
+        &[
+            "--cards", RULES_POOL, "--format", "json", "deck", "check", deck_file,
+        ],
+    );
+    let mut need: std::collections::BTreeMap<String, u64> = Default::default();
+    for id in run.json()["cards"].as_array().expect("the deck's cards") {
+        *need
+            .entry(id.as_str().expect("an id").to_string())
+            .or_default() += 1;
+    }
+    let owned: [(&str, u64); 3] = [("gear-sleeve", 1), ("canyon-wyrm", 1), ("moon-hare", 3)];
+    let binder = owned
+        .iter()
+        .map(|(id, n)| format!("{n} {id}\n"))
+        .collect::<String>();
+    let copies = format!(
+        "sets: [sunset-gulch]\ncards: {{{}}}\n",
+        owned
+            .iter()
+            .map(|(id, n)| format!("{id}: {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut expected = std::collections::BTreeMap::new();
+    for (id, n) in &need {
+        let own = owned.iter().find(|(o, _)| o == id).map_or(0, |(_, n)| *n);
+        if *n > own {
+            expected.insert(id.clone(), n - own);
+        }
+    }
+    let deck = std::fs::read_to_string(root.join(deck_file)).expect("the deck");
+    for (kind, text) in [("binder", &binder), ("copies", &copies)] {
+        let body = serde_json::json!({ "a": deck, "b": text }).to_string();
+        let answer = served.request(
+            "POST",
+            &format!("/api/deck/missing?owned={kind}"),
+            body.as_bytes(),
+        );
+        assert_eq!(answer.status, 200, "{kind}: {}", answer.text());
+        let json = answer.json();
+        let found: std::collections::BTreeMap<String, u64> =
+            (json["cards"].as_array().expect("cards"))
+                .iter()
+                .map(|c| {
+                    (
+                        c["id"].as_str().unwrap_or("").to_string(),
+                        c["missing"].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect();
+        assert_eq!(found, expected, "{kind}");
+        assert_eq!(json["missing"], expected.values().sum::<u64>(), "{kind}");
+    }
+    let body = serde_json::json!({ "a": deck, "b": "1 Canyon Wyrn\n" }).to_string();
+    let answer = served.request("POST", "/api/deck/missing", body.as_bytes());
+    assert_eq!(answer.status, 400, "{}", answer.text());
+    assert_eq!(
+        answer.json()["report"]["diagnostics"][0]["code"],
+        "unknown-card"
+    );
+    let answer = served.request(
+        "POST",
+        "/api/deck/missing?owned=box",
+        br#"{"a": "", "b": ""}"#,
+    );
+    assert_eq!(answer.status, 400);
+    assert_eq!(served.get("/api/deck/missing").status, 405);
+    served.still_answers();
+}
+
+#[test]
 fn a_deck_diff_refuses_what_is_not_two_decks() {
     let dir = outside();
     let served = serve_in(dir.path(), &[]);
@@ -867,6 +945,15 @@ fn a_score_sheet_ranks_as_blades_score_byte_for_byte() {
     assert_eq!(codes.into_iter().collect::<Vec<_>>(), [0, 2]);
     let answer = served.request("POST", "/api/score", b"");
     assert_eq!(answer.status, 400, "{}", answer.text());
+    // The form's modes and tournaments are the scoring data's.
+    let modes = served.get("/api/score/modes").json();
+    assert_eq!(modes[0]["id"], "standard");
+    let tournaments: Vec<&str> = (modes[0]["tournaments"].as_array().expect("tournaments"))
+        .iter()
+        .filter_map(|t| t["id"].as_str())
+        .collect();
+    assert_eq!(tournaments, ["pre-release", "round-1", "round-2", "final"]);
+    assert_eq!(served.request("POST", "/api/score/modes", b"").status, 405);
     served.still_answers();
 }
 

@@ -14,6 +14,7 @@ use super::deck::{self, CharacterRef, DeckFormat, DeckReport, ZoneCards};
 use super::deck_diff::{self, DeckDiff};
 use super::format::Formats;
 use super::input::{self, InputFile, Located};
+use super::missing::{self, MissingReport};
 use super::share::{self, DeckExport};
 use super::stats::{self, DeckStats};
 use super::trade::{self, Side, TradeReport};
@@ -271,6 +272,57 @@ fn version<'a, 'c>(shown: &'a str, deck: &'a input::PlacedDeck<'c>) -> deck_diff
         shown,
         character: deck.character,
         cards: &deck.placed,
+    }
+}
+
+/// What is owned: a binder (`cards:` or a plain list, as `collection
+/// best` reads it) or a copies file (`sets:` and `cards:` with counts, as
+/// `copies check` reads it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owned {
+    Binder,
+    Copies,
+}
+
+/// `POST /api/deck/missing`: the cards a deck (read as `deck export`
+/// reads it) needs that what is owned lacks.
+pub fn deck_missing(
+    index: &CardIndex,
+    format: &DeckFormat,
+    deck: (&str, Read),
+    owned: (&str, Read, Owned),
+) -> Whole<MissingReport> {
+    let mut problems = Vec::new();
+    let mut sources = Sources::default();
+    let mut files = Vec::new();
+    for read in [deck.1, owned.1] {
+        match read {
+            Ok(file) => {
+                sources.insert(file.path.clone(), file.text.clone());
+                files.push(file);
+            }
+            Err(problem) => problems.push(*problem),
+        }
+    }
+    let answer = match &files[..] {
+        [deck_file, owned_file] => {
+            let placed = input::place_deck(index, format, deck_file, &mut problems);
+            let references = match owned.2 {
+                Owned::Binder => input::read_cards(owned_file, false, &mut problems).cards,
+                Owned::Copies => input::read_copies(owned_file, &mut problems).cards,
+            };
+            let located = input::resolve_located(index, owned_file, &references, &mut problems);
+            let counted: Vec<super::Counted> = located.iter().map(|(card, _)| *card).collect();
+            (!has_errors(&problems))
+                .then(|| missing::missing(deck.0, owned.0, &placed.placed, &counted))
+        }
+        _ => None,
+    };
+    diagnostics::sort(&mut problems);
+    Whole {
+        answer,
+        problems,
+        sources,
     }
 }
 

@@ -23,6 +23,7 @@ pub mod deck;
 pub mod deck_diff;
 pub mod format;
 pub mod input;
+pub mod missing;
 pub mod score;
 pub mod share;
 pub mod stats;

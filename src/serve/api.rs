@@ -84,6 +84,7 @@ fn posted(rest: &str) -> Option<Posted> {
         "deck/check" => deck,
         "deck/diff" => deck_diff,
         "deck/stats" => deck_stats,
+        "deck/missing" => deck_missing,
         "collection/check" => collection_check,
         "collection/best" => collection_best,
         "trade/check" => trade_check,
@@ -645,6 +646,50 @@ fn stats_words(stats: &DeckStats, lang: Lang) -> BTreeMap<String, String> {
     named
         .map(|value| (value.to_string(), word_in(value, lang)))
         .collect()
+}
+
+/// `POST /api/deck/missing?rules=FORMAT&owned=binder|copies` with
+/// `{"a": DECK, "b": OWNED}`: the cards the deck needs that what is owned
+/// (a binder, or a copies file as `copies check` reads it) lacks; 400 with
+/// the located findings when either cannot be read whole.
+fn deck_missing(state: &State, target: &Target, body: &str) -> Reply {
+    let texts = match two_texts(body) {
+        Ok(texts) => texts,
+        Err(reply) => return reply,
+    };
+    let ground = &state.site.ground;
+    let format = match format_asked(ground, target) {
+        Ok(format) => format,
+        Err(reply) => return reply,
+    };
+    let kind = match target.get("owned") {
+        None | Some("" | "binder") => check::Owned::Binder,
+        Some("copies") => check::Owned::Copies,
+        Some(other) => {
+            return Reply::error(
+                400,
+                format!("`owned` is `binder` or `copies`, not `{other}`"),
+            );
+        }
+    };
+    let (deck_name, owned_name) = ("deck", "owned");
+    let compared = check::deck_missing(
+        &ground.index(),
+        format,
+        (
+            &input::pasted_shown(deck_name, &texts.a),
+            InputFile::pasted(deck_name, &texts.a),
+        ),
+        (
+            &input::pasted_shown(owned_name, &texts.b),
+            InputFile::pasted(owned_name, &texts.b),
+            kind,
+        ),
+    );
+    match compared.answer {
+        Some(missing) => Reply::json(&missing),
+        None => unreadable_input(&compared.problems, &compared.sources),
+    }
 }
 
 /// Inputs a check cannot read: 400, the first error's message, and every
