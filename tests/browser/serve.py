@@ -19,6 +19,7 @@ and checks, against the command line as the oracle:
 - comparing the deck with a pasted earlier version shows the change
   `blades deck diff --format json` finds, and the same deck in another
   order none;
+- the cards of the deck a pasted binder lacks are listed;
 - the statistics panel shows `blades deck stats`' count and collections;
 - the faces view draws the library's faces of the cards found;
 - the share link, opened in a page that kept nothing, shows the same deck;
@@ -357,6 +358,16 @@ def check(browser, binary, work, url, results):
     page.wait("document.querySelectorAll('#compare-lines li').length === 0")
     verdict = page.eval("document.getElementById('compare-verdict').className")
     results.append(("the same deck in another order is no change", "good" in verdict, verdict))
+
+    # Missing from a pasted binder: the deck's cards it does not hold.
+    page.eval("document.getElementById('missing-box').open = true")
+    page.eval(f"document.getElementById('missing-paste').value = {json.dumps(''.join(f'1 {c}' + chr(10) for c in deck[:6]))}")
+    page.eval("document.getElementById('missing-run').click()")
+    page.wait("document.querySelectorAll('#missing-lines li').length > 0")
+    lacking = page.eval("[...document.querySelectorAll('#missing-lines li')].map(li => li.dataset.id)")
+    results.append(("the deck's cards missing from a pasted binder are listed",
+                    sorted(lacking) == sorted(deck[6:8]), {"page": lacking, "expected": deck[6:8]}))
+    page.eval("document.getElementById('missing-box').open = false")
 
     # The statistics panel: `deck stats`' numbers.
     page.eval("document.getElementById('stats-box').open = true")

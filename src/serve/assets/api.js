@@ -89,3 +89,16 @@ export async function post(path, text, options) {
 export async function scoreModes() {
   return json(await fetch('/api/score/modes'));
 }
+
+/// The cards deck `a` needs that `b` (a binder, or a copies file when
+/// `owned` is `copies`) lacks.
+export async function missingCards(a, b, rules, owned) {
+  const params = new URLSearchParams({ owned });
+  if (rules) params.set('rules', rules);
+  const response = await fetch(`/api/deck/missing?${params}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ a, b }),
+  });
+  return json(response);
+}

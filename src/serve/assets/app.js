@@ -277,6 +277,33 @@ async function compareDeck() {
   }
 }
 
+/// What the deck needs that a pasted binder or copies file lacks.
+async function findMissing() {
+  const fmt = format(deck.format);
+  const verdict = $('missing-verdict');
+  try {
+    const answer = await api.missingCards(decks.deckText(deck, fmt), $('missing-paste').value, fmt.id, $('missing-kind').value);
+    $('missing-problems').replaceChildren();
+    verdict.className = `verdict ${answer.missing ? 'bad' : 'good'}`;
+    verdict.textContent = answer.missing ? t('missing-count', answer.missing) : t('missing-none');
+    $('missing-lines').replaceChildren(
+      ...answer.cards.map(c => {
+        const li = document.createElement('li');
+        li.dataset.id = c.id;
+        li.textContent = t('missing-line', c);
+        return li;
+      }),
+    );
+  } catch (error) {
+    verdict.className = 'verdict bad';
+    verdict.textContent = t('not-compared');
+    $('missing-lines').replaceChildren();
+    const report = error.answer && error.answer.report;
+    if (report) decks.drawProblems(report, $('missing-problems'));
+    else $('missing-problems').replaceChildren(error.message);
+  }
+}
+
 // A card's page.
 
 async function showCard(id) {
@@ -446,6 +473,7 @@ async function start() {
     $('compare-paste').hidden = $('compare-with').value !== '';
   });
   $('compare').addEventListener('click', compareDeck);
+  $('missing-run').addEventListener('click', findMissing);
   $('stats-box').addEventListener('toggle', () => {
     if ($('stats-box').open) showStats();
   });
