@@ -22,10 +22,12 @@ use crate::report::JsonReport;
 use crate::rules::collection::{BestReport, CollectionReport};
 use crate::rules::copies::{CopiesReport, Manifest};
 use crate::rules::deck::DeckReport;
+use crate::rules::deck_diff::DeckDiff;
 use crate::rules::format::FormatsFile;
 use crate::rules::input;
 use crate::rules::score::ScoreReport;
 use crate::rules::share::DeckExport;
+use crate::rules::stats::DeckStats;
 use crate::rules::trade::TradeReport;
 use crate::search::SearchReport;
 use crate::set_schema::set_schema;
@@ -74,6 +76,8 @@ pub enum SchemaName {
     ScoreReport,
     Diff,
     DeckExport,
+    DeckDiff,
+    DeckStats,
     Search,
     FormatInput,
     Render,
@@ -82,7 +86,7 @@ pub enum SchemaName {
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 32] = [
+    pub const ALL: [SchemaName; 34] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -110,6 +114,8 @@ impl SchemaName {
         SchemaName::ScoreReport,
         SchemaName::Diff,
         SchemaName::DeckExport,
+        SchemaName::DeckDiff,
+        SchemaName::DeckStats,
         SchemaName::Search,
         SchemaName::FormatInput,
         SchemaName::Render,
@@ -147,6 +153,8 @@ impl SchemaName {
             SchemaName::ScoreReport => "score-report",
             SchemaName::Diff => "diff",
             SchemaName::DeckExport => "deck-export",
+            SchemaName::DeckDiff => "deck-diff",
+            SchemaName::DeckStats => "deck-stats",
             SchemaName::Search => "search",
             SchemaName::FormatInput => "deck-format",
             SchemaName::Render => "render",
@@ -198,6 +206,8 @@ impl SchemaName {
             SchemaName::ScoreReport => schemars::schema_for!(Output<ScoreReport>),
             SchemaName::Diff => schemars::schema_for!(Output<DiffReport>),
             SchemaName::DeckExport => schemars::schema_for!(Output<DeckExport>),
+            SchemaName::DeckDiff => schemars::schema_for!(Output<DeckDiff>),
+            SchemaName::DeckStats => schemars::schema_for!(Output<DeckStats>),
             SchemaName::Search => schemars::schema_for!(Output<SearchReport>),
             SchemaName::FormatInput => schemars::schema_for!(FormatsFile),
             SchemaName::Render => schemars::schema_for!(Output<RenderReport>),

@@ -531,6 +531,432 @@ fn a_share_code_and_other_formats_check_as_on_the_command_line() {
     );
 }
 
+/// `POST /api/deck/diff` for two fixture decks under their file names.
+fn api_diff(served: &Served, root: &Path, a: &str, b: &str, rules: &str) -> Answer {
+    let text = |file: &str| std::fs::read_to_string(root.join(file)).expect("the fixture");
+    let body = serde_json::json!({ "a": text(a), "b": text(b) }).to_string();
+    let query = format!("rules={rules}&a={}&b={}", encoded(a), encoded(b));
+    served.request("POST", &format!("/api/deck/diff?{query}"), body.as_bytes())
+}
+
+#[test]
+fn a_deck_diff_is_what_the_command_prints() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let deck = |name: &str| format!("tests/fixtures/rules/deck/{name}");
+    let pairs = [
+        (deck("legal.yaml"), deck("legal-reordered.txt"), 0),
+        (deck("legal.yaml"), deck("legal-v2.txt"), 1),
+        (deck("legal-v2.txt"), deck("duplicate.yaml"), 1),
+        (deck("legal.yaml"), deck("unknown-cards.yaml"), 2),
+        (deck("malformed.yaml"), deck("legal.yaml"), 2),
+    ];
+    for (a, b, code) in &pairs {
+        let run = common::blades(
+            root,
+            &[
+                "--cards", RULES_POOL, "--format", "json", "deck", "diff", a, b,
+            ],
+        );
+        assert_eq!(run.code, *code, "{a} {b}: {}", run.stderr);
+        let answer = api_diff(&served, root, a, b, "");
+        match code {
+            2 => {
+                assert_eq!(answer.status, 400, "{a} {b}: {}", answer.text());
+                // The same findings, located in the same texts.
+                assert_eq!(answer.json()["report"], run.json(), "{a} {b}");
+            }
+            _ => {
+                assert_eq!(answer.status, 200, "{a} {b}: {}", answer.text());
+                assert_eq!(answer.json(), run.json(), "{a} {b}");
+                assert_eq!(answer.json()["same"], *code == 0);
+            }
+        }
+    }
+    // Zones of another format are compared as the command compares them.
+    let pool = "examples/pools/millennium-monsters";
+    let served = serve_in(root, &["--cards", pool]);
+    let (a, b) = (
+        "tests/fixtures/formats/md-legal.txt",
+        "tests/fixtures/formats/md-over.yaml",
+    );
+    let args = [
+        "--cards",
+        pool,
+        "--format",
+        "json",
+        "deck",
+        "diff",
+        "--rules",
+        "millennium-deck",
+        a,
+        b,
+    ];
+    let run = common::blades(root, &args);
+    let answer = api_diff(&served, root, a, b, "millennium-deck");
+    assert_eq!(answer.json(), run.json());
+    assert_eq!(answer.json()["zones"][0]["zone"], "main-deck");
+}
+
+#[test]
+fn deck_stats_are_what_the_command_prints() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let mut codes = std::collections::BTreeSet::new();
+    for file in deck_fixtures() {
+        let text = std::fs::read(root.join(&file)).expect("the fixture");
+        let run = common::blades(
+            root,
+            &[
+                "--cards", RULES_POOL, "--format", "json", "deck", "stats", &file,
+            ],
+        );
+        codes.insert(run.code);
+        let query = format!("/api/deck/stats?lang=ja&name={}", encoded(&file));
+        let answer = served.request("POST", &query, &text);
+        match run.code {
+            0 => {
+                assert_eq!(answer.status, 200, "{file}: {}", answer.text());
+                let json = answer.json();
+                assert_eq!(json["stats"], run.json(), "{file}");
+                // Every value named has its word, the glossary's in Japanese.
+                let words = json["words"].as_object().expect("words");
+                for spread in ["kinds", "elements", "types"] {
+                    for value in json["stats"][spread].as_array().expect("a spread") {
+                        let value = value["value"].as_str().expect("a value");
+                        assert!(words.contains_key(value), "{file}: {value}");
+                    }
+                }
+            }
+            _ => {
+                assert_eq!(answer.status, 400, "{file}: {}", answer.text());
+                assert_eq!(answer.json()["report"], run.json(), "{file}");
+            }
+        }
+    }
+    assert_eq!(codes.into_iter().collect::<Vec<_>>(), [0, 2]);
+    let answer = served.request(
+        "POST",
+        "/api/deck/stats?lang=ja",
+        b"1 Dust Devil\n1 Iron Case\n",
+    );
+    let words = &answer.json()["words"];
+    assert_eq!(words["single"], "シングル");
+    assert_eq!(words["deck-box"], "デッキケース");
+    assert_eq!(words["fire"], "炎");
+    for (target, status) in [
+        ("/api/deck/stats?lang=xx", 400),
+        ("/api/deck/stats?rules=nope", 400),
+    ] {
+        assert_eq!(
+            served.request("POST", target, b"cards: []").status,
+            status,
+            "{target}"
+        );
+    }
+    assert_eq!(served.get("/api/deck/stats").status, 405);
+    served.still_answers();
+}
+
+#[test]
+fn what_is_missing_is_the_deck_less_what_is_owned() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let deck_file = "tests/fixtures/rules/deck/legal-v2.txt";
+    // The deck's cards, repeats included, as `deck check` reads them.
+    let run = common::blades(
+        root,
+        &[
+            "--cards", RULES_POOL, "--format", "json", "deck", "check", deck_file,
+        ],
+    );
+    let mut need: std::collections::BTreeMap<String, u64> = Default::default();
+    for id in run.json()["cards"].as_array().expect("the deck's cards") {
+        *need
+            .entry(id.as_str().expect("an id").to_string())
+            .or_default() += 1;
+    }
+    let owned: [(&str, u64); 3] = [("gear-sleeve", 1), ("canyon-wyrm", 1), ("moon-hare", 3)];
+    let binder = owned
+        .iter()
+        .map(|(id, n)| format!("{n} {id}\n"))
+        .collect::<String>();
+    let copies = format!(
+        "sets: [sunset-gulch]\ncards: {{{}}}\n",
+        owned
+            .iter()
+            .map(|(id, n)| format!("{id}: {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut expected = std::collections::BTreeMap::new();
+    for (id, n) in &need {
+        let own = owned.iter().find(|(o, _)| o == id).map_or(0, |(_, n)| *n);
+        if *n > own {
+            expected.insert(id.clone(), n - own);
+        }
+    }
+    let deck = std::fs::read_to_string(root.join(deck_file)).expect("the deck");
+    for (kind, text) in [("binder", &binder), ("copies", &copies)] {
+        let body = serde_json::json!({ "a": deck, "b": text }).to_string();
+        let answer = served.request(
+            "POST",
+            &format!("/api/deck/missing?owned={kind}"),
+            body.as_bytes(),
+        );
+        assert_eq!(answer.status, 200, "{kind}: {}", answer.text());
+        let json = answer.json();
+        let found: std::collections::BTreeMap<String, u64> =
+            (json["cards"].as_array().expect("cards"))
+                .iter()
+                .map(|c| {
+                    (
+                        c["id"].as_str().unwrap_or("").to_string(),
+                        c["missing"].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect();
+        assert_eq!(found, expected, "{kind}");
+        assert_eq!(json["missing"], expected.values().sum::<u64>(), "{kind}");
+    }
+    let body = serde_json::json!({ "a": deck, "b": "1 Canyon Wyrn\n" }).to_string();
+    let answer = served.request("POST", "/api/deck/missing", body.as_bytes());
+    assert_eq!(answer.status, 400, "{}", answer.text());
+    assert_eq!(
+        answer.json()["report"]["diagnostics"][0]["code"],
+        "unknown-card"
+    );
+    let answer = served.request(
+        "POST",
+        "/api/deck/missing?owned=box",
+        br#"{"a": "", "b": ""}"#,
+    );
+    assert_eq!(answer.status, 400);
+    assert_eq!(served.get("/api/deck/missing").status, 405);
+    served.still_answers();
+}
+
+#[test]
+fn a_deck_diff_refuses_what_is_not_two_decks() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let cases: [(&str, &str, &[u8], u16, &str); 6] = [
+        ("GET", "/api/deck/diff", b"", 405, "POST"),
+        ("POST", "/api/deck/diff", b"1 Canyon Wyrm", 400, "JSON"),
+        ("POST", "/api/deck/diff", br#"{"a": "x"}"#, 400, "`b`"),
+        (
+            "POST",
+            "/api/deck/diff",
+            br#"{"a": 1, "b": ""}"#,
+            400,
+            "JSON",
+        ),
+        (
+            "POST",
+            "/api/deck/diff?a=x&b=x",
+            br#"{"a": "", "b": ""}"#,
+            400,
+            "two names",
+        ),
+        (
+            "POST",
+            "/api/deck/diff?rules=nope",
+            br#"{"a": "", "b": ""}"#,
+            400,
+            "nope",
+        ),
+    ];
+    for (method, target, body, status, said) in cases {
+        let answer = served.request(method, target, body);
+        assert_eq!(answer.status, status, "{target}: {}", answer.text());
+        let error = answer.json()["error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(error.contains(said), "{target}: {error}");
+    }
+    let big = serde_json::json!({ "a": "x".repeat(70_000), "b": "" }).to_string();
+    let answer = served.request("POST", "/api/deck/diff", big.as_bytes());
+    assert_eq!(answer.status, 413);
+    // Two empty decks are the same deck; an empty text is no deck.
+    let answer = served.request("POST", "/api/deck/diff", br#"{"a": "", "b": ""}"#);
+    assert_eq!(answer.status, 400, "{}", answer.text());
+    let empty = br#"{"a": "cards: []", "b": "cards: []"}"#;
+    let answer = served.request("POST", "/api/deck/diff", empty);
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(answer.json()["same"], true);
+    served.still_answers();
+}
+
+/// The files in a fixture folder, as the commands name them.
+fn fixtures_in(folder: &str) -> Vec<String> {
+    let dir = common::root().join(folder);
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the fixtures")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.is_file())
+        .map(|p| format!("{folder}/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The report of a player check's answer, as raw bytes.
+fn report_of(answer: &Answer) -> String {
+    #[derive(serde::Deserialize)]
+    struct Raw<'a> {
+        #[serde(borrow)]
+        report: &'a RawValue,
+    }
+    let body = answer.text();
+    let raw: Raw = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    raw.report.get().to_string()
+}
+
+#[test]
+fn the_table_checks_are_the_commands_reports_byte_for_byte() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let checks: [(&str, &[&str], &str, &str); 5] = [
+        (
+            "tests/fixtures/rules/collection",
+            &["collection", "check"],
+            "collection/check",
+            "",
+        ),
+        (
+            "tests/fixtures/rules/collection",
+            &["collection", "check", "--duel"],
+            "collection/check",
+            "duel=true",
+        ),
+        (
+            "tests/fixtures/rules/binder",
+            &["collection", "best"],
+            "collection/best",
+            "",
+        ),
+        (
+            "tests/fixtures/rules/binder",
+            &["collection", "best", "--duel"],
+            "collection/best",
+            "duel=true",
+        ),
+        (
+            "tests/fixtures/rules/trade",
+            &["trade", "check"],
+            "trade/check",
+            "",
+        ),
+    ];
+    let mut codes = std::collections::BTreeSet::new();
+    for (folder, command, path, flags) in checks {
+        for file in fixtures_in(folder) {
+            let mut args = vec!["--cards", RULES_POOL, "--format", "json"];
+            args.extend_from_slice(command);
+            args.push(&file);
+            let run = common::blades(root, &args);
+            codes.insert(run.code);
+            let text = std::fs::read(root.join(&file)).expect("the fixture");
+            let target = format!("/api/{path}?{flags}&name={}", encoded(&file));
+            let answer = served.request("POST", &target, &text);
+            assert_eq!(answer.status, 200, "{file}: {}", answer.text());
+            assert_eq!(
+                report_of(&answer),
+                run.stdout.trim_end(),
+                "{path} {flags} {file}"
+            );
+            // The cards it names have their rows.
+            let json = answer.json();
+            for id in json["report"]["cards"].as_array().into_iter().flatten() {
+                let id = id.as_str().expect("an id");
+                assert!(json["cards"][id]["cells"].is_array(), "{file}: {id}");
+            }
+        }
+    }
+    assert_eq!(codes.into_iter().collect::<Vec<_>>(), [0, 1, 2]);
+    let free = std::fs::read(root.join("tests/fixtures/rules/trade/uneven.yaml")).expect("a trade");
+    let run = common::blades(
+        root,
+        &[
+            "--cards",
+            RULES_POOL,
+            "--format",
+            "json",
+            "trade",
+            "check",
+            "--free-market",
+            "tests/fixtures/rules/trade/uneven.yaml",
+        ],
+    );
+    let target = "/api/trade/check?free-market=true&name=tests/fixtures/rules/trade/uneven.yaml";
+    let answer = served.request("POST", target, &free);
+    assert_eq!(report_of(&answer), run.stdout.trim_end());
+    for target in [
+        "/api/collection/check?duel=maybe",
+        "/api/trade/check?free-market=x",
+        "/api/collection/best?lang=xx",
+    ] {
+        assert_eq!(
+            served.request("POST", target, b"cards: []").status,
+            400,
+            "{target}"
+        );
+    }
+    for path in [
+        "collection/check",
+        "collection/best",
+        "trade/check",
+        "score",
+    ] {
+        assert_eq!(served.get(&format!("/api/{path}")).status, 405, "{path}");
+    }
+    served.still_answers();
+}
+
+#[test]
+fn a_score_sheet_ranks_as_blades_score_byte_for_byte() {
+    let root = common::root();
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let mut sheets = vec!["examples/inputs/score.yaml".to_string()];
+    sheets.extend(fixtures_in("tests/fixtures/rules/score"));
+    let mut codes = std::collections::BTreeSet::new();
+    for sheet in &sheets {
+        let run = common::blades(root, &["--format", "json", "score", sheet]);
+        codes.insert(run.code);
+        let text = std::fs::read(root.join(sheet)).expect("the sheet");
+        let answer = served.request(
+            "POST",
+            &format!("/api/score?name={}", encoded(sheet)),
+            &text,
+        );
+        match run.code {
+            0 => {
+                assert_eq!(answer.status, 200, "{sheet}: {}", answer.text());
+                assert_eq!(answer.text(), run.stdout, "{sheet}");
+            }
+            _ => {
+                assert_eq!(answer.status, 400, "{sheet}: {}", answer.text());
+                assert_eq!(answer.json()["report"], run.json(), "{sheet}");
+            }
+        }
+    }
+    assert_eq!(codes.into_iter().collect::<Vec<_>>(), [0, 2]);
+    let answer = served.request("POST", "/api/score", b"");
+    assert_eq!(answer.status, 400, "{}", answer.text());
+    // The form's modes and tournaments are the scoring data's.
+    let modes = served.get("/api/score/modes").json();
+    assert_eq!(modes[0]["id"], "standard");
+    let tournaments: Vec<&str> = (modes[0]["tournaments"].as_array().expect("tournaments"))
+        .iter()
+        .filter_map(|t| t["id"].as_str())
+        .collect();
+    assert_eq!(tournaments, ["pre-release", "round-1", "round-2", "final"]);
+    assert_eq!(served.request("POST", "/api/score/modes", b"").status, 405);
+    served.still_answers();
+}
+
 #[test]
 fn the_formats_are_the_pools() {
     let dir = outside();

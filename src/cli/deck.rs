@@ -10,9 +10,11 @@ use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::report::Format;
 use blades::rules::check::{self, Ground};
 use blades::rules::deck::{DeckFormat, DeckReport};
+use blades::rules::deck_diff::DeckDiff;
+use blades::rules::stats::{DeckStats, Spread};
 use blades::workspace::Workspace;
 
-use super::out::{self, stdoutln};
+use super::out::{self, Shown, stdoutln};
 use super::{Context, checks, exit, kept_until_exit};
 
 #[derive(Debug, clap::Args)]
@@ -49,6 +51,30 @@ enum DeckCommand {
         #[arg(long, value_name = "FORMAT")]
         rules: Option<String>,
     },
+    /// A deck's statistics: its cards per kind, STAR, element and type, and
+    /// the collections its singles could make, with their VP.
+    Stats {
+        /// The deck (a file, `-`, or a share code).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The deck format whose zones the list names (as for `check`).
+        #[arg(long, value_name = "FORMAT")]
+        rules: Option<String>,
+    },
+    /// What changed between two versions of a deck, zone by zone: cards
+    /// added, removed and counted again (exit 0 when they are the same deck,
+    /// 1 when they differ, as `diff` does).
+    Diff {
+        /// The first version (a file, `-`, or a share code).
+        #[arg(value_name = "A")]
+        a: PathBuf,
+        /// The second version.
+        #[arg(value_name = "B")]
+        b: PathBuf,
+        /// The deck format whose zones are compared (as for `check`).
+        #[arg(long, value_name = "FORMAT")]
+        rules: Option<String>,
+    },
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
@@ -57,6 +83,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         DeckCommand::Export { file, share, rules } => {
             export(context, &file, share, rules.as_deref())
         }
+        DeckCommand::Diff { a, b, rules } => diff(context, &a, &b, rules.as_deref()),
+        DeckCommand::Stats { file, rules } => stats(context, &file, rules.as_deref()),
     }
 }
 
@@ -168,6 +196,149 @@ fn export(context: &Context, path: &Path, share_only: bool, rules: Option<&str>)
         }
     }
     ExitCode::from(exit::OK)
+}
+
+/// `deck diff`: both versions read and resolved as `export` reads them,
+/// the change printed; exit 0 for the same deck, 1 for a change.
+fn diff(context: &Context, a: &Path, b: &Path, rules: Option<&str>) -> ExitCode {
+    let both = [a.to_path_buf(), b.to_path_buf()];
+    if let Err(code) = checks::stdin_once(context, &both) {
+        return code;
+    }
+    let ground = match ground(context) {
+        Ok(ground) => ground,
+        Err(code) => return code,
+    };
+    let format = match format(context, &ground, rules) {
+        Ok(format) => format,
+        Err(code) => return code,
+    };
+    let (shown_a, shown_b) = (checks::shown(a), checks::shown(b));
+    let compared = check::deck_diff(
+        &ground.index(),
+        format,
+        (&shown_a, checks::read(a)),
+        (&shown_b, checks::read(b)),
+    );
+    let Some(diff) = compared.answer else {
+        return context.fail(exit::CANNOT_RUN, &compared.problems, &compared.sources);
+    };
+    if context.format == Format::Human {
+        // Warnings (a card written twice in one version) beside the change.
+        context.report(&compared.problems, &compared.sources);
+    }
+    let mut stdout = std::io::BufWriter::new(out::Stdout);
+    match context.format {
+        Format::Json => checks::print_json(&mut stdout, &diff, false),
+        Format::Human => print_diff(&mut Shown(&mut stdout), format, &diff),
+    }
+    let _ = stdout.flush();
+    ExitCode::from(if diff.same { exit::OK } else { exit::PROBLEMS })
+}
+
+/// `deck stats`: the deck read and resolved as `export` reads it, its
+/// statistics printed.
+fn stats(context: &Context, path: &Path, rules: Option<&str>) -> ExitCode {
+    let ground = match ground(context) {
+        Ok(ground) => ground,
+        Err(code) => return code,
+    };
+    let format = match format(context, &ground, rules) {
+        Ok(format) => format,
+        Err(code) => return code,
+    };
+    let shown = checks::shown(path);
+    let counted = check::deck_stats(&ground.index(), format, &shown, checks::read(path));
+    let Some(stats) = counted.answer else {
+        return context.fail(exit::CANNOT_RUN, &counted.problems, &counted.sources);
+    };
+    if context.format == Format::Human {
+        context.report(&counted.problems, &counted.sources);
+    }
+    let mut stdout = std::io::BufWriter::new(out::Stdout);
+    match context.format {
+        Format::Json => checks::print_json(&mut stdout, &stats, false),
+        Format::Human => print_stats(&mut Shown(&mut stdout), &stats),
+    }
+    let _ = stdout.flush();
+    ExitCode::from(exit::OK)
+}
+
+/// A deck's statistics for people: one line per spread, `value count`.
+fn print_stats(out: &mut impl Write, stats: &DeckStats) {
+    let spread = |list: &[Spread]| -> String {
+        let shown: Vec<String> = list
+            .iter()
+            .map(|s| format!("{} ×{}", s.value, s.count))
+            .collect();
+        if shown.is_empty() {
+            "none".to_string()
+        } else {
+            shown.join(", ")
+        }
+    };
+    let _ = writeln!(out, "{}: {} cards", stats.file, stats.cards);
+    let _ = writeln!(out, "  kinds: {}", spread(&stats.kinds));
+    let _ = writeln!(
+        out,
+        "  STARs: {} (total {})",
+        spread(&stats.stars),
+        stats.star_total
+    );
+    let _ = writeln!(out, "  elements: {}", spread(&stats.elements));
+    let _ = writeln!(out, "  types: {}", spread(&stats.types));
+    for possible in &stats.collections {
+        let best = stats.best.as_ref() == Some(possible);
+        let _ = writeln!(
+            out,
+            "  collection on {}: {} cards, {} VP{}",
+            possible.symbol,
+            possible.cards.len(),
+            possible.vp,
+            if best { " (the best)" } else { "" }
+        );
+    }
+    if stats.collections.is_empty() {
+        let _ = writeln!(
+            out,
+            "  no collection: no two singles share a symbol with different STARs"
+        );
+    }
+}
+
+/// A deck's change for people: `+ 1 Canyon Wyrm`, `- 1 Dust Devil`,
+/// `~ Gear Sleeve: 1 → 2`, under each zone's name when there are several.
+fn print_diff(out: &mut impl Write, format: &DeckFormat, diff: &DeckDiff) {
+    if diff.same {
+        let _ = writeln!(out, "{} and {}: the same deck", diff.a, diff.b);
+        return;
+    }
+    let _ = writeln!(out, "{} → {}:", diff.a, diff.b);
+    if let Some(change) = &diff.character {
+        let name = |c: &Option<String>| c.clone().unwrap_or_else(|| "none".to_string());
+        let _ = writeln!(
+            out,
+            "  character: {} → {}",
+            name(&change.a),
+            name(&change.b)
+        );
+    }
+    let headed = format.zones.len() > 1;
+    for zone in &diff.zones {
+        let indent = if headed { "    " } else { "  " };
+        if headed {
+            let _ = writeln!(out, "  {}:", zone.name);
+        }
+        for card in &zone.added {
+            let _ = writeln!(out, "{indent}+ {} {}", card.count, card.name);
+        }
+        for card in &zone.removed {
+            let _ = writeln!(out, "{indent}- {} {}", card.count, card.name);
+        }
+        for card in &zone.changed {
+            let _ = writeln!(out, "{indent}~ {}: {} → {}", card.name, card.a, card.b);
+        }
+    }
 }
 
 fn print_human(

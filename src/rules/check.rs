@@ -11,9 +11,12 @@ use std::sync::Arc;
 use super::collection::{self, BestReport, ChosenReport, CollectionReport, RP_PER_CARD};
 use super::copies::{self, CopiesReport};
 use super::deck::{self, CharacterRef, DeckFormat, DeckReport, ZoneCards};
+use super::deck_diff::{self, DeckDiff};
 use super::format::Formats;
 use super::input::{self, InputFile, Located};
+use super::missing::{self, MissingReport};
 use super::share::{self, DeckExport};
+use super::stats::{self, DeckStats};
 use super::trade::{self, Side, TradeReport};
 use super::{Common, Violation, rule};
 use crate::cards::{CardIndex, NameIndex};
@@ -181,6 +184,146 @@ pub fn export(
         list: share::canonical_list(format, deck.character, &deck.placed),
         share_code: share::encode(&share::deck_lines(format, deck.character, &deck.placed)),
     })
+}
+
+/// What a command that needs its inputs read whole found (`deck diff`,
+/// `deck stats`): its answer, or none when an input could not be read
+/// whole (a misspelt card is not a removed one).
+#[derive(Debug)]
+pub struct Whole<T> {
+    pub answer: Option<T>,
+    /// The inputs' problems, sorted (warnings too, beside an answer).
+    pub problems: Vec<Diagnostic>,
+    /// The inputs' texts, when they could be read.
+    pub sources: Sources,
+}
+
+/// `deck diff`: two versions of a deck, each `(shown, read)`, read and
+/// resolved as `deck export` reads them (not checked: either may break a
+/// rule), compared zone by zone.
+pub fn deck_diff(
+    index: &CardIndex,
+    format: &DeckFormat,
+    a: (&str, Read),
+    b: (&str, Read),
+) -> Whole<DeckDiff> {
+    let mut problems = Vec::new();
+    let mut sources = Sources::default();
+    let mut files = Vec::new();
+    for read in [a.1, b.1] {
+        match read {
+            Ok(file) => {
+                sources.insert(file.path.clone(), file.text.clone());
+                files.push(file);
+            }
+            Err(problem) => problems.push(*problem),
+        }
+    }
+    let decks: Vec<_> = (files.iter())
+        .map(|file| input::place_deck(index, format, file, &mut problems))
+        .collect();
+    diagnostics::sort(&mut problems);
+    let answer = match (&decks[..], has_errors(&problems)) {
+        ([first, second], false) => Some(deck_diff::compare(
+            format,
+            &version(a.0, first),
+            &version(b.0, second),
+        )),
+        _ => None,
+    };
+    Whole {
+        answer,
+        problems,
+        sources,
+    }
+}
+
+/// `deck stats`: a deck read and resolved as `deck export` reads it (not
+/// checked), its cards' statistics.
+pub fn deck_stats(
+    index: &CardIndex,
+    format: &DeckFormat,
+    shown: &str,
+    read: Read,
+) -> Whole<DeckStats> {
+    let file = match read {
+        Ok(file) => file,
+        Err(problem) => {
+            return Whole {
+                answer: None,
+                problems: vec![*problem],
+                sources: Sources::default(),
+            };
+        }
+    };
+    let mut problems = Vec::new();
+    let deck = input::place_deck(index, format, &file, &mut problems);
+    diagnostics::sort(&mut problems);
+    let cards: Vec<super::Counted> = deck.placed.iter().map(|(_, c, n)| (*c, *n)).collect();
+    Whole {
+        answer: (!has_errors(&problems)).then(|| stats::deck_stats(shown, &cards)),
+        problems,
+        sources: sources_of(Some(&file)),
+    }
+}
+
+fn version<'a, 'c>(shown: &'a str, deck: &'a input::PlacedDeck<'c>) -> deck_diff::Version<'a, 'c> {
+    deck_diff::Version {
+        shown,
+        character: deck.character,
+        cards: &deck.placed,
+    }
+}
+
+/// What is owned: a binder (`cards:` or a plain list, as `collection
+/// best` reads it) or a copies file (`sets:` and `cards:` with counts, as
+/// `copies check` reads it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owned {
+    Binder,
+    Copies,
+}
+
+/// `POST /api/deck/missing`: the cards a deck (read as `deck export`
+/// reads it) needs that what is owned lacks.
+pub fn deck_missing(
+    index: &CardIndex,
+    format: &DeckFormat,
+    deck: (&str, Read),
+    owned: (&str, Read, Owned),
+) -> Whole<MissingReport> {
+    let mut problems = Vec::new();
+    let mut sources = Sources::default();
+    let mut files = Vec::new();
+    for read in [deck.1, owned.1] {
+        match read {
+            Ok(file) => {
+                sources.insert(file.path.clone(), file.text.clone());
+                files.push(file);
+            }
+            Err(problem) => problems.push(*problem),
+        }
+    }
+    let answer = match &files[..] {
+        [deck_file, owned_file] => {
+            let placed = input::place_deck(index, format, deck_file, &mut problems);
+            let references = match owned.2 {
+                Owned::Binder => input::read_cards(owned_file, false, &mut problems).cards,
+                Owned::Copies => input::read_copies(owned_file, &mut problems).cards,
+            };
+            let located = input::resolve_located(index, owned_file, &references, &mut problems);
+            let counted: Vec<super::Counted> = located.iter().map(|(card, _)| *card).collect();
+            (!has_errors(&problems))
+                .then(|| missing::missing(deck.0, owned.0, &placed.placed, &counted))
+        }
+        _ => None,
+    };
+    diagnostics::sort(&mut problems);
+    Whole {
+        answer,
+        problems,
+        sources,
+    }
 }
 
 /// `collection check`: a collection, in Duel Mode or not.

@@ -289,10 +289,7 @@ impl Chosen<'_> {
 /// symbol order of [`Symbol`], and on a STAR the card with the smallest id.
 pub fn best<'a>(binder: &[Counted<'a>]) -> Option<Chosen<'a>> {
     let mut best: Option<Chosen> = None;
-    for symbol in binder_symbols(binder) {
-        let Some(chosen) = best_on(binder, &symbol) else {
-            continue;
-        };
+    for chosen in best_each(binder) {
         let better = match &best {
             None => true,
             Some(b) => {
@@ -305,6 +302,14 @@ pub fn best<'a>(binder: &[Counted<'a>]) -> Option<Chosen<'a>> {
         }
     }
     best
+}
+
+/// The best collection on each symbol of a binder that has one, in symbol
+/// order ([`best`] picks among them).
+pub fn best_each<'a>(binder: &[Counted<'a>]) -> Vec<Chosen<'a>> {
+    (binder_symbols(binder).iter())
+        .filter_map(|symbol| best_on(binder, symbol))
+        .collect()
 }
 
 /// Every symbol in a binder, in symbol order.

@@ -20,10 +20,13 @@ pub mod check;
 pub mod collection;
 pub mod copies;
 pub mod deck;
+pub mod deck_diff;
 pub mod format;
 pub mod input;
+pub mod missing;
 pub mod score;
 pub mod share;
+pub mod stats;
 pub mod trade;
 
 /// A card of the pool with how many physical copies of it are meant.

@@ -299,12 +299,18 @@ pub fn canonical_list(
         if format.zones.len() > 1 {
             out.push_str(&format!("{}:\n", zone.name));
         }
-        counted.sort_by(|a, b| (kind_order(a.0), a.1).cmp(&(kind_order(b.0), b.1)));
+        counted.sort_by_key(|&(kind, name, _)| (kind_order(kind), name));
         for (_, name, count) in counted {
             out.push_str(&format!("{count} {name}\n"));
         }
     }
     out
+}
+
+/// Where a card goes in a canonical list: by kind (singles, deck boxes,
+/// accessories), then by name; `deck diff` lists its changes so too.
+pub fn list_order(card: &crate::model::Card) -> (usize, &str) {
+    (kind_order(card.kind), &card.name)
 }
 
 fn kind_order(kind: CardKind) -> usize {

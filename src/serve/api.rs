@@ -20,8 +20,9 @@ use crate::i18n::{self, glossary::Glossary};
 use crate::model::{CardShown, Database};
 use crate::report;
 use crate::rules::check;
-use crate::rules::deck::DeckReport;
+use crate::rules::deck::{DeckFormat, DeckReport};
 use crate::rules::input::{self, InputFile};
+use crate::rules::stats::DeckStats;
 use crate::search::{self, Catalog, Index, Query};
 use crate::summary;
 use crate::words::{CardKind, Id};
@@ -51,21 +52,238 @@ pub fn route(
     request: &mut tiny_http::Request,
 ) -> Reply {
     let reading = http::reads(method);
+    if let Some(handler) = posted(rest) {
+        if *method != Method::Post {
+            return Reply::not_allowed("POST");
+        }
+        return match http::body_text(request) {
+            Ok(text) => handler(state, target, &text),
+            Err(reply) => reply,
+        };
+    }
     match rest {
         "search" if reading => search(state, target),
         "formats" if reading => formats(state),
-        "deck/check" if *method == Method::Post => match http::body_text(request) {
-            Ok(text) => deck(state, target, &text),
-            Err(reply) => reply,
-        },
-        "search" | "formats" => Reply::not_allowed("GET, HEAD"),
-        "deck/check" => Reply::not_allowed("POST"),
+        "score/modes" if reading => score_modes(),
+        "search" | "formats" | "score/modes" => Reply::not_allowed("GET, HEAD"),
         _ => match rest.strip_prefix("card/") {
             Some(id) if reading => card(state, id, target),
             Some(_) => Reply::not_allowed("GET, HEAD"),
             None => Reply::error(404, format!("no API at `/api/{rest}`")),
         },
     }
+}
+
+/// A handler of a text posted to it.
+type Posted = fn(&State, &Target, &str) -> Reply;
+
+/// The handler of each path that takes a posted text (a deck, a
+/// collection, a binder, a trade, a score sheet).
+fn posted(rest: &str) -> Option<Posted> {
+    Some(match rest {
+        "deck/check" => deck,
+        "deck/diff" => deck_diff,
+        "deck/stats" => deck_stats,
+        "deck/missing" => deck_missing,
+        "collection/check" => collection_check,
+        "collection/best" => collection_best,
+        "trade/check" => trade_check,
+        "score" => score,
+        _ => return None,
+    })
+}
+
+/// A yes-or-no option (`duel=true`); absent is no.
+fn flag(target: &Target, key: &str) -> Result<bool, Reply> {
+    match target.get(key) {
+        None | Some("" | "false" | "0") => Ok(false),
+        Some("true" | "1") => Ok(true),
+        Some(other) => Err(Reply::error(
+            400,
+            format!("`{key}` is `true` or `false`, not `{other}`"),
+        )),
+    }
+}
+
+/// A player check's answer: the report the command prints for the same
+/// text under the same name (`--format json`), byte for byte, and the rows
+/// of the cards it names, by id.
+#[derive(Serialize)]
+struct CheckAnswer {
+    report: Box<RawValue>,
+    cards: BTreeMap<String, Row>,
+    /// Each symbol of the pool (`fire`, `mage`) as the language asked
+    /// writes it: the glossary's official term in Japanese.
+    words: BTreeMap<String, String>,
+}
+
+fn check_answer(report: &impl Serialize, database: &Database, lang: Lang) -> Reply {
+    let Ok(Ok(raw)) = serde_json::to_string_pretty(report).map(RawValue::from_string) else {
+        return Reply::error(500, "the report could not be written");
+    };
+    let mut ids = Vec::new();
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(raw.get()) {
+        cards_named(&value, &mut ids);
+    }
+    let mut cards = BTreeMap::new();
+    for id in ids {
+        if let Some(card) = database.cards.iter().find(|c| c.id.0 == id) {
+            cards.insert(id, Row::of(card, database, lang));
+        }
+    }
+    Reply::json(&CheckAnswer {
+        report: raw,
+        cards,
+        words: symbol_words(database, lang),
+    })
+}
+
+/// Every element, and every type a card of the pool has, in a language.
+fn symbol_words(database: &Database, lang: Lang) -> BTreeMap<String, String> {
+    let types = (database.cards.iter()).flat_map(|c| c.types.iter().map(|t| t.0.as_str()));
+    let elements = crate::words::Element::ALL.iter().map(|e| e.as_str());
+    (elements.chain(types))
+        .map(|value| (value.to_string(), word_in(value, lang)))
+        .collect()
+}
+
+/// An id (`deck-box`, `fire`) as a language writes it: the glossary's
+/// official term in Japanese, the id's words in English.
+fn word_in(value: &str, lang: Lang) -> String {
+    let official = match lang {
+        Lang::Ja => Glossary::builtin().official_for(value).map(str::to_string),
+        Lang::En => None,
+    };
+    official.unwrap_or_else(|| value.replace('-', " "))
+}
+
+/// Every card id a report names: the strings of its `cards` lists, at any
+/// depth (a violation's, a side's, a chosen collection's).
+fn cards_named(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, inner) in map {
+                match (key.as_str(), inner) {
+                    ("cards", serde_json::Value::Array(items)) => {
+                        out.extend(items.iter().filter_map(|i| i.as_str().map(str::to_string)));
+                        items.iter().for_each(|i| cards_named(i, out));
+                    }
+                    _ => cards_named(inner, out),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|i| cards_named(i, out)),
+        _ => {}
+    }
+}
+
+/// What every player check reads of a request: the language, the name the
+/// text goes by (`name=`, `fallback` without), and the text as a file.
+fn asked(
+    target: &Target,
+    fallback: &str,
+    text: &str,
+) -> Result<(Lang, String, check::Read), Reply> {
+    let lang = lang(target)?;
+    let name = target.get("name").unwrap_or(fallback);
+    Ok((
+        lang,
+        input::pasted_shown(name, text),
+        InputFile::pasted(name, text),
+    ))
+}
+
+/// `POST /api/collection/check?duel=BOOL&name=NAME&lang=en|ja`: a
+/// collection (`collection check`).
+fn collection_check(state: &State, target: &Target, text: &str) -> Reply {
+    let (lang, shown, read, duel) = match asked(target, "collection", text)
+        .and_then(|(l, s, r)| Ok((l, s, r, flag(target, "duel")?)))
+    {
+        Ok(asked) => asked,
+        Err(reply) => return reply,
+    };
+    let ground = &state.site.ground;
+    let checked = check::collection(state.database(), &ground.index(), &shown, read, duel);
+    check_answer(&checked.report, state.database(), lang)
+}
+
+/// `POST /api/collection/best?duel=BOOL&name=NAME&lang=en|ja`: the best
+/// collection of a binder (`collection best`).
+fn collection_best(state: &State, target: &Target, text: &str) -> Reply {
+    let (lang, shown, read, duel) = match asked(target, "binder", text)
+        .and_then(|(l, s, r)| Ok((l, s, r, flag(target, "duel")?)))
+    {
+        Ok(asked) => asked,
+        Err(reply) => return reply,
+    };
+    let checked = check::best(&state.site.ground.index(), &shown, read, duel);
+    check_answer(&checked.report, state.database(), lang)
+}
+
+/// `POST /api/trade/check?free-market=BOOL&name=NAME&lang=en|ja`: both
+/// sides of a trade (`trade check`).
+fn trade_check(state: &State, target: &Target, text: &str) -> Reply {
+    let (lang, shown, read, free_market) = match asked(target, "trade", text)
+        .and_then(|(l, s, r)| Ok((l, s, r, flag(target, "free-market")?)))
+    {
+        Ok(asked) => asked,
+        Err(reply) => return reply,
+    };
+    let checked = check::trade(&state.site.ground.index(), &shown, read, free_market);
+    check_answer(&checked.report, state.database(), lang)
+}
+
+/// `POST /api/score?name=NAME` with a score sheet: the ranking `blades
+/// score --format json` prints, byte for byte; 400 with the located
+/// findings when the sheet cannot be scored.
+fn score(_: &State, target: &Target, text: &str) -> Reply {
+    let name = target.get("name").unwrap_or("score");
+    let file = InputFile::new(name, text);
+    let mut found = Vec::new();
+    let report = crate::rules::score::score(&file, &mut found);
+    let mut sources = Sources::default();
+    sources.insert(file.path.clone(), file.text.clone());
+    crate::diagnostics::sort(&mut found);
+    match report.map(|r| serde_json::to_string_pretty(&r)) {
+        Some(Ok(mut json)) => {
+            json.push('\n');
+            Reply::bytes(200, http::JSON, std::borrow::Cow::Owned(json.into_bytes()))
+        }
+        Some(Err(_)) => Reply::error(500, "the ranking could not be written"),
+        None => unreadable_input(&found, &sources),
+    }
+}
+
+/// `GET /api/score/modes`: the scoring modes (the default first) and the
+/// tournaments a sheet places players in, by id and name: what a score
+/// sheet's form asks for.
+#[derive(Serialize)]
+struct ModeEntry<'a> {
+    id: &'a str,
+    name: &'a str,
+    tournaments: Vec<TournamentEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct TournamentEntry<'a> {
+    id: &'a str,
+    name: &'a str,
+}
+
+fn score_modes() -> Reply {
+    let modes: Vec<ModeEntry> = (crate::rules::score::modes().iter())
+        .map(|mode| ModeEntry {
+            id: &mode.id,
+            name: &mode.name,
+            tournaments: (mode.tournaments.iter())
+                .map(|t| TournamentEntry {
+                    id: &t.id,
+                    name: &t.name,
+                })
+                .collect(),
+        })
+        .collect();
+    Reply::json(&modes)
 }
 
 /// The language asked (`lang=en|ja`, English by default).
@@ -281,18 +499,9 @@ fn deck(state: &State, target: &Target, text: &str) -> Reply {
         Err(reply) => return reply,
     };
     let ground = &state.site.ground;
-    let format = match target.get("rules") {
-        None | Some("") => ground.formats.default_format(),
-        Some(name) => match ground.formats.resolve(name) {
-            Ok(format) => format,
-            Err(unknown) => {
-                let message = format!(
-                    "unknown deck format `{name}`; formats: {}",
-                    unknown.known.join(", ")
-                );
-                return Reply::error(400, message);
-            }
-        },
+    let format = match format_asked(ground, target) {
+        Ok(format) => format,
+        Err(reply) => return reply,
     };
     let name = target.get("name").unwrap_or("deck");
     let shown = input::pasted_shown(name, text);
@@ -315,6 +524,181 @@ fn deck(state: &State, target: &Target, text: &str) -> Reply {
         slots: slots(&checked.report, lang),
         cards: rows_named(&checked.report, state.database(), lang),
     })
+}
+
+/// The deck format asked (`rules=FORMAT`), or the pool's default.
+fn format_asked<'g>(ground: &'g check::Ground, target: &Target) -> Result<&'g DeckFormat, Reply> {
+    match target.get("rules") {
+        None | Some("") => Ok(ground.formats.default_format()),
+        Some(name) => ground.formats.resolve(name).map_err(|unknown| {
+            let message = format!(
+                "unknown deck format `{name}`; formats: {}",
+                unknown.known.join(", ")
+            );
+            Reply::error(400, message)
+        }),
+    }
+}
+
+/// A JSON body of two texts: the decks `deck diff` compares.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Two {
+    a: String,
+    b: String,
+}
+
+/// The body as two texts, or 400 saying what it should be.
+fn two_texts(body: &str) -> Result<Two, Reply> {
+    serde_json::from_str(body).map_err(|e| {
+        Reply::error(
+            400,
+            format!("the body must be JSON `{{\"a\": TEXT, \"b\": TEXT}}`: {e}"),
+        )
+    })
+}
+
+/// `POST /api/deck/diff?rules=FORMAT&a=NAME&b=NAME` with `{"a": TEXT,
+/// "b": TEXT}`: what `blades deck diff --format json` prints for the two
+/// decks under those names; 400 with the located findings when either
+/// cannot be read whole.
+fn deck_diff(state: &State, target: &Target, body: &str) -> Reply {
+    let texts = match two_texts(body) {
+        Ok(texts) => texts,
+        Err(reply) => return reply,
+    };
+    let ground = &state.site.ground;
+    let format = match format_asked(ground, target) {
+        Ok(format) => format,
+        Err(reply) => return reply,
+    };
+    let (name_a, name_b) = (
+        target.get("a").unwrap_or("a"),
+        target.get("b").unwrap_or("b"),
+    );
+    if name_a == name_b {
+        return Reply::error(400, "the two decks need two names (`a=` and `b=`)");
+    }
+    let (shown_a, shown_b) = (
+        input::pasted_shown(name_a, &texts.a),
+        input::pasted_shown(name_b, &texts.b),
+    );
+    let compared = check::deck_diff(
+        &ground.index(),
+        format,
+        (&shown_a, InputFile::pasted(name_a, &texts.a)),
+        (&shown_b, InputFile::pasted(name_b, &texts.b)),
+    );
+    match compared.answer {
+        Some(diff) => Reply::json(&diff),
+        None => unreadable_input(&compared.problems, &compared.sources),
+    }
+}
+
+/// `POST /api/deck/stats?rules=FORMAT&name=NAME&lang=en|ja` with a deck (any form
+/// `deck check` reads) as the body: what `blades deck stats --format json`
+/// prints for it under that name, with the words for its values in the
+/// language asked; 400 with the located findings when it
+/// cannot be read whole.
+fn deck_stats(state: &State, target: &Target, text: &str) -> Reply {
+    let lang = match lang(target) {
+        Ok(lang) => lang,
+        Err(reply) => return reply,
+    };
+    let ground = &state.site.ground;
+    let format = match format_asked(ground, target) {
+        Ok(format) => format,
+        Err(reply) => return reply,
+    };
+    let name = target.get("name").unwrap_or("deck");
+    let shown = input::pasted_shown(name, text);
+    let counted = check::deck_stats(
+        &ground.index(),
+        format,
+        &shown,
+        InputFile::pasted(name, text),
+    );
+    let Some(stats) = counted.answer else {
+        return unreadable_input(&counted.problems, &counted.sources);
+    };
+    let words = stats_words(&stats, lang);
+    Reply::json(&StatsAnswer { stats, words })
+}
+
+/// `POST /api/deck/stats`: the command's statistics and the words a page
+/// shows for their values.
+#[derive(Serialize)]
+struct StatsAnswer {
+    /// What `blades deck stats --format json` prints, as it prints it.
+    stats: DeckStats,
+    /// Each kind, element and type the statistics name (`deck-box`,
+    /// `fire`), as the language asked writes it: the glossary's official
+    /// term in Japanese.
+    words: BTreeMap<String, String>,
+}
+
+fn stats_words(stats: &DeckStats, lang: Lang) -> BTreeMap<String, String> {
+    let named = (stats.kinds.iter())
+        .chain(&stats.elements)
+        .chain(&stats.types)
+        .map(|spread| spread.value.as_str())
+        .chain(stats.collections.iter().map(|c| c.symbol.as_str()));
+    named
+        .map(|value| (value.to_string(), word_in(value, lang)))
+        .collect()
+}
+
+/// `POST /api/deck/missing?rules=FORMAT&owned=binder|copies` with
+/// `{"a": DECK, "b": OWNED}`: the cards the deck needs that what is owned
+/// (a binder, or a copies file as `copies check` reads it) lacks; 400 with
+/// the located findings when either cannot be read whole.
+fn deck_missing(state: &State, target: &Target, body: &str) -> Reply {
+    let texts = match two_texts(body) {
+        Ok(texts) => texts,
+        Err(reply) => return reply,
+    };
+    let ground = &state.site.ground;
+    let format = match format_asked(ground, target) {
+        Ok(format) => format,
+        Err(reply) => return reply,
+    };
+    let kind = match target.get("owned") {
+        None | Some("" | "binder") => check::Owned::Binder,
+        Some("copies") => check::Owned::Copies,
+        Some(other) => {
+            return Reply::error(
+                400,
+                format!("`owned` is `binder` or `copies`, not `{other}`"),
+            );
+        }
+    };
+    let (deck_name, owned_name) = ("deck", "owned");
+    let compared = check::deck_missing(
+        &ground.index(),
+        format,
+        (
+            &input::pasted_shown(deck_name, &texts.a),
+            InputFile::pasted(deck_name, &texts.a),
+        ),
+        (
+            &input::pasted_shown(owned_name, &texts.b),
+            InputFile::pasted(owned_name, &texts.b),
+            kind,
+        ),
+    );
+    match compared.answer {
+        Some(missing) => Reply::json(&missing),
+        None => unreadable_input(&compared.problems, &compared.sources),
+    }
+}
+
+/// Inputs a check cannot read: 400, the first error's message, and every
+/// finding located in the inputs (as `--format json` reports them).
+fn unreadable_input(problems: &[Diagnostic], sources: &Sources) -> Reply {
+    let first = problems.iter().find(|p| p.is_error()).or(problems.first());
+    let message = first.map_or_else(|| "the input cannot be read".to_string(), full_message);
+    let located = RawValue::from_string(report::render_json(problems, sources)).ok();
+    Reply::error_with(400, &message, located)
 }
 
 /// The report's bounds as a page shows them: what each counts, in the

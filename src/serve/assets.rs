@@ -14,6 +14,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("words.js", JS, include_str!("assets/words.js")),
     ("deck.js", JS, include_str!("assets/deck.js")),
     ("list.js", JS, include_str!("assets/list.js")),
+    ("table.js", JS, include_str!("assets/table.js")),
     (
         "style.css",
         "text/css; charset=utf-8",

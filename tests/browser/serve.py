@@ -16,10 +16,21 @@ and checks, against the command line as the oracle:
 - the deck is kept in the browser (opened again, the page has it), the
   export is `blades deck export`'s list, a pasted list replaces the deck
   and one that cannot be read says why and leaves it;
+- comparing the deck with a pasted earlier version shows the change
+  `blades deck diff --format json` finds, and the same deck in another
+  order none;
+- the cards of the deck a pasted binder lacks are listed;
+- the statistics panel shows `blades deck stats`' count and collections;
 - the faces view draws the library's faces of the cards found;
 - the share link, opened in a page that kept nothing, shows the same deck;
 - the browser's language chooses the app's (Japanese here), and the
   Japanese page has no English game word of the official glossary left;
+- the table tools (`#/collection`, `#/trade`, `#/score`), in English and
+  Japanese at 375 px: a score sheet filled by typing ranks the players as
+  `blades score` does, two singles picked by search are judged as
+  `collection check` judges them, a trade is weighed as `trade check`
+  weighs it; none is wider than the screen and the Japanese pages have no
+  English game word left;
 - at a 375-px-wide viewport the page is no wider than the screen.
 
 It prints `N passed, M failed` and exits 1 on a failure. Chromium is
@@ -326,6 +337,49 @@ def check(browser, binary, work, url, results):
     page.eval("document.getElementById('read').click()")
     page.wait("document.querySelectorAll('#entries li[data-id]').length === 8")
 
+    # Compared with an earlier version pasted: the change is `deck diff`'s.
+    earlier = "".join(f"1 {c}\n" for c in deck[:7]) + f"1 {singles[8]}\n"
+    page.eval("document.getElementById('compare-box').open = true")
+    page.eval("document.getElementById('compare-with').value = ''")
+    page.eval(f"document.getElementById('compare-paste').value = {json.dumps(earlier)}")
+    page.eval("document.getElementById('compare').click()")
+    page.wait("document.querySelectorAll('#compare-lines li').length > 0")
+    shown = page.eval("[...document.querySelectorAll('#compare-lines li')].map(li => li.textContent)")
+    (work / "earlier.txt").write_text(earlier, encoding="utf-8")
+    run = blades(binary, work, "--format", "json", "deck", "diff", str(work / "earlier.txt"), str(listing))
+    diff = json.loads(run.stdout)
+    expected = [f"+ {c['count']} {c['name']}" for z in diff["zones"] for c in z["added"]] + \
+        [f"− {c['count']} {c['name']}" for z in diff["zones"] for c in z["removed"]]
+    results.append(("a deck compared with a pasted version shows `deck diff`'s change",
+                    run.returncode == 1 and shown == expected and len(expected) == 2,
+                    {"page": shown, "cli": expected}))
+    page.eval(f"document.getElementById('compare-paste').value = {json.dumps(''.join(f'1 {c}' + chr(10) for c in reversed(deck[:8])))}")
+    page.eval("document.getElementById('compare').click()")
+    page.wait("document.querySelectorAll('#compare-lines li').length === 0")
+    verdict = page.eval("document.getElementById('compare-verdict').className")
+    results.append(("the same deck in another order is no change", "good" in verdict, verdict))
+
+    # Missing from a pasted binder: the deck's cards it does not hold.
+    page.eval("document.getElementById('missing-box').open = true")
+    page.eval(f"document.getElementById('missing-paste').value = {json.dumps(''.join(f'1 {c}' + chr(10) for c in deck[:6]))}")
+    page.eval("document.getElementById('missing-run').click()")
+    page.wait("document.querySelectorAll('#missing-lines li').length > 0")
+    lacking = page.eval("[...document.querySelectorAll('#missing-lines li')].map(li => li.dataset.id)")
+    results.append(("the deck's cards missing from a pasted binder are listed",
+                    sorted(lacking) == sorted(deck[6:8]), {"page": lacking, "expected": deck[6:8]}))
+    page.eval("document.getElementById('missing-box').open = false")
+
+    # The statistics panel: `deck stats`' numbers.
+    page.eval("document.getElementById('stats-box').open = true")
+    page.wait("document.querySelectorAll('#stats dt').length > 0")
+    shown = page.eval("[...document.querySelectorAll('#stats dd')].map(dd => dd.textContent)")
+    run = blades(binary, work, "--format", "json", "deck", "stats", str(listing))
+    stats = json.loads(run.stdout)
+    results.append(("the statistics are `deck stats`'",
+                    shown[0] == str(stats["cards"]) and sum(1 for d in shown if "VP" in d) == len(stats["collections"]),
+                    {"page": shown, "cli": stats["cards"]}))
+    page.eval("document.getElementById('stats-box').open = false")
+
     # Faces: the library's SVG for the first cards found.
     page.type("#q", "e:fire star>=3")
     page.eval("document.getElementById('as-faces').click()")
@@ -360,6 +414,13 @@ def check(browser, binary, work, url, results):
     # Nine again, so that the violations show too.
     japanese.eval(f"document.querySelector('#results [data-add={json.dumps(singles[8])}]').click()")
     japanese.settle()
+    # The statistics and the comparison open, so that their words are read too.
+    japanese.eval("document.getElementById('stats-box').open = true")
+    japanese.wait("document.querySelectorAll('#stats dt').length > 5")
+    japanese.eval("document.getElementById('compare-box').open = true")
+    japanese.eval(f"document.getElementById('compare-paste').value = {json.dumps(singles[0])}")
+    japanese.eval("document.getElementById('compare').click()")
+    japanese.wait("document.querySelectorAll('#compare-lines li').length > 0")
     lang = japanese.eval("document.documentElement.lang")
     results.append(("a Japanese browser gets the Japanese app", lang == "ja", lang))
     text = japanese.eval("""(() => {
@@ -374,6 +435,9 @@ def check(browser, binary, work, url, results):
     results.append(("the Japanese page has no English game word left", not left and violations > 0,
                     {"left": left, "violations": violations}))
 
+    # The table tools, in English then in Japanese.
+    check_tools(browser, binary, work, url, results, singles)
+
     # A phone's width.
     for at in [japanese, page]:
         at.call("Emulation.setDeviceMetricsOverride",
@@ -387,6 +451,116 @@ def check(browser, binary, work, url, results):
     page.wait("!document.getElementById('card').hidden && document.querySelector('#card svg') !== null")
     width = page.eval("document.documentElement.scrollWidth")
     results.append((f"a card's page with its face at 375 px is {width} px wide", width <= 375, width))
+
+
+def fill(page, selector, text):
+    """Types `text` into a field as a player would (its old text replaced)."""
+    page.eval(f"(() => {{ const f = document.querySelector({json.dumps(selector)}); f.focus(); f.select(); }})()")
+    page.call("Input.insertText", {"text": text})
+
+
+# A three-player game, as the score sheet's form takes it and as a file.
+SHEET = [
+    ("Ada", {"round-1": 1, "round-2": 2, "final": 1}, "5, 8", 13, "Ben: 2"),
+    ("Ben", {"round-1": 2, "round-2": 1, "final": 1}, "6, 7", 22, "Ada: 4, Cid: 7"),
+    ("Cid", {"round-1": 3, "round-2": 3, "final": 3}, "4", 3, "Ada: 1"),
+]
+
+
+def sheet_yaml():
+    lines = ["mode: standard", "players:"]
+    for name, places, collections, dollars, friendship in SHEET:
+        lines.append(f"  - name: {name}")
+        lines.append("    placings: {" + ", ".join(f"{k}: {v}" for k, v in places.items()) + "}")
+        lines.append(f"    collections: [{collections}]")
+        lines.append(f"    dollars: {dollars}")
+        if friendship:
+            lines.append("    friendship: {" + friendship + "}")
+    return "\n".join(lines) + "\n"
+
+
+def check_tools(browser, binary, work, url, results, singles):
+    sheet = work / "sheet.yaml"
+    sheet.write_text(sheet_yaml(), encoding="utf-8")
+    run = blades(binary, work, "--format", "json", "score", str(sheet))
+    expected = [[str(p["rank"]), p["name"], str(p["total"])] for p in json.loads(run.stdout)["players"]]
+    for lang in ["en", "ja"]:
+        page = browser.page()
+        if lang == "ja":
+            page.call("Network.enable")
+            page.call("Network.setUserAgentOverride",
+                      {"userAgent": "Mozilla/5.0 blades-check", "acceptLanguage": "ja-JP,ja"})
+        page.call("Emulation.setDeviceMetricsOverride",
+                  {"width": 375, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+        page.open(url + "#/score")
+        page.wait("!document.getElementById('tool-score').hidden")
+        page.eval("document.getElementById('score-add').click()")
+        page.wait("document.querySelectorAll('#score-players .player').length === 3")
+        for i, (name, places, collections, dollars, friendship) in enumerate(SHEET):
+            at = f"#score-players .player:nth-of-type({i + 1})"
+            fill(page, f"{at} [data-key=name]", name)
+            for tournament, place in places.items():
+                fill(page, f"{at} [data-tournament={tournament}]", str(place))
+            fill(page, f"{at} [data-key=collections]", collections)
+            fill(page, f"{at} [data-key=dollars]", str(dollars))
+            fill(page, f"{at} [data-key=friendship]", friendship)
+        page.eval("document.getElementById('score-run').click()")
+        page.wait("document.querySelectorAll('#score-ranking tr.ranked').length === 3")
+        ranked = page.eval("[...document.querySelectorAll('#score-ranking tr.ranked')]"
+                           ".map(tr => [...tr.cells].map(td => td.textContent))")
+        results.append((f"a score sheet filled by typing ranks as `blades score` ({lang})",
+                        ranked == expected, {"page": ranked, "cli": expected}))
+        width = page.eval("document.documentElement.scrollWidth")
+        results.append((f"the score sheet at 375 px is {width} px wide ({lang})", width <= 375, width))
+        text = page.eval("document.body.innerText")
+
+        # The collection checker: two singles picked by search, checked as the command does.
+        page.eval("location.hash = '#/collection'")
+        page.wait("!document.getElementById('tool-collection').hidden")
+        fill(page, "#col-q", "kind:single")
+        for card in singles[:2]:
+            page.wait(f"document.querySelector('#col-found [data-add={json.dumps(card)}]') !== null")
+            page.eval(f"document.querySelector('#col-found [data-add={json.dumps(card)}]').click()")
+            page.settle()
+        page.wait("document.querySelectorAll('#col-picked li').length === 2 && "
+                  "document.getElementById('col-verdict').className !== 'verdict'")
+        listing = work / "two.yaml"
+        listing.write_text("cards: [" + ", ".join(singles[:2]) + "]\n", encoding="utf-8")
+        run = blades(binary, work, "--format", "json", "collection", "check", str(listing))
+        report = json.loads(run.stdout)
+        rules = page.eval("[...document.querySelectorAll('#col-violations li')].map(li => li.dataset.rule)")
+        verdict = page.eval("document.getElementById('col-verdict').className")
+        results.append((f"the collection checker says what `collection check` says ({lang})",
+                        rules == [v["rule"] for v in report["violations"]]
+                        and ("good" in verdict) == report["legal"], {"page": rules, "cli": report["violations"]}))
+        width = page.eval("document.documentElement.scrollWidth")
+        results.append((f"the collection checker at 375 px is {width} px wide ({lang})", width <= 375, width))
+        text += "\n" + page.eval("document.body.innerText")
+
+        # The trade helper: one single against two, as `trade check` weighs them.
+        page.eval("location.hash = '#/trade'")
+        page.wait("!document.getElementById('tool-trade').hidden")
+        fill(page, "#trade-a-cards", singles[0])
+        fill(page, "#trade-b-cards", singles[1] + "\n" + singles[2])
+        fill(page, "#trade-a-dollars", "3")
+        page.eval("document.getElementById('trade-check').click()")
+        page.wait("document.querySelectorAll('#trade-values li').length === 3")
+        trade = work / "trade.yaml"
+        trade.write_text(f"a: {{cards: [{singles[0]}], dollars: 3}}\nb: {{cards: [{singles[1]}, {singles[2]}]}}\n",
+                         encoding="utf-8")
+        run = blades(binary, work, "--format", "json", "trade", "check", str(trade))
+        report = json.loads(run.stdout)
+        values = page.eval("[...document.querySelectorAll('#trade-values li')].map(li => li.textContent)")
+        amount = report["balance"]["amount"] if report["balance"] else None
+        results.append((f"the trade helper weighs the sides as `trade check` ({lang})",
+                        str(report["a"]["value"]) in values[0] and str(report["b"]["value"]) in values[1]
+                        and (amount is None or str(amount) in values[2]), {"page": values, "cli": report["difference"]}))
+        width = page.eval("document.documentElement.scrollWidth")
+        results.append((f"the trade helper at 375 px is {width} px wide ({lang})", width <= 375, width))
+        text += "\n" + page.eval("document.body.innerText")
+        if lang == "ja":
+            left = [term for term in english_terms() if re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text)]
+            results.append(("the Japanese table tools have no English game word left", not left, left))
 
 
 if __name__ == "__main__":

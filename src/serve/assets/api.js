@@ -44,3 +44,61 @@ export async function checkDeck(text, rules, lang) {
   });
   return json(response);
 }
+
+/// What changed from deck `a` to deck `b` (texts in any form `deck check`
+/// reads), as `blades deck diff --format json` prints it.
+export async function diffDecks(a, b, rules) {
+  const params = new URLSearchParams({ a: 'a', b: 'b' });
+  if (rules) params.set('rules', rules);
+  const response = await fetch(`/api/deck/diff?${params}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ a, b }),
+  });
+  return json(response);
+}
+
+/// The statistics of `text` (a deck in any form `deck check` reads), as
+/// `blades deck stats --format json` prints them, and the words for their
+/// values in `lang`.
+export async function deckStats(text, rules, lang) {
+  const params = new URLSearchParams({ lang });
+  if (rules) params.set('rules', rules);
+  const response = await fetch(`/api/deck/stats?${params}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body: text,
+  });
+  return json(response);
+}
+
+/// A text posted to a player check (`collection/check`, `collection/best`,
+/// `trade/check`) or to `score`, with its options as the query.
+export async function post(path, text, options) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(options)) params.set(key, String(value));
+  const response = await fetch(`/api/${path}?${params}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body: text,
+  });
+  return json(response);
+}
+
+/// The scoring modes and their tournaments, the default first.
+export async function scoreModes() {
+  return json(await fetch('/api/score/modes'));
+}
+
+/// The cards deck `a` needs that `b` (a binder, or a copies file when
+/// `owned` is `copies`) lacks.
+export async function missingCards(a, b, rules, owned) {
+  const params = new URLSearchParams({ owned });
+  if (rules) params.set('rules', rules);
+  const response = await fetch(`/api/deck/missing?${params}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ a, b }),
+  });
+  return json(response);
+}

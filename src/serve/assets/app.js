@@ -1,10 +1,12 @@
 // The app: a search box that answers as you type, a page per card, and a
 // deck checked as it is built. Routes are the URL's hash: `#/card/ID`, and
-// `#/deck/CODE` (a share code; `?rules=FORMAT` for another format).
+// `#/deck/CODE` (a share code; `?rules=FORMAT` for another format), and the
+// table tools `#/collection`, `#/trade`, `#/score` (table.js).
 
 import * as api from './api.js';
 import * as decks from './deck.js';
 import { ResultList } from './list.js';
+import { drawModes, showTool, startTools } from './table.js';
 import { formatName, initialLanguage, language, setLanguage, t, zoneName } from './words.js';
 
 const $ = id => document.getElementById(id);
@@ -131,7 +133,19 @@ async function deckChanged() {
   if (!answer) return; // a later change asked again
   decks.drawAnswer(answer, deck, fmt, nodes(), removeCard);
   shareLink(answer.share_code ?? answer['share-code']);
+  if ($('stats-box').open) await showStats();
   document.body.dataset.checked = String(Date.now());
+}
+
+/// The deck's statistics, asked only while their panel is open.
+async function showStats() {
+  const fmt = format(deck.format);
+  try {
+    decks.drawStats(await api.deckStats(decks.deckText(deck, fmt), fmt.id, language()), $('stats'));
+  } catch (error) {
+    // A deck the check cannot read has no statistics; the check says why.
+    $('stats').replaceChildren();
+  }
 }
 
 function nodes() {
@@ -191,6 +205,7 @@ function zones() {
 
 function drawSaved() {
   const saved = decks.savedDecks();
+  drawCompareChoices(saved);
   $('saved').replaceChildren(
     ...Object.keys(saved)
       .sort()
@@ -219,6 +234,74 @@ function drawSaved() {
         return li;
       }),
   );
+}
+
+// Comparing the deck with an earlier version: a saved deck or a pasted
+// list (the first choice), the change being the server's `deck diff`.
+
+function drawCompareChoices(saved) {
+  const kept = $('compare-with').value;
+  const pasted = document.createElement('option');
+  pasted.value = '';
+  pasted.textContent = t('compare-pasted');
+  const names = Object.keys(saved).sort();
+  $('compare-with').replaceChildren(
+    pasted,
+    ...names.map(name => {
+      const option = document.createElement('option');
+      option.value = name;
+      option.textContent = name;
+      return option;
+    }),
+  );
+  $('compare-with').value = names.includes(kept) ? kept : '';
+  $('compare-paste').hidden = $('compare-with').value !== '';
+}
+
+async function compareDeck() {
+  const fmt = format(deck.format);
+  const name = $('compare-with').value;
+  const saved = decks.savedDecks()[name];
+  const earlier = name && saved ? decks.deckText(saved, format(saved.format)) : $('compare-paste').value;
+  const nodes = { verdict: $('compare-verdict'), lines: $('compare-lines'), problems: $('compare-problems') };
+  try {
+    const diff = await api.diffDecks(earlier, decks.deckText(deck, fmt), fmt.id);
+    decks.drawDiff(diff, fmt, nodes);
+  } catch (error) {
+    nodes.verdict.className = 'verdict bad';
+    nodes.verdict.textContent = t('not-compared');
+    nodes.lines.replaceChildren();
+    const report = error.answer && error.answer.report;
+    if (report) decks.drawProblems(report, nodes.problems);
+    else nodes.problems.replaceChildren(error.message);
+  }
+}
+
+/// What the deck needs that a pasted binder or copies file lacks.
+async function findMissing() {
+  const fmt = format(deck.format);
+  const verdict = $('missing-verdict');
+  try {
+    const answer = await api.missingCards(decks.deckText(deck, fmt), $('missing-paste').value, fmt.id, $('missing-kind').value);
+    $('missing-problems').replaceChildren();
+    verdict.className = `verdict ${answer.missing ? 'bad' : 'good'}`;
+    verdict.textContent = answer.missing ? t('missing-count', answer.missing) : t('missing-none');
+    $('missing-lines').replaceChildren(
+      ...answer.cards.map(c => {
+        const li = document.createElement('li');
+        li.dataset.id = c.id;
+        li.textContent = t('missing-line', c);
+        return li;
+      }),
+    );
+  } catch (error) {
+    verdict.className = 'verdict bad';
+    verdict.textContent = t('not-compared');
+    $('missing-lines').replaceChildren();
+    const report = error.answer && error.answer.report;
+    if (report) decks.drawProblems(report, $('missing-problems'));
+    else $('missing-problems').replaceChildren(error.message);
+  }
 }
 
 // A card's page.
@@ -288,6 +371,15 @@ function text(tag, value, className) {
 
 async function route() {
   const hash = location.hash;
+  const tool = hash.match(/^#\/(collection|trade|score)$/);
+  // A table tool is a page of its own: the search and the deck step aside.
+  showTool(tool ? tool[1] : null);
+  $('deck').hidden = Boolean(tool);
+  if (tool) {
+    $('find').hidden = true;
+    $('card').hidden = true;
+    return;
+  }
   if (hash.startsWith('#/card/')) {
     await showCard(decodeURIComponent(hash.slice('#/card/'.length)));
     return;
@@ -316,6 +408,7 @@ function switchLanguage(next) {
   runSearch();
   deckChanged();
   drawSaved();
+  drawModes();
   if (location.hash.startsWith('#/card/')) route();
 }
 
@@ -376,6 +469,15 @@ async function start() {
     decks.saveDeck(name, deck);
     drawSaved();
   });
+  $('compare-with').addEventListener('change', () => {
+    $('compare-paste').hidden = $('compare-with').value !== '';
+  });
+  $('compare').addEventListener('click', compareDeck);
+  $('missing-run').addEventListener('click', findMissing);
+  $('stats-box').addEventListener('toggle', () => {
+    if ($('stats-box').open) showStats();
+  });
+  await startTools();
   window.addEventListener('hashchange', route);
   drawSaved();
   await route();

@@ -191,3 +191,64 @@ export function drawProblems(report, node) {
     }),
   );
 }
+
+/// Draws `deck diff`'s answer: the character's change, then each zone's
+/// cards added, removed and counted again (the server's order).
+export function drawDiff(diff, format, nodes) {
+  nodes.verdict.className = 'verdict';
+  nodes.problems.replaceChildren();
+  if (diff.same) {
+    nodes.verdict.textContent = t('same-deck');
+    nodes.verdict.classList.add('good');
+    nodes.lines.replaceChildren();
+    return;
+  }
+  nodes.verdict.textContent = t('changed-deck');
+  const line = (text, className) => {
+    const li = document.createElement('li');
+    li.textContent = text;
+    if (className) li.className = className;
+    return li;
+  };
+  const lines = [];
+  if (diff.character) {
+    const name = c => c ?? t('none');
+    lines.push(line(`${t('character')}: ${name(diff.character.a)} → ${name(diff.character.b)}`));
+  }
+  for (const zone of diff.zones) {
+    if (format && format.zones.length > 1) lines.push(line(zoneName({ id: zone.zone, name: zone.name }), 'zone'));
+    for (const c of zone.added) lines.push(line(`+ ${c.count} ${c.name}`, 'added'));
+    for (const c of zone.removed) lines.push(line(`− ${c.count} ${c.name}`, 'removed'));
+    for (const c of zone.changed) lines.push(line(`${c.name}: ${c.a} → ${c.b}`, 'recounted'));
+  }
+  nodes.lines.replaceChildren(...lines);
+}
+
+/// Draws `deck stats`' answer: a line per spread (`value ×count`, the
+/// server's words), then the collections the singles could make.
+export function drawStats(answer, node) {
+  const { stats, words } = answer;
+  const word = value => words[value] ?? value;
+  const spread = list => (list.length ? list.map(s => `${word(s.value)} ×${s.count}`).join(', ') : '—');
+  const rows = [
+    [t('stats-cards'), String(stats.cards)],
+    [t('stats-kinds'), spread(stats.kinds)],
+    ['STAR', `${spread(stats.stars)} (${t('stats-total')} ${stats['star-total']})`],
+    [t('stats-elements'), spread(stats.elements)],
+    [t('stats-types'), spread(stats.types)],
+  ];
+  for (const c of stats.collections) {
+    const best = stats.best && stats.best.symbol === c.symbol ? ` — ${t('stats-best')}` : '';
+    rows.push([`${t('stats-collection')}: ${word(c.symbol)}`, `${t('cards', c.cards.length)}, ${t('vp', c.vp)}${best}`]);
+  }
+  if (!stats.collections.length) rows.push([t('stats-collection'), t('stats-no-collection')]);
+  node.replaceChildren(
+    ...rows.flatMap(([term, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      return [dt, dd];
+    }),
+  );
+}
