@@ -209,7 +209,7 @@ fn diff(context: &Context, a: &Path, b: &Path, rules: Option<&str>) -> ExitCode 
         Ok(ground) => ground,
         Err(code) => return code,
     };
-    let format = match format(context, &ground, rules) {
+    let format = match format(context, ground, rules) {
         Ok(format) => format,
         Err(code) => return code,
     };
@@ -243,7 +243,7 @@ fn stats(context: &Context, path: &Path, rules: Option<&str>) -> ExitCode {
         Ok(ground) => ground,
         Err(code) => return code,
     };
-    let format = match format(context, &ground, rules) {
+    let format = match format(context, ground, rules) {
         Ok(format) => format,
         Err(code) => return code,
     };
