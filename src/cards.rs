@@ -28,7 +28,15 @@ pub(crate) fn fold(text: &str) -> String {
     // Most names are in NFKC already (every ASCII name is), and normalising
     // them changes nothing: the check is much cheaper than the
     // normalisation, and a deck check folds every name of the pool.
-    if text.chars().all(is_stable_letter) || is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+    if text.is_ascii() {
+        // Byte by byte: most names are ASCII.
+        let kept = text.bytes().filter(|&b| !char::from(b).is_whitespace());
+        folded.extend(kept.map(|b| match b {
+            b'`' => '\'',
+            b => char::from(b.to_ascii_lowercase()),
+        }));
+    } else if text.chars().all(is_stable_letter) || is_nfkc_quick(text.chars()) == IsNormalized::Yes
+    {
         fold_normalized(text.chars(), &mut folded);
     } else {
         fold_normalized(text.nfkc(), &mut folded);

@@ -103,14 +103,16 @@ impl<'a> Reader<'a> {
 
     /// A string written by [`Writer::text`], borrowed from the bytes.
     pub(crate) fn str(&mut self) -> Option<&'a str> {
-        let len = self.number()?;
-        if len > self.0.len() {
-            return None;
-        }
-        let (text, rest) = self.0.split_at(len);
-        self.0 = rest;
         // Checked with SIMD: a command decodes every string of the index.
-        simdutf8::basic::from_utf8(text).ok()
+        simdutf8::basic::from_utf8(self.bytes()?).ok()
+    }
+
+    /// The bytes of a string written by [`Writer::text`], unchecked.
+    pub(crate) fn bytes(&mut self) -> Option<&'a [u8]> {
+        let len = self.number()?;
+        let (bytes, rest) = self.0.split_at_checked(len)?;
+        self.0 = rest;
+        Some(bytes)
     }
 
     /// [`Reader::str`] of a string written by [`Writer::optional_text`].

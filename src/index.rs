@@ -405,10 +405,7 @@ struct Directory<'a> {
 
 fn read_directory(bytes: &[u8]) -> Option<Directory<'_>> {
     let mut r = Reader(bytes);
-    let set_len = r.number()?;
-    let set_json = r.0.get(..set_len)?;
-    let set: Set = serde_json::from_slice(set_json).ok()?;
-    r.0 = &r.0[set_len..];
+    let set = read_set(&mut r)?;
     let entries = r.list(|r| {
         Some(Entry {
             id: r.str()?,
@@ -418,6 +415,13 @@ fn read_directory(bytes: &[u8]) -> Option<Directory<'_>> {
         })
     })?;
     r.0.is_empty().then_some(Directory { set, entries })
+}
+
+fn read_set(r: &mut Reader<'_>) -> Option<Set> {
+    let set_len = r.number()?;
+    let (set_json, rest) = r.0.split_at_checked(set_len)?;
+    r.0 = rest;
+    serde_json::from_slice(set_json).ok()
 }
 
 /// A section (without its final checksum) cut into its directory and its
@@ -433,19 +437,27 @@ fn split_section(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
 
 fn decode_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
     let (directory, mut card_bytes) = split_section(bytes)?;
-    let directory = read_directory(directory)?;
-    let mut cards = Vec::with_capacity(directory.entries.len());
-    for entry in &directory.entries {
-        let (bytes, rest) = card_bytes.split_at_checked(entry.len)?;
+    // The directory is walked, not kept: every card is decoded anyway.
+    let mut r = Reader(directory);
+    let set = read_set(&mut r)?;
+    let count = r.count()?;
+    let mut cards = Vec::with_capacity(count);
+    for _ in 0..count {
+        let (id, name) = (r.bytes()?, r.bytes()?);
+        for _ in 0..r.count()? {
+            r.bytes()?;
+            r.optional_str()?;
+        }
+        let (bytes, rest) = card_bytes.split_at_checked(r.number()?)?;
         let card = decode_card_alone(bytes)?;
         // The directory and the card it describes were written together.
-        if card.id.0 != entry.id || card.name != entry.name {
+        if card.id.0.as_bytes() != id || card.name.as_bytes() != name {
             return None;
         }
         cards.push(card);
         card_bytes = rest;
     }
-    card_bytes.is_empty().then_some((directory.set, cards))
+    (r.0.is_empty() && card_bytes.is_empty()).then_some((set, cards))
 }
 
 /// A card from exactly its bytes.
