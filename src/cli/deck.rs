@@ -109,6 +109,15 @@ pub fn ground_of(context: &Context, workspace: &Workspace) -> Result<Ground, Exi
     Ok(Ground::new(database, formats))
 }
 
+/// [`ground`], and the format `--rules` names in it ([`format`]).
+fn ground_and_format(
+    context: &Context,
+    rules: Option<&str>,
+) -> Result<(&'static Ground, &'static DeckFormat), ExitCode> {
+    let ground = ground(context)?;
+    Ok((ground, format(context, ground, rules)?))
+}
+
 /// The format `--rules` names, or the default one.
 fn format<'g>(
     context: &Context,
@@ -135,12 +144,8 @@ fn check(context: &Context, files: &[PathBuf], rules: Option<&str>) -> ExitCode 
     if let Err(code) = checks::stdin_once(context, files) {
         return code;
     }
-    let ground = match ground(context) {
-        Ok(ground) => ground,
-        Err(code) => return code,
-    };
-    let format = match format(context, ground, rules) {
-        Ok(format) => format,
+    let (ground, format) = match ground_and_format(context, rules) {
+        Ok(both) => both,
         Err(code) => return code,
     };
     let index = ground.index();
@@ -160,12 +165,8 @@ fn check(context: &Context, files: &[PathBuf], rules: Option<&str>) -> ExitCode 
 /// `deck export`: the deck read and resolved (not checked: a deck being
 /// built may break a rule), then written out canonically.
 fn export(context: &Context, path: &Path, share_only: bool, rules: Option<&str>) -> ExitCode {
-    let ground = match ground(context) {
-        Ok(ground) => ground,
-        Err(code) => return code,
-    };
-    let format = match format(context, ground, rules) {
-        Ok(format) => format,
+    let (ground, format) = match ground_and_format(context, rules) {
+        Ok(both) => both,
         Err(code) => return code,
     };
     let index = ground.index();
@@ -205,12 +206,8 @@ fn diff(context: &Context, a: &Path, b: &Path, rules: Option<&str>) -> ExitCode 
     if let Err(code) = checks::stdin_once(context, &both) {
         return code;
     }
-    let ground = match ground(context) {
-        Ok(ground) => ground,
-        Err(code) => return code,
-    };
-    let format = match format(context, ground, rules) {
-        Ok(format) => format,
+    let (ground, format) = match ground_and_format(context, rules) {
+        Ok(both) => both,
         Err(code) => return code,
     };
     let (shown_a, shown_b) = (checks::shown(a), checks::shown(b));
@@ -239,12 +236,8 @@ fn diff(context: &Context, a: &Path, b: &Path, rules: Option<&str>) -> ExitCode 
 /// `deck stats`: the deck read and resolved as `export` reads it, its
 /// statistics printed.
 fn stats(context: &Context, path: &Path, rules: Option<&str>) -> ExitCode {
-    let ground = match ground(context) {
-        Ok(ground) => ground,
-        Err(code) => return code,
-    };
-    let format = match format(context, ground, rules) {
-        Ok(format) => format,
+    let (ground, format) = match ground_and_format(context, rules) {
+        Ok(both) => both,
         Err(code) => return code,
     };
     let shown = checks::shown(path);

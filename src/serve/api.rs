@@ -177,6 +177,17 @@ fn cards_named(value: &serde_json::Value, out: &mut Vec<String>) {
     }
 }
 
+/// [`asked`], and a yes-or-no option of the request ([`flag`]).
+fn asked_with_flag(
+    target: &Target,
+    fallback: &str,
+    text: &str,
+    key: &str,
+) -> Result<(Lang, String, check::Read, bool), Reply> {
+    let (lang, shown, read) = asked(target, fallback, text)?;
+    Ok((lang, shown, read, flag(target, key)?))
+}
+
 /// What every player check reads of a request: the language, the name the
 /// text goes by (`name=`, `fallback` without), and the text as a file.
 fn asked(
@@ -196,9 +207,7 @@ fn asked(
 /// `POST /api/collection/check?duel=BOOL&name=NAME&lang=en|ja`: a
 /// collection (`collection check`).
 fn collection_check(state: &State, target: &Target, text: &str) -> Reply {
-    let (lang, shown, read, duel) = match asked(target, "collection", text)
-        .and_then(|(l, s, r)| Ok((l, s, r, flag(target, "duel")?)))
-    {
+    let (lang, shown, read, duel) = match asked_with_flag(target, "collection", text, "duel") {
         Ok(asked) => asked,
         Err(reply) => return reply,
     };
@@ -210,9 +219,7 @@ fn collection_check(state: &State, target: &Target, text: &str) -> Reply {
 /// `POST /api/collection/best?duel=BOOL&name=NAME&lang=en|ja`: the best
 /// collection of a binder (`collection best`).
 fn collection_best(state: &State, target: &Target, text: &str) -> Reply {
-    let (lang, shown, read, duel) = match asked(target, "binder", text)
-        .and_then(|(l, s, r)| Ok((l, s, r, flag(target, "duel")?)))
-    {
+    let (lang, shown, read, duel) = match asked_with_flag(target, "binder", text, "duel") {
         Ok(asked) => asked,
         Err(reply) => return reply,
     };
@@ -223,12 +230,11 @@ fn collection_best(state: &State, target: &Target, text: &str) -> Reply {
 /// `POST /api/trade/check?free-market=BOOL&name=NAME&lang=en|ja`: both
 /// sides of a trade (`trade check`).
 fn trade_check(state: &State, target: &Target, text: &str) -> Reply {
-    let (lang, shown, read, free_market) = match asked(target, "trade", text)
-        .and_then(|(l, s, r)| Ok((l, s, r, flag(target, "free-market")?)))
-    {
-        Ok(asked) => asked,
-        Err(reply) => return reply,
-    };
+    let (lang, shown, read, free_market) =
+        match asked_with_flag(target, "trade", text, "free-market") {
+            Ok(asked) => asked,
+            Err(reply) => return reply,
+        };
     let checked = check::trade(&state.site.ground.index(), &shown, read, free_market);
     check_answer(&checked.report, state.database(), lang)
 }
