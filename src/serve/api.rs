@@ -500,18 +500,11 @@ struct SlotEntry {
 }
 
 fn deck(state: &State, target: &Target, text: &str) -> Reply {
-    let lang = match lang(target) {
-        Ok(lang) => lang,
-        Err(reply) => return reply,
-    };
     let ground = &state.site.ground;
-    let format = match format_asked(ground, target) {
-        Ok(format) => format,
+    let (lang, format, shown, read) = match deck_asked(ground, target, text) {
+        Ok(asked) => asked,
         Err(reply) => return reply,
     };
-    let name = target.get("name").unwrap_or("deck");
-    let shown = input::pasted_shown(name, text);
-    let read = InputFile::pasted(name, text);
     let index = ground.index();
     let checked = check::deck(&index, format, &shown, read.clone());
     // The command prints the report pretty: the same bytes here.
@@ -530,6 +523,17 @@ fn deck(state: &State, target: &Target, text: &str) -> Reply {
         slots: slots(&checked.report, lang),
         cards: rows_named(&checked.report, state.database(), lang),
     })
+}
+
+/// What a deck request reads: [`asked`] (a deck by default), and the
+/// format `rules=` names ([`format_asked`]).
+fn deck_asked<'g>(
+    ground: &'g check::Ground,
+    target: &Target,
+    text: &str,
+) -> Result<(Lang, &'g DeckFormat, String, check::Read), Reply> {
+    let (lang, shown, read) = asked(target, "deck", text)?;
+    Ok((lang, format_asked(ground, target)?, shown, read))
 }
 
 /// The deck format asked (`rules=FORMAT`), or the pool's default.
@@ -607,23 +611,12 @@ fn deck_diff(state: &State, target: &Target, body: &str) -> Reply {
 /// language asked; 400 with the located findings when it
 /// cannot be read whole.
 fn deck_stats(state: &State, target: &Target, text: &str) -> Reply {
-    let lang = match lang(target) {
-        Ok(lang) => lang,
-        Err(reply) => return reply,
-    };
     let ground = &state.site.ground;
-    let format = match format_asked(ground, target) {
-        Ok(format) => format,
+    let (lang, format, shown, read) = match deck_asked(ground, target, text) {
+        Ok(asked) => asked,
         Err(reply) => return reply,
     };
-    let name = target.get("name").unwrap_or("deck");
-    let shown = input::pasted_shown(name, text);
-    let counted = check::deck_stats(
-        &ground.index(),
-        format,
-        &shown,
-        InputFile::pasted(name, text),
-    );
+    let counted = check::deck_stats(&ground.index(), format, &shown, read);
     let Some(stats) = counted.answer else {
         return unreadable_input(&counted.problems, &counted.sources);
     };
