@@ -25,6 +25,14 @@ pub(crate) const SUGGESTIONS: usize = 3;
 /// words of a katakana name as a space does) removed.
 pub(crate) fn fold(text: &str) -> String {
     let mut folded = String::with_capacity(text.len());
+    fold_into(text, &mut folded);
+    folded
+}
+
+/// [`fold`] into `folded`, which is cleared first (a scan of every name
+/// folds them all into one buffer).
+fn fold_into(text: &str, folded: &mut String) {
+    folded.clear();
     // Most names are in NFKC already (every ASCII name is), and normalising
     // them changes nothing: the check is much cheaper than the
     // normalisation, and a deck check folds every name of the pool.
@@ -37,11 +45,10 @@ pub(crate) fn fold(text: &str) -> String {
         }));
     } else if text.chars().all(is_stable_letter) || is_nfkc_quick(text.chars()) == IsNormalized::Yes
     {
-        fold_normalized(text.chars(), &mut folded);
+        fold_normalized(text.chars(), folded);
     } else {
-        fold_normalized(text.nfkc(), &mut folded);
+        fold_normalized(text.nfkc(), folded);
     }
-    folded
 }
 
 /// Characters NFKC leaves as they are, whatever stands around them when
@@ -107,6 +114,81 @@ pub enum NameSource {
     English,
     /// A translated name, in any language.
     Translation,
+}
+
+/// The card references a player check will resolve, each with its
+/// readings (`2 Canyon Wyrm` is also read as two of `Canyon Wyrm`), folded
+/// as a [`NameIndex`] folds them: what a scan of a pool's names looks for,
+/// so that a check needs only the cards its input names.
+#[derive(Debug, Clone, Default)]
+pub struct Sought {
+    /// Each folded name looked for, and its number.
+    keys: HashMap<String, usize>,
+    /// Each id tag looked for (`%1a2b3c4d`), and its number.
+    tags: HashMap<u32, usize>,
+    /// The numbers of each reference's readings.
+    references: Vec<Vec<usize>>,
+}
+
+impl Sought {
+    /// Adds a reference read in each of `readings` (an id tag is read as a
+    /// tag only, as [`CardIndex::resolve`] reads it; a name that folds to
+    /// nothing names nothing).
+    pub fn add<S: AsRef<str>>(&mut self, readings: impl IntoIterator<Item = S>) {
+        let mut numbers = Vec::new();
+        for reading in readings {
+            let reading = reading.as_ref();
+            let next = self.keys.len() + self.tags.len();
+            let number = match parse_tag(reading) {
+                Some(tag) => *self.tags.entry(tag).or_insert(next),
+                None => match fold(reading) {
+                    key if key.is_empty() => continue,
+                    key => *self.keys.entry(key).or_insert(next),
+                },
+            };
+            numbers.push(number);
+        }
+        self.references.push(numbers);
+    }
+
+    /// How many readings are looked for: the length of a scan's `found`.
+    pub fn readings(&self) -> usize {
+        self.keys.len() + self.tags.len()
+    }
+
+    /// Whether a card with this id and these names answers to a reading,
+    /// each reading it answers to marked in `found`; `buffer` is for
+    /// folding.
+    pub fn answers<'n>(
+        &self,
+        id: &str,
+        names: impl IntoIterator<Item = &'n str>,
+        found: &mut [bool],
+        buffer: &mut String,
+    ) -> bool {
+        let mut answers = false;
+        let mut mark = |number: Option<&usize>| {
+            if let Some(&number) = number {
+                found[number] = true;
+                answers = true;
+            }
+        };
+        if !self.tags.is_empty() {
+            mark(self.tags.get(&id_tag(id)));
+        }
+        fold_into(id, buffer);
+        mark(self.keys.get(buffer.as_str()));
+        for name in names {
+            fold_into(name, buffer);
+            mark(self.keys.get(buffer.as_str()));
+        }
+        answers
+    }
+
+    /// Whether every reference has a reading some card answers to.
+    pub fn all_found(&self, found: &[bool]) -> bool {
+        (self.references.iter()).all(|readings| readings.iter().any(|&n| found[n]))
+    }
 }
 
 /// Why a reference did not resolve.

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::cards;
+use crate::cards::{self, Sought};
 use crate::codec::{Reader, Writer};
 use crate::faces::art::ArtFormat;
 use crate::files::{FileIdentity, read_at};
@@ -130,6 +130,17 @@ pub struct Lookup {
     pub found: Option<(Card, Set)>,
     /// Every language a card or set of the database is translated into.
     pub languages: BTreeSet<String>,
+}
+
+/// What [`Index::cards_sought`] found.
+#[derive(Debug)]
+pub struct SoughtCards {
+    /// Every set, and the cards that answer to a reading.
+    pub database: Database,
+    /// Whether every reference has a reading some card answers to: when
+    /// one has none, its check must report it with suggestions, from
+    /// every name.
+    pub every_reference_found: bool,
 }
 
 /// What one section's directory told [`Index::lookup`].
@@ -242,6 +253,69 @@ impl Index {
             None => None,
         };
         Some(Lookup { found, languages })
+    }
+
+    /// The database cut down to the cards that answer to a reading of
+    /// `sought` ([`Sought::answers`]), in database order, with every set:
+    /// only the sections' directories and the sections of those cards are
+    /// read, and only those cards decoded. `None` when a section read is
+    /// damaged.
+    pub fn cards_sought(&self, sought: &Sought) -> Option<SoughtCards> {
+        let hits: Vec<(Set, Vec<Range<usize>>, Vec<bool>)> = (self.head.sets.par_iter())
+            .map(|(_, range)| self.hits(range, sought))
+            .collect::<Option<_>>()?;
+        let mut found = vec![false; sought.readings()];
+        let mut database = Database {
+            format: self.head.format,
+            cards: Vec::new(),
+            sets: Vec::with_capacity(hits.len()),
+            keywords: self.head.keywords.clone(),
+        };
+        for (section, (set, at, answered)) in hits.into_iter().enumerate() {
+            database.sets.push(set);
+            (found.iter_mut().zip(answered)).for_each(|(found, answered)| *found |= answered);
+            if !at.is_empty() {
+                database.cards.extend(self.cards_in(section, at)?);
+            }
+        }
+        Some(SoughtCards {
+            every_reference_found: sought.all_found(&found),
+            database,
+        })
+    }
+
+    /// Where the cards that answer to `sought` lie in one section's
+    /// cards' bytes, from its directory, with the section's set and the
+    /// readings they answer to.
+    fn hits(
+        &self,
+        range: &Range<u64>,
+        sought: &Sought,
+    ) -> Option<(Set, Vec<Range<usize>>, Vec<bool>)> {
+        let bytes = self.directory(range)?;
+        let directory = read_directory(&bytes)?;
+        let mut found = vec![false; sought.readings()];
+        let mut buffer = String::new();
+        let (mut at, mut hits) = (0, Vec::new());
+        for entry in &directory.entries {
+            let names = std::iter::once(entry.name)
+                .chain(entry.translations.iter().filter_map(|(_, name)| *name));
+            if sought.answers(entry.id, names, &mut found, &mut buffer) {
+                hits.push(at..at + entry.len);
+            }
+            at += entry.len;
+        }
+        Some((directory.set, hits, found))
+    }
+
+    /// The cards at `at` in section `section`'s cards (the section read
+    /// whole, to check its checksum).
+    fn cards_in(&self, section: usize, at: Vec<Range<usize>>) -> Option<Vec<Card>> {
+        let bytes = self.section(&self.head.sets.get(section)?.1)?;
+        let (_, cards) = split_section(&bytes)?;
+        (at.into_iter())
+            .map(|at| decode_card_alone(cards.get(at)?))
+            .collect()
     }
 
     /// One section's directory read for [`Index::lookup`].

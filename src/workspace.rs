@@ -30,6 +30,7 @@ use rayon::prelude::*;
 
 use crate::artifacts::{self, DatabaseJson, DatabaseWriter, FileIdentity, Piece, SetJson};
 use crate::cache::Cache;
+use crate::cards::Sought;
 use crate::compile::{
     ChecksMemo, Compiled, Options, Output, PoolVocabulary, compile_with, find_set, read_vocabulary,
 };
@@ -41,12 +42,23 @@ use crate::i18n;
 use crate::index::{self, Index, PoolState};
 use crate::model::{Card, DATABASE_FORMAT, Database, Set};
 use crate::pool::{Listing, Pool, PoolError};
+use crate::rules::check::{self, Ground};
 use crate::rules::format::Formats;
 use crate::sqlite;
 
 /// Where `blades build` writes the database unless told otherwise; the
 /// build cache sits beside it.
 pub const DEFAULT_DATABASE: &str = "dist/cards.json";
+
+/// Why no player check can run on a pool ([`Workspace::ground`]).
+#[derive(Debug)]
+pub enum Unchecked {
+    /// The pool's deck formats have errors, or name what it lacks: the
+    /// findings say so.
+    Formats(Findings),
+    /// The pool has errors: its findings.
+    Pool(Findings),
+}
 
 /// Findings about a pool, with the text of the files they point into.
 #[derive(Debug, Default)]
@@ -58,6 +70,14 @@ pub struct Findings {
 impl Findings {
     pub fn error_count(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// Other findings about the same files.
+    fn with(self, diagnostics: Vec<Diagnostic>) -> Findings {
+        Findings {
+            diagnostics,
+            sources: self.sources,
+        }
     }
 }
 
@@ -183,6 +203,55 @@ impl Workspace {
                 .map_err(Option::unwrap_or_default),
             Err(Some(findings)) => Err(findings),
         }
+    }
+
+    /// What the player checks need of the pool ([`Ground`]: its deck
+    /// formats and database), asked in `deck check`'s order: formats
+    /// without errors, a database, formats that name only what it has.
+    /// With `sought`, the database holds only the cards sought and those
+    /// the formats name, when the card index has them all
+    /// ([`Workspace::cards_sought`]).
+    pub fn ground(&self, sought: Option<Sought>) -> Result<Ground, Unchecked> {
+        let (formats, findings) = self.formats();
+        if let Some(refused) = check::formats_refused(&findings.diagnostics) {
+            return Err(Unchecked::Formats(findings.with(refused)));
+        }
+        let named = sought.and_then(|mut sought| {
+            formats.named_cards().for_each(|id| sought.add([id]));
+            let database = self.cards_sought(&sought)?;
+            // A name the formats misspell is reported from every card.
+            check::formats_unknown(&formats, &database)
+                .is_none()
+                .then_some(database)
+        });
+        let database = match named {
+            Some(database) => database,
+            None => self.database().map_err(Unchecked::Pool)?,
+        };
+        if let Some(unknown) = check::formats_unknown(&formats, &database) {
+            return Err(Unchecked::Formats(findings.with(unknown)));
+        }
+        Ok(Ground::new(database, formats))
+    }
+
+    /// The database a check of `sought` needs: cut down to the cards it
+    /// names when the card index has them all
+    /// ([`Workspace::cards_sought`]), else whole.
+    pub fn database_for(&self, sought: &Sought) -> Result<Database, Findings> {
+        match self.cards_sought(sought) {
+            Some(database) => Ok(database),
+            None => self.database(),
+        }
+    }
+
+    /// The database cut down to the cards `sought` names, with every set
+    /// ([`Index::cards_sought`]): what a player check needs when each of
+    /// its references names a card. `None` without a card index of the
+    /// pool as it is, or when a reference names no card (its report
+    /// suggests names from every card): then ask [`Workspace::database`].
+    pub fn cards_sought(&self, sought: &Sought) -> Option<Database> {
+        let found = self.index.as_ref()?.cards_sought(sought)?;
+        found.every_reference_found.then_some(found.database)
     }
 
     /// One card, by id or name in any language ([`i18n::card_named`]),

@@ -324,3 +324,59 @@ fn a_card_looked_up_in_the_index_is_the_card_the_database_gives() {
         blades::i18n::languages(&database)
     );
 }
+
+/// A player check through the index decodes only the cards its input
+/// names: every reference, in each way a deck list writes it, resolves in
+/// the cut-down database exactly as in the whole one, and a reference that
+/// names nothing sends the check to the whole database (its report
+/// suggests names from every card).
+#[test]
+fn a_check_over_the_named_cards_resolves_as_over_every_card() {
+    use blades::cards::{CardIndex, LookupError, Sought};
+    for pool in ["cards", "tests/fixtures/rules/pool"] {
+        let (_dir, cards, out) = built_copy(pool);
+        let workspace = Workspace::open_beside(Some(&cards), &out).unwrap();
+        assert!(workspace.has_index(), "{pool}");
+        let database = built_afresh(&cards);
+        let whole = CardIndex::new(&database);
+        let mut references = vec!["no such card".to_string(), "3 no such card".into()];
+        for card in &database.cards {
+            references.push(card.id.0.clone());
+            references.push(format!(" {} ", card.name.to_uppercase()));
+            references.push(format!("2 {}", card.name));
+            references.push(format!("%{:08x}", blades::cards::id_tag(&card.id.0)));
+            let translated = card.translations.values().filter_map(|t| t.name.clone());
+            references.extend(translated.map(|name| name.replace("", " ").trim().to_string()));
+        }
+        let ids = |index: &CardIndex, found: Result<usize, LookupError>| match found {
+            Ok(i) => Ok(vec![index.card(i).id.0.clone()]),
+            Err(LookupError::Ambiguous { targets }) => Err(targets
+                .iter()
+                .map(|&i| index.card(i).id.0.clone())
+                .collect()),
+            Err(LookupError::Unknown { .. }) => Err(Vec::new()),
+        };
+        for reference in &references {
+            let bare = reference.split_once(' ').map(|(_, name)| name.trim());
+            let mut sought = Sought::default();
+            sought.add(std::iter::once(reference.as_str()).chain(bare));
+            let named = workspace.cards_sought(&sought);
+            let readings = std::iter::once(reference.as_str()).chain(bare);
+            let names_nothing = readings
+                .clone()
+                .all(|r| matches!(whole.resolve_plain(r), Err(LookupError::Unknown { .. })));
+            assert_eq!(named.is_none(), names_nothing, "{pool}: {reference}");
+            let Some(named) = named else { continue };
+            assert!(named.cards.len() < database.cards.len() || database.cards.len() < 3);
+            assert_eq!(named.sets, database.sets);
+            let part = CardIndex::new(&named);
+            for reading in readings {
+                assert_eq!(
+                    ids(&part, part.resolve_plain(reading)),
+                    ids(&whole, whole.resolve_plain(reading)),
+                    "{pool}: {reading}"
+                );
+            }
+        }
+    }
+}

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use blades::cards::CardIndex;
+use blades::cards::{CardIndex, Sought};
 use blades::diagnostics::{Code, Diagnostic};
 use blades::model::Database;
 use blades::report::{self, Format};
@@ -27,23 +27,43 @@ pub fn database(context: &Context) -> Result<&'static Database, ExitCode> {
     Ok(database)
 }
 
-/// Checks each file in turn and prints each result as it comes (JSON Lines
-/// for several files); the exit code is the worst verdict's.
+/// [`database`] for a check of the cards `sought`: only those, when the
+/// card index has them all.
+pub fn database_for(context: &Context, sought: &Sought) -> Result<&'static Database, ExitCode> {
+    context.database_for(sought, "nothing can be checked against it")
+}
+
+/// An input read, under the name its report gives it.
+pub struct Input {
+    pub shown: String,
+    pub read: check::Read,
+}
+
+/// Reads every input before any is checked (a check looks up the cards of
+/// all of them at once); standard input once.
+pub fn read_each(context: &Context, files: &[std::path::PathBuf]) -> Result<Vec<Input>, ExitCode> {
+    stdin_once(context, files)?;
+    let input = |path: &std::path::PathBuf| Input {
+        shown: shown(path),
+        read: read(path),
+    };
+    Ok(files.iter().map(input).collect())
+}
+
+/// Checks each input in turn and prints each result as it comes (JSON
+/// Lines for several inputs); the exit code is the worst verdict's.
 pub fn check_each<R: Serialize>(
     context: &Context,
-    files: &[std::path::PathBuf],
-    check: impl Fn(&Path) -> R,
+    inputs: Vec<Input>,
+    check: impl Fn(Input) -> R,
     verdict: impl Fn(&R) -> Verdict,
     human: impl Fn(&mut Shown<&mut std::io::BufWriter<Stdout>>, &R),
 ) -> ExitCode {
-    if let Err(code) = stdin_once(context, files) {
-        return code;
-    }
     let mut out = std::io::BufWriter::new(Stdout);
     let mut worst = Verdict::Legal;
-    let lines = files.len() > 1;
-    for path in files {
-        let report = check(path);
+    let lines = inputs.len() > 1;
+    for input in inputs {
+        let report = check(input);
         worst = worst.max(verdict(&report));
         match context.format {
             Format::Json => print_json(&mut out, &report, lines),

@@ -2,10 +2,10 @@
 
 use blades::words::plural;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use blades::cards::CardIndex;
+use blades::cards::{CardIndex, Sought};
 use blades::report::Format;
 use blades::rules::check;
 use blades::rules::collection::{BestReport, ChosenReport, CollectionReport};
@@ -45,39 +45,58 @@ enum CollectionCommand {
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
-    let database = match checks::database(context) {
+    match args.command {
+        CollectionCommand::Check { files, duel } => check(context, &files, duel),
+        CollectionCommand::Best { file, duel } => best(context, &file, duel),
+    }
+}
+
+/// `collection check`: each collection against the cards it names.
+fn check(context: &Context, files: &[PathBuf], duel: bool) -> ExitCode {
+    let inputs = match checks::read_each(context, files) {
+        Ok(inputs) => inputs,
+        Err(code) => return code,
+    };
+    let mut sought = Sought::default();
+    (inputs.iter()).for_each(|input| check::seek_cards(&input.read, true, &mut sought));
+    let database = match checks::database_for(context, &sought) {
         Ok(database) => database,
         Err(code) => return code,
     };
     let index = CardIndex::new(database);
-    let mut out = std::io::BufWriter::new(out::Stdout);
-    let verdict = match args.command {
-        CollectionCommand::Check { files, duel } => {
-            return checks::check_each(
-                context,
-                &files,
-                |path| {
-                    let read = checks::read(path);
-                    let checked =
-                        check::collection(database, &index, &checks::shown(path), read, duel);
-                    checks::report(context, checked)
-                },
-                |report| report.common.verdict(),
-                |out, report| print_check(out, &index, report),
-            );
-        }
-        CollectionCommand::Best { file, duel } => {
-            let checked = check::best(&index, &checks::shown(&file), checks::read(&file), duel);
-            let report = checks::report(context, checked);
-            match context.format {
-                Format::Json => checks::print_json(&mut out, &report, false),
-                Format::Human => print_best(&mut out::Shown(&mut out), &index, &report),
-            }
-            report.common.verdict()
-        }
+    checks::check_each(
+        context,
+        inputs,
+        |input| {
+            let checked = check::collection(database, &index, &input.shown, input.read, duel);
+            checks::report(context, checked)
+        },
+        |report| report.common.verdict(),
+        |out, report| print_check(out, &index, report),
+    )
+}
+
+/// `collection best`: the best collection of a binder's cards.
+fn best(context: &Context, file: &Path, duel: bool) -> ExitCode {
+    let read = checks::read(file);
+    let mut sought = Sought::default();
+    check::seek_cards(&read, false, &mut sought);
+    let database = match checks::database_for(context, &sought) {
+        Ok(database) => database,
+        Err(code) => return code,
     };
+    let index = CardIndex::new(database);
+    let report = checks::report(
+        context,
+        check::best(&index, &checks::shown(file), read, duel),
+    );
+    let mut out = std::io::BufWriter::new(out::Stdout);
+    match context.format {
+        Format::Json => checks::print_json(&mut out, &report, false),
+        Format::Human => print_best(&mut out::Shown(&mut out), &index, &report),
+    }
     let _ = out.flush();
-    checks::exit_code(verdict)
+    checks::exit_code(report.common.verdict())
 }
 
 fn symbol_words(symbol: &str) -> String {

@@ -49,13 +49,16 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let mut out = std::io::BufWriter::new(out::Stdout);
     let code = match args.command {
         CopiesCommand::Check { files } => {
+            let inputs = match checks::read_each(context, &files) {
+                Ok(inputs) => inputs,
+                Err(code) => return code,
+            };
             let index = CardIndex::new(database);
             checks::check_each(
                 context,
-                &files,
-                |path| {
-                    let read = checks::read(path);
-                    let checked = check::copies(database, &index, &checks::shown(path), read);
+                inputs,
+                |input| {
+                    let checked = check::copies(database, &index, &input.shown, input.read);
                     checks::report(context, checked)
                 },
                 |report| report.common.verdict(),

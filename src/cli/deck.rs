@@ -5,14 +5,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use blades::cards::CardIndex;
+use blades::cards::{CardIndex, Sought};
 use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::report::Format;
 use blades::rules::check::{self, Ground};
 use blades::rules::deck::{DeckFormat, DeckReport};
 use blades::rules::deck_diff::DeckDiff;
 use blades::rules::stats::{DeckStats, Spread};
-use blades::workspace::Workspace;
+use blades::workspace::{Unchecked, Workspace};
 
 use super::out::{self, Shown, stdoutln};
 use super::{Context, checks, exit, kept_until_exit};
@@ -89,32 +89,41 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 }
 
 /// What every deck command reads first: the pool's formats (the one
-/// named, or the default) and its database.
-fn ground(context: &Context) -> Result<&'static Ground, ExitCode> {
-    ground_of(context, &context.workspace()?).map(kept_until_exit)
+/// named, or the default) and the cards its inputs name.
+fn ground(context: &Context, inputs: &[&check::Read]) -> Result<&'static Ground, ExitCode> {
+    let mut sought = Sought::default();
+    inputs
+        .iter()
+        .for_each(|read| check::seek_deck(read, &mut sought));
+    ground_of(context, &context.workspace()?, Some(sought)).map(kept_until_exit)
 }
 
-/// [`ground`] of a workspace already open (`blades serve` keeps it).
-pub fn ground_of(context: &Context, workspace: &Workspace) -> Result<Ground, ExitCode> {
-    let (formats, findings) = workspace.formats();
-    if let Some(refused) = check::formats_refused(&findings.diagnostics) {
-        return Err(context.fail(exit::CANNOT_RUN, &refused, &findings.sources));
-    }
-    let database = workspace.database().map_err(|findings| {
-        context.pool_has_errors(&findings, "nothing can be checked against it")
-    })?;
-    if let Some(unknown) = check::formats_unknown(&formats, &database) {
-        return Err(context.fail(exit::CANNOT_RUN, &unknown, &findings.sources));
-    }
-    Ok(Ground::new(database, formats))
+/// [`ground`] of a workspace already open, for the cards `sought` (every
+/// card without it: `blades serve` checks whatever comes).
+pub fn ground_of(
+    context: &Context,
+    workspace: &Workspace,
+    sought: Option<Sought>,
+) -> Result<Ground, ExitCode> {
+    workspace
+        .ground(sought)
+        .map_err(|unchecked| match unchecked {
+            Unchecked::Formats(findings) => {
+                context.fail(exit::CANNOT_RUN, &findings.diagnostics, &findings.sources)
+            }
+            Unchecked::Pool(findings) => {
+                context.pool_has_errors(&findings, "nothing can be checked against it")
+            }
+        })
 }
 
 /// [`ground`], and the format `--rules` names in it ([`format`]).
 fn ground_and_format(
     context: &Context,
+    inputs: &[&check::Read],
     rules: Option<&str>,
 ) -> Result<(&'static Ground, &'static DeckFormat), ExitCode> {
-    let ground = ground(context)?;
+    let ground = ground(context, inputs)?;
     Ok((ground, format(context, ground, rules)?))
 }
 
@@ -141,10 +150,12 @@ fn format<'g>(
 }
 
 fn check(context: &Context, files: &[PathBuf], rules: Option<&str>) -> ExitCode {
-    if let Err(code) = checks::stdin_once(context, files) {
-        return code;
-    }
-    let (ground, format) = match ground_and_format(context, rules) {
+    let inputs = match checks::read_each(context, files) {
+        Ok(inputs) => inputs,
+        Err(code) => return code,
+    };
+    let reads: Vec<_> = inputs.iter().map(|input| &input.read).collect();
+    let (ground, format) = match ground_and_format(context, &reads, rules) {
         Ok(both) => both,
         Err(code) => return code,
     };
@@ -152,9 +163,9 @@ fn check(context: &Context, files: &[PathBuf], rules: Option<&str>) -> ExitCode 
     let named = rules.is_some();
     checks::check_each(
         context,
-        files,
-        |path| {
-            let checked = check::deck(&index, format, &checks::shown(path), checks::read(path));
+        inputs,
+        |input| {
+            let checked = check::deck(&index, format, &input.shown, input.read);
             checks::report(context, checked)
         },
         |report| report.common.verdict(),
@@ -165,12 +176,13 @@ fn check(context: &Context, files: &[PathBuf], rules: Option<&str>) -> ExitCode 
 /// `deck export`: the deck read and resolved (not checked: a deck being
 /// built may break a rule), then written out canonically.
 fn export(context: &Context, path: &Path, share_only: bool, rules: Option<&str>) -> ExitCode {
-    let (ground, format) = match ground_and_format(context, rules) {
+    let read = checks::read(path);
+    let (ground, format) = match ground_and_format(context, &[&read], rules) {
         Ok(both) => both,
         Err(code) => return code,
     };
     let index = ground.index();
-    let file = match checks::read(path) {
+    let file = match read {
         Ok(file) => file,
         Err(problem) => return context.fail(exit::CANNOT_RUN, &[*problem], &Sources::default()),
     };
@@ -206,7 +218,8 @@ fn diff(context: &Context, a: &Path, b: &Path, rules: Option<&str>) -> ExitCode 
     if let Err(code) = checks::stdin_once(context, &both) {
         return code;
     }
-    let (ground, format) = match ground_and_format(context, rules) {
+    let (read_a, read_b) = (checks::read(a), checks::read(b));
+    let (ground, format) = match ground_and_format(context, &[&read_a, &read_b], rules) {
         Ok(both) => both,
         Err(code) => return code,
     };
@@ -214,8 +227,8 @@ fn diff(context: &Context, a: &Path, b: &Path, rules: Option<&str>) -> ExitCode 
     let compared = check::deck_diff(
         &ground.index(),
         format,
-        (&shown_a, checks::read(a)),
-        (&shown_b, checks::read(b)),
+        (&shown_a, read_a),
+        (&shown_b, read_b),
     );
     let Some(diff) = compared.answer else {
         return context.fail(exit::CANNOT_RUN, &compared.problems, &compared.sources);
@@ -236,12 +249,13 @@ fn diff(context: &Context, a: &Path, b: &Path, rules: Option<&str>) -> ExitCode 
 /// `deck stats`: the deck read and resolved as `export` reads it, its
 /// statistics printed.
 fn stats(context: &Context, path: &Path, rules: Option<&str>) -> ExitCode {
-    let (ground, format) = match ground_and_format(context, rules) {
+    let read = checks::read(path);
+    let (ground, format) = match ground_and_format(context, &[&read], rules) {
         Ok(both) => both,
         Err(code) => return code,
     };
     let shown = checks::shown(path);
-    let counted = check::deck_stats(&ground.index(), format, &shown, checks::read(path));
+    let counted = check::deck_stats(&ground.index(), format, &shown, read);
     let Some(stats) = counted.answer else {
         return context.fail(exit::CANNOT_RUN, &counted.problems, &counted.sources);
     };

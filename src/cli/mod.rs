@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
+use blades::cards::Sought;
 use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::model::Database;
 use blades::pool::PoolChoice;
@@ -204,6 +205,19 @@ impl Context {
         let workspace = self.workspace()?;
         match workspace.database() {
             Ok(database) => Ok((workspace, kept_until_exit(database))),
+            Err(findings) => Err(self.pool_has_errors(&findings, consequence)),
+        }
+    }
+
+    /// [`Context::database`] for a check of the cards `sought`
+    /// ([`Workspace::database_for`]).
+    pub fn database_for(
+        &self,
+        sought: &Sought,
+        consequence: &str,
+    ) -> Result<&'static Database, ExitCode> {
+        match self.workspace()?.database_for(sought) {
+            Ok(database) => Ok(kept_until_exit(database)),
             Err(findings) => Err(self.pool_has_errors(&findings, consequence)),
         }
     }

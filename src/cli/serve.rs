@@ -40,7 +40,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(workspace) => workspace,
         Err(code) => return code,
     };
-    let ground = match deck::ground_of(context, &workspace) {
+    let ground = match deck::ground_of(context, &workspace, None) {
         Ok(ground) => ground,
         Err(code) => return code,
     };

@@ -34,9 +34,10 @@ enum TradeCommand {
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
     let TradeCommand::Check { files, free_market } = args.command;
-    if let Err(code) = checks::stdin_once(context, &files) {
-        return code;
-    }
+    let inputs = match checks::read_each(context, &files) {
+        Ok(inputs) => inputs,
+        Err(code) => return code,
+    };
     let database = match checks::database(context) {
         Ok(database) => database,
         Err(code) => return code,
@@ -44,10 +45,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let index = CardIndex::new(database);
     checks::check_each(
         context,
-        &files,
-        |path| {
-            let read = checks::read(path);
-            let checked = check::trade(&index, &checks::shown(path), read, free_market);
+        inputs,
+        |input| {
+            let checked = check::trade(&index, &input.shown, input.read, free_market);
             checks::report(context, checked)
         },
         |report| report.common.verdict(),

@@ -19,7 +19,7 @@ use super::share::{self, DeckExport};
 use super::stats::{self, DeckStats};
 use super::trade::{self, Side, TradeReport};
 use super::{Common, Violation, rule};
-use crate::cards::{CardIndex, NameIndex};
+use crate::cards::{CardIndex, NameIndex, Sought};
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::model::Database;
 use crate::report;
@@ -101,6 +101,26 @@ pub fn formats_unknown(formats: &Formats, database: &Database) -> Option<Vec<Dia
 
 /// An input as read: its text, or why it could not be read.
 pub type Read = Result<InputFile, Box<Diagnostic>>;
+
+/// Adds the cards a deck names to what its check will look up.
+pub fn seek_deck(read: &Read, sought: &mut Sought) {
+    if let Ok(file) = read {
+        let doc = input::read_deck(file, &mut Vec::new());
+        input::seek(&doc.cards, sought);
+        for section in &doc.sections {
+            input::seek(&section.cards, sought);
+        }
+    }
+}
+
+/// Adds the cards a collection (`symbol:` allowed) or a binder names to
+/// what its check will look up.
+pub fn seek_cards(read: &Read, collection: bool, sought: &mut Sought) {
+    if let Ok(file) = read {
+        let doc = input::read_cards(file, collection, &mut Vec::new());
+        input::seek(&doc.cards, sought);
+    }
+}
 
 /// `deck check`: a deck against a format.
 pub fn deck(

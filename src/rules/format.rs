@@ -296,6 +296,13 @@ impl Formats {
     /// not have, each located in its format file with the nearest one
     /// suggested. (A filter on a name that does not exist would count
     /// nothing, silently.)
+    /// The ids of the cards the formats' filters name.
+    pub fn named_cards(&self) -> impl Iterator<Item = &str> {
+        (self.list.iter().flat_map(|f| &f.names))
+            .filter(|named| named.attribute == "card")
+            .map(|named| named.id.0.as_str())
+    }
+
     pub fn unknown_names(&self, database: &Database) -> Vec<Diagnostic> {
         let cards: Vec<&str> = database.cards.iter().map(|c| c.id.0.as_str()).collect();
         let sets: Vec<&str> = database.sets.iter().map(|s| s.id.0.as_str()).collect();

@@ -24,7 +24,7 @@ use super::Counted;
 use super::characters::{self, Character};
 use super::collection::Symbol;
 use super::share;
-use crate::cards::{CardIndex, LookupError, NameIndex, NameSource};
+use crate::cards::{CardIndex, LookupError, NameIndex, NameSource, Sought};
 use crate::diagnostics::{Code, Diagnostic, Fix};
 use crate::model::{Database, Set};
 use crate::pool;
@@ -1399,6 +1399,14 @@ fn plain_name(name: &str) -> bool {
 /// `N Name` where `Name` names a card: the count (saturated past the
 /// integer range) and the card.
 fn bare_count(index: &CardIndex, text: &str) -> Option<(u64, usize)> {
+    let (count, name) = split_bare_count(text)?;
+    let card = index.resolve_plain(name).ok()?;
+    Some((count, card))
+}
+
+/// `N Name` cut into its count (saturated past the integer range) and
+/// the name.
+fn split_bare_count(text: &str) -> Option<(u64, &str)> {
     let (count, name) = text.trim().split_once(char::is_whitespace)?;
     let count = match whole_number(count) {
         Some(count) => count,
@@ -1406,8 +1414,16 @@ fn bare_count(index: &CardIndex, text: &str) -> Option<(u64, usize)> {
         None if count.chars().all(|c| digit(c).is_some()) && !count.is_empty() => u64::MAX,
         None => return None,
     };
-    let card = index.resolve_plain(name.trim()).ok()?;
-    Some((count, card))
+    Some((count, name.trim()))
+}
+
+/// Adds each reference to what a check will look up, in every way
+/// [`resolve_located`] reads it: whole, and as `N Name`.
+pub fn seek(refs: &[Reference], sought: &mut Sought) {
+    for r in refs {
+        let bare = split_bare_count(&r.name).map(|(_, name)| name);
+        sought.add(std::iter::once(r.name.as_str()).chain(bare));
+    }
 }
 
 fn suggestion_help(suggestions: &[String], what: &str) -> String {
