@@ -38,10 +38,10 @@ use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::faces::gallery::{self, Gallery, GalleryWritten};
 use crate::faces::render::{self as face_render, FitMemo, face_findings};
 use crate::files::{self, Destination};
-use crate::i18n;
+use crate::i18n::{self, memo::Memo};
 use crate::index::{self, Index, PoolState};
 use crate::model::{Card, DATABASE_FORMAT, Database, Set};
-use crate::pool::{Listing, Pool, PoolError};
+use crate::pool::{Listing, Pool, PoolError, SourceFile};
 use crate::rules::check::{self, Ground};
 use crate::rules::format::Formats;
 use crate::sqlite;
@@ -146,6 +146,25 @@ impl Workspace {
         let mut workspace = Workspace::of(pool, cache, Some(out.to_path_buf()));
         workspace.index = index.filter(|index| index.state().describes(&workspace.pool));
         Ok(workspace)
+    }
+
+    /// The translations of the pool in `cards` for `i18n status`, through
+    /// the memo of earlier runs kept beside the last build's output
+    /// ([`i18n::memo`]): only the set and locale files changed since are
+    /// read and parsed, and the memo is brought up to date. The built-in
+    /// pool has no memo.
+    pub fn translations_remembered(cards: Option<&Path>) -> Result<i18n::Project, PoolError> {
+        let Some(dir) = cards else {
+            return Ok(i18n::Project::load(&Pool::builtin()));
+        };
+        let mut memo = Memo::open(&i18n::memo::beside(Path::new(DEFAULT_DATABASE)));
+        let listing = Pool::list(dir).map(Listing::stamp)?;
+        let pool = listing.read(|path, stamp| memo.known(path, stamp))?;
+        let project = i18n::Project::load_remembering(&pool, &mut memo);
+        let files: Vec<&SourceFile> = pool.sets.iter().chain(&pool.data).collect();
+        // A memo that cannot be written costs only the next run's time.
+        let _ = memo.save(&files);
+        Ok(project)
     }
 
     /// The pool in `cards`, or the built-in one, every file read (for the

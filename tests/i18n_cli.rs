@@ -1522,3 +1522,86 @@ fn check_warns_stale_exactly_where_status_counts_a_stale_text_it_can_compare() {
     }
     assert!(compared >= 4, "the fixtures have stale texts to compare");
 }
+
+// ----- the memo of earlier runs -----------------------------------------
+
+/// `i18n status` through the memo it keeps beside a build's output
+/// (`dist/.blades-i18n`) answers as a run that parses every file: on every
+/// fixture pool, when the memo is written, when it answers for files left
+/// unread, after an edit of a set file and a locale file, and when the
+/// memo is damaged.
+#[test]
+fn status_through_the_memo_answers_as_reading_every_file() {
+    let pools: Vec<PathBuf> = common::fixture_pools()
+        .into_iter()
+        .chain([common::root().join("cards")])
+        .collect();
+    // Each pool twice: `remembering` has an output folder (the memo goes
+    // there), `fresh` none (every run reads every file).
+    let copies: Vec<(tempfile::TempDir, tempfile::TempDir)> = (pools.iter())
+        .map(|pool| {
+            let (remembering, fresh) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+            copy_dir(pool, &remembering.path().join("pool"));
+            copy_dir(pool, &fresh.path().join("pool"));
+            std::fs::create_dir(remembering.path().join("dist")).unwrap();
+            (remembering, fresh)
+        })
+        .collect();
+    // Files whose stamps have settled are vouched for by the memo, and
+    // left unread.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let asked: [&[&str]; 2] = [
+        &["--cards", "pool", "i18n", "status"],
+        &["--cards", "pool", "--format", "json", "i18n", "status"],
+    ];
+    let answers = |dir: &Path| -> Vec<String> {
+        (asked.iter())
+            .map(|args| {
+                let run = blades(dir, args);
+                format!(
+                    "exit {}\n{}--- stderr\n{}",
+                    run.code, run.stdout, run.stderr
+                )
+            })
+            .collect()
+    };
+    for (pool, (remembering, fresh)) in pools.iter().zip(&copies) {
+        let (remembering, fresh) = (remembering.path(), fresh.path());
+        let expected = answers(fresh);
+        let memo = remembering.join("dist/.blades-i18n");
+        assert_eq!(answers(remembering), expected, "{pool:?}: writing the memo");
+        let has_sets = (std::fs::read_dir(pool).unwrap())
+            .any(|e| e.unwrap().path().extension().is_some_and(|e| e == "yaml"));
+        assert_eq!(memo.is_file(), has_sets, "{pool:?}: the memo is kept");
+        assert_eq!(answers(remembering), expected, "{pool:?}: through the memo");
+        for dir in [remembering, fresh] {
+            edit_first(&dir.join("pool"), "yaml", "name: ", "name: Edited ");
+            edit_first(&dir.join("pool/locales/ja"), "yaml", "text: ", "text: 改");
+        }
+        let expected = answers(fresh);
+        assert_eq!(answers(remembering), expected, "{pool:?}: after edits");
+        let Ok(mut bytes) = std::fs::read(&memo) else {
+            continue;
+        };
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x55;
+        std::fs::write(&memo, bytes).unwrap();
+        assert_eq!(answers(remembering), expected, "{pool:?}: a damaged memo");
+    }
+}
+
+/// Replaces the first occurrence of `from` in the first file (by name) of
+/// a folder with this extension, if there is one.
+fn edit_first(dir: &Path, extension: &str, from: &str, to: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = (entries.map(|e| e.unwrap().path()))
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect();
+    paths.sort();
+    if let Some(path) = paths.first() {
+        let text = std::fs::read_to_string(path).unwrap();
+        std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+    }
+}

@@ -12,14 +12,14 @@ use blades::files;
 use blades::i18n::exchange::{
     self, ExportOptions, ExportReport, ImportOptions, ImportPlan, ImportReport, UpdateReport,
 };
-use blades::i18n::status::{self, State, StatusReport};
+use blades::i18n::status::{self, Listed, State, StatusReport};
 use blades::i18n::{self, Project, check, po};
 use blades::pool;
 use blades::report::{self, Format};
 use blades::workspace::Workspace;
 
 use super::out::{self, stderrln, stdout, stdoutln};
-use super::{Context, exit};
+use super::{Context, exit, kept_until_exit};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -153,14 +153,27 @@ fn bad_lang(context: &Context, lang: &str) -> ExitCode {
 /// Loads the project; problems reading locale files are printed (human) and
 /// counted.
 fn load(context: &Context) -> Result<Project, ExitCode> {
-    let project = context.workspace_uncached()?.translations();
+    Ok(noted(context, context.workspace_uncached()?.translations()))
+}
+
+/// [`load`] for a report: through the memo of earlier runs, reading only
+/// the files changed since.
+fn load_remembered(context: &Context) -> Result<Project, ExitCode> {
+    context.say_pool();
+    let project = Workspace::translations_remembered(context.cards.as_deref())
+        .map_err(|e| context.refuse(e.into_diagnostic()))?;
+    Ok(noted(context, project))
+}
+
+/// Says that the set files have errors (their cards are left out).
+fn noted(context: &Context, project: Project) -> Project {
     if project.set_errors > 0 && context.tells() {
         stderrln!(
             "note: the set files have {} error(s); their cards are left out here (`blades build` lists them)",
             project.set_errors
         );
     }
-    Ok(project)
+    project
 }
 
 fn has_errors(diagnostics: &[Diagnostic]) -> bool {
@@ -173,20 +186,26 @@ fn status_command(context: &Context, mut args: StatusArgs) -> ExitCode {
     {
         return bad_lang(context, lang);
     }
-    let project = match load(context) {
-        Ok(p) => p,
+    // Left to the system at exit: freeing every unit costs a large pool
+    // a fifth of the command.
+    let project = match load_remembered(context) {
+        Ok(p) => kept_until_exit(p),
         Err(code) => return code,
     };
     if let Some(lang) = &args.lang {
-        match lang_id(context, &project, lang) {
+        match lang_id(context, project, lang) {
             Ok(id) => args.lang = Some(id),
             Err(code) => return code,
         }
     }
+    let listed = match context.format {
+        Format::Human => Listed::Problems,
+        Format::Json => Listed::Every,
+    };
     let languages: Vec<_> = project
         .languages(args.lang.as_deref())
         .iter()
-        .map(|lang| status::status(&project, lang))
+        .map(|lang| status::status(project, lang, listed))
         .collect();
     match context.format {
         Format::Human => {

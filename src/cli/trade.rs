@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use blades::cards::CardIndex;
+use blades::cards::{CardIndex, Sought};
 use blades::rules::check;
 use blades::rules::trade::{SideValue, TradeReport};
 
@@ -38,7 +38,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(inputs) => inputs,
         Err(code) => return code,
     };
-    let database = match checks::database(context) {
+    let mut sought = Sought::default();
+    (inputs.iter()).for_each(|input| check::seek_trade(&input.read, &mut sought));
+    let database = match checks::database_for(context, &sought) {
         Ok(database) => database,
         Err(code) => return code,
     };

@@ -221,7 +221,7 @@ pub(crate) fn unit_entry(project: &Project, unit: &Unit, entry: Option<&Entry>) 
     let mut extracted = about_unit(project, unit, entry);
     extracted.extend(budget_note(unit));
     extracted.extend(glossary_note(unit));
-    let (line, _) = project.sources.line_col(&unit.path, unit.span.start);
+    let line = project.line(&unit.path, unit.span.start);
     let stale = entry.is_some_and(|e| !e.is_current(&unit.english));
     let previous = entry
         .filter(|_| stale)

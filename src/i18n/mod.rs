@@ -5,7 +5,7 @@
 //! moved is reported as stale.
 //!
 //! Sources of units:
-//! - card fields ([`card_units`]): set name, card name, flavor, and an
+//! - card fields ([`set_units`]): set name, card name, flavor, and an
 //!   optional per-card override of the rendered effect text;
 //! - phrase templates of the effect language ([`phrase_units`]): the
 //!   templates of `phrases/en.yaml`, translated in `phrases/<lang>.yaml`
@@ -30,7 +30,6 @@ use crate::effect::{Lang, phrases};
 use crate::load::{self, LoadedCard, LoadedSet};
 use crate::model::{Card, CardTranslation, Database, SetTranslation};
 use crate::pool::{Pool, SourceFile};
-use crate::words::{CardKind, Element, Id};
 use crate::yaml::{self, Node};
 
 pub mod check;
@@ -38,51 +37,19 @@ pub mod exchange;
 pub mod glossary;
 pub mod keys;
 pub mod locale;
+pub mod memo;
 pub mod po;
 pub mod status;
 pub mod text;
+pub mod units;
 
 pub(crate) use keys::PHRASES_EN;
 pub use keys::{Field, SOURCE_LANG, UnitKey, language_id, language_name, valid_lang};
+use locale::Target;
 pub(crate) use locale::normalize;
 pub use locale::{Entry, LocaleFile, fingerprint};
-
-/// What a card unit's translator should know (PO extracted comments).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CardInfo {
-    pub kind: CardKind,
-    pub stars: Option<u8>,
-    pub elements: Vec<Element>,
-    pub types: Vec<Id>,
-    /// The card's English effect text (normalised).
-    pub effect: Option<String>,
-}
-
-/// One translatable English text.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Unit {
-    pub key: UnitKey,
-    /// The English text, normalised (see [`normalize`]).
-    pub english: String,
-    /// Must every language translate it? Effect overrides are optional: the
-    /// effect language renders effects in every language.
-    pub required: bool,
-    /// Where the English is written.
-    pub path: Arc<str>,
-    pub span: Range<usize>,
-    /// The English value in its file (to locate words inside it).
-    pub node: Option<Node>,
-    pub card: Option<CardInfo>,
-}
-
-/// A set of the pool, as the translation tools see it.
-#[derive(Debug, Clone)]
-pub struct SetInfo {
-    pub id: String,
-    pub path: Arc<str>,
-    /// Card ids in file order.
-    pub cards: Vec<String>,
-}
+use memo::{Lines, LocaleRecord, Memo, SetRecord};
+pub use units::{CardInfo, SetInfo, Unit};
 
 /// Every unit of a pool and every language's translations.
 pub struct Project {
@@ -95,46 +62,163 @@ pub struct Project {
     pub diagnostics: Vec<Diagnostic>,
     /// Errors in the set files themselves (`blades build` reports them).
     pub set_errors: usize,
+    /// The text of every file read (a file the memo answered for is not).
     pub sources: Sources,
+    /// Where the lines start in the files not read ([`Project::line`]).
+    lines: HashMap<Arc<str>, Lines>,
     index: HashMap<UnitKey, usize>,
+}
+
+/// The files' texts a project shows, and the lines of those it need not.
+#[derive(Default)]
+struct Texts {
+    sources: Sources,
+    lines: HashMap<Arc<str>, Lines>,
+}
+
+impl Texts {
+    /// A pool file: its text when it was read, else its lines.
+    fn add(&mut self, file: &SourceFile, lines: Lines) {
+        match file.is_read() {
+            true => self.sources.insert(file.path.clone(), file.text().clone()),
+            false => {
+                self.lines.insert(file.path.clone(), lines);
+            }
+        }
+    }
+
+    /// The text of the pool file at `path`, read if it was not.
+    fn show(&mut self, pool: &Pool, path: &Arc<str>) {
+        if self.sources.file(path).is_some() {
+            return;
+        }
+        let file = pool.sets.iter().chain(&pool.data).find(|f| f.path == *path);
+        if let Some(file) = file {
+            self.sources.insert(file.path.clone(), file.text().clone());
+        }
+    }
+}
+
+/// A set file read and parsed: its set, units and errors.
+fn read_set_file(file: &SourceFile) -> SetRecord {
+    let mut found = Vec::new();
+    let loaded = load::load_set_and_doc(file, &mut found);
+    let (set, units) = match loaded {
+        Some((set, doc)) => {
+            let info = SetInfo {
+                id: set.set.id.0.clone(),
+                path: set.path.clone(),
+                cards: set.cards.iter().map(|c| c.card.id.0.clone()).collect(),
+            };
+            (Some(info), set_units(&set, &doc))
+        }
+        None => (None, Vec::new()),
+    };
+    SetRecord {
+        set,
+        units,
+        errors: found.iter().filter(|d| d.is_error()).count(),
+        lines: Lines::of(file.text()),
+    }
+}
+
+/// A translation file (of a set, or a phrase book) read and parsed; `None`
+/// for other files.
+fn read_locale_file(file: &SourceFile) -> Option<LocaleRecord> {
+    let (lang, parsed, diagnostics) = parse_locale_file(file, true)?;
+    Some(LocaleRecord {
+        lang,
+        file: parsed,
+        diagnostics,
+        lines: Lines::of(file.text()),
+    })
 }
 
 impl Project {
     /// Reads the set files and every locale and phrase file of a pool.
     pub fn load(pool: &Pool) -> Project {
-        let mut sources = Sources::default();
-        let mut set_problems = pool.problems.clone();
-        // Each file parses on its own, in parallel; they join in pool order.
-        let parsed: Vec<_> = (pool.sets.par_iter())
-            .map(|file| {
-                let mut found = Vec::new();
-                (load::load_set_and_doc(file, &mut found), found)
+        let sets = (pool.sets.par_iter()).map(read_set_file).collect();
+        let locales = (pool.data.par_iter())
+            .filter_map(|file| Some((file, read_locale_file(file)?)))
+            .collect();
+        Project::assemble(pool, sets, locales)
+    }
+
+    /// [`Project::load`] through a memo of an earlier run: a set or
+    /// locale file the memo has as it is now is not parsed (nor read, when
+    /// its stamp vouches for it), and the records of the files parsed are
+    /// kept in the memo. Units read from the memo carry no YAML node:
+    /// what `i18n status` needs, not what the reviewer checks need.
+    pub fn load_remembering(pool: &Pool, memo: &mut Memo) -> Project {
+        let sets: Vec<(SetRecord, bool)> = (pool.sets.par_iter())
+            .map(|file| match memo.set(file) {
+                Some(record) => (record, false),
+                None => (read_set_file(file), true),
             })
             .collect();
-        let mut loaded = Vec::new();
-        for (file, (set, found)) in pool.sets.iter().zip(parsed) {
-            sources.insert(file.path.clone(), file.text().clone());
-            set_problems.extend(found);
-            loaded.extend(set);
+        let locales: Vec<(&SourceFile, LocaleRecord, bool)> = (pool.data.par_iter())
+            .filter_map(|file| match memo.locale(file) {
+                Some(record) => Some((file, record, false)),
+                None => Some((file, read_locale_file(file)?, true)),
+            })
+            .collect();
+        for (file, (record, fresh)) in pool.sets.iter().zip(&sets) {
+            if *fresh {
+                memo.put_set(file, record);
+            }
         }
-        let mut units = card_units(&loaded);
-        units.extend(phrase_units(pool));
-        let sets = loaded
-            .iter()
-            .map(|(s, _)| SetInfo {
-                id: s.set.id.0.clone(),
-                path: s.path.clone(),
-                cards: s.cards.iter().map(|c| c.card.id.0.clone()).collect(),
-            })
+        for (file, record, fresh) in &locales {
+            if *fresh {
+                memo.put_locale(file, record);
+            }
+        }
+        let sets = sets.into_iter().map(|(record, _)| record).collect();
+        let locales = (locales.into_iter())
+            .map(|(file, record, _)| (file, record))
             .collect();
-        let (locales, mut diagnostics) = Locales::load(pool);
+        Project::assemble(pool, sets, locales)
+    }
+
+    /// The project of each set file's and locale file's record, in pool
+    /// order.
+    fn assemble(
+        pool: &Pool,
+        sets: Vec<SetRecord>,
+        locale_files: Vec<(&SourceFile, LocaleRecord)>,
+    ) -> Project {
+        let mut texts = Texts::default();
+        let mut set_errors = pool.problems.iter().filter(|d| d.is_error()).count();
+        let mut units = Vec::new();
+        let mut set_infos = Vec::new();
+        for (file, record) in pool.sets.iter().zip(sets) {
+            texts.add(file, record.lines);
+            set_errors += record.errors;
+            units.extend(record.units);
+            set_infos.extend(record.set);
+        }
+        units.extend(phrase_units(pool));
+        let mut diagnostics = Vec::new();
+        let mut files = Vec::new();
+        for (file, record) in locale_files {
+            texts.add(file, record.lines);
+            diagnostics.extend(record.diagnostics);
+            files.extend(record.file.map(|parsed| (record.lang, parsed)));
+        }
+        let locales = Locales::from_files(files, &mut diagnostics);
         add_variant_units(&mut units, &locales);
         for file in &pool.data {
-            sources.insert(file.path.clone(), file.text().clone());
+            if file.is_read() {
+                texts.sources.insert(file.path.clone(), file.text().clone());
+            }
         }
         // The built-in English book, when the pool's translations follow it.
         if let Some(file) = english_phrase_file(pool) {
-            sources.insert(file.path.clone(), file.text().clone());
+            texts.sources.insert(file.path.clone(), file.text().clone());
+        }
+        // A finding is shown with its file's text, read if it was not.
+        for diagnostic in &diagnostics {
+            texts.show(pool, &diagnostic.path);
+            (diagnostic.related.iter()).for_each(|related| texts.show(pool, &related.path));
         }
         diagnostics::sort(&mut diagnostics);
         let mut index = HashMap::default();
@@ -143,12 +227,22 @@ impl Project {
         }
         Project {
             units,
-            sets,
+            sets: set_infos,
             locales,
             diagnostics,
-            set_errors: set_problems.iter().filter(|d| d.is_error()).count(),
-            sources,
+            set_errors,
+            sources: texts.sources,
+            lines: texts.lines,
             index,
+        }
+    }
+
+    /// The 1-based line of a byte offset in a file of the project.
+    pub fn line(&self, path: &str, offset: usize) -> usize {
+        match (self.sources.file(path), self.lines.get(path)) {
+            (Some(_), _) => self.sources.line_col(path, offset).0,
+            (None, Some(lines)) => lines.line(offset),
+            (None, None) => 1,
         }
     }
 
@@ -187,58 +281,56 @@ impl Project {
     }
 }
 
-/// The units of the card fields: each set's name, and each card's name,
+/// The units of a set's card fields: its name, and each card's name,
 /// flavor and effect (the effect as an optional override).
-pub(crate) fn card_units(sets: &[(LoadedSet, Node)]) -> Vec<Unit> {
+fn set_units(set: &LoadedSet, doc: &Node) -> Vec<Unit> {
     let mut units = Vec::new();
-    for (set, doc) in sets {
-        let set_id = set.set.id.0.clone();
-        units.push(Unit {
-            key: UnitKey::SetName {
-                set: set_id.clone(),
-            },
-            english: normalize(&set.set.name),
-            required: true,
-            path: set.path.clone(),
-            span: doc.locate("/name").node.span.clone(),
-            node: Some(doc.locate("/name").node.clone()),
-            card: None,
-        });
-        for LoadedCard { index, card, .. } in &set.cards {
-            let info = CardInfo {
-                kind: card.kind,
-                stars: card.stars,
-                elements: card.elements.clone(),
-                types: card.types.clone(),
-                effect: card.effect.as_deref().map(normalize),
-            };
-            let texts = [
-                (Field::Name, Some(&card.name), true),
-                (Field::Flavor, card.flavor.as_ref(), true),
-                (Field::Effect, card.effect.as_ref(), false),
-            ];
-            for (field, english, required) in texts {
-                let Some(english) = english else { continue };
-                let english = normalize(english);
-                if english.is_empty() {
-                    continue;
-                }
-                let pointer = format!("/cards/{index}/{}", field.as_str());
-                let node = doc.locate(&pointer).node.clone();
-                units.push(Unit {
-                    key: UnitKey::Card {
-                        set: set_id.clone(),
-                        card: card.id.0.clone(),
-                        field,
-                    },
-                    english,
-                    required,
-                    path: set.path.clone(),
-                    span: node.span.clone(),
-                    node: Some(node),
-                    card: Some(info.clone()),
-                });
+    let set_id = set.set.id.0.clone();
+    units.push(Unit {
+        key: UnitKey::SetName {
+            set: set_id.clone(),
+        },
+        english: normalize(&set.set.name),
+        required: true,
+        path: set.path.clone(),
+        span: doc.locate("/name").node.span.clone(),
+        node: Some(doc.locate("/name").node.clone()),
+        card: None,
+    });
+    for LoadedCard { index, card, .. } in &set.cards {
+        let info = CardInfo {
+            kind: card.kind,
+            stars: card.stars,
+            elements: card.elements.clone(),
+            types: card.types.clone(),
+            effect: card.effect.as_deref().map(normalize),
+        };
+        let texts = [
+            (Field::Name, Some(&card.name), true),
+            (Field::Flavor, card.flavor.as_ref(), true),
+            (Field::Effect, card.effect.as_ref(), false),
+        ];
+        for (field, english, required) in texts {
+            let Some(english) = english else { continue };
+            let english = normalize(english);
+            if english.is_empty() {
+                continue;
             }
+            let pointer = format!("/cards/{index}/{}", field.as_str());
+            let node = doc.locate(&pointer).node.clone();
+            units.push(Unit {
+                key: UnitKey::Card {
+                    set: set_id.clone(),
+                    card: card.id.0.clone(),
+                    field,
+                },
+                english,
+                required,
+                path: set.path.clone(),
+                span: node.span.clone(),
+                node: Some(node),
+                card: Some(info.clone()),
+            });
         }
     }
     units
@@ -432,13 +524,13 @@ pub(crate) fn parse_locale_file(
 /// A second translation file for the same set (or phrase book) and language.
 pub(crate) fn duplicate_locale_file(
     lang: &str,
-    target: &locale::Target,
+    target: &Target,
     (path, span): (&Arc<str>, Range<usize>),
     (first_path, first_span): (&Arc<str>, Range<usize>),
 ) -> Diagnostic {
     let what = match target {
-        locale::Target::Set(set) => format!("set `{set}`"),
-        locale::Target::Phrases => "the phrase templates".into(),
+        Target::Set(set) => format!("set `{set}`"),
+        Target::Phrases => "the phrase templates".into(),
     };
     Diagnostic::error(
         Code::LocaleDuplicate,

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::{Entry, Locale, Project, Unit, UnitKey, language_name};
+use super::{Entry, Locale, Project, Unit, language_name};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -139,60 +139,82 @@ pub struct StatusReport {
     pub diagnostics: Vec<crate::report::JsonDiagnostic>,
 }
 
-/// Group name of a unit in the per-set table.
-fn group(key: &UnitKey) -> String {
-    key.set().unwrap_or("phrases").to_string()
+/// Which entries a status lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed {
+    /// Every unit's (`--format json`).
+    Every,
+    /// Only those that are not translated (the report people read); the
+    /// counts still count every unit.
+    Problems,
 }
 
 /// The status of one language over a project.
-pub fn status(project: &Project, lang: &str) -> LanguageStatus {
+pub fn status(project: &Project, lang: &str, listed: Listed) -> LanguageStatus {
     let locale = project.locales.get(lang);
-    let mut entries: Vec<StatusEntry> = project
-        .units
-        .iter()
-        .filter_map(|unit| unit_status(project, locale, unit))
-        .collect();
-    if let Some(locale) = locale {
-        entries.extend(orphaned(project, locale));
+    let mut counts = Tally::new(project);
+    let mut entries = Vec::new();
+    for unit in &project.units {
+        let Some((state, entry)) = unit_state(locale, unit) else {
+            continue;
+        };
+        counts.add(unit.key.set(), state);
+        if listed == Listed::Every || state != State::Translated {
+            entries.push(unit_status(project, locale, unit, state, entry));
+        }
     }
-    let (counts, sets) = tally(project, &entries);
+    if let Some(locale) = locale {
+        for entry in orphaned(project, locale) {
+            counts.add(entry.set.as_deref(), entry.state);
+            entries.push(entry);
+        }
+    }
     LanguageStatus {
         lang: lang.to_string(),
-        counts,
-        sets,
+        counts: counts.all,
+        sets: counts.sets,
         entries,
     }
 }
 
-/// A unit's state in a language; `None` for an optional unit left
-/// untranslated.
-fn unit_status(project: &Project, locale: Option<&Locale>, unit: &Unit) -> Option<StatusEntry> {
+/// A unit's state in a language and its translation; `None` for an
+/// optional unit left untranslated.
+fn unit_state<'l>(locale: Option<&'l Locale>, unit: &Unit) -> Option<(State, Option<&'l Entry>)> {
     let entry = locale.and_then(|l| l.entry(&unit.key));
-    let (state, reason, file, span) = match entry {
+    let state = match entry {
         None if !unit.required => return None,
-        None => (State::Missing, None, unit.path.clone(), unit.span.clone()),
+        None => State::Missing,
+        Some(e) if e.is_current(&unit.english) => State::Translated,
+        Some(_) => State::Stale,
+    };
+    Some((state, entry))
+}
+
+/// A unit's entry in the status, in its state.
+fn unit_status(
+    project: &Project,
+    locale: Option<&Locale>,
+    unit: &Unit,
+    state: State,
+    entry: Option<&Entry>,
+) -> StatusEntry {
+    let (reason, file, span) = match entry {
+        None => (None, unit.path.clone(), unit.span.clone()),
         Some(e) => {
             let file = locale
                 .and_then(|l| l.file_of(&unit.key))
                 .map(|f| f.path.clone())
                 .unwrap_or_else(|| unit.path.clone());
-            match e.is_current(&unit.english) {
-                true => (State::Translated, None, file, e.text_span()),
-                false => (
-                    State::Stale,
-                    Some(stale_reason(e, unit)),
-                    file,
-                    e.text_span(),
-                ),
-            }
+            let reason = (state == State::Stale).then(|| stale_reason(e, unit));
+            (reason, file, e.text_span())
         }
     };
     let then = match (state, entry) {
         (State::Stale, Some(e)) => e.source.clone(),
         _ => None,
     };
-    let (line, _) = project.sources.line_col(&file, span.start);
-    Some(StatusEntry {
+    let line = project.line(&file, span.start);
+    StatusEntry {
         context: unit.key.to_string(),
         set: unit.key.set().map(str::to_string),
         card: unit.key.card().map(str::to_string),
@@ -203,7 +225,7 @@ fn unit_status(project: &Project, locale: Option<&Locale>, unit: &Unit) -> Optio
         reason,
         then,
         now: matches!(state, State::Stale | State::Missing).then(|| unit.english.clone()),
-    })
+    }
 }
 
 /// Why a translation is stale.
@@ -226,7 +248,7 @@ fn orphaned<'a>(
         .entries()
         .filter(|(_, entry)| project.unit(&entry.key).is_none())
         .map(|(file, entry)| {
-            let (line, _) = project.sources.line_col(&file.path, entry.key_span.start);
+            let line = project.line(&file.path, entry.key_span.start);
             StatusEntry {
                 context: entry.key.to_string(),
                 set: entry.key.set().map(str::to_string),
@@ -243,37 +265,49 @@ fn orphaned<'a>(
 }
 
 /// The counts of each state, over all and by set (the pool's sets in
-/// order, then groups met in the entries).
-fn tally(project: &Project, entries: &[StatusEntry]) -> (Counts, Vec<SetStatus>) {
-    let mut counts = Counts::default();
-    let mut sets: Vec<SetStatus> = project
-        .sets
-        .iter()
-        .map(|s| SetStatus {
-            set: s.id.clone(),
-            counts: Counts::default(),
-        })
-        .collect();
-    let mut index: HashMap<String, usize> = HashMap::with_capacity(sets.len());
-    for (i, set) in sets.iter().enumerate() {
-        index.entry(set.set.clone()).or_insert(i);
-    }
-    for entry in entries {
-        counts.add(entry.state);
-        let name = match UnitKey::parse(&entry.context) {
-            Some(key) => group(&key),
-            None => "phrases".into(),
-        };
-        let i = *index.entry(name).or_insert_with_key(|name| {
-            sets.push(SetStatus {
-                set: name.clone(),
+/// order, then groups met in the entries; phrase templates as `phrases`).
+struct Tally {
+    all: Counts,
+    sets: Vec<SetStatus>,
+    index: HashMap<String, usize>,
+}
+
+impl Tally {
+    fn new(project: &Project) -> Tally {
+        let sets: Vec<SetStatus> = (project.sets.iter())
+            .map(|s| SetStatus {
+                set: s.id.clone(),
                 counts: Counts::default(),
-            });
-            sets.len() - 1
-        });
-        sets[i].counts.add(entry.state);
+            })
+            .collect();
+        let mut index: HashMap<String, usize> = HashMap::with_capacity(sets.len());
+        for (i, set) in sets.iter().enumerate() {
+            index.entry(set.set.clone()).or_insert(i);
+        }
+        Tally {
+            all: Counts::default(),
+            sets,
+            index,
+        }
     }
-    (counts, sets)
+
+    /// Counts one entry of a set (`None`: the phrase templates).
+    fn add(&mut self, set: Option<&str>, state: State) {
+        self.all.add(state);
+        let name = set.unwrap_or("phrases");
+        let i = match self.index.get(name) {
+            Some(&i) => i,
+            None => {
+                self.sets.push(SetStatus {
+                    set: name.to_string(),
+                    counts: Counts::default(),
+                });
+                self.index.insert(name.to_string(), self.sets.len() - 1);
+                self.sets.len() - 1
+            }
+        };
+        self.sets[i].counts.add(state);
+    }
 }
 
 /// A word diff in `git diff --word-diff=plain` style: `[-old-]{+new+}`.

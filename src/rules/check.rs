@@ -113,6 +113,16 @@ pub fn seek_deck(read: &Read, sought: &mut Sought) {
     }
 }
 
+/// Adds the cards both sides of a trade name to what its check will look
+/// up.
+pub fn seek_trade(read: &Read, sought: &mut Sought) {
+    if let Ok(file) = read {
+        let doc = input::read_trade(file, &mut Vec::new());
+        input::seek(&doc.a.cards, sought);
+        input::seek(&doc.b.cards, sought);
+    }
+}
+
 /// Adds the cards a collection (`symbol:` allowed) or a binder names to
 /// what its check will look up.
 pub fn seek_cards(read: &Read, collection: bool, sought: &mut Sought) {
