@@ -85,7 +85,16 @@ pub struct LocaleRecord {
 struct Stored {
     hash: u64,
     stamp: Option<FileStamp>,
-    bytes: Arc<[u8]>,
+    /// The memo file's bytes (or a fresh record's), and where the record
+    /// lies in them.
+    buffer: Arc<[u8]>,
+    at: Range<usize>,
+}
+
+impl Stored {
+    fn bytes(&self) -> &[u8] {
+        &self.buffer[self.at.clone()]
+    }
 }
 
 /// The records of one memo file, and those made since it was read.
@@ -118,13 +127,13 @@ impl Memo {
 
     /// The record of a set file as it is, if the memo has it.
     pub fn set(&self, file: &SourceFile) -> Option<SetRecord> {
-        decode_set(&self.stored(file)?.bytes, &file.path)
+        decode_set(self.stored(file)?.bytes(), &file.path)
     }
 
     /// The record of a locale file as it is, if the memo has it and its
     /// findings name the file as the pool names it now.
     pub fn locale(&self, file: &SourceFile) -> Option<LocaleRecord> {
-        let record = decode_locale(&self.stored(file)?.bytes, file)?;
+        let record = decode_locale(self.stored(file)?.bytes(), file)?;
         crate::load::fits(&record.diagnostics, &file.path).then_some(record)
     }
 
@@ -151,7 +160,8 @@ impl Memo {
         let stored = Stored {
             hash: file.hash(),
             stamp: file.stamp,
-            bytes: bytes.into(),
+            at: 0..bytes.len(),
+            buffer: bytes.into(),
         };
         self.records.insert(file.relative.clone(), stored);
         self.changed = true;
@@ -176,8 +186,8 @@ impl Memo {
             w.text(relative);
             w.0.extend_from_slice(&stored.hash.to_le_bytes());
             write_stamp(&mut w, stored.stamp.as_ref());
-            w.number(stored.bytes.len());
-            w.0.extend_from_slice(&stored.bytes);
+            w.number(stored.at.len());
+            w.0.extend_from_slice(stored.bytes());
         }
         let mut out = Vec::with_capacity(body.len() + 64);
         out.extend_from_slice(MAGIC);
@@ -194,7 +204,8 @@ fn read_records(path: &Path) -> Option<HashMap<String, Stored>> {
         .ok()?
         .read_to_end(&mut bytes)
         .ok()?;
-    let rest = bytes.strip_prefix(MAGIC)?;
+    let buffer: Arc<[u8]> = bytes.into();
+    let rest = buffer.strip_prefix(MAGIC)?;
     let mut r = Reader(rest);
     if r.str()? != BUILD_ID {
         return None;
@@ -210,8 +221,20 @@ fn read_records(path: &Path) -> Option<HashMap<String, Stored>> {
         let hash = u64::from_le_bytes(*r.0.split_first_chunk::<8>()?.0);
         r.0 = &r.0[8..];
         let stamp = read_stamp(&mut r)?;
-        let bytes = r.bytes()?.into();
-        records.insert(relative, Stored { hash, stamp, bytes });
+        let record = r.bytes()?;
+        // Where the record lies in the buffer it was read from.
+        let start = record.as_ptr() as usize - buffer.as_ptr() as usize;
+        let at = start..start + record.len();
+        let buffer = buffer.clone();
+        records.insert(
+            relative,
+            Stored {
+                hash,
+                stamp,
+                buffer,
+                at,
+            },
+        );
     }
     r.0.is_empty().then_some(records)
 }
@@ -301,11 +324,26 @@ fn encode_set(record: &SetRecord) -> Vec<u8> {
     w.0.push(1);
     w.text(&set.id);
     w.list(&set.cards, |w, card| w.text(card));
-    w.list(&record.units, write_unit);
+    write_units(&mut w, &record.units);
     out
 }
 
-fn write_unit(w: &mut Writer<'_>, unit: &Unit) {
+/// A set file's units, each card's facts written once, with its first
+/// unit (its other units share them).
+fn write_units(w: &mut Writer<'_>, units: &[Unit]) {
+    w.number(units.len());
+    let mut last: Option<&Arc<CardInfo>> = None;
+    for unit in units {
+        let shared = match (&unit.card, last) {
+            (Some(card), Some(last)) => Arc::ptr_eq(card, last),
+            _ => false,
+        };
+        write_unit(w, unit, shared);
+        last = unit.card.as_ref();
+    }
+}
+
+fn write_unit(w: &mut Writer<'_>, unit: &Unit, shared: bool) {
     match &unit.key {
         UnitKey::SetName { .. } => w.0.push(0),
         UnitKey::Card { card, field, .. } => {
@@ -324,6 +362,7 @@ fn write_unit(w: &mut Writer<'_>, unit: &Unit) {
     w.span(&unit.span);
     match &unit.card {
         None => w.0.push(0),
+        Some(_) if shared => w.0.push(2),
         Some(info) => {
             w.0.push(1);
             w.choice(&CardKind::ALL, &info.kind);
@@ -350,7 +389,12 @@ fn decode_set(bytes: &[u8], path: &Arc<str>) -> Option<SetRecord> {
         1 => {
             let id = r.text()?;
             let cards = r.list(Reader::text)?;
-            let units = r.list(|r| read_unit(r, &id, path))?;
+            let mut last = None;
+            let units = r.list(|r| {
+                let unit = read_unit(r, &id, path, last.take())?;
+                last = unit.card.clone();
+                Some(unit)
+            })?;
             let set = SetInfo {
                 id,
                 path: path.clone(),
@@ -368,7 +412,14 @@ fn decode_set(bytes: &[u8], path: &Arc<str>) -> Option<SetRecord> {
     })
 }
 
-fn read_unit(r: &mut Reader<'_>, set: &str, path: &Arc<str>) -> Option<Unit> {
+/// A unit; `last` is the card facts of the unit before it, which it may
+/// share.
+fn read_unit(
+    r: &mut Reader<'_>,
+    set: &str,
+    path: &Arc<str>,
+    last: Option<Arc<CardInfo>>,
+) -> Option<Unit> {
     let key = match r.byte()? {
         0 => UnitKey::SetName { set: set.into() },
         1 => UnitKey::Card {
@@ -384,7 +435,7 @@ fn read_unit(r: &mut Reader<'_>, set: &str, path: &Arc<str>) -> Option<Unit> {
     let span = r.span()?;
     let card = match r.byte()? {
         0 => None,
-        1 => Some(CardInfo {
+        1 => Some(Arc::new(CardInfo {
             kind: r.choice(&CardKind::ALL)?,
             stars: match r.byte()? {
                 0 => None,
@@ -394,7 +445,8 @@ fn read_unit(r: &mut Reader<'_>, set: &str, path: &Arc<str>) -> Option<Unit> {
             elements: r.list(|r| r.choice(&Element::ALL))?,
             types: r.list(|r| r.text().map(Id))?,
             effect: r.optional_text()?,
-        }),
+        })),
+        2 => Some(last?),
         _ => return None,
     };
     Some(Unit {

@@ -298,13 +298,13 @@ fn set_units(set: &LoadedSet, doc: &Node) -> Vec<Unit> {
         card: None,
     });
     for LoadedCard { index, card, .. } in &set.cards {
-        let info = CardInfo {
+        let info = Arc::new(CardInfo {
             kind: card.kind,
             stars: card.stars,
             elements: card.elements.clone(),
             types: card.types.clone(),
             effect: card.effect.as_deref().map(normalize),
-        };
+        });
         let texts = [
             (Field::Name, Some(&card.name), true),
             (Field::Flavor, card.flavor.as_ref(), true),

@@ -34,7 +34,8 @@ pub struct Unit {
     pub span: Range<usize>,
     /// The English value in its file (to locate words inside it).
     pub node: Option<Node>,
-    pub card: Option<CardInfo>,
+    /// The card's facts, shared by its units.
+    pub card: Option<Arc<CardInfo>>,
 }
 
 /// A set of the pool, as the translation tools see it.
