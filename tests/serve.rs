@@ -934,6 +934,54 @@ fn a_japanese_decks_sheet_has_japanese_faces() {
 }
 
 #[test]
+fn clients_that_never_send_their_bodies_hold_no_worker() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    // More stalled requests than the server has workers, each announcing
+    // a body too long for the server to read before it queues the request.
+    let stalled: Vec<TcpStream> = (0..6)
+        .map(|_| {
+            let mut stream =
+                TcpStream::connect(("127.0.0.1", served.port)).expect("the server accepts");
+            let head = format!(
+                "POST /api/deck/check HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Length: 5000\r\n\r\n1 Rivet",
+                served.port
+            );
+            stream.write_all(head.as_bytes()).expect("the head is sent");
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = std::time::Instant::now();
+    served.still_answers();
+    let deck = served.request("POST", "/api/deck/check", b"1 Rivet Gremlin\n");
+    assert_eq!(deck.status, 200, "{}", deck.text());
+    // Each worker waits for a stalled body a few seconds at most, once.
+    assert!(
+        asked.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        asked.elapsed()
+    );
+    // A stalled client that gives up is told why when its worker stopped
+    // waiting (the first four's did, before the others were answered); one
+    // whose worker still waits gets the answer to what it sent.
+    let mut late = 0;
+    for mut stream in stalled {
+        let _ = stream.shutdown(std::net::Shutdown::Write);
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("a timeout");
+        let mut bytes = Vec::new();
+        let _ = stream.read_to_end(&mut bytes);
+        let answer = parse_answer(&bytes);
+        assert!([408, 200].contains(&answer.status), "{}", answer.text());
+        late += usize::from(answer.status == 408);
+    }
+    assert!(late >= 4, "{late} told their bodies were late");
+    served.still_answers();
+}
+
+#[test]
 fn a_deck_diff_refuses_what_is_not_two_decks() {
     let dir = outside();
     let served = serve_in(dir.path(), &[]);

@@ -49,22 +49,20 @@ impl State<'_> {
     }
 }
 
-/// Routes `/api/REST`.
+/// Routes `/api/REST`; `body` is the request's, read (a POST's only).
 pub fn route(
     state: &State,
     method: &Method,
     rest: &str,
     target: &Target,
-    request: &mut tiny_http::Request,
+    body: Option<Result<String, Reply>>,
 ) -> Reply {
     let reading = http::reads(method);
     if let Some(handler) = posted(rest) {
-        if *method != Method::Post {
-            return Reply::not_allowed("POST");
-        }
-        return match http::body_text(request) {
-            Ok(text) => handler(state, target, &text),
-            Err(reply) => reply,
+        return match body {
+            Some(Ok(text)) if *method == Method::Post => handler(state, target, &text),
+            Some(Err(reply)) => reply,
+            _ => Reply::not_allowed("POST"),
         };
     }
     match rest {
