@@ -66,8 +66,8 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         );
     }
     let chosen = match &args.deck {
-        Some(deck) => deck_sheets(context, &args, paper, deck),
-        None => set_sheets(context, &args, paper),
+        Some(deck) => of_deck(context, &args, paper, deck),
+        None => of_sets(context, &args, paper),
     };
     let (options, printed) = match chosen {
         Ok(chosen) => chosen,
@@ -152,7 +152,7 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
 
 /// The sheets of the sets `--set` names (every set without), and the
 /// options they were printed with.
-fn set_sheets(
+fn of_sets(
     context: &Context,
     args: &Args,
     paper: Paper,
@@ -177,7 +177,7 @@ fn set_sheets(
 
 /// `--deck`: one deck's sheets, its cards read as `deck export` reads
 /// them against the whole pool.
-fn deck_sheets(
+fn of_deck(
     context: &Context,
     args: &Args,
     paper: Paper,
