@@ -25,6 +25,7 @@ use crate::rules::deck::DeckReport;
 use crate::rules::deck_diff::DeckDiff;
 use crate::rules::format::FormatsFile;
 use crate::rules::input;
+use crate::rules::missing::MissingReport;
 use crate::rules::score::ScoreReport;
 use crate::rules::share::DeckExport;
 use crate::rules::stats::DeckStats;
@@ -78,6 +79,7 @@ pub enum SchemaName {
     DeckExport,
     DeckDiff,
     DeckStats,
+    DeckMissing,
     Search,
     FormatInput,
     Render,
@@ -86,7 +88,7 @@ pub enum SchemaName {
 }
 
 impl SchemaName {
-    pub const ALL: [SchemaName; 34] = [
+    pub const ALL: [SchemaName; 35] = [
         SchemaName::Set,
         SchemaName::Database,
         SchemaName::DeckInput,
@@ -116,6 +118,7 @@ impl SchemaName {
         SchemaName::DeckExport,
         SchemaName::DeckDiff,
         SchemaName::DeckStats,
+        SchemaName::DeckMissing,
         SchemaName::Search,
         SchemaName::FormatInput,
         SchemaName::Render,
@@ -155,6 +158,7 @@ impl SchemaName {
             SchemaName::DeckExport => "deck-export",
             SchemaName::DeckDiff => "deck-diff",
             SchemaName::DeckStats => "deck-stats",
+            SchemaName::DeckMissing => "deck-missing",
             SchemaName::Search => "search",
             SchemaName::FormatInput => "deck-format",
             SchemaName::Render => "render",
@@ -208,6 +212,7 @@ impl SchemaName {
             SchemaName::DeckExport => schemars::schema_for!(Output<DeckExport>),
             SchemaName::DeckDiff => schemars::schema_for!(Output<DeckDiff>),
             SchemaName::DeckStats => schemars::schema_for!(Output<DeckStats>),
+            SchemaName::DeckMissing => schemars::schema_for!(Output<MissingReport>),
             SchemaName::Search => schemars::schema_for!(Output<SearchReport>),
             SchemaName::FormatInput => schemars::schema_for!(FormatsFile),
             SchemaName::Render => schemars::schema_for!(Output<RenderReport>),

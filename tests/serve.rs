@@ -568,8 +568,8 @@ fn a_deck_diff_is_what_the_command_prints() {
             }
             _ => {
                 assert_eq!(answer.status, 200, "{a} {b}: {}", answer.text());
-                assert_eq!(answer.json(), run.json(), "{a} {b}");
-                assert_eq!(answer.json()["same"], *code == 0);
+                assert_eq!(answer.json()["diff"], run.json(), "{a} {b}");
+                assert_eq!(answer.json()["diff"]["same"], *code == 0);
             }
         }
     }
@@ -594,8 +594,8 @@ fn a_deck_diff_is_what_the_command_prints() {
     ];
     let run = common::blades(root, &args);
     let answer = api_diff(&served, root, a, b, "millennium-deck");
-    assert_eq!(answer.json(), run.json());
-    assert_eq!(answer.json()["zones"][0]["zone"], "main-deck");
+    assert_eq!(answer.json()["diff"], run.json());
+    assert_eq!(answer.json()["diff"]["zones"][0]["zone"], "main-deck");
 }
 
 #[test]
@@ -705,7 +705,7 @@ fn what_is_missing_is_the_deck_less_what_is_owned() {
             body.as_bytes(),
         );
         assert_eq!(answer.status, 200, "{kind}: {}", answer.text());
-        let json = answer.json();
+        let json = &answer.json()["missing"];
         let found: std::collections::BTreeMap<String, u64> =
             (json["cards"].as_array().expect("cards"))
                 .iter()
@@ -733,6 +733,251 @@ fn what_is_missing_is_the_deck_less_what_is_owned() {
     );
     assert_eq!(answer.status, 400);
     assert_eq!(served.get("/api/deck/missing").status, 405);
+    served.still_answers();
+}
+
+#[test]
+fn what_is_missing_is_what_deck_missing_prints() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let cases = [
+        ("deck/legal-v2.txt", "binder/binder.txt", false),
+        ("deck/legal.yaml", "copies/ok.yaml", true),
+        ("deck/legal.yaml", "deck/legal-reordered.txt", false),
+        ("deck/legal.yaml", "deck/unknown-cards.yaml", false),
+        ("deck/legal.yaml", "copies/ok.yaml", false),
+    ];
+    let mut codes = std::collections::BTreeSet::new();
+    for (deck, owned, copies) in cases {
+        let (deck, owned) = (
+            format!("tests/fixtures/rules/{deck}"),
+            format!("tests/fixtures/rules/{owned}"),
+        );
+        let mut args = vec![
+            "--cards", RULES_POOL, "--format", "json", "deck", "missing", &deck, &owned,
+        ];
+        if copies {
+            args.push("--copies");
+        }
+        let run = common::blades(root, &args);
+        codes.insert(run.code);
+        let text = |file: &str| std::fs::read_to_string(root.join(file)).expect("the fixture");
+        let body = serde_json::json!({ "a": text(&deck), "b": text(&owned) }).to_string();
+        let query = format!(
+            "/api/deck/missing?lang=ja&owned={}&a={}&b={}",
+            if copies { "copies" } else { "binder" },
+            encoded(&deck),
+            encoded(&owned)
+        );
+        let answer = served.request("POST", &query, body.as_bytes());
+        let case = format!("{deck} {owned} (copies: {copies})");
+        match run.code {
+            2 => {
+                assert_eq!(answer.status, 400, "{case}: {}", answer.text());
+                assert_eq!(answer.json()["report"], run.json(), "{case}");
+            }
+            _ => {
+                assert_eq!(answer.status, 200, "{case}: {}", answer.text());
+                let json = answer.json();
+                assert_eq!(json["missing"], run.json(), "{case}");
+                assert_eq!(json["missing"]["missing"] == 0, run.code == 0, "{case}");
+                // Every card listed has its name in the language asked.
+                for card in run.json()["cards"].as_array().expect("cards") {
+                    let id = card["id"].as_str().expect("an id");
+                    assert!(json["names"][id].is_string(), "{case}: {id}");
+                }
+            }
+        }
+    }
+    assert_eq!(codes.into_iter().collect::<Vec<_>>(), [0, 1, 2]);
+}
+
+/// The sheet `blades print --deck DECK` writes on `pool` in `dir`, read
+/// back.
+fn printed_sheet(dir: &Path, pool: &[&str], deck: &str, extra: &[&str]) -> String {
+    let out = tempfile::tempdir().expect("a temporary folder");
+    let folder = out.path().join("print");
+    let folder = folder.to_str().expect("a UTF-8 path");
+    let mut args = pool.to_vec();
+    args.extend(["print", "--deck", deck, "--out", folder]);
+    args.extend(extra);
+    let run = common::blades(dir, &args);
+    assert_eq!(run.code, 0, "{deck}: {}", run.stderr);
+    let lang = extra
+        .windows(2)
+        .find(|w| w[0] == "--lang")
+        .map_or("en", |w| w[1]);
+    let paper = extra
+        .windows(2)
+        .find(|w| w[0] == "--paper")
+        .map_or("a4", |w| w[1]);
+    std::fs::read_to_string(out.path().join(format!("print/deck.{paper}.{lang}.html")))
+        .expect("the deck's sheet")
+}
+
+#[test]
+fn a_decks_sheet_is_what_print_deck_writes() {
+    let root = common::root();
+    let served = serve_in(root, &["--cards", RULES_POOL]);
+    let card = regex::Regex::new(r#"<div class="card" data-card="([^"]+)""#).expect("a regex");
+    for (deck, extra) in [
+        ("tests/fixtures/rules/deck/legal-v2.txt", &[][..]),
+        (
+            "tests/fixtures/rules/deck/legal.yaml",
+            &["--paper", "letter"][..],
+        ),
+    ] {
+        let file = printed_sheet(root, &["--cards", RULES_POOL], deck, extra);
+        let text = std::fs::read_to_string(root.join(deck)).expect("the fixture");
+        let mut query = format!(
+            "/api/deck/sheet?deck={}&name={}",
+            encoded(&text),
+            encoded(deck)
+        );
+        for pair in extra.chunks(2) {
+            query.push_str(&format!("&{}={}", pair[0].trim_start_matches('-'), pair[1]));
+        }
+        let answer = served.get(&query);
+        assert_eq!(answer.status, 200, "{deck}: {}", answer.text());
+        assert_eq!(
+            answer.header("content-type"),
+            Some("text/html; charset=utf-8")
+        );
+        assert!(
+            answer.text() == file,
+            "{deck}: the served sheet is not the file"
+        );
+        // Every card of the deck, as many times as it holds it, in its order.
+        let run = common::blades(
+            root,
+            &[
+                "--cards", RULES_POOL, "--format", "json", "deck", "check", deck,
+            ],
+        );
+        let cards: Vec<String> = (run.json()["cards"].as_array().expect("cards"))
+            .iter()
+            .map(|id| id.as_str().expect("an id").to_string())
+            .collect();
+        let printed: Vec<String> = card
+            .captures_iter(&file)
+            .map(|c| c[1].to_string())
+            .collect();
+        assert_eq!(printed, cards, "{deck}");
+    }
+    // A share code: the same sheet as the command's for the same code.
+    let run = common::blades(
+        root,
+        &[
+            "--cards",
+            RULES_POOL,
+            "deck",
+            "export",
+            "--share",
+            "tests/fixtures/rules/deck/legal.yaml",
+        ],
+    );
+    let code = run.stdout.trim();
+    let file = printed_sheet(root, &["--cards", RULES_POOL], code, &[]);
+    let answer = served.get(&format!("/api/deck/sheet?deck={}", encoded(code)));
+    assert!(answer.text() == file, "the sheet of a share code");
+    // A pool with no Japanese prints the Japanese page's sheet in English.
+    let answer = served.get(&format!("/api/deck/sheet?deck={}&lang=ja", encoded(code)));
+    assert!(answer.text() == file, "a sheet in the pool's English");
+    // Its stylesheet link finds the app's fonts.
+    assert!(file.contains(r#"<link rel="stylesheet" href="fonts.css">"#));
+    let fonts = served.get("/api/deck/fonts.css");
+    assert_eq!(fonts.status, 200);
+    assert!(fonts.text().contains("url('/assets/fonts/"));
+    for (target, status) in [
+        ("/api/deck/sheet?deck=1%20Canyon%20Wyrn", 400),
+        ("/api/deck/sheet?deck=", 400),
+        ("/api/deck/sheet?deck=Dust%20Devil&paper=a3", 400),
+        ("/api/deck/sheet?deck=Dust%20Devil&lang=fr", 400),
+        ("/api/deck/sheet?deck=Dust%20Devil&rules=nope", 400),
+    ] {
+        assert_eq!(served.get(target).status, status, "{target}");
+    }
+    let unknown = served.get("/api/deck/sheet?deck=1%20Canyon%20Wyrn");
+    assert_eq!(
+        unknown.json()["report"]["diagnostics"][0]["code"],
+        "unknown-card"
+    );
+    assert_eq!(
+        served
+            .request("POST", "/api/deck/sheet", b"Dust Devil")
+            .status,
+        405
+    );
+    served.still_answers();
+}
+
+#[test]
+fn a_japanese_decks_sheet_has_japanese_faces() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let deck = "2 Rivet Gremlin\nBoiler Golem\n";
+    std::fs::write(dir.path().join("deck.txt"), deck).expect("the deck is written");
+    let file = printed_sheet(dir.path(), &[], "deck.txt", &["--lang", "ja"]);
+    let answer = served.get(&format!(
+        "/api/deck/sheet?deck={}&name=deck.txt&lang=ja",
+        encoded(deck)
+    ));
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert!(answer.text() == file, "the served sheet is not the file");
+    assert_eq!(file.matches(r#"<div class="card" "#).count(), 3);
+    assert!(file.contains(r#"<body data-set="deck" data-paper="a4" data-lang="ja">"#));
+    assert_eq!(
+        file.matches(r#"data-lang="ja""#).count(),
+        4,
+        "three faces in Japanese"
+    );
+}
+
+#[test]
+fn clients_that_never_send_their_bodies_hold_no_worker() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    // More stalled requests than the server has workers, each announcing
+    // a body too long for the server to read before it queues the request.
+    let stalled: Vec<TcpStream> = (0..6)
+        .map(|_| {
+            let mut stream =
+                TcpStream::connect(("127.0.0.1", served.port)).expect("the server accepts");
+            let head = format!(
+                "POST /api/deck/check HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Length: 5000\r\n\r\n1 Rivet",
+                served.port
+            );
+            stream.write_all(head.as_bytes()).expect("the head is sent");
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = std::time::Instant::now();
+    served.still_answers();
+    let deck = served.request("POST", "/api/deck/check", b"1 Rivet Gremlin\n");
+    assert_eq!(deck.status, 200, "{}", deck.text());
+    // Each worker waits for a stalled body a few seconds at most, once.
+    assert!(
+        asked.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        asked.elapsed()
+    );
+    // A stalled client that gives up is told why when its worker stopped
+    // waiting (the first four's did, before the others were answered); one
+    // whose worker still waits gets the answer to what it sent.
+    let mut late = 0;
+    for mut stream in stalled {
+        let _ = stream.shutdown(std::net::Shutdown::Write);
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("a timeout");
+        let mut bytes = Vec::new();
+        let _ = stream.read_to_end(&mut bytes);
+        let answer = parse_answer(&bytes);
+        assert!([408, 200].contains(&answer.status), "{}", answer.text());
+        late += usize::from(answer.status == 408);
+    }
+    assert!(late >= 4, "{late} told their bodies were late");
     served.still_answers();
 }
 
@@ -784,7 +1029,7 @@ fn a_deck_diff_refuses_what_is_not_two_decks() {
     let empty = br#"{"a": "cards: []", "b": "cards: []"}"#;
     let answer = served.request("POST", "/api/deck/diff", empty);
     assert_eq!(answer.status, 200, "{}", answer.text());
-    assert_eq!(answer.json()["same"], true);
+    assert_eq!(answer.json()["diff"]["same"], true);
     served.still_answers();
 }
 

@@ -1,5 +1,6 @@
 //! `blades deck check FILE... [--rules FORMAT]`: every violation of every
-//! deck, against the tournament deck or another format.
+//! deck, against the tournament deck or another format; and what else a
+//! player asks of a deck: `export`, `stats`, `diff`, `missing`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,9 +9,11 @@ use std::process::ExitCode;
 use blades::cards::{CardIndex, Sought};
 use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::report::Format;
+use blades::rules::Counted;
 use blades::rules::check::{self, Ground};
 use blades::rules::deck::{DeckFormat, DeckReport};
 use blades::rules::deck_diff::DeckDiff;
+use blades::rules::missing::MissingReport;
 use blades::rules::stats::{DeckStats, Spread};
 use blades::workspace::{Unchecked, Workspace};
 
@@ -75,6 +78,24 @@ enum DeckCommand {
         #[arg(long, value_name = "FORMAT")]
         rules: Option<String>,
     },
+    /// The cards a deck needs more copies of than you own, copy by copy
+    /// (exit 0 when nothing is missing, 1 when something is).
+    Missing {
+        /// The deck (a file, `-`, or a share code).
+        #[arg(value_name = "DECK")]
+        deck: PathBuf,
+        /// What you own: a binder (a list of cards, as `collection best`
+        /// reads it), or with `--copies` a copies file.
+        #[arg(value_name = "OWNED")]
+        owned: PathBuf,
+        /// OWNED is a copies file (`sets:` and `cards:` with counts, as
+        /// `copies check` reads it), not a binder.
+        #[arg(long)]
+        copies: bool,
+        /// The deck format whose zones the list names (as for `check`).
+        #[arg(long, value_name = "FORMAT")]
+        rules: Option<String>,
+    },
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
@@ -85,6 +106,18 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         }
         DeckCommand::Diff { a, b, rules } => diff(context, &a, &b, rules.as_deref()),
         DeckCommand::Stats { file, rules } => stats(context, &file, rules.as_deref()),
+        DeckCommand::Missing {
+            deck,
+            owned,
+            copies,
+            rules,
+        } => {
+            let kind = match copies {
+                true => check::Owned::Copies,
+                false => check::Owned::Binder,
+            };
+            missing(context, (&deck, &owned, kind), rules.as_deref())
+        }
     }
 }
 
@@ -95,6 +128,11 @@ fn ground(context: &Context, inputs: &[&check::Read]) -> Result<&'static Ground,
     inputs
         .iter()
         .for_each(|read| check::seek_deck(read, &mut sought));
+    ground_sought(context, sought)
+}
+
+/// [`ground`] for the cards `sought`, kept while the command runs.
+fn ground_sought(context: &Context, sought: Sought) -> Result<&'static Ground, ExitCode> {
     ground_of(context, &context.workspace()?, Some(sought)).map(kept_until_exit)
 }
 
@@ -124,6 +162,17 @@ fn ground_and_format(
     rules: Option<&str>,
 ) -> Result<(&'static Ground, &'static DeckFormat), ExitCode> {
     let ground = ground(context, inputs)?;
+    Ok((ground, format(context, ground, rules)?))
+}
+
+/// [`ground_and_format`] for the cards `sought` (inputs that are not all
+/// decks: `deck missing`'s binder or copies file).
+fn ground_and_format_of(
+    context: &Context,
+    sought: Sought,
+    rules: Option<&str>,
+) -> Result<(&'static Ground, &'static DeckFormat), ExitCode> {
+    let ground = ground_sought(context, sought)?;
     Ok((ground, format(context, ground, rules)?))
 }
 
@@ -269,6 +318,97 @@ fn stats(context: &Context, path: &Path, rules: Option<&str>) -> ExitCode {
     }
     let _ = stdout.flush();
     ExitCode::from(exit::OK)
+}
+
+/// A deck's cards for `print --deck`, in its order: read and resolved as
+/// `export` reads it against the whole pool's `ground` (a face's number
+/// counts its set's cards), with the name its report gives it.
+pub fn cards_for_print(
+    context: &Context,
+    ground: &'static Ground,
+    path: &Path,
+    rules: Option<&str>,
+) -> Result<(String, Vec<Counted<'static>>), ExitCode> {
+    let format = format(context, ground, rules)?;
+    let read = check::deck_cards(&ground.index(), format, checks::read(path));
+    let Some(cards) = read.answer else {
+        return Err(context.fail(exit::CANNOT_RUN, &read.problems, &read.sources));
+    };
+    if context.format == Format::Human {
+        context.report(&read.problems, &read.sources);
+    }
+    Ok((checks::shown(path), cards))
+}
+
+/// `deck missing`: the deck and what is owned read whole (the deck as
+/// `export` reads it); exit 0 when nothing is missing, 1 when something is.
+fn missing(
+    context: &Context,
+    (deck, owned, kind): (&Path, &Path, check::Owned),
+    rules: Option<&str>,
+) -> ExitCode {
+    let both = [deck.to_path_buf(), owned.to_path_buf()];
+    if let Err(code) = checks::stdin_once(context, &both) {
+        return code;
+    }
+    let (read_deck, read_owned) = (checks::read(deck), checks::read(owned));
+    let mut sought = Sought::default();
+    check::seek_deck(&read_deck, &mut sought);
+    check::seek_owned(&read_owned, kind, &mut sought);
+    let (ground, format) = match ground_and_format_of(context, sought, rules) {
+        Ok(both) => both,
+        Err(code) => return code,
+    };
+    let compared = check::deck_missing(
+        &ground.index(),
+        format,
+        (&checks::shown(deck), read_deck),
+        (&checks::shown(owned), read_owned, kind),
+    );
+    let Some(lacking) = compared.answer else {
+        return context.fail(exit::CANNOT_RUN, &compared.problems, &compared.sources);
+    };
+    if context.format == Format::Human {
+        context.report(&compared.problems, &compared.sources);
+    }
+    let mut stdout = std::io::BufWriter::new(out::Stdout);
+    match context.format {
+        Format::Json => checks::print_json(&mut stdout, &lacking, false),
+        Format::Human => print_missing(&mut Shown(&mut stdout), &lacking),
+    }
+    let _ = stdout.flush();
+    ExitCode::from(match lacking.missing {
+        0 => exit::OK,
+        _ => exit::PROBLEMS,
+    })
+}
+
+/// What a deck lacks for people: `2 Canyon Wyrm (1 of 3 owned)` a line.
+fn print_missing(out: &mut impl Write, report: &MissingReport) {
+    if report.cards.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}: {} holds every card it needs",
+            report.deck, report.owned
+        );
+        return;
+    }
+    let copies = match report.missing {
+        1 => "1 copy".to_string(),
+        n => format!("{n} copies"),
+    };
+    let _ = writeln!(
+        out,
+        "{} needs {copies} that {} lacks:",
+        report.deck, report.owned
+    );
+    for card in &report.cards {
+        let _ = writeln!(
+            out,
+            "  {} {} ({} of {} owned)",
+            card.missing, card.name, card.own, card.need
+        );
+    }
 }
 
 /// A deck's statistics for people: one line per spread, `value count`.

@@ -280,10 +280,12 @@ pub struct Page {
     faces: Vec<Arc<str>>,
 }
 
-/// A set's sheets.
+/// A set's sheets (or one deck's: [`deck_sheets`]).
 #[derive(Debug, Clone)]
 pub struct SetSheets {
+    /// The set's id; [`DECK`] for a deck's sheets.
     pub set: String,
+    /// The set's name in the sheets' language; the deck's, as named.
     pub set_name: String,
     pub paper: Paper,
     pub lang: String,
@@ -334,21 +336,6 @@ pub fn sheets(database: &Database, sets: &[&Set], options: &PrintOptions) -> Vec
                 };
                 printed.extend(std::iter::repeat_n(*card, times));
             }
-            let pages = printed
-                .chunks(PER_PAGE)
-                .map(|chunk| Page {
-                    layout: layout(options.paper, chunk.len()),
-                    cards: chunk.iter().map(|c| c.id.0.clone()).collect(),
-                    faces: chunk
-                        .iter()
-                        .enumerate()
-                        .map(|(slot, c)| {
-                            let svg = faces.get(c.id.0.as_str()).copied().unwrap_or_default();
-                            Arc::from(placeable(svg, slot))
-                        })
-                        .collect(),
-                })
-                .collect();
             SetSheets {
                 set: set.id.0.clone(),
                 set_name: set
@@ -358,8 +345,69 @@ pub fn sheets(database: &Database, sets: &[&Set], options: &PrintOptions) -> Vec
                 paper: options.paper,
                 lang: options.lang.clone(),
                 cards: printed.len(),
-                pages,
+                pages: pages(&printed, &faces, options.paper),
             }
+        })
+        .collect()
+}
+
+/// The id of a deck's sheets (their file is `deck.PAPER.LANG.html`).
+pub const DECK: &str = "deck";
+
+/// One deck's sheets: the faces of its cards, each as many times as the
+/// deck holds it, in the order given (the deck's), on the pages a set's
+/// sheets are laid on. `name` is the deck's, for the title.
+pub fn deck_sheets(
+    database: &Database,
+    name: &str,
+    cards: &[(&Card, u64)],
+    options: &PrintOptions,
+) -> SetSheets {
+    let mut distinct: Vec<&Card> = Vec::new();
+    for (card, _) in cards {
+        if !distinct.iter().any(|c| c.id == card.id) {
+            distinct.push(card);
+        }
+    }
+    let rendered = render::render_faces(
+        database,
+        &distinct,
+        std::slice::from_ref(&options.lang),
+        &FaceOptions::with_art(options.art.clone()),
+    );
+    let faces: HashMap<&str, &str> = rendered
+        .iter()
+        .map(|r| (r.card.as_str(), r.face.svg.as_str()))
+        .collect();
+    let printed: Vec<&Card> = (cards.iter())
+        .flat_map(|(card, n)| std::iter::repeat_n(*card, usize::try_from(*n).unwrap_or(0)))
+        .collect();
+    SetSheets {
+        set: DECK.to_string(),
+        set_name: name.to_string(),
+        paper: options.paper,
+        lang: options.lang.clone(),
+        cards: printed.len(),
+        pages: pages(&printed, &faces, options.paper),
+    }
+}
+
+/// The cards printed, in order, nine to a page, each slot with its face
+/// (`faces`: each card's SVG by id).
+fn pages(printed: &[&Card], faces: &HashMap<&str, &str>, paper: Paper) -> Vec<Page> {
+    printed
+        .chunks(PER_PAGE)
+        .map(|chunk| Page {
+            layout: layout(paper, chunk.len()),
+            cards: chunk.iter().map(|c| c.id.0.clone()).collect(),
+            faces: chunk
+                .iter()
+                .enumerate()
+                .map(|(slot, c)| {
+                    let svg = faces.get(c.id.0.as_str()).copied().unwrap_or_default();
+                    Arc::from(placeable(svg, slot))
+                })
+                .collect(),
         })
         .collect()
 }
@@ -929,6 +977,44 @@ mod tests {
         let text = String::from_utf8_lossy(&bytes);
         assert!(text.contains("/MediaBox [0 0 612 792]"), "Letter in points");
         assert!(text.contains("/FontFile3"));
+    }
+
+    #[test]
+    fn a_decks_sheet_has_each_card_as_often_as_the_deck_in_its_order() {
+        let workspace = crate::workspace::Workspace::open(None).unwrap();
+        let database = workspace.database().unwrap();
+        let [a, b, c] = [&database.cards[5], &database.cards[0], &database.cards[3]];
+        let deck = [(a, 2), (b, 1), (c, 7), (a, 1)];
+        let options = PrintOptions {
+            paper: Paper::A4,
+            lang: "ja".to_string(),
+            copies: false,
+            art: ArtImages::default(),
+        };
+        let sheet = deck_sheets(&database, "my deck", &deck, &options);
+        let expected: Vec<&str> = (deck.iter())
+            .flat_map(|(card, n)| std::iter::repeat_n(card.id.0.as_str(), *n as usize))
+            .collect();
+        let printed: Vec<&str> = (sheet.pages.iter())
+            .flat_map(|page| page.cards.iter().map(String::as_str))
+            .collect();
+        assert_eq!(printed, expected);
+        assert_eq!(sheet.cards, 11);
+        let sizes: Vec<usize> = sheet.pages.iter().map(|p| p.cards.len()).collect();
+        assert_eq!(sizes, [9, 2]);
+        // The set's layout: a partial page sits where a full page's first
+        // slots do.
+        assert_eq!(sheet.pages[1].layout, layout(Paper::A4, 2));
+        let html = html(&sheet);
+        assert_eq!(html.matches(r#"<div class="card" "#).count(), 11);
+        assert!(html.contains("<title>my deck — print sheets (a4)</title>"));
+        assert_eq!(sheet.file(), "deck.a4.ja.html");
+        // Each face is the card's own, in the sheet's language.
+        let first = &sheet.pages[0].faces[0];
+        assert!(
+            first.contains(&format!("data-card=\"{}\"", a.id.0)),
+            "{first:.200}"
+        );
     }
 
     proptest! {

@@ -132,6 +132,19 @@ pub fn seek_cards(read: &Read, collection: bool, sought: &mut Sought) {
     }
 }
 
+/// Adds the cards what is owned (a binder or a copies file) names to what
+/// [`deck_missing`] will look up.
+pub fn seek_owned(read: &Read, owned: Owned, sought: &mut Sought) {
+    match (owned, read) {
+        (Owned::Binder, _) => seek_cards(read, false, sought),
+        (Owned::Copies, Ok(file)) => {
+            let doc = input::read_copies(file, &mut Vec::new());
+            input::seek(&doc.cards, sought);
+        }
+        (Owned::Copies, Err(_)) => {}
+    }
+}
+
 /// `deck check`: a deck against a format.
 pub fn deck(
     index: &CardIndex,
@@ -276,6 +289,22 @@ pub fn deck_stats(
     shown: &str,
     read: Read,
 ) -> Whole<DeckStats> {
+    let read = deck_cards(index, format, read);
+    Whole {
+        answer: (read.answer.as_ref()).map(|cards| stats::deck_stats(shown, cards)),
+        problems: read.problems,
+        sources: read.sources,
+    }
+}
+
+/// A deck read and resolved as `deck export` reads it (not checked): its
+/// cards with their counts, in the order the deck lists them (zone by
+/// zone as written), or none when it cannot be read whole.
+pub fn deck_cards<'c>(
+    index: &CardIndex<'c>,
+    format: &DeckFormat,
+    read: Read,
+) -> Whole<Vec<super::Counted<'c>>> {
     let file = match read {
         Ok(file) => file,
         Err(problem) => {
@@ -291,7 +320,7 @@ pub fn deck_stats(
     diagnostics::sort(&mut problems);
     let cards: Vec<super::Counted> = deck.placed.iter().map(|(_, c, n)| (*c, *n)).collect();
     Whole {
-        answer: (!has_errors(&problems)).then(|| stats::deck_stats(shown, &cards)),
+        answer: (!has_errors(&problems)).then_some(cards),
         problems,
         sources: sources_of(Some(&file)),
     }
@@ -314,8 +343,8 @@ pub enum Owned {
     Copies,
 }
 
-/// `POST /api/deck/missing`: the cards a deck (read as `deck export`
-/// reads it) needs that what is owned lacks.
+/// `deck missing` (and `POST /api/deck/missing`): the cards a deck (read
+/// as `deck export` reads it) needs that what is owned lacks.
 pub fn deck_missing(
     index: &CardIndex,
     format: &DeckFormat,

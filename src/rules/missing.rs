@@ -22,7 +22,8 @@ pub struct Lacking {
     pub missing: u64,
 }
 
-/// The answer of `POST /api/deck/missing`.
+/// What `blades deck missing --format json` prints (and `POST
+/// /api/deck/missing` answers).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct MissingReport {

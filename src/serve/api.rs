@@ -1,7 +1,9 @@
-//! The JSON API of `blades serve`: each handler one call into the library
-//! (the search language, a card's summary and face, the deck check and
-//! export) and its answer as JSON.
+//! The API of `blades serve`: each handler one call into the library (the
+//! search language, a card's summary and face, the deck check and export,
+//! the player checks, a deck's print-and-play sheet) and its answer as
+//! JSON (the sheet as the HTML `blades print` writes).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -15,13 +17,17 @@ use crate::compile::find_set;
 use crate::diagnostics::{Diagnostic, Sources};
 use crate::effect::Lang;
 use crate::faces::render::face_svg;
+use crate::faces::sheets::{self, Paper, PrintOptions};
 use crate::faces::svg::FaceOptions;
 use crate::i18n::{self, glossary::Glossary};
 use crate::model::{CardShown, Database};
 use crate::report;
+use crate::rules::characters;
 use crate::rules::check;
 use crate::rules::deck::{DeckFormat, DeckReport};
+use crate::rules::deck_diff::DeckDiff;
 use crate::rules::input::{self, InputFile};
+use crate::rules::missing::MissingReport;
 use crate::rules::stats::DeckStats;
 use crate::search::{self, Catalog, Index, Query};
 use crate::summary;
@@ -43,29 +49,33 @@ impl State<'_> {
     }
 }
 
-/// Routes `/api/REST`.
+/// Routes `/api/REST`; `body` is the request's, read (a POST's only).
 pub fn route(
     state: &State,
     method: &Method,
     rest: &str,
     target: &Target,
-    request: &mut tiny_http::Request,
+    body: Option<Result<String, Reply>>,
 ) -> Reply {
     let reading = http::reads(method);
     if let Some(handler) = posted(rest) {
-        if *method != Method::Post {
-            return Reply::not_allowed("POST");
-        }
-        return match http::body_text(request) {
-            Ok(text) => handler(state, target, &text),
-            Err(reply) => reply,
+        return match body {
+            Some(Ok(text)) if *method == Method::Post => handler(state, target, &text),
+            Some(Err(reply)) => reply,
+            _ => Reply::not_allowed("POST"),
         };
     }
     match rest {
         "search" if reading => search(state, target),
         "formats" if reading => formats(state),
         "score/modes" if reading => score_modes(),
-        "search" | "formats" | "score/modes" => Reply::not_allowed("GET, HEAD"),
+        "deck/sheet" if reading => deck_sheet(state, target),
+        // Where the sheet's own link to its fonts leads (`fonts.css` beside
+        // it): the app's faces' fonts.
+        "deck/fonts.css" if reading => super::assets::asset("fonts.css"),
+        "search" | "formats" | "score/modes" | "deck/sheet" | "deck/fonts.css" => {
+            Reply::not_allowed("GET, HEAD")
+        }
         _ => match rest.strip_prefix("card/") {
             Some(id) if reading => card(state, id, target),
             Some(_) => Reply::not_allowed("GET, HEAD"),
@@ -253,7 +263,7 @@ fn score(_: &State, target: &Target, text: &str) -> Reply {
     match report.map(|r| serde_json::to_string_pretty(&r)) {
         Some(Ok(mut json)) => {
             json.push('\n');
-            Reply::bytes(200, http::JSON, std::borrow::Cow::Owned(json.into_bytes()))
+            Reply::bytes(200, http::JSON, Cow::Owned(json.into_bytes()))
         }
         Some(Err(_)) => Reply::error(500, "the ranking could not be written"),
         None => unreadable_input(&found, &sources),
@@ -487,6 +497,8 @@ struct DeckAnswer {
     slots: Vec<SlotEntry>,
     /// The rows of the cards the report names, by id.
     cards: BTreeMap<String, Row>,
+    /// The deck's character, as the language asked writes its name.
+    character: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -522,6 +534,7 @@ fn deck(state: &State, target: &Target, text: &str) -> Reply {
         share_code,
         slots: slots(&checked.report, lang),
         cards: rows_named(&checked.report, state.database(), lang),
+        character: (checked.report.character.as_ref()).map(|c| character_in(&c.name, lang)),
     })
 }
 
@@ -568,10 +581,11 @@ fn two_texts(body: &str) -> Result<Two, Reply> {
     })
 }
 
-/// `POST /api/deck/diff?rules=FORMAT&a=NAME&b=NAME` with `{"a": TEXT,
-/// "b": TEXT}`: what `blades deck diff --format json` prints for the two
-/// decks under those names; 400 with the located findings when either
-/// cannot be read whole.
+/// `POST /api/deck/diff?rules=FORMAT&a=NAME&b=NAME&lang=en|ja` with
+/// `{"a": TEXT, "b": TEXT}`: what `blades deck diff --format json` prints
+/// for the two decks under those names, with the names of the cards and
+/// characters it names in the language asked; 400 with the located
+/// findings when either cannot be read whole.
 fn deck_diff(state: &State, target: &Target, body: &str) -> Reply {
     let texts = match two_texts(body) {
         Ok(texts) => texts,
@@ -589,6 +603,10 @@ fn deck_diff(state: &State, target: &Target, body: &str) -> Reply {
     if name_a == name_b {
         return Reply::error(400, "the two decks need two names (`a=` and `b=`)");
     }
+    let lang = match lang(target) {
+        Ok(lang) => lang,
+        Err(reply) => return reply,
+    };
     let (shown_a, shown_b) = (
         input::pasted_shown(name_a, &texts.a),
         input::pasted_shown(name_b, &texts.b),
@@ -599,10 +617,34 @@ fn deck_diff(state: &State, target: &Target, body: &str) -> Reply {
         (&shown_a, InputFile::pasted(name_a, &texts.a)),
         (&shown_b, InputFile::pasted(name_b, &texts.b)),
     );
-    match compared.answer {
-        Some(diff) => Reply::json(&diff),
-        None => unreadable_input(&compared.problems, &compared.sources),
-    }
+    let Some(diff) = compared.answer else {
+        return unreadable_input(&compared.problems, &compared.sources);
+    };
+    let changed = (diff.zones.iter()).flat_map(|zone| {
+        let counts = zone.added.iter().chain(&zone.removed).map(|c| &c.id);
+        counts.chain(zone.changed.iter().map(|c| &c.id))
+    });
+    let names = names_in(state, changed, lang);
+    let who = (diff.character.iter()).flat_map(|c| c.a.iter().chain(&c.b));
+    let characters = characters_in(who, lang);
+    Reply::json(&DiffAnswer {
+        diff,
+        names,
+        characters,
+    })
+}
+
+/// `POST /api/deck/diff`: the command's change and the names a page
+/// lists it by.
+#[derive(Serialize)]
+struct DiffAnswer {
+    /// What `blades deck diff --format json` prints, as it prints it.
+    diff: DeckDiff,
+    /// Each card the change names, by id, in the language asked.
+    names: BTreeMap<String, String>,
+    /// Each character the change names, by its name in the change, in
+    /// the language asked.
+    characters: BTreeMap<String, String>,
 }
 
 /// `POST /api/deck/stats?rules=FORMAT&name=NAME&lang=en|ja` with a deck (any form
@@ -621,7 +663,13 @@ fn deck_stats(state: &State, target: &Target, text: &str) -> Reply {
         return unreadable_input(&counted.problems, &counted.sources);
     };
     let words = stats_words(&stats, lang);
-    Reply::json(&StatsAnswer { stats, words })
+    let collected = stats.collections.iter().flat_map(|c| &c.cards);
+    let names = names_in(state, collected, lang);
+    Reply::json(&StatsAnswer {
+        stats,
+        words,
+        names,
+    })
 }
 
 /// `POST /api/deck/stats`: the command's statistics and the words a page
@@ -634,6 +682,8 @@ struct StatsAnswer {
     /// `fire`), as the language asked writes it: the glossary's official
     /// term in Japanese.
     words: BTreeMap<String, String>,
+    /// Each card of the collections it lists, by id, in the language asked.
+    names: BTreeMap<String, String>,
 }
 
 fn stats_words(stats: &DeckStats, lang: Lang) -> BTreeMap<String, String> {
@@ -647,10 +697,12 @@ fn stats_words(stats: &DeckStats, lang: Lang) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// `POST /api/deck/missing?rules=FORMAT&owned=binder|copies` with
-/// `{"a": DECK, "b": OWNED}`: the cards the deck needs that what is owned
-/// (a binder, or a copies file as `copies check` reads it) lacks; 400 with
-/// the located findings when either cannot be read whole.
+/// `POST /api/deck/missing?rules=FORMAT&owned=binder|copies&a=NAME&b=NAME&lang=en|ja`
+/// with `{"a": DECK, "b": OWNED}`: what `blades deck missing --format
+/// json` prints for the two texts under those names (`deck` and `owned`
+/// without), with the names of its cards in the language asked: the cards the deck needs that what is owned (a binder, or a
+/// copies file as `copies check` reads it) lacks; 400 with the located
+/// findings when either cannot be read whole.
 fn deck_missing(state: &State, target: &Target, body: &str) -> Reply {
     let texts = match two_texts(body) {
         Ok(texts) => texts,
@@ -659,6 +711,10 @@ fn deck_missing(state: &State, target: &Target, body: &str) -> Reply {
     let ground = &state.site.ground;
     let format = match format_asked(ground, target) {
         Ok(format) => format,
+        Err(reply) => return reply,
+    };
+    let lang = match lang(target) {
+        Ok(lang) => lang,
         Err(reply) => return reply,
     };
     let kind = match target.get("owned") {
@@ -671,7 +727,13 @@ fn deck_missing(state: &State, target: &Target, body: &str) -> Reply {
             );
         }
     };
-    let (deck_name, owned_name) = ("deck", "owned");
+    let (deck_name, owned_name) = (
+        target.get("a").unwrap_or("deck"),
+        target.get("b").unwrap_or("owned"),
+    );
+    if deck_name == owned_name {
+        return Reply::error(400, "the two texts need two names (`a=` and `b=`)");
+    }
     let compared = check::deck_missing(
         &ground.index(),
         format,
@@ -685,10 +747,104 @@ fn deck_missing(state: &State, target: &Target, body: &str) -> Reply {
             kind,
         ),
     );
-    match compared.answer {
-        Some(missing) => Reply::json(&missing),
-        None => unreadable_input(&compared.problems, &compared.sources),
+    let Some(missing) = compared.answer else {
+        return unreadable_input(&compared.problems, &compared.sources);
+    };
+    let names = names_in(state, missing.cards.iter().map(|c| &c.id), lang);
+    Reply::json(&MissingAnswer { missing, names })
+}
+
+/// `POST /api/deck/missing`: the command's answer and the names a page
+/// lists its cards by.
+#[derive(Serialize)]
+struct MissingAnswer {
+    /// What `blades deck missing --format json` prints, as it prints it.
+    missing: MissingReport,
+    /// Each card it lists, by id, in the language asked.
+    names: BTreeMap<String, String>,
+}
+
+/// Each card's name in a language (its translation in the database, else
+/// the English), by id: what a page lists cards by.
+fn names_in<'i>(
+    state: &State,
+    ids: impl IntoIterator<Item = &'i Id>,
+    lang: Lang,
+) -> BTreeMap<String, String> {
+    let index = state.site.ground.index();
+    (ids.into_iter())
+        .filter_map(|id| {
+            let card = index.by_id(&id.0)?;
+            Some((id.0.clone(), card.name_in(code(lang)).text.to_string()))
+        })
+        .collect()
+}
+
+/// Each character named (by its English name), as the language asked
+/// writes it: its Japanese name when it has one.
+fn characters_in<'n>(
+    named: impl IntoIterator<Item = &'n String>,
+    lang: Lang,
+) -> BTreeMap<String, String> {
+    (named.into_iter())
+        .map(|name| (name.clone(), character_in(name, lang)))
+        .collect()
+}
+
+fn character_in(name: &str, lang: Lang) -> String {
+    let japanese = match lang {
+        Lang::Ja => (characters::all().iter())
+            .find(|c| c.name == name)
+            .and_then(|c| c.ja.clone()),
+        Lang::En => None,
+    };
+    japanese.unwrap_or_else(|| name.to_string())
+}
+
+/// `GET /api/deck/sheet?deck=TEXT&rules=FORMAT&lang=en|ja&paper=a4|letter&name=NAME`:
+/// the deck's print-and-play sheet (the deck as any text `deck check`
+/// reads, a share code above all), the HTML `blades print --deck` writes
+/// for it under that name, byte for byte (in English when the pool has no
+/// translation into the language asked); 400 with the located findings
+/// when it cannot be read whole. A GET, so that a link opens it.
+fn deck_sheet(state: &State, target: &Target) -> Reply {
+    let ground = &state.site.ground;
+    let text = target.get("deck").unwrap_or("");
+    let (lang, format, shown, read) = match deck_asked(ground, target, text) {
+        Ok(asked) => asked,
+        Err(reply) => return reply,
+    };
+    let paper = match target.get("paper") {
+        None | Some("") => Paper::A4,
+        Some(name) => match Paper::parse(name) {
+            Some(paper) => paper,
+            None => {
+                return Reply::error(400, format!("`paper` is `a4` or `letter`, not `{name}`"));
+            }
+        },
+    };
+    let read = check::deck_cards(&ground.index(), format, read);
+    let Some(cards) = read.answer else {
+        return unreadable_input(&read.problems, &read.sources);
+    };
+    if cards.is_empty() {
+        return Reply::error(400, "the deck has no cards to print");
     }
+    // A pool that has no translation into the page's language prints in
+    // English (the command refuses such a `--lang`; a page cannot choose).
+    let printed_in = i18n::choose_languages(state.database(), code(lang))
+        .ok()
+        .and_then(|mut langs| langs.pop())
+        .unwrap_or_else(|| "en".to_string());
+    let options = PrintOptions {
+        paper,
+        lang: printed_in,
+        copies: false,
+        art: state.site.art.clone(),
+    };
+    let sheet = sheets::deck_sheets(state.database(), &shown, &cards, &options);
+    let html = sheets::html(&sheet).into_bytes();
+    Reply::bytes(200, "text/html; charset=utf-8", Cow::Owned(html))
 }
 
 /// Inputs a check cannot read: 400, the first error's message, and every

@@ -9,13 +9,15 @@
 //! The pool is read and its database built once, before the server
 //! listens; a request never builds. Nothing is written. The server binds to
 //! the address it is given (the command line gives loopback unless told
-//! otherwise), every request is bounded ([`http`]) and a request that
-//! cannot be answered is a 4xx with a JSON message, never a crash: a
-//! handler that panicked all the same answers 500 and the server goes on.
+//! otherwise), every request is bounded ([`http`]), in size and in the
+//! time a worker waits for it ([`slow`]), and a request that cannot be
+//! answered is a 4xx with a JSON message, never a crash: a handler that
+//! panicked all the same answers 500 and the server goes on.
 
 mod api;
 mod assets;
 mod http;
+mod slow;
 
 use std::net::{IpAddr, SocketAddr};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -108,11 +110,12 @@ impl Server {
             catalog: &catalog,
             hosts: http::own_hosts(self.address),
         };
+        let slots = slow::Slots::default();
         std::thread::scope(|scope| {
             for _ in 0..WORKERS {
                 scope.spawn(|| {
                     for request in self.http.incoming_requests() {
-                        answer(&state, request);
+                        answer(&state, &slots, request);
                     }
                 });
             }
@@ -121,17 +124,29 @@ impl Server {
 }
 
 /// Answers one request; a handler that panics answers 500, and the
-/// worker goes on with the next request.
-fn answer(state: &api::State, mut request: tiny_http::Request) {
-    let reply = catch_unwind(AssertUnwindSafe(|| route(state, &mut request)))
+/// worker goes on with the next request. A POST's body is read first, and
+/// the answer written, off the worker ([`slow`]): a client that stalls
+/// holds no worker.
+fn answer(state: &api::State, slots: &slow::Slots, request: tiny_http::Request) {
+    let (request, body) = match *request.method() {
+        tiny_http::Method::Post => match slow::body_in_time(slots, request) {
+            Some((request, body)) => (request, Some(body)),
+            None => return,
+        },
+        _ => (request, None),
+    };
+    let reply = catch_unwind(AssertUnwindSafe(|| route(state, &request, body)))
         .unwrap_or_else(|_| Reply::error(500, "the server failed on this request"));
     let head = request.method() == &tiny_http::Method::Head;
-    // A browser that went away is no error of ours.
-    let _ = request.respond(reply.response(head));
+    slow::respond(slots, request, reply.response(head));
 }
 
 /// Finds what answers a request: the app's page, its assets, or the API.
-fn route(state: &api::State, request: &mut tiny_http::Request) -> Reply {
+fn route(
+    state: &api::State,
+    request: &tiny_http::Request,
+    body: Option<Result<String, Reply>>,
+) -> Reply {
     if let Some(hosts) = &state.hosts
         && !http::host_is(request, hosts)
     {
@@ -149,7 +164,7 @@ fn route(state: &api::State, request: &mut tiny_http::Request) -> Reply {
     let method = request.method().clone();
     let path = target.path.as_str();
     if let Some(rest) = path.strip_prefix("/api/") {
-        return api::route(state, &method, rest, &target, request);
+        return api::route(state, &method, rest, &target, body);
     }
     if !http::reads(&method) {
         return Reply::not_allowed("GET, HEAD");

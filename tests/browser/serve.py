@@ -21,10 +21,15 @@ and checks, against the command line as the oracle:
   order none;
 - the cards of the deck a pasted binder lacks are listed;
 - the statistics panel shows `blades deck stats`' count and collections;
+- the print button opens the deck's sheet, the cards `blades print --deck`
+  lays out, in its order;
 - the faces view draws the library's faces of the cards found;
 - the share link, opened in a page that kept nothing, shows the same deck;
 - the browser's language chooses the app's (Japanese here), and the
   Japanese page has no English game word of the official glossary left;
+  its lists (the deck, a comparison, what a binder lacks, the statistics'
+  collections, the collection checker's picks) name the cards by the
+  Japanese names `blades search --format json` gives;
 - the table tools (`#/collection`, `#/trade`, `#/score`), in English and
   Japanese at 375 px: a score sheet filled by typing ranks the players as
   `blades score` does, two singles picked by search are judged as
@@ -215,6 +220,36 @@ def english_terms():
     return sorted(terms)
 
 
+def japanese_names(binary, cwd):
+    """Each card's name in Japanese as `blades search --format json` gives
+    it (the English where a card has none), by id."""
+    run = blades(binary, cwd, "--format", "json", "search", "--", "")
+    return {c["id"]: c.get("names", {}).get("ja", c["name"]) for c in json.loads(run.stdout)["cards"]}
+
+
+def sheet_cards(binary, cwd, deck, lang):
+    """The card ids, in order, of the sheet `blades print --deck` writes."""
+    out = cwd / "deck-sheet"
+    run = blades(binary, cwd, "print", "--deck", deck, "--lang", lang, "--out", str(out))
+    if run.returncode != 0:
+        return run.stderr
+    html = (out / f"deck.a4.{lang}.html").read_text(encoding="utf-8")
+    return re.findall(r'<div class="card" data-card="([^"]+)"', html)
+
+
+def opened_page(browser, part, timeout=30):
+    """The page target a click opened whose address holds `part`, attached."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        for target in browser.call("Target.getTargets")["targetInfos"]:
+            if target["type"] == "page" and part in target["url"]:
+                session = browser.call("Target.attachToTarget",
+                                       {"targetId": target["targetId"], "flatten": True})["sessionId"]
+                return Page(browser, session)
+        time.sleep(0.1)
+    raise TimeoutError(f"no page opened at {part}")
+
+
 def start_server(binary, cwd):
     server = subprocess.Popen([binary, "--quiet", "serve", "--port", "0"], cwd=cwd,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -380,6 +415,18 @@ def check(browser, binary, work, url, results):
                     {"page": shown, "cli": stats["cards"]}))
     page.eval("document.getElementById('stats-box').open = false")
 
+    # The print sheet: the button opens the deck's sheet, `print --deck`'s.
+    code = page.eval("document.getElementById('share').getAttribute('href')").split("/")[-1].split("?")[0]
+    expected = sheet_cards(binary, work, code, "en")
+    page.call("Runtime.evaluate", {"expression": "document.getElementById('sheet').click()", "userGesture": True})
+    sheet = opened_page(browser, "/api/deck/sheet")
+    sheet.wait("document.readyState === 'complete' && document.querySelectorAll('.sheet').length > 0")
+    printed = sheet.eval("[...document.querySelectorAll('.card')].map(c => c.dataset.card)")
+    faces = sheet.eval("document.querySelectorAll('.card > svg[data-card]').length")
+    results.append(("the print button opens the deck's sheet, as `print --deck` writes it",
+                    printed == expected and sorted(printed) == sorted(deck[:8]) and faces == len(printed),
+                    {"page": printed, "cli": expected, "faces": faces}))
+
     # Faces: the library's SVG for the first cards found.
     page.type("#q", "e:fire star>=3")
     page.eval("document.getElementById('as-faces').click()")
@@ -421,6 +468,28 @@ def check(browser, binary, work, url, results):
     japanese.eval(f"document.getElementById('compare-paste').value = {json.dumps(singles[0])}")
     japanese.eval("document.getElementById('compare').click()")
     japanese.wait("document.querySelectorAll('#compare-lines li').length > 0")
+    japanese.eval("document.getElementById('missing-box').open = true")
+    japanese.eval(f"document.getElementById('missing-paste').value = {json.dumps(''.join(f'1 {c}' + chr(10) for c in deck[:6]))}")
+    japanese.eval("document.getElementById('missing-run').click()")
+    japanese.wait("document.querySelectorAll('#missing-lines li').length > 0")
+    # Every list names its cards in Japanese: the deck, the change, what
+    # is missing, the statistics' collections.
+    ja = japanese_names(binary, work)
+    named = japanese.eval("""({
+      entries: [...document.querySelectorAll('#entries li[data-id]')].map(li => [li.dataset.id, li.querySelector('a').textContent]),
+      compare: [...document.querySelectorAll('#compare-lines li[data-id]')].map(li => [li.dataset.id, li.textContent]),
+      missing: [...document.querySelectorAll('#missing-lines li[data-id]')].map(li => [li.dataset.id, li.textContent]),
+      stats: [...document.querySelectorAll('#stats dd')].map(dd => dd.textContent).join(' '),
+    })""")
+    wrong = [f"{where}: {id} {text!r}" for where in ["entries", "compare", "missing"]
+             for id, text in named[where] if ja.get(id, "?") not in text]
+    listing.write_text("".join(f"1 {c}\n" for c in deck[:8]) + f"1 {singles[8]}\n", encoding="utf-8")
+    stats = json.loads(blades(binary, work, "--format", "json", "deck", "stats", str(listing)).stdout)
+    wrong += [f"stats: {id}" for c in stats["collections"] for id in c["cards"] if ja[id] not in named["stats"]]
+    results.append(("the Japanese deck view lists its cards by their Japanese names",
+                    not wrong and all(named[w] for w in ["entries", "compare", "missing"])
+                    and any(ja[id] != id for id, _ in named["entries"]),
+                    {"wrong": wrong[:6], "counts": {w: len(named[w]) for w in ["entries", "compare", "missing"]}}))
     lang = japanese.eval("document.documentElement.lang")
     results.append(("a Japanese browser gets the Japanese app", lang == "ja", lang))
     text = japanese.eval("""(() => {
@@ -524,6 +593,11 @@ def check_tools(browser, binary, work, url, results, singles):
             page.settle()
         page.wait("document.querySelectorAll('#col-picked li').length === 2 && "
                   "document.getElementById('col-verdict').className !== 'verdict'")
+        if lang == "ja":
+            ja = japanese_names(binary, work)
+            picked = page.eval("[...document.querySelectorAll('#col-picked li')].map(li => [li.dataset.id, li.firstChild.textContent])")
+            results.append(("the collection checker lists the cards picked by their Japanese names",
+                            picked == [[c, ja[c]] for c in singles[:2]], picked))
         listing = work / "two.yaml"
         listing.write_text("cards: [" + ", ".join(singles[:2]) + "]\n", encoding="utf-8")
         run = blades(binary, work, "--format", "json", "collection", "check", str(listing))

@@ -46,9 +46,10 @@ export async function checkDeck(text, rules, lang) {
 }
 
 /// What changed from deck `a` to deck `b` (texts in any form `deck check`
-/// reads), as `blades deck diff --format json` prints it.
-export async function diffDecks(a, b, rules) {
-  const params = new URLSearchParams({ a: 'a', b: 'b' });
+/// reads), as `blades deck diff --format json` prints it (`diff`), and the
+/// names of the cards and characters it names in `lang`.
+export async function diffDecks(a, b, rules, lang) {
+  const params = new URLSearchParams({ a: 'a', b: 'b', lang });
   if (rules) params.set('rules', rules);
   const response = await fetch(`/api/deck/diff?${params}`, {
     method: 'POST',
@@ -91,9 +92,10 @@ export async function scoreModes() {
 }
 
 /// The cards deck `a` needs that `b` (a binder, or a copies file when
-/// `owned` is `copies`) lacks.
-export async function missingCards(a, b, rules, owned) {
-  const params = new URLSearchParams({ owned });
+/// `owned` is `copies`) lacks, as `blades deck missing --format json`
+/// prints them (`missing`), and their names in `lang`.
+export async function missingCards(a, b, rules, owned, lang) {
+  const params = new URLSearchParams({ owned, lang });
   if (rules) params.set('rules', rules);
   const response = await fetch(`/api/deck/missing?${params}`, {
     method: 'POST',

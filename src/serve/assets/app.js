@@ -6,7 +6,7 @@
 import * as api from './api.js';
 import * as decks from './deck.js';
 import { ResultList } from './list.js';
-import { drawModes, showTool, startTools } from './table.js';
+import { drawModes, redrawTools, showTool, startTools } from './table.js';
 import { formatName, initialLanguage, language, setLanguage, t, zoneName } from './words.js';
 
 const $ = id => document.getElementById(id);
@@ -165,6 +165,11 @@ function shareLink(code) {
   const rules = deck.format && deck.format !== formats[0].id ? `?rules=${encodeURIComponent(deck.format)}` : '';
   const hash = code && deck.entries.length + (deck.character ? 1 : 0) ? `#/deck/${code}${rules}` : '#/';
   $('share').href = hash;
+  // The deck's print-and-play sheet, opened beside the app: the server's
+  // `blades print --deck` of the same share code.
+  const sheet = $('sheet');
+  sheet.hidden = hash === '#/';
+  if (!sheet.hidden) sheet.href = `/api/deck/sheet?${new URLSearchParams({ deck: code, rules: deck.format, lang: language() })}`;
   if (!location.hash.startsWith('#/card/') && location.hash !== hash) {
     history.replaceState(null, '', hash);
   }
@@ -265,8 +270,8 @@ async function compareDeck() {
   const earlier = name && saved ? decks.deckText(saved, format(saved.format)) : $('compare-paste').value;
   const nodes = { verdict: $('compare-verdict'), lines: $('compare-lines'), problems: $('compare-problems') };
   try {
-    const diff = await api.diffDecks(earlier, decks.deckText(deck, fmt), fmt.id);
-    decks.drawDiff(diff, fmt, nodes);
+    const answer = await api.diffDecks(earlier, decks.deckText(deck, fmt), fmt.id, language());
+    decks.drawDiff(answer, fmt, nodes);
   } catch (error) {
     nodes.verdict.className = 'verdict bad';
     nodes.verdict.textContent = t('not-compared');
@@ -282,15 +287,22 @@ async function findMissing() {
   const fmt = format(deck.format);
   const verdict = $('missing-verdict');
   try {
-    const answer = await api.missingCards(decks.deckText(deck, fmt), $('missing-paste').value, fmt.id, $('missing-kind').value);
+    const answer = await api.missingCards(
+      decks.deckText(deck, fmt),
+      $('missing-paste').value,
+      fmt.id,
+      $('missing-kind').value,
+      language(),
+    );
+    const { missing, names } = answer;
     $('missing-problems').replaceChildren();
-    verdict.className = `verdict ${answer.missing ? 'bad' : 'good'}`;
-    verdict.textContent = answer.missing ? t('missing-count', answer.missing) : t('missing-none');
+    verdict.className = `verdict ${missing.missing ? 'bad' : 'good'}`;
+    verdict.textContent = missing.missing ? t('missing-count', missing.missing) : t('missing-none');
     $('missing-lines').replaceChildren(
-      ...answer.cards.map(c => {
+      ...missing.cards.map(c => {
         const li = document.createElement('li');
         li.dataset.id = c.id;
-        li.textContent = t('missing-line', c);
+        li.textContent = t('missing-line', { ...c, name: names[c.id] ?? c.name });
         return li;
       }),
     );
@@ -409,6 +421,7 @@ function switchLanguage(next) {
   deckChanged();
   drawSaved();
   drawModes();
+  redrawTools();
   if (location.hash.startsWith('#/card/')) route();
 }
 

@@ -175,7 +175,7 @@ export function drawAnswer(answer, deck, format, nodes, onRemove) {
   if (deck.character) {
     const li = document.createElement('li');
     li.className = 'character';
-    li.textContent = `${t('character')}: ${report.character ? report.character.name : deck.character}`;
+    li.textContent = `${t('character')}: ${answer.character ?? deck.character}`;
     nodes.entries.prepend(li);
   }
   nodes.exported.value = answer.list ?? '';
@@ -193,8 +193,11 @@ export function drawProblems(report, node) {
 }
 
 /// Draws `deck diff`'s answer: the character's change, then each zone's
-/// cards added, removed and counted again (the server's order).
-export function drawDiff(diff, format, nodes) {
+/// cards added, removed and counted again (the server's order), each card
+/// by its name in the page's language (the server's).
+export function drawDiff(answer, format, nodes) {
+  const { diff, names, characters } = answer;
+  const name = c => names[c.id] ?? c.name;
   nodes.verdict.className = 'verdict';
   nodes.problems.replaceChildren();
   if (diff.same) {
@@ -204,22 +207,23 @@ export function drawDiff(diff, format, nodes) {
     return;
   }
   nodes.verdict.textContent = t('changed-deck');
-  const line = (text, className) => {
+  const line = (text, className, id) => {
     const li = document.createElement('li');
     li.textContent = text;
     if (className) li.className = className;
+    if (id) li.dataset.id = id;
     return li;
   };
   const lines = [];
   if (diff.character) {
-    const name = c => c ?? t('none');
-    lines.push(line(`${t('character')}: ${name(diff.character.a)} → ${name(diff.character.b)}`));
+    const who = c => (c == null ? t('none') : (characters[c] ?? c));
+    lines.push(line(`${t('character')}: ${who(diff.character.a)} → ${who(diff.character.b)}`));
   }
   for (const zone of diff.zones) {
     if (format && format.zones.length > 1) lines.push(line(zoneName({ id: zone.zone, name: zone.name }), 'zone'));
-    for (const c of zone.added) lines.push(line(`+ ${c.count} ${c.name}`, 'added'));
-    for (const c of zone.removed) lines.push(line(`− ${c.count} ${c.name}`, 'removed'));
-    for (const c of zone.changed) lines.push(line(`${c.name}: ${c.a} → ${c.b}`, 'recounted'));
+    for (const c of zone.added) lines.push(line(`+ ${c.count} ${name(c)}`, 'added', c.id));
+    for (const c of zone.removed) lines.push(line(`− ${c.count} ${name(c)}`, 'removed', c.id));
+    for (const c of zone.changed) lines.push(line(`${name(c)}: ${c.a} → ${c.b}`, 'recounted', c.id));
   }
   nodes.lines.replaceChildren(...lines);
 }
@@ -227,8 +231,9 @@ export function drawDiff(diff, format, nodes) {
 /// Draws `deck stats`' answer: a line per spread (`value ×count`, the
 /// server's words), then the collections the singles could make.
 export function drawStats(answer, node) {
-  const { stats, words } = answer;
+  const { stats, words, names } = answer;
   const word = value => words[value] ?? value;
+  const cards = ids => ids.map(id => names[id] ?? id).join(', ');
   const spread = list => (list.length ? list.map(s => `${word(s.value)} ×${s.count}`).join(', ') : '—');
   const rows = [
     [t('stats-cards'), String(stats.cards)],
@@ -239,7 +244,7 @@ export function drawStats(answer, node) {
   ];
   for (const c of stats.collections) {
     const best = stats.best && stats.best.symbol === c.symbol ? ` — ${t('stats-best')}` : '';
-    rows.push([`${t('stats-collection')}: ${word(c.symbol)}`, `${t('cards', c.cards.length)}, ${t('vp', c.vp)}${best}`]);
+    rows.push([`${t('stats-collection')}: ${word(c.symbol)}`, `${t('cards', c.cards.length)}, ${t('vp', c.vp)}${best} (${cards(c.cards)})`]);
   }
   if (!stats.collections.length) rows.push([t('stats-collection'), t('stats-no-collection')]);
   node.replaceChildren(

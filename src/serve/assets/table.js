@@ -119,6 +119,11 @@ async function checkCollection() {
   }
   try {
     const answer = await api.post('collection/check', text, { duel: $('col-duel').checked, lang: language() });
+    // The cards picked by their names in the page's language (the rows').
+    for (const li of $('col-picked').children) {
+      const row = answer.cards[li.dataset.id];
+      if (row) li.firstChild.textContent = row.cells[1];
+    }
     drawReport(answer, verdict, $('col-violations'));
     const report = answer.report;
     const symbols = report.symbols.map(s => answer.words[s] ?? s).join(', ');
@@ -343,6 +348,14 @@ export function drawModes() {
   );
   if (modes.some(m => m.id === chosen)) $('score-mode').value = chosen;
   redrawPlayers();
+}
+
+/// Asks again what the pages show, in the page's language (after the
+/// language changed).
+export function redrawTools() {
+  checkCollection();
+  if ($('best-verdict').textContent) bestOfBinder();
+  if ($('trade-verdict').textContent) checkTrade();
 }
 
 /// Shows one tool's page (`collection`, `trade`, `score`), or none.
