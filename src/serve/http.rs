@@ -2,12 +2,12 @@
 //! its body read and bounded, and answers with their status and type.
 
 use std::borrow::Cow;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr};
 
 use serde::Serialize;
 use serde_json::value::RawValue;
-use tiny_http::{Header, Method, Response, StatusCode};
+use tiny_http::{Method, Request, StatusCode};
 
 /// The most bytes of a request's body (a deck list): a tournament deck
 /// is a dozen lines, a pasted binder a few hundred.
@@ -85,19 +85,28 @@ impl Reply {
         }
     }
 
-    /// The answer as tiny_http sends it (`head`: the headers only).
-    pub fn response(self, head: bool) -> Response<std::io::Cursor<Vec<u8>>> {
-        let body = match head {
-            true => Vec::new(),
-            false => self.body.into_owned(),
-        };
-        let mut response = Response::from_data(body).with_status_code(StatusCode(self.status));
+    /// Sends the answer (`head`: the headers only) and closes the
+    /// connection after it. tiny_http keeps connections alive and lets a
+    /// response name no `Connection`, so the answer is written here: a
+    /// browser's idle keep-alive connections would each hold one of
+    /// tiny_http's threads, and its thread pool can leave a new
+    /// connection queued behind them (a page half loaded).
+    pub fn send(self, request: Request) {
+        let bytes = self.closing_bytes(request.method() == &Method::Head);
+        let mut writer = request.into_writer();
+        // A browser that went away is no error of ours.
+        let _ = writer.write_all(&bytes).and_then(|()| writer.flush());
+    }
+
+    /// The whole HTTP/1.1 answer, with `Connection: close`.
+    fn closing_bytes(&self, head: bool) -> Vec<u8> {
+        let reason = StatusCode(self.status).default_reason_phrase();
+        let mut out = format!("HTTP/1.1 {} {reason}\r\n", self.status);
         let mut add = |name: &str, value: &str| {
-            if let Ok(header) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-                response.add_header(header);
-            }
+            out.push_str(&format!("{name}: {value}\r\n"));
         };
         add("Content-Type", self.content_type);
+        add("Content-Length", &self.body.len().to_string());
         add("X-Content-Type-Options", "nosniff");
         add("Referrer-Policy", "no-referrer");
         // Only the app's own files: a card's text can never run as script,
@@ -107,18 +116,22 @@ impl Reply {
             "Content-Security-Policy",
             "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'",
         );
-        add(
-            "Cache-Control",
-            if self.cache {
-                "max-age=3600"
-            } else {
-                "no-store"
-            },
-        );
+        let cache = if self.cache {
+            "max-age=3600"
+        } else {
+            "no-store"
+        };
+        add("Cache-Control", cache);
         if let Some(allow) = self.allow {
             add("Allow", allow);
         }
-        response
+        add("Connection", "close");
+        out.push_str("\r\n");
+        let mut bytes = out.into_bytes();
+        if !head {
+            bytes.extend_from_slice(&self.body);
+        }
+        bytes
     }
 }
 
@@ -139,7 +152,7 @@ pub fn own_hosts(address: SocketAddr) -> Option<Vec<String>> {
 }
 
 /// Whether a request's `Host` is one of `hosts` (any case).
-pub fn host_is(request: &tiny_http::Request, hosts: &[String]) -> bool {
+pub fn host_is(request: &Request, hosts: &[String]) -> bool {
     (request.headers().iter())
         .find(|h| h.field.equiv("Host"))
         .is_some_and(|h| {
@@ -208,7 +221,7 @@ fn decoded(text: &str, query: bool) -> Option<String> {
 
 /// A request's body as text: over [`MAX_BODY`] is 413, bytes that are not
 /// UTF-8 are 400.
-pub fn body_text(request: &mut tiny_http::Request) -> Result<String, Reply> {
+pub fn body_text(request: &mut Request) -> Result<String, Reply> {
     let too_large = || {
         Reply::error(
             413,

@@ -137,8 +137,7 @@ fn answer(state: &api::State, slots: &slow::Slots, request: tiny_http::Request) 
     };
     let reply = catch_unwind(AssertUnwindSafe(|| route(state, &request, body)))
         .unwrap_or_else(|_| Reply::error(500, "the server failed on this request"));
-    let head = request.method() == &tiny_http::Method::Head;
-    slow::respond(slots, request, reply.response(head));
+    slow::respond(slots, request, reply);
 }
 
 /// Finds what answers a request: the app's page, its assets, or the API.

@@ -9,13 +9,12 @@
 //! ([`SLOTS`]): past the bound a body is refused (503) and an answer is
 //! written on the worker.
 
-use std::io::Cursor;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread;
 use std::time::Duration;
 
-use tiny_http::{Request, Response};
+use tiny_http::Request;
 
 use super::http::{self, Reply};
 
@@ -58,7 +57,7 @@ impl Slots {
 pub fn body_in_time(slots: &Slots, request: Request) -> Option<(Request, Result<String, Reply>)> {
     let Some(slot) = slots.take() else {
         let busy = Reply::error(503, "the server is reading too many requests; try again");
-        let _ = request.respond(busy.response(false));
+        busy.send(request);
         return None;
     };
     // No buffer: a body sent is a body received, or the worker has gone.
@@ -75,7 +74,7 @@ pub fn body_in_time(slots: &Slots, request: Request) -> Option<(Request, Result<
                     BODY_WAIT.as_secs()
                 ),
             );
-            let _ = request.respond(late.response(false));
+            late.send(request);
         }
     };
     // A thread that cannot be made drops the request: tiny_http answers 500.
@@ -89,21 +88,18 @@ pub fn body_in_time(slots: &Slots, request: Request) -> Option<(Request, Result<
 /// Writes an answer on a thread of its own (a client that stops reading
 /// holds that thread, not the worker); on the worker when every slot is
 /// taken.
-pub fn respond(slots: &Slots, request: Request, response: Response<Cursor<Vec<u8>>>) {
+pub fn respond(slots: &Slots, request: Request, reply: Reply) {
     match slots.take() {
         Some(slot) => {
             let writer = move || {
                 let _slot = slot;
-                // A browser that went away is no error of ours.
-                let _ = request.respond(response);
+                reply.send(request);
             };
             // A thread that cannot be made drops the request: tiny_http
             // answers 500.
             let _ = thread::Builder::new().name("answer".into()).spawn(writer);
         }
-        None => {
-            let _ = request.respond(response);
-        }
+        None => reply.send(request),
     }
 }
 
