@@ -315,16 +315,7 @@ pub fn sheets(database: &Database, sets: &[&Set], options: &PrintOptions) -> Vec
         .iter()
         .filter(|c| wanted.contains(&c.set.0.as_str()))
         .collect();
-    let rendered = render::render_faces(
-        database,
-        &cards,
-        std::slice::from_ref(&options.lang),
-        &FaceOptions::with_art(options.art.clone()),
-    );
-    let faces: HashMap<&str, &str> = rendered
-        .iter()
-        .map(|r| (r.card.as_str(), r.face.svg.as_str()))
-        .collect();
+    let faces = faces_of(database, &cards, options);
     sets.iter()
         .map(|set| {
             let mut printed: Vec<&Card> = Vec::new();
@@ -363,22 +354,12 @@ pub fn deck_sheets(
     cards: &[(&Card, u64)],
     options: &PrintOptions,
 ) -> SetSheets {
-    let mut distinct: Vec<&Card> = Vec::new();
-    for (card, _) in cards {
-        if !distinct.iter().any(|c| c.id == card.id) {
-            distinct.push(card);
-        }
-    }
-    let rendered = render::render_faces(
-        database,
-        &distinct,
-        std::slice::from_ref(&options.lang),
-        &FaceOptions::with_art(options.art.clone()),
-    );
-    let faces: HashMap<&str, &str> = rendered
-        .iter()
-        .map(|r| (r.card.as_str(), r.face.svg.as_str()))
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<&Card> = (cards.iter())
+        .filter(|(card, _)| seen.insert(&card.id))
+        .map(|(card, _)| *card)
         .collect();
+    let faces = faces_of(database, &distinct, options);
     let printed: Vec<&Card> = (cards.iter())
         .flat_map(|(card, n)| std::iter::repeat_n(*card, usize::try_from(*n).unwrap_or(0)))
         .collect();
@@ -392,9 +373,27 @@ pub fn deck_sheets(
     }
 }
 
+/// Each card's face in the sheets' language, as SVG by card id (each
+/// card drawn once, in parallel).
+fn faces_of(
+    database: &Database,
+    cards: &[&Card],
+    options: &PrintOptions,
+) -> HashMap<String, String> {
+    let rendered = render::render_faces(
+        database,
+        cards,
+        std::slice::from_ref(&options.lang),
+        &FaceOptions::with_art(options.art.clone()),
+    );
+    (rendered.into_iter())
+        .map(|r| (r.card, r.face.svg))
+        .collect()
+}
+
 /// The cards printed, in order, nine to a page, each slot with its face
 /// (`faces`: each card's SVG by id).
-fn pages(printed: &[&Card], faces: &HashMap<&str, &str>, paper: Paper) -> Vec<Page> {
+fn pages(printed: &[&Card], faces: &HashMap<String, String>, paper: Paper) -> Vec<Page> {
     printed
         .chunks(PER_PAGE)
         .map(|chunk| Page {
@@ -404,7 +403,7 @@ fn pages(printed: &[&Card], faces: &HashMap<&str, &str>, paper: Paper) -> Vec<Pa
                 .iter()
                 .enumerate()
                 .map(|(slot, c)| {
-                    let svg = faces.get(c.id.0.as_str()).copied().unwrap_or_default();
+                    let svg = faces.get(c.id.0.as_str()).map_or("", String::as_str);
                     Arc::from(placeable(svg, slot))
                 })
                 .collect(),

@@ -343,20 +343,38 @@ fn write_units(w: &mut Writer<'_>, units: &[Unit]) {
     }
 }
 
-fn write_unit(w: &mut Writer<'_>, unit: &Unit, shared: bool) {
-    match &unit.key {
+/// A unit's or entry's key, without its set (the record's).
+fn write_key(w: &mut Writer<'_>, key: &UnitKey) {
+    match key {
         UnitKey::SetName { .. } => w.0.push(0),
         UnitKey::Card { card, field, .. } => {
             w.0.push(1);
             w.text(card);
             w.choice(&FIELDS, field);
         }
-        // A set file has no phrase units.
         UnitKey::Phrase { key } => {
             w.0.push(2);
             w.text(key);
         }
     }
+}
+
+/// A key written by [`write_key`], in the record's set.
+fn read_key(r: &mut Reader<'_>, set: &str) -> Option<UnitKey> {
+    Some(match r.byte()? {
+        0 => UnitKey::SetName { set: set.into() },
+        1 => UnitKey::Card {
+            set: set.into(),
+            card: r.text()?,
+            field: r.choice(&FIELDS)?,
+        },
+        2 => UnitKey::Phrase { key: r.text()? },
+        _ => return None,
+    })
+}
+
+fn write_unit(w: &mut Writer<'_>, unit: &Unit, shared: bool) {
+    write_key(w, &unit.key);
     w.text(&unit.english);
     w.0.push(u8::from(unit.required));
     w.span(&unit.span);
@@ -420,16 +438,7 @@ fn read_unit(
     path: &Arc<str>,
     last: Option<Arc<CardInfo>>,
 ) -> Option<Unit> {
-    let key = match r.byte()? {
-        0 => UnitKey::SetName { set: set.into() },
-        1 => UnitKey::Card {
-            set: set.into(),
-            card: r.text()?,
-            field: r.choice(&FIELDS)?,
-        },
-        2 => UnitKey::Phrase { key: r.text()? },
-        _ => return None,
-    };
+    let key = read_key(r, set)?;
     let english = r.text()?;
     let required = read_bool(r)?;
     let span = r.span()?;
@@ -503,18 +512,7 @@ fn encode_locale(record: &LocaleRecord, diagnostics: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn write_entry(w: &mut Writer<'_>, entry: &Entry) {
-    match &entry.key {
-        UnitKey::SetName { .. } => w.0.push(0),
-        UnitKey::Card { card, field, .. } => {
-            w.0.push(1);
-            w.text(card);
-            w.choice(&FIELDS, field);
-        }
-        UnitKey::Phrase { key } => {
-            w.0.push(2);
-            w.text(key);
-        }
-    }
+    write_key(w, &entry.key);
     w.text(&entry.text);
     w.optional_text(entry.source.as_deref());
     w.optional_text(entry.fingerprint.as_deref());
@@ -590,18 +588,8 @@ fn decode_locale(bytes: &[u8], file: &SourceFile) -> Option<LocaleRecord> {
 }
 
 fn read_entry(r: &mut Reader<'_>, set: &str) -> Option<Entry> {
-    let key = match r.byte()? {
-        0 => UnitKey::SetName { set: set.into() },
-        1 => UnitKey::Card {
-            set: set.into(),
-            card: r.text()?,
-            field: r.choice(&FIELDS)?,
-        },
-        2 => UnitKey::Phrase { key: r.text()? },
-        _ => return None,
-    };
     Some(Entry {
-        key,
+        key: read_key(r, set)?,
         text: r.text()?,
         source: r.optional_text()?,
         fingerprint: r.optional_text()?,
