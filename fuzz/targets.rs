@@ -1028,3 +1028,17 @@ pub fn index_section(data: &[u8]) {
         "a section changes when written again"
     );
 }
+
+/// A record of the translation tools' memo: any bytes decode to a set
+/// file's or a locale file's record or to nothing, never a panic, and a
+/// record written is read back and written again as the same bytes.
+pub fn i18n_memo(data: &[u8]) {
+    let (set, locale) = blades::i18n::memo::read_and_write_again(data);
+    for written in [set, locale].into_iter().flatten() {
+        let (set, locale) = blades::i18n::memo::read_and_write_again(&written);
+        assert!(
+            set.as_ref() == Some(&written) || locale.as_ref() == Some(&written),
+            "a record changes when written again"
+        );
+    }
+}

@@ -25,7 +25,7 @@ use super::units::{CardInfo, SetInfo, Unit};
 use crate::codec::{Reader, Writer};
 use crate::diagnostics::Diagnostic;
 use crate::index::BUILD_ID;
-use crate::pool::{FileStamp, SourceFile};
+use crate::pool::{FileStamp, Pool, SourceFile};
 use crate::words::{CardKind, Element, Id};
 use crate::yaml::LineEnd;
 
@@ -133,7 +133,7 @@ impl Memo {
     /// The record of a locale file as it is, if the memo has it and its
     /// findings name the file as the pool names it now.
     pub fn locale(&self, file: &SourceFile) -> Option<LocaleRecord> {
-        let record = decode_locale(self.stored(file)?.bytes(), file)?;
+        let record = decode_locale(self.stored(file)?.bytes(), &file.path, &file.relative)?;
         crate::load::fits(&record.diagnostics, &file.path).then_some(record)
     }
 
@@ -196,6 +196,32 @@ impl Memo {
         out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes());
         crate::files::write_atomic(&self.path, &out)
     }
+}
+
+/// A record's bytes read as a set file's and as a locale file's, each
+/// written again when it decodes: for the fuzz target, which holds that
+/// any bytes decode to a record or to nothing, never a panic, and that
+/// what is written reads back and writes again as the same bytes.
+pub fn read_and_write_again(bytes: &[u8]) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+    let path: Arc<str> = Arc::from("pool/set.yaml");
+    let set = decode_set(bytes, &path).map(|record| encode_set(&record));
+    let locale = decode_locale(bytes, &path, "locales/ja/set.yaml").and_then(|record| {
+        let json = serde_json::to_vec(&record.diagnostics).ok()?;
+        encode_locale(&record, &json)
+    });
+    (set, locale)
+}
+
+/// Every set and locale file's record of a pool, as a memo keeps them
+/// (the fuzz regressions' seeds).
+pub fn records_of(pool: &Pool) -> Vec<Vec<u8>> {
+    let sets = (pool.sets.iter()).map(|file| encode_set(&super::read_set_file(file)));
+    let locales = pool.data.iter().filter_map(|file| {
+        let record = super::read_locale_file(file)?;
+        let json = serde_json::to_vec(&record.diagnostics).ok()?;
+        encode_locale(&record, &json)
+    });
+    sets.chain(locales).collect()
 }
 
 fn read_records(path: &Path) -> Option<HashMap<String, Stored>> {
@@ -553,7 +579,7 @@ fn write_optional_span(w: &mut Writer<'_>, span: Option<&Range<usize>>) {
     }
 }
 
-fn decode_locale(bytes: &[u8], file: &SourceFile) -> Option<LocaleRecord> {
+fn decode_locale(bytes: &[u8], path: &Arc<str>, relative: &str) -> Option<LocaleRecord> {
     let mut r = Reader(bytes);
     let lang = r.text()?;
     let lines = read_lines(&mut r)?;
@@ -567,8 +593,8 @@ fn decode_locale(bytes: &[u8], file: &SourceFile) -> Option<LocaleRecord> {
             let entries = r.list(|r| read_entry(r, &set))?;
             Some(LocaleFile {
                 lang: lang.clone(),
-                path: file.path.clone(),
-                relative: file.relative.clone(),
+                path: path.clone(),
+                relative: relative.to_string(),
                 target: Target::Set(set),
                 target_span,
                 entries,
@@ -632,7 +658,6 @@ fn read_optional_span(r: &mut Reader<'_>) -> Option<Option<Range<usize>>> {
 mod tests {
     use super::*;
     use crate::codec::assert_refuses_damage;
-    use crate::pool::Pool;
 
     /// Every set and locale file of the translation fixtures comes back
     /// from its record as it went in (written again, the same bytes), and
@@ -665,10 +690,11 @@ mod tests {
                 let Some(bytes) = encode_locale(&record, &json) else {
                     continue;
                 };
-                let again = decode_locale(&bytes, file).expect("a record decodes");
+                let again =
+                    decode_locale(&bytes, &file.path, &file.relative).expect("a record decodes");
                 let json_again = serde_json::to_vec(&again.diagnostics).unwrap();
                 assert_eq!(encode_locale(&again, &json_again), Some(bytes.clone()));
-                assert_refuses_damage(&bytes, |b| decode_locale(b, file));
+                assert_refuses_damage(&bytes, |b| decode_locale(b, &file.path, &file.relative));
                 kept += 1;
             }
         }
