@@ -845,21 +845,23 @@ pub struct LineIndex {
     char_marks: Vec<usize>,
 }
 
+/// Where each line of `text` starts (the first at 0). A line ends at LF,
+/// CRLF or a lone CR (YAML's line breaks, and the old Mac files an editor
+/// still opens line by line).
+pub(crate) fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    let ends = memchr::memchr2_iter(b'\r', b'\n', bytes)
+        .filter(|&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')));
+    std::iter::once(0).chain(ends.map(|i| i + 1))
+}
+
 /// Bytes between two character counts kept by a [`LineIndex`].
 const CHAR_MARK: usize = 64;
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let bytes = text.as_bytes();
-        // A line ends at LF, CRLF or a lone CR (YAML's line breaks, and
-        // the old Mac files an editor still opens line by line).
-        let line_starts = std::iter::once(0)
-            .chain(
-                memchr::memchr2_iter(b'\r', b'\n', bytes)
-                    .filter(|&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
-                    .map(|i| i + 1),
-            )
-            .collect();
+        let line_starts = line_starts(text).collect();
         let char_marks = if text.is_ascii() {
             Vec::new()
         } else {

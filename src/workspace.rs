@@ -237,16 +237,16 @@ impl Workspace {
         }
         let named = sought.and_then(|mut sought| {
             formats.named_cards().for_each(|id| sought.add([id]));
-            let database = self.cards_sought(&sought)?;
-            // A name the formats misspell is reported from every card.
-            check::formats_unknown(&formats, &database)
-                .is_none()
-                .then_some(database)
+            self.cards_sought(&sought)
         });
-        let database = match named {
-            Some(database) => database,
-            None => self.database().map_err(Unchecked::Pool)?,
-        };
+        // What the formats name is found in the cut-down database, or
+        // reported (with suggestions from every card) from the whole one.
+        if let Some(database) = named
+            && check::formats_unknown(&formats, &database).is_none()
+        {
+            return Ok(Ground::new(database, formats));
+        }
+        let database = self.database().map_err(Unchecked::Pool)?;
         if let Some(unknown) = check::formats_unknown(&formats, &database) {
             return Err(Unchecked::Formats(findings.with(unknown)));
         }

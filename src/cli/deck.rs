@@ -121,18 +121,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     }
 }
 
-/// What every deck command reads first: the pool's formats (the one
-/// named, or the default) and the cards its inputs name.
-fn ground(context: &Context, inputs: &[&check::Read]) -> Result<&'static Ground, ExitCode> {
-    let mut sought = Sought::default();
-    inputs
-        .iter()
-        .for_each(|read| check::seek_deck(read, &mut sought));
-    ground_sought(context, sought)
-}
-
-/// [`ground`] for the cards `sought`, kept while the command runs.
-fn ground_sought(context: &Context, sought: Sought) -> Result<&'static Ground, ExitCode> {
+/// What every deck command reads first: the pool's formats and the cards
+/// `sought`, kept while the command runs.
+fn ground(context: &Context, sought: Sought) -> Result<&'static Ground, ExitCode> {
     ground_of(context, &context.workspace()?, Some(sought)).map(kept_until_exit)
 }
 
@@ -155,24 +146,25 @@ pub fn ground_of(
         })
 }
 
-/// [`ground`], and the format `--rules` names in it ([`format`]).
+/// [`ground_and_format_of`] for the cards the decks `inputs` name.
 fn ground_and_format(
     context: &Context,
     inputs: &[&check::Read],
     rules: Option<&str>,
 ) -> Result<(&'static Ground, &'static DeckFormat), ExitCode> {
-    let ground = ground(context, inputs)?;
-    Ok((ground, format(context, ground, rules)?))
+    let mut sought = Sought::default();
+    (inputs.iter()).for_each(|read| check::seek_deck(read, &mut sought));
+    ground_and_format_of(context, sought, rules)
 }
 
-/// [`ground_and_format`] for the cards `sought` (inputs that are not all
-/// decks: `deck missing`'s binder or copies file).
+/// [`ground`] for the cards `sought`, and the format `--rules` names in
+/// it ([`format`]).
 fn ground_and_format_of(
     context: &Context,
     sought: Sought,
     rules: Option<&str>,
 ) -> Result<(&'static Ground, &'static DeckFormat), ExitCode> {
-    let ground = ground_sought(context, sought)?;
+    let ground = ground(context, sought)?;
     Ok((ground, format(context, ground, rules)?))
 }
 

@@ -43,11 +43,7 @@ pub struct Lines(Arc<[usize]>);
 
 impl Lines {
     pub fn of(text: &str) -> Lines {
-        let bytes = text.as_bytes();
-        // Line ends as `LineIndex` counts them: LF, CRLF, a lone CR.
-        let ends = memchr::memchr2_iter(b'\r', b'\n', bytes)
-            .filter(|&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')));
-        Lines(std::iter::once(0).chain(ends.map(|i| i + 1)).collect())
+        Lines(crate::diagnostics::line_starts(text).collect())
     }
 
     /// The 1-based line of a byte offset.
