@@ -1042,3 +1042,17 @@ pub fn i18n_memo(data: &[u8]) {
         );
     }
 }
+
+/// The translation reports' answers file: any bytes decode to answers or
+/// to nothing, never a panic, and answers written read back and write
+/// again as the same bytes.
+pub fn i18n_answers(data: &[u8]) {
+    if let Some(written) = blades::i18n::answers::read_and_write_again(data) {
+        let again = blades::i18n::answers::read_and_write_again(&written);
+        assert_eq!(
+            again.as_ref(),
+            Some(&written),
+            "answers change when written again"
+        );
+    }
+}

@@ -38,7 +38,7 @@ use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::faces::gallery::{self, Gallery, GalleryWritten};
 use crate::faces::render::{self as face_render, FitMemo, face_findings};
 use crate::files::{self, Destination};
-use crate::i18n::{self, memo::Memo};
+use crate::i18n::{self, answers::Answer, answers::Answers, memo::Memo};
 use crate::index::{self, Index, PoolState};
 use crate::model::{Card, DATABASE_FORMAT, Database, Set};
 use crate::pool::{Listing, Pool, PoolError, SourceFile};
@@ -148,23 +148,43 @@ impl Workspace {
         Ok(workspace)
     }
 
-    /// The translations of the pool in `cards` for `i18n status`, through
-    /// the memo of earlier runs kept beside the last build's output
-    /// ([`i18n::memo`]): only the set and locale files changed since are
-    /// read and parsed, and the memo is brought up to date. The built-in
-    /// pool has no memo.
-    pub fn translations_remembered(cards: Option<&Path>) -> Result<i18n::Project, PoolError> {
+    /// A translation report on the pool in `cards` (`i18n status`,
+    /// `i18n check`): read back from the answers kept beside the last
+    /// build's output when the pool is as it was when the same question was
+    /// last answered ([`i18n::answers`]: no file is read), else `make` on
+    /// the pool's translations, read as `reading` says, and the answer kept.
+    /// The built-in pool's answers are made every time.
+    pub fn translation_report<A: Answer>(
+        cards: Option<&Path>,
+        question: &str,
+        reading: Reading,
+        make: impl FnOnce(&i18n::Project) -> A,
+    ) -> Result<Report<A>, PoolError> {
         let Some(dir) = cards else {
-            return Ok(i18n::Project::load(&Pool::builtin()));
+            let pool = Pool::builtin();
+            let project = i18n::Project::load(&pool);
+            return Ok(Report::of(&pool, make(&project), Some(project)));
         };
-        let mut memo = Memo::open(&i18n::memo::beside(Path::new(DEFAULT_DATABASE)));
+        let mut answers = Answers::open(&i18n::answers::beside(Path::new(DEFAULT_DATABASE)));
         let listing = Pool::list(dir).map(Listing::stamp)?;
-        let pool = listing.read(|path, stamp| memo.known(path, stamp))?;
-        let project = i18n::Project::load_remembering(&pool, &mut memo);
-        let files: Vec<&SourceFile> = pool.sets.iter().chain(&pool.data).collect();
-        // A memo that cannot be written costs only the next run's time.
-        let _ = memo.save(&files);
-        Ok(project)
+        let pool = listing.read(|path, stamp| answers.known(path, stamp))?;
+        let inputs = i18n::answers::inputs_of(&pool);
+        if let Some(answer) = inputs.and_then(|inputs| answers.get(inputs, question)) {
+            return Ok(Report::of(&pool, answer, None));
+        }
+        let project = match reading {
+            Reading::Remembered => translations_remembered(&pool),
+            Reading::Whole => i18n::Project::load(&pool),
+        };
+        let answer = make(&project);
+        if let Some(inputs) = inputs
+            && read_as_listed(&pool)
+        {
+            answers.put(inputs, question, &answer);
+            // Answers that cannot be kept cost only the next run's time.
+            let _ = answers.save(&pool);
+        }
+        Ok(Report::of(&pool, answer, Some(project)))
     }
 
     /// The pool in `cards`, or the built-in one, every file read (for the
@@ -350,6 +370,56 @@ impl Workspace {
     pub fn translations(&self) -> i18n::Project {
         i18n::Project::load(&self.pool)
     }
+}
+
+/// How a translation report reads the files of a pool it has no answer for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// Through the memo of earlier runs ([`i18n::memo`]): only the files
+    /// changed since are parsed; units carry no YAML node (`i18n status`).
+    Remembered,
+    /// Every file parsed (the reviewer's checks locate words in the YAML).
+    Whole,
+}
+
+/// A translation report, the texts of the files its findings name, and the
+/// translations it was made from when it was made now (a caller may keep
+/// them until it exits: freeing a large pool's units is slow).
+pub struct Report<A> {
+    pub answer: A,
+    pub sources: Sources,
+    pub project: Option<i18n::Project>,
+}
+
+impl<A: Answer> Report<A> {
+    fn of(pool: &Pool, answer: A, project: Option<i18n::Project>) -> Report<A> {
+        Report {
+            sources: i18n::sources_of(pool, answer.findings()),
+            answer,
+            project,
+        }
+    }
+}
+
+/// The translations of `pool` through the memo of earlier runs kept beside
+/// the last build's output ([`i18n::memo`]): only the set and locale files
+/// changed since are parsed, and the memo is brought up to date.
+fn translations_remembered(pool: &Pool) -> i18n::Project {
+    let mut memo = Memo::open(&i18n::memo::beside(Path::new(DEFAULT_DATABASE)));
+    let project = i18n::Project::load_remembering(pool, &mut memo);
+    if read_as_listed(pool) {
+        let files: Vec<&SourceFile> = pool.sets.iter().chain(&pool.data).collect();
+        // A memo that cannot be written costs only the next run's time.
+        let _ = memo.save(&files);
+    }
+    project
+}
+
+/// Whether every file left unread when the pool was listed was, when read
+/// later, still what its stamp said (else what was made from it is not
+/// kept: it was made from an empty text).
+fn read_as_listed(pool: &Pool) -> bool {
+    (pool.sets.iter().chain(&pool.data)).all(|file| file.late_read_problem().is_none())
 }
 
 /// The database of a finished build, as models or from its JSON pieces;

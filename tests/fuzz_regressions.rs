@@ -150,6 +150,13 @@ fn the_targets_hold_on_the_repository_files() {
         assert!(outcome.is_ok(), "i18n_memo fails on a built-in record");
         *ran.entry("i18n_memo").or_default() += 1;
     }
+    // The answers the translation reports keep, for a fixture pool.
+    let fixture = root.join("tests/fixtures/i18n/check-bad");
+    let pool = blades::pool::Pool::from_dir(&fixture).unwrap();
+    let file = answers_file(&pool);
+    let outcome = std::panic::catch_unwind(|| targets::i18n_answers(&file));
+    assert!(outcome.is_ok(), "i18n_answers fails on a fixture's answers");
+    *ran.entry("i18n_answers").or_default() += 1;
     // Effects are not files: the reference's examples go through the
     // effect target one by one.
     let doc = fs::read_to_string(root.join("docs/effect-language.md")).unwrap();
@@ -172,8 +179,29 @@ fn the_targets_hold_on_the_repository_files() {
         "lsp",
         "card_index",
         "i18n_memo",
+        "i18n_answers",
     ];
     assert!(kinds.iter().all(|k| ran.get(k) > Some(&0)), "{ran:?}");
+}
+
+/// The answers file `i18n status` and `i18n check` keep for `pool`.
+fn answers_file(pool: &blades::pool::Pool) -> Vec<u8> {
+    use blades::i18n::answers::{self, Answers};
+    use blades::i18n::check::CheckAnswer;
+    use blades::i18n::status::{Listed, StatusAnswer};
+    let inputs = answers::inputs_of(pool).expect("a pool without problems");
+    let project = blades::i18n::Project::load(pool);
+    let mut kept = Answers::default();
+    for listed in [Listed::Every, Listed::Problems] {
+        let status = StatusAnswer::of(&project, None, listed);
+        kept.put(inputs, &StatusAnswer::question(None, listed), &status);
+    }
+    kept.put(
+        inputs,
+        &CheckAnswer::question(None),
+        &CheckAnswer::of(&project, None),
+    );
+    kept.bytes(pool)
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -1526,10 +1526,12 @@ fn check_warns_stale_exactly_where_status_counts_a_stale_text_it_can_compare() {
 // ----- the memo of earlier runs -----------------------------------------
 
 /// `i18n status` through the memo it keeps beside a build's output
-/// (`dist/.blades-i18n`) answers as a run that parses every file: on every
-/// fixture pool, when the memo is written, when it answers for files left
-/// unread, after an edit of a set file and a locale file, and when the
-/// memo is damaged.
+/// (`dist/.blades-i18n`), and `i18n status` and `i18n check` read back from
+/// the answers kept by an earlier run (`dist/.blades-i18n-answers`), answer
+/// as a run that parses every file: on every fixture pool, when the memo
+/// and the answers are written, when they answer for files left unread,
+/// after an edit of a set file and a locale file, and when either is
+/// damaged.
 #[test]
 fn status_through_the_memo_answers_as_reading_every_file() {
     let pools: Vec<PathBuf> = common::fixture_pools()
@@ -1550,9 +1552,14 @@ fn status_through_the_memo_answers_as_reading_every_file() {
     // Files whose stamps have settled are vouched for by the memo, and
     // left unread.
     std::thread::sleep(std::time::Duration::from_millis(2100));
-    let asked: [&[&str]; 2] = [
+    let asked: [&[&str]; 7] = [
         &["--cards", "pool", "i18n", "status"],
         &["--cards", "pool", "--format", "json", "i18n", "status"],
+        &["--cards", "pool", "i18n", "status", "--lang", "ja_JP"],
+        &["--cards", "pool", "i18n", "status", "--lang", "fr"],
+        &["--cards", "pool", "i18n", "check"],
+        &["--cards", "pool", "--format", "json", "i18n", "check"],
+        &["--cards", "pool", "i18n", "check", "--lang", "ja"],
     ];
     let answers = |dir: &Path| -> Vec<String> {
         (asked.iter())
@@ -1574,19 +1581,36 @@ fn status_through_the_memo_answers_as_reading_every_file() {
             .any(|e| e.unwrap().path().extension().is_some_and(|e| e == "yaml"));
         assert_eq!(memo.is_file(), has_sets, "{pool:?}: the memo is kept");
         assert_eq!(answers(remembering), expected, "{pool:?}: through the memo");
+        let kept = remembering.join("dist/.blades-i18n-answers");
+        assert!(
+            kept.is_file() || !has_sets,
+            "{pool:?}: the answers are kept"
+        );
+        assert_eq!(answers(remembering), expected, "{pool:?}: read back");
         for dir in [remembering, fresh] {
             edit_first(&dir.join("pool"), "yaml", "name: ", "name: Edited ");
             edit_first(&dir.join("pool/locales/ja"), "yaml", "text: ", "text: 改");
         }
         let expected = answers(fresh);
         assert_eq!(answers(remembering), expected, "{pool:?}: after edits");
-        let Ok(mut bytes) = std::fs::read(&memo) else {
-            continue;
-        };
-        let at = bytes.len() / 2;
-        bytes[at] ^= 0x55;
-        std::fs::write(&memo, bytes).unwrap();
-        assert_eq!(answers(remembering), expected, "{pool:?}: a damaged memo");
+        assert_eq!(
+            answers(remembering),
+            expected,
+            "{pool:?}: after edits, read back"
+        );
+        for kept in [&memo, &kept] {
+            let Ok(mut bytes) = std::fs::read(kept) else {
+                continue;
+            };
+            let at = bytes.len() / 2;
+            bytes[at] ^= 0x55;
+            std::fs::write(kept, bytes).unwrap();
+            assert_eq!(
+                answers(remembering),
+                expected,
+                "{pool:?}: a damaged {kept:?}"
+            );
+        }
     }
 }
 

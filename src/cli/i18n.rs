@@ -9,14 +9,16 @@ use clap::Subcommand;
 
 use blades::diagnostics::{Code, Diagnostic, Sources};
 use blades::files;
+use blades::i18n::answers::Answer;
+use blades::i18n::check::{CheckAnswer, Checked};
 use blades::i18n::exchange::{
     self, ExportOptions, ExportReport, ImportOptions, ImportPlan, ImportReport, UpdateReport,
 };
-use blades::i18n::status::{self, Listed, State, StatusReport};
-use blades::i18n::{self, Project, check, po};
+use blades::i18n::status::{self, LanguageStatus, Listed, State, StatusAnswer, StatusReport};
+use blades::i18n::{self, Project, po};
 use blades::pool;
 use blades::report::{self, Format};
-use blades::workspace::Workspace;
+use blades::workspace::{Reading, Report, Workspace};
 
 use super::out::{self, stderrln, stdout, stdoutln};
 use super::{Context, exit, kept_until_exit};
@@ -156,63 +158,79 @@ fn load(context: &Context) -> Result<Project, ExitCode> {
     Ok(noted(context, context.workspace_uncached()?.translations()))
 }
 
-/// [`load`] for a report: through the memo of earlier runs, reading only
-/// the files changed since.
-fn load_remembered(context: &Context) -> Result<Project, ExitCode> {
+/// A translation report on the pool, read back from the answers of an
+/// earlier run when the pool is unchanged since, else made and kept
+/// ([`Workspace::translation_report`]); the set files' errors are noted.
+fn report_of<A: Answer>(
+    context: &Context,
+    question: &str,
+    reading: Reading,
+    make: impl FnOnce(&Project) -> A,
+) -> Result<Report<A>, ExitCode> {
     context.say_pool();
-    let project = Workspace::translations_remembered(context.cards.as_deref())
-        .map_err(|e| context.refuse(e.into_diagnostic()))?;
-    Ok(noted(context, project))
+    let mut report =
+        Workspace::translation_report(context.cards.as_deref(), question, reading, make)
+            .map_err(|e| context.refuse(e.into_diagnostic()))?;
+    // Left to the system at exit: freeing every unit costs a large pool a
+    // fifth of the command.
+    if let Some(project) = report.project.take() {
+        kept_until_exit(project);
+    }
+    Ok(report)
 }
 
 /// Says that the set files have errors (their cards are left out).
 fn noted(context: &Context, project: Project) -> Project {
-    if project.set_errors > 0 && context.tells() {
+    note_set_errors(context, project.set_errors);
+    project
+}
+
+fn note_set_errors(context: &Context, set_errors: usize) {
+    if set_errors > 0 && context.tells() {
         stderrln!(
-            "note: the set files have {} error(s); their cards are left out here (`blades build` lists them)",
-            project.set_errors
+            "note: the set files have {set_errors} error(s); their cards are left out here (`blades build` lists them)"
         );
     }
-    project
 }
 
 fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(Diagnostic::is_error)
 }
 
-fn status_command(context: &Context, mut args: StatusArgs) -> ExitCode {
+fn status_command(context: &Context, args: StatusArgs) -> ExitCode {
     if let Some(lang) = &args.lang
         && i18n::language_id(lang, &[]).is_none()
     {
         return bad_lang(context, lang);
     }
-    // Left to the system at exit: freeing every unit costs a large pool
-    // a fifth of the command.
-    let project = match load_remembered(context) {
-        Ok(p) => kept_until_exit(p),
-        Err(code) => return code,
-    };
-    if let Some(lang) = &args.lang {
-        match lang_id(context, project, lang) {
-            Ok(id) => args.lang = Some(id),
-            Err(code) => return code,
-        }
-    }
     let listed = match context.format {
         Format::Human => Listed::Problems,
         Format::Json => Listed::Every,
     };
-    let languages: Vec<_> = project
-        .languages(args.lang.as_deref())
-        .iter()
-        .map(|lang| status::status(project, lang, listed))
-        .collect();
+    let asked = args.lang.as_deref();
+    let question = StatusAnswer::question(asked, listed);
+    let report = match report_of(context, &question, Reading::Remembered, |project| {
+        StatusAnswer::of(project, asked, listed)
+    }) {
+        Ok(report) => report,
+        Err(code) => return code,
+    };
+    let StatusAnswer {
+        set_errors,
+        diagnostics,
+        languages,
+    } = report.answer;
+    note_set_errors(context, set_errors);
+    let Some(languages) = languages else {
+        return bad_lang(context, asked.unwrap_or_default());
+    };
+    let errors = has_errors(&diagnostics);
     match context.format {
         Format::Human => {
-            if !project.diagnostics.is_empty() {
+            if !diagnostics.is_empty() {
                 out::stderr_str(&report::render_human(
-                    &project.diagnostics,
-                    &project.sources,
+                    &diagnostics,
+                    &report.sources,
                     context.stderr_style(),
                 ));
             }
@@ -222,19 +240,25 @@ fn status_command(context: &Context, mut args: StatusArgs) -> ExitCode {
                 }
                 out::stdout_shown(&status::render_human(language));
             }
+            status_exit(&args, &languages, errors)
         }
         Format::Json => {
             let report = StatusReport {
-                languages: languages.clone(),
-                diagnostics: report::json_report(&project.diagnostics, &project.sources)
-                    .diagnostics,
+                languages,
+                diagnostics: report::json_report(&diagnostics, &report.sources).diagnostics,
             };
             stdoutln!(
                 "{}",
                 serde_json::to_string_pretty(&report).unwrap_or_default()
             );
+            status_exit(&args, &report.languages, errors)
         }
     }
+}
+
+/// Exit 1 when a language has texts in a state `--fail-on` names, or the
+/// locale files have errors.
+fn status_exit(args: &StatusArgs, languages: &[LanguageStatus], errors: bool) -> ExitCode {
     let failing = languages.iter().any(|l| {
         args.fail_on.iter().any(|f| {
             let state = match f {
@@ -245,41 +269,36 @@ fn status_command(context: &Context, mut args: StatusArgs) -> ExitCode {
             l.counts.get(state) > 0
         })
     });
-    if failing || has_errors(&project.diagnostics) {
+    if failing || errors {
         ExitCode::from(exit::PROBLEMS)
     } else {
         ExitCode::from(exit::OK)
     }
 }
 
-fn check_command(context: &Context, mut args: CheckArgs) -> ExitCode {
+fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
     if let Some(lang) = &args.lang
         && i18n::language_id(lang, &[]).is_none()
     {
         return bad_lang(context, lang);
     }
-    let project = match load(context) {
-        Ok(p) => p,
+    let asked = args.lang.as_deref();
+    let question = CheckAnswer::question(asked);
+    let report = match report_of(context, &question, Reading::Whole, |project| {
+        CheckAnswer::of(project, asked)
+    }) {
+        Ok(report) => report,
         Err(code) => return code,
     };
-    if let Some(lang) = &args.lang {
-        match lang_id(context, &project, lang) {
-            Ok(id) => args.lang = Some(id),
-            Err(code) => return code,
-        }
-    }
-    let diagnostics = check::findings(&project, args.lang.as_deref());
-    let texts: usize = project
-        .languages(args.lang.as_deref())
-        .iter()
-        .filter_map(|lang| project.locales.get(lang))
-        .map(|locale| locale.entries().count())
-        .sum();
-    context.report(&diagnostics, &project.sources);
-    if context.tells() && diagnostics.is_empty() {
+    note_set_errors(context, report.answer.set_errors);
+    let Some(Checked { findings, texts }) = &report.answer.checked else {
+        return bad_lang(context, asked.unwrap_or_default());
+    };
+    context.report(findings, &report.sources);
+    if context.tells() && findings.is_empty() {
         stderrln!("checked {texts} translated texts: no problems found");
     }
-    if has_errors(&diagnostics) {
+    if has_errors(findings) {
         ExitCode::from(exit::PROBLEMS)
     } else {
         ExitCode::from(exit::OK)

@@ -32,6 +32,61 @@ pub(crate) fn face_field(key: &UnitKey) -> Option<FaceField> {
     })
 }
 
+/// Everything `blades i18n check` shows, as one answer a later run can
+/// read back ([`super::answers`]).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct CheckAnswer {
+    /// Errors in the set files (their cards are left out).
+    pub set_errors: usize,
+    /// What the checks found; `None` when the language asked for is not a
+    /// language to translate into.
+    pub checked: Option<Checked>,
+}
+
+/// What the checks of the languages asked for found.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Checked {
+    /// [`findings`], sorted.
+    pub findings: Vec<Diagnostic>,
+    /// How many translated texts were checked.
+    pub texts: usize,
+}
+
+impl CheckAnswer {
+    /// Every check of the language `asked` for (each of the pool's when
+    /// `None`).
+    pub fn of(project: &Project, asked: Option<&str>) -> CheckAnswer {
+        let checked = project.asked_languages(asked).map(|langs| {
+            let texts = (langs.iter())
+                .filter_map(|lang| project.locales.get(lang))
+                .map(|locale| locale.entries().count())
+                .sum();
+            let lang = asked.and(langs.first().map(String::as_str));
+            Checked {
+                findings: findings(project, lang),
+                texts,
+            }
+        });
+        CheckAnswer {
+            set_errors: project.set_errors,
+            checked,
+        }
+    }
+
+    /// The question the answer is kept under.
+    pub fn question(asked: Option<&str>) -> String {
+        format!("check {asked:?}")
+    }
+}
+
+impl super::answers::Answer for CheckAnswer {
+    fn findings(&self) -> &[Diagnostic] {
+        self.checked
+            .as_ref()
+            .map_or(&[], |checked| &checked.findings)
+    }
+}
+
 /// Everything `blades i18n check` finds: what loading the translations
 /// found, then every check of each language asked for (all when `None`),
 /// sorted.

@@ -261,7 +261,7 @@ fn read_records(path: &Path) -> Option<HashMap<String, Stored>> {
     r.0.is_empty().then_some(records)
 }
 
-fn write_stamp(w: &mut Writer<'_>, stamp: Option<&FileStamp>) {
+pub(super) fn write_stamp(w: &mut Writer<'_>, stamp: Option<&FileStamp>) {
     let Some(s) = stamp else {
         w.0.push(0);
         return;
@@ -280,7 +280,7 @@ fn write_stamp(w: &mut Writer<'_>, stamp: Option<&FileStamp>) {
     w.number(s.changed.1 as usize);
 }
 
-fn read_stamp(r: &mut Reader<'_>) -> Option<Option<FileStamp>> {
+pub(super) fn read_stamp(r: &mut Reader<'_>) -> Option<Option<FileStamp>> {
     match r.byte()? {
         0 => return Some(None),
         1 => {}

@@ -32,6 +32,7 @@ use crate::model::{Card, CardTranslation, Database, SetTranslation};
 use crate::pool::{Pool, SourceFile};
 use crate::yaml::{self, Node};
 
+pub mod answers;
 pub mod check;
 pub mod exchange;
 pub mod glossary;
@@ -279,6 +280,37 @@ impl Project {
             }
         }
     }
+
+    /// [`Project::languages`] for a code as a person gives it (`ja_JP`
+    /// and `ja-JP` mean `ja`); `None` when it is not a language to
+    /// translate into.
+    pub fn asked_languages(&self, asked: Option<&str>) -> Option<Vec<String>> {
+        match asked {
+            None => Some(self.languages(None)),
+            Some(code) => language_id(code, &self.languages(None)).map(|lang| vec![lang]),
+        }
+    }
+}
+
+/// The texts of the files `findings` name, each read if it was not: what a
+/// report shows its findings with.
+pub fn sources_of(pool: &Pool, findings: &[Diagnostic]) -> Sources {
+    let english = english_phrase_file(pool);
+    let files: HashMap<&str, &SourceFile> = (pool.sets.iter().chain(&pool.data))
+        .chain(english.as_ref())
+        .map(|file| (&*file.path, file))
+        .collect();
+    let named = (findings.iter())
+        .flat_map(|d| std::iter::once(&d.path).chain(d.related.iter().map(|r| &r.path)));
+    let mut sources = Sources::default();
+    for path in named {
+        if sources.file(path).is_none()
+            && let Some(file) = files.get(&**path)
+        {
+            sources.insert(file.path.clone(), file.text().clone());
+        }
+    }
+    sources
 }
 
 /// The units of a set's card fields: its name, and each card's name,

@@ -6,11 +6,13 @@ use crate::words::plural;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use super::answers::Answer;
 use super::{Entry, Locale, Project, Unit, language_name};
+use crate::diagnostics::Diagnostic;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum State {
     Translated,
@@ -42,7 +44,7 @@ impl State {
 }
 
 /// Why a translation is stale.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum StaleReason {
     /// The English changed since the text was translated.
@@ -53,7 +55,9 @@ pub enum StaleReason {
     NoFingerprint,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Counts {
     pub translated: usize,
     pub missing: usize,
@@ -87,7 +91,7 @@ impl Counts {
 }
 
 /// One unit's state.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StatusEntry {
     /// The PO `msgctxt`.
     pub context: String,
@@ -113,7 +117,7 @@ pub struct StatusEntry {
 }
 
 /// Counts of one set (or `phrases`).
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SetStatus {
     pub set: String,
     #[serde(flatten)]
@@ -121,7 +125,7 @@ pub struct SetStatus {
 }
 
 /// The status of one language.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LanguageStatus {
     pub lang: String,
     #[serde(flatten)]
@@ -147,6 +151,47 @@ pub enum Listed {
     /// Only those that are not translated (the report people read); the
     /// counts still count every unit.
     Problems,
+}
+
+/// Everything `blades i18n status` shows, as one answer a later run can
+/// read back ([`super::answers`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StatusAnswer {
+    /// Errors in the set files (their cards are left out).
+    pub set_errors: usize,
+    /// Problems reading the locale files.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The status of each language asked for; `None` when the one asked
+    /// for is not a language to translate into.
+    pub languages: Option<Vec<LanguageStatus>>,
+}
+
+impl StatusAnswer {
+    /// The status of the language `asked` for (each of the pool's when
+    /// `None`), its entries as `listed`.
+    pub fn of(project: &Project, asked: Option<&str>, listed: Listed) -> StatusAnswer {
+        let languages = (project.asked_languages(asked)).map(|langs| {
+            (langs.iter())
+                .map(|lang| status(project, lang, listed))
+                .collect()
+        });
+        StatusAnswer {
+            set_errors: project.set_errors,
+            diagnostics: project.diagnostics.clone(),
+            languages,
+        }
+    }
+
+    /// The question the answer is kept under.
+    pub fn question(asked: Option<&str>, listed: Listed) -> String {
+        format!("status {listed:?} {asked:?}")
+    }
+}
+
+impl Answer for StatusAnswer {
+    fn findings(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
 }
 
 /// The status of one language over a project.
