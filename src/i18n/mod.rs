@@ -87,17 +87,6 @@ impl Texts {
             }
         }
     }
-
-    /// The text of the pool file at `path`, read if it was not.
-    fn show(&mut self, pool: &Pool, path: &Arc<str>) {
-        if self.sources.file(path).is_some() {
-            return;
-        }
-        let file = pool.sets.iter().chain(&pool.data).find(|f| f.path == *path);
-        if let Some(file) = file {
-            self.sources.insert(file.path.clone(), file.text().clone());
-        }
-    }
 }
 
 /// A set file read and parsed: its set, units and errors.
@@ -217,10 +206,7 @@ impl Project {
             texts.sources.insert(file.path.clone(), file.text().clone());
         }
         // A finding is shown with its file's text, read if it was not.
-        for diagnostic in &diagnostics {
-            texts.show(pool, &diagnostic.path);
-            (diagnostic.related.iter()).for_each(|related| texts.show(pool, &related.path));
-        }
+        texts.sources.extend(sources_of(pool, &diagnostics));
         diagnostics::sort(&mut diagnostics);
         let mut index = HashMap::default();
         for (i, unit) in units.iter().enumerate() {
