@@ -172,14 +172,20 @@ impl Workspace {
         if let Some(answer) = inputs.and_then(|inputs| answers.get(inputs, question)) {
             return Ok(Report::of(&pool, answer, None));
         }
-        let project = match reading {
-            Reading::Remembered => translations_remembered(&pool),
-            Reading::Whole => i18n::Project::load(&pool),
+        let mut project = translations_read(&pool, reading);
+        let (pool, inputs) = match read_as_listed(&pool) {
+            true => (pool, inputs),
+            false => {
+                // A file left unread changed before it was read: every
+                // file is read again, no stamp trusted.
+                let pool = Pool::list(dir).map(Listing::stamp)?.read(|_, _| None)?;
+                project = translations_read(&pool, reading);
+                let inputs = i18n::answers::inputs_of(&pool);
+                (pool, inputs)
+            }
         };
         let answer = make(&project);
-        if let Some(inputs) = inputs
-            && read_as_listed(&pool)
-        {
+        if let Some(inputs) = inputs {
             answers.put(inputs, question, &answer);
             // Answers that cannot be kept cost only the next run's time.
             let _ = answers.save(&pool);
@@ -401,6 +407,14 @@ impl<A: Answer> Report<A> {
     }
 }
 
+/// The translations of `pool`, read as `reading` says.
+fn translations_read(pool: &Pool, reading: Reading) -> i18n::Project {
+    match reading {
+        Reading::Remembered => translations_remembered(pool),
+        Reading::Whole => i18n::Project::load(pool),
+    }
+}
+
 /// The translations of `pool` through the memo of earlier runs kept beside
 /// the last build's output ([`i18n::memo`]): only the set and locale files
 /// changed since are parsed, and the memo is brought up to date.
@@ -416,8 +430,8 @@ fn translations_remembered(pool: &Pool) -> i18n::Project {
 }
 
 /// Whether every file left unread when the pool was listed was, when read
-/// later, still what its stamp said (else what was made from it is not
-/// kept: it was made from an empty text).
+/// later, still what its stamp said (else what was made from it was made
+/// from an empty text).
 fn read_as_listed(pool: &Pool) -> bool {
     (pool.sets.iter().chain(&pool.data)).all(|file| file.late_read_problem().is_none())
 }

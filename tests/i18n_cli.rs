@@ -1629,3 +1629,47 @@ fn edit_first(dir: &Path, extension: &str, from: &str, to: &str) {
         std::fs::write(path, text.replacen(from, to, 1)).unwrap();
     }
 }
+
+/// A file the kept answers vouch for by its stamp, found not to be what
+/// they say when it is read (as when it changes between the listing and
+/// the read), sends the report back to read every file: its answer is
+/// the one of the files as they are, never one made from an empty text.
+#[test]
+fn a_file_not_as_the_answers_say_is_read_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    copy_dir(
+        &common::root().join("tests/fixtures/i18n/drifted"),
+        &dir.join("pool"),
+    );
+    std::fs::create_dir(dir.join("dist")).unwrap();
+    // Stamps vouch only for files that settled before they were read.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let asked = ["--cards", "pool", "--format", "json", "i18n", "status"];
+    let expected = blades(dir, &asked);
+    let kept = dir.join("dist/.blades-i18n-answers");
+    let mut bytes = std::fs::read(&kept).unwrap();
+    // The locale file's hash (the 8 bytes after its path) made wrong, and
+    // the file's checksum made right again.
+    let path = b"locales/ja/mini-gulch.yaml";
+    let at = (bytes.windows(path.len()))
+        .position(|w| w == path)
+        .expect("the answers know the file")
+        + path.len();
+    bytes[at] ^= 0xff;
+    let magic = b"blades-i18n-answers 1\n".len();
+    let body = magic + 1 + usize::from(bytes[magic]);
+    let end = bytes.len() - 8;
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[body..end]).to_le_bytes();
+    bytes[end..].copy_from_slice(&sum);
+    std::fs::write(&kept, bytes).unwrap();
+    let run = blades(dir, &asked);
+    assert_eq!(
+        (run.code, &run.stdout, &run.stderr),
+        (expected.code, &expected.stdout, &expected.stderr)
+    );
+    assert!(
+        run.stdout.contains("mini-gulch"),
+        "the report has the locale file's texts"
+    );
+}
