@@ -378,14 +378,17 @@ impl Workspace {
     }
 }
 
-/// How a translation report reads the files of a pool it has no answer for.
+/// How a translation report reads the files of a pool it has no answer
+/// for: through the memo of earlier runs ([`i18n::memo`]) either way, so
+/// only the files changed since are parsed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reading {
-    /// Through the memo of earlier runs ([`i18n::memo`]): only the files
-    /// changed since are parsed; units carry no YAML node (`i18n status`).
+    /// The other files are not read either (`i18n status`: a report names
+    /// lines, which the memo keeps).
     Remembered,
-    /// Every file parsed (the reviewer's checks locate words in the YAML).
-    Whole,
+    /// Every file's text is read (not parsed): the reviewer's checks
+    /// locate words in the translation and in the English (`i18n check`).
+    WithTexts,
 }
 
 /// A translation report, the texts of the files its findings name, and the
@@ -409,10 +412,12 @@ impl<A: Answer> Report<A> {
 
 /// The translations of `pool`, read as `reading` says.
 fn translations_read(pool: &Pool, reading: Reading) -> i18n::Project {
-    match reading {
-        Reading::Remembered => translations_remembered(pool),
-        Reading::Whole => i18n::Project::load(pool),
+    if reading == Reading::WithTexts {
+        (pool.sets.par_iter().chain(&pool.data)).for_each(|file| {
+            file.text();
+        });
     }
+    translations_remembered(pool)
 }
 
 /// The translations of `pool` through the memo of earlier runs kept beside

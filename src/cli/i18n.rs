@@ -284,7 +284,7 @@ fn check_command(context: &Context, args: CheckArgs) -> ExitCode {
     }
     let asked = args.lang.as_deref();
     let question = CheckAnswer::question(asked);
-    let report = match report_of(context, &question, Reading::Whole, |project| {
+    let report = match report_of(context, &question, Reading::WithTexts, |project| {
         CheckAnswer::of(project, asked)
     }) {
         Ok(report) => report,

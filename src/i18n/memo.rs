@@ -27,10 +27,10 @@ use crate::diagnostics::Diagnostic;
 use crate::index::BUILD_ID;
 use crate::pool::{FileStamp, Pool, SourceFile};
 use crate::words::{CardKind, Element, Id};
-use crate::yaml::LineEnd;
+use crate::yaml::{LineEnd, Node, NodeValue};
 
 /// First line of a memo file (its format).
-const MAGIC: &[u8] = b"blades-i18n 1\n";
+const MAGIC: &[u8] = b"blades-i18n 2\n";
 
 /// Where the memo of a build to `out` is kept.
 pub fn beside(out: &Path) -> PathBuf {
@@ -57,8 +57,8 @@ impl Lines {
 pub struct SetRecord {
     /// The set, when the file could be read as one.
     pub set: Option<SetInfo>,
-    /// Its units, in file order (read from the memo: without their YAML
-    /// nodes).
+    /// Its units, in file order (read from the memo: with their YAML node
+    /// when it is a string, the only nodes the checks read).
     pub units: Vec<Unit>,
     /// How many errors reading it found (`blades build` reports them).
     pub errors: usize,
@@ -400,6 +400,7 @@ fn write_unit(w: &mut Writer<'_>, unit: &Unit, shared: bool) {
     w.text(&unit.english);
     w.0.push(u8::from(unit.required));
     w.span(&unit.span);
+    write_text_node(w, unit);
     match &unit.card {
         None => w.0.push(0),
         Some(_) if shared => w.0.push(2),
@@ -464,6 +465,7 @@ fn read_unit(
     let english = r.text()?;
     let required = read_bool(r)?;
     let span = r.span()?;
+    let node = read_text_node(r, &english, &span)?;
     let card = match r.byte()? {
         0 => None,
         1 => Some(Arc::new(CardInfo {
@@ -486,9 +488,50 @@ fn read_unit(
         required,
         path: path.clone(),
         span,
-        node: None,
+        node,
         card,
     })
+}
+
+/// A unit's YAML node when it is a string: what the reviewer's checks read
+/// of it (its raw text and style, to locate words in the English). Any
+/// other node is kept as none, which they read the same way.
+fn write_text_node(w: &mut Writer<'_>, unit: &Unit) {
+    let Some(Node {
+        value: NodeValue::Str(raw, style),
+        span,
+    }) = &unit.node
+    else {
+        w.0.push(0);
+        return;
+    };
+    // Most often the English as written, where the unit is.
+    if *raw == unit.english && *span == unit.span {
+        w.0.push(1);
+        w.choice(&STYLES, style);
+    } else {
+        w.0.push(2);
+        w.choice(&STYLES, style);
+        w.text(raw);
+        w.span(span);
+    }
+}
+
+/// A node written by [`write_text_node`].
+fn read_text_node(r: &mut Reader<'_>, english: &str, span: &Range<usize>) -> Option<Option<Node>> {
+    let (raw, style, span) = match r.byte()? {
+        0 => return Some(None),
+        1 => (english.to_string(), r.choice(&STYLES)?, span.clone()),
+        2 => {
+            let style = r.choice(&STYLES)?;
+            (r.text()?, style, r.span()?)
+        }
+        _ => return None,
+    };
+    Some(Some(Node {
+        value: NodeValue::Str(raw, style),
+        span,
+    }))
 }
 
 fn read_bool(r: &mut Reader<'_>) -> Option<bool> {
@@ -669,12 +712,16 @@ mod tests {
                 let bytes = encode_set(&record);
                 let again = decode_set(&bytes, &file.path).expect("a record decodes");
                 assert_eq!(encode_set(&again), bytes, "{}", file.path);
-                let nodeless = |units: &[Unit]| {
+                // String nodes are kept; others read as none.
+                let text_nodes = |units: &[Unit]| {
                     let mut units = units.to_vec();
-                    units.iter_mut().for_each(|u| u.node = None);
+                    for unit in &mut units {
+                        unit.node.take_if(|n| n.as_str().is_none());
+                    }
                     units
                 };
-                assert_eq!(again.units, nodeless(&record.units));
+                assert_eq!(again.units, text_nodes(&record.units));
+                assert!(again.units.iter().any(|u| u.node.is_some()));
                 assert_refuses_damage(&bytes, |b| decode_set(b, &file.path));
                 kept += 1;
             }
