@@ -1500,3 +1500,89 @@ fn listing(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The stages of a `Server-Timing` value (`search;dur=1.2, app;dur=3.4`),
+/// each name with its milliseconds; panics on anything else.
+fn server_timing(answer: &Answer, what: &str) -> Vec<(String, f64)> {
+    let value = (answer.header("server-timing"))
+        .unwrap_or_else(|| panic!("{what}: no Server-Timing in {:?}", answer.headers));
+    (value.split(','))
+        .map(|stage| {
+            let (name, dur) = (stage.trim().split_once(";dur="))
+                .unwrap_or_else(|| panic!("{what}: not `NAME;dur=MS`: {value}"));
+            let ms: f64 = (dur.parse())
+                .unwrap_or_else(|_| panic!("{what}: not milliseconds: {value}"));
+            assert!(ms.is_finite() && ms >= 0.0, "{what}: {value}");
+            (name.to_string(), ms)
+        })
+        .collect()
+}
+
+#[test]
+fn every_answer_says_its_server_time() {
+    let root = common::root();
+    let pool = root.join(RULES_POOL);
+    let pool = pool.to_str().expect("a UTF-8 path");
+    let served = serve_in(root, &["--cards", pool]);
+    let read = |path: &str| std::fs::read(root.join(path)).expect("a fixture");
+    let first = |folder: &str| read(&fixtures_in(folder)[0]);
+    let deck = read("tests/fixtures/rules/deck/legal.txt");
+    let two = |a: &[u8], b: &[u8]| {
+        serde_json::to_vec(&serde_json::json!({
+            "a": String::from_utf8_lossy(a),
+            "b": String::from_utf8_lossy(b),
+        }))
+        .expect("JSON")
+    };
+    let (ids, _) = api_ids(&served, "", "en");
+    let card = format!("/api/card/{}", encoded(&ids[0]));
+    let sheet = format!(
+        "/api/deck/sheet?deck={}",
+        encoded(&String::from_utf8_lossy(&deck))
+    );
+    let gets = [
+        "/api/search?q=e%3Afire",
+        "/api/search?q=e%3Afyre",
+        card.as_str(),
+        "/api/formats",
+        "/api/score/modes",
+        sheet.as_str(),
+        "/api/deck/fonts.css",
+        "/api/nothing",
+        "/",
+        "/assets/app.js",
+    ];
+    let binder = first("tests/fixtures/rules/binder");
+    let posts: Vec<(&str, Vec<u8>)> = vec![
+        ("/api/deck/check", deck.clone()),
+        ("/api/deck/diff", two(&deck, &deck)),
+        ("/api/deck/stats", deck.clone()),
+        ("/api/deck/missing", two(&deck, &binder)),
+        ("/api/collection/check", first("tests/fixtures/rules/collection")),
+        ("/api/collection/best", binder.clone()),
+        ("/api/trade/check", first("tests/fixtures/rules/trade")),
+        ("/api/score", read("examples/inputs/score.yaml")),
+    ];
+    let answers = (gets.iter().map(|path| (*path, served.get(path))))
+        .chain((posts.iter()).map(|(path, body)| (*path, served.request("POST", path, body))));
+    let mut statuses = std::collections::BTreeSet::new();
+    for (path, answer) in answers {
+        statuses.insert(answer.status);
+        let stages = server_timing(&answer, path);
+        // The whole answer's time last, and no stage longer than it.
+        let (last, app) = stages.last().cloned().expect("a stage");
+        assert_eq!(last, "app", "{path}: {stages:?}");
+        assert!(stages.iter().all(|(_, ms)| *ms <= app), "{path}: {stages:?}");
+    }
+    assert_eq!(
+        statuses,
+        [200, 400, 404].into(),
+        "good and bad requests alike"
+    );
+    // A search says where its time went.
+    let answer = served.get("/api/search?q=");
+    let stages: Vec<String> = (server_timing(&answer, "search").into_iter())
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(stages, ["search", "rows", "json", "app"]);
+}

@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 use tiny_http::Method;
 
 use super::Site;
-use super::http::{self, MAX_QUERY, Reply, Target};
+use super::http::{self, MAX_QUERY, Reply, Stages, Target};
 use crate::compile::find_set;
 use crate::diagnostics::{Diagnostic, Sources};
 use crate::effect::Lang;
@@ -364,22 +364,27 @@ fn search(state: &State, target: &Target) -> Reply {
     if text.len() > MAX_QUERY {
         return Reply::error(400, format!("a query is at most {MAX_QUERY} bytes"));
     }
+    let mut stages = Stages::start();
     let query = match Query::parse_in(text, state.catalog, code(lang)) {
         Ok(query) => query,
         Err(problems) => return unreadable_query(text, &problems),
     };
     let database = state.database();
-    let cards: Vec<Row> = (state.index.search(&query))
+    let found: Vec<&crate::model::Card> = state.index.search(&query).collect();
+    stages.lap("search");
+    let cards: Vec<Row> = (found.iter())
         .map(|card| Row::of(card, database, lang))
         .collect();
-    Reply::json(&Found {
+    stages.lap("rows");
+    let reply = Reply::json(&Found {
         query: text,
         explain: query.explain(lang),
         count: cards.len(),
         head: search::table_head(code(lang)),
         cards,
         hints: query.hints.iter().map(|h| h.text.clone()).collect(),
-    })
+    });
+    stages.onto("json", reply)
 }
 
 /// A query the search language cannot read: 400, its first finding's
@@ -517,25 +522,32 @@ fn deck(state: &State, target: &Target, text: &str) -> Reply {
         Ok(asked) => asked,
         Err(reply) => return reply,
     };
+    let mut stages = Stages::start();
     let index = ground.index();
     let checked = check::deck(&index, format, &shown, read.clone());
+    stages.lap("check");
     // The command prints the report pretty: the same bytes here.
     let report = match serde_json::to_string_pretty(&checked.report).map(RawValue::from_string) {
         Ok(Ok(report)) => report,
         _ => return Reply::error(500, "the report could not be written"),
     };
+    stages.lap("report");
     let exported = read
         .ok()
         .and_then(|file| check::export(&index, format, &shown, &file).ok());
     let (list, share_code) = exported.map(|e| (e.list, e.share_code)).unzip();
-    Reply::json(&DeckAnswer {
+    stages.lap("export");
+    let cards = rows_named(&checked.report, state.database(), lang);
+    stages.lap("rows");
+    let reply = Reply::json(&DeckAnswer {
         report,
         list,
         share_code,
         slots: slots(&checked.report, lang),
-        cards: rows_named(&checked.report, state.database(), lang),
+        cards,
         character: (checked.report.character.as_ref()).map(|c| character_in(&c.name, lang)),
-    })
+    });
+    stages.onto("json", reply)
 }
 
 /// What a deck request reads: [`asked`] (a deck by default), and the

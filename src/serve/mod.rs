@@ -21,6 +21,7 @@ mod slow;
 
 use std::net::{IpAddr, SocketAddr};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Instant;
 
 use crate::effect::Keywords;
 use crate::faces::art::ArtImages;
@@ -135,8 +136,12 @@ fn answer(state: &api::State, slots: &slow::Slots, request: tiny_http::Request) 
         },
         _ => (request, None),
     };
+    // Server time: from routing to the answer made, not its writing
+    // (`Server-Timing: app;dur=…`, after the stages a handler timed).
+    let routed = Instant::now();
     let reply = catch_unwind(AssertUnwindSafe(|| route(state, &request, body)))
         .unwrap_or_else(|_| Reply::error(500, "the server failed on this request"));
+    let reply = reply.timed("app", routed.elapsed());
     slow::respond(slots, request, reply);
 }
 
