@@ -74,9 +74,10 @@ impl Reply {
     /// `Server-Timing`'s value: each stage's time in milliseconds
     /// (`search;dur=1.204, app;dur=3.310`); `None` when none was timed.
     pub fn server_timing(&self) -> Option<String> {
-        let stages = self.timing.iter().map(|(stage, took)| {
-            format!("{stage};dur={:.3}", took.as_secs_f64() * 1000.0)
-        });
+        let stages = self
+            .timing
+            .iter()
+            .map(|(stage, took)| format!("{stage};dur={:.3}", took.as_secs_f64() * 1000.0));
         (!self.timing.is_empty()).then(|| stages.collect::<Vec<_>>().join(", "))
     }
 

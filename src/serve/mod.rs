@@ -105,10 +105,14 @@ impl Server {
         // columns are filled the first time a query needs them.
         let index = Index::new(&self.site.ground.database);
         let catalog = Catalog::for_index(&index, &Keywords::builtin());
+        let cards = self.site.ground.index();
+        let types = api::pool_types(&self.site.ground.database);
         let state = api::State {
             site: &self.site,
             index: &index,
             catalog: &catalog,
+            cards: &cards,
+            types: &types,
             hosts: http::own_hosts(self.address),
         };
         let slots = slow::Slots::default();
