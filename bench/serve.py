@@ -13,7 +13,8 @@
     profile each run: from navigation start to the first search's answer drawn (the page's
     `data-ready`, set after its first search is shown), by the page's own clock, cold (empty
     cache) and again in the same browser (warm); and the bytes the page fetched;
-(e) memory: the server's peak resident memory (`VmHWM`) after all that, beside the peak of
+(e) memory: the server's peak resident memory (`VmHWM`) and what it holds (`VmRSS`) after all
+    that, beside the peak of
     `/usr/bin/time -v blades build` on a copy of the pool (no `dist/`, no cache) and of a
     no-change build after it.
 
@@ -183,10 +184,11 @@ def page_load(url, timeout=120):
         browser.close()
 
 
-def peak_memory_kb(pid):
+def memory_kb(pid, field):
+    """`VmHWM` (the peak) or `VmRSS` (now) of a process, in kB."""
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return None
 
@@ -253,16 +255,18 @@ def main():
                   f"DOMContentLoaded {statistics.median(load[i]['dom'] for load in loads):.0f} ms; "
                   f"{loads[0][i]['files']} files, {loads[0][i]['bytes'] / 1000:.0f} kB transferred")
 
-        served_peak = peak_memory_kb(server.pid)
+        served_peak = memory_kb(server.pid, "VmHWM")
+        served_now = memory_kb(server.pid, "VmRSS")
     finally:
         server.kill()
         server.wait()
-    line = f"(e) memory: server peak {served_peak / 1024:.0f} MiB"
+    line = f"(e) memory: server peak {served_peak / 1024:.0f} MiB, resident after the runs {served_now / 1024:.0f} MiB"
     if not no_build:
         (cold, cold_wall), (kept, kept_wall) = build_peaks(binary, pool)
         line += (f"; blades build cold {cold / 1024:.0f} MiB ({cold_wall:.0f} s), no change "
                  f"{kept / 1024:.0f} MiB ({kept_wall:.0f} s); server / cold build "
-                 f"{served_peak / cold:.2f}, server / no-change build {served_peak / kept:.2f}")
+                 f"{served_peak / cold:.2f}, server / no-change build {served_peak / kept:.2f}, "
+                 f"resident after the runs / cold build {served_now / cold:.2f}")
     print(line)
 
 

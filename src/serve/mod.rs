@@ -106,6 +106,8 @@ impl Server {
         let index = Index::new(&self.site.ground.database);
         let catalog = Catalog::for_index(&index, &Keywords::builtin());
         let cards = self.site.ground.index();
+        // Its map of ids is filled now, not in the first deck check.
+        let _ = cards.by_id("");
         let types = api::pool_types(&self.site.ground.database);
         let state = api::State {
             site: &self.site,
