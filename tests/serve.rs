@@ -228,16 +228,52 @@ fn cli_ids(dir: &Path, pool: &[&str], query: &str) -> Vec<String> {
     run.stdout.lines().map(str::to_string).collect()
 }
 
-fn api_ids(served: &Served, query: &str, lang: &str) -> (Vec<String>, Value) {
+/// The search's first answer (`limit` omitted: the server's page).
+fn api_search(served: &Served, query: &str, lang: &str) -> Value {
     let answer = served.get(&format!("/api/search?q={}&lang={lang}", encoded(query)));
     assert_eq!(answer.status, 200, "{query}: {}", answer.text());
-    let json = answer.json();
-    let ids = (json["cards"].as_array().expect("cards"))
+    answer.json()
+}
+
+/// The rows' ids of a search's answer.
+fn row_ids(json: &Value) -> Vec<String> {
+    (json["cards"].as_array().expect("cards"))
         .iter()
         .map(|c| c["id"].as_str().expect("an id").to_string())
-        .collect();
-    (ids, json)
+        .collect()
 }
+
+/// Every id a search finds, read a page of [`SMALL_PAGE`] rows at a time
+/// as the list reads them when it scrolls, and its first answer.
+fn api_ids(served: &Served, query: &str, lang: &str) -> (Vec<String>, Value) {
+    let mut ids = Vec::new();
+    let mut first = None;
+    loop {
+        let from = ids.len();
+        let answer = served.get(&format!(
+            "/api/search?q={}&lang={lang}&from={from}&limit={SMALL_PAGE}",
+            encoded(query)
+        ));
+        assert_eq!(answer.status, 200, "{query}: {}", answer.text());
+        let json = answer.json();
+        assert_eq!(json["from"], from, "{query}");
+        let page = row_ids(&json);
+        assert!(page.len() <= SMALL_PAGE, "{query}");
+        let count = json["count"].as_u64().expect("a count") as usize;
+        ids.extend(page.iter().cloned());
+        let json = first.get_or_insert(json);
+        assert_eq!(
+            json["count"], count,
+            "{query}: the same count on every page"
+        );
+        if page.is_empty() || ids.len() >= count {
+            return (ids, first.unwrap_or_default());
+        }
+    }
+}
+
+/// A page smaller than most answers of the built-in pool: paging is tested.
+const SMALL_PAGE: usize = 7;
 
 const BUILTIN_QUERIES: &[&str] = &[
     "",
@@ -275,6 +311,29 @@ fn search_answers_the_ids_and_the_explanation_the_command_prints() {
 }
 
 #[test]
+fn a_search_answers_its_count_and_a_page_of_rows() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let every = cli_ids(dir.path(), &[], "");
+    assert!(every.len() > 2 * SMALL_PAGE, "a pool of several pages");
+    // The server's page, without `limit`: the first rows.
+    let json = api_search(&served, "", "en");
+    assert_eq!(json["count"], every.len());
+    assert_eq!(json["from"], 0);
+    let page = row_ids(&json);
+    assert_eq!(page, every[..page.len().min(every.len())]);
+    // Any window, past the end too: the rows there, the count of all.
+    for (from, limit) in [(3, 5), (every.len() - 2, 10), (every.len() + 4, 10), (0, 0)] {
+        let answer = served.get(&format!("/api/search?q=&from={from}&limit={limit}"));
+        let json = answer.json();
+        assert_eq!(json["count"], every.len(), "{from} {limit}");
+        let end = (from + limit).min(every.len());
+        let expected = every.get(from..end).unwrap_or_default();
+        assert_eq!(row_ids(&json), expected, "{from} {limit}");
+    }
+}
+
+#[test]
 fn search_on_a_fixture_pool_answers_its_cards() {
     let root = common::root();
     let pool = root.join(RULES_POOL);
@@ -301,7 +360,7 @@ fn the_table_rows_are_the_commands_table_in_each_language() {
     let dir = outside();
     let served = serve_in(dir.path(), &[]);
     for lang in ["en", "ja"] {
-        let (_, json) = api_ids(&served, "e:fire", lang);
+        let json = api_search(&served, "e:fire", lang);
         let run = common::blades(dir.path(), &["--quiet", "search", "--lang", lang, "e:fire"]);
         // The command's table, cell by cell (its columns are two spaces
         // apart; no cell of this query holds two spaces).
@@ -1287,6 +1346,15 @@ fn bad_requests_are_4xx_with_a_message_and_the_server_goes_on() {
         ("GET", "/api/search?q=e%3Afyre".into(), vec![], 400, "fyre"),
         (
             "GET",
+            "/api/search?q=&limit=1001".into(),
+            vec![],
+            400,
+            "at most",
+        ),
+        ("GET", "/api/search?q=&from=-1".into(), vec![], 400, "whole"),
+        ("GET", "/api/search?q=&limit=x".into(), vec![], 400, "whole"),
+        (
+            "GET",
             "/api/search?q=%28e%3Afire".into(),
             vec![],
             400,
@@ -1499,4 +1567,96 @@ fn listing(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// The stages of a `Server-Timing` value (`search;dur=1.2, app;dur=3.4`),
+/// each name with its milliseconds; panics on anything else.
+fn server_timing(answer: &Answer, what: &str) -> Vec<(String, f64)> {
+    let value = (answer.header("server-timing"))
+        .unwrap_or_else(|| panic!("{what}: no Server-Timing in {:?}", answer.headers));
+    (value.split(','))
+        .map(|stage| {
+            let (name, dur) = (stage.trim().split_once(";dur="))
+                .unwrap_or_else(|| panic!("{what}: not `NAME;dur=MS`: {value}"));
+            let ms: f64 =
+                (dur.parse()).unwrap_or_else(|_| panic!("{what}: not milliseconds: {value}"));
+            assert!(ms.is_finite() && ms >= 0.0, "{what}: {value}");
+            (name.to_string(), ms)
+        })
+        .collect()
+}
+
+#[test]
+fn every_answer_says_its_server_time() {
+    let root = common::root();
+    let pool = root.join(RULES_POOL);
+    let pool = pool.to_str().expect("a UTF-8 path");
+    let served = serve_in(root, &["--cards", pool]);
+    let read = |path: &str| std::fs::read(root.join(path)).expect("a fixture");
+    let first = |folder: &str| read(&fixtures_in(folder)[0]);
+    let deck = read("tests/fixtures/rules/deck/legal.txt");
+    let two = |a: &[u8], b: &[u8]| {
+        serde_json::to_vec(&serde_json::json!({
+            "a": String::from_utf8_lossy(a),
+            "b": String::from_utf8_lossy(b),
+        }))
+        .expect("JSON")
+    };
+    let (ids, _) = api_ids(&served, "", "en");
+    let card = format!("/api/card/{}", encoded(&ids[0]));
+    let sheet = format!(
+        "/api/deck/sheet?deck={}",
+        encoded(&String::from_utf8_lossy(&deck))
+    );
+    let gets = [
+        "/api/search?q=e%3Afire",
+        "/api/search?q=e%3Afyre",
+        card.as_str(),
+        "/api/formats",
+        "/api/score/modes",
+        sheet.as_str(),
+        "/api/deck/fonts.css",
+        "/api/nothing",
+        "/",
+        "/assets/app.js",
+    ];
+    let binder = first("tests/fixtures/rules/binder");
+    let posts: Vec<(&str, Vec<u8>)> = vec![
+        ("/api/deck/check", deck.clone()),
+        ("/api/deck/diff", two(&deck, &deck)),
+        ("/api/deck/stats", deck.clone()),
+        ("/api/deck/missing", two(&deck, &binder)),
+        (
+            "/api/collection/check",
+            first("tests/fixtures/rules/collection"),
+        ),
+        ("/api/collection/best", binder.clone()),
+        ("/api/trade/check", first("tests/fixtures/rules/trade")),
+        ("/api/score", read("examples/inputs/score.yaml")),
+    ];
+    let answers = (gets.iter().map(|path| (*path, served.get(path))))
+        .chain((posts.iter()).map(|(path, body)| (*path, served.request("POST", path, body))));
+    let mut statuses = std::collections::BTreeSet::new();
+    for (path, answer) in answers {
+        statuses.insert(answer.status);
+        let stages = server_timing(&answer, path);
+        // The whole answer's time last, and no stage longer than it.
+        let (last, app) = stages.last().cloned().expect("a stage");
+        assert_eq!(last, "app", "{path}: {stages:?}");
+        assert!(
+            stages.iter().all(|(_, ms)| *ms <= app),
+            "{path}: {stages:?}"
+        );
+    }
+    assert_eq!(
+        statuses,
+        [200, 400, 404].into(),
+        "good and bad requests alike"
+    );
+    // A search says where its time went.
+    let answer = served.get("/api/search?q=");
+    let stages: Vec<String> = (server_timing(&answer, "search").into_iter())
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(stages, ["search", "rows", "json", "app"]);
 }

@@ -49,6 +49,10 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         ground,
         pool: context.pool.dir().map(|dir| dir.display().to_string()),
     };
+    // The server answers from the site alone: the pool's sources and the
+    // build's cache are let go before it listens (at 100,000 cards they
+    // held more than the database itself; bench/SERVE.md).
+    drop(workspace);
     let host = args.host.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     let server = match Server::bind(
         site,

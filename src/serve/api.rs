@@ -12,7 +12,8 @@ use serde_json::value::RawValue;
 use tiny_http::Method;
 
 use super::Site;
-use super::http::{self, MAX_QUERY, Reply, Target};
+use super::http::{self, MAX_QUERY, Reply, Stages, Target};
+use crate::cards::CardIndex;
 use crate::compile::find_set;
 use crate::diagnostics::{Diagnostic, Sources};
 use crate::effect::Lang;
@@ -33,11 +34,17 @@ use crate::search::{self, Catalog, Index, Query};
 use crate::summary;
 use crate::words::{CardKind, Id};
 
-/// What every handler reads: the site and its search index, made once.
+/// What every handler reads: the site, its search index and its cards
+/// by id and name, made once.
 pub struct State<'a> {
     pub site: &'a Site,
     pub index: &'a Index<'a>,
     pub catalog: &'a Catalog<'a>,
+    /// One for the server's life: its map of ids is filled once, not at
+    /// every request (100,000 ids hashed again each time).
+    pub cards: &'a CardIndex<'a>,
+    /// Every type a card of the pool has, gathered once.
+    pub types: &'a [String],
     /// The `Host` names a request must give (none: any, on an address
     /// others reach by names of their own).
     pub hosts: Option<Vec<String>>,
@@ -127,7 +134,7 @@ struct CheckAnswer {
     words: BTreeMap<String, String>,
 }
 
-fn check_answer(report: &impl Serialize, database: &Database, lang: Lang) -> Reply {
+fn check_answer(report: &impl Serialize, state: &State, lang: Lang) -> Reply {
     let Ok(Ok(raw)) = serde_json::to_string_pretty(report).map(RawValue::from_string) else {
         return Reply::error(500, "the report could not be written");
     };
@@ -137,24 +144,31 @@ fn check_answer(report: &impl Serialize, database: &Database, lang: Lang) -> Rep
     }
     let mut cards = BTreeMap::new();
     for id in ids {
-        if let Some(card) = database.cards.iter().find(|c| c.id.0 == id) {
-            cards.insert(id, Row::of(card, database, lang));
+        if let Some(card) = state.cards.by_id(&id) {
+            cards.insert(id, Row::of(card, state.database(), lang));
         }
     }
     Reply::json(&CheckAnswer {
         report: raw,
         cards,
-        words: symbol_words(database, lang),
+        words: symbol_words(state.types, lang),
     })
 }
 
-/// Every element, and every type a card of the pool has, in a language.
-fn symbol_words(database: &Database, lang: Lang) -> BTreeMap<String, String> {
-    let types = (database.cards.iter()).flat_map(|c| c.types.iter().map(|t| t.0.as_str()));
+/// Every element, and every type a card of the pool has (`types`), in a
+/// language.
+fn symbol_words(types: &[String], lang: Lang) -> BTreeMap<String, String> {
     let elements = crate::words::Element::ALL.iter().map(|e| e.as_str());
-    (elements.chain(types))
+    (elements.chain(types.iter().map(String::as_str)))
         .map(|value| (value.to_string(), word_in(value, lang)))
         .collect()
+}
+
+/// Every type a card of the pool has, once each, in order.
+pub fn pool_types(database: &Database) -> Vec<String> {
+    let types = (database.cards.iter()).flat_map(|c| c.types.iter().map(|t| t.0.as_str()));
+    let distinct: std::collections::BTreeSet<&str> = types.collect();
+    distinct.into_iter().map(str::to_string).collect()
 }
 
 /// An id (`deck-box`, `fire`) as a language writes it: the glossary's
@@ -221,9 +235,8 @@ fn collection_check(state: &State, target: &Target, text: &str) -> Reply {
         Ok(asked) => asked,
         Err(reply) => return reply,
     };
-    let ground = &state.site.ground;
-    let checked = check::collection(state.database(), &ground.index(), &shown, read, duel);
-    check_answer(&checked.report, state.database(), lang)
+    let checked = check::collection(state.database(), state.cards, &shown, read, duel);
+    check_answer(&checked.report, state, lang)
 }
 
 /// `POST /api/collection/best?duel=BOOL&name=NAME&lang=en|ja`: the best
@@ -233,8 +246,8 @@ fn collection_best(state: &State, target: &Target, text: &str) -> Reply {
         Ok(asked) => asked,
         Err(reply) => return reply,
     };
-    let checked = check::best(&state.site.ground.index(), &shown, read, duel);
-    check_answer(&checked.report, state.database(), lang)
+    let checked = check::best(state.cards, &shown, read, duel);
+    check_answer(&checked.report, state, lang)
 }
 
 /// `POST /api/trade/check?free-market=BOOL&name=NAME&lang=en|ja`: both
@@ -245,8 +258,8 @@ fn trade_check(state: &State, target: &Target, text: &str) -> Reply {
             Ok(asked) => asked,
             Err(reply) => return reply,
         };
-    let checked = check::trade(&state.site.ground.index(), &shown, read, free_market);
-    check_answer(&checked.report, state.database(), lang)
+    let checked = check::trade(state.cards, &shown, read, free_market);
+    check_answer(&checked.report, state, lang)
 }
 
 /// `POST /api/score?name=NAME` with a score sheet: the ranking `blades
@@ -340,19 +353,56 @@ impl Row {
     }
 }
 
-/// `GET /api/search?q=QUERY&lang=en|ja`.
+/// `GET /api/search?q=QUERY&lang=en|ja&from=N&limit=M`: the count of
+/// the cards found, and the rows of `limit` of them from position `from`
+/// (0 and [`PAGE`] without): a list shows a screenful, and asks for more
+/// as it scrolls; a one-letter query at 100,000 cards is a count and a
+/// page, not tens of megabytes of rows.
 #[derive(Serialize)]
 #[serde(rename_all = "kebab-case")]
 struct Found<'a> {
     query: &'a str,
     /// What the query means, in the language asked (`--explain`).
     explain: String,
+    /// How many cards match, in all.
     count: usize,
+    /// The position of the first row below among all the cards found.
+    from: usize,
     /// The table's heading, in the language asked.
     head: [&'static str; 8],
-    /// The cards in the order `blades search --ids` prints them.
+    /// The cards from `from` on, in the order `blades search --ids`
+    /// prints them.
     cards: Vec<Row>,
     hints: Vec<String>,
+}
+
+/// The rows of a search answered when the request names no `limit`.
+pub const PAGE: usize = 100;
+/// The most rows a search answers at once.
+pub const MAX_PAGE: usize = 1000;
+
+/// A whole number the request may give (`from=`, `limit=`), `fallback`
+/// without.
+fn count_asked(target: &Target, key: &str, fallback: usize) -> Result<usize, Reply> {
+    match target.get(key) {
+        None | Some("") => Ok(fallback),
+        Some(text) => text
+            .parse()
+            .map_err(|_| Reply::error(400, format!("`{key}` is a whole number, not `{text}`"))),
+    }
+}
+
+/// The page a search request asks for: where it starts and how many rows.
+fn page_asked(target: &Target) -> Result<(usize, usize), Reply> {
+    let from = count_asked(target, "from", 0)?;
+    let limit = count_asked(target, "limit", PAGE)?;
+    if limit > MAX_PAGE {
+        return Err(Reply::error(
+            400,
+            format!("`limit` is at most {MAX_PAGE} rows, not {limit}"),
+        ));
+    }
+    Ok((from, limit))
 }
 
 fn search(state: &State, target: &Target) -> Reply {
@@ -360,26 +410,36 @@ fn search(state: &State, target: &Target) -> Reply {
         Ok(lang) => lang,
         Err(reply) => return reply,
     };
+    let (from, limit) = match page_asked(target) {
+        Ok(page) => page,
+        Err(reply) => return reply,
+    };
     let text = target.get("q").unwrap_or("");
     if text.len() > MAX_QUERY {
         return Reply::error(400, format!("a query is at most {MAX_QUERY} bytes"));
     }
+    let mut stages = Stages::start();
     let query = match Query::parse_in(text, state.catalog, code(lang)) {
         Ok(query) => query,
         Err(problems) => return unreadable_query(text, &problems),
     };
     let database = state.database();
-    let cards: Vec<Row> = (state.index.search(&query))
+    let found: Vec<&crate::model::Card> = state.index.search(&query).collect();
+    stages.lap("search");
+    let cards: Vec<Row> = (found.iter().skip(from).take(limit))
         .map(|card| Row::of(card, database, lang))
         .collect();
-    Reply::json(&Found {
+    stages.lap("rows");
+    let reply = Reply::json(&Found {
         query: text,
         explain: query.explain(lang),
-        count: cards.len(),
+        count: found.len(),
+        from,
         head: search::table_head(code(lang)),
         cards,
         hints: query.hints.iter().map(|h| h.text.clone()).collect(),
-    })
+    });
+    stages.onto("json", reply)
 }
 
 /// A query the search language cannot read: 400, its first finding's
@@ -517,25 +577,32 @@ fn deck(state: &State, target: &Target, text: &str) -> Reply {
         Ok(asked) => asked,
         Err(reply) => return reply,
     };
-    let index = ground.index();
-    let checked = check::deck(&index, format, &shown, read.clone());
+    let mut stages = Stages::start();
+    let index = state.cards;
+    let checked = check::deck(index, format, &shown, read.clone());
+    stages.lap("check");
     // The command prints the report pretty: the same bytes here.
     let report = match serde_json::to_string_pretty(&checked.report).map(RawValue::from_string) {
         Ok(Ok(report)) => report,
         _ => return Reply::error(500, "the report could not be written"),
     };
+    stages.lap("report");
     let exported = read
         .ok()
-        .and_then(|file| check::export(&index, format, &shown, &file).ok());
+        .and_then(|file| check::export(index, format, &shown, &file).ok());
     let (list, share_code) = exported.map(|e| (e.list, e.share_code)).unzip();
-    Reply::json(&DeckAnswer {
+    stages.lap("export");
+    let cards = rows_named(&checked.report, state, lang);
+    stages.lap("rows");
+    let reply = Reply::json(&DeckAnswer {
         report,
         list,
         share_code,
         slots: slots(&checked.report, lang),
-        cards: rows_named(&checked.report, state.database(), lang),
+        cards,
         character: (checked.report.character.as_ref()).map(|c| character_in(&c.name, lang)),
-    })
+    });
+    stages.onto("json", reply)
 }
 
 /// What a deck request reads: [`asked`] (a deck by default), and the
@@ -612,7 +679,7 @@ fn deck_diff(state: &State, target: &Target, body: &str) -> Reply {
         input::pasted_shown(name_b, &texts.b),
     );
     let compared = check::deck_diff(
-        &ground.index(),
+        state.cards,
         format,
         (&shown_a, InputFile::pasted(name_a, &texts.a)),
         (&shown_b, InputFile::pasted(name_b, &texts.b)),
@@ -658,7 +725,7 @@ fn deck_stats(state: &State, target: &Target, text: &str) -> Reply {
         Ok(asked) => asked,
         Err(reply) => return reply,
     };
-    let counted = check::deck_stats(&ground.index(), format, &shown, read);
+    let counted = check::deck_stats(state.cards, format, &shown, read);
     let Some(stats) = counted.answer else {
         return unreadable_input(&counted.problems, &counted.sources);
     };
@@ -735,7 +802,7 @@ fn deck_missing(state: &State, target: &Target, body: &str) -> Reply {
         return Reply::error(400, "the two texts need two names (`a=` and `b=`)");
     }
     let compared = check::deck_missing(
-        &ground.index(),
+        state.cards,
         format,
         (
             &input::pasted_shown(deck_name, &texts.a),
@@ -771,10 +838,9 @@ fn names_in<'i>(
     ids: impl IntoIterator<Item = &'i Id>,
     lang: Lang,
 ) -> BTreeMap<String, String> {
-    let index = state.site.ground.index();
     (ids.into_iter())
         .filter_map(|id| {
-            let card = index.by_id(&id.0)?;
+            let card = state.cards.by_id(&id.0)?;
             Some((id.0.clone(), card.name_in(code(lang)).text.to_string()))
         })
         .collect()
@@ -823,7 +889,7 @@ fn deck_sheet(state: &State, target: &Target) -> Reply {
             }
         },
     };
-    let read = check::deck_cards(&ground.index(), format, read);
+    let read = check::deck_cards(state.cards, format, read);
     let Some(cards) = read.answer else {
         return unreadable_input(&read.problems, &read.sources);
     };
@@ -880,15 +946,15 @@ fn slots(report: &DeckReport, lang: Lang) -> Vec<SlotEntry> {
 
 /// The rows of every card a deck report names (its cards and those of
 /// its violations), by id.
-fn rows_named(report: &DeckReport, database: &Database, lang: Lang) -> BTreeMap<String, Row> {
+fn rows_named(report: &DeckReport, state: &State, lang: Lang) -> BTreeMap<String, Row> {
     let named = (report.cards.iter()).chain(report.common.violations.iter().flat_map(|v| &v.cards));
     let mut rows = BTreeMap::new();
     for id in named {
         if rows.contains_key(&id.0) {
             continue;
         }
-        if let Some(card) = database.cards.iter().find(|c| c.id == *id) {
-            rows.insert(id.0.clone(), Row::of(card, database, lang));
+        if let Some(card) = state.cards.by_id(&id.0) {
+            rows.insert(id.0.clone(), Row::of(card, state.database(), lang));
         }
     }
     rows

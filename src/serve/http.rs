@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -28,6 +29,9 @@ pub struct Reply {
     pub cache: bool,
     /// The methods allowed, for a 405.
     pub allow: Option<&'static str>,
+    /// How long each stage of making it took, in order: the
+    /// `Server-Timing` header ([`Reply::timed`]).
+    pub timing: Vec<(&'static str, Duration)>,
 }
 
 pub const JSON: &str = "application/json; charset=utf-8";
@@ -57,7 +61,24 @@ impl Reply {
             body,
             cache: false,
             allow: None,
+            timing: Vec::new(),
         }
+    }
+
+    /// The answer, with a stage's time added to its `Server-Timing`.
+    pub fn timed(mut self, stage: &'static str, took: Duration) -> Reply {
+        self.timing.push((stage, took));
+        self
+    }
+
+    /// `Server-Timing`'s value: each stage's time in milliseconds
+    /// (`search;dur=1.204, app;dur=3.310`); `None` when none was timed.
+    pub fn server_timing(&self) -> Option<String> {
+        let stages = self
+            .timing
+            .iter()
+            .map(|(stage, took)| format!("{stage};dur={:.3}", took.as_secs_f64() * 1000.0));
+        (!self.timing.is_empty()).then(|| stages.collect::<Vec<_>>().join(", "))
     }
 
     /// `{"error": message}` with a 4xx or 5xx status.
@@ -125,6 +146,9 @@ impl Reply {
         if let Some(allow) = self.allow {
             add("Allow", allow);
         }
+        if let Some(timing) = self.server_timing() {
+            add("Server-Timing", &timing);
+        }
         add("Connection", "close");
         out.push_str("\r\n");
         let mut bytes = out.into_bytes();
@@ -132,6 +156,35 @@ impl Reply {
             bytes.extend_from_slice(&self.body);
         }
         bytes
+    }
+}
+
+/// A handler's stages timed one after another, for `Server-Timing`
+/// (`search;dur=…, rows;dur=…, json;dur=…`): where its time goes.
+pub struct Stages {
+    since: Instant,
+    done: Vec<(&'static str, Duration)>,
+}
+
+impl Stages {
+    pub fn start() -> Stages {
+        Stages {
+            since: Instant::now(),
+            done: Vec::new(),
+        }
+    }
+
+    /// Ends the stage `name` now; the next one starts.
+    pub fn lap(&mut self, name: &'static str) {
+        let now = Instant::now();
+        self.done.push((name, now - self.since));
+        self.since = now;
+    }
+
+    /// `reply` with the stages timed, the last one (`last`) ending now.
+    pub fn onto(mut self, last: &'static str, reply: Reply) -> Reply {
+        self.lap(last);
+        (self.done.into_iter()).fold(reply, |reply, (stage, took)| reply.timed(stage, took))
     }
 }
 
@@ -301,5 +354,15 @@ mod tests {
         assert_eq!(reply.status, 404);
         let value: serde_json::Value = serde_json::from_slice(&reply.body).unwrap_or_default();
         assert_eq!(value["error"], "no card `x`");
+    }
+
+    #[test]
+    fn stages_are_timed_in_milliseconds_in_order() {
+        let reply = Reply::error(404, "x");
+        assert_eq!(reply.server_timing(), None);
+        let reply = (reply.timed("search", Duration::from_micros(1500)))
+            .timed("app", Duration::from_millis(2));
+        let timing = reply.server_timing();
+        assert_eq!(timing.as_deref(), Some("search;dur=1.500, app;dur=2.000"));
     }
 }

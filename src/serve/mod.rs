@@ -21,6 +21,7 @@ mod slow;
 
 use std::net::{IpAddr, SocketAddr};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Instant;
 
 use crate::effect::Keywords;
 use crate::faces::art::ArtImages;
@@ -104,10 +105,16 @@ impl Server {
         // columns are filled the first time a query needs them.
         let index = Index::new(&self.site.ground.database);
         let catalog = Catalog::for_index(&index, &Keywords::builtin());
+        let cards = self.site.ground.index();
+        // Its map of ids is filled now, not in the first deck check.
+        let _ = cards.by_id("");
+        let types = api::pool_types(&self.site.ground.database);
         let state = api::State {
             site: &self.site,
             index: &index,
             catalog: &catalog,
+            cards: &cards,
+            types: &types,
             hosts: http::own_hosts(self.address),
         };
         let slots = slow::Slots::default();
@@ -135,8 +142,12 @@ fn answer(state: &api::State, slots: &slow::Slots, request: tiny_http::Request) 
         },
         _ => (request, None),
     };
+    // Server time: from routing to the answer made, not its writing
+    // (`Server-Timing: app;dur=…`, after the stages a handler timed).
+    let routed = Instant::now();
     let reply = catch_unwind(AssertUnwindSafe(|| route(state, &request, body)))
         .unwrap_or_else(|_| Reply::error(500, "the server failed on this request"));
+    let reply = reply.timed("app", routed.elapsed());
     slow::respond(slots, request, reply);
 }
 

@@ -9,7 +9,9 @@ and checks, against the command line as the oracle:
 
 - typing a query lists exactly the ids `blades search --ids` prints, in its
   order, with the rows drawn only where the list is scrolled (a list of
-  every card keeps far fewer rows in the page than it has);
+  every card keeps far fewer rows in the page than it has), the search
+  answering a first page of rows and the list fetching the rest as it
+  scrolls;
 - nine singles added by clicks and the keyboard show the violations
   `blades deck check --format json` finds for the same list, word for word;
   removing one clears them, as the command agrees;
@@ -175,13 +177,18 @@ class Page:
 
 
 # Every row id the list holds, read by scrolling it from top to bottom (only
-# the rows in view are in the page), and the most rows it held at once.
+# the rows in view are in the page; rows not yet fetched are drawn empty and
+# waited for), the most rows it held at once, and how many times it waited.
 LISTED = """(async () => {
   const view = document.querySelector('#results .viewport');
-  const ids = new Map(); let most = 0;
+  const ids = new Map(); let most = 0; let waited = 0;
   view.scrollTop = 0;
   for (;;) {
     await new Promise(r => requestAnimationFrame(() => r()));
+    for (let n = 0; n < 200 && view.querySelector('.row.pending'); n++) {
+      waited++;
+      await new Promise(r => setTimeout(r, 25));
+    }
     const rows = view.querySelectorAll('.row[data-id]');
     most = Math.max(most, rows.length);
     for (const row of rows) ids.set(Number(row.dataset.index), row.dataset.id);
@@ -192,7 +199,7 @@ LISTED = """(async () => {
     if (view.scrollTop === before) break;
   }
   const count = ids.size;
-  return {ids: [...Array(count).keys()].map(i => ids.get(i)), most};
+  return {ids: [...Array(count).keys()].map(i => ids.get(i)), most, waited};
 })()"""
 
 
@@ -302,6 +309,14 @@ def check(browser, binary, work, url, results):
     expected = search_ids(binary, work, "")
     results.append((f"every card listed ({len(expected)}), few rows in the page at once ({every['most']})",
                     every["ids"] == expected and every["most"] < len(expected), every["most"]))
+    # The search answered a first page; the rest came as the list scrolled.
+    first = page.eval("""(async () => {
+      const answer = await (await fetch('/api/search?q=&lang=en&limit=' + (await import('/assets/list.js')).PAGE)).json();
+      return {count: answer.count, rows: answer.cards.length};
+    })()""")
+    results.append((f"the first answer holds a page of rows ({first['rows']} of {first['count']}), "
+                    f"the rest fetched as scrolled (waited {every['waited']} times)",
+                    first["rows"] < first["count"] == len(expected), first))
     bad = "e:fyre"
     page.type("#q", bad)
     problem = page.eval("document.getElementById('problem').hidden ? '' : document.getElementById('problem').textContent")

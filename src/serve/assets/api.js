@@ -19,8 +19,11 @@ async function json(response) {
   return body;
 }
 
-export async function search(query, lang, signal) {
-  const params = new URLSearchParams({ q: query, lang });
+/// The cards `query` finds: their `count`, and the rows of `limit` of
+/// them from position `from` (`cards`), in `blades search --ids` order.
+export async function search(query, lang, { from = 0, limit, signal } = {}) {
+  const params = new URLSearchParams({ q: query, lang, from: String(from) });
+  if (limit) params.set('limit', String(limit));
   return json(await fetch(`/api/search?${params}`, { signal }));
 }
 

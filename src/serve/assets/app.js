@@ -5,7 +5,7 @@
 
 import * as api from './api.js';
 import * as decks from './deck.js';
-import { ResultList } from './list.js';
+import { PAGE, ResultList } from './list.js';
 import { drawModes, redrawTools, showTool, startTools } from './table.js';
 import { formatName, initialLanguage, language, setLanguage, t, zoneName } from './words.js';
 
@@ -51,7 +51,8 @@ async function runSearch() {
   searching = controller;
   const query = $('q').value;
   try {
-    const answer = await api.search(query, language(), controller.signal);
+    const lang = language();
+    const answer = await api.search(query, lang, { limit: PAGE, signal: controller.signal });
     if (controller.signal.aborted) return;
     found = answer;
     $('problem').hidden = true;
@@ -59,7 +60,9 @@ async function runSearch() {
     const hints = language() === 'en' && answer.hints.length ? ` — ${answer.hints.join(' ')}` : '';
     $('explain').textContent = query.trim() ? answer.explain + hints : '';
     $('count').textContent = answer.count ? t('cards', answer.count) : t('no-card');
-    list.show(answer.head, answer.cards);
+    // The other rows, a page at a time as they scroll into view.
+    const more = async (from, limit) => (await api.search(query, lang, { from, limit })).cards;
+    list.show(answer.head, answer.count, answer.cards, more);
     drawFaces();
   } catch (error) {
     if (error.name === 'AbortError') return;
@@ -74,12 +77,12 @@ async function runSearch() {
 
 async function drawFaces() {
   $('faces').hidden = !faces;
-  $('results').hidden = faces || !found || !found.cards.length;
+  $('results').hidden = faces || !found || !found.count;
   if (!faces || !found) return;
   const shown = found.cards.slice(0, FACES_SHOWN);
   const holder = $('faces');
   holder.replaceChildren();
-  if (found.cards.length > FACES_SHOWN) {
+  if (found.count > FACES_SHOWN) {
     const note = document.createElement('p');
     note.className = 'count';
     note.textContent = t('faces-first', FACES_SHOWN);

@@ -1,8 +1,13 @@
 // The results table: only the rows in view are in the page (a pool of
 // thousands of cards scrolls as one of ten), each with a button that adds
-// the card to the deck. Keys: ↓ ↑ move, Enter adds, o opens the card.
+// the card to the deck. The server answers a search with its count and a
+// first page of rows; the rest are fetched a page at a time as they come
+// into view (a row not yet here is drawn empty). Keys: ↓ ↑ move, Enter
+// adds, o opens the card.
 
 const SPARE = 6; // rows drawn above and below the view, for smooth scrolling
+/// The rows asked for at once: a few screens of them.
+export const PAGE = 50;
 
 export class ResultList {
   constructor(container, { onAdd, onOpen, addLabel }) {
@@ -11,7 +16,10 @@ export class ResultList {
     this.onOpen = onOpen;
     this.addLabel = addLabel;
     this.rows = [];
+    this.count = 0;
     this.head = [];
+    this.fetchRows = null;
+    this.asked = new Set(); // the pages asked for, by number
     this.active = -1;
     this.rowHeight = 0;
     container.classList.add('list');
@@ -28,15 +36,41 @@ export class ResultList {
     window.addEventListener('resize', () => this.draw());
   }
 
-  /// Shows `rows` ({id, kind, cells}) under `head` (the columns' names).
-  show(head, rows) {
+  /// Shows `count` results under `head` (the columns' names): `rows`
+  /// ({id, kind, cells}) from position 0 (a page, or all), and
+  /// `fetchRows(from, limit)` for the others (a promise of those rows) as
+  /// they come into view.
+  show(head, count, rows, fetchRows) {
     this.head = head;
-    this.rows = rows;
-    this.active = rows.length ? 0 : -1;
+    this.count = count;
+    this.rows = rows.slice();
+    this.fetchRows = fetchRows;
+    this.asked = new Set();
+    this.active = count ? 0 : -1;
     this.header.replaceChildren(el('span', 'cell add'), ...head.map((h, i) => cell(h, i)));
     this.viewport.scrollTop = 0;
-    this.container.hidden = rows.length === 0;
+    this.container.hidden = count === 0;
     this.draw();
+  }
+
+  /// Asks for the page of rows that holds row `i`, once; they are drawn
+  /// when they come, unless another search was shown since.
+  async fetchPage(i) {
+    const page = Math.floor(i / PAGE);
+    if (this.asked.has(page) || !this.fetchRows) return;
+    this.asked.add(page);
+    const shown = this.fetchRows;
+    try {
+      const rows = await shown(page * PAGE, PAGE);
+      if (shown !== this.fetchRows) return;
+      rows.forEach((row, n) => {
+        this.rows[page * PAGE + n] = row;
+      });
+      this.draw();
+    } catch {
+      // Asked again when next in view.
+      if (shown === this.fetchRows) this.asked.delete(page);
+    }
   }
 
   /// The height of one row, measured once from a drawn row.
@@ -50,26 +84,36 @@ export class ResultList {
   }
 
   draw() {
-    if (!this.rows.length) {
+    if (!this.count) {
       this.spacer.replaceChildren();
       this.spacer.style.height = '0px';
       return;
     }
     const h = this.measure();
-    this.spacer.style.height = `${this.rows.length * h}px`;
+    this.spacer.style.height = `${this.count * h}px`;
     const top = this.viewport.scrollTop;
     const seen = this.viewport.clientHeight || h * 10;
     const first = Math.max(0, Math.floor(top / h) - SPARE);
-    const last = Math.min(this.rows.length, Math.ceil((top + seen) / h) + SPARE);
+    const last = Math.min(this.count, Math.ceil((top + seen) / h) + SPARE);
     const focused = this.viewport.contains(document.activeElement);
     const drawn = [];
     for (let i = first; i < last; i++) {
-      const row = this.rowElement(i);
+      if (!this.rows[i]) this.fetchPage(i);
+      const row = this.rows[i] ? this.rowElement(i) : this.pendingRow(i);
       row.style.transform = `translateY(${i * h}px)`;
       drawn.push(row);
     }
     this.spacer.replaceChildren(...drawn);
     if (focused) this.focusActive();
+  }
+
+  /// A row whose card has not come yet: its place, empty.
+  pendingRow(i) {
+    const row = el('div', 'row pending');
+    row.setAttribute('role', 'row');
+    row.dataset.index = i;
+    row.tabIndex = i === this.active ? 0 : -1;
+    return row;
   }
 
   rowElement(i) {
@@ -102,7 +146,7 @@ export class ResultList {
     const add = e.target.closest('[data-add]');
     if (!add) return;
     this.active = Number(add.parentElement.dataset.index);
-    this.onAdd(this.rows[this.active]);
+    if (this.rows[this.active]) this.onAdd(this.rows[this.active]);
   }
 
   key(e) {
@@ -113,15 +157,15 @@ export class ResultList {
       this.moveTo(this.active + move);
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      this.onAdd(this.rows[this.active]);
+      if (this.rows[this.active]) this.onAdd(this.rows[this.active]);
     } else if (e.key === 'o') {
       e.preventDefault();
-      this.onOpen(this.rows[this.active]);
+      if (this.rows[this.active]) this.onOpen(this.rows[this.active]);
     }
   }
 
   moveTo(i) {
-    this.active = Math.max(0, Math.min(this.rows.length - 1, i));
+    this.active = Math.max(0, Math.min(this.count - 1, i));
     const h = this.measure();
     const top = this.active * h;
     const view = this.viewport;
@@ -141,7 +185,7 @@ export class ResultList {
   }
 
   focusFirst() {
-    if (this.rows.length) this.moveTo(0);
+    if (this.count) this.moveTo(0);
   }
 }
 

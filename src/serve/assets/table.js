@@ -67,7 +67,7 @@ async function findPicks() {
     return;
   }
   try {
-    const answer = await api.search(query, language(), controller.signal);
+    const answer = await api.search(query, language(), { limit: PICKS_SHOWN, signal: controller.signal });
     if (controller.signal.aborted) return;
     $('col-found').replaceChildren(
       ...answer.cards.slice(0, PICKS_SHOWN).map(row => {
