@@ -19,10 +19,9 @@ use foldhash::HashMap;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::memo::{read_stamp, write_stamp};
+use super::memo::{framed, read_stamp, read_u64, unframed, write_stamp};
 use crate::codec::{Reader, Writer};
 use crate::diagnostics::Diagnostic;
-use crate::index::BUILD_ID;
 use crate::pool::{FileStamp, Pool};
 
 /// First line of an answers file (its format).
@@ -155,26 +154,13 @@ fn encode<'f>(
         w.number(json.len());
         w.0.extend_from_slice(json);
     }
-    let mut out = Vec::with_capacity(body.len() + 64);
-    out.extend_from_slice(MAGIC);
-    Writer(&mut out).text(BUILD_ID);
-    out.extend_from_slice(&body);
-    out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes());
-    out
+    framed(MAGIC, &body)
 }
 
 /// An answers file's content; `None` unless this build of the tool wrote
 /// it whole.
 fn decode(bytes: &[u8]) -> Option<Answers> {
-    let mut r = Reader(bytes.strip_prefix(MAGIC)?);
-    if r.str()? != BUILD_ID {
-        return None;
-    }
-    let (body, sum) = r.0.split_last_chunk::<8>()?;
-    if xxhash_rust::xxh3::xxh3_64(body) != u64::from_le_bytes(*sum) {
-        return None;
-    }
-    let mut r = Reader(body);
+    let mut r = Reader(unframed(bytes, MAGIC)?);
     let mut known = HashMap::default();
     for _ in 0..r.count()? {
         let relative = r.text()?;
@@ -195,12 +181,6 @@ fn decode(bytes: &[u8]) -> Option<Answers> {
         answers,
         changed: false,
     })
-}
-
-fn read_u64(r: &mut Reader<'_>) -> Option<u64> {
-    let (n, rest) = r.0.split_first_chunk::<8>()?;
-    r.0 = rest;
-    Some(u64::from_le_bytes(*n))
 }
 
 /// An answers file's bytes read and, when they decode, written again: for

@@ -185,12 +185,7 @@ impl Memo {
             w.number(stored.at.len());
             w.0.extend_from_slice(stored.bytes());
         }
-        let mut out = Vec::with_capacity(body.len() + 64);
-        out.extend_from_slice(MAGIC);
-        Writer(&mut out).text(BUILD_ID);
-        out.extend_from_slice(&body);
-        out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes());
-        crate::files::write_atomic(&self.path, &out)
+        crate::files::write_atomic(&self.path, &framed(MAGIC, &body))
     }
 }
 
@@ -227,21 +222,11 @@ fn read_records(path: &Path) -> Option<HashMap<String, Stored>> {
         .read_to_end(&mut bytes)
         .ok()?;
     let buffer: Arc<[u8]> = bytes.into();
-    let rest = buffer.strip_prefix(MAGIC)?;
-    let mut r = Reader(rest);
-    if r.str()? != BUILD_ID {
-        return None;
-    }
-    let (body, sum) = r.0.split_last_chunk::<8>()?;
-    if xxhash_rust::xxh3::xxh3_64(body) != u64::from_le_bytes(*sum) {
-        return None;
-    }
-    let mut r = Reader(body);
+    let mut r = Reader(unframed(&buffer, MAGIC)?);
     let mut records = HashMap::default();
     for _ in 0..r.count()? {
         let relative = r.text()?;
-        let hash = u64::from_le_bytes(*r.0.split_first_chunk::<8>()?.0);
-        r.0 = &r.0[8..];
+        let hash = read_u64(&mut r)?;
         let stamp = read_stamp(&mut r)?;
         let record = r.bytes()?;
         // Where the record lies in the buffer it was read from.
@@ -259,6 +244,34 @@ fn read_records(path: &Path) -> Option<HashMap<String, Stored>> {
         );
     }
     r.0.is_empty().then_some(records)
+}
+
+/// A file the translation tools keep: its format's first line, the build
+/// of the tool that wrote it, the body, and the body's checksum.
+pub(super) fn framed(magic: &[u8], body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + 64);
+    out.extend_from_slice(magic);
+    Writer(&mut out).text(BUILD_ID);
+    out.extend_from_slice(body);
+    out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(body).to_le_bytes());
+    out
+}
+
+/// The body of a file [`framed`] with `magic` by this build of the tool,
+/// whole; `None` for any other file.
+pub(super) fn unframed<'b>(bytes: &'b [u8], magic: &[u8]) -> Option<&'b [u8]> {
+    let mut r = Reader(bytes.strip_prefix(magic)?);
+    if r.str()? != BUILD_ID {
+        return None;
+    }
+    let (body, sum) = r.0.split_last_chunk::<8>()?;
+    (xxhash_rust::xxh3::xxh3_64(body) == u64::from_le_bytes(*sum)).then_some(body)
+}
+
+pub(super) fn read_u64(r: &mut Reader<'_>) -> Option<u64> {
+    let (n, rest) = r.0.split_first_chunk::<8>()?;
+    r.0 = rest;
+    Some(u64::from_le_bytes(*n))
 }
 
 pub(super) fn write_stamp(w: &mut Writer<'_>, stamp: Option<&FileStamp>) {
