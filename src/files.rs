@@ -50,6 +50,17 @@ pub(crate) fn temp_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
     new_temp_in(dir)
 }
 
+/// A scratch file with no name, in the folder of `path` (made if
+/// missing): the system deletes it when its last handle closes, even if
+/// the process is killed. On the same file system as `path`, so what is
+/// put aside in it is copied from it by the kernel; and not in `/tmp`,
+/// which may be memory.
+pub(crate) fn scratch_beside(path: &Path) -> io::Result<fs::File> {
+    let dir = parent_of(path);
+    fs::create_dir_all(dir)?;
+    tempfile::tempfile_in(dir)
+}
+
 fn new_temp_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
     let prefix = own_prefix();
     // `make_in` opens the file itself, so its errors carry no path (the

@@ -32,7 +32,7 @@ pub use vocabulary::{PoolVocabulary, vocabulary};
 
 use crate::cache::Cache;
 use crate::diagnostics::{self, Diagnostic, Sources};
-use crate::i18n::locale::LocaleFile;
+use crate::i18n::set_text::SetText;
 use crate::load::{LoadedSet, LocaleSummary};
 use crate::model::Database;
 use crate::pool::{Pool, SourceFile};
@@ -207,8 +207,8 @@ struct LocaleWork<'a> {
     file: &'a SourceFile,
     hash: u64,
     summary: LocaleSummary,
-    /// The file itself, when it was read in this build.
-    parsed: Option<LocaleFile>,
+    /// What a build keeps of the file, when it was read in this build.
+    parsed: Option<SetText>,
     /// Whether the cache file has this file's entry as it is (the summary
     /// and the stamp).
     stored: bool,

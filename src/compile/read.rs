@@ -11,6 +11,7 @@ use crate::cache::{Cache, SetEntry};
 use crate::diagnostics::Diagnostic;
 use crate::i18n::UnitKey;
 use crate::i18n::locale::{self, FileClass, Target};
+use crate::i18n::set_text::SetText;
 use crate::load::{LoadedSet, LocaleSummary, fits, load_file, parse_effect};
 use crate::pool::{Pool, SourceFile};
 
@@ -156,7 +157,7 @@ fn read_translation_file<'p>(file: &'p SourceFile, cached: Option<&Cache>) -> Lo
     }
 }
 
-/// Reads a translation file of set text.
+/// Reads a translation file of set text, keeping what a build needs.
 pub(super) fn read_locale(file: &SourceFile, hash: u64) -> LocaleWork<'_> {
     let (lang, parsed, found) =
         crate::i18n::parse_locale_file(file, false).expect("a set translation file");
@@ -174,6 +175,7 @@ pub(super) fn read_locale(file: &SourceFile, hash: u64) -> LocaleWork<'_> {
         },
         None => (None, 0..0),
     };
+    let parsed = parsed.map(|parsed| SetText::of(lang.clone(), &parsed));
     LocaleWork {
         file,
         hash,

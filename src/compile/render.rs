@@ -3,7 +3,6 @@
 //! while the next chunk renders) or kept as models; the unchanged sets keep
 //! the JSON the cache has for them.
 
-use foldhash::HashSet;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -12,10 +11,10 @@ use crate::artifacts::{DatabaseJson, DatabaseWriter, SetJson};
 use crate::cache::Cache;
 use crate::diagnostics::{self, Diagnostic};
 use crate::effect::{Effect, Vocabulary};
-use crate::i18n::locale::LocaleFile;
+use crate::i18n::set_text::SetText;
 use crate::load::LoadedSet;
 use crate::model::{DATABASE_FORMAT, Database, KeywordName};
-use crate::pool::Pool;
+use crate::pool::{Pool, SourceFile};
 
 use super::assemble::{Books, assemble_set, assemble_set_taking, render_card};
 use super::checks::{Derived, check_pool};
@@ -39,9 +38,9 @@ pub(super) struct RenderInput<'a> {
 /// Renders and writes the sets of a build without errors. With deferred pool
 /// checks (`plan.checks_later`), their findings join `diagnostics`, and a
 /// build that fails them keeps nothing it made.
-pub(super) fn render_and_write(
+pub(super) fn render_and_write<'p>(
     input: RenderInput<'_>,
-    read: &mut FilesRead<'_>,
+    read: &mut FilesRead<'p>,
     mut writer: Option<&mut DatabaseWriter>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Output {
@@ -80,7 +79,9 @@ pub(super) fn render_and_write(
     if let Some(writer) = writer.as_deref_mut() {
         writer.set_keywords(Some(keyword_table.clone()));
     }
-    let render = |index: usize, set: &mut LoadedSet, files| renderer.render(index, set, files);
+    let render = |index: usize, set: &mut LoadedSet, files: Vec<Translation<'p>>| {
+        renderer.render(index, set, files)
+    };
     let built: Vec<(usize, Option<Built>)> = match writer.as_deref_mut() {
         // Each set keeps its place in the database file.
         Some(_) if database_unchanged => Vec::new(),
@@ -177,40 +178,49 @@ fn owners(works: &[SetWork], loaded: usize) -> Vec<usize> {
     owner
 }
 
-/// Each loaded set's own translation files, for the sets to render (read
-/// now if the cache had them): all a set's text needs, so sets are
-/// translated in parallel, each with its own small index.
-fn translations_to_render(
-    read: &mut FilesRead<'_>,
+/// Each loaded set's own translation files, for the sets to render: all a
+/// set's text needs, so sets are translated in parallel, each with its own
+/// small index. A file the cache answered for is read when its set renders,
+/// so only the translations of the sets in hand are held whole.
+fn translations_to_render<'p>(
+    read: &mut FilesRead<'p>,
     translations: &[Vec<usize>],
     owner: &[usize],
     fresh: &[bool],
-) -> Vec<Vec<(String, LocaleFile)>> {
-    let wanted: HashSet<usize> = (0..read.loaded.len())
-        .filter(|&i| fresh[owner[i]])
-        .flat_map(|i| translations[i].iter().copied())
-        .collect();
-    read.locales
-        .par_iter_mut()
-        .enumerate()
-        .for_each(|(i, work)| {
-            if work.parsed.is_none() && wanted.contains(&i) {
-                work.parsed = read_locale(work.file, work.hash).parsed;
-            }
-        });
+) -> Vec<Vec<Translation<'p>>> {
     (0..read.loaded.len())
         .map(|i| match fresh[owner[i]] {
             false => Vec::new(),
             true => translations[i]
                 .iter()
-                .filter_map(|&l| {
+                .map(|&l| {
                     let work = &mut read.locales[l];
-                    let parsed = work.parsed.take()?;
-                    Some((work.summary.lang.clone(), parsed))
+                    match work.parsed.take() {
+                        Some(parsed) => Translation::Parsed(parsed),
+                        None => Translation::Unread(work.file, work.hash),
+                    }
                 })
                 .collect(),
         })
         .collect()
+}
+
+/// A set's translation file on its way to be rendered.
+pub(super) enum Translation<'p> {
+    /// Read with the other files.
+    Parsed(SetText),
+    /// Left unread then (the cache knew it): read when its set renders.
+    Unread(&'p SourceFile, u64),
+}
+
+impl Translation<'_> {
+    /// What the file says of the set; none when it cannot be read.
+    fn parsed(self) -> Option<SetText> {
+        match self {
+            Translation::Parsed(parsed) => Some(parsed),
+            Translation::Unread(file, hash) => read_locale(file, hash).parsed,
+        }
+    }
 }
 
 /// Renders one set: assembled with its copies, every effect rendered in
@@ -233,7 +243,7 @@ impl Renderer<'_> {
         &self,
         index: usize,
         set: &mut LoadedSet,
-        files: Vec<(String, LocaleFile)>,
+        files: Vec<Translation<'_>>,
     ) -> (usize, Option<Built>) {
         let w = self.owner[index];
         if !self.fresh[w] {
@@ -259,8 +269,8 @@ impl Renderer<'_> {
             cards,
         };
         // Second files for a set were reported when they were paired.
-        let locales = crate::i18n::Locales::from_files(files, &mut Vec::new());
-        crate::i18n::attach(&mut one, &locales);
+        let texts: Vec<SetText> = files.into_iter().filter_map(Translation::parsed).collect();
+        crate::i18n::set_text::attach(&mut one, &texts);
         let set_model = one.sets.pop().expect("one set");
         let built = match self.plan.as_pieces {
             true => Built::Json(SetJson::of(&set_model, &one.cards)),

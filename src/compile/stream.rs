@@ -1,28 +1,26 @@
 //! Rendering and writing at once: the sets go out to the database file in
 //! chunks, each chunk written while the next one renders.
 
-use std::sync::Arc;
-
 use rayon::prelude::*;
 
-use crate::artifacts::{DatabaseWriter, Piece, SetJson};
-use crate::i18n::locale::LocaleFile;
+use crate::artifacts::DatabaseWriter;
 use crate::load::LoadedSet;
 
+use super::render::Translation;
 use super::{Built, SetWork};
 
 /// Renders the sets in chunks, each chunk while the one before it is
 /// written (in pool order, reused sets too): the write overlaps the
 /// rendering, and a chunk's JSON is freed once written.
-pub(super) fn stream_sets<R>(
+pub(super) fn stream_sets<'p, R>(
     loaded: &mut [LoadedSet],
-    locale_files: Vec<Vec<(String, LocaleFile)>>,
+    locale_files: Vec<Vec<Translation<'p>>>,
     render: &R,
     works: &[SetWork],
     writer: &mut DatabaseWriter,
 ) -> Vec<(usize, Option<Built>)>
 where
-    R: Fn(usize, &mut LoadedSet, Vec<(String, LocaleFile)>) -> (usize, Option<Built>) + Sync,
+    R: Fn(usize, &mut LoadedSet, Vec<Translation<'p>>) -> (usize, Option<Built>) + Sync,
 {
     // Enough sets to share out between threads, few enough that the
     // chunks waiting to be written stay small.
@@ -69,15 +67,10 @@ fn write_chunk(
                 },
                 other => return (w, other),
             };
-            let json = match writer.push(&json) {
-                Ok(range) => SetJson {
-                    set: json.set,
-                    cards: Piece::Written {
-                        file: Arc::clone(writer.file().expect("open once written to")),
-                        range,
-                    },
-                    index: json.index,
-                },
+            // After a failed write the set stays as it was (the writer
+            // reports the failure when finished).
+            let json = match writer.push_aside(json.clone()) {
+                Ok(written) => written,
                 Err(_) => json,
             };
             let built = match fresh {

@@ -38,17 +38,24 @@ pub fn fingerprint(english: &str) -> String {
 }
 
 /// The number a fingerprint writes in hex.
-fn fingerprint_value(english: &str) -> u64 {
+pub(super) fn fingerprint_value(english: &str) -> u64 {
     if is_normal(english) {
         return fnv1a64(english.as_bytes());
     }
     fnv1a64(normalize(english).as_bytes())
 }
 
-/// Is `written` the fingerprint of `english` (16 lowercase hex digits)?
-fn fingerprint_matches(written: &str, english: &str) -> bool {
+/// The number a written fingerprint (16 lowercase hex digits) stands for.
+fn fingerprint_number(written: &str) -> Option<u64> {
     valid_fingerprint(written)
-        && u64::from_str_radix(written, 16).is_ok_and(|v| v == fingerprint_value(english))
+        .then(|| u64::from_str_radix(written, 16).ok())
+        .flatten()
+}
+
+/// Whether a text with this fingerprint (its number), marked for review
+/// or not, was translated from `english` and stands.
+pub(super) fn is_current(fuzzy: bool, fingerprint: Option<u64>, english: &str) -> bool {
+    !fuzzy && fingerprint.is_some_and(|f| f == fingerprint_value(english))
 }
 
 /// 64-bit FNV-1a.
@@ -243,11 +250,12 @@ impl Entry {
 
     /// Was it translated from this English (and not marked for review)?
     pub fn is_current(&self, english: &str) -> bool {
-        !self.fuzzy
-            && self
-                .fingerprint
-                .as_deref()
-                .is_some_and(|f| fingerprint_matches(f, english))
+        is_current(self.fuzzy, self.fingerprint_number(), english)
+    }
+
+    /// The number the recorded fingerprint stands for, when it is one.
+    pub fn fingerprint_number(&self) -> Option<u64> {
+        self.fingerprint.as_deref().and_then(fingerprint_number)
     }
 
     /// Span of the text in the file (the key for in-memory entries).

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use crate::diagnostics::{self, Code, Diagnostic, Sources};
 use crate::effect::{Lang, phrases};
 use crate::load::{self, LoadedCard, LoadedSet};
-use crate::model::{Card, CardTranslation, Database, SetTranslation};
+use crate::model::{Card, Database};
 use crate::pool::{Pool, SourceFile};
 use crate::yaml::{self, Node};
 
@@ -40,6 +40,7 @@ pub mod keys;
 pub mod locale;
 pub mod memo;
 pub mod po;
+pub mod set_text;
 pub mod status;
 pub mod text;
 pub mod units;
@@ -802,52 +803,6 @@ pub fn card_named<'a>(database: &'a Database, name: &str) -> Result<&'a Card, Bo
         .unwrap_or_else(|| "give a card id, English name or Japanese name".to_string());
     let unknown = Diagnostic::general(Code::UnknownCard, format!("no card is named `{name}`"));
     Err(Box::new(unknown.with_help(help)))
-}
-
-/// Puts every language's translations into a compiled database: set names,
-/// card names, flavor and effect overrides, each marked stale when its
-/// English changed since it was translated.
-pub fn attach(database: &mut Database, locales: &Locales) {
-    for locale in &locales.languages {
-        for set in &mut database.sets {
-            if let Some(entry) = locale.set_name_entry(&set.id.0) {
-                set.translations.insert(
-                    locale.lang.clone(),
-                    SetTranslation {
-                        name: entry.normalized(),
-                        stale: !entry.is_current(&set.name),
-                    },
-                );
-            }
-        }
-        // One set at a time (sets are translated in parallel).
-        database.cards.iter_mut().for_each(|card| {
-            let mut translation = CardTranslation::default();
-            let entries = locale.card_entries(&card.set.0, &card.id.0);
-            for (field, entry) in Field::CARD.into_iter().zip(entries) {
-                let english = match field {
-                    Field::Name => Some(&card.name),
-                    Field::Flavor => card.flavor.as_ref(),
-                    _ => card.effect.as_ref(),
-                };
-                let (Some(entry), Some(english)) = (entry, english) else {
-                    continue;
-                };
-                let text = Some(entry.normalized());
-                match field {
-                    Field::Name => translation.name = text,
-                    Field::Flavor => translation.flavor = text,
-                    _ => translation.effect = text,
-                }
-                if !entry.is_current(english) {
-                    translation.stale.push(field.as_str().to_string());
-                }
-            }
-            if translation != CardTranslation::default() {
-                card.translations.insert(locale.lang.clone(), translation);
-            }
-        });
-    }
 }
 
 #[cfg(test)]
