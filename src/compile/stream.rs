@@ -6,21 +6,21 @@ use rayon::prelude::*;
 use crate::artifacts::DatabaseWriter;
 use crate::load::LoadedSet;
 
-use super::render::Translation;
 use super::{Built, SetWork};
 
 /// Renders the sets in chunks, each chunk while the one before it is
 /// written (in pool order, reused sets too): the write overlaps the
 /// rendering, and a chunk's JSON is freed once written.
-pub(super) fn stream_sets<'p, R>(
+pub(super) fn stream_sets<F, R>(
     loaded: &mut [LoadedSet],
-    locale_files: Vec<Vec<Translation<'p>>>,
+    locale_files: Vec<F>, // each set's translation files
     render: &R,
     works: &[SetWork],
     writer: &mut DatabaseWriter,
 ) -> Vec<(usize, Option<Built>)>
 where
-    R: Fn(usize, &mut LoadedSet, Vec<Translation<'p>>) -> (usize, Option<Built>) + Sync,
+    F: Send,
+    R: Fn(usize, &mut LoadedSet, F) -> (usize, Option<Built>) + Sync,
 {
     // Enough sets to share out between threads, few enough that the
     // chunks waiting to be written stay small.
