@@ -400,6 +400,12 @@ proptest! {
             .search(&query)
             .map(|c| c.id.0.as_str())
             .collect();
+        // The server's index, every column made and the texts folded
+        // once, finds the same.
+        let columns = Index::new(&database);
+        columns.make_columns();
+        let found_in_columns: Vec<&str> = columns.search(&query).map(|c| c.id.0.as_str()).collect();
+        prop_assert_eq!(&found_in_columns, &found, "`{}`, columns made", text);
         let want: Vec<&str> = database
             .cards
             .iter()

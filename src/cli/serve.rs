@@ -75,13 +75,18 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             "listening on {host}, not only on this machine: anyone who can reach it can use the app"
         )
     });
-    // Tests and scripts read this line for the port.
+    // Tests and scripts read this line for the port: said once the
+    // server is ready to answer.
+    server.run(|| said_listening(context, &url, warning.as_deref(), args.open));
+    ExitCode::from(exit::OK)
+}
+
+/// The line that says where the app is (and a warning when others can
+/// reach it); opens the browser when asked.
+fn said_listening(context: &Context, url: &str, warning: Option<&str>, open: bool) {
     match context.format {
         Format::Json => {
-            let started = Started {
-                url: &url,
-                warning: warning.as_deref(),
-            };
+            let started = Started { url, warning };
             stdoutln!("{}", serde_json::to_string(&started).unwrap_or_default());
         }
         Format::Human => {
@@ -91,11 +96,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             stdoutln!("listening on {url}");
         }
     }
-    if args.open {
-        open_browser(&url);
+    if open {
+        open_browser(url);
     }
-    server.run();
-    ExitCode::from(exit::OK)
 }
 
 /// Asks the desktop to open `url`; the app runs whether or not it can.

@@ -281,6 +281,15 @@ impl<'a> Catalog<'a> {
         }
     }
 
+    /// Reads now the words the cards add (types, the keywords they use),
+    /// which are otherwise read the first time a query needs them (a bare
+    /// word is looked up among them for its hint): a server does it
+    /// before it answers, so no answer pays for it.
+    pub fn read_cards(&self) {
+        let _ = self.later(Field::Type);
+        let _ = self.later(Field::Keyword);
+    }
+
     /// The words the cards add for `field` (types, keywords), read the
     /// first time they are asked for; `None` for the other fields.
     fn later(&self, field: Field) -> Option<&Part> {

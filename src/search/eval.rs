@@ -4,7 +4,9 @@
 //! cards' texts (see [`super::Needle`]); the columns read off the effects
 //! (keywords and timing words, one pass for both) are made once per
 //! [`Index`], the first time a query asks for them, and cards are matched
-//! in parallel.
+//! in parallel. A server, which answers many queries, makes every column
+//! at once ([`Index::make_columns`]), with the names, effect texts and
+//! flavor folded once ([`Folded`]).
 
 use std::sync::OnceLock;
 
@@ -13,7 +15,7 @@ use rayon::prelude::*;
 use crate::effect::{Holdings, Line, Timing};
 use crate::model::{Card, Database};
 
-use super::{Field, Flag, Node, Op, Query, Test, Value, fold};
+use super::{Field, Flag, Node, Op, Query, Test, Value, fold, fold_into};
 
 /// A card's keywords (as written, and folded) and timing words (a mask of
 /// [`Timing::ALL`]).
@@ -24,6 +26,73 @@ pub struct Index<'a> {
     database: &'a Database,
     words: OnceLock<Vec<Words>>,
     holdings: OnceLock<Vec<Holdings>>,
+    /// The names, effect texts and flavor texts, folded: made only by
+    /// [`Index::make_columns`] (a one-shot search would spend more making
+    /// one than it saves), else text is matched where it is.
+    folded: OnceLock<[Folded; 3]>,
+}
+
+/// The text fields a [`Folded`] column is made for, in the order
+/// [`Index::make_columns`] keeps them.
+const FOLDED_FIELDS: [Field; 3] = [Field::Name, Field::Text, Field::Flavor];
+
+/// Opens each text of a card in a [`Folded`] column: a byte UTF-8 never
+/// holds, so no needle holds it and no match spans two texts.
+pub(super) const SEPARATOR: u8 = 0xFF;
+
+/// One text field of every card, folded (see [`fold`]) once, in one
+/// buffer: card `i`'s texts (those [`any_text`] reads, in its order) are
+/// `bytes[starts[i]..starts[i + 1]]`, each after a [`SEPARATOR`]. A term
+/// is then a scan of folded bytes, where matching text as it is projects
+/// or folds each card's text again per query.
+pub(super) struct Folded {
+    bytes: Vec<u8>,
+    starts: Vec<usize>,
+}
+
+/// Cards folded per task: the column is made in parallel, a buffer per
+/// chunk, then joined.
+const FOLD_CHUNK: usize = 4096;
+
+impl Folded {
+    fn of(cards: &[Card], field: Field) -> Folded {
+        let chunks: Vec<(Vec<u8>, Vec<usize>)> = cards
+            .par_chunks(FOLD_CHUNK)
+            .map(|chunk| {
+                let (mut bytes, mut ends) = (Vec::new(), Vec::with_capacity(chunk.len()));
+                let mut folded = String::new();
+                for card in chunk {
+                    any_text(card, field, |text| {
+                        folded.clear();
+                        fold_into(text, &mut folded);
+                        bytes.push(SEPARATOR);
+                        bytes.extend_from_slice(folded.as_bytes());
+                        false
+                    });
+                    ends.push(bytes.len());
+                }
+                (bytes, ends)
+            })
+            .collect();
+        let total = chunks.iter().map(|(bytes, _)| bytes.len()).sum();
+        let mut column = Folded {
+            bytes: Vec::with_capacity(total),
+            starts: Vec::with_capacity(cards.len() + 1),
+        };
+        column.starts.push(0);
+        for (bytes, ends) in chunks {
+            let base = column.bytes.len();
+            column.bytes.extend_from_slice(&bytes);
+            column.starts.extend(ends.into_iter().map(|end| base + end));
+        }
+        column
+    }
+
+    /// Card `i`'s texts, each after a [`SEPARATOR`].
+    fn texts(&self, i: usize) -> &[u8] {
+        let (start, end) = (self.starts[i], self.starts[i + 1]);
+        &self.bytes[start..end]
+    }
 }
 
 impl<'a> Index<'a> {
@@ -32,7 +101,25 @@ impl<'a> Index<'a> {
             database,
             words: OnceLock::new(),
             holdings: OnceLock::new(),
+            folded: OnceLock::new(),
         }
+    }
+
+    /// Makes every column now, the folded texts too: for a server, which
+    /// answers many queries, before it listens, so that no answer pays for
+    /// one and a name or text term is a scan of folded bytes.
+    pub fn make_columns(&self) {
+        let _ = self.words();
+        let _ = self.holdings();
+        let cards = &self.database.cards;
+        self.folded
+            .get_or_init(|| FOLDED_FIELDS.map(|field| Folded::of(cards, field)));
+    }
+
+    /// The folded column of `field`, when the columns were made.
+    fn folded(&self, field: Field) -> Option<&Folded> {
+        let at = FOLDED_FIELDS.iter().position(|f| *f == field)?;
+        self.folded.get().map(|columns| &columns[at])
     }
 
     /// The cards that match, in database order.
@@ -136,10 +223,13 @@ impl<'a> Index<'a> {
                 };
                 found != (op == Op::Ne)
             }
-            (Value::Text(needle), field) => match op {
-                Op::Eq => any_text(card, field, |t| needle.equals(t)),
-                Op::Ne => !any_text(card, field, |t| needle.equals(t)),
-                _ => any_text(card, field, |t| needle.within(t)),
+            (Value::Text(needle), field) => match (op, self.folded(field)) {
+                (Op::Eq, Some(column)) => needle.equals_folded(column.texts(i)),
+                (Op::Ne, Some(column)) => !needle.equals_folded(column.texts(i)),
+                (_, Some(column)) => needle.within_folded(column.texts(i)),
+                (Op::Eq, None) => any_text(card, field, |t| needle.equals(t)),
+                (Op::Ne, None) => !any_text(card, field, |t| needle.equals(t)),
+                (_, None) => any_text(card, field, |t| needle.within(t)),
             },
             (Value::Number(n), field) => {
                 let have = match field {

@@ -315,6 +315,26 @@ impl Needle {
         self.with_projection(haystack, |text| text == self.text.as_bytes())
     }
 
+    /// Whether one of a card's texts in a folded column holds it (`texts`:
+    /// the card's part of an [`eval::Folded`] column, each text after a
+    /// [`eval::SEPARATOR`], which no needle holds: so no match spans two
+    /// texts). The empty needle is in every text, so in a card with one.
+    fn within_folded(&self, texts: &[u8]) -> bool {
+        match self.text.is_empty() {
+            true => !texts.is_empty(),
+            false => self.finder.find(texts).is_some(),
+        }
+    }
+
+    /// Whether one of a card's texts in a folded column is it.
+    fn equals_folded(&self, texts: &[u8]) -> bool {
+        let needle = self.text.as_bytes();
+        texts
+            .split(|&b| b == eval::SEPARATOR)
+            .skip(1)
+            .any(|text| text == needle)
+    }
+
     /// `answer` of the text to compare with the needle: the ASCII
     /// projection of `haystack` for an ASCII needle, else `haystack` folded;
     /// `false` for a needle with other characters and an ASCII haystack.
@@ -463,6 +483,16 @@ pub fn fold(text: &str) -> String {
         return text.to_ascii_lowercase();
     }
     let mut folded = String::with_capacity(text.len());
+    fold_into(text, &mut folded);
+    folded
+}
+
+/// [`fold`] onto the end of `folded`.
+fn fold_into(text: &str, folded: &mut String) {
+    if text.is_ascii() {
+        folded.extend(text.chars().map(|c| c.to_ascii_lowercase()));
+        return;
+    }
     for c in text.chars() {
         let c = match c {
             '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
@@ -475,7 +505,6 @@ pub fn fold(text: &str) -> String {
             folded.extend(c.to_lowercase());
         }
     }
-    folded
 }
 
 impl Query {

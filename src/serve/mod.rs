@@ -99,14 +99,18 @@ impl Server {
         format!("http://{}/", self.address)
     }
 
-    /// Answers requests until the process ends.
-    pub fn run(self) {
-        // The search index and its words are made once and shared: its
-        // columns are filled the first time a query needs them.
+    /// Makes what every answer reads, calls `ready` (the command says it
+    /// listens), then answers requests until the process ends.
+    pub fn run(self, ready: impl FnOnce()) {
+        // The search index and its words are made once and shared, every
+        // column now (the folded names and texts, the keywords, the types
+        // the cards add), and the card index's map of ids: no answer, not
+        // the first, pays for one (bench/SERVE.md).
         let index = Index::new(&self.site.ground.database);
+        index.make_columns();
         let catalog = Catalog::for_index(&index, &Keywords::builtin());
+        catalog.read_cards();
         let cards = self.site.ground.index();
-        // Its map of ids is filled now, not in the first deck check.
         let _ = cards.by_id("");
         let types = api::pool_types(&self.site.ground.database);
         let state = api::State {
@@ -118,6 +122,7 @@ impl Server {
             hosts: http::own_hosts(self.address),
         };
         let slots = slow::Slots::default();
+        ready();
         std::thread::scope(|scope| {
             for _ in 0..WORKERS {
                 scope.spawn(|| {
