@@ -203,6 +203,23 @@ impl Workspace {
         Ok(Workspace::of(pool, None, None))
     }
 
+    /// This workspace for a caller that asks for the database once and
+    /// keeps it (`blades serve`): when the cache has no earlier database
+    /// to reuse, the build makes the models directly, freeing each set as
+    /// it is made, rather than filling the cache (which nothing here
+    /// writes) with every set's JSON and reading it all back.
+    pub fn asked_once(mut self) -> Workspace {
+        let cache = self.cache.get_mut().unwrap_or_else(|e| e.into_inner());
+        let opened = cache
+            .take()
+            .or_else(|| self.cached.as_deref().map(Cache::open_beside));
+        match opened {
+            Some(opened) if opened.database_identity().is_some() => *cache = Some(opened),
+            _ => self.cached = None,
+        }
+        self
+    }
+
     /// Whether the database comes from the card index (the pool is as the
     /// last build left it).
     pub fn has_index(&self) -> bool {
@@ -1250,6 +1267,52 @@ mod tests {
             card.effect_tree = None;
         }
         serde_json::to_string(&database).unwrap()
+    }
+
+    #[test]
+    fn a_workspace_asked_once_builds_models_unless_an_earlier_database_helps() {
+        let dir = tempfile::tempdir().unwrap();
+        let cards = dir.path().join("cards");
+        let builtin = Pool::builtin();
+        for file in builtin.sets.iter().chain(&builtin.data) {
+            let path = cards.join(&file.relative);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, &**file.text()).unwrap();
+        }
+        let out = dir.path().join("dist/cards.json");
+        let expected = |workspace: &Workspace| {
+            let built = crate::compile::compile(workspace.pool())
+                .output
+                .into_database();
+            without_trees(built.unwrap())
+        };
+        // Nothing built yet: no cache to reuse, the models made directly.
+        let cold = Workspace::open_beside(Some(&cards), &out)
+            .unwrap()
+            .asked_once();
+        assert!(cold.cached.is_none());
+        assert_eq!(without_trees(cold.database().unwrap()), expected(&cold));
+        // Built, then a set edited: the cache's database helps, and is kept.
+        let mut builder = Builder::new(BuildSettings {
+            out: out.clone(),
+            ..BuildSettings::default()
+        });
+        let pool = builder
+            .read(Some(Pool::list(&cards).map(Listing::stamp)))
+            .unwrap();
+        assert!(matches!(
+            builder.build(&pool, None).written,
+            Written::Done { .. }
+        ));
+        let edited = cards.join(&builtin.sets[0].relative);
+        let text = std::fs::read_to_string(&edited).unwrap();
+        std::fs::write(&edited, text.replacen("name: ", "name: Renamed ", 1)).unwrap();
+        let warm = Workspace::open_beside(Some(&cards), &out)
+            .unwrap()
+            .asked_once();
+        assert!(!warm.has_index());
+        assert!(warm.cached.is_some());
+        assert_eq!(without_trees(warm.database().unwrap()), expected(&warm));
     }
 
     #[test]

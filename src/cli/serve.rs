@@ -37,7 +37,7 @@ struct Started<'a> {
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
     let workspace = match context.workspace() {
-        Ok(workspace) => workspace,
+        Ok(workspace) => workspace.asked_once(),
         Err(code) => return code,
     };
     let ground = match deck::ground_of(context, &workspace, None) {
