@@ -100,6 +100,9 @@ pub struct Workspace {
     cache: Mutex<Option<Cache>>,
     /// The database whose cache answers questions, if one does.
     cached: Option<PathBuf>,
+    /// Asked once ([`Workspace::asked_once`]): a database built as models
+    /// is given as one read back is, without its effect trees.
+    once: bool,
 }
 
 impl Workspace {
@@ -114,6 +117,7 @@ impl Workspace {
             index: None,
             cache: Mutex::new(cache),
             cached,
+            once: false,
         }
     }
 
@@ -207,7 +211,8 @@ impl Workspace {
     /// keeps it (`blades serve`): when the cache has no earlier database
     /// to reuse, the build makes the models directly, freeing each set as
     /// it is made, rather than filling the cache (which nothing here
-    /// writes) with every set's JSON and reading it all back.
+    /// writes) with every set's JSON and reading it all back. Either way
+    /// the database is the one read back (no effect trees).
     pub fn asked_once(mut self) -> Workspace {
         let cache = self.cache.get_mut().unwrap_or_else(|e| e.into_inner());
         let opened = cache
@@ -217,6 +222,7 @@ impl Workspace {
             Some(opened) if opened.database_identity().is_some() => *cache = Some(opened),
             _ => self.cached = None,
         }
+        self.once = true;
         self
     }
 
@@ -258,6 +264,12 @@ impl Workspace {
             },
         );
         match database_of(compiled) {
+            // The same answer whichever way it was made: the trees are
+            // not read back from pieces (or the index), so not kept here.
+            Ok(mut database) if self.once => {
+                database.cards.iter_mut().for_each(|c| c.effect_tree = None);
+                Ok(database)
+            }
             Ok(database) => Ok(database),
             // Pieces that could not be read back (the previous database file
             // changed under the cache): built anew, from the files alone.
@@ -1291,7 +1303,9 @@ mod tests {
             .unwrap()
             .asked_once();
         assert!(cold.cached.is_none());
-        assert_eq!(without_trees(cold.database().unwrap()), expected(&cold));
+        let database = cold.database().unwrap();
+        assert!(database.cards.iter().all(|c| c.effect_tree.is_none()));
+        assert_eq!(without_trees(database), expected(&cold));
         // Built, then a set edited: the cache's database helps, and is kept.
         let mut builder = Builder::new(BuildSettings {
             out: out.clone(),
