@@ -333,12 +333,22 @@ fn a_search_answers_its_count_and_a_page_of_rows() {
     }
 }
 
+/// The rules fixtures' pool under `root`, as an argument.
+fn rules_pool(root: &Path) -> String {
+    let pool = root.join(RULES_POOL);
+    pool.to_str().expect("a UTF-8 path").to_string()
+}
+
+/// The server on the rules fixtures' pool, started in `root`.
+fn serve_rules_pool(root: &Path) -> Served {
+    serve_in(root, &["--cards", &rules_pool(root)])
+}
+
 #[test]
 fn search_on_a_fixture_pool_answers_its_cards() {
     let root = common::root();
-    let pool = root.join(RULES_POOL);
-    let pool = pool.to_str().expect("a UTF-8 path");
-    let served = serve_in(root, &["--cards", pool]);
+    let pool = rules_pool(root);
+    let served = serve_rules_pool(root);
     let mut nonempty = 0;
     for query in [
         "",
@@ -347,7 +357,7 @@ fn search_on_a_fixture_pool_answers_its_cards() {
         "star>=4",
         "gulch",
     ] {
-        let expected = cli_ids(root, &["--cards", pool], query);
+        let expected = cli_ids(root, &["--cards", &pool], query);
         let (ids, _) = api_ids(&served, query, "en");
         assert_eq!(ids, expected, "{query}");
         nonempty += usize::from(!ids.is_empty());
@@ -1589,9 +1599,7 @@ fn server_timing(answer: &Answer, what: &str) -> Vec<(String, f64)> {
 #[test]
 fn every_answer_says_its_server_time() {
     let root = common::root();
-    let pool = root.join(RULES_POOL);
-    let pool = pool.to_str().expect("a UTF-8 path");
-    let served = serve_in(root, &["--cards", pool]);
+    let served = serve_rules_pool(root);
     let read = |path: &str| std::fs::read(root.join(path)).expect("a fixture");
     let first = |folder: &str| read(&fixtures_in(folder)[0]);
     let deck = read("tests/fixtures/rules/deck/legal.txt");
