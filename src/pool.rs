@@ -6,10 +6,12 @@
 //! recognised by name so they are never mistaken for sets; see
 //! [`is_data_file`].
 
+use std::borrow::Cow;
 use std::fmt;
 use std::fs;
 use std::io::{self, Read as _};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -41,8 +43,9 @@ pub struct SourceFile {
     pub stamp: Option<FileStamp>,
 }
 
-/// A file's text: read, or left on disk because an earlier build read the
-/// same file (its stamp says so) and kept what it needed from it.
+/// A file's text: read, or left on disk until a build asks for it (an
+/// earlier build read the same file, as its stamp says, and kept what it
+/// needed from it; or the pool was read [`Listing::deferring`]).
 #[derive(Debug, Clone)]
 enum Text {
     Read {
@@ -51,9 +54,35 @@ enum Text {
     },
     Unread {
         from: PathBuf,
-        hash: u64,
-        loaded: OnceLock<Result<Arc<str>, Box<Diagnostic>>>,
+        /// The content's hash: the cache's, for a file it vouches for, or
+        /// the one read first; a text read later must have it.
+        hash: OnceLock<u64>,
+        /// The text once kept, or why it could not be read.
+        loaded: OnceLock<Result<Arc<str>, Unreadable>>,
+        /// Set once the file is read, kept or not.
+        read: OnceLock<()>,
     },
+}
+
+/// Why a file left unread could not be read when a build asked for it.
+#[derive(Debug)]
+struct Unreadable {
+    problem: Box<Diagnostic>,
+    /// What can be shown of a file that is not UTF-8.
+    lossy: Option<Arc<str>>,
+    /// Given to the build's reader ([`SourceFile::in_hand`]), which reports
+    /// it with the file's own findings.
+    reported: AtomicBool,
+}
+
+impl Clone for Unreadable {
+    fn clone(&self) -> Unreadable {
+        Unreadable {
+            problem: self.problem.clone(),
+            lossy: self.lossy.clone(),
+            reported: AtomicBool::new(self.reported.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 impl SourceFile {
@@ -75,31 +104,136 @@ impl SourceFile {
         SourceFile::new(Arc::from(name), name.to_string(), Arc::from(text))
     }
 
-    /// The file's text. A file left unread is read now (a build asks for
-    /// one only to check or render its set again); should that fail, or
-    /// the file no longer be what its stamp said, the text is empty and
+    /// The file's text. A file left unread is read now and kept; should
+    /// that fail, or the file no longer be what its hash said, the text is
+    /// empty (or what can be shown of it) and
     /// [`SourceFile::late_read_problem`] says why.
     pub fn text(&self) -> &Arc<str> {
         static EMPTY: OnceLock<Arc<str>> = OnceLock::new();
         match &self.text {
             Text::Read { text, .. } => text,
-            Text::Unread { from, hash, loaded } => {
-                let read = loaded.get_or_init(|| match read_pool_file(from, &self.path) {
-                    Ok((text, _)) if content_hash(&text) == *hash => Ok(text),
-                    Ok(_) => Err(Box::new(changed_while_building(&self.path))),
-                    Err(problem) => Err(problem),
-                });
-                read.as_ref()
-                    .unwrap_or_else(|_| EMPTY.get_or_init(|| Arc::from("")))
+            Text::Unread { loaded, .. } => match loaded.get_or_init(|| self.read_unread()) {
+                Ok(text) => text,
+                Err(unreadable) => (unreadable.lossy.as_ref())
+                    .unwrap_or_else(|| EMPTY.get_or_init(|| Arc::from(""))),
+            },
+        }
+    }
+
+    /// The file with its text in hand for one use, the pool not keeping
+    /// it: a file left unread is read now (its hash is kept, so a later
+    /// [`SourceFile::text`] finds a change), else the file itself. A build
+    /// reads each file so, holding the texts of the files in hand only.
+    /// Why the file could not be read is an error for the caller to report.
+    pub fn in_hand(&self) -> Result<Cow<'_, SourceFile>, Box<Diagnostic>> {
+        self.hold().map_err(|unreadable| {
+            unreadable.reported.store(true, Ordering::Relaxed);
+            unreadable.problem.clone()
+        })
+    }
+
+    /// [`SourceFile::in_hand`] for a reader that does not report why the
+    /// file cannot be read: [`SourceFile::late_read_problem`] then does.
+    pub fn in_hand_or_late(&self) -> Option<Cow<'_, SourceFile>> {
+        self.hold().ok()
+    }
+
+    fn hold(&self) -> Result<Cow<'_, SourceFile>, &Unreadable> {
+        let Text::Unread { loaded, .. } = &self.text else {
+            return Ok(Cow::Borrowed(self));
+        };
+        if let Some(Ok(_)) = loaded.get() {
+            return Ok(Cow::Borrowed(self));
+        }
+        let text = self.read_once()?;
+        Ok(Cow::Owned(SourceFile {
+            path: self.path.clone(),
+            relative: self.relative.clone(),
+            text: Text::Read {
+                text,
+                hash: OnceLock::from(self.hash()),
+            },
+            stamp: self.stamp,
+        }))
+    }
+
+    /// A file left unread, read for one use: its text, not kept; or why it
+    /// cannot be read, kept.
+    fn read_once(&self) -> Result<Arc<str>, &Unreadable> {
+        let Text::Unread { loaded, .. } = &self.text else {
+            unreachable!("read_once is asked of unread files only");
+        };
+        if let Some(Err(unreadable)) = loaded.get() {
+            return Err(unreadable);
+        }
+        self.read_unread().or_else(|unreadable| {
+            // Should another reader have kept an outcome first, it stands:
+            // the file changed between the two reads.
+            let _ = loaded.set(Err(unreadable));
+            match loaded.get() {
+                Some(Ok(text)) => Ok(text.clone()),
+                Some(Err(unreadable)) => Err(unreadable),
+                None => unreachable!("set just now"),
+            }
+        })
+    }
+
+    /// Reads a file left unread: its text, when it is the content its hash
+    /// names (the first read names it).
+    fn read_unread(&self) -> Result<Arc<str>, Unreadable> {
+        let Text::Unread {
+            from, hash, read, ..
+        } = &self.text
+        else {
+            unreachable!("read_unread is asked of unread files only");
+        };
+        let _ = read.set(());
+        let unreadable = |problem: Box<Diagnostic>, lossy: Option<Arc<str>>| Unreadable {
+            problem,
+            lossy,
+            reported: AtomicBool::new(false),
+        };
+        match read_pool_file(from, &self.path) {
+            Ok((text, _)) => {
+                let content = content_hash(&text);
+                match *hash.get_or_init(|| content) == content {
+                    true => Ok(text),
+                    false => Err(unreadable(
+                        Box::new(changed_while_building(&self.path)),
+                        None,
+                    )),
+                }
+            }
+            Err(problem) => {
+                let lossy = (problem.code == Code::NotUtf8)
+                    .then(|| fs::read(from).ok())
+                    .flatten()
+                    .map(|bytes| Arc::from(String::from_utf8_lossy(&bytes).into_owned()));
+                Err(unreadable(problem, lossy))
             }
         }
     }
 
-    /// Hash of the file's content ([`content_hash`]).
+    /// Hash of the file's content ([`content_hash`]). A file left unread
+    /// with no hash yet is read for it (not kept).
     pub fn hash(&self) -> u64 {
         match &self.text {
             Text::Read { text, hash } => *hash.get_or_init(|| content_hash(text)),
-            Text::Unread { hash, .. } => *hash,
+            Text::Unread { hash, .. } => match hash.get() {
+                Some(hash) => *hash,
+                None => {
+                    let _ = self.read_once();
+                    *hash.get_or_init(|| content_hash(""))
+                }
+            },
+        }
+    }
+
+    /// The content's hash when it is known without reading the file.
+    pub fn known_hash(&self) -> Option<u64> {
+        match &self.text {
+            Text::Read { .. } => Some(self.hash()),
+            Text::Unread { hash, .. } => hash.get().copied(),
         }
     }
 
@@ -111,11 +245,35 @@ impl SourceFile {
         }
     }
 
+    /// Whether the file was read from disk (with the pool or since), its
+    /// text kept or not.
+    pub fn was_read(&self) -> bool {
+        match &self.text {
+            Text::Read { .. } => true,
+            Text::Unread { read, .. } => read.get().is_some(),
+        }
+    }
+
+    /// Whether a file left unread could not be read when a build asked for
+    /// it: nothing made of it may be kept for a later build.
+    pub fn unreadable(&self) -> bool {
+        match &self.text {
+            Text::Unread { loaded, .. } => loaded.get().is_some_and(Result::is_err),
+            Text::Read { .. } => false,
+        }
+    }
+
     /// Why a file left unread could not be read when its text was asked
-    /// for (an error: the build's results for it cannot be trusted).
+    /// for (an error: the build's results for it cannot be trusted), unless
+    /// the build's reader was told and reported it.
     pub fn late_read_problem(&self) -> Option<&Diagnostic> {
         match &self.text {
-            Text::Unread { loaded, .. } => loaded.get()?.as_ref().err().map(|d| &**d),
+            Text::Unread { loaded, .. } => match loaded.get()? {
+                Err(unreadable) if !unreadable.reported.load(Ordering::Relaxed) => {
+                    Some(&unreadable.problem)
+                }
+                _ => None,
+            },
             Text::Read { .. } => None,
         }
     }
@@ -181,7 +339,12 @@ impl FileStamp {
     /// for the content: the file was last changed (and modified) at least
     /// [`STAMP_SETTLE`] before, so a later change cannot share its stamp.
     pub fn vouching(meta: &fs::Metadata, reading_began: SystemTime) -> Option<FileStamp> {
-        let stamp = FileStamp::of(meta)?;
+        FileStamp::of(meta)?.settled_by(reading_began)
+    }
+
+    /// This stamp, when it can vouch for a file read after `reading_began`
+    /// ([`FileStamp::vouching`]).
+    pub fn settled_by(self, reading_began: SystemTime) -> Option<FileStamp> {
         let settled = reading_began
             .checked_sub(STAMP_SETTLE)?
             .duration_since(UNIX_EPOCH)
@@ -189,7 +352,7 @@ impl FileStamp {
         let settled = (settled.as_secs() as i64, settled.subsec_nanos());
         // The modification time too: on some file systems (FAT) the
         // change time is the creation time.
-        (stamp.changed < settled && stamp.modified < settled).then_some(stamp)
+        (self.changed < settled && self.modified < settled).then_some(self)
     }
 }
 
@@ -351,6 +514,7 @@ impl Pool {
             files: found.paths.into_iter().map(|path| (path, None)).collect(),
             problems: found.problems,
             began,
+            defer: false,
         })
     }
 
@@ -405,9 +569,20 @@ pub struct Listing {
     problems: Vec<Diagnostic>,
     /// When the listing began (see [`FileStamp::vouching`]).
     began: SystemTime,
+    /// Leave every file unread until a build asks for it.
+    defer: bool,
 }
 
 impl Listing {
+    /// Leaves every file on disk until it is asked for: a build then reads
+    /// each file when it comes to it ([`SourceFile::in_hand`]) and keeps
+    /// no text but of the files its findings point into, so a large pool's
+    /// text is never held whole. A file's stamp is then the one listed.
+    pub fn deferring(mut self) -> Listing {
+        self.defer = true;
+        self
+    }
+
     /// Takes every file's stamp (in parallel: a large pool has thousands).
     pub fn stamp(mut self) -> Listing {
         self.files.par_iter_mut().for_each(|(path, stamp)| {
@@ -435,15 +610,20 @@ impl Listing {
             .map(|(path, listed)| {
                 let shown: Arc<str> = Arc::from(path.display().to_string());
                 let relative = relative_path(&self.dir, path);
+                let unread = |hash: Option<u64>| Text::Unread {
+                    from: path.clone(),
+                    hash: hash.map_or_else(OnceLock::new, OnceLock::from),
+                    loaded: OnceLock::new(),
+                    read: OnceLock::new(),
+                };
                 if let Some(stamp) = listed
                     && let Some(hash) = known(&relative, stamp)
                 {
-                    let text = Text::Unread {
-                        from: path.clone(),
-                        hash,
-                        loaded: OnceLock::new(),
-                    };
-                    return (shown, relative, Ok((text, Some(*stamp))));
+                    return (shown, relative, Ok((unread(Some(hash)), Some(*stamp))));
+                }
+                if self.defer {
+                    let stamp = listed.and_then(|stamp| stamp.settled_by(began));
+                    return (shown, relative, Ok((unread(None), stamp)));
                 }
                 let read = read_pool_file(path, &shown).map(|(text, meta)| {
                     let text = Text::Read {

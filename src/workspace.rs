@@ -123,7 +123,8 @@ impl Workspace {
 
     /// The pool in `cards`, or the built-in one, read through the card
     /// index or the cache of the last build to [`DEFAULT_DATABASE`] (files
-    /// they vouch for are read only if their text is needed).
+    /// they vouch for are read only if their text is needed; the others
+    /// when a build comes to them, their text not kept).
     pub fn open(cards: Option<&Path>) -> Result<Workspace, PoolError> {
         Workspace::open_beside(cards, Path::new(DEFAULT_DATABASE))
     }
@@ -135,7 +136,7 @@ impl Workspace {
         let (pool, cache) = match (cards, &index) {
             (None, _) => (Pool::builtin(), None),
             (Some(dir), Some(index)) => {
-                let listing = Pool::list(dir).map(Listing::stamp)?;
+                let listing = Pool::list(dir).map(Listing::stamp)?.deferring();
                 (
                     listing.read(|path, stamp| index.state().known(path, stamp))?,
                     None,
@@ -143,7 +144,8 @@ impl Workspace {
             }
             (Some(dir), None) => {
                 let cache = Cache::open_beside(out);
-                let pool = read_through(Pool::list(dir).map(Listing::stamp), Some(&cache))?;
+                let listing = Pool::list(dir).map(|l| l.stamp().deferring());
+                let pool = read_through(listing, Some(&cache))?;
                 (pool, Some(cache))
             }
         };
@@ -792,7 +794,7 @@ impl Build {
             .sets
             .iter()
             .chain(&pool.data)
-            .filter(|f| f.is_read())
+            .filter(|f| f.was_read())
             .count();
         Build {
             timings: BuildTimings {
@@ -919,7 +921,8 @@ impl Builder {
         };
         let (listing, opened) = rayon::join(list, open_cache);
         self.keep_opened(opened);
-        read_through(listing, self.cache.as_ref())
+        // Each file is read when the build comes to it, its text not kept.
+        read_through(listing.map(Listing::deferring), self.cache.as_ref())
     }
 
     fn keep_opened(&mut self, cache: Option<Cache>) {

@@ -202,6 +202,23 @@ struct SetWork {
     art: u64,
 }
 
+impl SetWork {
+    /// A set file read in this build, with its own findings.
+    fn fresh(hash: u64, diagnostics: Vec<Diagnostic>) -> SetWork {
+        SetWork {
+            hash,
+            reused: false,
+            diagnostics,
+            loaded: None,
+            effects: None,
+            output: None,
+            changed: true,
+            texts: None,
+            art: 0,
+        }
+    }
+}
+
 /// A translation file on its way through a build.
 struct LocaleWork<'a> {
     file: &'a SourceFile,
@@ -462,10 +479,8 @@ mod tests {
         let mut text = std::fs::read_to_string(&changed).unwrap();
         text.push_str("# edited\n");
         std::fs::write(&changed, text).unwrap();
-        // A third set changes the vocabulary, so every set's effects are
-        // checked again, which needs their text.
-        let third = &builtin.sets[2];
-        std::fs::write(dir.path().join(&third.relative), &**third.text()).unwrap();
+        // The cache that knew the file is lost, so the build must read it.
+        let mut cache = Cache::empty(&dir.path().join(".blades-cache"));
         let listed = Pool::list(dir.path()).unwrap().stamp();
         let first_name = names[0].clone();
         let pool = listed
@@ -489,5 +504,68 @@ mod tests {
         );
         assert!(second.diagnostics[0].path.ends_with(&first_name));
         assert!(!second.output.is_some());
+    }
+
+    /// The built-in pool's first sets written to a folder, and a listing of it.
+    fn written_pool(sets: usize) -> (tempfile::TempDir, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let names = (Pool::builtin().sets.iter().take(sets))
+            .map(|file| {
+                std::fs::write(dir.path().join(&file.relative), &**file.text()).unwrap();
+                file.relative.clone()
+            })
+            .collect();
+        (dir, names)
+    }
+
+    #[test]
+    fn a_pool_read_deferring_builds_the_same_database_keeping_no_text() {
+        let (dir, _) = written_pool(3);
+        let eager = compile(&Pool::from_dir(dir.path()).unwrap());
+        let deferred = Pool::list(dir.path())
+            .unwrap()
+            .deferring()
+            .read(|_, _| None);
+        let deferred = deferred.unwrap();
+        let built = compile(&deferred);
+        assert_eq!(built.diagnostics, eager.diagnostics);
+        let (built, eager) = (built.output.database(), eager.output.database());
+        assert!(built.is_some() && built == eager);
+        assert!(
+            deferred
+                .sets
+                .iter()
+                .all(|file| file.was_read() && !file.is_read())
+        );
+    }
+
+    #[test]
+    fn a_pool_read_deferring_keeps_the_text_of_files_with_findings_and_says_which_cannot_be_read() {
+        let (dir, names) = written_pool(2);
+        let broken = dir.path().join(&names[0]);
+        let text = std::fs::read_to_string(&broken).unwrap();
+        std::fs::write(&broken, text.replacen("name:", "nme:", 1)).unwrap();
+        std::fs::write(dir.path().join("latin1.yaml"), b"id: caf\xe9\n").unwrap();
+        let pool = Pool::list(dir.path())
+            .unwrap()
+            .deferring()
+            .read(|_, _| None);
+        let pool = pool.unwrap();
+        let built = compile(&pool);
+        let not_utf8: Vec<_> = (built.diagnostics.iter())
+            .filter(|d| d.code == Code::NotUtf8)
+            .collect();
+        assert_eq!(not_utf8.len(), 1, "{:?}", built.diagnostics);
+        assert_eq!(
+            built.sources.get(&not_utf8[0].path).map(|t| &**t),
+            Some("id: caf\u{fffd}\n")
+        );
+        let found: HashSet<&str> = built.diagnostics.iter().map(|d| &*d.path).collect();
+        for file in &pool.sets {
+            let has_findings = found.contains(&*file.path);
+            assert_eq!(file.is_read(), has_findings && file.relative == names[0]);
+            assert_eq!(built.sources.get(&file.path).is_some(), has_findings);
+        }
+        assert!(!built.output.is_some());
     }
 }

@@ -106,61 +106,118 @@ fn set_translation_files(pool: &Pool) -> Vec<&SourceFile> {
 }
 
 /// One set file: its cached result when the cache has it for this text and
-/// this name, else the file loaded anew.
+/// this name, else the file loaded anew. A file left unread is read only if
+/// the cache does not answer for it, and its text is not kept.
 fn read_set_file(
     file: &SourceFile,
     previous: Option<SetEntry>,
     schema_only: bool,
 ) -> (SetWork, Option<LoadedSet>) {
-    let hash = file.hash();
-    let (reused, result, effects, output, texts, restamped) =
-        match previous.filter(|p| p.hash == hash && p.fits(&file.path)) {
-            Some(mut e) => {
-                if let Some(set) = &mut e.result.set {
-                    set.path = file.path.clone();
-                }
-                let restamped = e.stamp != file.stamp;
-                (true, e.result, e.effects, e.output, e.texts, restamped)
-            }
-            None => {
-                let result = load_file(file, schema_only);
-                (false, result, None, None, None, true)
-            }
-        };
-    let work = SetWork {
-        hash,
-        reused,
-        diagnostics: result.diagnostics,
-        loaded: None,
-        effects,
-        output,
-        changed: restamped,
-        texts,
-        art: 0,
+    let fits = |entry: &SetEntry, hash: u64| entry.hash == hash && entry.fits(&file.path);
+    let previous = match (file.known_hash(), previous) {
+        (Some(hash), Some(entry)) if fits(&entry, hash) => return reuse_set_file(file, entry),
+        (_, previous) => previous,
     };
-    (work, result.set)
-}
-
-/// One translation file: its summary from the cache, or the file read.
-fn read_translation_file<'p>(file: &'p SourceFile, cached: Option<&Cache>) -> LocaleWork<'p> {
-    let hash = file.hash();
-    let entry = cached.and_then(|c| c.locale(&file.relative, hash));
-    match entry.filter(|e| fits(&e.summary.diagnostics, &file.path)) {
-        Some(entry) => LocaleWork {
-            file,
-            hash,
-            summary: entry.summary.clone(),
-            parsed: None,
-            stored: entry.stamp == file.stamp,
-        },
-        None => read_locale(file, hash),
+    let in_hand = match file.in_hand() {
+        Ok(in_hand) => in_hand,
+        Err(problem) => return unreadable_set_file(*problem),
+    };
+    let hash = in_hand.hash();
+    match previous.filter(|entry| fits(entry, hash)) {
+        Some(entry) => reuse_set_file(file, entry),
+        None => load_set_file(&in_hand, hash, schema_only),
     }
 }
 
-/// Reads a translation file of set text, keeping what a build needs.
-pub(super) fn read_locale(file: &SourceFile, hash: u64) -> LocaleWork<'_> {
+/// A set file's result as the cache kept it.
+fn reuse_set_file(file: &SourceFile, mut entry: SetEntry) -> (SetWork, Option<LoadedSet>) {
+    if let Some(set) = &mut entry.result.set {
+        set.path = file.path.clone();
+    }
+    let work = SetWork {
+        hash: entry.hash,
+        reused: true,
+        diagnostics: entry.result.diagnostics,
+        loaded: None,
+        effects: entry.effects,
+        output: entry.output,
+        changed: entry.stamp != file.stamp,
+        texts: entry.texts,
+        art: 0,
+    };
+    (work, entry.result.set)
+}
+
+/// A set file loaded anew.
+fn load_set_file(file: &SourceFile, hash: u64, schema_only: bool) -> (SetWork, Option<LoadedSet>) {
+    let result = load_file(file, schema_only);
+    (SetWork::fresh(hash, result.diagnostics), result.set)
+}
+
+/// A set file that could not be read when the build came to it.
+fn unreadable_set_file(problem: Diagnostic) -> (SetWork, Option<LoadedSet>) {
+    (SetWork::fresh(0, vec![problem]), None)
+}
+
+/// One translation file: its summary from the cache, or the file read (a
+/// file left unread is read only if the cache does not answer for it, and
+/// its text is not kept).
+fn read_translation_file<'p>(file: &'p SourceFile, cached: Option<&Cache>) -> LocaleWork<'p> {
+    let remembered = |hash: u64| {
+        let entry = cached.and_then(|c| c.locale(&file.relative, hash));
+        entry.filter(|e| fits(&e.summary.diagnostics, &file.path))
+    };
+    let from_cache = |hash: u64, entry: &crate::cache::LocaleEntry| LocaleWork {
+        file,
+        hash,
+        summary: entry.summary.clone(),
+        parsed: None,
+        stored: entry.stamp == file.stamp,
+    };
+    if let Some(hash) = file.known_hash()
+        && let Some(entry) = remembered(hash)
+    {
+        return from_cache(hash, entry);
+    }
+    match file.in_hand() {
+        Ok(in_hand) => {
+            let hash = in_hand.hash();
+            match remembered(hash) {
+                Some(entry) => from_cache(hash, entry),
+                None => read_locale(file, &in_hand, hash),
+            }
+        }
+        Err(problem) => unreadable_locale(file, *problem),
+    }
+}
+
+/// A translation file that could not be read when the build came to it.
+fn unreadable_locale(file: &SourceFile, problem: Diagnostic) -> LocaleWork<'_> {
+    let lang = locale::classify(&file.relative).map_or_else(String::new, |(lang, _)| lang);
+    LocaleWork {
+        file,
+        hash: 0,
+        summary: LocaleSummary {
+            lang,
+            set: None,
+            set_span: 0..0,
+            diagnostics: vec![problem],
+            set_name: None,
+        },
+        parsed: None,
+        stored: false,
+    }
+}
+
+/// Reads a translation file of set text (`file`, its text in `in_hand`),
+/// keeping what a build needs.
+pub(super) fn read_locale<'p>(
+    file: &'p SourceFile,
+    in_hand: &SourceFile,
+    hash: u64,
+) -> LocaleWork<'p> {
     let (lang, parsed, found) =
-        crate::i18n::parse_locale_file(file, false).expect("a set translation file");
+        crate::i18n::parse_locale_file(in_hand, false).expect("a set translation file");
     let set_name = parsed.as_ref().and_then(|parsed| {
         let entry = parsed
             .entries

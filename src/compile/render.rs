@@ -218,7 +218,9 @@ impl Translation<'_> {
     fn parsed(self) -> Option<SetText> {
         match self {
             Translation::Parsed(parsed) => Some(parsed),
-            Translation::Unread(file, hash) => read_locale(file, hash).parsed,
+            Translation::Unread(file, hash) => {
+                read_locale(file, &*file.in_hand_or_late()?, hash).parsed
+            }
         }
     }
 }

@@ -20,6 +20,10 @@ pub(super) fn store(cache: &mut Cache, pool: &Pool, read: FilesRead<'_>) {
     } = read;
     let mut loaded: Vec<Option<LoadedSet>> = loaded.into_iter().map(Some).collect();
     for (work, file) in works.into_iter().zip(&pool.sets) {
+        // A file that could not be read is read again next time.
+        if file.unreadable() {
+            continue;
+        }
         let mut set = work.loaded.and_then(|i| loaded[i].take());
         // Cached without trees, and with the texts apart.
         let texts = set.as_mut().map(|set| {
@@ -48,7 +52,7 @@ pub(super) fn store(cache: &mut Cache, pool: &Pool, read: FilesRead<'_>) {
             },
         );
     }
-    for work in locales {
+    for work in locales.into_iter().filter(|work| !work.file.unreadable()) {
         cache.put_locale(
             Arc::from(&*work.file.relative),
             LocaleEntry {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::effect::{self, Keyword, Keywords, Lang, Phrasebook, Phrasebooks, Vocabulary};
 use crate::i18n::check::numbers;
 use crate::load::{LoadedSet, LocaleSummary};
-use crate::pool::Pool;
+use crate::pool::{Pool, SourceFile};
 use crate::words::BASE_TYPES;
 use crate::yaml::{self, Node, text_offsets};
 
@@ -73,11 +73,7 @@ pub(super) fn check_effects(
                 true => std::borrow::Cow::Owned(whole_set(work, &loaded[index], file)),
                 false => std::borrow::Cow::Borrowed(&loaded[index]),
             };
-            Some((
-                w,
-                check_set_effects(&set, &vocabulary.vocab, file.text()),
-                true,
-            ))
+            Some((w, check_set_effects(&set, &vocabulary.vocab, file), true))
         })
         .collect();
     for (w, found, fresh) in found {
@@ -267,11 +263,11 @@ fn set_names(locales: &[&LocaleSummary]) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// The effect checks that need the pool for one set; `text` is its file's.
+/// The effect checks that need the pool for one set, from its file.
 pub(crate) fn check_set_effects(
     set: &LoadedSet,
     vocab: &Vocabulary,
-    text: &str,
+    file: &SourceFile,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for loaded in &set.cards {
@@ -289,8 +285,10 @@ pub(crate) fn check_set_effects(
         if findings.is_empty() {
             continue;
         }
+        // The file's text is read (if it was left unread) only to locate
+        // findings.
         let offsets = text_offsets(
-            text,
+            file.text(),
             loaded.spans.effect.start,
             loaded.spans.effect_style,
             effect_text,
