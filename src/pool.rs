@@ -1050,6 +1050,35 @@ mod tests {
     }
 
     #[test]
+    fn a_file_read_deferring_is_lent_not_kept_and_a_later_change_is_caught() {
+        let (dir, listing) = listed("id: s\n");
+        let pool = listing.deferring().read(|_, _| None).unwrap();
+        let file = &pool.sets[0];
+        assert!(!file.was_read() && file.known_hash().is_none());
+        let in_hand = file.in_hand().unwrap();
+        assert_eq!(&**in_hand.text(), "id: s\n");
+        drop(in_hand);
+        assert!(file.was_read() && !file.is_read());
+        assert_eq!(file.known_hash(), Some(content_hash("id: s\n")));
+        fs::write(dir.path().join("set.yaml"), "id: t\n").unwrap();
+        assert_eq!(&**file.text(), "");
+        let problem = file.late_read_problem().map(|p| p.code);
+        assert_eq!(problem, Some(Code::ChangedDuringBuild));
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_when_lent_is_told_to_the_reader_once() {
+        let (dir, listing) = listed("id: s\n");
+        let pool = listing.deferring().read(|_, _| None).unwrap();
+        fs::write(dir.path().join("set.yaml"), b"id: \xff\n").unwrap();
+        let file = &pool.sets[0];
+        let problem = file.in_hand().expect_err("not UTF-8");
+        assert_eq!(problem.code, Code::NotUtf8);
+        assert!(file.unreadable() && file.late_read_problem().is_none());
+        assert_eq!(&**file.text(), "id: \u{fffd}\n");
+    }
+
+    #[test]
     fn a_file_that_is_not_what_the_cache_said_is_a_located_error_not_its_old_text() {
         let (_dir, listing) = listed("id: s\n");
         let pool = listing.read(|_, _| Some(content_hash("id: t\n"))).unwrap();
