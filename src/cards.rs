@@ -10,6 +10,7 @@
 use std::sync::{Arc, OnceLock};
 
 use foldhash::HashMap;
+use indexmap::IndexMap;
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
@@ -204,18 +205,52 @@ pub enum LookupError {
 #[derive(Debug, Clone)]
 struct Slot {
     source: NameSource,
-    targets: Vec<usize>,
+    targets: Targets,
+}
+
+/// The targets of one folded name: almost always one, held without a
+/// vector of its own (a 100,000-card pool has 300,000 names).
+#[derive(Debug, Clone)]
+enum Targets {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+impl Targets {
+    fn as_slice(&self) -> &[usize] {
+        match self {
+            Targets::One(target) => std::slice::from_ref(target),
+            Targets::Many(targets) => targets,
+        }
+    }
+
+    fn push(&mut self, target: usize) {
+        match self {
+            Targets::One(first) => *self = Targets::Many(vec![*first, target]),
+            Targets::Many(targets) => targets.push(target),
+        }
+    }
+
+    /// The one target, when there is only one.
+    fn only(&self) -> Option<usize> {
+        match self.as_slice() {
+            [target] => Some(*target),
+            _ => None,
+        }
+    }
 }
 
 /// Folded names → targets (indices into whatever the caller indexes).
 #[derive(Debug, Clone, Default)]
 pub struct NameIndex {
-    slots: HashMap<String, Slot>,
-    /// (folded name, target) of every name, for suggestions.
-    keys: Vec<(String, usize)>,
+    /// Every folded name once, in the order first added, with its targets.
+    slots: IndexMap<Box<str>, Slot, foldhash::fast::RandomState>,
+    /// (place of the folded name in `slots`, target) of every name added,
+    /// in order, for suggestions.
+    keys: Vec<(usize, usize)>,
     /// The name each target is shown by in suggestions (its first name that
     /// is not an id, else its id).
-    shown: HashMap<usize, (NameSource, String)>,
+    shown: HashMap<usize, (NameSource, Box<str>)>,
     /// The folded names made ready for suggestions, on the first unknown
     /// reference (a deck of unknown names asks once each, not once a pass
     /// over every name).
@@ -238,44 +273,56 @@ impl NameIndex {
         let shown = self
             .shown
             .entry(target)
-            .or_insert_with(|| (source, name.to_string()));
+            .or_insert_with(|| (source, Box::from(name)));
         if shown.0 == NameSource::Id && source != NameSource::Id {
-            *shown = (source, name.to_string());
+            *shown = (source, Box::from(name));
         }
-        self.keys.push((key.clone(), target));
         // A name added after a suggestion is a candidate for the next.
         self.lexicon = OnceLock::new();
-        match self.slots.get_mut(&key) {
+        let place = match self.slots.get_full_mut(key.as_str()) {
             None => {
-                self.slots.insert(
-                    key,
-                    Slot {
-                        source,
-                        targets: vec![target],
-                    },
-                );
-            }
-            Some(slot) if slot.targets.contains(&target) => {
-                slot.source = slot.source.min(source);
-            }
-            Some(slot) if source < slot.source => {
-                *slot = Slot {
+                let slot = Slot {
                     source,
-                    targets: vec![target],
+                    targets: Targets::One(target),
                 };
+                self.slots.insert_full(key.into_boxed_str(), slot).0
             }
-            Some(slot) if source == slot.source => slot.targets.push(target),
-            Some(_) => {}
-        }
+            Some((place, _, slot)) => {
+                if slot.targets.as_slice().contains(&target) {
+                    slot.source = slot.source.min(source);
+                } else if source < slot.source {
+                    *slot = Slot {
+                        source,
+                        targets: Targets::One(target),
+                    };
+                } else if source == slot.source {
+                    slot.targets.push(target);
+                }
+                place
+            }
+        };
+        self.keys.push((place, target));
+    }
+
+    /// Gives back the room the names grew into: for an index that is
+    /// complete and kept (a pool's cards, asked thousands of times).
+    pub fn shrink_to_fit(&mut self) {
+        self.slots.shrink_to_fit();
+        self.keys.shrink_to_fit();
+        self.shown.shrink_to_fit();
+    }
+
+    /// The slot of a folded name.
+    fn slot(&self, key: &str) -> Option<&Slot> {
+        self.slots.get(key)
     }
 
     /// The target a reference names.
     pub fn resolve(&self, reference: &str) -> Result<usize, LookupError> {
         let key = fold(reference);
-        match self.slots.get(&key) {
-            Some(slot) if slot.targets.len() == 1 => Ok(slot.targets[0]),
-            Some(slot) => Err(LookupError::Ambiguous {
-                targets: slot.targets.clone(),
+        match self.slot(&key) {
+            Some(slot) => slot.targets.only().ok_or_else(|| LookupError::Ambiguous {
+                targets: slot.targets.as_slice().to_vec(),
             }),
             None => Err(LookupError::Unknown {
                 suggestions: self.suggest(&key),
@@ -287,10 +334,9 @@ impl NameIndex {
     /// target has the name (`Unknown` then holds none): for a caller that
     /// may read the reference another way before it reports it.
     pub fn resolve_plain(&self, reference: &str) -> Result<usize, LookupError> {
-        match self.slots.get(&fold(reference)) {
-            Some(slot) if slot.targets.len() == 1 => Ok(slot.targets[0]),
-            Some(slot) => Err(LookupError::Ambiguous {
-                targets: slot.targets.clone(),
+        match self.slot(&fold(reference)) {
+            Some(slot) => slot.targets.only().ok_or_else(|| LookupError::Ambiguous {
+                targets: slot.targets.as_slice().to_vec(),
             }),
             None => Err(LookupError::Unknown {
                 suggestions: Vec::new(),
@@ -307,10 +353,12 @@ impl NameIndex {
     /// suggestions when none does (an editor asks about every word it
     /// hovers; a suggestion costs a search of every name).
     pub fn find(&self, reference: &str) -> Option<usize> {
-        match self.slots.get(&fold(reference)) {
-            Some(slot) if slot.targets.len() == 1 => Some(slot.targets[0]),
-            _ => None,
-        }
+        self.slot(&fold(reference))?.targets.only()
+    }
+
+    /// The folded name at a place in `slots`.
+    fn key_at(&self, place: usize) -> &str {
+        self.slots.get_index(place).map_or("", |(key, _)| key)
     }
 
     /// The names of the targets whose names are closest to a folded
@@ -318,15 +366,16 @@ impl NameIndex {
     fn suggest(&self, key: &str) -> Vec<String> {
         let lexicon = self
             .lexicon
-            .get_or_init(|| Lexicon::new(self.keys.iter().map(|(k, _)| k.as_str())));
+            .get_or_init(|| Lexicon::new(self.keys.iter().map(|&(place, _)| self.key_at(place))));
         let close = lexicon.nearest(key, usize::MAX);
         let mut out: Vec<String> = Vec::new();
         for k in close {
-            for (_, target) in self.keys.iter().filter(|(f, _)| f == k) {
+            let place = self.slots.get_index_of(k);
+            for (_, target) in self.keys.iter().filter(|(p, _)| Some(*p) == place) {
                 if let Some((_, name)) = self.shown.get(target)
-                    && !out.contains(name)
+                    && !out.iter().any(|shown| **shown == **name)
                 {
-                    out.push(name.clone());
+                    out.push(name.to_string());
                 }
             }
             if out.len() >= SUGGESTIONS {
@@ -339,7 +388,7 @@ impl NameIndex {
 
     /// The name a target is shown by.
     pub fn shown(&self, target: usize) -> Option<&str> {
-        self.shown.get(&target).map(|(_, s)| s.as_str())
+        self.shown.get(&target).map(|(_, s)| &**s)
     }
 }
 
@@ -372,6 +421,7 @@ impl<'a> CardIndex<'a> {
                 }
             }
         }
+        names.shrink_to_fit();
         CardIndex::with_names(database, Arc::new(names))
     }
 

