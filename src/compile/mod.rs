@@ -9,6 +9,8 @@ use foldhash::HashSet;
 use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use crate::artifacts::{DatabaseJson, DatabaseWriter, SetJson};
 mod art;
 mod assemble;
@@ -316,6 +318,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         _ => Output::None,
     };
     let render = render_began.elapsed();
+    read_the_rest(pool);
     if fail_on_late_reads(pool, &mut diagnostics) {
         rendered = Output::None;
     }
@@ -409,6 +412,18 @@ fn add_sources_read<'a>(sources: &mut Sources, files: impl IntoIterator<Item = &
             sources.insert(file.path.clone(), file.text().clone());
         }
     }
+}
+
+/// Reads once the files of a pool read deferring that the build never
+/// needed (data files it does not read; translation files, when only the
+/// set files are checked), as a pool read whole would have: one that
+/// cannot be read is an error all the same.
+fn read_the_rest(pool: &Pool) {
+    (pool.sets.par_iter().chain(pool.data.par_iter()))
+        .filter(|file| !file.was_read() && file.known_hash().is_none())
+        .for_each(|file| {
+            file.hash();
+        });
 }
 
 /// A file left unread that could not be read when its text was needed
@@ -546,16 +561,41 @@ mod tests {
         let text = std::fs::read_to_string(&broken).unwrap();
         std::fs::write(&broken, text.replacen("name:", "nme:", 1)).unwrap();
         std::fs::write(dir.path().join("latin1.yaml"), b"id: caf\xe9\n").unwrap();
-        let pool = Pool::list(dir.path())
-            .unwrap()
-            .deferring()
-            .read(|_, _| None);
-        let pool = pool.unwrap();
+        // A data file no build reads, and a translation file a check of the
+        // set files alone does not read: still read, as a whole pool is.
+        std::fs::write(dir.path().join("_notes.yaml"), b"caf\xe9\n").unwrap();
+        std::fs::create_dir(dir.path().join("locales")).unwrap();
+        std::fs::write(dir.path().join("locales/ja.yaml"), b"\xff\n").unwrap();
+        let read = || {
+            let pool = Pool::list(dir.path())
+                .unwrap()
+                .deferring()
+                .read(|_, _| None);
+            pool.unwrap()
+        };
+        let not_utf8 = |built: &Compiled| -> Vec<String> {
+            let found = built.diagnostics.iter().filter(|d| d.code == Code::NotUtf8);
+            let mut names: Vec<String> = found
+                .map(|d| d.path.rsplit(['/', '\\']).next().unwrap().to_string())
+                .collect();
+            names.sort();
+            names
+        };
+        let schema_only = Options {
+            schema_only: true,
+            ..Default::default()
+        };
+        let checked = compile_with(&read(), schema_only);
+        assert_eq!(
+            not_utf8(&checked),
+            ["_notes.yaml", "ja.yaml", "latin1.yaml"]
+        );
+        let pool = read();
         let built = compile(&pool);
+        assert_eq!(not_utf8(&built), ["_notes.yaml", "ja.yaml", "latin1.yaml"]);
         let not_utf8: Vec<_> = (built.diagnostics.iter())
-            .filter(|d| d.code == Code::NotUtf8)
+            .filter(|d| d.code == Code::NotUtf8 && d.path.ends_with("latin1.yaml"))
             .collect();
-        assert_eq!(not_utf8.len(), 1, "{:?}", built.diagnostics);
         assert_eq!(
             built.sources.get(&not_utf8[0].path).map(|t| &**t),
             Some("id: caf\u{fffd}\n")
