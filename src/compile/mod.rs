@@ -554,6 +554,51 @@ mod tests {
         );
     }
 
+    /// Every folder under `tests/fixtures` that holds a pool.
+    fn fixture_pools() -> Vec<std::path::PathBuf> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            out.push(dir.to_path_buf());
+            let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+            entries.sort_by_key(|e| e.path());
+            for entry in entries.into_iter().filter(|e| e.path().is_dir()) {
+                walk(&entry.path(), out);
+            }
+        }
+        let mut dirs = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+            &mut dirs,
+        );
+        dirs.retain(|dir| Pool::from_dir(dir).is_ok());
+        dirs
+    }
+
+    #[test]
+    fn every_fixture_pool_builds_the_same_read_whole_or_deferring() {
+        let pools = fixture_pools();
+        assert!(pools.len() > 20, "{pools:?}");
+        for dir in pools {
+            let whole = compile(&Pool::from_dir(&dir).unwrap());
+            let deferring = Pool::list(&dir).unwrap().deferring().read(|_, _| None);
+            let deferring = compile(&deferring.unwrap());
+            let shown = dir.display();
+            assert_eq!(deferring.diagnostics, whole.diagnostics, "{shown}");
+            assert_eq!(
+                deferring.output.database(),
+                whole.output.database(),
+                "{shown}"
+            );
+            for finding in &whole.diagnostics {
+                let path = &finding.path;
+                assert_eq!(
+                    deferring.sources.get(path),
+                    whole.sources.get(path),
+                    "{shown}: {path}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_pool_read_deferring_keeps_the_text_of_files_with_findings_and_says_which_cannot_be_read() {
         let (dir, names) = written_pool(2);
