@@ -2,7 +2,7 @@
 # Fuzzes one target for a while: fuzz/run.sh TARGET SECONDS [LIBFUZZER FLAGS...]
 #
 # Targets: set_file, effect, keyword_table, rules, po, locale, search, deck_format, share, score,
-# deck_list, argv, lsp, card_index (bodies in fuzz/targets.rs and, for argv, fuzz/argv.rs).
+# deck_list, argv, lsp, card_index, i18n_memo, i18n_answers (bodies in fuzz/targets.rs and, for argv, fuzz/argv.rs).
 # Uses the nightly toolchain and installs cargo-fuzz when it is missing.
 # The corpus (fuzz/corpus/TARGET, not in git) is seeded with the files of
 # cards/, tests/fixtures/ and examples/inputs/ (and, for effect, every effect
@@ -20,7 +20,7 @@ set -euo pipefail
 
 usage() {
     echo "usage: fuzz/run.sh TARGET SECONDS [LIBFUZZER FLAGS...]" >&2
-    echo "targets: set_file effect keyword_table rules po locale search deck_format share score deck_list argv lsp card_index" >&2
+    echo "targets: set_file effect keyword_table rules po locale search deck_format share score deck_list argv lsp card_index i18n_memo i18n_answers" >&2
     exit 2
 }
 [ $# -ge 2 ] || usage
@@ -28,7 +28,7 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-    set_file | effect | keyword_table | rules | po | locale | search | deck_format | share | score | deck_list | argv | lsp | card_index) ;;
+    set_file | effect | keyword_table | rules | po | locale | search | deck_format | share | score | deck_list | argv | lsp | card_index | i18n_memo | i18n_answers) ;;
     *) usage ;;
 esac
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
