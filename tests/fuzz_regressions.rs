@@ -214,3 +214,26 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// `fuzz/run.sh` runs every fuzz target there is: its list of targets is
+/// the folder of fuzz binaries.
+#[test]
+fn the_fuzz_script_knows_every_target() {
+    let script = std::fs::read_to_string(fuzz_dir().join("run.sh")).unwrap();
+    let case = script
+        .lines()
+        .find(|line| line.trim_start().starts_with("set_file |"))
+        .expect("the script's case of targets");
+    let listed: std::collections::BTreeSet<&str> = case
+        .split('|')
+        .map(|name| name.trim_matches([' ', ')', ';']))
+        .collect();
+    let binaries: std::collections::BTreeSet<String> =
+        std::fs::read_dir(fuzz_dir().join("fuzz_targets"))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter_map(|path| Some(path.file_stem()?.to_str()?.to_string()))
+            .collect();
+    let binaries: std::collections::BTreeSet<&str> = binaries.iter().map(String::as_str).collect();
+    assert_eq!(listed, binaries);
+}
