@@ -219,7 +219,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 /// the folder of fuzz binaries.
 #[test]
 fn the_fuzz_script_knows_every_target() {
-    let script = std::fs::read_to_string(fuzz_dir().join("run.sh")).unwrap();
+    let script = fs::read_to_string(fuzz_dir().join("run.sh")).unwrap();
     let case = script
         .lines()
         .find(|line| line.trim_start().starts_with("set_file |"))
@@ -229,7 +229,7 @@ fn the_fuzz_script_knows_every_target() {
         .map(|name| name.trim_matches([' ', ')', ';']))
         .collect();
     let binaries: std::collections::BTreeSet<String> =
-        std::fs::read_dir(fuzz_dir().join("fuzz_targets"))
+        fs::read_dir(fuzz_dir().join("fuzz_targets"))
             .unwrap()
             .map(|entry| entry.unwrap().path())
             .filter_map(|path| Some(path.file_stem()?.to_str()?.to_string()))
