@@ -231,6 +231,13 @@ impl Targets {
         }
     }
 
+    /// The one target, or the ambiguity of several.
+    fn resolved(&self) -> Result<usize, LookupError> {
+        self.only().ok_or_else(|| LookupError::Ambiguous {
+            targets: self.as_slice().to_vec(),
+        })
+    }
+
     /// The one target, when there is only one.
     fn only(&self) -> Option<usize> {
         match self.as_slice() {
@@ -321,9 +328,7 @@ impl NameIndex {
     pub fn resolve(&self, reference: &str) -> Result<usize, LookupError> {
         let key = fold(reference);
         match self.slot(&key) {
-            Some(slot) => slot.targets.only().ok_or_else(|| LookupError::Ambiguous {
-                targets: slot.targets.as_slice().to_vec(),
-            }),
+            Some(slot) => slot.targets.resolved(),
             None => Err(LookupError::Unknown {
                 suggestions: self.suggest(&key),
             }),
@@ -335,9 +340,7 @@ impl NameIndex {
     /// may read the reference another way before it reports it.
     pub fn resolve_plain(&self, reference: &str) -> Result<usize, LookupError> {
         match self.slot(&fold(reference)) {
-            Some(slot) => slot.targets.only().ok_or_else(|| LookupError::Ambiguous {
-                targets: slot.targets.as_slice().to_vec(),
-            }),
+            Some(slot) => slot.targets.resolved(),
             None => Err(LookupError::Unknown {
                 suggestions: Vec::new(),
             }),
