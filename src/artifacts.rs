@@ -649,37 +649,126 @@ pub struct WrittenIndex {
 
 /// Writes the card index ([`crate::index`]) of the database `json` built
 /// from a pool in `state` (and written to the file `database` identifies)
-/// to `path`, as a build artifact (a temp file renamed into place).
+/// to `path`, as a build artifact: appended to the index there when every
+/// unchanged set's section is in it and most of it stays in use, else
+/// written anew (a temp file renamed into place).
 pub fn write_index(
     path: &Path,
     state: PoolState,
     json: &DatabaseJson,
     database: Option<FileIdentity>,
 ) -> std::io::Result<WrittenIndex> {
-    let mut sets = Vec::with_capacity(json.sets.len());
-    let mut offset = 0;
-    for (path, set) in json.paths.iter().zip(&json.sets) {
-        let len = set.index.len();
-        sets.push((Arc::clone(path), offset..offset + len));
-        offset += len;
-    }
-    let head = index::Head {
+    let mut head = index::Head {
         state,
         database,
         format: json.format,
         keywords: json.keywords.clone(),
         cards: json.cards,
-        sets,
+        sets: Vec::with_capacity(json.sets.len()),
     };
-    let head_bytes = serde_json::to_vec(&head).map_err(std::io::Error::other)?;
-    let body_start = index::body_start(head_bytes.len());
-    let mut start = index::MAGIC.to_vec();
-    write_chunk(&mut start, index::BUILD_ID.as_bytes())?;
-    write_chunk(&mut start, &head_bytes)?;
-    start.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&head_bytes).to_le_bytes());
+    if let Some(previous) = appendable_index(path, json) {
+        if let Some(written) = append_index(path, &previous, &mut head, json)? {
+            return Ok(written);
+        }
+        head.sets.clear();
+    }
+    write_index_anew(path, &mut head, json)
+}
+
+/// The index at `path`, open, when some of this build's sections are in
+/// it (those of the sets that did not change).
+fn appendable_index(path: &Path, json: &DatabaseJson) -> Option<Arc<std::fs::File>> {
+    let there = FileIdentity::of(&std::fs::metadata(path).ok()?);
+    if there.inode == 0 {
+        return None;
+    }
+    let mut seen: Option<&Arc<std::fs::File>> = None;
+    json.sets.iter().find_map(|set| match &set.index {
+        Piece::Written { file, .. } if !seen.is_some_and(|seen| Arc::ptr_eq(seen, file)) => {
+            seen = Some(file);
+            let open = FileIdentity::of(&file.metadata().ok()?);
+            (open == there).then(|| Arc::clone(file))
+        }
+        _ => None,
+    })
+}
+
+/// Appends the sections that are not yet in the index `file` (the one at
+/// `path`: those of the sets made anew) and a new head to it; `None`, with
+/// nothing written, when more than half of the file would then be out of
+/// date. A failed append is cut off again, so the index is as it was.
+fn append_index(
+    path: &Path,
+    file: &Arc<std::fs::File>,
+    head: &mut index::Head,
+    json: &DatabaseJson,
+) -> std::io::Result<Option<WrittenIndex>> {
+    use std::io::{Seek, SeekFrom};
+    let end = file.metadata()?.len();
+    let in_index =
+        |piece: &Piece| matches!(piece, Piece::Written { file: f, .. } if Arc::ptr_eq(f, file));
+    let (mut at, mut live) = (end, index::prefix_len());
+    for (path, set) in json.paths.iter().zip(&json.sets) {
+        let range = match &set.index {
+            Piece::Written { range, .. } if in_index(&set.index) => range.clone(),
+            piece => {
+                at += piece.len();
+                at - piece.len()..at
+            }
+        };
+        live += range.end - range.start;
+        head.sets.push((Arc::clone(path), range));
+    }
+    let tail = index::head_and_trailer(head)?;
+    live += tail.len() as u64;
+    if at + tail.len() as u64 > 2 * live {
+        return Ok(None);
+    }
+    let mut out = std::fs::OpenOptions::new().write(true).open(path)?;
+    if FileIdentity::of(&out.metadata()?) != FileIdentity::of(&file.metadata()?) {
+        return Ok(None);
+    }
+    let appended = (|| {
+        out.seek(SeekFrom::Start(end))?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, &mut out);
+        for set in json.sets.iter().filter(|set| !in_index(&set.index)) {
+            match &set.index {
+                Piece::Built(bytes) => out.write_all(bytes)?,
+                Piece::Written { file, range } => {
+                    out.flush()?;
+                    copy_range(file, range.clone(), out.get_mut())?;
+                }
+            }
+        }
+        out.write_all(&tail)?;
+        out.flush()
+    })();
+    if let Err(e) = appended {
+        let _ = out.set_len(end);
+        return Err(e);
+    }
+    Ok(Some(WrittenIndex {
+        identity: FileIdentity::of(&out.metadata()?),
+        sections: head.sets.iter().map(|(_, r)| r.clone()).collect(),
+        file: Arc::clone(file),
+    }))
+}
+
+/// Writes the index whole: a temp file renamed into place.
+fn write_index_anew(
+    path: &Path,
+    head: &mut index::Head,
+    json: &DatabaseJson,
+) -> std::io::Result<WrittenIndex> {
+    let mut offset = index::prefix_len();
+    for (path, set) in json.paths.iter().zip(&json.sets) {
+        let len = set.index.len();
+        head.sets.push((Arc::clone(path), offset..offset + len));
+        offset += len;
+    }
     let mut temp = temp_beside(path)?;
     let out = temp.as_file_mut();
-    out.write_all(&start)?;
+    out.write_all(&index::prefix())?;
     // Sections still in the previous index are copied by the kernel, in
     // runs of neighbours.
     let mut run: Option<(&Arc<std::fs::File>, Range<u64>)> = None;
@@ -704,23 +793,15 @@ pub fn write_index(
     if let Some((from, range)) = run {
         copy_range(from, range, out)?;
     }
+    out.write_all(&index::head_and_trailer(head)?)?;
     let file = temp.reopen()?;
     // The index it replaces, if any, goes as the temp file drops.
     drop(put_in_place(temp, path, false)?);
-    let identity = FileIdentity::of(&file.metadata()?);
-    let sections = (head.sets.iter())
-        .map(|(_, r)| body_start + r.start..body_start + r.end)
-        .collect();
     Ok(WrittenIndex {
-        identity,
-        sections,
+        identity: FileIdentity::of(&file.metadata()?),
+        sections: head.sets.iter().map(|(_, r)| r.clone()).collect(),
         file: Arc::new(file),
     })
-}
-
-fn write_chunk(out: &mut Vec<u8>, bytes: &[u8]) -> std::io::Result<()> {
-    out.write_all(&(bytes.len() as u64).to_le_bytes())?;
-    out.write_all(bytes)
 }
 
 #[cfg(test)]

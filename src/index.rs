@@ -4,19 +4,22 @@
 //! check`, `card show`, `search`) opens it instead of building the pool
 //! again and parsing the database's JSON back.
 //!
-//! The file is a head and one section per set, in database order:
+//! The file is a log, appended to by the builds that change a few sets:
 //!
-//! - `blades-index 1\n`, then the identity of the tool that wrote it (a
+//! - `blades-index 3\n`, then the identity of the tool that wrote it (a
 //!   file from any other build is ignored);
-//! - the head (JSON, length-prefixed, with its checksum): every pool file's
-//!   path, content hash and stamp, the database's format and keyword
-//!   table, and where each set's section is;
-//! - each section: a directory (the set, and each card's id, names and
+//! - sections, one per set (and those of earlier builds' sets that have
+//!   changed since): a directory (the set, and each card's id, names and
 //!   length), with its length before it and its checksum after it, then
 //!   the cards in [`crate::codec`]'s form, then the checksum of the whole
-//!   section, so that a section is copied as it is from one index to the
+//!   section, so that a section stays where it is from one build to the
 //!   next while its set is unchanged, and a command that looks for one
-//!   card reads the directories and that card's section alone.
+//!   card reads the directories and that card's section alone;
+//! - at the end, the head (JSON): every pool file's path, content hash
+//!   and stamp, the database's format and keyword table, and where each
+//!   set's section is; then the head's length and checksum. A build that
+//!   changed a few sets appends their sections and a new head; the file
+//!   is written anew when most of it is out of date.
 //!
 //! Anything wrong (another tool's file, a checksum that does not match, a
 //! section that does not decode, a pool that is not the one it describes)
@@ -24,7 +27,6 @@
 //! the next build writes it anew. Commands never write it.
 
 use std::collections::BTreeSet;
-use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -41,7 +43,7 @@ use crate::pool::{FileStamp, Pool};
 use crate::words::{CardKind, Element, Id, SetKind};
 
 /// First line of an index file (its format).
-pub(crate) const MAGIC: &[u8] = b"blades-index 2\n";
+pub(crate) const MAGIC: &[u8] = b"blades-index 3\n";
 
 /// Identity of the code that wrote an index: the same as the cache's.
 pub(crate) const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
@@ -118,8 +120,7 @@ pub(crate) struct Head {
     pub(crate) format: u32,
     pub(crate) keywords: Option<Vec<KeywordName>>,
     pub(crate) cards: usize,
-    /// Each set's file path, and its section's bytes from the end of the
-    /// head.
+    /// Each set's file path, and its section's bytes in the file.
     pub(crate) sets: Vec<(Arc<str>, Range<u64>)>,
 }
 
@@ -156,8 +157,6 @@ struct Scanned {
 pub struct Index {
     file: std::fs::File,
     head: Head,
-    /// Where the sections start in the file.
-    body_start: u64,
 }
 
 impl Index {
@@ -165,31 +164,32 @@ impl Index {
     pub fn open(path: &Path) -> Option<Index> {
         let file = std::fs::File::open(path).ok()?;
         let len = file.metadata().ok()?.len();
-        let mut reader = std::io::BufReader::new(&file);
-        let mut magic = [0; MAGIC.len()];
-        reader.read_exact(&mut magic).ok()?;
-        if magic != MAGIC || read_chunk(&mut reader, 1 << 10)? != BUILD_ID.as_bytes() {
+        let mut prefix = vec![0; usize::try_from(prefix_len()).ok()?];
+        read_at(&file, 0, &mut prefix).ok()?;
+        if prefix != self::prefix() {
             return None;
         }
-        let head_bytes = read_chunk(&mut reader, MAX_HEAD_BYTES.min(len))?;
-        let mut sum = [0; 8];
-        reader.read_exact(&mut sum).ok()?;
-        if xxhash_rust::xxh3::xxh3_64(&head_bytes) != u64::from_le_bytes(sum) {
+        let head_end = len.checked_sub(TRAILER_LEN)?;
+        let mut trailer = [0; TRAILER_LEN as usize];
+        read_at(&file, head_end, &mut trailer).ok()?;
+        let (head_len, sum) = trailer.split_at(8);
+        let head_len = u64::from_le_bytes(head_len.try_into().ok()?);
+        let head_start = head_end.checked_sub(head_len)?;
+        if head_len > MAX_HEAD_BYTES || head_start < prefix_len() {
+            return None;
+        }
+        let mut head_bytes = vec![0; usize::try_from(head_len).ok()?];
+        read_at(&file, head_start, &mut head_bytes).ok()?;
+        if xxhash_rust::xxh3::xxh3_64(&head_bytes) != u64::from_le_bytes(sum.try_into().ok()?) {
             return None;
         }
         let head: Head = serde_json::from_slice(&head_bytes).ok()?;
-        let body_start = body_start(head_bytes.len());
-        let body_len = len - body_start.min(len);
-        let fits = |r: &Range<u64>| r.start <= r.end && r.end <= body_len;
+        let fits =
+            |r: &Range<u64>| prefix_len() <= r.start && r.start <= r.end && r.end <= head_start;
         if !head.sets.iter().all(|(_, r)| fits(r)) {
             return None;
         }
-        drop(reader);
-        Some(Index {
-            file,
-            head,
-            body_start,
-        })
+        Some(Index { file, head })
     }
 
     /// The card index beside the database file at `path`, when it was
@@ -340,7 +340,7 @@ impl Index {
 
     /// A section's directory alone, read from the file and checked.
     fn directory(&self, range: &Range<u64>) -> Option<Vec<u8>> {
-        let start = self.body_start + range.start;
+        let start = range.start;
         let mut len = [0; 8];
         read_at(&self.file, start, &mut len).ok()?;
         let len = u64::from_le_bytes(len);
@@ -371,7 +371,7 @@ impl Index {
     fn section(&self, range: &Range<u64>) -> Option<Vec<u8>> {
         let len = usize::try_from(range.end - range.start).ok()?;
         let mut bytes = vec![0; len];
-        read_at(&self.file, self.body_start + range.start, &mut bytes).ok()?;
+        read_at(&self.file, range.start, &mut bytes).ok()?;
         let (body, sum) = bytes.split_at(len.checked_sub(8)?);
         let sum = u64::from_le_bytes(sum.try_into().ok()?);
         (xxhash_rust::xxh3::xxh3_64(body) == sum).then(|| {
@@ -381,21 +381,30 @@ impl Index {
     }
 }
 
-/// Where the sections start, after a head of `head_len` bytes.
-pub(crate) fn body_start(head_len: usize) -> u64 {
-    (MAGIC.len() + 8 + BUILD_ID.len() + 8 + head_len + 8) as u64
+/// Bytes after the head: its length and its checksum.
+pub(crate) const TRAILER_LEN: u64 = 16;
+
+/// What an index file begins with: its format and the tool's identity.
+pub(crate) fn prefix() -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&(BUILD_ID.len() as u64).to_le_bytes());
+    out.extend_from_slice(BUILD_ID.as_bytes());
+    out
 }
 
-fn read_chunk(reader: &mut impl Read, max: u64) -> Option<Vec<u8>> {
-    let mut len = [0; 8];
-    reader.read_exact(&mut len).ok()?;
-    let len = u64::from_le_bytes(len);
-    if len > max {
-        return None;
-    }
-    let mut bytes = vec![0; usize::try_from(len).ok()?];
-    reader.read_exact(&mut bytes).ok()?;
-    Some(bytes)
+/// Where the first section starts.
+pub(crate) fn prefix_len() -> u64 {
+    (MAGIC.len() + 8 + BUILD_ID.len()) as u64
+}
+
+/// The end of an index file: its head, then the head's length and
+/// checksum.
+pub(crate) fn head_and_trailer(head: &Head) -> std::io::Result<Vec<u8>> {
+    let mut out = serde_json::to_vec(head).map_err(std::io::Error::other)?;
+    let sum = xxhash_rust::xxh3::xxh3_64(&out);
+    out.extend_from_slice(&(out.len() as u64).to_le_bytes());
+    out.extend_from_slice(&sum.to_le_bytes());
+    Ok(out)
 }
 
 /// A set's section without its checksum, as [`read_section`] reads it.

@@ -120,10 +120,13 @@ fn questions(pool: &str) -> Vec<Vec<String>> {
     questions
 }
 
-/// Flips one byte near the end of a file (in its last set's section).
+/// Flips one byte of an index's last set's section, just before its head
+/// (the index ends with the head, its length and its checksum).
 fn damage(path: &Path) {
     let mut bytes = std::fs::read(path).unwrap();
-    let at = bytes.len() - 20;
+    let trailer = bytes.len() - 16;
+    let head_len = u64::from_le_bytes(bytes[trailer..trailer + 8].try_into().unwrap());
+    let at = trailer - head_len as usize - 20;
     bytes[at] ^= 0x55;
     std::fs::write(path, bytes).unwrap();
 }
@@ -267,22 +270,91 @@ fn the_index_answers_for_the_pool_it_was_built_from_and_nothing_else() {
     assert_eq!(open().database().unwrap(), expected);
 }
 
+/// Builds the pool at `cards` into `out` again, with its cache.
+fn build_again(cards: &Path, out: &Path) {
+    let mut builder = Builder::new(BuildSettings {
+        cards: Some(cards.to_path_buf()),
+        out: out.to_path_buf(),
+        ..BuildSettings::default()
+    });
+    let pool = builder.read(builder.list()).unwrap();
+    assert!(builder.build(&pool, None).wrote_database());
+}
+
 #[test]
 fn a_build_after_an_edit_writes_an_index_that_answers_as_a_fresh_build() {
     let (_dir, cards, out) = built_copy("tests/fixtures/rules/pool");
     let set = first_set_file(&cards);
     let text = std::fs::read_to_string(&set).unwrap();
     std::fs::write(&set, text.replacen("name: ", "name: Renamed ", 1)).unwrap();
-    let mut builder = Builder::new(BuildSettings {
-        cards: Some(cards.clone()),
-        out: out.clone(),
-        ..BuildSettings::default()
-    });
-    let pool = builder.read(builder.list()).unwrap();
-    assert!(builder.build(&pool, None).wrote_database());
+    build_again(&cards, &out);
     let workspace = Workspace::open_beside(Some(&cards), &out).unwrap();
     assert!(workspace.has_index());
     assert_eq!(workspace.database().unwrap(), built_afresh(&cards));
+}
+
+#[cfg(unix)]
+fn inode(path: &Path) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(path).unwrap())
+}
+
+/// Edits append the changed set's section and a new head to the index,
+/// which answers as a fresh build after each; once most of it is out of
+/// date it is written anew, so it never grows past twice what it holds.
+/// An append cut short leaves an index nobody trusts, and the next build
+/// writes it whole.
+#[cfg(unix)]
+#[test]
+fn edits_append_to_the_index_until_most_of_it_is_out_of_date() {
+    let (_dir, cards, out) = built_copy("tests/fixtures/rules/pool");
+    let index = out.parent().unwrap().join(".blades-index");
+    let fresh_len = std::fs::metadata(&index).unwrap().len();
+    let set = first_set_file(&cards);
+    let text = std::fs::read_to_string(&set).unwrap();
+    let (mut appended, mut rewritten) = (0, 0);
+    for edit in 1..=12 {
+        let (before_len, before_inode) = (std::fs::metadata(&index).unwrap().len(), inode(&index));
+        // A card renamed (not the set: a set's name is in every set's
+        // effect vocabulary, so every set would be made anew).
+        let renamed = text.replacen("    name: ", &format!("    name: Edit{edit} "), 1);
+        std::fs::write(&set, renamed).unwrap();
+        build_again(&cards, &out);
+        let len = std::fs::metadata(&index).unwrap().len();
+        match inode(&index) == before_inode {
+            true => {
+                assert!(len > before_len, "edit {edit}: appended");
+                appended += 1;
+            }
+            false => rewritten += 1,
+        }
+        assert!(
+            len < 3 * fresh_len,
+            "edit {edit}: {len} bytes, fresh {fresh_len}"
+        );
+        let workspace = Workspace::open_beside(Some(&cards), &out).unwrap();
+        assert!(workspace.has_index(), "edit {edit}");
+        assert_eq!(
+            workspace.database().unwrap(),
+            built_afresh(&cards),
+            "edit {edit}"
+        );
+    }
+    assert!(
+        appended > 0 && rewritten > 0,
+        "{appended} appended, {rewritten} rewritten"
+    );
+
+    // An append cut short: the trailer is gone, the index is not opened.
+    std::fs::write(&set, text.replacen("    name: ", "    name: Torn ", 1)).unwrap();
+    build_again(&cards, &out);
+    let bytes = std::fs::read(&index).unwrap();
+    std::fs::write(&index, &bytes[..bytes.len() - 5]).unwrap();
+    let open = || Workspace::open_beside(Some(&cards), &out).unwrap();
+    assert!(!open().has_index());
+    assert_eq!(open().database().unwrap(), built_afresh(&cards));
+    build_again(&cards, &out);
+    assert!(open().has_index());
+    assert_eq!(open().database().unwrap(), built_afresh(&cards));
 }
 
 /// `card show` through the index reads the directories and one section:
