@@ -1002,51 +1002,78 @@ fn a_japanese_decks_sheet_has_japanese_faces() {
     );
 }
 
+/// Opens a connection and sends `bytes`, leaving it open.
+fn stalled(served: &Served, bytes: &[u8]) -> TcpStream {
+    let mut stream = TcpStream::connect(("127.0.0.1", served.port)).expect("the server accepts");
+    stream.write_all(bytes).expect("the start is sent");
+    stream
+}
+
+/// Everything the server writes on `stream` until it closes it.
+fn answer_on(mut stream: TcpStream) -> Vec<u8> {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a timeout");
+    let mut bytes = Vec::new();
+    let _ = stream.read_to_end(&mut bytes);
+    bytes
+}
+
 #[test]
-fn clients_that_never_send_their_bodies_hold_no_worker() {
+fn clients_that_stall_hold_no_worker_and_are_told_when_their_time_is_up() {
     let dir = outside();
     let served = serve_in(dir.path(), &[]);
-    // More stalled requests than the server has workers, each announcing
-    // a body too long for the server to read before it queues the request.
-    let stalled: Vec<TcpStream> = (0..6)
-        .map(|_| {
-            let mut stream =
-                TcpStream::connect(("127.0.0.1", served.port)).expect("the server accepts");
-            let head = format!(
-                "POST /api/deck/check HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Length: 5000\r\n\r\n1 Rivet",
-                served.port
-            );
-            stream.write_all(head.as_bytes()).expect("the head is sent");
-            stream
-        })
+    let began = std::time::Instant::now();
+    // More stalled clients than the server has workers: bodies announced
+    // and never sent, heads begun and never finished, and a connection
+    // that never says a word.
+    let body = format!(
+        "POST /api/deck/check HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Length: 5000\r\n\r\n1 Rivet",
+        served.port
+    );
+    let bodies: Vec<TcpStream> = (0..5).map(|_| stalled(&served, body.as_bytes())).collect();
+    let heads: Vec<TcpStream> = (0..5)
+        .map(|_| stalled(&served, b"GET /api/formats HTTP/1.1\r\nHost: 127.0"))
         .collect();
+    let silent = stalled(&served, b"");
     std::thread::sleep(Duration::from_millis(200));
-    let asked = std::time::Instant::now();
+    // Answered at once, while every stalled client waits.
     served.still_answers();
     let deck = served.request("POST", "/api/deck/check", b"1 Rivet Gremlin\n");
     assert_eq!(deck.status, 200, "{}", deck.text());
-    // Each worker waits for a stalled body a few seconds at most, once.
     assert!(
-        asked.elapsed() < Duration::from_secs(30),
+        began.elapsed() < blades::serve::HEAD_WAIT,
         "{:?}",
-        asked.elapsed()
+        began.elapsed()
     );
-    // A stalled client that gives up is told why when its worker stopped
-    // waiting (the first four's did, before the others were answered); one
-    // whose worker still waits gets the answer to what it sent.
-    let mut late = 0;
-    for mut stream in stalled {
-        let _ = stream.shutdown(std::net::Shutdown::Write);
-        stream
-            .set_read_timeout(Some(Duration::from_secs(60)))
-            .expect("a timeout");
-        let mut bytes = Vec::new();
-        let _ = stream.read_to_end(&mut bytes);
-        let answer = parse_answer(&bytes);
-        assert!([408, 200].contains(&answer.status), "{}", answer.text());
-        late += usize::from(answer.status == 408);
+    // Each stalled client is told, once its time is up, why it got no answer.
+    for (stream, says) in
+        (bodies.into_iter().map(|s| (s, "body"))).chain(heads.into_iter().map(|s| (s, "head")))
+    {
+        let answer = parse_answer(&answer_on(stream));
+        assert_eq!(answer.status, 408, "{}", answer.text());
+        assert!(answer.json()["error"].as_str().unwrap().contains(says));
     }
-    assert!(late >= 4, "{late} told their bodies were late");
+    assert!(began.elapsed() >= blades::serve::BODY_WAIT);
+    // The one that never spoke is closed without a word.
+    assert_eq!(answer_on(silent), b"");
+    served.still_answers();
+}
+
+#[test]
+fn connections_past_the_bound_are_told_to_try_again() {
+    let dir = outside();
+    let served = serve_in(dir.path(), &[]);
+    let held: Vec<TcpStream> = (0..blades::serve::CONNECTIONS)
+        .map(|_| stalled(&served, b"GET / HTTP/1.1\r\n"))
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let busy = served.get("/api/formats");
+    assert_eq!(busy.status, 503, "{}", busy.text());
+    assert!(busy.json()["error"].as_str().unwrap().contains("try again"));
+    drop(held);
+    // Their threads see them gone and give their places back.
+    std::thread::sleep(Duration::from_millis(200));
     served.still_answers();
 }
 

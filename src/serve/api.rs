@@ -9,10 +9,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::value::RawValue;
-use tiny_http::Method;
 
 use super::Site;
-use super::http::{self, MAX_QUERY, Reply, Stages, Target};
+use super::http::{self, MAX_QUERY, Method, Reply, Stages, Target};
 use crate::cards::CardIndex;
 use crate::compile::find_set;
 use crate::diagnostics::{Diagnostic, Sources};
@@ -62,13 +61,13 @@ pub fn route(
     method: &Method,
     rest: &str,
     target: &Target,
-    body: Option<Result<String, Reply>>,
+    body: Option<&Result<String, Reply>>,
 ) -> Reply {
     let reading = http::reads(method);
     if let Some(handler) = posted(rest) {
         return match body {
-            Some(Ok(text)) if *method == Method::Post => handler(state, target, &text),
-            Some(Err(reply)) => reply,
+            Some(Ok(text)) if *method == Method::Post => handler(state, target, text),
+            Some(Err(reply)) => reply.clone(),
             _ => Reply::not_allowed("POST"),
         };
     }

@@ -1,14 +1,12 @@
-//! The HTTP side of `blades serve`: a request's target read and bounded,
+//! The HTTP side of `blades serve`: a request as read, its target read and bounded,
 //! its body read and bounded, and answers with their status and type.
 
 use std::borrow::Cow;
-use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::value::RawValue;
-use tiny_http::{Method, Request, StatusCode};
 
 /// The most bytes of a request's body (a deck list): a tournament deck
 /// is a dozen lines, a pasted binder a few hundred.
@@ -19,7 +17,46 @@ pub const MAX_QUERY: usize = 1024;
 /// The most bytes of a request's target (path and query string).
 pub const MAX_URL: usize = 2 * 1024;
 
+/// A request's method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Head,
+    Post,
+    Other(String),
+}
+
+impl Method {
+    pub(super) fn of(name: &str) -> Method {
+        match name {
+            "GET" => Method::Get,
+            "HEAD" => Method::Head,
+            "POST" => Method::Post,
+            other => Method::Other(other.to_string()),
+        }
+    }
+}
+
+/// A request as read: its method, target and headers, and a POST's body
+/// (as text, or the answer that refuses it).
+pub struct Request {
+    pub method: Method,
+    pub url: String,
+    pub(super) headers: Vec<(String, String)>,
+    pub body: Option<Result<String, Reply>>,
+}
+
+impl Request {
+    /// The first value of header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        (self.headers.iter())
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
 /// An answer: its status, its type and its bytes.
+#[derive(Clone)]
 pub struct Reply {
     pub status: u16,
     pub content_type: &'static str,
@@ -106,22 +143,11 @@ impl Reply {
         }
     }
 
-    /// Sends the answer (`head`: the headers only) and closes the
-    /// connection after it. tiny_http keeps connections alive and lets a
-    /// response name no `Connection`, so the answer is written here: a
-    /// browser's idle keep-alive connections would each hold one of
-    /// tiny_http's threads, and its thread pool can leave a new
-    /// connection queued behind them (a page half loaded).
-    pub fn send(self, request: Request) {
-        let bytes = self.closing_bytes(request.method() == &Method::Head);
-        let mut writer = request.into_writer();
-        // A browser that went away is no error of ours.
-        let _ = writer.write_all(&bytes).and_then(|()| writer.flush());
-    }
-
-    /// The whole HTTP/1.1 answer, with `Connection: close`.
-    fn closing_bytes(&self, head: bool) -> Vec<u8> {
-        let reason = StatusCode(self.status).default_reason_phrase();
+    /// The whole HTTP/1.1 answer (`head`: the headers only), with
+    /// `Connection: close`: every connection serves one request, so a
+    /// browser's idle connections hold nothing.
+    pub fn closing_bytes(&self, head: bool) -> Vec<u8> {
+        let reason = reason(self.status);
         let mut out = format!("HTTP/1.1 {} {reason}\r\n", self.status);
         let mut add = |name: &str, value: &str| {
             out.push_str(&format!("{name}: {value}\r\n"));
@@ -156,6 +182,25 @@ impl Reply {
             bytes.extend_from_slice(&self.body);
         }
         bytes
+    }
+}
+
+/// The reason phrase of a status the server answers with.
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        414 => "URI Too Long",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        _ => "",
     }
 }
 
@@ -206,13 +251,8 @@ pub fn own_hosts(address: SocketAddr) -> Option<Vec<String>> {
 
 /// Whether a request's `Host` is one of `hosts` (any case).
 pub fn host_is(request: &Request, hosts: &[String]) -> bool {
-    (request.headers().iter())
-        .find(|h| h.field.equiv("Host"))
-        .is_some_and(|h| {
-            hosts
-                .iter()
-                .any(|ok| h.value.as_str().eq_ignore_ascii_case(ok))
-        })
+    (request.header("Host"))
+        .is_some_and(|host| hosts.iter().any(|ok| host.eq_ignore_ascii_case(ok)))
 }
 
 /// Whether a method only reads (GET, HEAD).
@@ -272,29 +312,16 @@ fn decoded(text: &str, query: bool) -> Option<String> {
         .map(Cow::into_owned)
 }
 
-/// A request's body as text: over [`MAX_BODY`] is 413, bytes that are not
-/// UTF-8 are 400.
-pub fn body_text(request: &mut Request) -> Result<String, Reply> {
-    let too_large = || {
-        Reply::error(
-            413,
-            format!("the request's body is larger than {MAX_BODY} bytes"),
-        )
-    };
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(too_large());
-    }
-    // A body without a length is read only up to one byte past the bound.
-    let mut bytes = Vec::new();
-    let limit = u64::try_from(MAX_BODY + 1).unwrap_or(u64::MAX);
-    request
-        .as_reader()
-        .take(limit)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Reply::error(400, format!("the request's body could not be read: {e}")))?;
-    if bytes.len() > MAX_BODY {
-        return Err(too_large());
-    }
+/// 413: a body over [`MAX_BODY`].
+pub fn body_too_large() -> Reply {
+    Reply::error(
+        413,
+        format!("the request's body is larger than {MAX_BODY} bytes"),
+    )
+}
+
+/// A request's body as text: bytes that are not UTF-8 are 400.
+pub fn body_text(bytes: Vec<u8>) -> Result<String, Reply> {
     String::from_utf8(bytes).map_err(|e| {
         Reply::error(
             400,

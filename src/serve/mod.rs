@@ -10,16 +10,16 @@
 //! listens; a request never builds. Nothing is written. The server binds to
 //! the address it is given (the command line gives loopback unless told
 //! otherwise), every request is bounded ([`http`]), in size and in the
-//! time a worker waits for it ([`slow`]), and a request that cannot be
+//! time its connection may take ([`conn`]), and a request that cannot be
 //! answered is a 4xx with a JSON message, never a crash: a handler that
 //! panicked all the same answers 500 and the server goes on.
 
 mod api;
 mod assets;
+mod conn;
 mod http;
-mod slow;
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
 
@@ -28,9 +28,10 @@ use crate::faces::art::ArtImages;
 use crate::rules::check::Ground;
 use crate::search::{Catalog, Index};
 
+pub use conn::{BODY_WAIT, CONNECTIONS, HEAD_WAIT};
 pub use http::{MAX_BODY, MAX_QUERY, MAX_URL};
 
-use http::Reply;
+use http::{Reply, Request};
 
 /// Requests answered at once: a slow search does not hold up the page's
 /// fonts. Each search is itself parallel, so more would only queue.
@@ -55,7 +56,7 @@ pub struct Listen {
 
 /// A server bound to its address, not yet answering.
 pub struct Server {
-    http: tiny_http::Server,
+    listener: TcpListener,
     address: SocketAddr,
     site: Site,
 }
@@ -76,14 +77,11 @@ impl Server {
             address: wanted,
             reason,
         };
-        let http = tiny_http::Server::http(wanted).map_err(|e| refused(e.to_string()))?;
+        let listener = TcpListener::bind(wanted).map_err(|e| refused(e.to_string()))?;
         // The port the system chose, for `--port 0`.
-        let address = http
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| refused("not an IP address".to_string()))?;
+        let address = listener.local_addr().map_err(|e| refused(e.to_string()))?;
         Ok(Server {
-            http,
+            listener,
             address,
             site,
         })
@@ -121,47 +119,32 @@ impl Server {
             types: &types,
             hosts: http::own_hosts(self.address),
         };
-        let slots = slow::Slots::default();
+        let queue = conn::Queue::new();
         ready();
         std::thread::scope(|scope| {
             for _ in 0..WORKERS {
-                scope.spawn(|| {
-                    for request in self.http.incoming_requests() {
-                        answer(&state, &slots, request);
-                    }
-                });
+                scope.spawn(|| queue.work(|request| answer(&state, request)));
             }
+            conn::accept(&self.listener, &queue);
         });
     }
 }
 
 /// Answers one request; a handler that panics answers 500, and the
-/// worker goes on with the next request. A POST's body is read first, and
-/// the answer written, off the worker ([`slow`]): a client that stalls
-/// holds no worker.
-fn answer(state: &api::State, slots: &slow::Slots, request: tiny_http::Request) {
-    let (request, body) = match *request.method() {
-        tiny_http::Method::Post => match slow::body_in_time(slots, request) {
-            Some((request, body)) => (request, Some(body)),
-            None => return,
-        },
-        _ => (request, None),
-    };
+/// worker goes on with the next request. The request comes read whole,
+/// and the answer is written, on its connection's thread ([`conn`]): a
+/// client that stalls holds no worker.
+fn answer(state: &api::State, request: &Request) -> Reply {
     // Server time: from routing to the answer made, not its writing
     // (`Server-Timing: app;dur=…`, after the stages a handler timed).
     let routed = Instant::now();
-    let reply = catch_unwind(AssertUnwindSafe(|| route(state, &request, body)))
+    let reply = catch_unwind(AssertUnwindSafe(|| route(state, request)))
         .unwrap_or_else(|_| Reply::error(500, "the server failed on this request"));
-    let reply = reply.timed("app", routed.elapsed());
-    slow::respond(slots, request, reply);
+    reply.timed("app", routed.elapsed())
 }
 
 /// Finds what answers a request: the app's page, its assets, or the API.
-fn route(
-    state: &api::State,
-    request: &tiny_http::Request,
-    body: Option<Result<String, Reply>>,
-) -> Reply {
+fn route(state: &api::State, request: &Request) -> Reply {
     if let Some(hosts) = &state.hosts
         && !http::host_is(request, hosts)
     {
@@ -172,16 +155,16 @@ fn route(
             format!("this server answers at http://{}/ only", hosts[0]),
         );
     }
-    let target = match http::Target::of(request.url()) {
+    let target = match http::Target::of(&request.url) {
         Ok(target) => target,
         Err(reply) => return reply,
     };
-    let method = request.method().clone();
+    let method = &request.method;
     let path = target.path.as_str();
     if let Some(rest) = path.strip_prefix("/api/") {
-        return api::route(state, &method, rest, &target, body);
+        return api::route(state, method, rest, &target, request.body.as_ref());
     }
-    if !http::reads(&method) {
+    if !http::reads(method) {
         return Reply::not_allowed("GET, HEAD");
     }
     match path {
