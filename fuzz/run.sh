@@ -2,7 +2,7 @@
 # Fuzzes one target for a while: fuzz/run.sh TARGET SECONDS [LIBFUZZER FLAGS...]
 #
 # Targets: set_file, effect, keyword_table, rules, po, locale, search, deck_format, share, score,
-# deck_list, argv, lsp, card_index, i18n_memo, i18n_answers (bodies in fuzz/targets.rs and, for argv, fuzz/argv.rs).
+# deck_list, argv, lsp, card_index, i18n_memo, i18n_answers, http_head (bodies in fuzz/targets.rs and, for argv, fuzz/argv.rs).
 # Uses the nightly toolchain and installs cargo-fuzz when it is missing.
 # The corpus (fuzz/corpus/TARGET, not in git) is seeded with the files of
 # cards/, tests/fixtures/ and examples/inputs/ (and, for effect, every effect
@@ -20,7 +20,7 @@ set -euo pipefail
 
 usage() {
     echo "usage: fuzz/run.sh TARGET SECONDS [LIBFUZZER FLAGS...]" >&2
-    echo "targets: set_file effect keyword_table rules po locale search deck_format share score deck_list argv lsp card_index i18n_memo i18n_answers" >&2
+    echo "targets: set_file effect keyword_table rules po locale search deck_format share score deck_list argv lsp card_index i18n_memo i18n_answers http_head" >&2
     exit 2
 }
 [ $# -ge 2 ] || usage
@@ -28,7 +28,7 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-    set_file | effect | keyword_table | rules | po | locale | search | deck_format | share | score | deck_list | argv | lsp | card_index | i18n_memo | i18n_answers) ;;
+    set_file | effect | keyword_table | rules | po | locale | search | deck_format | share | score | deck_list | argv | lsp | card_index | i18n_memo | i18n_answers | http_head) ;;
     *) usage ;;
 esac
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
@@ -55,6 +55,11 @@ seed() {
 while IFS= read -r -d '' file; do
     seed "$file"
 done < <(find "$root/cards" "$root/tests/fixtures" "$root/examples/inputs" "$root/examples/pools" "$root/data/deck-formats.yaml" -type f -print0)
+if [ "$target" = http_head ]; then
+    # Requests as a browser sends them to `blades serve`.
+    printf 'GET /api/search?q=e%%3Afire&lang=ja HTTP/1.1\r\nHost: 127.0.0.1:8000\r\nAccept: */*\r\n\r\n' >"$corpus/seed_http_get"
+    printf 'POST /api/deck/check HTTP/1.1\r\nHost: localhost:8000\r\nContent-Length: 16\r\nExpect: 100-continue\r\n\r\n1 Rivet Gremlin\n' >"$corpus/seed_http_post"
+fi
 if [ "$target" = po ]; then
     # What `i18n export` writes for the pool: a PO file the import accepts
     # (whole, and its first entries), in a language with translations and

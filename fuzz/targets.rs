@@ -38,6 +38,7 @@ pub type Target = fn(&[u8]);
 /// Every target by name, as its folder under `fuzz/regressions/` is named.
 pub const TARGETS: &[(&str, Target)] = &[
     ("set_file", set_file),
+    ("http_head", http_head),
     ("effect", effect),
     ("rules", rules),
     ("po", po),
@@ -1054,5 +1055,22 @@ pub fn i18n_answers(data: &[u8]) {
             Some(&written),
             "answers change when written again"
         );
+    }
+}
+
+/// The head of a request to `blades serve`: any bytes are a head not yet
+/// whole, a request, or refused with a 4xx, never a panic; a request reads
+/// the same from its head's bytes alone.
+pub fn http_head(data: &[u8]) {
+    let read = blades::serve::read_head_bytes(data);
+    match &read {
+        blades::serve::HeadRead::Partial => {}
+        blades::serve::HeadRead::Refused(status) => {
+            assert!((400..500).contains(status), "refused with {status}")
+        }
+        blades::serve::HeadRead::Request { length, .. } => {
+            let again = blades::serve::read_head_bytes(&data[..*length]);
+            assert_eq!(again, read, "the head alone reads otherwise");
+        }
     }
 }

@@ -291,6 +291,39 @@ fn parse_head(buffer: &[u8]) -> Result<Option<(usize, Request)>, Option<Reply>> 
     Ok(Some((len, request)))
 }
 
+/// What the bytes of a request's head read as, as a connection reads
+/// them (the fuzz target's view of the head's parser and the target's
+/// reader).
+#[derive(Debug, PartialEq, Eq)]
+pub enum HeadRead {
+    /// Not a whole head yet.
+    Partial,
+    /// Refused, with this status.
+    Refused(u16),
+    /// A request: its method, its path decoded and the head's length.
+    Request {
+        method: String,
+        path: String,
+        length: usize,
+    },
+}
+
+/// Reads `bytes` as the start of a request ([`HeadRead`]).
+pub fn read_head_bytes(bytes: &[u8]) -> HeadRead {
+    match parse_head(bytes) {
+        Ok(None) => HeadRead::Partial,
+        Err(refusal) => HeadRead::Refused(refusal.map_or(400, |reply| reply.status)),
+        Ok(Some((length, request))) => match http::Target::of(&request.url) {
+            Ok(target) => HeadRead::Request {
+                method: format!("{:?}", request.method),
+                path: target.path,
+                length,
+            },
+            Err(reply) => HeadRead::Refused(reply.status),
+        },
+    }
+}
+
 /// A POST's body as text ([`http::body_text`]): `started` is what came
 /// with the head. Its length must be given (`Content-Length`), at most
 /// [`MAX_BODY`]; the rest must come within [`BODY_WAIT`].

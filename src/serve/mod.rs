@@ -28,7 +28,7 @@ use crate::faces::art::ArtImages;
 use crate::rules::check::Ground;
 use crate::search::{Catalog, Index};
 
-pub use conn::{BODY_WAIT, CONNECTIONS, HEAD_WAIT};
+pub use conn::{BODY_WAIT, CONNECTIONS, HEAD_WAIT, HeadRead, read_head_bytes};
 pub use http::{MAX_BODY, MAX_QUERY, MAX_URL};
 
 use http::{Reply, Request};
