@@ -113,8 +113,7 @@ pub fn accept(listener: &TcpListener, queue: &Queue) {
             continue;
         };
         let Some(slot) = slots.take() else {
-            let busy = Reply::error(503, "the server is serving too many connections; try again");
-            finish(stream, &busy, false);
+            turn_away(stream);
             continue;
         };
         let sender = queue.sender.clone();
@@ -158,6 +157,22 @@ fn finish(mut stream: TcpStream, reply: &Reply, head_only: bool) {
     let _ = stream.shutdown(Shutdown::Write);
     let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
     let _ = std::io::copy(&mut (&stream).take(DRAIN), &mut std::io::sink());
+}
+
+/// Answers 503 to a connection past the bound, on the accept loop: its
+/// short answer is written without waiting, and only what the client has
+/// already sent is read before closing, so a client that stalls never
+/// holds the loop.
+fn turn_away(mut stream: TcpStream) {
+    let busy = Reply::error(503, "the server is serving too many connections; try again");
+    let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
+    if stream.write_all(&busy.closing_bytes(false)).is_err() {
+        return;
+    }
+    let _ = stream.shutdown(Shutdown::Write);
+    if stream.set_nonblocking(true).is_ok() {
+        let _ = std::io::copy(&mut (&stream).take(DRAIN), &mut std::io::sink());
+    }
 }
 
 /// Reads a request: its head within [`HEAD_WAIT`], a POST's body within
