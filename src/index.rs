@@ -164,18 +164,20 @@ impl Index {
     pub fn open(path: &Path) -> Option<Index> {
         let file = std::fs::File::open(path).ok()?;
         let len = file.metadata().ok()?.len();
-        let mut prefix = vec![0; usize::try_from(prefix_len()).ok()?];
+        let expected = prefix();
+        let mut prefix = vec![0; expected.len()];
         read_at(&file, 0, &mut prefix).ok()?;
-        if prefix != self::prefix() {
+        if prefix != expected {
             return None;
         }
+        let first_section = prefix.len() as u64;
         let head_end = len.checked_sub(TRAILER_LEN)?;
         let mut trailer = [0; TRAILER_LEN as usize];
         read_at(&file, head_end, &mut trailer).ok()?;
         let (head_len, sum) = trailer.split_at(8);
         let head_len = u64::from_le_bytes(head_len.try_into().ok()?);
         let head_start = head_end.checked_sub(head_len)?;
-        if head_len > MAX_HEAD_BYTES || head_start < prefix_len() {
+        if head_len > MAX_HEAD_BYTES || head_start < first_section {
             return None;
         }
         let mut head_bytes = vec![0; usize::try_from(head_len).ok()?];
@@ -185,7 +187,7 @@ impl Index {
         }
         let head: Head = serde_json::from_slice(&head_bytes).ok()?;
         let fits =
-            |r: &Range<u64>| prefix_len() <= r.start && r.start <= r.end && r.end <= head_start;
+            |r: &Range<u64>| first_section <= r.start && r.start <= r.end && r.end <= head_start;
         if !head.sets.iter().all(|(_, r)| fits(r)) {
             return None;
         }
@@ -394,7 +396,7 @@ pub(crate) fn prefix() -> Vec<u8> {
 
 /// Where the first section starts.
 pub(crate) fn prefix_len() -> u64 {
-    (MAGIC.len() + 8 + BUILD_ID.len()) as u64
+    prefix().len() as u64
 }
 
 /// The end of an index file: its head, then the head's length and

@@ -61,13 +61,13 @@ pub fn route(
     method: &Method,
     rest: &str,
     target: &Target,
-    body: Option<&Result<String, Reply>>,
+    body: Option<Result<String, Reply>>,
 ) -> Reply {
     let reading = http::reads(method);
     if let Some(handler) = posted(rest) {
         return match body {
-            Some(Ok(text)) if *method == Method::Post => handler(state, target, text),
-            Some(Err(reply)) => reply.clone(),
+            Some(Ok(text)) if *method == Method::Post => handler(state, target, &text),
+            Some(Err(reply)) => reply,
             _ => Reply::not_allowed("POST"),
         };
     }

@@ -63,7 +63,7 @@ impl Queue {
 
     /// Answers requests with `answer`, one at a time, for as long as the
     /// server runs (a worker's loop).
-    pub fn work(&self, answer: impl Fn(&Request) -> Reply) {
+    pub fn work(&self, answer: impl Fn(Request) -> Reply) {
         loop {
             let job = match self.receiver.lock() {
                 Ok(receiver) => receiver.recv(),
@@ -71,7 +71,7 @@ impl Queue {
             };
             let Ok(job) = job else { return };
             // A connection that has gone no longer waits: nothing to do.
-            let _ = job.reply.send(answer(&job.request));
+            let _ = job.reply.send(answer(job.request));
         }
     }
 }

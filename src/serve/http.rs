@@ -56,7 +56,6 @@ impl Request {
 }
 
 /// An answer: its status, its type and its bytes.
-#[derive(Clone)]
 pub struct Reply {
     pub status: u16,
     pub content_type: &'static str,

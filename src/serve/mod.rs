@@ -134,7 +134,7 @@ impl Server {
 /// worker goes on with the next request. The request comes read whole,
 /// and the answer is written, on its connection's thread ([`conn`]): a
 /// client that stalls holds no worker.
-fn answer(state: &api::State, request: &Request) -> Reply {
+fn answer(state: &api::State, request: Request) -> Reply {
     // Server time: from routing to the answer made, not its writing
     // (`Server-Timing: app;dur=…`, after the stages a handler timed).
     let routed = Instant::now();
@@ -144,9 +144,9 @@ fn answer(state: &api::State, request: &Request) -> Reply {
 }
 
 /// Finds what answers a request: the app's page, its assets, or the API.
-fn route(state: &api::State, request: &Request) -> Reply {
+fn route(state: &api::State, request: Request) -> Reply {
     if let Some(hosts) = &state.hosts
-        && !http::host_is(request, hosts)
+        && !http::host_is(&request, hosts)
     {
         // Another name for this address (a page whose domain was pointed
         // at 127.0.0.1) must not read the app's answers.
@@ -162,7 +162,7 @@ fn route(state: &api::State, request: &Request) -> Reply {
     let method = &request.method;
     let path = target.path.as_str();
     if let Some(rest) = path.strip_prefix("/api/") {
-        return api::route(state, method, rest, &target, request.body.as_ref());
+        return api::route(state, method, rest, &target, request.body);
     }
     if !http::reads(method) {
         return Reply::not_allowed("GET, HEAD");
