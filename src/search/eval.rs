@@ -40,58 +40,82 @@ const FOLDED_FIELDS: [Field; 3] = [Field::Name, Field::Text, Field::Flavor];
 /// holds, so no needle holds it and no match spans two texts.
 pub(super) const SEPARATOR: u8 = 0xFF;
 
-/// One text field of every card, folded (see [`fold`]) once, in one
-/// buffer: card `i`'s texts (those [`any_text`] reads, in its order) are
-/// `bytes[starts[i]..starts[i + 1]]`, each after a [`SEPARATOR`]. A term
-/// is then a scan of folded bytes, where matching text as it is projects
-/// or folds each card's text again per query.
+/// One text field of every card, folded (see [`fold`]) once, a buffer
+/// per [`FOLD_CHUNK`] cards: card `i`'s texts (those [`any_text`] reads,
+/// in its order) are in chunk `i / FOLD_CHUNK`, each after a
+/// [`SEPARATOR`]. A term is then a scan of folded bytes, where matching
+/// text as it is projects or folds each card's text again per query.
+///
+/// The chunks are kept as they were made, not joined into one buffer:
+/// a join held every folded text twice at the server's start, and the
+/// chunks' freed room stayed resident (bench/SERVE.md, part 8).
 pub(super) struct Folded {
+    chunks: Vec<FoldedChunk>,
+}
+
+/// The folded texts of up to [`FOLD_CHUNK`] cards: card `k` of the chunk
+/// has `bytes[ends[k - 1]..ends[k]]` (from 0 for the first).
+struct FoldedChunk {
     bytes: Vec<u8>,
-    starts: Vec<usize>,
+    ends: Vec<u32>,
 }
 
 /// Cards folded per task: the column is made in parallel, a buffer per
-/// chunk, then joined.
+/// chunk (at most a few megabytes, so a `u32` holds any offset in it).
 const FOLD_CHUNK: usize = 4096;
 
 impl Folded {
     fn of(cards: &[Card], field: Field) -> Folded {
-        let chunks: Vec<(Vec<u8>, Vec<usize>)> = cards
+        // One buffer to fold into per task, its room used again chunk after
+        // chunk; each chunk then keeps an exact copy.
+        let chunks = cards
             .par_chunks(FOLD_CHUNK)
-            .map(|chunk| {
-                let (mut bytes, mut ends) = (Vec::new(), Vec::with_capacity(chunk.len()));
-                let mut folded = String::new();
-                for card in chunk {
-                    any_text(card, field, |text| {
-                        folded.clear();
-                        fold_into(text, &mut folded);
-                        bytes.push(SEPARATOR);
-                        bytes.extend_from_slice(folded.as_bytes());
-                        false
-                    });
-                    ends.push(bytes.len());
-                }
-                (bytes, ends)
+            .map_init(Folding::default, |folding, chunk| {
+                folding.chunk(chunk, field)
             })
             .collect();
-        let total = chunks.iter().map(|(bytes, _)| bytes.len()).sum();
-        let mut column = Folded {
-            bytes: Vec::with_capacity(total),
-            starts: Vec::with_capacity(cards.len() + 1),
-        };
-        column.starts.push(0);
-        for (bytes, ends) in chunks {
-            let base = column.bytes.len();
-            column.bytes.extend_from_slice(&bytes);
-            column.starts.extend(ends.into_iter().map(|end| base + end));
-        }
-        column
+        Folded { chunks }
     }
 
     /// Card `i`'s texts, each after a [`SEPARATOR`].
     fn texts(&self, i: usize) -> &[u8] {
-        let (start, end) = (self.starts[i], self.starts[i + 1]);
-        &self.bytes[start..end]
+        let (chunk, k) = (&self.chunks[i / FOLD_CHUNK], i % FOLD_CHUNK);
+        let start = match k {
+            0 => 0,
+            _ => chunk.ends[k - 1] as usize,
+        };
+        &chunk.bytes[start..chunk.ends[k] as usize]
+    }
+}
+
+/// Room to fold a chunk's texts in: a text, and the chunk's bytes.
+#[derive(Default)]
+struct Folding {
+    text: String,
+    bytes: Vec<u8>,
+}
+
+impl Folding {
+    fn chunk(&mut self, cards: &[Card], field: Field) -> FoldedChunk {
+        let Folding { text, bytes } = self;
+        bytes.clear();
+        let mut ends = Vec::with_capacity(cards.len());
+        for card in cards {
+            any_text(card, field, |one| {
+                text.clear();
+                fold_into(one, text);
+                bytes.push(SEPARATOR);
+                bytes.extend_from_slice(text.as_bytes());
+                false
+            });
+            // A chunk's texts past 4 GiB would be a card of a megabyte
+            // per field; saturating keeps the lookups in bounds all the same.
+            ends.push(u32::try_from(bytes.len()).unwrap_or(u32::MAX));
+        }
+        FoldedChunk {
+            bytes: bytes.clone(),
+            ends,
+        }
     }
 }
 
@@ -532,6 +556,27 @@ mod tests {
                 false
             });
             assert_eq!(read, [card.id.0.as_str()]);
+        }
+    }
+
+    #[test]
+    fn a_folded_column_gives_each_card_its_own_texts_across_chunks() {
+        let builtin = crate::compile::builtin_as_read();
+        // Past two chunks, so cards on either side of each boundary.
+        let count = 2 * FOLD_CHUNK + 5;
+        let cards: Vec<Card> = builtin.cards.iter().cycle().take(count).cloned().collect();
+        for field in FOLDED_FIELDS {
+            let column = Folded::of(&cards, field);
+            assert_eq!(column.chunks.len(), 3);
+            for (i, card) in cards.iter().enumerate() {
+                let mut want = Vec::new();
+                any_text(card, field, |text| {
+                    want.push(SEPARATOR);
+                    want.extend_from_slice(fold(text).as_bytes());
+                    false
+                });
+                assert_eq!(column.texts(i), want, "{field:?} of card {i}");
+            }
         }
     }
 
