@@ -61,6 +61,18 @@ pub(crate) fn scratch_beside(path: &Path) -> io::Result<fs::File> {
     tempfile::tempfile_in(dir)
 }
 
+/// A new scratch folder in the system's temp folder, named as a temp file
+/// is (`.blades-tmp-<pid>-<random>`), deleted with what it holds when
+/// dropped. The stale scratch folders of killed runs there are deleted
+/// first ([`remove_stale_scratch_folders`]), as temp files are.
+pub fn scratch_folder() -> io::Result<tempfile::TempDir> {
+    let dir = std::env::temp_dir();
+    remove_stale_scratch_folders(&dir);
+    tempfile::Builder::new()
+        .prefix(&own_prefix())
+        .tempdir_in(dir)
+}
+
 fn new_temp_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
     let prefix = own_prefix();
     // `make_in` opens the file itself, so its errors carry no path (the
@@ -127,6 +139,28 @@ pub(crate) fn remove_stale_temp_files(dir: &Path) -> usize {
             continue;
         };
         if meta.is_file() && is_stale(pid, &meta) && fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Deletes the scratch folders ([`scratch_folder`]) of killed runs in
+/// `dir`, with what they hold; returns how many. Stale as a temp file is;
+/// a link of that name is not followed, nor deleted.
+pub(crate) fn remove_stale_scratch_folders(dir: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(temp_file_pid) else {
+            continue;
+        };
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        if meta.is_dir() && is_stale(pid, &meta) && fs::remove_dir_all(entry.path()).is_ok() {
             removed += 1;
         }
     }
@@ -1280,5 +1314,39 @@ mod tests {
         assert!(left.contains(&live) && left.contains(&other), "{left:?}");
         assert_eq!(removed, 2);
         assert_eq!(left.len(), 3, "the folder stays: {left:?}");
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn stale_scratch_folders_are_deleted_whole_and_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let me = std::process::id();
+        let plant = |name: String| {
+            let folder = dir.path().join(&name);
+            fs::create_dir_all(folder.join("inner")).unwrap();
+            fs::write(folder.join("inner/cards.json"), "{}").unwrap();
+            name
+        };
+        let killed = plant(format!("{TEMP_PREFIX}{dead}-aB3dE9"));
+        let live = plant(format!("{TEMP_PREFIX}{me}-live"));
+        let other = plant(".tmpQwErTy".into());
+        // A file of that name is a temp file's business, not this sweep's.
+        let file = format!("{TEMP_PREFIX}{dead}-file");
+        fs::write(dir.path().join(&file), "").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(
+            dir.path().join(&live),
+            dir.path().join(format!("{TEMP_PREFIX}{dead}-link")),
+        )
+        .unwrap();
+        assert_eq!(remove_stale_scratch_folders(dir.path()), 1);
+        let left = names(dir.path());
+        assert!(!left.contains(&killed), "{left:?}");
+        assert!(left.contains(&live) && left.contains(&other) && left.contains(&file));
+        assert!(dir.path().join(&live).join("inner/cards.json").exists());
+        assert_eq!(left.len(), 4, "{left:?}");
     }
 }

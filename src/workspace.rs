@@ -233,6 +233,13 @@ impl Workspace {
         self
     }
 
+    /// After [`Workspace::asked_once`]: whether the database comes from an
+    /// earlier build of the pool, through its card index or its cache;
+    /// if not, every file is read and built.
+    pub fn reads_earlier_build(&self) -> bool {
+        self.index.is_some() || self.cached.is_some()
+    }
+
     /// Whether the database comes from the card index (the pool is as the
     /// last build left it).
     pub fn has_index(&self) -> bool {

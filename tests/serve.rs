@@ -37,9 +37,15 @@ impl Drop for Served {
 /// Starts `blades serve --port 0 ARGS…` in `dir` and reads the port from
 /// its first line.
 fn serve_in(dir: &Path, args: &[&str]) -> Served {
+    serve_in_env(dir, args, &[])
+}
+
+/// [`serve_in`] with more variables in its environment.
+fn serve_in_env(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_blades"))
         .args(["serve", "--port", "0"])
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
@@ -1575,6 +1581,63 @@ fn the_pool_is_read_once_and_never_written() {
     std::fs::write(&first, kept).unwrap();
     drop(served);
     assert_eq!(listing(dir.path()), before, "nothing written");
+}
+
+#[test]
+fn a_pool_with_no_build_is_built_by_a_child_whose_scratch_is_gone_before_it_listens() {
+    let root = common::root();
+    let dir = outside();
+    let pool = dir.path().join("cards");
+    copy_dir(&root.join(RULES_POOL), &pool);
+    let before = listing(dir.path());
+    // The system's temp folder, with the scratch of a killed start in it.
+    let temp = tempfile::tempdir().unwrap();
+    let mut ended = Command::new("true").spawn().unwrap();
+    let dead = ended.id();
+    ended.wait().unwrap();
+    let stale = temp.path().join(format!(".blades-tmp-{dead}-aB3dE9"));
+    std::fs::create_dir_all(&stale).unwrap();
+    std::fs::write(stale.join(".blades-index"), "half written").unwrap();
+    let served = serve_in_env(dir.path(), &[], &[("TMPDIR", temp.path())]);
+    // Said on stderr before it listens; read by a thread of its own.
+    let told = (0..40).any(|_| {
+        let said = served.said().contains("built the pool first");
+        if !said {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        said
+    });
+    assert!(told, "the child built it: {}", served.said());
+    assert_eq!(
+        listing(temp.path()),
+        Vec::<PathBuf>::new(),
+        "no scratch left"
+    );
+    let pool = pool.to_str().unwrap();
+    for query in ["", "e:fire", "star>=4"] {
+        let expected = cli_ids(root, &["--cards", pool], query);
+        assert_eq!(api_ids(&served, query, "en").0, expected, "{query}");
+    }
+    drop(served);
+    assert_eq!(
+        listing(dir.path()),
+        before,
+        "nothing written into the pool's folder"
+    );
+    // With a build of its own, the server reads it and builds nothing.
+    let built = Command::new(env!("CARGO_BIN_EXE_blades"))
+        .args(["--quiet", "build"])
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let served = serve_in_env(dir.path(), &[], &[("TMPDIR", temp.path())]);
+    assert!(
+        !served.said().contains("built the pool first"),
+        "{}",
+        served.said()
+    );
+    assert!(!api_ids(&served, "", "en").0.is_empty());
 }
 
 fn copy_dir(from: &Path, to: &Path) {

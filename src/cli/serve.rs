@@ -2,12 +2,15 @@
 //! [`blades::serve`]). Parses the options, opens the pool once and serves.
 
 use std::net::{IpAddr, Ipv4Addr};
+use std::path::Path;
 use std::process::{Command, ExitCode, Stdio};
 
 use blades::diagnostics::{Code, Diagnostic};
 use blades::faces::render::art_images;
+use blades::files;
 use blades::report::Format;
 use blades::serve::{Listen, Server, Site};
+use blades::workspace::Workspace;
 
 use super::out::{stderrln, stdoutln};
 use super::{Context, deck, exit};
@@ -36,8 +39,8 @@ struct Started<'a> {
 }
 
 pub fn run(context: &Context, args: Args) -> ExitCode {
-    let workspace = match context.workspace() {
-        Ok(workspace) => workspace.asked_once(),
+    let workspace = match workspace_to_serve(context) {
+        Ok(workspace) => workspace,
         Err(code) => return code,
     };
     let ground = match deck::ground_of(context, &workspace, None) {
@@ -79,6 +82,62 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     // server is ready to answer.
     server.run(|| said_listening(context, &url, warning.as_deref(), args.open));
     ExitCode::from(exit::OK)
+}
+
+/// The workspace the server answers from. A pool with no earlier build
+/// to read (no card index, no build cache beside the default output) is
+/// built first by a child process: this very binary's `blades build`, into
+/// a scratch folder outside the pool, whose card index the server then
+/// opens. The build's short-lived memory is then the child's, given back
+/// when it exits, and the server's own peak is a start from the index
+/// (docs/decisions.md, "What the server holds", part 9). When the child
+/// makes no index (the pool has errors, or it could not run), the pool is
+/// built here as before, which reports what stands in the way.
+fn workspace_to_serve(context: &Context) -> Result<Workspace, ExitCode> {
+    let workspace = context.workspace()?.asked_once();
+    let Some(dir) = context.pool.dir() else {
+        return Ok(workspace);
+    };
+    if workspace.reads_earlier_build() {
+        return Ok(workspace);
+    }
+    match built_aside(dir) {
+        Some(built) => {
+            if context.tells() {
+                stderrln!(
+                    "built the pool first: it has no build to read (after `blades build`, the server starts from that)"
+                );
+            }
+            Ok(built)
+        }
+        None => Ok(workspace),
+    }
+}
+
+/// The pool in `dir` built by a child `blades build` into a scratch
+/// folder, and opened through that build's card index; `None` when it made
+/// none. The folder is deleted before the cards are read: the index stays
+/// open, and is read from its open file.
+fn built_aside(dir: &Path) -> Option<Workspace> {
+    let scratch = files::scratch_folder().ok()?;
+    let out = scratch.path().join("cards.json");
+    let built = Command::new(std::env::current_exe().ok()?)
+        .arg("--quiet")
+        .arg("--cards")
+        .arg(dir)
+        .arg("build")
+        .arg("--out")
+        .arg(&out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    if !built.success() {
+        return None;
+    }
+    let workspace = Workspace::open_beside(Some(dir), &out).ok()?.asked_once();
+    workspace.has_index().then_some(workspace)
 }
 
 /// The line that says where the app is (and a warning when others can
