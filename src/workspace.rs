@@ -105,6 +105,13 @@ pub struct Workspace {
     once: bool,
 }
 
+/// The build cache a build to `out` keeps and starts from: copied beside
+/// another output, a build there reuses what it vouches for (`blades
+/// serve`'s child build).
+pub fn cache_beside(out: &Path) -> PathBuf {
+    Cache::beside(out)
+}
+
 impl Workspace {
     /// The built-in pool.
     pub fn builtin() -> Workspace {
@@ -231,13 +238,6 @@ impl Workspace {
             _ => self.cached = None,
         }
         self
-    }
-
-    /// After [`Workspace::asked_once`]: whether the database comes from an
-    /// earlier build of the pool, through its card index or its cache;
-    /// if not, every file is read and built.
-    pub fn reads_earlier_build(&self) -> bool {
-        self.index.is_some() || self.cached.is_some()
     }
 
     /// Whether the database comes from the card index (the pool is as the

@@ -1584,7 +1584,7 @@ fn the_pool_is_read_once_and_never_written() {
 }
 
 #[test]
-fn a_pool_with_no_build_is_built_by_a_child_whose_scratch_is_gone_before_it_listens() {
+fn a_pool_not_as_built_is_built_by_a_child_whose_scratch_is_gone_before_it_listens() {
     let root = common::root();
     let dir = outside();
     let pool = dir.path().join("cards");
@@ -1599,15 +1599,7 @@ fn a_pool_with_no_build_is_built_by_a_child_whose_scratch_is_gone_before_it_list
     std::fs::create_dir_all(&stale).unwrap();
     std::fs::write(stale.join(".blades-index"), "half written").unwrap();
     let served = serve_in_env(dir.path(), &[], &[("TMPDIR", temp.path())]);
-    // Said on stderr before it listens; read by a thread of its own.
-    let told = (0..40).any(|_| {
-        let said = served.said().contains("built the pool first");
-        if !said {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        said
-    });
-    assert!(told, "the child built it: {}", served.said());
+    assert!(told_built(&served), "the child built it: {}", served.said());
     assert_eq!(
         listing(temp.path()),
         Vec::<PathBuf>::new(),
@@ -1638,6 +1630,41 @@ fn a_pool_with_no_build_is_built_by_a_child_whose_scratch_is_gone_before_it_list
         served.said()
     );
     assert!(!api_ids(&served, "", "en").0.is_empty());
+    drop(served);
+    // Edited since that build: built again aside, through a copy of its
+    // cache, and answering as the pool now is.
+    let set = Path::new(pool).join("tidal-court.yaml");
+    let text = std::fs::read_to_string(&set).unwrap();
+    std::fs::write(
+        &set,
+        text.replace("name: Reef Knight", "name: Reef Zephyrine"),
+    )
+    .unwrap();
+    let before = listing(dir.path());
+    let served = serve_in_env(dir.path(), &[], &[("TMPDIR", temp.path())]);
+    assert!(told_built(&served), "{}", served.said());
+    assert_eq!(
+        listing(temp.path()),
+        Vec::<PathBuf>::new(),
+        "no scratch left"
+    );
+    let expected = cli_ids(root, &["--cards", pool], "zephyrine");
+    assert_eq!(expected, ["reef-knight"]);
+    assert_eq!(api_ids(&served, "zephyrine", "en").0, expected);
+    drop(served);
+    assert_eq!(listing(dir.path()), before, "nothing written");
+}
+
+/// Whether the server said it built the pool first (on stderr, before it
+/// listens; read by a thread of its own, so waited for a little).
+fn told_built(served: &Served) -> bool {
+    (0..40).any(|_| {
+        let said = served.said().contains("built the pool first");
+        if !said {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        said
+    })
 }
 
 fn copy_dir(from: &Path, to: &Path) {

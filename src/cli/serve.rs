@@ -10,7 +10,7 @@ use blades::faces::render::art_images;
 use blades::files;
 use blades::report::Format;
 use blades::serve::{Listen, Server, Site};
-use blades::workspace::Workspace;
+use blades::workspace::{self, Workspace};
 
 use super::out::{stderrln, stdoutln};
 use super::{Context, deck, exit};
@@ -84,33 +84,35 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     ExitCode::from(exit::OK)
 }
 
-/// The workspace the server answers from. A pool with no earlier build
-/// to read (no card index, no build cache beside the default output) is
-/// built first by a child process: this very binary's `blades build`, into
-/// a scratch folder outside the pool, whose card index the server then
-/// opens. The build's short-lived memory is then the child's, given back
-/// when it exits, and the server's own peak is a start from the index
-/// (docs/decisions.md, "What the server holds", part 9). When the child
-/// makes no index (the pool has errors, or it could not run), the pool is
-/// built here as before, which reports what stands in the way.
+/// The workspace the server answers from. A pool its card index does not
+/// describe (never built, or changed since) is built first by a child
+/// process: this very binary's `blades build`, into a scratch folder
+/// outside the pool (with a copy of the pool's build cache, when it has
+/// one, so that unchanged files are not parsed again), whose card index
+/// the server then opens. The build's short-lived memory is then the
+/// child's, given back when it exits, and the server's own peak is a start
+/// from the index (docs/decisions.md, "What the server holds", part 9).
+/// When the child makes no index (the pool has errors, or it could not
+/// run), the pool is built here as before, which reports what stands in
+/// the way.
 fn workspace_to_serve(context: &Context) -> Result<Workspace, ExitCode> {
-    let workspace = context.workspace()?.asked_once();
+    let workspace = context.workspace()?;
     let Some(dir) = context.pool.dir() else {
-        return Ok(workspace);
+        return Ok(workspace.asked_once());
     };
-    if workspace.reads_earlier_build() {
-        return Ok(workspace);
+    if workspace.has_index() {
+        return Ok(workspace.asked_once());
     }
     match built_aside(dir) {
         Some(built) => {
             if context.tells() {
                 stderrln!(
-                    "built the pool first: it has no build to read (after `blades build`, the server starts from that)"
+                    "built the pool first: its last build, if any, is out of date (after `blades build`, the server starts from that)"
                 );
             }
             Ok(built)
         }
-        None => Ok(workspace),
+        None => Ok(workspace.asked_once()),
     }
 }
 
@@ -121,6 +123,9 @@ fn workspace_to_serve(context: &Context) -> Result<Workspace, ExitCode> {
 fn built_aside(dir: &Path) -> Option<Workspace> {
     let scratch = files::scratch_folder().ok()?;
     let out = scratch.path().join("cards.json");
+    // A cache that cannot be copied only costs the child its time.
+    let cache = workspace::cache_beside(Path::new(workspace::DEFAULT_DATABASE));
+    let _ = std::fs::copy(cache, workspace::cache_beside(&out));
     let built = Command::new(std::env::current_exe().ok()?)
         .arg("--quiet")
         .arg("--cards")
