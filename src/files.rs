@@ -126,29 +126,24 @@ pub(crate) fn remove_stale_temp_files_once(dir: &Path) {
 /// whose process may still be writing it is never deleted. Where the
 /// system does not tell (no `/proc`), a file untouched for a day is stale.
 pub(crate) fn remove_stale_temp_files(dir: &Path) -> usize {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return 0;
-    };
-    let mut removed = 0;
-    for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(temp_file_pid) else {
-            continue;
-        };
-        // Not followed: a link or a folder of that name is not ours.
-        let Ok(meta) = entry.metadata() else {
-            continue;
-        };
-        if meta.is_file() && is_stale(pid, &meta) && fs::remove_file(entry.path()).is_ok() {
-            removed += 1;
-        }
-    }
-    removed
+    remove_stale(dir, fs::Metadata::is_file, |path| fs::remove_file(path))
 }
 
 /// Deletes the scratch folders ([`scratch_folder`]) of killed runs in
 /// `dir`, with what they hold; returns how many. Stale as a temp file is;
 /// a link of that name is not followed, nor deleted.
 pub(crate) fn remove_stale_scratch_folders(dir: &Path) -> usize {
+    remove_stale(dir, fs::Metadata::is_dir, |path| fs::remove_dir_all(path))
+}
+
+/// Deletes the entries of `dir` named as this tool's temp files, of the
+/// kind `is_kind` tells (read without following links), whose process is
+/// gone ([`is_stale`]); returns how many.
+fn remove_stale(
+    dir: &Path,
+    is_kind: fn(&fs::Metadata) -> bool,
+    remove: fn(&Path) -> io::Result<()>,
+) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
     };
@@ -157,10 +152,11 @@ pub(crate) fn remove_stale_scratch_folders(dir: &Path) -> usize {
         let Some(pid) = entry.file_name().to_str().and_then(temp_file_pid) else {
             continue;
         };
+        // Not followed: a link of that name is not ours.
         let Ok(meta) = entry.metadata() else {
             continue;
         };
-        if meta.is_dir() && is_stale(pid, &meta) && fs::remove_dir_all(entry.path()).is_ok() {
+        if is_kind(&meta) && is_stale(pid, &meta) && remove(&entry.path()).is_ok() {
             removed += 1;
         }
     }
@@ -1282,14 +1278,20 @@ mod tests {
         assert_eq!(plain_error(&wrapped), text);
     }
 
+    /// The pid of a process that has ended.
+    #[cfg(target_os = "linux")]
+    fn ended_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
     #[test]
     #[cfg(target_os = "linux")]
     fn stale_temp_files_are_deleted_and_live_ones_kept() {
         let dir = tempfile::tempdir().unwrap();
-        // A process that has ended.
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let dead = child.id();
-        child.wait().unwrap();
+        let dead = ended_pid();
         let plant = |name: String, age: Duration| {
             let path = dir.path().join(&name);
             let file = fs::File::create(&path).unwrap();
@@ -1320,9 +1322,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     fn stale_scratch_folders_are_deleted_whole_and_live_ones_kept() {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let dead = child.id();
-        child.wait().unwrap();
+        let dead = ended_pid();
         let me = std::process::id();
         let plant = |name: String| {
             let folder = dir.path().join(&name);

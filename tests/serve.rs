@@ -1598,13 +1598,7 @@ fn a_pool_not_as_built_is_built_by_a_child_whose_scratch_is_gone_before_it_liste
     let stale = temp.path().join(format!(".blades-tmp-{dead}-aB3dE9"));
     std::fs::create_dir_all(&stale).unwrap();
     std::fs::write(stale.join(".blades-index"), "half written").unwrap();
-    let served = serve_in_env(dir.path(), &[], &[("TMPDIR", temp.path())]);
-    assert!(told_built(&served), "the child built it: {}", served.said());
-    assert_eq!(
-        listing(temp.path()),
-        Vec::<PathBuf>::new(),
-        "no scratch left"
-    );
+    let served = served_built_aside(dir.path(), temp.path());
     let pool = pool.to_str().unwrap();
     for query in ["", "e:fire", "star>=4"] {
         let expected = cli_ids(root, &["--cards", pool], query);
@@ -1641,13 +1635,7 @@ fn a_pool_not_as_built_is_built_by_a_child_whose_scratch_is_gone_before_it_liste
     )
     .unwrap();
     let before = listing(dir.path());
-    let served = serve_in_env(dir.path(), &[], &[("TMPDIR", temp.path())]);
-    assert!(told_built(&served), "{}", served.said());
-    assert_eq!(
-        listing(temp.path()),
-        Vec::<PathBuf>::new(),
-        "no scratch left"
-    );
+    let served = served_built_aside(dir.path(), temp.path());
     let expected = cli_ids(root, &["--cards", pool], "zephyrine");
     assert_eq!(expected, ["reef-knight"]);
     assert_eq!(api_ids(&served, "zephyrine", "en").0, expected);
@@ -1655,7 +1643,16 @@ fn a_pool_not_as_built_is_built_by_a_child_whose_scratch_is_gone_before_it_liste
     assert_eq!(listing(dir.path()), before, "nothing written");
 }
 
-/// Whether the server said it built the pool first (on stderr, before it
+/// The server started in `dir` with `temp` as the system's temp folder,
+/// having said it built the pool first and left no scratch in `temp`.
+fn served_built_aside(dir: &Path, temp: &Path) -> Served {
+    let served = serve_in_env(dir, &[], &[("TMPDIR", temp)]);
+    assert!(told_built(&served), "the child built it: {}", served.said());
+    assert_eq!(listing(temp), Vec::<PathBuf>::new(), "no scratch left");
+    served
+}
+
+/// Whether the server said it built the pool first/// Whether the server said it built the pool first (on stderr, before it
 /// listens; read by a thread of its own, so waited for a little).
 fn told_built(served: &Served) -> bool {
     (0..40).any(|_| {
