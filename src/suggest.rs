@@ -23,17 +23,93 @@ pub(crate) fn closest_other<'a>(
 }
 
 /// Up to `limit` plausible candidates, nearest first (ties keep input order).
+///
+/// One question: the candidates are looked at as they come, and only those
+/// of about the word's length are lower-cased and measured, so a question
+/// asked once of a whole pool's names (an unknown card in `blades serve`,
+/// 200,000 names) allocates for the few that could be near, where a
+/// [`Lexicon`] keeps every word ready for many questions.
 pub fn nearest<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
     limit: usize,
 ) -> Vec<&'a str> {
-    let candidates: Vec<&'a str> = candidates.into_iter().collect();
-    let lexicon = Lexicon::new(candidates.iter().copied());
-    lexicon
-        .nearest_orders(word, limit)
+    let asked = Asked::new(word);
+    let scored = candidates
         .into_iter()
-        .map(|order| candidates[order])
+        .enumerate()
+        .filter(|(_, candidate)| asked.fits(lower_chars(candidate)))
+        .filter_map(|(order, candidate)| {
+            let lower = candidate.to_lowercase();
+            let distance = asked.distance(&lower, lower.chars().count(), &bag(&lower))?;
+            Some((distance, order, candidate))
+        })
+        .collect();
+    best(scored, limit)
+        .into_iter()
+        .map(|(_, word)| word)
+        .collect()
+}
+
+/// The characters of `word` lower-cased, counted without making it.
+fn lower_chars(word: &str) -> usize {
+    word.chars().map(|c| c.to_lowercase().count()).sum()
+}
+
+/// A word asked about, lower-cased, with what rules candidates out.
+struct Asked {
+    word: String,
+    chars: usize,
+    bag: Vec<char>,
+    /// The lengths a candidate can have: about one edit per three
+    /// characters of the longer word, and the distance is at least the
+    /// difference in length, so only words from 2/3 to 3/2 of this one's
+    /// length (and one more) can qualify.
+    shortest: usize,
+    longest: usize,
+}
+
+impl Asked {
+    fn new(word: &str) -> Asked {
+        let word = word.to_lowercase();
+        let chars = word.chars().count();
+        Asked {
+            bag: bag(&word),
+            shortest: (chars * 2 / 3).saturating_sub(1),
+            longest: chars.saturating_mul(3) / 2 + 1,
+            word,
+            chars,
+        }
+    }
+
+    /// Whether a word of `chars` characters (lower-cased) can qualify.
+    fn fits(&self, chars: usize) -> bool {
+        (self.shortest..=self.longest).contains(&chars)
+    }
+
+    /// The edit distance to a lower-cased word of `chars` characters and
+    /// bag of letters `bag`, when within its budget.
+    fn distance(&self, lower: &str, chars: usize, bag: &[char]) -> Option<usize> {
+        let budget = (self.chars.max(chars) / 3).max(1);
+        if self.chars.abs_diff(chars) > budget
+            // An edit changes at most two letters of the bag.
+            || bag_difference(&self.bag, bag) > 2 * budget
+        {
+            return None;
+        }
+        let distance = strsim::damerau_levenshtein(&self.word, lower);
+        (distance <= budget).then_some(distance)
+    }
+}
+
+/// The `limit` nearest of the scored (distance, input order, word),
+/// nearest first and ties in input order, each word once: their input
+/// orders and words.
+fn best(mut scored: Vec<(usize, usize, &str)>, limit: usize) -> Vec<(usize, &str)> {
+    scored.sort_by_key(|&(distance, order, _)| (distance, order));
+    scored.dedup_by(|a, b| a.2 == b.2);
+    (scored.into_iter().take(limit))
+        .map(|(_, order, word)| (order, word))
         .collect()
 }
 
@@ -95,36 +171,19 @@ impl Lexicon {
 
     /// [`Lexicon::nearest`], as the words' places in the input.
     fn nearest_orders(&self, word: &str, limit: usize) -> Vec<usize> {
-        let word = word.to_lowercase();
-        let chars = word.chars().count();
-        let word_bag = bag(&word);
-        // Allow about one edit per three characters of the longer word; the
-        // distance is at least the difference in length, so only words
-        // from 2/3 to 3/2 of this one's length (and one more) can qualify.
-        let shortest = (chars * 2 / 3).saturating_sub(1);
-        let longest = chars.saturating_mul(3) / 2 + 1;
-        let from = self.known.partition_point(|k| k.chars < shortest);
-        let mut scored: Vec<(usize, usize, &str)> = self.known[from..]
+        let asked = Asked::new(word);
+        let from = self.known.partition_point(|k| k.chars < asked.shortest);
+        let scored = self.known[from..]
             .iter()
-            .take_while(|k| k.chars <= longest)
+            .take_while(|k| k.chars <= asked.longest)
             .filter_map(|k| {
-                let budget = (chars.max(k.chars) / 3).max(1);
-                if chars.abs_diff(k.chars) > budget
-                    // An edit changes at most two letters of the bag.
-                    || bag_difference(&word_bag, &k.bag) > 2 * budget
-                {
-                    return None;
-                }
-                let distance = strsim::damerau_levenshtein(&word, &k.lower);
-                (distance <= budget).then_some((distance, k.order, k.word.as_str()))
+                let distance = asked.distance(&k.lower, k.chars, &k.bag)?;
+                Some((distance, k.order, k.word.as_str()))
             })
             .collect();
-        scored.sort_by_key(|&(distance, order, _)| (distance, order));
-        scored.dedup_by(|a, b| a.2 == b.2);
-        scored
+        best(scored, limit)
             .into_iter()
-            .take(limit)
-            .map(|(_, order, _)| order)
+            .map(|(order, _)| order)
             .collect()
     }
 }
@@ -207,8 +266,8 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The lexicon's shortcuts (lengths, bags of letters) never drop a
-        /// word the distance itself would keep.
+        /// The shortcuts (lengths, bags of letters) never drop a word the
+        /// distance itself would keep, asked once or of a lexicon.
         #[test]
         fn the_lexicon_finds_what_every_distance_finds(
             word in "[a-dA-D ]{0,9}",
@@ -216,10 +275,10 @@ mod tests {
             limit in 1usize..5,
         ) {
             let candidates: Vec<&str> = candidates.iter().map(String::as_str).collect();
-            proptest::prop_assert_eq!(
-                nearest(&word, candidates.iter().copied(), limit),
-                every_distance(&word, &candidates, limit)
-            );
+            let want = every_distance(&word, &candidates, limit);
+            proptest::prop_assert_eq!(nearest(&word, candidates.iter().copied(), limit), want.clone());
+            let lexicon = Lexicon::new(candidates.iter().copied());
+            proptest::prop_assert_eq!(lexicon.nearest(&word, limit), want);
         }
     }
 
