@@ -38,10 +38,13 @@ pub fn nearest<'a>(
     let scored = candidates
         .into_iter()
         .enumerate()
-        .filter(|(_, candidate)| asked.fits(lower_chars(candidate)))
         .filter_map(|(order, candidate)| {
+            let chars = lower_chars(candidate);
+            if !asked.fits(chars) {
+                return None;
+            }
             let lower = candidate.to_lowercase();
-            let distance = asked.distance(&lower, lower.chars().count(), &bag(&lower))?;
+            let distance = asked.distance(&lower, chars, &bag(&lower))?;
             Some((distance, order, candidate))
         })
         .collect();
