@@ -9,13 +9,15 @@
 
 use std::sync::{Arc, OnceLock};
 
+use std::hash::BuildHasher;
+
 use foldhash::HashMap;
-use indexmap::IndexMap;
+use hashbrown::HashTable;
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 use crate::model::{Card, Database};
-use crate::suggest::Lexicon;
+use crate::suggest;
 use crate::words::Id;
 
 /// How many names an unknown reference suggests at most.
@@ -202,66 +204,63 @@ pub enum LookupError {
     Ambiguous { targets: Vec<usize> },
 }
 
+/// One folded name of a [`NameIndex`]: where it is in the index's text,
+/// the source that holds it, and what it names. 20 bytes: a 100,000-card
+/// pool has 300,000 names, and a server keeps their index for its life.
 #[derive(Debug, Clone)]
 struct Slot {
+    /// The folded name: `folded[start..end]`.
+    start: u32,
+    end: u32,
     source: NameSource,
-    targets: Targets,
+    /// The first target; almost always the only one.
+    first: u32,
+    /// The place in `more` of the further targets, when there are some
+    /// (`NONE` when not).
+    more: u32,
 }
 
-/// The targets of one folded name: almost always one, held without a
-/// vector of its own (a 100,000-card pool has 300,000 names).
-#[derive(Debug, Clone)]
-enum Targets {
-    One(usize),
-    Many(Vec<usize>),
-}
-
-impl Targets {
-    fn as_slice(&self) -> &[usize] {
-        match self {
-            Targets::One(target) => std::slice::from_ref(target),
-            Targets::Many(targets) => targets,
-        }
-    }
-
-    fn push(&mut self, target: usize) {
-        match self {
-            Targets::One(first) => *self = Targets::Many(vec![*first, target]),
-            Targets::Many(targets) => targets.push(target),
-        }
-    }
-
-    /// The one target, or the ambiguity of several.
-    fn resolved(&self) -> Result<usize, LookupError> {
-        self.only().ok_or_else(|| LookupError::Ambiguous {
-            targets: self.as_slice().to_vec(),
-        })
-    }
-
-    /// The one target, when there is only one.
-    fn only(&self) -> Option<usize> {
-        match self.as_slice() {
-            [target] => Some(*target),
-            _ => None,
-        }
-    }
-}
+/// No place: a slot with a single target.
+const NONE: u32 = u32::MAX;
 
 /// Folded names → targets (indices into whatever the caller indexes).
-#[derive(Debug, Clone, Default)]
+///
+/// Held in a few flat vectors (positions as `u32`) rather than a string
+/// and a map entry per name: at 100,000 cards a map of boxed names held
+/// about 48 MiB, and this about a third of that (docs/decisions.md,
+/// "What the server holds", part 10).
+#[derive(Clone, Default)]
 pub struct NameIndex {
-    /// Every folded name once, in the order first added, with its targets.
-    slots: IndexMap<Box<str>, Slot, foldhash::fast::RandomState>,
+    /// Every folded name once, one after another, in the order first added.
+    folded: String,
+    /// Each folded name, in the same order, with its targets.
+    slots: Vec<Slot>,
+    /// `slots` by folded name: each place, hashed as its name.
+    table: HashTable<u32>,
+    hasher: foldhash::fast::RandomState,
+    /// The targets of slots that name more than one, past their first.
+    more: Vec<Vec<u32>>,
     /// (place of the folded name in `slots`, target) of every name added,
     /// in order, for suggestions.
-    keys: Vec<(usize, usize)>,
+    keys: Vec<(u32, u32)>,
     /// The name each target is shown by in suggestions (its first name that
-    /// is not an id, else its id).
-    shown: HashMap<usize, (NameSource, Box<str>)>,
-    /// The folded names made ready for suggestions, on the first unknown
-    /// reference (a deck of unknown names asks once each, not once a pass
-    /// over every name).
-    lexicon: OnceLock<Lexicon>,
+    /// is not an id, else its id), by target: its source and where it is
+    /// in `shown_names`.
+    shown: Vec<Option<(NameSource, u32, u32)>>,
+    shown_names: String,
+}
+
+impl std::fmt::Debug for NameIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = (self.slots.iter()).map(|slot| {
+            (
+                self.text(slot),
+                slot.source,
+                self.targets(slot).collect::<Vec<_>>(),
+            )
+        });
+        f.debug_list().entries(names).finish()
+    }
 }
 
 impl NameIndex {
@@ -271,64 +270,149 @@ impl NameIndex {
 
     /// Adds one name of `target`. Names that fold to an existing name of
     /// another target: the earlier source wins; the same source makes the
-    /// name ambiguous.
+    /// name ambiguous. A name or target past what a `u32` counts (four
+    /// gigabytes of names) is not added.
     pub fn insert(&mut self, name: &str, source: NameSource, target: usize) {
         let key = fold(name);
-        if key.is_empty() {
+        let Ok(target) = u32::try_from(target) else {
+            return;
+        };
+        if key.is_empty() || self.folded.len() + key.len() > NONE as usize {
             return;
         }
-        let shown = self
-            .shown
-            .entry(target)
-            .or_insert_with(|| (source, Box::from(name)));
-        if shown.0 == NameSource::Id && source != NameSource::Id {
-            *shown = (source, Box::from(name));
-        }
-        // A name added after a suggestion is a candidate for the next.
-        self.lexicon = OnceLock::new();
-        let place = match self.slots.get_full_mut(key.as_str()) {
-            None => {
-                let slot = Slot {
-                    source,
-                    targets: Targets::One(target),
-                };
-                self.slots.insert_full(key.into_boxed_str(), slot).0
-            }
-            Some((place, _, slot)) => {
-                if slot.targets.as_slice().contains(&target) {
-                    slot.source = slot.source.min(source);
-                } else if source < slot.source {
-                    *slot = Slot {
-                        source,
-                        targets: Targets::One(target),
-                    };
-                } else if source == slot.source {
-                    slot.targets.push(target);
-                }
+        self.show(target, source, name);
+        let place = match self.place(&key) {
+            None => self.add_slot(&key, source, target),
+            Some(place) => {
+                self.add_target(place, source, target);
                 place
             }
         };
         self.keys.push((place, target));
     }
 
+    /// Keeps `name` as what `target` is shown by, unless it has a name
+    /// already that is not an id.
+    fn show(&mut self, target: u32, source: NameSource, name: &str) {
+        let at = target as usize;
+        if self.shown.len() <= at {
+            self.shown.resize(at + 1, None);
+        }
+        let replace = match self.shown[at] {
+            None => true,
+            Some((was, _, _)) => was == NameSource::Id && source != NameSource::Id,
+        };
+        if replace && self.shown_names.len() + name.len() <= NONE as usize {
+            let start = self.shown_names.len() as u32;
+            self.shown_names.push_str(name);
+            self.shown[at] = Some((source, start, self.shown_names.len() as u32));
+        }
+    }
+
+    /// A new slot for a folded name no earlier name had: its place.
+    fn add_slot(&mut self, key: &str, source: NameSource, target: u32) -> u32 {
+        let place = self.slots.len() as u32;
+        let start = self.folded.len() as u32;
+        self.folded.push_str(key);
+        self.slots.push(Slot {
+            start,
+            end: self.folded.len() as u32,
+            source,
+            first: target,
+            more: NONE,
+        });
+        let (folded, slots, hasher) = (&self.folded, &self.slots, &self.hasher);
+        let hash = hasher.hash_one(key);
+        self.table.insert_unique(hash, place, |&p| {
+            let slot = &slots[p as usize];
+            hasher.hash_one(&folded[slot.start as usize..slot.end as usize])
+        });
+        place
+    }
+
+    /// Another name folding to the slot at `place`: the earlier source
+    /// wins, the same source adds its target.
+    fn add_target(&mut self, place: u32, source: NameSource, target: u32) {
+        let slot = &self.slots[place as usize];
+        if self.targets(slot).any(|t| t == target) {
+            let slot = &mut self.slots[place as usize];
+            slot.source = slot.source.min(source);
+        } else if source < slot.source {
+            if slot.more != NONE {
+                self.more[slot.more as usize] = Vec::new();
+            }
+            let slot = &mut self.slots[place as usize];
+            (slot.source, slot.first, slot.more) = (source, target, NONE);
+        } else if source == slot.source {
+            match slot.more {
+                NONE => {
+                    self.slots[place as usize].more = self.more.len() as u32;
+                    self.more.push(vec![target]);
+                }
+                more => self.more[more as usize].push(target),
+            }
+        }
+    }
+
     /// Gives back the room the names grew into: for an index that is
     /// complete and kept (a pool's cards, asked thousands of times).
     pub fn shrink_to_fit(&mut self) {
+        self.folded.shrink_to_fit();
         self.slots.shrink_to_fit();
+        let (folded, slots, hasher) = (&self.folded, &self.slots, &self.hasher);
+        self.table.shrink_to_fit(|&p| {
+            let slot = &slots[p as usize];
+            hasher.hash_one(&folded[slot.start as usize..slot.end as usize])
+        });
+        self.more.shrink_to_fit();
         self.keys.shrink_to_fit();
         self.shown.shrink_to_fit();
+        self.shown_names.shrink_to_fit();
+    }
+
+    /// The folded name of a slot.
+    fn text(&self, slot: &Slot) -> &str {
+        &self.folded[slot.start as usize..slot.end as usize]
+    }
+
+    /// The targets of a slot, the first first.
+    fn targets(&self, slot: &Slot) -> impl Iterator<Item = u32> {
+        let more = match slot.more {
+            NONE => &[][..],
+            more => &self.more[more as usize][..],
+        };
+        std::iter::once(slot.first).chain(more.iter().copied())
+    }
+
+    /// The place of a folded name in `slots`.
+    fn place(&self, key: &str) -> Option<u32> {
+        let hash = self.hasher.hash_one(key);
+        let found = self
+            .table
+            .find(hash, |&p| self.text(&self.slots[p as usize]) == key);
+        found.copied()
     }
 
     /// The slot of a folded name.
     fn slot(&self, key: &str) -> Option<&Slot> {
-        self.slots.get(key)
+        self.place(key).map(|place| &self.slots[place as usize])
+    }
+
+    /// The one target of a slot, or the ambiguity of several.
+    fn resolved(&self, slot: &Slot) -> Result<usize, LookupError> {
+        match slot.more {
+            NONE => Ok(slot.first as usize),
+            _ => Err(LookupError::Ambiguous {
+                targets: self.targets(slot).map(|t| t as usize).collect(),
+            }),
+        }
     }
 
     /// The target a reference names.
     pub fn resolve(&self, reference: &str) -> Result<usize, LookupError> {
         let key = fold(reference);
         match self.slot(&key) {
-            Some(slot) => slot.targets.resolved(),
+            Some(slot) => self.resolved(slot),
             None => Err(LookupError::Unknown {
                 suggestions: self.suggest(&key),
             }),
@@ -340,7 +424,7 @@ impl NameIndex {
     /// may read the reference another way before it reports it.
     pub fn resolve_plain(&self, reference: &str) -> Result<usize, LookupError> {
         match self.slot(&fold(reference)) {
-            Some(slot) => slot.targets.resolved(),
+            Some(slot) => self.resolved(slot),
             None => Err(LookupError::Unknown {
                 suggestions: Vec::new(),
             }),
@@ -356,27 +440,24 @@ impl NameIndex {
     /// suggestions when none does (an editor asks about every word it
     /// hovers; a suggestion costs a search of every name).
     pub fn find(&self, reference: &str) -> Option<usize> {
-        self.slot(&fold(reference))?.targets.only()
-    }
-
-    /// The folded name at a place in `slots`.
-    fn key_at(&self, place: usize) -> &str {
-        self.slots.get_index(place).map_or("", |(key, _)| key)
+        let slot = self.slot(&fold(reference))?;
+        (slot.more == NONE).then_some(slot.first as usize)
     }
 
     /// The names of the targets whose names are closest to a folded
-    /// reference, nearest first.
+    /// reference, nearest first. One pass over the folded names, each as
+    /// it is ([`suggest::nearest`]): nothing is kept for the next question
+    /// (a [`crate::suggest::Lexicon`] of a 100,000-card pool's names held
+    /// 80 MiB for as long as a server ran).
     fn suggest(&self, key: &str) -> Vec<String> {
-        let lexicon = self
-            .lexicon
-            .get_or_init(|| Lexicon::new(self.keys.iter().map(|&(place, _)| self.key_at(place))));
-        let close = lexicon.nearest(key, usize::MAX);
+        let names = self.slots.iter().map(|slot| self.text(slot));
+        let close = suggest::nearest_lowercase_until(key, names, |near| self.shows_enough(near));
         let mut out: Vec<String> = Vec::new();
         for k in close {
-            let place = self.slots.get_index_of(k);
+            let place = self.place(k);
             for (_, target) in self.keys.iter().filter(|(p, _)| Some(*p) == place) {
-                if let Some((_, name)) = self.shown.get(target)
-                    && !out.iter().any(|shown| **shown == **name)
+                if let Some(name) = self.shown(*target as usize)
+                    && !out.iter().any(|shown| shown == name)
                 {
                     out.push(name.to_string());
                 }
@@ -389,9 +470,31 @@ impl NameIndex {
         out
     }
 
+    /// How many of the folded names `near` show [`SUGGESTIONS`] different
+    /// names through their slots' targets (the names other sources
+    /// gave them can only add more).
+    fn shows_enough(&self, near: &[&str]) -> Option<usize> {
+        let mut shown: Vec<&str> = Vec::new();
+        for (i, key) in near.iter().enumerate() {
+            let slot = &self.slots[self.place(key)? as usize];
+            for target in self.targets(slot) {
+                if let Some(name) = self.shown(target as usize)
+                    && !shown.contains(&name)
+                {
+                    shown.push(name);
+                }
+            }
+            if shown.len() >= SUGGESTIONS {
+                return Some(i + 1);
+            }
+        }
+        None
+    }
+
     /// The name a target is shown by.
     pub fn shown(&self, target: usize) -> Option<&str> {
-        self.shown.get(&target).map(|(_, s)| &**s)
+        let (_, start, end) = (*self.shown.get(target)?)?;
+        Some(&self.shown_names[start as usize..end as usize])
     }
 }
 
@@ -680,6 +783,134 @@ mod tests {
         let id = Id("canyon-wyrm".into());
         index.add_names(NameSource::Translation, [(&id, "峡谷のワーム")]);
         assert_eq!(index.resolve("峡谷の ワーム"), Ok(0));
+    }
+
+    /// The index as first written, a map of folded names with a vector of
+    /// targets each: what the compact [`NameIndex`] must answer.
+    #[derive(Default)]
+    struct PlainNames {
+        slots: Vec<(String, NameSource, Vec<usize>)>,
+        keys: Vec<(usize, usize)>,
+        shown: std::collections::HashMap<usize, (NameSource, String)>,
+    }
+
+    impl PlainNames {
+        fn insert(&mut self, name: &str, source: NameSource, target: usize) {
+            let key = fold(name);
+            if key.is_empty() {
+                return;
+            }
+            let shown = (self.shown)
+                .entry(target)
+                .or_insert_with(|| (source, name.to_string()));
+            if shown.0 == NameSource::Id && source != NameSource::Id {
+                *shown = (source, name.to_string());
+            }
+            let place = match self.slots.iter().position(|(k, _, _)| *k == key) {
+                None => {
+                    self.slots.push((key, source, vec![target]));
+                    self.slots.len() - 1
+                }
+                Some(place) => {
+                    let slot = &mut self.slots[place];
+                    if slot.2.contains(&target) {
+                        slot.1 = slot.1.min(source);
+                    } else if source < slot.1 {
+                        (slot.1, slot.2) = (source, vec![target]);
+                    } else if source == slot.1 {
+                        slot.2.push(target);
+                    }
+                    place
+                }
+            };
+            self.keys.push((place, target));
+        }
+
+        fn resolve(&self, reference: &str) -> Result<usize, LookupError> {
+            let key = fold(reference);
+            match self.slots.iter().find(|(k, _, _)| *k == key) {
+                Some((_, _, targets)) if targets.len() == 1 => Ok(targets[0]),
+                Some((_, _, targets)) => Err(LookupError::Ambiguous {
+                    targets: targets.clone(),
+                }),
+                None => Err(LookupError::Unknown {
+                    suggestions: self.suggest(&key),
+                }),
+            }
+        }
+
+        /// Suggestions as a [`Lexicon`](crate::suggest::Lexicon) of every
+        /// name added, in order, made them.
+        fn suggest(&self, key: &str) -> Vec<String> {
+            let words = self
+                .keys
+                .iter()
+                .map(|&(place, _)| self.slots[place].0.as_str());
+            let lexicon = suggest::Lexicon::new(words);
+            let mut out: Vec<String> = Vec::new();
+            for k in lexicon.nearest(key, usize::MAX) {
+                let place = self.slots.iter().position(|(w, _, _)| w == k);
+                for (_, target) in self.keys.iter().filter(|(p, _)| Some(*p) == place) {
+                    if let Some((_, name)) = self.shown.get(target)
+                        && !out.contains(name)
+                    {
+                        out.push(name.clone());
+                    }
+                }
+                if out.len() >= SUGGESTIONS {
+                    break;
+                }
+            }
+            out.truncate(SUGGESTIONS);
+            out
+        }
+    }
+
+    fn name_source() -> impl proptest::strategy::Strategy<Value = NameSource> {
+        proptest::prop_oneof![
+            proptest::strategy::Just(NameSource::Id),
+            proptest::strategy::Just(NameSource::English),
+            proptest::strategy::Just(NameSource::Translation),
+        ]
+    }
+
+    proptest::proptest! {
+        /// The compact index resolves, finds, suggests and shows as the
+        /// plain one does, whatever names are added in whatever order
+        /// (few letters, so that names collide, fold together and come
+        /// close).
+        #[test]
+        fn the_compact_index_answers_as_the_plain_one(
+            added in proptest::collection::vec(("[abcAB -]{0,5}", name_source(), 0usize..6), 0..24),
+            asked in proptest::collection::vec("[abcdAB -]{0,6}", 1..6),
+        ) {
+            let mut compact = NameIndex::new();
+            let mut plain = PlainNames::default();
+            for (name, source, target) in &added {
+                compact.insert(name, *source, *target);
+                plain.insert(name, *source, *target);
+            }
+            compact.shrink_to_fit();
+            for reference in &asked {
+                let expected = plain.resolve(reference);
+                proptest::prop_assert_eq!(compact.resolve(reference), expected.clone());
+                proptest::prop_assert_eq!(compact.find(reference), expected.ok());
+            }
+            for target in 0..6 {
+                let expected = plain.shown.get(&target).map(|(_, name)| name.as_str());
+                proptest::prop_assert_eq!(compact.shown(target), expected);
+            }
+        }
+    }
+
+    /// Folded names are in lowercase already: [`suggest::nearest_lowercase_until`]
+    /// may take them as they are.
+    #[test]
+    fn lowercase_is_lowercase_again() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let lower: String = c.to_lowercase().collect();
+            assert_eq!(lower.to_lowercase(), lower, "{c:?}");
+        }
     }
 
     #[test]

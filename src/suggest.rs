@@ -1,5 +1,7 @@
 //! "Did you mean …?": the nearest known word to a misspelling.
 
+use std::borrow::Cow;
+
 /// The candidate closest to `word` by edit distance, when it is close enough
 /// to be a plausible typo (case is ignored).
 pub(crate) fn closest<'a>(
@@ -22,36 +24,93 @@ pub(crate) fn closest_other<'a>(
     )
 }
 
-/// Up to `limit` plausible candidates, nearest first (ties keep input order).
+/// Up to `limit` plausible candidates, nearest first (ties keep input
+/// order), each word once.
 ///
 /// One question: the candidates are looked at as they come, and only those
-/// of about the word's length are lower-cased and measured, so a question
+/// of about the word's length are measured, against a budget that shrinks
+/// to the farthest of the `limit` nearest found so far, so a question
 /// asked once of a whole pool's names (an unknown card in `blades serve`,
-/// 200,000 names) allocates for the few that could be near, where a
-/// [`Lexicon`] keeps every word ready for many questions.
+/// 300,000 names) allocates for the few that could be near and measures
+/// few beyond the first close ones, where a [`Lexicon`] keeps every word
+/// ready for many questions.
 pub fn nearest<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
     limit: usize,
 ) -> Vec<&'a str> {
+    let enough = |nearest: &[&str]| (nearest.len() >= limit).then_some(limit);
+    nearest_in(word, candidates, Case::AsWritten, enough)
+}
+
+/// The candidates nearest `word` (in lowercase already, as folded names
+/// are: none is lower-cased again), nearest first, ties in input order,
+/// each word once: as many as `enough` needs. Given the nearest so far,
+/// `enough` says how many of them answer the question (`None`: more are
+/// needed); the further ones, and every candidate no nearer than the last
+/// of those, are then passed over. Words that were enough must stay enough
+/// with other words put among them.
+pub fn nearest_lowercase_until<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    enough: impl FnMut(&[&'a str]) -> Option<usize>,
+) -> Vec<&'a str> {
+    nearest_in(word, candidates, Case::Lower, enough)
+}
+
+/// The case of the candidates given to [`nearest_in`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Case {
+    AsWritten,
+    Lower,
+}
+
+fn nearest_in<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    case: Case,
+    mut enough: impl FnMut(&[&'a str]) -> Option<usize>,
+) -> Vec<&'a str> {
     let asked = Asked::new(word);
-    let scored = candidates
-        .into_iter()
-        .enumerate()
-        .filter_map(|(order, candidate)| {
-            let chars = lower_chars(candidate);
-            if !asked.fits(chars) {
-                return None;
-            }
-            let lower = candidate.to_lowercase();
-            let distance = asked.distance(&lower, chars, &bag(&lower))?;
-            Some((distance, order, candidate))
-        })
-        .collect();
-    best(scored, limit)
-        .into_iter()
-        .map(|(_, word)| word)
-        .collect()
+    let mut scratch = Scratch::default();
+    // The nearest so far with their distances, nearest first, ties in
+    // input order; `words` the same, for `enough`.
+    let mut kept: Vec<(usize, &'a str)> = Vec::new();
+    let mut words: Vec<&'a str> = Vec::new();
+    // A candidate this far or farther comes after every word the answer
+    // needs (ties keep input order, and it comes later).
+    let mut cutoff = usize::MAX;
+    if enough(&words) == Some(0) {
+        return words;
+    }
+    for candidate in candidates {
+        let chars = match case {
+            Case::Lower => candidate.chars().count(),
+            Case::AsWritten => lower_chars(candidate),
+        };
+        if !asked.fits(chars) {
+            continue;
+        }
+        let lower = match case {
+            Case::Lower => Cow::Borrowed(candidate),
+            Case::AsWritten => Cow::Owned(candidate.to_lowercase()),
+        };
+        let Some(distance) = asked.distance(&lower, chars, cutoff, &mut scratch) else {
+            continue;
+        };
+        if words.contains(&candidate) {
+            continue;
+        }
+        let at = kept.partition_point(|&(d, _)| d <= distance);
+        kept.insert(at, (distance, candidate));
+        words.insert(at, candidate);
+        if let Some(needed) = enough(&words).filter(|&n| n > 0 && n <= kept.len()) {
+            kept.truncate(needed);
+            words.truncate(needed);
+            cutoff = kept[needed - 1].0;
+        }
+    }
+    words
 }
 
 /// The characters of `word` lower-cased, counted without making it.
@@ -61,9 +120,10 @@ fn lower_chars(word: &str) -> usize {
 
 /// A word asked about, lower-cased, with what rules candidates out.
 struct Asked {
-    word: String,
+    letters: Vec<char>,
     chars: usize,
     bag: Vec<char>,
+    mask: u64,
     /// The lengths a candidate can have: about one edit per three
     /// characters of the longer word, and the distance is at least the
     /// difference in length, so only words from 2/3 to 3/2 of this one's
@@ -74,13 +134,16 @@ struct Asked {
 
 impl Asked {
     fn new(word: &str) -> Asked {
-        let word = word.to_lowercase();
-        let chars = word.chars().count();
+        let letters: Vec<char> = word.to_lowercase().chars().collect();
+        let chars = letters.len();
+        let mut bag = letters.clone();
+        bag.sort_unstable();
         Asked {
-            bag: bag(&word),
+            mask: mask(&letters),
+            bag,
+            letters,
             shortest: (chars * 2 / 3).saturating_sub(1),
             longest: chars.saturating_mul(3) / 2 + 1,
-            word,
             chars,
         }
     }
@@ -90,37 +153,139 @@ impl Asked {
         (self.shortest..=self.longest).contains(&chars)
     }
 
-    /// The edit distance to a lower-cased word of `chars` characters and
-    /// bag of letters `bag`, when within its budget.
-    fn distance(&self, lower: &str, chars: usize, bag: &[char]) -> Option<usize> {
-        let budget = (self.chars.max(chars) / 3).max(1);
-        if self.chars.abs_diff(chars) > budget
-            // An edit changes at most two letters of the bag.
-            || bag_difference(&self.bag, bag) > 2 * budget
-        {
+    /// The edit distance to a lower-cased word of `chars` characters, when
+    /// within its budget and under `cutoff`. The cheap bounds come first:
+    /// the difference in length, then in the letters each has (an edit
+    /// changes at most two letters of a word's bag, and a letter in one
+    /// word and in no bucket of the other's mask is one of those).
+    fn distance(
+        &self,
+        lower: &str,
+        chars: usize,
+        cutoff: usize,
+        scratch: &mut Scratch,
+    ) -> Option<usize> {
+        let budget = (self.chars.max(chars) / 3)
+            .max(1)
+            .min(cutoff.saturating_sub(1));
+        if self.chars.abs_diff(chars) > budget {
             return None;
         }
-        let distance = strsim::damerau_levenshtein(&self.word, lower);
+        scratch.letters.clear();
+        scratch.letters.extend(lower.chars());
+        if (mask(&scratch.letters) ^ self.mask).count_ones() as usize > 2 * budget {
+            return None;
+        }
+        scratch.bag.clear();
+        scratch.bag.extend_from_slice(&scratch.letters);
+        scratch.bag.sort_unstable();
+        if bag_difference(&self.bag, &scratch.bag) > 2 * budget {
+            return None;
+        }
+        let distance = scratch.edits.between(&self.letters, &scratch.letters);
         (distance <= budget).then_some(distance)
     }
 }
 
+/// Which of 64 buckets of letters a word has a letter in.
+fn mask(letters: &[char]) -> u64 {
+    (letters.iter()).fold(0, |mask, &c| mask | 1 << (c as u32 % 64))
+}
+
+/// What measuring a candidate needs, kept for the next: a question over a
+/// pool's names allocates nothing per name.
+#[derive(Default)]
+struct Scratch {
+    letters: Vec<char>,
+    bag: Vec<char>,
+    edits: Edits,
+}
+
+/// The Damerau–Levenshtein distance (adjacent transpositions, with edits
+/// between and after them: `strsim::damerau_levenshtein`'s, which a test
+/// holds it to), over a matrix kept from one pair to the next.
+#[derive(Default)]
+struct Edits {
+    matrix: Vec<usize>,
+    /// The last row in which each letter of `a` was seen: ASCII letters by
+    /// code, others in a short list.
+    ascii: Vec<usize>,
+    other: Vec<(char, usize)>,
+}
+
+impl Edits {
+    fn between(&mut self, a: &[char], b: &[char]) -> usize {
+        let (n, m) = (a.len(), b.len());
+        if n == 0 || m == 0 {
+            return n.max(m);
+        }
+        let width = n + 2;
+        let at = |i: usize, j: usize| j * width + i;
+        let most = n + m;
+        self.matrix.clear();
+        self.matrix.resize((n + 2) * (m + 2), 0);
+        self.ascii.clear();
+        self.ascii.resize(128, 0);
+        self.other.clear();
+        let d = &mut self.matrix;
+        d[0] = most;
+        for i in 0..=n {
+            d[at(i + 1, 0)] = most;
+            d[at(i + 1, 1)] = i;
+        }
+        for j in 0..=m {
+            d[at(0, j + 1)] = most;
+            d[at(1, j + 1)] = j;
+        }
+        for i in 1..=n {
+            let mut last_column = 0;
+            for j in 1..=m {
+                let row = match b[j - 1] {
+                    c if c.is_ascii() => self.ascii[c as usize],
+                    c => (self.other.iter())
+                        .find(|(o, _)| *o == c)
+                        .map_or(0, |&(_, r)| r),
+                };
+                let insertion = d[at(i, j + 1)] + 1;
+                let deletion = d[at(i + 1, j)] + 1;
+                let transposition =
+                    d[at(row, last_column)] + (i - row - 1) + 1 + (j - last_column - 1);
+                let mut substitution = d[at(i, j)] + 1;
+                if a[i - 1] == b[j - 1] {
+                    last_column = j;
+                    substitution -= 1;
+                }
+                d[at(i + 1, j + 1)] = substitution.min(insertion).min(deletion).min(transposition);
+            }
+            match a[i - 1] {
+                c if c.is_ascii() => self.ascii[c as usize] = i,
+                c => match self.other.iter_mut().find(|(o, _)| *o == c) {
+                    Some(seen) => seen.1 = i,
+                    None => self.other.push((c, i)),
+                },
+            }
+        }
+        d[at(n + 1, m + 1)]
+    }
+}
+
 /// The `limit` nearest of the scored (distance, input order, word),
-/// nearest first and ties in input order, each word once: their input
-/// orders and words.
+/// nearest first and ties in input order, each word once (at its first
+/// place): their input orders and words.
 fn best(mut scored: Vec<(usize, usize, &str)>, limit: usize) -> Vec<(usize, &str)> {
     scored.sort_by_key(|&(distance, order, _)| (distance, order));
-    scored.dedup_by(|a, b| a.2 == b.2);
-    (scored.into_iter().take(limit))
+    let mut seen = foldhash::HashSet::default();
+    (scored.into_iter())
+        .filter(|&(_, _, word)| seen.insert(word))
+        .take(limit)
         .map(|(_, order, word)| (order, word))
         .collect()
 }
 
 /// Known words made ready for many "did you mean" questions: each
-/// lower-cased once, with its length and its bag of letters, in order of
-/// length, so that a question looks only at words of about its length and
-/// rules most of those out by their letters before any edit distance is
-/// computed. (2,000 unknown Friendship givers against 2,000 players: 77 s
+/// lower-cased once, with its length, in order of length, so that a
+/// question looks only at words of about its length (and rules most of
+/// those out by their letters before any edit distance is computed). (2,000 unknown Friendship givers against 2,000 players: 77 s
 /// of a debug build with a distance for every pair, 1.3 s with these.)
 #[derive(Debug, Clone, Default)]
 pub struct Lexicon {
@@ -135,7 +300,6 @@ struct Known {
     word: String,
     lower: String,
     chars: usize,
-    bag: Vec<char>,
     order: usize,
 }
 
@@ -149,7 +313,6 @@ impl Lexicon {
                 Known {
                     word: word.to_string(),
                     chars: lower.chars().count(),
-                    bag: bag(&lower),
                     lower,
                     order,
                 }
@@ -175,12 +338,13 @@ impl Lexicon {
     /// [`Lexicon::nearest`], as the words' places in the input.
     fn nearest_orders(&self, word: &str, limit: usize) -> Vec<usize> {
         let asked = Asked::new(word);
+        let mut scratch = Scratch::default();
         let from = self.known.partition_point(|k| k.chars < asked.shortest);
         let scored = self.known[from..]
             .iter()
             .take_while(|k| k.chars <= asked.longest)
             .filter_map(|k| {
-                let distance = asked.distance(&k.lower, k.chars, &k.bag)?;
+                let distance = asked.distance(&k.lower, k.chars, usize::MAX, &mut scratch)?;
                 Some((distance, k.order, k.word.as_str()))
             })
             .collect();
@@ -189,13 +353,6 @@ impl Lexicon {
             .map(|(order, _)| order)
             .collect()
     }
-}
-
-/// A word's letters, sorted: its bag of letters.
-fn bag(word: &str) -> Vec<char> {
-    let mut letters: Vec<char> = word.chars().collect();
-    letters.sort_unstable();
-    letters
 }
 
 /// How many letters are in one bag and not the other (counted with
@@ -264,17 +421,36 @@ mod tests {
             })
             .collect();
         scored.sort_by_key(|&(d, i, _)| (d, i));
-        scored.dedup_by(|a, b| a.2 == b.2);
-        scored.into_iter().take(limit).map(|(_, _, c)| c).collect()
+        let mut once: Vec<&str> = Vec::new();
+        for (_, _, c) in scored {
+            if !once.contains(&c) {
+                once.push(c);
+            }
+        }
+        once.truncate(limit);
+        once
     }
 
     proptest::proptest! {
+        /// The distance with its matrix kept is `strsim`'s, for letters in
+        /// and out of ASCII, pair after pair.
+        #[test]
+        fn edits_are_damerau_levenshtein(
+            pairs in proptest::collection::vec(("[abcé日 ]{0,9}", "[abcé日 ]{0,9}"), 1..8),
+        ) {
+            let mut edits = Edits::default();
+            for (a, b) in &pairs {
+                let (x, y): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+                proptest::prop_assert_eq!(edits.between(&x, &y), strsim::damerau_levenshtein(a, b));
+            }
+        }
+
         /// The shortcuts (lengths, bags of letters) never drop a word the
         /// distance itself would keep, asked once or of a lexicon.
         #[test]
         fn the_lexicon_finds_what_every_distance_finds(
-            word in "[a-dA-D ]{0,9}",
-            candidates in proptest::collection::vec("[a-dA-D ]{0,12}", 0..30),
+            word in "[a-dA-DéÉİ ]{0,9}",
+            candidates in proptest::collection::vec("[a-dA-DéÉİ ]{0,12}", 0..30),
             limit in 1usize..5,
         ) {
             let candidates: Vec<&str> = candidates.iter().map(String::as_str).collect();
