@@ -27,13 +27,13 @@ pub(crate) fn closest_other<'a>(
 /// Up to `limit` plausible candidates, nearest first (ties keep input
 /// order), each word once.
 ///
-/// One question: the candidates are looked at as they come, and only those
-/// of about the word's length are measured, against a budget that shrinks
-/// to the farthest of the `limit` nearest found so far, so a question
-/// asked once of a whole pool's names (an unknown card in `blades serve`,
-/// 300,000 names) allocates for the few that could be near and measures
-/// few beyond the first close ones, where a [`Lexicon`] keeps every word
-/// ready for many questions.
+/// One question, in two passes over the candidates: the first keeps those
+/// whose length and letters allow them to be near, by the least distance
+/// those allow (nothing is allocated per candidate, nor kept beyond the
+/// question, where a [`Lexicon`] keeps every word ready for many
+/// questions); the second measures them, the nearest bound first, and
+/// stops once no candidate left can be among the `limit` nearest. An
+/// unknown card asked of a pool's 300,000 names measures a few of them.
 pub fn nearest<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -47,7 +47,7 @@ pub fn nearest<'a>(
 /// are: none is lower-cased again), nearest first, ties in input order,
 /// each word once: as many as `enough` needs. Given the nearest so far,
 /// `enough` says how many of them answer the question (`None`: more are
-/// needed); the further ones, and every candidate no nearer than the last
+/// needed); the further ones, and every candidate farther than the last
 /// of those, are then passed over. Words that were enough must stay enough
 /// with other words put among them.
 pub fn nearest_lowercase_until<'a>(
@@ -73,17 +73,14 @@ fn nearest_in<'a>(
 ) -> Vec<&'a str> {
     let asked = Asked::new(word);
     let mut scratch = Scratch::default();
-    // The nearest so far with their distances, nearest first, ties in
-    // input order; `words` the same, for `enough`.
-    let mut kept: Vec<(usize, &'a str)> = Vec::new();
-    let mut words: Vec<&'a str> = Vec::new();
-    // A candidate this far or farther comes after every word the answer
-    // needs (ties keep input order, and it comes later).
-    let mut cutoff = usize::MAX;
-    if enough(&words) == Some(0) {
-        return words;
-    }
-    for candidate in candidates {
+    let lowered = |candidate: &'a str| match case {
+        Case::Lower => Cow::Borrowed(candidate),
+        Case::AsWritten => Cow::Owned(candidate.to_lowercase()),
+    };
+    // First the candidates that could be near, by the least distance
+    // their lengths and letters allow, each in input order.
+    let mut by_bound: Vec<Vec<(usize, &'a str)>> = Vec::new();
+    for (order, candidate) in candidates.into_iter().enumerate() {
         let chars = match case {
             Case::Lower => candidate.chars().count(),
             Case::AsWritten => lower_chars(candidate),
@@ -91,23 +88,46 @@ fn nearest_in<'a>(
         if !asked.fits(chars) {
             continue;
         }
-        let lower = match case {
-            Case::Lower => Cow::Borrowed(candidate),
-            Case::AsWritten => Cow::Owned(candidate.to_lowercase()),
-        };
-        let Some(distance) = asked.distance(&lower, chars, cutoff, &mut scratch) else {
+        let Some(bound) = asked.bound(&lowered(candidate), chars, &mut scratch) else {
             continue;
         };
-        if words.contains(&candidate) {
-            continue;
+        if by_bound.len() <= bound {
+            by_bound.resize_with(bound + 1, Vec::new);
         }
-        let at = kept.partition_point(|&(d, _)| d <= distance);
-        kept.insert(at, (distance, candidate));
-        words.insert(at, candidate);
-        if let Some(needed) = enough(&words).filter(|&n| n > 0 && n <= kept.len()) {
-            kept.truncate(needed);
-            words.truncate(needed);
-            cutoff = kept[needed - 1].0;
+        by_bound[bound].push((order, candidate));
+    }
+    // Then their distances, the nearest bound first: once the answer has
+    // enough words, a candidate whose bound is past the farthest of them
+    // cannot be among them, nor can any after it.
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    let mut words: Vec<&'a str> = Vec::new();
+    let mut cutoff = usize::MAX;
+    if enough(&words) == Some(0) {
+        return words;
+    }
+    for (bound, candidates) in by_bound.iter().enumerate() {
+        if bound > cutoff {
+            break;
+        }
+        for &(order, candidate) in candidates {
+            let lower = lowered(candidate);
+            let chars = lower.chars().count();
+            let budget = asked.budget(chars).min(cutoff);
+            let Some(distance) = asked.distance(&lower, chars, budget, &mut scratch) else {
+                continue;
+            };
+            // The same word again: the first, of the same distance, stays.
+            if words.contains(&candidate) {
+                continue;
+            }
+            let at = kept.partition_point(|&(d, o)| (d, o) <= (distance, order));
+            kept.insert(at, (distance, order));
+            words.insert(at, candidate);
+            if let Some(needed) = enough(&words).filter(|&n| n > 0 && n <= kept.len()) {
+                kept.truncate(needed);
+                words.truncate(needed);
+                cutoff = kept[needed - 1].0;
+            }
         }
     }
     words
@@ -153,33 +173,48 @@ impl Asked {
         (self.shortest..=self.longest).contains(&chars)
     }
 
-    /// The edit distance to a lower-cased word of `chars` characters, when
-    /// within its budget and under `cutoff`. The cheap bounds come first:
-    /// the difference in length, then in the letters each has (an edit
-    /// changes at most two letters of a word's bag, and a letter in one
-    /// word and in no bucket of the other's mask is one of those).
-    fn distance(
-        &self,
-        lower: &str,
-        chars: usize,
-        cutoff: usize,
-        scratch: &mut Scratch,
-    ) -> Option<usize> {
-        let budget = (self.chars.max(chars) / 3)
-            .max(1)
-            .min(cutoff.saturating_sub(1));
-        if self.chars.abs_diff(chars) > budget {
+    /// How many edits a candidate of `chars` characters may be away:
+    /// about one per three characters of the longer word.
+    fn budget(&self, chars: usize) -> usize {
+        (self.chars.max(chars) / 3).max(1)
+    }
+
+    /// The least distance to a lower-cased word of `chars` characters that
+    /// its length and letters allow, when within its budget: the
+    /// difference in length, and half the letters one word has and the
+    /// other not (an edit changes at most two letters of a word's bag;
+    /// a letter in no bucket of the other's mask is one of those). Leaves
+    /// the word's letters in `scratch`.
+    fn bound(&self, lower: &str, chars: usize, scratch: &mut Scratch) -> Option<usize> {
+        let budget = self.budget(chars);
+        let length = self.chars.abs_diff(chars);
+        if length > budget {
             return None;
         }
         scratch.letters.clear();
         scratch.letters.extend(lower.chars());
-        if (mask(&scratch.letters) ^ self.mask).count_ones() as usize > 2 * budget {
+        let masks = (mask(&scratch.letters) ^ self.mask).count_ones() as usize;
+        if masks.div_ceil(2) > budget {
             return None;
         }
         scratch.bag.clear();
         scratch.bag.extend_from_slice(&scratch.letters);
         scratch.bag.sort_unstable();
-        if bag_difference(&self.bag, &scratch.bag) > 2 * budget {
+        let bags = bag_difference(&self.bag, &scratch.bag);
+        let bound = length.max(masks.div_ceil(2)).max(bags.div_ceil(2));
+        (bound <= budget).then_some(bound)
+    }
+
+    /// The edit distance to a lower-cased word of `chars` characters, when
+    /// at most `budget`.
+    fn distance(
+        &self,
+        lower: &str,
+        chars: usize,
+        budget: usize,
+        scratch: &mut Scratch,
+    ) -> Option<usize> {
+        if self.bound(lower, chars, scratch)? > budget {
             return None;
         }
         let distance = scratch.edits.between(&self.letters, &scratch.letters);
@@ -344,7 +379,8 @@ impl Lexicon {
             .iter()
             .take_while(|k| k.chars <= asked.longest)
             .filter_map(|k| {
-                let distance = asked.distance(&k.lower, k.chars, usize::MAX, &mut scratch)?;
+                let budget = asked.budget(k.chars);
+                let distance = asked.distance(&k.lower, k.chars, budget, &mut scratch)?;
                 Some((distance, k.order, k.word.as_str()))
             })
             .collect();
