@@ -99,13 +99,19 @@ pub fn designates<'n>(
 }
 
 /// `text.to_lowercase() == lowercase`, without making the lowercase text
-/// when both are ASCII (a look-up compares every card's names).
+/// (a look-up compares every card's names, in every language). Only a
+/// capital sigma lowers by what stands around it; elsewhere each character
+/// lowers on its own, and the comparison stops at the first difference.
 fn lowercase_is(text: &str, lowercase: &str) -> bool {
     if text.is_ascii() && lowercase.is_ascii() {
         text.len() == lowercase.len()
             && (text.bytes().zip(lowercase.bytes())).all(|(a, b)| a.to_ascii_lowercase() == b)
-    } else {
+    } else if text.contains('\u{3A3}') {
         text.to_lowercase() == lowercase
+    } else {
+        text.chars()
+            .flat_map(char::to_lowercase)
+            .eq(lowercase.chars())
     }
 }
 
@@ -900,6 +906,19 @@ mod tests {
                 let expected = plain.shown.get(&target).map(|(_, name)| name.as_str());
                 proptest::prop_assert_eq!(compact.shown(target), expected);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Comparing as characters lower is comparing the lowered texts.
+        #[test]
+        fn lowercase_is_comparing_lowercase_texts(
+            text in "[aAΣσςİKé日 ]{0,6}",
+            other in "[aAΣσςİKé日 ]{0,6}",
+        ) {
+            proptest::prop_assert_eq!(lowercase_is(&text, &text.to_lowercase()), true);
+            let lowered = other.to_lowercase();
+            proptest::prop_assert_eq!(lowercase_is(&text, &lowered), text.to_lowercase() == lowered);
         }
     }
 

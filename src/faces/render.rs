@@ -57,19 +57,27 @@ pub fn select<'a>(
 
 /// A card's place in its set (1-based) and the set's distinct cards.
 pub fn numbers(database: &Database) -> HashMap<&str, (usize, usize)> {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
-    let mut out = HashMap::with_capacity(database.cards.len());
+    numbers_of(database, |_| true)
+}
+
+/// [`numbers`] of the cards `wanted` picks out: every card is counted, only
+/// those are kept (a face of one card needs no map of every card's number).
+fn numbers_of(
+    database: &Database,
+    wanted: impl Fn(&Card) -> bool,
+) -> HashMap<&str, (usize, usize)> {
+    let mut counts: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
+    let mut places = Vec::new();
     for card in &database.cards {
         let n = counts.entry(card.set.0.as_str()).or_default();
         *n += 1;
-        out.insert(card.id.0.as_str(), (*n, 0));
-    }
-    for card in &database.cards {
-        if let Some(entry) = out.get_mut(card.id.0.as_str()) {
-            entry.1 = counts[card.set.0.as_str()];
+        if wanted(card) {
+            places.push((card.id.0.as_str(), card.set.0.as_str(), *n));
         }
     }
-    out
+    (places.into_iter())
+        .map(|(id, set, n)| (id, (n, counts[set])))
+        .collect()
 }
 
 /// The file name of a face in the output folder.
@@ -86,7 +94,8 @@ pub fn render_faces(
     options: &FaceOptions,
 ) -> Vec<Rendered> {
     let sets: HashMap<&str, &Set> = database.sets.iter().map(|s| (s.id.0.as_str(), s)).collect();
-    let numbers = numbers(database);
+    let ids: foldhash::HashSet<&str> = cards.iter().map(|c| c.id.0.as_str()).collect();
+    let numbers = numbers_of(database, |card| ids.contains(card.id.0.as_str()));
     let jobs: Vec<(&Card, &String)> = cards
         .iter()
         .flat_map(|card| langs.iter().map(move |lang| (*card, lang)))
