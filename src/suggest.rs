@@ -29,9 +29,8 @@ pub(crate) fn closest_other<'a>(
 ///
 /// One question, in two passes over the candidates: the first keeps those
 /// whose length and letters allow them to be near, by the least distance
-/// those allow (nothing is allocated per candidate, nor kept beyond the
-/// question, where a [`Lexicon`] keeps every word ready for many
-/// questions); the second measures them, the nearest bound first, and
+/// those allow (nothing is kept beyond the question, where a [`Lexicon`]
+/// keeps every word ready for many questions); the second measures them, the nearest bound first, and
 /// stops once no candidate left can be among the `limit` nearest. An
 /// unknown card asked of a pool's 300,000 names measures a few of them.
 pub fn nearest<'a>(
