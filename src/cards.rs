@@ -256,6 +256,19 @@ pub struct NameIndex {
     shown_names: String,
 }
 
+/// The hash of the folded name at a place in `slots`, as the table moves
+/// its entries (its fields, not the index: the table is borrowed apart).
+fn slot_hash<'a>(
+    folded: &'a str,
+    slots: &'a [Slot],
+    hasher: &'a foldhash::fast::RandomState,
+) -> impl Fn(&u32) -> u64 + 'a {
+    move |&place| {
+        let slot = &slots[place as usize];
+        hasher.hash_one(&folded[slot.start as usize..slot.end as usize])
+    }
+}
+
 impl std::fmt::Debug for NameIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let names = (self.slots.iter()).map(|slot| {
@@ -327,12 +340,9 @@ impl NameIndex {
             first: target,
             more: NONE,
         });
-        let (folded, slots, hasher) = (&self.folded, &self.slots, &self.hasher);
-        let hash = hasher.hash_one(key);
-        self.table.insert_unique(hash, place, |&p| {
-            let slot = &slots[p as usize];
-            hasher.hash_one(&folded[slot.start as usize..slot.end as usize])
-        });
+        let hash = self.hasher.hash_one(key);
+        let rehash = slot_hash(&self.folded, &self.slots, &self.hasher);
+        self.table.insert_unique(hash, place, rehash);
         place
     }
 
@@ -365,11 +375,8 @@ impl NameIndex {
     pub fn shrink_to_fit(&mut self) {
         self.folded.shrink_to_fit();
         self.slots.shrink_to_fit();
-        let (folded, slots, hasher) = (&self.folded, &self.slots, &self.hasher);
-        self.table.shrink_to_fit(|&p| {
-            let slot = &slots[p as usize];
-            hasher.hash_one(&folded[slot.start as usize..slot.end as usize])
-        });
+        let rehash = slot_hash(&self.folded, &self.slots, &self.hasher);
+        self.table.shrink_to_fit(rehash);
         self.more.shrink_to_fit();
         self.keys.shrink_to_fit();
         self.shown.shrink_to_fit();
@@ -451,10 +458,11 @@ impl NameIndex {
     }
 
     /// The names of the targets whose names are closest to a folded
-    /// reference, nearest first. One pass over the folded names, each as
-    /// it is ([`suggest::nearest`]): nothing is kept for the next question
-    /// (a [`crate::suggest::Lexicon`] of a 100,000-card pool's names held
-    /// 80 MiB for as long as a server ran).
+    /// reference, nearest first. The folded names are asked as they are
+    /// ([`suggest::nearest_lowercase_until`], until they show enough
+    /// names): nothing is kept for the next question (a
+    /// [`crate::suggest::Lexicon`] of a 100,000-card pool's names held 80
+    /// MiB for as long as a server ran).
     fn suggest(&self, key: &str) -> Vec<String> {
         let names = self.slots.iter().map(|slot| self.text(slot));
         let close = suggest::nearest_lowercase_until(key, names, |near| self.shows_enough(near));

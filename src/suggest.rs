@@ -139,8 +139,8 @@ fn lower_chars(word: &str) -> usize {
 
 /// A word asked about, lower-cased, with what rules candidates out.
 struct Asked {
+    /// The word, lower-cased, letter by letter.
     letters: Vec<char>,
-    chars: usize,
     bag: Vec<char>,
     mask: u64,
     /// The lengths a candidate can have: about one edit per three
@@ -163,7 +163,6 @@ impl Asked {
             letters,
             shortest: (chars * 2 / 3).saturating_sub(1),
             longest: chars.saturating_mul(3) / 2 + 1,
-            chars,
         }
     }
 
@@ -175,7 +174,7 @@ impl Asked {
     /// How many edits a candidate of `chars` characters may be away:
     /// about one per three characters of the longer word.
     fn budget(&self, chars: usize) -> usize {
-        (self.chars.max(chars) / 3).max(1)
+        (self.letters.len().max(chars) / 3).max(1)
     }
 
     /// The least distance to a lower-cased word of `chars` characters that
@@ -186,7 +185,7 @@ impl Asked {
     /// the word's letters in `scratch`.
     fn bound(&self, lower: &str, chars: usize, scratch: &mut Scratch) -> Option<usize> {
         let budget = self.budget(chars);
-        let length = self.chars.abs_diff(chars);
+        let length = self.letters.len().abs_diff(chars);
         if length > budget {
             return None;
         }
