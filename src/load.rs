@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::{Code, Diagnostic, Fix};
-use crate::effect::{self, Effect};
+use crate::effect::{Effect, ParseMemo};
 use crate::model::{Art, CardSource, SetSource};
 use crate::pool::SourceFile;
 use crate::set_schema::SetValidator;
@@ -309,7 +309,7 @@ pub(crate) fn fits(diagnostics: &[Diagnostic], path: &Arc<str>) -> bool {
 }
 
 /// One file's own checks.
-pub(crate) fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
+pub(crate) fn load_file(file: &SourceFile, schema_only: bool, memo: &ParseMemo) -> FileResult {
     let mut diagnostics = Vec::new();
     if schema_only {
         // YAML and the JSON Schema only: no cards read, no effects parsed.
@@ -321,14 +321,23 @@ pub(crate) fn load_file(file: &SourceFile, schema_only: bool) -> FileResult {
             diagnostics,
         };
     }
-    let set = load_set(file, &mut diagnostics);
+    let set = load_set_with(file, memo, &mut diagnostics);
     FileResult { set, diagnostics }
 }
 
 /// Parses and schema-checks one set file.
 pub fn load_set(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<LoadedSet> {
+    load_set_with(file, &ParseMemo::new(), diagnostics)
+}
+
+/// [`load_set`], its effect texts parsed through `memo`.
+pub(crate) fn load_set_with(
+    file: &SourceFile,
+    memo: &ParseMemo,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<LoadedSet> {
     let doc = parse_set_file(file, diagnostics)?;
-    load_parsed(file, doc, diagnostics)
+    load_parsed(file, doc, memo, diagnostics)
 }
 
 /// [`load_set`] and the file's YAML tree (for the translation commands,
@@ -338,7 +347,7 @@ pub(crate) fn load_set_and_doc(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<(LoadedSet, Node)> {
     let doc = parse_set_file(file, diagnostics)?;
-    let set = load_parsed(file, doc.clone(), diagnostics)?;
+    let set = load_parsed(file, doc.clone(), &ParseMemo::new(), diagnostics)?;
     Some((set, doc))
 }
 
@@ -371,6 +380,7 @@ fn fit_text(card: &mut CardSource) {
 fn load_parsed(
     file: &SourceFile,
     doc: Node,
+    memo: &ParseMemo,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<LoadedSet> {
     // Everything wanted from the tree is taken before the tree becomes JSON
@@ -436,13 +446,13 @@ fn load_parsed(
                 fit_text(&mut card);
                 let set_kind = (!header_refused).then_some(set.kind);
                 check_kind(file, set_kind, &card, &spans, diagnostics);
-                let effect = parse_effect(file, &card, &spans, diagnostics);
+                let effect = parse_effect(file, &card, &spans, memo, diagnostics);
                 if !card.errata.is_empty() {
                     let at = errata_spans
                         .iter()
                         .find(|(index, _)| *index == i)
                         .map_or(&[][..], |(_, spans)| &spans[..]);
-                    check_errata(file, &card, at, diagnostics);
+                    check_errata(file, &card, at, memo, diagnostics);
                 }
                 cards.push(LoadedCard {
                     index: i,
@@ -455,7 +465,7 @@ fn load_parsed(
             Err(_) => {
                 let (card, effect) = fallback.unwrap_or_default();
                 // Its effect's syntax is still checked.
-                parse_effect_text(file, effect.as_deref(), &spans, diagnostics);
+                parse_effect_text(file, effect.as_deref(), &spans, memo, diagnostics);
                 partial.push(PartialCard { index: i, ..card });
             }
         }
@@ -500,9 +510,10 @@ pub(crate) fn parse_effect(
     file: &SourceFile,
     card: &CardSource,
     spans: &CardSpans,
+    memo: &ParseMemo,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Effect> {
-    parse_effect_text(file, card.effect.as_deref(), spans, diagnostics)
+    parse_effect_text(file, card.effect.as_deref(), spans, memo, diagnostics)
 }
 
 /// [`parse_effect`] of an effect text, when there is one.
@@ -510,15 +521,11 @@ fn parse_effect_text(
     file: &SourceFile,
     text: Option<&str>,
     spans: &CardSpans,
+    memo: &ParseMemo,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Effect> {
-    parse_text_at(
-        file,
-        text?,
-        spans.effect.start,
-        spans.effect_style,
-        diagnostics,
-    )
+    let at = (spans.effect.start, spans.effect_style);
+    parse_text_at(file, text?, at, memo, diagnostics)
 }
 
 /// Where a card's errata entries are: each one's `until` and `effect`
@@ -567,9 +574,6 @@ impl ErrataSpans {
     }
 }
 
-/// A card's errata history: each release named once, each earlier text in
-/// the effect language (its syntax only: an old text may name a keyword
-/// the pool no longer has).
 /// What a card's kind asks of it: a STAR on the kinds that have one,
 /// none (and no element or type) on venues and characters, and a set of
 /// the kind it is bound to, each way (`set_kind` is `None` when the
@@ -707,10 +711,14 @@ fn entry_line(text: &str, entry: &Range<usize>) -> Option<Range<usize>> {
     (alone && !entry.is_empty()).then_some(start..end)
 }
 
+/// A card's errata history: each release named once, each earlier text in
+/// the effect language (its syntax only: an old text may name a keyword
+/// the pool no longer has).
 fn check_errata(
     file: &SourceFile,
     card: &CardSource,
     spans: &[ErrataSpans],
+    memo: &ParseMemo,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     for (i, errata) in card.errata.iter().enumerate() {
@@ -735,26 +743,21 @@ fn check_errata(
                 .with_help("one entry per release: keep the text that was used until it"),
             );
         }
-        parse_text_at(
-            file,
-            &errata.effect,
-            at.effect.start,
-            at.effect_style,
-            diagnostics,
-        );
+        let effect_at = (at.effect.start, at.effect_style);
+        parse_text_at(file, &errata.effect, effect_at, memo, diagnostics);
     }
 }
 
-/// Parses an effect text written at `start` in `style`; syntax errors
+/// Parses an effect text written at `(start, style)`; syntax errors
 /// become diagnostics located inside the YAML value.
 fn parse_text_at(
     file: &SourceFile,
     text: &str,
-    start: usize,
-    style: TextStyle,
+    (start, style): (usize, TextStyle),
+    memo: &ParseMemo,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Effect> {
-    match effect::parse(text) {
+    match memo.parse(text) {
         Ok(tree) => Some(tree),
         Err(errors) => {
             // Offsets only as far as the findings reach: a text refused for

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::cache::{Cache, SetEntry};
 use crate::diagnostics::Diagnostic;
+use crate::effect::ParseMemo;
 use crate::i18n::UnitKey;
 use crate::i18n::locale::{self, FileClass, Target};
 use crate::i18n::set_text::SetText;
@@ -25,6 +26,9 @@ pub(super) struct FilesRead<'p> {
     pub locales: Vec<LocaleWork<'p>>,
     /// Set files whose result came from the cache.
     pub reused: usize,
+    /// The effect texts parsed so far, for the stages that parse a set's
+    /// effects again (a set from the cache, checked or rendered anew).
+    pub memo: ParseMemo,
 }
 
 impl FilesRead<'_> {
@@ -55,6 +59,7 @@ pub(super) fn read_files<'p>(
         false => set_translation_files(pool),
     };
     let cached = cache.as_deref();
+    let memo = ParseMemo::new();
     // Files are independent until the pool-wide checks: set files parse in
     // parallel, and the translation files alongside them.
     let (per_set, locales) = rayon::join(
@@ -63,7 +68,7 @@ pub(super) fn read_files<'p>(
                 .par_iter()
                 .zip(previous)
                 .map(|(file, previous)| {
-                    let read = read_set_file(file, previous, schema_only);
+                    let read = read_set_file(file, previous, schema_only, &memo);
                     if let Some(progress) = progress {
                         progress.fetch_add(1, Ordering::Relaxed);
                     }
@@ -94,6 +99,7 @@ pub(super) fn read_files<'p>(
         loaded,
         locales,
         reused,
+        memo,
     }
 }
 
@@ -112,6 +118,7 @@ fn read_set_file(
     file: &SourceFile,
     previous: Option<SetEntry>,
     schema_only: bool,
+    memo: &ParseMemo,
 ) -> (SetWork, Option<LoadedSet>) {
     let fits = |entry: &SetEntry, hash: u64| entry.hash == hash && entry.fits(&file.path);
     let previous = match (file.known_hash(), previous) {
@@ -125,7 +132,7 @@ fn read_set_file(
     let hash = in_hand.hash();
     match previous.filter(|entry| fits(entry, hash)) {
         Some(entry) => reuse_set_file(file, entry),
-        None => load_set_file(&in_hand, hash, schema_only),
+        None => load_set_file(&in_hand, hash, schema_only, memo),
     }
 }
 
@@ -149,8 +156,13 @@ fn reuse_set_file(file: &SourceFile, mut entry: SetEntry) -> (SetWork, Option<Lo
 }
 
 /// A set file loaded anew.
-fn load_set_file(file: &SourceFile, hash: u64, schema_only: bool) -> (SetWork, Option<LoadedSet>) {
-    let result = load_file(file, schema_only);
+fn load_set_file(
+    file: &SourceFile,
+    hash: u64,
+    schema_only: bool,
+    memo: &ParseMemo,
+) -> (SetWork, Option<LoadedSet>) {
+    let result = load_file(file, schema_only, memo);
     (SetWork::fresh(hash, result.diagnostics), result.set)
 }
 
@@ -295,14 +307,19 @@ pub(super) fn pair_translations(
 /// anew: its card texts put back and its effects parsed (their findings were
 /// reported when the file was first read). Should the cached texts not
 /// decode, the file is read again.
-pub(super) fn whole_set(work: &SetWork, cached: &LoadedSet, file: &SourceFile) -> LoadedSet {
+pub(super) fn whole_set(
+    work: &SetWork,
+    cached: &LoadedSet,
+    file: &SourceFile,
+    memo: &ParseMemo,
+) -> LoadedSet {
     let mut set = cached.clone();
     let restored = work.texts.as_ref().is_some_and(|t| t.restore(&mut set));
     if !restored {
-        return load_file(file, false).set.unwrap_or(set);
+        return load_file(file, false, memo).set.unwrap_or(set);
     }
     for card in &mut set.cards {
-        card.effect = parse_effect(file, &card.card, &card.spans, &mut Vec::new());
+        card.effect = parse_effect(file, &card.card, &card.spans, memo, &mut Vec::new());
     }
     set
 }

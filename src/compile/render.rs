@@ -22,6 +22,7 @@ use super::read::{FilesRead, read_locale, whole_set};
 use super::stream::stream_sets;
 use super::vocabulary::PoolVocabulary;
 use super::{Built, Output, Plan, SetWork};
+use crate::effect::ParseMemo;
 
 /// What the stage needs besides the files read.
 pub(super) struct RenderInput<'a> {
@@ -72,6 +73,7 @@ pub(super) fn render_and_write<'p>(
         books: Books::of(&vocabulary.phrases),
         vocab: &vocabulary.vocab,
         plan,
+        memo: &read.memo,
     };
     // The database carries the pool's keywords, so that a reader of the
     // file names them as a reader of the pool does.
@@ -236,6 +238,7 @@ struct Renderer<'a> {
     books: Books<'a>,
     vocab: &'a Vocabulary,
     plan: &'a Plan,
+    memo: &'a ParseMemo,
 }
 
 impl Renderer<'_> {
@@ -252,7 +255,7 @@ impl Renderer<'_> {
             return (w, None);
         }
         if self.works[w].reused {
-            *set = whole_set(&self.works[w], set, &self.pool.sets[w]);
+            *set = whole_set(&self.works[w], set, &self.pool.sets[w], self.memo);
         }
         let trees: Vec<Option<Effect>> = set.cards.iter_mut().map(|c| c.effect.take()).collect();
         // Without a cache, the set is not needed after this: its cards'

@@ -56,7 +56,7 @@ pub(super) fn check_effects(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let key = vocabulary.key;
-    let loaded = &read.loaded;
+    let (loaded, memo) = (&read.loaded, &read.memo);
     let found: Vec<(usize, Vec<Diagnostic>, bool)> = read
         .works
         .par_iter()
@@ -70,7 +70,7 @@ pub(super) fn check_effects(
             }
             let file = &pool.sets[w];
             let set = match work.reused {
-                true => std::borrow::Cow::Owned(whole_set(work, &loaded[index], file)),
+                true => std::borrow::Cow::Owned(whole_set(work, &loaded[index], file, memo)),
                 false => std::borrow::Cow::Borrowed(&loaded[index]),
             };
             Some((w, check_set_effects(&set, &vocabulary.vocab, file), true))
