@@ -1,7 +1,7 @@
 //! The database made from the checked sets: each card with its derived
 //! copies and its effect rendered in every language.
 
-use crate::effect::{self, Effect, Lang, Phrasebooks, Vocabulary};
+use crate::effect::{self, Effect, Lang, Phrasebooks, TextMemo, Vocabulary};
 use crate::load::LoadedSet;
 use crate::model::{Art, Card, CardSource, DATABASE_FORMAT, Database, Set};
 use crate::words::Id;
@@ -107,19 +107,36 @@ impl<'a> Books<'a> {
     }
 }
 
+impl Books<'_> {
+    /// An effect printed in every language, in the books' order.
+    fn print(&self, tree: &Effect, vocab: &Vocabulary) -> Printed {
+        self.0
+            .map(|(_, lang, book)| effect::render(tree, lang, book, vocab))
+    }
+}
+
+/// An effect printed in every language.
+type Printed = [String; Lang::ALL.len()];
+
+/// The printed texts of the effect texts a build met again (printing
+/// depends on the tree alone, and the tree on the text).
+pub(super) type PrintMemo = TextMemo<Printed>;
+
 /// Prints a card's effect in every language; the tree moves into the card.
 pub(super) fn render_card(
     card: &mut Card,
     tree: Option<Effect>,
     books: &Books<'_>,
     vocab: &Vocabulary,
+    printed: &PrintMemo,
 ) {
     let Some(tree) = tree else { return };
-    for (code, lang, book) in &books.0 {
-        card.effect_text.insert(
-            (*code).to_string(),
-            effect::render(&tree, *lang, book, vocab),
-        );
+    let texts = match &card.effect {
+        Some(text) => printed.get_or(text, || books.print(&tree, vocab)),
+        None => books.print(&tree, vocab),
+    };
+    for ((code, _, _), text) in books.0.iter().zip(texts) {
+        card.effect_text.insert((*code).to_string(), text);
     }
     card.effect_tree = Some(tree);
 }

@@ -16,7 +16,7 @@ use crate::load::LoadedSet;
 use crate::model::{DATABASE_FORMAT, Database, KeywordName};
 use crate::pool::{Pool, SourceFile};
 
-use super::assemble::{Books, assemble_set, assemble_set_taking, render_card};
+use super::assemble::{Books, PrintMemo, assemble_set, assemble_set_taking, render_card};
 use super::checks::{Derived, check_pool};
 use super::read::{FilesRead, read_locale, whole_set};
 use super::stream::stream_sets;
@@ -74,6 +74,7 @@ pub(super) fn render_and_write<'p>(
         vocab: &vocabulary.vocab,
         plan,
         memo: &read.memo,
+        printed: PrintMemo::new(),
     };
     // The database carries the pool's keywords, so that a reader of the
     // file names them as a reader of the pool does.
@@ -239,6 +240,7 @@ struct Renderer<'a> {
     vocab: &'a Vocabulary,
     plan: &'a Plan,
     memo: &'a ParseMemo,
+    printed: PrintMemo,
 }
 
 impl Renderer<'_> {
@@ -265,7 +267,7 @@ impl Renderer<'_> {
             false => assemble_set_taking(index, set, self.derived),
         };
         for (card, tree) in cards.iter_mut().zip(trees) {
-            render_card(card, tree, &self.books, self.vocab);
+            render_card(card, tree, &self.books, self.vocab, &self.printed);
         }
         let mut one = Database {
             keywords: None,

@@ -1,6 +1,7 @@
-//! Effect texts parsed once per build: a pool says the same thing on many
-//! cards (a keyword line alone, a promo reprinting a card, the same
-//! `Score:` bonus across a set), and parsing is a pure function of the text.
+//! Effect texts parsed (and printed) once per build: a pool says the
+//! same thing on many cards (a keyword line alone, a promo reprinting a
+//! card, the same `Score:` bonus across a set), and parsing is a pure
+//! function of the text, as printing is of the tree.
 
 use std::sync::{Mutex, PoisonError};
 
@@ -21,43 +22,46 @@ const SHARDS: usize = 16;
 /// pool).
 const TEXTS_PER_SHARD: usize = 256;
 
-/// [`super::parse`], remembering the answers for texts seen again lately.
-/// Shared by the threads of one build.
+/// What a function of an effect text answered for the texts seen again
+/// lately (its tree, its printed texts). Shared by the threads of a build.
 ///
-/// A text's tree is kept from its second sighting on: its first only
+/// A text's answer is kept from its second sighting on: its first only
 /// notes the text, so a pool whose texts are all different pays a look-up
-/// per card, not a copy of every tree.
-pub struct ParseMemo {
-    shards: [Mutex<HashMap<Box<str>, Option<Parsed>>>; SHARDS],
+/// per card, not a copy of every answer.
+pub struct TextMemo<V> {
+    shards: [Mutex<HashMap<Box<str>, Option<V>>>; SHARDS],
     hasher: foldhash::fast::FixedState,
 }
 
-impl Default for ParseMemo {
-    fn default() -> ParseMemo {
-        ParseMemo::new()
+/// [`super::parse`] through a [`TextMemo`].
+pub type ParseMemo = TextMemo<Parsed>;
+
+impl<V: Clone> Default for TextMemo<V> {
+    fn default() -> TextMemo<V> {
+        TextMemo::new()
     }
 }
 
-impl ParseMemo {
-    pub fn new() -> ParseMemo {
-        ParseMemo {
+impl<V: Clone> TextMemo<V> {
+    pub fn new() -> TextMemo<V> {
+        TextMemo {
             shards: std::array::from_fn(|_| Mutex::new(HashMap::default())),
             hasher: foldhash::fast::FixedState::default(),
         }
     }
 
-    /// The parse of `text`: remembered, or made now (with no lock held).
-    pub fn parse(&self, text: &str) -> Parsed {
+    /// The answer for `text`: remembered, or `make` (run with no lock held).
+    pub fn get_or(&self, text: &str, make: impl FnOnce() -> V) -> V {
         use std::hash::BuildHasher;
         let shard = &self.shards[self.hasher.hash_one(text) as usize % SHARDS];
         let lock = || shard.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(Some(parsed)) = lock().get(text) {
-            return parsed.clone();
+        if let Some(Some(answer)) = lock().get(text) {
+            return answer.clone();
         }
-        let parsed = super::parse(text);
+        let answer = make();
         let mut texts = lock();
         match texts.get_mut(text) {
-            Some(kept) => *kept = Some(parsed.clone()),
+            Some(kept) => *kept = Some(answer.clone()),
             None => {
                 if texts.len() >= TEXTS_PER_SHARD {
                     texts.clear();
@@ -65,7 +69,14 @@ impl ParseMemo {
                 texts.insert(text.into(), None);
             }
         }
-        parsed
+        answer
+    }
+}
+
+impl TextMemo<Parsed> {
+    /// The parse of `text`.
+    pub fn parse(&self, text: &str) -> Parsed {
+        self.get_or(text, || super::parse(text))
     }
 }
 

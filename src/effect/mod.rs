@@ -39,7 +39,7 @@ pub use error::{CODES, EffectError};
 pub use format::{OutlineLine, outline};
 pub use holdings::{Holding, Holdings, holdings};
 pub use keywords::{Keyword, Keywords, Reminder, Takes, Texts};
-pub use memo::{ParseMemo, Parsed};
+pub use memo::{ParseMemo, Parsed, TextMemo};
 pub use phrases::{Phrasebook, Phrasebooks};
 pub use sides::{CharacterSide, sides};
 pub use touchstone::reads_back;
