@@ -114,7 +114,7 @@ pub struct LoadedCard {
     pub spans: CardSpans,
     /// The parsed effect, when the card has one without syntax errors
     /// (parsed again from the text rather than cached).
-    pub effect: Option<Effect>,
+    pub effect: Option<Arc<Effect>>,
     /// The card's art as this build found it (looked for anew by every
     /// build: the image is not part of the set file, so never cached).
     pub art: Option<Art>,
@@ -512,7 +512,7 @@ pub(crate) fn parse_effect(
     spans: &CardSpans,
     memo: &ParseMemo,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<Effect> {
+) -> Option<Arc<Effect>> {
     parse_effect_text(file, card.effect.as_deref(), spans, memo, diagnostics)
 }
 
@@ -523,7 +523,7 @@ fn parse_effect_text(
     spans: &CardSpans,
     memo: &ParseMemo,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<Effect> {
+) -> Option<Arc<Effect>> {
     let at = (spans.effect.start, spans.effect_style);
     parse_text_at(file, text?, at, memo, diagnostics)
 }
@@ -756,7 +756,7 @@ fn parse_text_at(
     (start, style): (usize, TextStyle),
     memo: &ParseMemo,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<Effect> {
+) -> Option<Arc<Effect>> {
     match memo.parse(text) {
         Ok(tree) => Some(tree),
         Err(errors) => {

@@ -237,7 +237,7 @@ pub struct Card {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "skip_effect_tree"
     )]
-    pub effect_tree: Option<crate::effect::Effect>,
+    pub effect_tree: Option<std::sync::Arc<crate::effect::Effect>>,
     /// The printed effect text rendered from the tree, by language (`en`, `ja`).
     #[serde(default, skip_serializing_if = "ByLang::is_empty")]
     pub effect_text: ByLang<String>,
@@ -344,7 +344,7 @@ impl Card {
         }
         let parsed;
         let tree = match &self.effect_tree {
-            Some(tree) => tree,
+            Some(tree) => &**tree,
             None => {
                 parsed = crate::effect::parse(self.effect.as_deref()?).ok()?;
                 &parsed
@@ -552,7 +552,7 @@ impl<T: JsonSchema> JsonSchema for ByLang<T> {
 /// Reads past a database's effect tree (see [`Card::effect_tree`]).
 fn skip_effect_tree<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
-) -> Result<Option<crate::effect::Effect>, D::Error> {
+) -> Result<Option<std::sync::Arc<crate::effect::Effect>>, D::Error> {
     serde::de::IgnoredAny::deserialize(deserializer).map(|_| None)
 }
 

@@ -604,7 +604,7 @@ impl<'c> Inserts<'c> {
             |chunk| {
                 let trees: Vec<Option<Tree>> = chunk
                     .par_iter()
-                    .map(|card| card.effect_tree.as_ref().map(Tree::of))
+                    .map(|card| card.effect_tree.as_deref().map(Tree::of))
                     .collect();
                 Ok((chunk, trees))
             },

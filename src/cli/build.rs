@@ -71,6 +71,9 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     if args.watch {
         return watch(context, &args);
     }
+    // One build and the process ends (docs/decisions.md, "Effect texts
+    // met again").
+    blades_alloc::keep_freed_memory_until_exit();
     context.say_pool();
     let mut builder = Builder::new(settings(context, &args));
     let started = Instant::now();

@@ -1,6 +1,8 @@
 //! The database made from the checked sets: each card with its derived
 //! copies and its effect rendered in every language.
 
+use std::sync::Arc;
+
 use crate::effect::{self, Effect, Lang, Phrasebooks, TextMemo, Vocabulary};
 use crate::load::LoadedSet;
 use crate::model::{Art, Card, CardSource, DATABASE_FORMAT, Database, Set};
@@ -125,7 +127,7 @@ pub(super) type PrintMemo = TextMemo<Printed>;
 /// Prints a card's effect in every language; the tree moves into the card.
 pub(super) fn render_card(
     card: &mut Card,
-    tree: Option<Effect>,
+    tree: Option<Arc<Effect>>,
     books: &Books<'_>,
     vocab: &Vocabulary,
     printed: &PrintMemo,

@@ -259,7 +259,8 @@ impl Renderer<'_> {
         if self.works[w].reused {
             *set = whole_set(&self.works[w], set, &self.pool.sets[w], self.memo);
         }
-        let trees: Vec<Option<Effect>> = set.cards.iter_mut().map(|c| c.effect.take()).collect();
+        let trees: Vec<Option<Arc<Effect>>> =
+            set.cards.iter_mut().map(|c| c.effect.take()).collect();
         // Without a cache, the set is not needed after this: its cards'
         // text moves into the database.
         let (set_model, mut cards) = match self.plan.keeps_sets {

@@ -767,7 +767,7 @@ fn card_page(
             Some(_) => None,
             None => crate::effect::parse(effect).ok(),
         };
-        if let Some(tree) = card.effect_tree.as_ref().or(parsed.as_ref()) {
+        if let Some(tree) = card.effect_tree.as_deref().or(parsed.as_ref()) {
             outline_html(&mut out, &crate::effect::outline(tree));
         }
         out.push_str("</section>\n");

@@ -509,7 +509,7 @@ mod tests {
                 let Some(effect) = &card.effect else { continue };
                 let tree = crate::effect::parse(effect).expect("a built effect parses");
                 let with_tree = Card {
-                    effect_tree: Some(tree),
+                    effect_tree: Some(tree.into()),
                     ..card.clone()
                 };
                 let without = Card {
