@@ -107,9 +107,7 @@ impl<'a> Books<'a> {
     pub(super) fn of(phrases: &'a Phrasebooks) -> Books<'a> {
         Books(Lang::ALL.map(|lang| (lang.code(), lang, phrases.get(lang))))
     }
-}
 
-impl Books<'_> {
     /// An effect printed in every language, in the books' order.
     fn print(&self, tree: &Effect, vocab: &Vocabulary) -> Printed {
         self.0
