@@ -87,8 +87,9 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// Asked in any order and any number of times, past what the memo
-        /// holds, it answers as the parser does.
+        /// Asked in any order and any number of times, the memo answers
+        /// as the parser does (that it forgets rather than grows is the
+        /// next tests').
         #[test]
         fn the_memo_answers_as_the_parser(
             picks in proptest::collection::vec(0..TEXTS.len() + 40, 1..600),

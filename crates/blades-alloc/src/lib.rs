@@ -1,6 +1,6 @@
 //! The one place blades calls into its allocator's C interface, kept out
 //! of the `blades` crate, which forbids `unsafe` code (docs/decisions.md,
-//! "What the server holds", part 11).
+//! "What the server holds", part 11, and "Effect texts met again").
 
 /// `mi_option_purge_delay` in mimalloc's `mimalloc.h` (version 3, the one
 /// `libmimalloc-sys` builds): the option after `mi_option_eager_commit_delay`
