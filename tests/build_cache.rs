@@ -157,6 +157,63 @@ fn an_edited_set_file_is_read_again_and_the_rest_reused() {
 }
 
 #[test]
+fn an_edit_that_repeats_a_card_of_an_unchanged_set_is_found_in_both() {
+    let dir = pool_copy();
+    build_both(dir.path());
+    // The first card of Sunset Gulch takes the id and the name of one in
+    // Cogwork Foundry, whose file (and cached cards) stay as they were.
+    let gulch = dir.path().join("cards/sunset-gulch.yaml");
+    edit(&gulch, "id: tumbleweed-jackrabbit", "id: rivet-gremlin");
+    edit(&gulch, "name: Tumbleweed Jackrabbit", "name: RIVET gremlin");
+    let (run, _) = build_both(dir.path());
+    assert_eq!(reused(&run), "12 of 13");
+    for (code, first) in [
+        ("duplicate-card-id", "cogwork-foundry.yaml"),
+        ("duplicate-card-name", "cogwork-foundry.yaml"),
+    ] {
+        assert!(run.stderr.contains(code), "{}", run.stderr);
+        assert!(run.stderr.contains(first), "{}", run.stderr);
+    }
+    // Put back: the findings go, again in both.
+    edit(&gulch, "id: rivet-gremlin", "id: tumbleweed-jackrabbit");
+    edit(&gulch, "name: RIVET gremlin", "name: Tumbleweed Jackrabbit");
+    let (run, _) = build_both(dir.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn a_change_to_the_pools_types_checks_the_unchanged_sets_again() {
+    let dir = pool_copy();
+    let (cogwork, juno) = (
+        dir.path().join("cards/cogwork-foundry.yaml"),
+        dir.path().join("cards/pro-juno-kestrel.yaml"),
+    );
+    edit(&cogwork, "types: [construct]", "types: [gizmo]");
+    edit(
+        &juno,
+        "extra-types: [speedster]",
+        "extra-types: [speedster, gizmo]",
+    );
+    let (run, _) = build_both(dir.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Cogwork Foundry's file is the same, but the type its card names is
+    // no longer declared.
+    edit(
+        &juno,
+        "extra-types: [speedster, gizmo]",
+        "extra-types: [speedster]",
+    );
+    let (run, _) = build_both(dir.path());
+    assert_ne!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("gizmo"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cogwork-foundry.yaml"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn files_unchanged_since_a_build_are_not_read_again_and_an_edit_is_always_seen() {
     let dir = pool_copy();
     // A file's stamp vouches for it only once it has been left alone for a

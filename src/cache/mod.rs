@@ -34,7 +34,7 @@ mod card_codec;
 use crate::artifacts::{FileIdentity, WrittenDatabase, WrittenIndex};
 use crate::artifacts::{Piece, SetJson, SharedBytes};
 use crate::diagnostics::Diagnostic;
-use crate::load::{FileResult, LoadedSet, LocaleSummary};
+use crate::load::{FileResult, LoadedCard, LoadedSet, LocaleSummary};
 use crate::pool::FileStamp;
 
 /// Identity of the code that produced a cache; a cache from any other build
@@ -42,7 +42,7 @@ use crate::pool::FileStamp;
 pub(crate) const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
 
 /// First line of a cache file (its format).
-const MAGIC: &[u8] = b"blades-cache 11\n";
+const MAGIC: &[u8] = b"blades-cache 12\n";
 
 /// What a set file contributed to a build.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -67,6 +67,102 @@ pub struct SetEntry {
     /// Whether this entry is in the cache file as it is.
     #[serde(skip)]
     pub stored: bool,
+    /// The set's cards as the cache file holds them: the set's `cards`
+    /// are left empty until a build needs them (see [`StoredCards`]).
+    #[serde(skip)]
+    pub cards: Option<StoredCards>,
+    /// What the pool checks found of the set on its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<Arc<CheckedSet>>,
+    /// Whether a card of the set names art (which every build looks for).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub names_art: bool,
+}
+
+/// A cached set's cards, undecoded. Decoding every card of a large pool
+/// and holding them was most of what a build with nothing changed did, and
+/// most of its memory; now a build decodes only the sets it checks or
+/// renders anew (docs/decisions.md, "Cards left in the cache").
+#[derive(Clone, Debug)]
+pub struct StoredCards(SharedBytes);
+
+impl StoredCards {
+    /// How many cards there are.
+    pub fn len(&self) -> usize {
+        crate::codec::Reader(&self.0).number().unwrap_or(0)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The cards (without their effect and flavor texts, which the cache
+    /// keeps apart); `None` when they do not decode.
+    pub fn decode(&self) -> Option<Vec<LoadedCard>> {
+        card_codec::decode(&self.0)
+    }
+}
+
+/// What the pool checks found of one set file on its own, kept from one
+/// check of a pool to the next (by the cache, and by the editor server):
+/// its findings and copies, while its text and the pool's types are the
+/// same, and the keys its cards' ids and names are compared by.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CheckedSet {
+    /// The file's content hash.
+    pub hash: u64,
+    /// The key of the pool's declared types the set was checked with.
+    pub types: u64,
+    pub findings: Vec<Diagnostic>,
+    /// Copies by card index, sorted.
+    pub copies: Vec<(usize, u8)>,
+    /// Its cards' keys, in file order (a binary chunk of the record).
+    #[serde(skip)]
+    pub keys: Vec<CardKeys>,
+}
+
+/// A card's id and name as the uniqueness checks compare them: hashed (the
+/// name folded), each when the card has it as text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardKeys {
+    pub id: Option<u64>,
+    pub name: Option<u64>,
+}
+
+impl CardKeys {
+    fn encode(keys: &[CardKeys]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(keys.len() * 17);
+        for key in keys {
+            out.push(u8::from(key.id.is_some()) | u8::from(key.name.is_some()) << 1);
+            for hash in [key.id, key.name].into_iter().flatten() {
+                out.extend_from_slice(&hash.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    fn decode(mut bytes: &[u8]) -> Option<Vec<CardKeys>> {
+        let mut keys = Vec::with_capacity(bytes.len() / 17);
+        let hash = |present: bool, bytes: &mut &[u8]| -> Option<Option<u64>> {
+            if !present {
+                return Some(None);
+            }
+            let (head, rest) = bytes.split_first_chunk::<8>()?;
+            *bytes = rest;
+            Some(Some(u64::from_le_bytes(*head)))
+        };
+        while let Some((&flags, rest)) = bytes.split_first() {
+            bytes = rest;
+            if flags > 3 {
+                return None;
+            }
+            let id = hash(flags & 1 != 0, &mut bytes)?;
+            let name = hash(flags & 2 != 0, &mut bytes)?;
+            keys.push(CardKeys { id, name });
+        }
+        Some(keys)
+    }
 }
 
 /// The effect and flavor texts of a cached set's cards, in card order. They
@@ -523,20 +619,28 @@ fn seal(mut record: Vec<u8>) -> Vec<u8> {
 fn encode_set(path: &str, entry: &SetEntry) -> Vec<u8> {
     let meta = serde_json::to_vec(entry).expect("a cache entry serializes");
     let mut cards = Vec::new();
-    if let Some(set) = &entry.result.set {
-        card_codec::encode(&set.cards, &mut cards);
+    match (&entry.cards, &entry.result.set) {
+        (Some(stored), _) => cards.extend_from_slice(&stored.0),
+        (None, Some(set)) => card_codec::encode(&set.cards, &mut cards),
+        (None, None) => {}
     }
     let texts = CardTexts::encode(entry.texts.as_ref());
+    let keys = entry
+        .checked
+        .as_ref()
+        .map_or_else(Vec::new, |checked| CardKeys::encode(&checked.keys));
     let output = entry.output.as_ref();
     let size = output.map_or(0, |(_, j)| j.set.len());
-    let mut record =
-        Vec::with_capacity(path.len() + meta.len() + cards.len() + texts.len() + size + 64);
+    let mut record = Vec::with_capacity(
+        path.len() + meta.len() + cards.len() + texts.len() + keys.len() + size + 80,
+    );
     record.push(SET_RECORD);
     let write = |record: &mut Vec<u8>| -> std::io::Result<()> {
         write_chunk(record, path.as_bytes())?;
         write_chunk(record, &meta)?;
         write_chunk(record, &cards)?;
         write_chunk(record, &texts)?;
+        write_chunk(record, &keys)?;
         match output {
             Some((key, json)) => {
                 record.push(1);
@@ -610,6 +714,7 @@ struct Record<'a> {
     meta: &'a [u8],
     cards: &'a [u8],
     texts: &'a [u8],
+    keys: &'a [u8],
     output: Option<(u64, &'a [u8])>,
 }
 
@@ -683,18 +788,19 @@ fn split_records(mut reader: Reader<'_>) -> Option<Vec<Record<'_>>> {
         let kind = reader.byte()?;
         let path = std::str::from_utf8(reader.chunk()?).ok()?;
         let meta = reader.chunk()?;
-        let (cards, texts, output) = match kind {
+        let (cards, texts, keys, output) = match kind {
             SET_RECORD => {
                 let cards = reader.chunk()?;
                 let texts = reader.chunk()?;
+                let keys = reader.chunk()?;
                 let output = match reader.byte()? {
                     0 => None,
                     1 => Some((reader.u64()?, reader.chunk()?)),
                     _ => return None,
                 };
-                (cards, texts, output)
+                (cards, texts, keys, output)
             }
-            LOCALE_RECORD | DATABASE_RECORD => (&[][..], &[][..], None),
+            LOCALE_RECORD | DATABASE_RECORD => (&[][..], &[][..], &[][..], None),
             _ => return None,
         };
         let body = &start[..start.len() - reader.bytes.len()];
@@ -706,6 +812,7 @@ fn split_records(mut reader: Reader<'_>) -> Option<Vec<Record<'_>>> {
             meta,
             cards,
             texts,
+            keys,
             output,
         });
     }
@@ -733,8 +840,8 @@ fn shared_piece(buffer: &Arc<Vec<u8>>, piece: &[u8]) -> Option<SharedBytes> {
     SharedBytes::slice(buffer, start..start + piece.len())
 }
 
-/// The set entries, their cards decoded and their texts and JSON pieces
-/// left in the buffer; `written` has each set's cards in the database.
+/// The set entries, their cards, texts and JSON pieces left in the
+/// buffer; `written` has each set's cards in the database.
 fn decode_sets(
     buffer: &Arc<Vec<u8>>,
     current: &[&Record<'_>],
@@ -751,7 +858,10 @@ fn decode_sets(
             let path: Arc<str> = Arc::from(r.path);
             if let Some(set) = &mut entry.result.set {
                 set.path = Arc::clone(&path);
-                set.cards = card_codec::decode(r.cards)?;
+                entry.cards = Some(StoredCards(shared_piece(buffer, r.cards)?));
+            }
+            if let Some(checked) = entry.checked.as_mut().and_then(Arc::get_mut) {
+                checked.keys = CardKeys::decode(r.keys)?;
             }
             // A set's output is kept only with both its cards and its
             // section of the index on disk.
@@ -813,7 +923,36 @@ mod tests {
                 },
             )),
             stored: false,
+            cards: None,
+            checked: None,
+            names_art: false,
         }
+    }
+
+    #[test]
+    fn card_keys_come_back_as_they_went_in_and_damage_is_refused() {
+        let keys = [
+            CardKeys {
+                id: Some(1),
+                name: Some(u64::MAX),
+            },
+            CardKeys {
+                id: None,
+                name: Some(7),
+            },
+            CardKeys {
+                id: Some(9),
+                name: None,
+            },
+            CardKeys {
+                id: None,
+                name: None,
+            },
+        ];
+        let bytes = CardKeys::encode(&keys);
+        assert_eq!(CardKeys::decode(&bytes).as_deref(), Some(&keys[..]));
+        assert_eq!(CardKeys::decode(&bytes[..bytes.len() - 2]), None);
+        assert_eq!(CardKeys::decode(&[4]), None);
     }
 
     /// One build of paths `a`..`j`, `a` with content `hash`, the rest as stored.

@@ -10,7 +10,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::faces::art::{self, BadPath, MAX_ART_BYTES};
-use crate::load::LoadedCard;
+use crate::load::{LoadedCard, LoadedSet};
 use crate::model::Art;
 use crate::pool::Pool;
 
@@ -21,6 +21,7 @@ use super::read::FilesRead;
 /// `art` value: a path that leaves the pool's folder is an error, an image
 /// that is missing, unreadable, not an image or too large a warning.
 pub(super) fn find_art(pool: &Pool, read: &mut FilesRead<'_>, diagnostics: &mut Vec<Diagnostic>) {
+    restore_sets_naming_art(pool, read);
     for (file, work) in pool.sets.iter().zip(read.works.iter_mut()) {
         let Some(set) = work.loaded.and_then(|i| read.loaded.get_mut(i)) else {
             continue;
@@ -47,6 +48,19 @@ pub(super) fn find_art(pool: &Pool, read: &mut FilesRead<'_>, diagnostics: &mut 
             }
         }
         work.art = if any { key.digest() } else { 0 };
+    }
+}
+
+/// Puts back the cards of the sets from the cache that name art: a set
+/// that names none is left as it is.
+fn restore_sets_naming_art(pool: &Pool, read: &mut FilesRead<'_>) {
+    let naming = |i: &usize| read.works[read.owner[*i]].names_art;
+    let restored: Vec<(usize, LoadedSet)> = (0..read.loaded.len())
+        .filter(naming)
+        .filter_map(|i| Some((i, read.restored(pool, i)?)))
+        .collect();
+    for (i, set) in restored {
+        read.loaded[i] = set;
     }
 }
 

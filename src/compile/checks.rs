@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use crate::cache::{CardKeys, CheckedSet};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::load::{CardSpans, LoadedCard, LoadedSet, PartialCard};
 use crate::set_schema::SetValidator;
@@ -35,12 +36,18 @@ impl Derived {
 impl Derived {
     /// The copies of the sets `wanted` picks (by index), without their
     /// findings (the pool checks report those).
-    pub(super) fn of(sets: &[LoadedSet], wanted: impl Fn(usize) -> bool + Sync) -> Derived {
+    pub(super) fn of(
+        sets: &[LoadedSet],
+        wanted: impl Fn(usize) -> bool + Sync,
+        restore: Restore<'_>,
+    ) -> Derived {
         let by_set = sets
             .par_iter()
             .enumerate()
             .map(|(i, set)| match wanted(i) {
                 true => {
+                    let restored = restore(i);
+                    let set = restored.as_ref().unwrap_or(set);
                     let mut copies = check_copies(set, &mut Vec::new());
                     copies.sort_unstable_by_key(|&(index, _)| index);
                     copies
@@ -61,21 +68,35 @@ pub fn check_pool(sets: &[LoadedSet], out: &mut Vec<Diagnostic>) -> Derived {
 }
 
 /// What the pool checks learnt of each set file, kept from one check of a
-/// pool to the next when few of its files change (the editor server): a
-/// set's own findings and copies, while its text and the pool's types are
-/// the same, and the hashes its cards' ids and names are compared by.
+/// pool to the next when few of its files change (the editor server, and
+/// a build through its cache): a set's own findings and copies, while its
+/// text and the pool's types are the same, and the hashes its cards' ids
+/// and names are compared by.
 #[derive(Default)]
 pub struct ChecksMemo {
-    sets: HashMap<Arc<str>, Arc<SetMemo>>,
+    sets: HashMap<Arc<str>, Arc<CheckedSet>>,
     /// The keys of every set in `sets`, counted.
     counts: KeyCounts,
 }
 
 impl ChecksMemo {
+    /// A memo of what earlier checks found of these sets (by their file's
+    /// path, as the loaded sets name it).
+    pub(crate) fn of(sets: HashMap<Arc<str>, Arc<CheckedSet>>) -> ChecksMemo {
+        let learnt: Vec<&Arc<CheckedSet>> = sets.values().collect();
+        let counts = KeyCounts::of(&learnt);
+        ChecksMemo { sets, counts }
+    }
+
+    /// What the checks found of the set file at `path`.
+    pub(crate) fn checked(&self, path: &str) -> Option<&Arc<CheckedSet>> {
+        self.sets.get(path)
+    }
+
     /// The memo made to hold this check (`learnt`, by set): the keys of
     /// the sets that changed, came or went taken out of the counts or
     /// put in, the others' left as they are.
-    fn remember(&mut self, sets: &[LoadedSet], learnt: &[Arc<SetMemo>]) {
+    fn remember(&mut self, sets: &[LoadedSet], learnt: &[Arc<CheckedSet>]) {
         let mut was = std::mem::take(&mut self.sets);
         self.sets.reserve(sets.len());
         for (set, now) in sets.iter().zip(learnt) {
@@ -95,23 +116,14 @@ impl ChecksMemo {
     }
 }
 
-/// What the checks learnt of one set file.
-struct SetMemo {
-    /// The file's content hash.
-    hash: u64,
-    /// The key of the pool's declared types the set was checked with.
-    types: u64,
-    checks: SetChecks,
-    /// Its cards' keys, in [`named_cards_of`]'s order.
-    keys: Vec<CardKeys>,
-}
+/// A set whose cards are not in hand (a build leaves a cached set's cards
+/// undecoded until it needs them): given a set's index, the set with its
+/// cards, or `None` when the set passed in has them.
+pub(crate) type Restore<'a> = &'a (dyn Fn(usize) -> Option<LoadedSet> + Sync);
 
-/// A card's id and name as the uniqueness checks compare them: hashed (the
-/// name folded), each when the card has it as text.
-#[derive(Debug, Clone, Copy)]
-struct CardKeys {
-    id: Option<u64>,
-    name: Option<u64>,
+/// Every set's cards are in hand.
+pub(crate) fn in_hand(_: usize) -> Option<LoadedSet> {
+    None
 }
 
 /// [`check_pool`]; with a memo and each set's file hash (by index in
@@ -120,6 +132,18 @@ struct CardKeys {
 pub fn check_pool_remembering(
     sets: &[LoadedSet],
     memo: Option<(&[u64], &mut ChecksMemo)>,
+    out: &mut Vec<Diagnostic>,
+) -> Derived {
+    check_pool_restoring(sets, memo, &in_hand, out)
+}
+
+/// [`check_pool_remembering`] of sets whose cards may not be in hand
+/// (`restore` gives them): only the sets checked anew, and those with a
+/// card whose id or name another card may share, are restored.
+pub(crate) fn check_pool_restoring(
+    sets: &[LoadedSet],
+    memo: Option<(&[u64], &mut ChecksMemo)>,
+    restore: Restore<'_>,
     out: &mut Vec<Diagnostic>,
 ) -> Derived {
     let declared_types: HashSet<&str> = sets
@@ -132,22 +156,26 @@ pub fn check_pool_remembering(
         Some((hashes, memo)) => (Some(hashes), Some(memo)),
         None => (None, None),
     };
-    let known = |i: usize, set: &LoadedSet| -> Option<Arc<SetMemo>> {
+    let known = |i: usize, set: &LoadedSet| -> Option<Arc<CheckedSet>> {
         let (hash, memo) = (hashes?.get(i)?, memo.as_deref()?);
         let known = memo.sets.get(&set.path)?;
         (known.hash == *hash && known.types == types).then(|| known.clone())
     };
     // Each set on its own, in parallel; then uniqueness across them.
-    let learnt: Vec<Arc<SetMemo>> = sets
+    let learnt: Vec<Arc<CheckedSet>> = sets
         .par_iter()
         .enumerate()
         .map(|(i, set)| {
             known(i, set).unwrap_or_else(|| {
-                Arc::new(SetMemo {
+                let restored = restore(i);
+                let set = restored.as_ref().unwrap_or(set);
+                let (findings, copies) = own_checks(set, &declared_types);
+                Arc::new(CheckedSet {
                     hash: hashes.and_then(|h| h.get(i).copied()).unwrap_or_default(),
                     types,
-                    checks: own_checks(set, &declared_types),
-                    keys: named_cards_of(set).map(CardKeys::of).collect(),
+                    findings,
+                    copies,
+                    keys: named_cards_of(set).map(keys_of).collect(),
                 })
             })
         })
@@ -156,15 +184,17 @@ pub fn check_pool_remembering(
     match memo {
         Some(memo) => {
             memo.remember(sets, &learnt);
-            check_unique_cards(sets, &learnt, &memo.counts, out);
+            check_unique_cards(sets, &learnt, &memo.counts, restore, out);
         }
-        None => check_unique_cards(sets, &learnt, &KeyCounts::of(&learnt), out),
+        None => {
+            let counts = KeyCounts::of(&learnt.iter().collect::<Vec<_>>());
+            check_unique_cards(sets, &learnt, &counts, restore, out);
+        }
     }
     let mut by_set = Vec::with_capacity(learnt.len());
     for set in &learnt {
-        let (found, copies) = &set.checks;
-        out.extend(found.iter().cloned());
-        by_set.push(copies.clone());
+        out.extend(set.findings.iter().cloned());
+        by_set.push(set.copies.clone());
     }
     Derived { by_set }
 }
@@ -280,23 +310,28 @@ fn named_cards_of(set: &LoadedSet) -> impl Iterator<Item = Named<'_>> {
         .chain(cards.into_iter().map(|(_, named)| named))
 }
 
-impl CardKeys {
-    fn of(card: Named<'_>) -> CardKeys {
-        CardKeys {
-            id: card.id.map(|id| fixed_hash(id.as_bytes())),
-            name: card.name.map(fold_hash),
-        }
+/// A card's keys for the uniqueness checks.
+fn keys_of(card: Named<'_>) -> CardKeys {
+    CardKeys {
+        id: card.id.map(|id| fixed_hash(id.as_bytes())),
+        name: card.name.map(fold_hash),
     }
 }
 
-/// Every card of `sets` with its keys (`learnt`, by set), in pool order.
-fn keyed_cards<'a>(
-    sets: &'a [LoadedSet],
-    learnt: &'a [Arc<SetMemo>],
-) -> impl Iterator<Item = (Named<'a>, CardKeys)> {
-    sets.iter()
-        .zip(learnt)
-        .flat_map(|(set, learnt)| named_cards_of(set).zip(learnt.keys.iter().copied()))
+/// The cards of the sets with a key that another card may share
+/// (`shared`), with their keys, in pool order: those sets restored where
+/// their cards are not in hand.
+fn cards_sharing_keys(
+    sets: &[LoadedSet],
+    learnt: &[Arc<CheckedSet>],
+    shared: impl Fn(&CardKeys) -> bool + Sync,
+    restore: Restore<'_>,
+) -> Vec<(usize, Option<LoadedSet>)> {
+    (0..sets.len())
+        .into_par_iter()
+        .filter(|&i| learnt[i].keys.iter().any(&shared))
+        .map(|i| (i, restore(i)))
+        .collect()
 }
 
 /// How often each id hash and each name hash occurs among a pool's cards:
@@ -354,7 +389,7 @@ impl HashCounts {
 impl KeyCounts {
     /// The keys of every set, counted (ids and names side by side: on a
     /// large pool this is the longest step between the parallel phases).
-    fn of(learnt: &[Arc<SetMemo>]) -> KeyCounts {
+    fn of(learnt: &[&Arc<CheckedSet>]) -> KeyCounts {
         let count = learnt.iter().map(|s| s.keys.len()).sum();
         let keys = || learnt.iter().flat_map(|set| set.keys.iter());
         let (ids, names) = rayon::join(
@@ -399,25 +434,33 @@ impl KeyCounts {
 /// only the cards whose hash is shared are compared, by their text.
 fn check_unique_cards(
     sets: &[LoadedSet],
-    learnt: &[Arc<SetMemo>],
+    learnt: &[Arc<CheckedSet>],
     counts: &KeyCounts,
+    restore: Restore<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
     if counts.ids.shared.is_empty() && counts.names.shared.is_empty() {
         return;
     }
+    let shared_id = |hash: &Option<u64>| hash.is_some_and(|h| counts.ids.shared.contains(&h));
+    let shared_name = |hash: &Option<u64>| hash.is_some_and(|h| counts.names.shared.contains(&h));
+    let shared = |keys: &CardKeys| shared_id(&keys.id) || shared_name(&keys.name);
+    let sharing = cards_sharing_keys(sets, learnt, shared, restore);
     let mut ids = Vec::new();
     let mut names = Vec::new();
-    for (card, keys) in keyed_cards(sets, learnt) {
-        if let (Some(id), Some(hash)) = (card.id, keys.id)
-            && counts.ids.shared.contains(&hash)
-        {
-            ids.push((hash, id, card));
-        }
-        if let (Some(name), Some(hash)) = (card.name, keys.name)
-            && counts.names.shared.contains(&hash)
-        {
-            names.push((hash, name, card));
+    for (i, restored) in &sharing {
+        let set = restored.as_ref().unwrap_or(&sets[*i]);
+        for (card, keys) in named_cards_of(set).zip(&learnt[*i].keys) {
+            if let (Some(id), Some(hash)) = (card.id, keys.id)
+                && shared_id(&keys.id)
+            {
+                ids.push((hash, id, card));
+            }
+            if let (Some(name), Some(hash)) = (card.name, keys.name)
+                && shared_name(&keys.name)
+            {
+                names.push((hash, name, card));
+            }
         }
     }
     for (again, first) in repeats(&ids, Compare::Exact) {

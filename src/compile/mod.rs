@@ -6,6 +6,7 @@
 //! database is produced only when there is no error.
 
 use foldhash::HashSet;
+use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
@@ -15,6 +16,7 @@ use crate::artifacts::{DatabaseJson, DatabaseWriter, SetJson};
 mod art;
 mod assemble;
 mod checks;
+mod pool_checks;
 mod read;
 mod render;
 mod store;
@@ -25,6 +27,7 @@ use art::find_art;
 use assemble::SetModel;
 pub use assemble::{assemble, find_set};
 pub use checks::{ChecksMemo, Derived, check_pool, check_pool_remembering};
+use pool_checks::PoolChecks;
 use read::{pair_translations, read_files};
 use render::{RenderInput, render_and_write};
 use store::store;
@@ -32,10 +35,10 @@ use vocabulary::check_effects;
 pub(crate) use vocabulary::pool_keywords;
 pub use vocabulary::{PoolVocabulary, vocabulary};
 
-use crate::cache::Cache;
+use crate::cache::{Cache, CheckedSet, StoredCards};
 use crate::diagnostics::{self, Diagnostic, Sources};
 use crate::i18n::set_text::SetText;
-use crate::load::{LoadedSet, LocaleSummary};
+use crate::load::LocaleSummary;
 use crate::model::Database;
 use crate::pool::{Pool, SourceFile};
 
@@ -202,6 +205,14 @@ struct SetWork {
     /// What this build found of the set's card art (a hash; 0 without
     /// art), part of the set's context key.
     art: u64,
+    /// The cards of a set from the cache as it holds them: the loaded
+    /// set's cards stay empty until a stage needs them
+    /// ([`read::FilesRead::restored`]).
+    cards: Option<StoredCards>,
+    /// What the pool checks found of the set on its own.
+    checked: Option<Arc<CheckedSet>>,
+    /// Whether a card of the set names art (known without its cards).
+    names_art: bool,
 }
 
 impl SetWork {
@@ -217,6 +228,9 @@ impl SetWork {
             changed: true,
             texts: None,
             art: 0,
+            cards: None,
+            checked: None,
+            names_art: false,
         }
     }
 }
@@ -291,7 +305,12 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     }
     let translations = pair_translations(&read.loaded, &read.locales, &mut diagnostics);
     let files_done = started.elapsed();
-    let derived = check_pool_now(&plan, &read, checks_memo, &mut diagnostics);
+    let mut checks = PoolChecks::new(&read, checks_memo, cache.is_some());
+    let derived = match plan.schema_only || plan.checks_later {
+        // None for schema-only checks; later while the database is written.
+        true => Derived::default(),
+        false => checks.run(pool, &read, &mut diagnostics),
+    };
     let effects_began = Instant::now();
     let vocabulary = (!plan.schema_only).then(|| {
         let vocabulary =
@@ -301,7 +320,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
     });
     let effects = effects_began.elapsed();
     add_sources_read(&mut sources, &pool.data);
-    let has_errors = settle_findings(&plan, &read.loaded, &mut diagnostics);
+    let has_errors = settle_findings(&plan, pool, &read, &mut checks, &mut diagnostics);
     let render_began = Instant::now();
     let mut rendered = match &vocabulary {
         Some(vocabulary) if !has_errors => {
@@ -313,7 +332,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
                 derived,
                 cache: cache.as_deref(),
             };
-            render_and_write(input, &mut read, writer, &mut diagnostics)
+            render_and_write(input, &mut read, writer, &mut checks, &mut diagnostics)
         }
         _ => Output::None,
     };
@@ -329,6 +348,7 @@ pub(crate) fn compile_with(pool: &Pool, options: Options<'_>) -> Compiled {
         effects,
         render,
     };
+    checks.record(&mut read);
     let reused_files = read.reused;
     let names_art = read.works.iter().any(|work| work.art != 0);
     if let Some(cache) = cache {
@@ -362,42 +382,19 @@ pub(crate) fn read_vocabulary(
     (vocabulary, diagnostics)
 }
 
-/// The pool checks, when they run before rendering (else their copies
-/// come later, and none are needed for schema-only checks), through the
-/// memo when there is one.
-fn check_pool_now(
-    plan: &Plan,
-    read: &read::FilesRead<'_>,
-    memo: Option<&mut ChecksMemo>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Derived {
-    if plan.schema_only || plan.checks_later {
-        return Derived::default();
-    }
-    let memo = memo.map(|memo| {
-        let mut hashes = vec![0; read.loaded.len()];
-        for work in &read.works {
-            if let Some(index) = work.loaded {
-                hashes[index] = work.hash;
-            }
-        }
-        (hashes, memo)
-    });
-    match memo {
-        Some((hashes, memo)) => {
-            check_pool_remembering(&read.loaded, Some((&hashes, memo)), diagnostics)
-        }
-        None => check_pool(&read.loaded, diagnostics),
-    }
-}
-
 /// Whether the findings so far hold an error; they are sorted, and the
 /// deferred pool checks run at once when nothing is going to be written
 /// for them to wait on.
-fn settle_findings(plan: &Plan, loaded: &[LoadedSet], diagnostics: &mut Vec<Diagnostic>) -> bool {
+fn settle_findings(
+    plan: &Plan,
+    pool: &Pool,
+    read: &read::FilesRead<'_>,
+    checks: &mut PoolChecks<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     if plan.checks_later && has_errors {
-        check_pool(loaded, diagnostics);
+        checks.run(pool, read, diagnostics);
     }
     diagnostics::sort(diagnostics);
     has_errors

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::cache::{Cache, SetEntry};
+use crate::cache::{Cache, SetEntry, StoredCards};
 use crate::diagnostics::Diagnostic;
 use crate::effect::ParseMemo;
 use crate::i18n::UnitKey;
@@ -24,6 +24,8 @@ pub(super) struct FilesRead<'p> {
     pub works: Vec<SetWork>,
     pub loaded: Vec<LoadedSet>,
     pub locales: Vec<LocaleWork<'p>>,
+    /// The set file (index in `works`) of each loaded set.
+    pub owner: Vec<usize>,
     /// Set files whose result came from the cache.
     pub reused: usize,
     /// The effect texts parsed so far, for the stages that parse a set's
@@ -32,6 +34,28 @@ pub(super) struct FilesRead<'p> {
 }
 
 impl FilesRead<'_> {
+    /// How many cards the loaded sets have, in hand or not.
+    pub fn card_count(&self) -> usize {
+        let count = |(set, &w): (&LoadedSet, &usize)| match &self.works[w].cards {
+            Some(stored) => stored.len(),
+            None => set.cards.len(),
+        };
+        self.loaded.iter().zip(&self.owner).map(count).sum()
+    }
+
+    /// Loaded set `index` with its cards, when they are not in hand (a
+    /// set from the cache): decoded, or, should they not decode, the file
+    /// read again. Without the effect and flavor texts ([`whole_set`]).
+    pub fn restored(&self, pool: &Pool, index: usize) -> Option<LoadedSet> {
+        let w = self.owner[index];
+        let (work, set) = (&self.works[w], &self.loaded[index]);
+        let stored = work.cards.as_ref()?;
+        if set.cards.len() == stored.len() {
+            return None;
+        }
+        Some(with_stored_cards(set, stored, &pool.sets[w], &self.memo))
+    }
+
     /// What each translation file says of itself (its language, set, set
     /// name and findings).
     pub fn summaries(&self) -> Vec<&LocaleSummary> {
@@ -86,17 +110,20 @@ pub(super) fn read_files<'p>(
     let reused = per_set.iter().filter(|(w, _)| w.reused).count();
     let mut works = Vec::with_capacity(per_set.len());
     let mut loaded = Vec::with_capacity(per_set.len());
-    for (mut work, set) in per_set {
+    let mut owner = Vec::with_capacity(per_set.len());
+    for (w, (mut work, set)) in per_set.into_iter().enumerate() {
         diagnostics.extend(work.diagnostics.iter().cloned());
         if let Some(set) = set {
             work.loaded = Some(loaded.len());
             loaded.push(set);
+            owner.push(w);
         }
         works.push(work);
     }
     FilesRead {
         works,
         loaded,
+        owner,
         locales,
         reused,
         memo,
@@ -151,6 +178,9 @@ fn reuse_set_file(file: &SourceFile, mut entry: SetEntry) -> (SetWork, Option<Lo
         changed: entry.stamp != file.stamp,
         texts: entry.texts,
         art: 0,
+        cards: entry.cards,
+        checked: entry.checked,
+        names_art: entry.names_art,
     };
     (work, entry.result.set)
 }
@@ -313,7 +343,12 @@ pub(super) fn whole_set(
     file: &SourceFile,
     memo: &ParseMemo,
 ) -> LoadedSet {
-    let mut set = cached.clone();
+    let mut set = match &work.cards {
+        Some(stored) if cached.cards.len() != stored.len() => {
+            with_stored_cards(cached, stored, file, memo)
+        }
+        _ => cached.clone(),
+    };
     let restored = work.texts.as_ref().is_some_and(|t| t.restore(&mut set));
     if !restored {
         return load_file(file, false, memo).set.unwrap_or(set);
@@ -322,4 +357,24 @@ pub(super) fn whole_set(
         card.effect = parse_effect(file, &card.card, &card.spans, memo, &mut Vec::new());
     }
     set
+}
+
+/// A set from the cache with its cards decoded; should they not decode
+/// (a cache this build wrote, checked by its checksum: not expected), the
+/// file read again.
+fn with_stored_cards(
+    cached: &LoadedSet,
+    stored: &StoredCards,
+    file: &SourceFile,
+    memo: &ParseMemo,
+) -> LoadedSet {
+    match stored.decode() {
+        Some(cards) => LoadedSet {
+            cards,
+            ..cached.clone()
+        },
+        None => load_file(file, false, memo)
+            .set
+            .unwrap_or_else(|| cached.clone()),
+    }
 }

@@ -17,7 +17,8 @@ use crate::model::{DATABASE_FORMAT, Database, KeywordName};
 use crate::pool::{Pool, SourceFile};
 
 use super::assemble::{Books, PrintMemo, assemble_set, assemble_set_taking, render_card};
-use super::checks::{Derived, check_pool};
+use super::checks::Derived;
+use super::pool_checks::PoolChecks;
 use super::read::{FilesRead, read_locale, whole_set};
 use super::stream::stream_sets;
 use super::vocabulary::PoolVocabulary;
@@ -43,6 +44,7 @@ pub(super) fn render_and_write<'p>(
     input: RenderInput<'_>,
     read: &mut FilesRead<'p>,
     mut writer: Option<&mut DatabaseWriter>,
+    checks: &mut PoolChecks<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Output {
     let RenderInput {
@@ -57,13 +59,15 @@ pub(super) fn render_and_write<'p>(
     let fresh = fresh_sets(&read.works, &keys, cache.is_some());
     let database_unchanged =
         writer.is_some() && database_on_disk_is_current(pool, &read.works, &fresh, cache);
-    let owner = owners(&read.works, read.loaded.len());
+    let owner = read.owner.clone();
     let locale_files = translations_to_render(read, translations, &owner, &fresh);
     let derived = match plan.checks_later {
-        true => Derived::of(&read.loaded, |i| fresh[owner[i]]),
+        true => Derived::of(&read.loaded, |i| fresh[owner[i]], &|i| {
+            read.restored(pool, i)
+        }),
         false => derived,
     };
-    let card_count = read.loaded.iter().map(|s| s.cards.len()).sum();
+    let card_count = read.card_count();
     let renderer = Renderer {
         pool,
         works: &read.works,
@@ -98,7 +102,7 @@ pub(super) fn render_and_write<'p>(
             .collect(),
     };
     let passed = match (plan.checks_later, writer) {
-        (true, Some(writer)) => deferred_pool_checks(&read.loaded, writer, diagnostics),
+        (true, Some(writer)) => deferred_pool_checks(pool, read, checks, writer, diagnostics),
         _ => true,
     };
     // A build that failed its pool checks keeps nothing it made.
@@ -168,17 +172,6 @@ fn database_on_disk_is_current(
             let paths = sets.map(|((_, file), _)| file.relative.as_str());
             cache.database_sets().eq(paths)
         })
-}
-
-/// The set file (work) of each loaded set.
-fn owners(works: &[SetWork], loaded: usize) -> Vec<usize> {
-    let mut owner = vec![0; loaded];
-    for (w, work) in works.iter().enumerate() {
-        if let Some(i) = work.loaded {
-            owner[i] = w;
-        }
-    }
-    owner
 }
 
 /// Each loaded set's own translation files, for the sets to render: all a
@@ -292,12 +285,14 @@ impl Renderer<'_> {
 /// were out: run while the writer copies the unchanged cards (one core's
 /// work in the kernel). Whether they passed.
 fn deferred_pool_checks(
-    loaded: &[LoadedSet],
+    pool: &Pool,
+    read: &FilesRead<'_>,
+    checks: &mut PoolChecks<'_>,
     writer: &mut DatabaseWriter,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> bool {
     let mut found = Vec::new();
-    rayon::join(|| check_pool(loaded, &mut found), || writer.flush());
+    rayon::join(|| checks.run(pool, read, &mut found), || writer.flush());
     let passed = !found.iter().any(Diagnostic::is_error);
     diagnostics.extend(found);
     diagnostics::sort(diagnostics);

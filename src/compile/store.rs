@@ -25,6 +25,11 @@ pub(super) fn store(cache: &mut Cache, pool: &Pool, read: FilesRead<'_>) {
             continue;
         }
         let mut set = work.loaded.and_then(|i| loaded[i].take());
+        let names_art = work.names_art
+            || set
+                .iter()
+                .flat_map(|set| &set.cards)
+                .any(|card| card.card.art.is_some());
         // Cached without trees, and with the texts apart.
         let texts = set.as_mut().map(|set| {
             for card in &mut set.cards {
@@ -49,6 +54,10 @@ pub(super) fn store(cache: &mut Cache, pool: &Pool, read: FilesRead<'_>) {
                 output: work.output,
                 texts,
                 stored: !work.changed,
+                // The cards as the cache has them, while the file is the same.
+                cards: work.cards.filter(|_| work.reused),
+                checked: work.checked,
+                names_art,
             },
         );
     }
