@@ -97,6 +97,24 @@ impl ChecksMemo {
     /// the sets that changed, came or went taken out of the counts or
     /// put in, the others' left as they are.
     fn remember(&mut self, sets: &[LoadedSet], learnt: &[Arc<CheckedSet>]) {
+        let known = |set: &LoadedSet, now: &Arc<CheckedSet>| {
+            self.sets
+                .get(&set.path)
+                .is_some_and(|old| Arc::ptr_eq(old, now))
+        };
+        let changed = sets
+            .iter()
+            .zip(learnt)
+            .filter(|(s, n)| !known(s, n))
+            .count();
+        // Most of the pool new (a first build): counted afresh, in parallel.
+        if changed * 2 > sets.len() {
+            self.sets = (sets.iter().map(|set| set.path.clone()))
+                .zip(learnt.iter().cloned())
+                .collect();
+            self.counts = KeyCounts::of(&learnt.iter().collect::<Vec<_>>());
+            return;
+        }
         let mut was = std::mem::take(&mut self.sets);
         self.sets.reserve(sets.len());
         for (set, now) in sets.iter().zip(learnt) {
