@@ -54,8 +54,8 @@ pub(super) fn store(cache: &mut Cache, pool: &Pool, read: FilesRead<'_>) {
                 output: work.output,
                 texts,
                 stored: !work.changed,
-                // The cards as the cache has them, while the file is the same.
-                cards: work.cards.filter(|_| work.reused),
+                // The cards as the cache had them (a reused file's).
+                cards: work.cards,
                 checked: work.checked,
                 names_art,
             },
