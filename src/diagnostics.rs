@@ -519,13 +519,184 @@ impl Code {
     }
 }
 
+/// Every code the effect language reports (`Code::Effect`), with what it
+/// means: kept here, below the language, so that a cached finding reads
+/// back. Codes are stable: a test snapshots this list so none is renamed
+/// by accident.
+pub const EFFECT_CODES: &[(&str, &str)] = &[
+    (
+        "effect-syntax",
+        "the text does not follow the effect grammar",
+    ),
+    (
+        "effect-too-long",
+        "an effect text longer than the language allows (2,000 characters)",
+    ),
+    (
+        "effect-too-deep",
+        "card descriptions nested more deeply than the language allows (16 levels)",
+    ),
+    (
+        "unknown-keyword",
+        "a keyword line names no keyword of the keyword table",
+    ),
+    (
+        "keyword-number-missing",
+        "the keyword takes a number and none is written",
+    ),
+    (
+        "keyword-number-unexpected",
+        "a number follows a keyword that takes none",
+    ),
+    (
+        "keyword-symbol-missing",
+        "the keyword takes an element or a type and none is written after its name",
+    ),
+    (
+        "keyword-symbol-wrong",
+        "the word after a keyword's name is not the element or type it takes",
+    ),
+    ("duplicate-keyword", "the same keyword is written twice"),
+    (
+        "unknown-type",
+        "an element, type or rarity word that the vocabulary does not know",
+    ),
+    (
+        "unknown-set",
+        "a set name or id that the vocabulary does not know",
+    ),
+    (
+        "number-out-of-range",
+        "a number outside what the rules allow (RP 1-99, STAR 1-20, ...)",
+    ),
+    (
+        "reaction-without-trigger",
+        "a Reaction has no `(when ...)` condition",
+    ),
+    (
+        "trigger-not-allowed",
+        "a `(when ...)` condition on a timing other than Reaction",
+    ),
+    (
+        "outcome-without-clash",
+        "a `Win:`/`Lose:`/`Tie:` sentence that follows no clash",
+    ),
+    (
+        "duplicate-outcome",
+        "the same clash result is given twice for one clash",
+    ),
+    (
+        "pronoun-without-antecedent",
+        "`it` or `them` refers to no card named before it",
+    ),
+    (
+        "player-without-antecedent",
+        "`their` or `that opponent` refers to no player named before it",
+    ),
+    (
+        "ambiguous-reference",
+        "`their` or `that opponent` could mean either of two opponents the line names",
+    ),
+    ("copy-self", "a copy effect that copies its own card"),
+    ("mimic-self", "a card that takes its own elements or types"),
+    ("attach-self", "a card attached to itself"),
+    (
+        "flip-face-down",
+        "flipping face-down cards (flipping only turns cards face down)",
+    ),
+    (
+        "face-down-attributes",
+        "face-down cards asked for STAR, element, type, rarity or set, which they do not have",
+    ),
+    (
+        "state-needs-continuous-timing",
+        "a lasting state (cannot be flipped, +STAR, Mimicry) outside Ongoing or Top",
+    ),
+    (
+        "other-without-card",
+        "`other` or `adjacent` where there is no card to compare with",
+    ),
+    (
+        "sense-flip-flipped",
+        "a warning: flipping this card where it is face down already (a Flip ability, a Reaction to its own flip, a second flip)",
+    ),
+    (
+        "sense-one-shot-lasting",
+        "a warning: a one-shot action under `Ongoing:` or `Top:`, which never say when it happens",
+    ),
+    (
+        "sense-gain-and-lose",
+        "a warning: one sentence makes a player gain and lose (or pay) the same: RP, Millennium Dollars or VP",
+    ),
+    (
+        "sense-opposite-modifiers",
+        "a warning: opposite STAR changes on the same cards under the same condition",
+    ),
+    (
+        "sense-never-holds",
+        "a warning: a condition no game state meets",
+    ),
+    (
+        "sense-never-there",
+        "a warning: a card kind where it never is (a deck box or accessory in a tableau, or as a Top Card)",
+    ),
+    (
+        "deck-limit-kind",
+        "`your deck may include N more cards`: a deck's limits are per kind (singles, deck boxes, accessories)",
+    ),
+    (
+        "sense-timing-kind",
+        "a warning: a timing a card of this kind never reaches (a Venue or character played, flipped or in a tableau; `Tournament:` on a card of a tableau)",
+    ),
+    (
+        "sense-venue-every-player",
+        "a warning: a clause every player or each opponent does, on a Venue, whose rules each player follows as `you`",
+    ),
+    (
+        "sense-reference",
+        "a warning: `it`, `them` or `N of them` for cards that are not one, several or that many",
+    ),
+    (
+        "whenever-needs-lasting-timing",
+        "`whenever …` or `at the start of … turn` outside `Ongoing:`/`Top:`/`Deckbuilding:`",
+    ),
+    (
+        "ambiguous-subjects",
+        "subjects sharing a state where a later one's place, set or STAR could be the earlier ones' too",
+    ),
+    (
+        "gives-to-self",
+        "money given by a player to themselves (`you give … to you`)",
+    ),
+    (
+        "wrong-phase",
+        "a word of one part of the game in an ability of another: the tournament's in `Deckbuilding:` or `Game End:`, the Deckbuilding Phase's in the tournament or at the end of the game, a hand size outside `Deckbuilding:`",
+    ),
+    (
+        "until-in-lasting-timing",
+        "`until the end of …` in an `Ongoing:`/`Top:` ability, which lasts anyway",
+    ),
+    (
+        "sense-until-nothing-lasts",
+        "`until the end of …` over actions that each happen once",
+    ),
+    (
+        "effect-reads-differently",
+        "the English a card prints reads back as a different effect than the one it has",
+    ),
+    (
+        "effect-not-formatted",
+        "a warning of `fmt`: an effect left as written, as its canonical form would not read back as the same effect",
+    ),
+];
+
 impl Code {
     /// The code with this name, for reading cached results back.
     pub fn from_name(name: &str) -> Option<Code> {
-        CODES
-            .iter()
-            .map(|(code, _)| *code)
+        let effect = || EFFECT_CODES.iter().find(|(code, _)| *code == name);
+        (CODES.iter().map(|(code, _)| *code))
             .find(|code| code.as_str() == name)
+            .or_else(|| effect().map(|(code, _)| Code::Effect(code)))
     }
 }
 
@@ -974,6 +1145,18 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_code_reads_back_as_it_was_written_including_the_effect_languages() {
+        let codes = (CODES.iter().map(|(code, _)| *code))
+            .chain(EFFECT_CODES.iter().map(|(code, _)| Code::Effect(code)));
+        for code in codes {
+            let json = serde_json::to_string(&code).unwrap();
+            let back: Code = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.as_str(), code.as_str());
+        }
+        assert!(serde_json::from_str::<Code>("\"no-such-code\"").is_err());
+    }
 
     /// The position by scanning the text from its start: the definition
     /// the index must agree with.
