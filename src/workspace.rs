@@ -1297,6 +1297,39 @@ mod tests {
     }
 
     #[test]
+    fn every_fixture_pool_builds_the_same_from_cards_left_in_the_cache_or_damaged_there() {
+        for dir in crate::compile::fixture_pools() {
+            let shown = dir.display();
+            let pool = Pool::from_dir(&dir).unwrap();
+            let fresh = crate::compile::compile(&pool);
+            let expected = fresh.output.database().cloned().map(without_trees);
+            let temp = tempfile::tempdir().unwrap();
+            let path = temp.path().join(".blades-cache");
+            let mut cache = Cache::empty(&path);
+            fn cached(cache: &mut Cache) -> Options<'_> {
+                Options {
+                    cache: Some(cache),
+                    ..Options::default()
+                }
+            }
+            compile_with(&pool, cached(&mut cache));
+            cache.save().unwrap();
+            for damaged in [false, true] {
+                // Read back without a database: every set renders again
+                // from its cards as the cache file holds them.
+                let mut cache = Cache::open(&path);
+                if damaged {
+                    cache.damage_stored_cards();
+                }
+                let again = compile_with(&pool, cached(&mut cache));
+                assert_eq!(again.diagnostics, fresh.diagnostics, "{shown}");
+                let built = again.output.pieces().and_then(database_from_pieces);
+                assert_eq!(built.map(without_trees), expected, "{shown}, {damaged}");
+            }
+        }
+    }
+
+    #[test]
     fn a_workspace_asked_once_builds_models_unless_an_index_or_an_earlier_database_helps() {
         let dir = tempfile::tempdir().unwrap();
         let cards = dir.path().join("cards");

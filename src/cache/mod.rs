@@ -87,14 +87,9 @@ pub struct SetEntry {
 pub struct StoredCards(SharedBytes);
 
 impl StoredCards {
-    /// How many cards there are.
-    pub fn len(&self) -> usize {
-        crate::codec::Reader(&self.0).number().unwrap_or(0)
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// How many cards there are; `None` when that does not decode.
+    pub fn count(&self) -> Option<usize> {
+        crate::codec::Reader(&self.0).number()
     }
 
     /// The cards (without their effect and flavor texts, which the cache
@@ -442,6 +437,15 @@ impl Cache {
     /// Takes the set entry recorded for this path (whatever its content was).
     pub fn take_set(&mut self, path: &str) -> Option<SetEntry> {
         self.sets.remove(path)
+    }
+
+    /// Damages every set's cards as the cache file held them (their
+    /// checksums passed): for the tests of what a build does then.
+    #[cfg(test)]
+    pub(crate) fn damage_stored_cards(&mut self) {
+        for entry in self.sets.values_mut().filter(|e| e.cards.is_some()) {
+            entry.cards = Some(StoredCards(SharedBytes::from(vec![0xFF])));
+        }
     }
 
     /// The locale entry recorded for this file content, if any.

@@ -61,6 +61,8 @@ fn restore_sets_naming_art(pool: &Pool, read: &mut FilesRead<'_>) {
         .collect();
     for (i, set) in restored {
         read.loaded[i] = set;
+        // In hand from now on, and stored again from them.
+        read.works[read.owner[i]].cards = None;
     }
 }
 

@@ -177,6 +177,26 @@ pub(crate) fn builtin_as_read() -> Database {
     database
 }
 
+#[cfg(test)]
+/// Every folder under `tests/fixtures` that holds a pool.
+pub(crate) fn fixture_pools() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        out.push(dir.to_path_buf());
+        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+        entries.sort_by_key(|e| e.path());
+        for entry in entries.into_iter().filter(|e| e.path().is_dir()) {
+            walk(&entry.path(), out);
+        }
+    }
+    let mut dirs = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+        &mut dirs,
+    );
+    dirs.retain(|dir| Pool::from_dir(dir).is_ok());
+    dirs
+}
+
 /// A set built for the database: as models, or already as JSON.
 enum Built {
     Model(SetModel),
@@ -549,25 +569,6 @@ mod tests {
                 .iter()
                 .all(|file| file.was_read() && !file.is_read())
         );
-    }
-
-    /// Every folder under `tests/fixtures` that holds a pool.
-    fn fixture_pools() -> Vec<std::path::PathBuf> {
-        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            out.push(dir.to_path_buf());
-            let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
-            entries.sort_by_key(|e| e.path());
-            for entry in entries.into_iter().filter(|e| e.path().is_dir()) {
-                walk(&entry.path(), out);
-            }
-        }
-        let mut dirs = Vec::new();
-        walk(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
-            &mut dirs,
-        );
-        dirs.retain(|dir| Pool::from_dir(dir).is_ok());
-        dirs
     }
 
     #[test]

@@ -36,9 +36,9 @@ pub(super) struct FilesRead<'p> {
 impl FilesRead<'_> {
     /// How many cards the loaded sets have, in hand or not.
     pub fn card_count(&self) -> usize {
-        let count = |(set, &w): (&LoadedSet, &usize)| match &self.works[w].cards {
-            Some(stored) => stored.len(),
-            None => set.cards.len(),
+        let count = |(set, &w): (&LoadedSet, &usize)| {
+            let stored = self.works[w].cards.as_ref().and_then(StoredCards::count);
+            stored.unwrap_or(set.cards.len())
         };
         self.loaded.iter().zip(&self.owner).map(count).sum()
     }
@@ -50,7 +50,7 @@ impl FilesRead<'_> {
         let w = self.owner[index];
         let (work, set) = (&self.works[w], &self.loaded[index]);
         let stored = work.cards.as_ref()?;
-        if set.cards.len() == stored.len() {
+        if stored.count() == Some(set.cards.len()) {
             return None;
         }
         Some(with_stored_cards(set, stored, &pool.sets[w], &self.memo))
@@ -344,7 +344,7 @@ pub(super) fn whole_set(
     memo: &ParseMemo,
 ) -> LoadedSet {
     let mut set = match &work.cards {
-        Some(stored) if cached.cards.len() != stored.len() => {
+        Some(stored) if stored.count() != Some(cached.cards.len()) => {
             with_stored_cards(cached, stored, file, memo)
         }
         _ => cached.clone(),

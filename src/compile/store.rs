@@ -25,6 +25,9 @@ pub(super) fn store(cache: &mut Cache, pool: &Pool, read: FilesRead<'_>) {
             continue;
         }
         let mut set = work.loaded.and_then(|i| loaded[i].take());
+        // A set whose cards were never decoded goes back as the cache had
+        // them; one in hand is encoded from them.
+        let in_hand = set.as_ref().is_some_and(|set| !set.cards.is_empty());
         let names_art = work.names_art
             || set
                 .iter()
@@ -54,8 +57,7 @@ pub(super) fn store(cache: &mut Cache, pool: &Pool, read: FilesRead<'_>) {
                 output: work.output,
                 texts,
                 stored: !work.changed,
-                // The cards as the cache had them (a reused file's).
-                cards: work.cards,
+                cards: work.cards.filter(|_| !in_hand),
                 checked: work.checked,
                 names_art,
             },
