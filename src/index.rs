@@ -51,6 +51,18 @@ pub(crate) const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("
 /// The largest head read (a pool of a million files stays well under it).
 const MAX_HEAD_BYTES: u64 = 1 << 28;
 
+/// Which parts of each card a reader of the index decodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Columns {
+    /// The whole card.
+    All,
+    /// Without its texts: the effect (as written and rendered), the
+    /// flavor, what translations say besides the name, errata and art.
+    /// What a search that reads none of them needs, in a fraction of the
+    /// time and memory.
+    WithoutTexts,
+}
+
 /// The index file for a database written to `out`.
 pub fn beside(out: &Path) -> PathBuf {
     crate::files::parent_of(out).join(".blades-index")
@@ -222,6 +234,11 @@ impl Index {
     /// again by the next batch, where the whole pool's at once stayed
     /// resident after the decode (bench/SERVE.md, part 8).
     pub fn database(&self) -> Option<Database> {
+        self.database_with(Columns::All)
+    }
+
+    /// [`Index::database`] with only `columns` of each card.
+    pub fn database_with(&self, columns: Columns) -> Option<Database> {
         let mut database = Database {
             format: self.head.format,
             cards: Vec::with_capacity(self.head.cards),
@@ -230,7 +247,7 @@ impl Index {
         };
         for batch in self.head.sets.chunks(DECODE_BATCH) {
             let sets: Vec<(Set, Vec<Card>)> = (batch.par_iter())
-                .map(|(_, range)| decode_section(&self.section(range)?))
+                .map(|(_, range)| decode_section_with(&self.section(range)?, columns))
                 .collect::<Option<_>>()?;
             for (set, cards) in sets {
                 database.sets.push(set);
@@ -431,6 +448,11 @@ pub fn read_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
     decode_section(bytes)
 }
 
+/// [`read_section`], the cards with only `columns`.
+pub fn read_section_with(bytes: &[u8], columns: Columns) -> Option<(Set, Vec<Card>)> {
+    decode_section_with(bytes, columns)
+}
+
 /// A set's section: its directory (the set as JSON, one small object, and
 /// each card's id, names and length), its cards, then the checksum of
 /// those bytes. The directory has its length before it and its own
@@ -530,6 +552,11 @@ fn split_section(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 fn decode_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
+    decode_section_with(bytes, Columns::All)
+}
+
+/// [`decode_section`], the cards with only `columns`.
+fn decode_section_with(bytes: &[u8], columns: Columns) -> Option<(Set, Vec<Card>)> {
     let (directory, mut card_bytes) = split_section(bytes)?;
     // The directory is walked, not kept: every card is decoded anyway.
     let mut r = Reader(directory);
@@ -543,7 +570,7 @@ fn decode_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
             r.optional_str()?;
         }
         let (bytes, rest) = card_bytes.split_at_checked(r.number()?)?;
-        let card = decode_card_alone(bytes)?;
+        let card = decode_card_alone_with(bytes, columns)?;
         // The directory and the card it describes were written together.
         if card.id.0.as_bytes() != id || card.name.as_bytes() != name {
             return None;
@@ -556,8 +583,13 @@ fn decode_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
 
 /// A card from exactly its bytes.
 fn decode_card_alone(bytes: &[u8]) -> Option<Card> {
+    decode_card_alone_with(bytes, Columns::All)
+}
+
+/// [`decode_card_alone`] with only `columns`.
+fn decode_card_alone_with(bytes: &[u8], columns: Columns) -> Option<Card> {
     let mut r = Reader(bytes);
-    let card = decode_card(&mut r)?;
+    let card = decode_card(&mut r, columns)?;
     r.0.is_empty().then_some(card)
 }
 
@@ -622,7 +654,22 @@ pub(crate) fn read_errata(r: &mut Reader<'_>) -> Option<Vec<Errata>> {
     })
 }
 
-fn decode_card(r: &mut Reader<'_>) -> Option<Card> {
+/// A card with only `columns`: the texts left out are skipped, their
+/// strings neither checked nor copied.
+fn decode_card(r: &mut Reader<'_>, columns: Columns) -> Option<Card> {
+    let texts = columns == Columns::All;
+    let text = |r: &mut Reader<'_>| -> Option<String> {
+        match texts {
+            true => r.text(),
+            false => r.bytes().map(|_| String::new()),
+        }
+    };
+    let optional_text = |r: &mut Reader<'_>| -> Option<Option<String>> {
+        match texts {
+            true => r.optional_text(),
+            false => r.optional_bytes().map(|_| None),
+        }
+    };
     let id = Id(r.text()?);
     let name = r.text()?;
     let set = Id(r.text()?);
@@ -633,24 +680,39 @@ fn decode_card(r: &mut Reader<'_>) -> Option<Card> {
     let category = r.optional_text()?.map(Id);
     let rarity = r.choice(&SetKind::ALL)?;
     let copies = r.byte()?;
-    let effect = r.optional_text()?;
+    let effect = optional_text(r)?;
     let effect_text = (0..r.count()?)
-        .map(|_| Some((r.text()?, r.text()?)))
+        .map(|_| Some((r.text()?, text(r)?)))
         .collect::<Option<ByLang<String>>>()?;
-    let flavor = r.optional_text()?;
+    let effect_text = match texts {
+        true => effect_text,
+        false => ByLang::default(),
+    };
+    let flavor = optional_text(r)?;
     let translations = (0..r.count()?)
         .map(|_| {
             let lang = r.text()?;
             let translation = CardTranslation {
                 name: r.optional_text()?,
-                flavor: r.optional_text()?,
-                effect: r.optional_text()?,
-                stale: r.list(Reader::text)?,
+                flavor: optional_text(r)?,
+                effect: optional_text(r)?,
+                stale: r.list(text)?,
+            };
+            let translation = match texts {
+                true => translation,
+                false => CardTranslation {
+                    stale: Vec::new(),
+                    ..translation
+                },
             };
             Some((lang, translation))
         })
         .collect::<Option<ByLang<CardTranslation>>>()?;
     let errata = read_errata(r)?;
+    let errata = match texts {
+        true => errata,
+        false => Vec::new(),
+    };
     let art = match r.byte()? {
         0 => None,
         1 => Some(Art {
@@ -659,7 +721,8 @@ fn decode_card(r: &mut Reader<'_>) -> Option<Card> {
             width: u32::try_from(r.number()?).ok()?,
             height: u32::try_from(r.number()?).ok()?,
             fingerprint: r.text()?,
-        }),
+        })
+        .filter(|_| texts),
         _ => return None,
     };
     Some(Card {

@@ -39,7 +39,7 @@ use crate::faces::gallery::{self, Gallery, GalleryWritten};
 use crate::faces::render::{self as face_render, FitMemo, face_findings};
 use crate::files::{self, Destination};
 use crate::i18n::{self, answers::Answer, answers::Answers, memo::Memo};
-use crate::index::{self, Index, PoolState};
+use crate::index::{self, Columns, Index, PoolState};
 use crate::model::{Card, DATABASE_FORMAT, Database, Set};
 use crate::pool::{Listing, Pool, PoolError, SourceFile};
 use crate::rules::check::{self, Ground};
@@ -265,9 +265,23 @@ impl Workspace {
     /// The checked database, or the findings that stand in its way (every
     /// finding of a build, errors and warnings).
     pub fn database(&self) -> Result<Database, Findings> {
-        if let Some(database) = self.index.as_ref().and_then(Index::database) {
-            return Ok(database);
+        self.database_with(Columns::All)
+            .map(|(database, _)| database)
+    }
+
+    /// [`Workspace::database`] with only `columns` of each card when the
+    /// card index can give them, else every column (a build makes them
+    /// all): the database and the columns it has.
+    pub fn database_with(&self, columns: Columns) -> Result<(Database, Columns), Findings> {
+        if let Some(database) = self.index.as_ref().and_then(|i| i.database_with(columns)) {
+            return Ok((database, columns));
         }
+        self.database_built()
+            .map(|database| (database, Columns::All))
+    }
+
+    /// The database built from the pool (through the cache when there is one).
+    fn database_built(&self) -> Result<Database, Findings> {
         let mut cache = self.cache();
         let compiled = compile_with(
             &self.pool,

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 use blades::effect::{Keywords, Timing};
 use blades::model::{ByLang, Card, CardTranslation, Database, Set};
-use blades::search::{Catalog, Index, Query};
+use blades::search::{Catalog, Columns, Index, Query, columns_needed};
 use blades::words::{BASE_TYPES, CardKind, Element, Id, SetKind};
 
 const NAME_WORDS: [&str; 8] = [
@@ -36,6 +36,26 @@ impl Rng {
     fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
+}
+
+/// The database as the card index gives it without the cards' texts: each
+/// set's section written and read back with only the other columns.
+fn without_texts(database: &Database) -> Database {
+    let mut light = Database {
+        cards: Vec::new(),
+        ..database.clone()
+    };
+    for set in &database.sets {
+        let cards: Vec<Card> = (database.cards.iter())
+            .filter(|c| c.set == set.id)
+            .cloned()
+            .collect();
+        let section = blades::index::write_section(set, &cards);
+        let (_, cards) = blades::index::read_section_with(&section, Columns::WithoutTexts)
+            .expect("a section reads back");
+        light.cards.extend(cards);
+    }
+    light
 }
 
 /// One generated card, with the keywords and timings its effect holds.
@@ -413,6 +433,23 @@ proptest! {
             .filter(|(card, made)| judge(&q, card, made))
             .map(|(card, _)| card.id.0.as_str())
             .collect();
+        // Read from the card index without the cards' texts, a query that
+        // needs none of them finds the same.
+        let light = without_texts(&database);
+        let light_catalog = Catalog::new(&light, &Keywords::builtin());
+        if let Ok(light_query) = Query::parse(&text, &light_catalog)
+            && columns_needed(&light_query, &light_catalog, false) == Columns::WithoutTexts
+        {
+            let mut found_light: Vec<&str> = Index::new(&light)
+                .search(&light_query)
+                .map(|c| c.id.0.as_str())
+                .collect();
+            // The sections hold each set's cards together.
+            let mut found_sorted = found.clone();
+            found_light.sort_unstable();
+            found_sorted.sort_unstable();
+            prop_assert_eq!(found_light, found_sorted, "`{}`, without texts", text);
+        }
         prop_assert_eq!(found, want, "`{}`", text);
         // Saying the query back never fails, in either language.
         prop_assert!(!query.explain(blades::effect::Lang::En).is_empty());

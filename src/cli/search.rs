@@ -12,7 +12,7 @@ use blades::diagnostics::Sources;
 use blades::effect::{Keywords, Lang};
 use blades::model::{Card, Database};
 use blades::report::{Format, shown};
-use blades::search::{self, Catalog, Index, Query, SearchReport};
+use blades::search::{self, Catalog, Columns, Index, Query, SearchReport};
 
 use super::out::{self, stderrln, stdout_str, stdoutln};
 use super::{Context, exit, kept_until_exit};
@@ -49,33 +49,67 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         );
     }
     let text = args.query.join(" ");
-    let database = match load(context, &args) {
-        Ok(database) => database,
-        Err(code) => return code,
-    };
+    // Read first without the cards' texts, which most queries never look
+    // at; again whole when the query or its report needs them.
+    let mut columns = Columns::WithoutTexts;
+    loop {
+        let (database, has) = match load(context, &args, columns) {
+            Ok(loaded) => loaded,
+            Err(code) => return code,
+        };
+        match answer(context, &args, &text, database, has) {
+            Answered::Done(code) => return code,
+            Answered::NeedsTexts => columns = Columns::All,
+        }
+    }
+}
+
+/// How a search went on the database it read.
+enum Answered {
+    Done(ExitCode),
+    /// The database was read without the texts the query needs.
+    NeedsTexts,
+}
+
+/// Answers the query against `database`, which has `columns` of each card.
+fn answer(
+    context: &Context,
+    args: &Args,
+    text: &str,
+    database: &'static Database,
+    columns: Columns,
+) -> Answered {
     let lang = match blades::i18n::choose_languages(database, &args.lang) {
         Ok(langs) if langs.len() == 1 => langs[0].clone(),
         Ok(_) => {
-            return context.refuse(
-                blades::diagnostics::Diagnostic::general(
-                    blades::diagnostics::Code::UnknownLanguage,
-                    "the results table is in one language",
-                )
-                .with_help("use `--lang en` or `--lang ja`"),
+            return Answered::Done(
+                context.refuse(
+                    blades::diagnostics::Diagnostic::general(
+                        blades::diagnostics::Code::UnknownLanguage,
+                        "the results table is in one language",
+                    )
+                    .with_help("use `--lang en` or `--lang ja`"),
+                ),
             );
         }
-        Err(unknown) => return context.refuse(*unknown),
+        Err(unknown) => return Answered::Done(context.refuse(*unknown)),
     };
     let index = Index::new(database);
     let catalog = Catalog::for_index(&index, &Keywords::builtin());
-    let query = match Query::parse_in(&text, &catalog, &lang) {
+    let query = match Query::parse_in(text, &catalog, &lang) {
         Ok(query) => query,
         Err(problems) => {
             let mut sources = Sources::default();
-            sources.insert(Arc::from(search::QUERY_PATH), Arc::from(text.as_str()));
-            return context.fail(exit::CANNOT_RUN, &problems, &sources);
+            sources.insert(Arc::from(search::QUERY_PATH), Arc::from(text));
+            return Answered::Done(context.fail(exit::CANNOT_RUN, &problems, &sources));
         }
     };
+    let shows_texts = context.format == Format::Json;
+    if columns != Columns::All
+        && search::columns_needed(&query, &catalog, shows_texts) == Columns::All
+    {
+        return Answered::NeedsTexts;
+    }
     let found: Vec<&Card> = index.search(&query).collect();
     if context.tells() {
         for hint in &query.hints {
@@ -119,25 +153,30 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             }
         }
     }
-    ExitCode::from(exit::OK)
+    Answered::Done(ExitCode::from(exit::OK))
 }
 
 /// The database searched: the built database `--db` names, else the
 /// pool's. Either carries the pool's keyword table, which `kw:` is read
 /// against (a file written without one is read with the built-in table).
-fn load(context: &Context, args: &Args) -> Result<&'static Database, ExitCode> {
+fn load(
+    context: &Context,
+    args: &Args,
+    columns: Columns,
+) -> Result<(&'static Database, Columns), ExitCode> {
+    let keep = |(database, has)| (kept_until_exit(database), has);
     if let Some(path) = &args.db {
-        if context.tells() {
+        if context.tells() && columns == Columns::WithoutTexts {
             stderrln!("database: {}", path.display());
         }
-        return search::read_database(path)
-            .map(kept_until_exit)
+        return search::read_database_with(path, columns)
+            .map(keep)
             .map_err(|problem| context.refuse(*problem));
     }
     let workspace = context.workspace()?;
     workspace
-        .database()
-        .map(kept_until_exit)
+        .database_with(columns)
+        .map(keep)
         .map_err(|findings| context.pool_has_errors(&findings, "it cannot be searched"))
 }
 

@@ -281,6 +281,13 @@ impl<'a> Catalog<'a> {
         }
     }
 
+    /// Whether the keywords the cards use were read off their effects (a
+    /// word of the query was looked up among them): then the effects had
+    /// to be there.
+    pub fn read_effects(&self) -> bool {
+        self.used.get().is_some()
+    }
+
     /// Reads now the words the cards add (types, the keywords they use),
     /// which are otherwise read the first time a query needs them (a bare
     /// word is looked up among them for its hint): a server does it

@@ -42,6 +42,7 @@ use serde::Serialize;
 use crate::artifacts::{DatabaseFile, open_database};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::effect::{Holding, Timing};
+pub use crate::index::Columns;
 use crate::index::Index as CardIndexFile;
 use crate::model::{ByLang, Card, DATABASE_FORMAT, Database};
 use crate::words::{CardKind, Element, Id, SetKind};
@@ -81,6 +82,50 @@ pub struct Query {
     pub root: Option<Node>,
     /// Words that may have been meant otherwise, in query order.
     pub hints: Vec<Hint>,
+}
+
+impl Query {
+    /// The columns of each card that answering the query reads: without
+    /// the cards' texts unless a term reads an effect, a flavor, a flag
+    /// or what an effect says (keywords, timing words, resources).
+    pub fn columns(&self) -> Columns {
+        match self.root.as_ref().is_some_and(reads_texts) {
+            true => Columns::All,
+            false => Columns::WithoutTexts,
+        }
+    }
+}
+
+/// Whether a term of `node` reads a card's texts.
+fn reads_texts(node: &Node) -> bool {
+    match node {
+        Node::All(parts) | Node::Any(parts) => parts.iter().any(reads_texts),
+        Node::Not(part) => reads_texts(part),
+        Node::Test(test) => {
+            let by_field = match test.field {
+                Field::Name | Field::Id | Field::Set | Field::Kind | Field::Rarity => false,
+                Field::Element | Field::Type | Field::Star | Field::Copies => false,
+                Field::Keyword | Field::Timing | Field::Resource => true,
+                Field::Text | Field::Flavor | Field::Flag => true,
+            };
+            let by_value = matches!(
+                test.value,
+                Value::Keyword(_) | Value::Timing(_) | Value::Resource(_) | Value::Flag(_)
+            );
+            by_field || by_value
+        }
+    }
+}
+
+/// The columns a search needs of each card: those its query reads
+/// ([`Query::columns`]), every one when parsing it read the effects (a
+/// word looked up among the keywords the cards use) or when its report
+/// shows the texts (`shows_texts`: the JSON report has each card's effect).
+pub fn columns_needed(query: &Query, catalog: &Catalog, shows_texts: bool) -> Columns {
+    match shows_texts || catalog.read_effects() {
+        true => Columns::All,
+        false => query.columns(),
+    }
 }
 
 /// A word of a query that may have been meant otherwise: a bare word that
@@ -673,10 +718,26 @@ pub fn table_row(card: &Card, database: &Database, lang: &str) -> [String; 8] {
 
 /// Reads a built database (`blades build`'s `dist/cards.json`) to search.
 pub fn read_database(path: &Path) -> Result<Database, Box<Diagnostic>> {
+    read_database_with(path, Columns::All).map(|(database, _)| database)
+}
+
+/// [`read_database`] with only `columns` of each card when the card index
+/// beside the file can give them, else every column: the database and the
+/// columns it has.
+pub fn read_database_with(
+    path: &Path,
+    columns: Columns,
+) -> Result<(Database, Columns), Box<Diagnostic>> {
     // The card index written with this very file holds the same database.
-    if let Some(database) = CardIndexFile::of_database(path).and_then(|index| index.database()) {
-        return Ok(database);
+    let indexed = CardIndexFile::of_database(path).and_then(|index| index.database_with(columns));
+    if let Some(database) = indexed {
+        return Ok((database, columns));
     }
+    read_json_database(path).map(|database| (database, Columns::All))
+}
+
+/// A database file's JSON, read and checked.
+fn read_json_database(path: &Path) -> Result<Database, Box<Diagnostic>> {
     let shown: Arc<str> = Arc::from(path.display().to_string());
     let refuse = |code: Code, message: String, help: &str| {
         Box::new(Diagnostic::general(code, message).with_help(help))
