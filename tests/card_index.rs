@@ -100,6 +100,10 @@ fn questions(pool: &str) -> Vec<Vec<String>> {
         &["search", "kind:single"],
         &["--format", "json", "search", "e"],
         &["search", "--explain", "element:fire or type:animal"],
+        // Queries that read the cards' texts (the index is read again whole),
+        // and a bare word looked up among the keywords the effects use.
+        &["search", "text:gain or flavor:a or is:stale"],
+        &["search", "scurry"],
         &["card", "show", "a"],
     ];
     let mut questions: Vec<Vec<String>> = (asked.iter())

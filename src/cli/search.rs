@@ -51,9 +51,13 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     let text = args.query.join(" ");
     // Read first without the cards' texts, which most queries never look
     // at; again whole when the query or its report needs them.
+    let source = match Source::of(context, &args) {
+        Ok(source) => source,
+        Err(code) => return code,
+    };
     let mut columns = Columns::WithoutTexts;
     loop {
-        let (database, has) = match load(context, &args, columns) {
+        let (database, has) = match source.load(context, columns) {
             Ok(loaded) => loaded,
             Err(code) => return code,
         };
@@ -156,28 +160,47 @@ fn answer(
     Answered::Done(ExitCode::from(exit::OK))
 }
 
-/// The database searched: the built database `--db` names, else the
-/// pool's. Either carries the pool's keyword table, which `kw:` is read
-/// against (a file written without one is read with the built-in table).
-fn load(
-    context: &Context,
-    args: &Args,
-    columns: Columns,
-) -> Result<(&'static Database, Columns), ExitCode> {
-    let keep = |(database, has)| (kept_until_exit(database), has);
-    if let Some(path) = &args.db {
-        if context.tells() && columns == Columns::WithoutTexts {
-            stderrln!("database: {}", path.display());
+/// Where the cards searched come from: the built database `--db` names,
+/// else the pool's. Either carries the pool's keyword table, which `kw:` is
+/// read against (a file written without one is read with the built-in
+/// table).
+enum Source<'a> {
+    File(&'a std::path::Path),
+    Pool(blades::workspace::Workspace),
+}
+
+impl<'a> Source<'a> {
+    /// The source `args` name, said once.
+    fn of(context: &Context, args: &'a Args) -> Result<Source<'a>, ExitCode> {
+        match &args.db {
+            Some(path) => {
+                if context.tells() {
+                    stderrln!("database: {}", path.display());
+                }
+                Ok(Source::File(path))
+            }
+            None => context.workspace().map(Source::Pool),
         }
-        return search::read_database_with(path, columns)
-            .map(keep)
-            .map_err(|problem| context.refuse(*problem));
     }
-    let workspace = context.workspace()?;
-    workspace
-        .database_with(columns)
-        .map(keep)
-        .map_err(|findings| context.pool_has_errors(&findings, "it cannot be searched"))
+
+    /// The database with `columns` of each card if it can, and the
+    /// columns it has.
+    fn load(
+        &self,
+        context: &Context,
+        columns: Columns,
+    ) -> Result<(&'static Database, Columns), ExitCode> {
+        let keep = |(database, has)| (kept_until_exit(database), has);
+        match self {
+            Source::File(path) => search::read_database_with(path, columns)
+                .map(keep)
+                .map_err(|problem| context.refuse(*problem)),
+            Source::Pool(workspace) => workspace
+                .database_with(columns)
+                .map(keep)
+                .map_err(|findings| context.pool_has_errors(&findings, "it cannot be searched")),
+        }
+    }
 }
 
 /// The cards as a table: id, name, set, kind, STAR, elements, types,
