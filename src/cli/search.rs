@@ -166,7 +166,7 @@ fn answer(
 /// table).
 enum Source<'a> {
     File(&'a std::path::Path),
-    Pool(blades::workspace::Workspace),
+    Pool(Box<blades::workspace::Workspace>),
 }
 
 impl<'a> Source<'a> {
@@ -179,7 +179,7 @@ impl<'a> Source<'a> {
                 }
                 Ok(Source::File(path))
             }
-            None => context.workspace().map(Source::Pool),
+            None => context.workspace().map(|w| Source::Pool(Box::new(w))),
         }
     }
 
