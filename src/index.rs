@@ -247,7 +247,7 @@ impl Index {
         };
         for batch in self.head.sets.chunks(DECODE_BATCH) {
             let sets: Vec<(Set, Vec<Card>)> = (batch.par_iter())
-                .map(|(_, range)| decode_section_with(&self.section(range)?, columns))
+                .map(|(_, range)| decode_section(&self.section(range)?, columns))
                 .collect::<Option<_>>()?;
             for (set, cards) in sets {
                 database.sets.push(set);
@@ -338,7 +338,7 @@ impl Index {
         let bytes = self.section(&self.head.sets.get(section)?.1)?;
         let (_, cards) = split_section(&bytes)?;
         (at.into_iter())
-            .map(|at| decode_card_alone(cards.get(at)?))
+            .map(|at| decode_card_alone(cards.get(at)?, Columns::All))
             .collect()
     }
 
@@ -387,7 +387,7 @@ impl Index {
         let bytes = self.section(&self.head.sets.get(section)?.1)?;
         let (directory, cards) = split_section(&bytes)?;
         let set = read_directory(directory)?.set;
-        Some((decode_card_alone(cards.get(at)?)?, set))
+        Some((decode_card_alone(cards.get(at)?, Columns::All)?, set))
     }
 
     /// A section's bytes, read from the file (without its checksum, once
@@ -445,12 +445,12 @@ pub fn write_section(set: &Set, cards: &[Card]) -> Vec<u8> {
 /// The set and cards of a section without its checksum; `None` for
 /// anything [`write_section`] did not write (never a panic).
 pub fn read_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
-    decode_section(bytes)
+    decode_section(bytes, Columns::All)
 }
 
 /// [`read_section`], the cards with only `columns`.
 pub fn read_section_with(bytes: &[u8], columns: Columns) -> Option<(Set, Vec<Card>)> {
-    decode_section_with(bytes, columns)
+    decode_section(bytes, columns)
 }
 
 /// A set's section: its directory (the set as JSON, one small object, and
@@ -551,12 +551,7 @@ fn split_section(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
         .then_some((directory, cards))
 }
 
-fn decode_section(bytes: &[u8]) -> Option<(Set, Vec<Card>)> {
-    decode_section_with(bytes, Columns::All)
-}
-
-/// [`decode_section`], the cards with only `columns`.
-fn decode_section_with(bytes: &[u8], columns: Columns) -> Option<(Set, Vec<Card>)> {
+fn decode_section(bytes: &[u8], columns: Columns) -> Option<(Set, Vec<Card>)> {
     let (directory, mut card_bytes) = split_section(bytes)?;
     // The directory is walked, not kept: every card is decoded anyway.
     let mut r = Reader(directory);
@@ -570,7 +565,7 @@ fn decode_section_with(bytes: &[u8], columns: Columns) -> Option<(Set, Vec<Card>
             r.optional_str()?;
         }
         let (bytes, rest) = card_bytes.split_at_checked(r.number()?)?;
-        let card = decode_card_alone_with(bytes, columns)?;
+        let card = decode_card_alone(bytes, columns)?;
         // The directory and the card it describes were written together.
         if card.id.0.as_bytes() != id || card.name.as_bytes() != name {
             return None;
@@ -582,12 +577,7 @@ fn decode_section_with(bytes: &[u8], columns: Columns) -> Option<(Set, Vec<Card>
 }
 
 /// A card from exactly its bytes.
-fn decode_card_alone(bytes: &[u8]) -> Option<Card> {
-    decode_card_alone_with(bytes, Columns::All)
-}
-
-/// [`decode_card_alone`] with only `columns`.
-fn decode_card_alone_with(bytes: &[u8], columns: Columns) -> Option<Card> {
+fn decode_card_alone(bytes: &[u8], columns: Columns) -> Option<Card> {
     let mut r = Reader(bytes);
     let card = decode_card(&mut r, columns)?;
     r.0.is_empty().then_some(card)
@@ -760,9 +750,9 @@ mod tests {
             .collect();
         let bytes = encode_section(set, &cards);
         let (body, _) = bytes.split_at(bytes.len() - 8);
-        let (set_back, cards_back) = decode_section(body).expect("decodes");
+        let (set_back, cards_back) = decode_section(body, Columns::All).expect("decodes");
         assert_eq!(&set_back, set);
         assert_eq!(cards_back, cards);
-        crate::codec::assert_refuses_damage(body, decode_section);
+        crate::codec::assert_refuses_damage(body, |b| decode_section(b, Columns::All));
     }
 }
