@@ -35,23 +35,26 @@ impl Derived {
 
 impl Derived {
     /// The copies of the sets `wanted` picks (by index), without their
-    /// findings (the pool checks report those).
+    /// findings (the pool checks report those): as earlier checks of the
+    /// same file found them (`remembered`; copies do not depend on the
+    /// pool's types), else worked out, the set restored if need be.
     pub(super) fn of(
         sets: &[LoadedSet],
         wanted: impl Fn(usize) -> bool + Sync,
+        remembered: &(dyn Fn(usize) -> Option<Vec<(usize, u8)>> + Sync),
         restore: Restore<'_>,
     ) -> Derived {
         let by_set = sets
             .par_iter()
             .enumerate()
             .map(|(i, set)| match wanted(i) {
-                true => {
+                true => remembered(i).unwrap_or_else(|| {
                     let restored = restore(i);
                     let set = restored.as_ref().unwrap_or(set);
                     let mut copies = check_copies(set, &mut Vec::new());
                     copies.sort_unstable_by_key(|&(index, _)| index);
                     copies
-                }
+                }),
                 false => Vec::new(),
             })
             .collect();

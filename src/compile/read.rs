@@ -43,6 +43,14 @@ impl FilesRead<'_> {
         self.loaded.iter().zip(&self.owner).map(count).sum()
     }
 
+    /// The copies the pool checks found of loaded set `index` in an
+    /// earlier build of the same file (the cache keeps them).
+    pub fn remembered_copies(&self, index: usize) -> Option<Vec<(usize, u8)>> {
+        let work = &self.works[self.owner[index]];
+        let checked = work.checked.as_ref().filter(|c| c.hash == work.hash)?;
+        Some(checked.copies.clone())
+    }
+
     /// Loaded set `index` with its cards, when they are not in hand (a
     /// set from the cache): decoded, or, should they not decode, the file
     /// read again. Without the effect and flavor texts ([`whole_set`]).

@@ -62,9 +62,12 @@ pub(super) fn render_and_write<'p>(
     let owner = read.owner.clone();
     let locale_files = translations_to_render(read, translations, &owner, &fresh);
     let derived = match plan.checks_later {
-        true => Derived::of(&read.loaded, |i| fresh[owner[i]], &|i| {
-            read.restored(pool, i)
-        }),
+        true => Derived::of(
+            &read.loaded,
+            |i| fresh[owner[i]],
+            &|i| read.remembered_copies(i),
+            &|i| read.restored(pool, i),
+        ),
         false => derived,
     };
     let card_count = read.card_count();
