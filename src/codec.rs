@@ -124,15 +124,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// [`Reader::bytes`] of a string written by [`Writer::optional_text`].
-    pub(crate) fn optional_bytes(&mut self) -> Option<Option<&'a [u8]>> {
-        match self.byte()? {
-            0 => Some(None),
-            1 => self.bytes().map(Some),
-            _ => None,
-        }
-    }
-
     pub(crate) fn optional_text(&mut self) -> Option<Option<String>> {
         match self.byte()? {
             0 => Some(None),

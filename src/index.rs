@@ -6,15 +6,17 @@
 //!
 //! The file is a log, appended to by the builds that change a few sets:
 //!
-//! - `blades-index 3\n`, then the identity of the tool that wrote it (a
+//! - `blades-index 4\n`, then the identity of the tool that wrote it (a
 //!   file from any other build is ignored);
 //! - sections, one per set (and those of earlier builds' sets that have
-//!   changed since): a directory (the set, and each card's id, names and
-//!   length), with its length before it and its checksum after it, then
-//!   the cards in [`crate::codec`]'s form, then the checksum of the whole
-//!   section, so that a section stays where it is from one build to the
-//!   next while its set is unchanged, and a command that looks for one
-//!   card reads the directories and that card's section alone;
+//!   changed since): a directory (the set, and every card but its texts:
+//!   id, names, STARs, kind, elements, types, copies…), with its length
+//!   before it and its checksum after it, then the cards' texts (effect,
+//!   flavor, errata, art) in [`crate::codec`]'s form, then the checksum
+//!   of the whole section, so that a section stays where it is from one
+//!   build to the next while its set is unchanged, a command that looks
+//!   for one card reads the directories and that card's section alone,
+//!   and a search that reads no text reads the directories alone;
 //! - at the end, the head (JSON): every pool file's path, content hash
 //!   and stamp, the database's format and keyword table, and where each
 //!   set's section is; then the head's length and checksum. A build that
@@ -43,7 +45,7 @@ use crate::pool::{FileStamp, Pool};
 use crate::words::{CardKind, Element, Id, SetKind};
 
 /// First line of an index file (its format).
-pub(crate) const MAGIC: &[u8] = b"blades-index 3\n";
+pub(crate) const MAGIC: &[u8] = b"blades-index 4\n";
 
 /// Identity of the code that wrote an index: the same as the cache's.
 pub(crate) const BUILD_ID: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLADES_BUILD_ID"));
@@ -158,8 +160,8 @@ pub struct SoughtCards {
 
 /// What one section's directory told [`Index::lookup`].
 struct Scanned {
-    /// Where the card looked for lies in the section's cards' bytes.
-    hit: Option<Range<usize>>,
+    /// The place in the section of the card looked for.
+    hit: Option<usize>,
     languages: BTreeSet<String>,
 }
 
@@ -247,7 +249,7 @@ impl Index {
         };
         for batch in self.head.sets.chunks(DECODE_BATCH) {
             let sets: Vec<(Set, Vec<Card>)> = (batch.par_iter())
-                .map(|(_, range)| decode_section(&self.section(range)?, columns))
+                .map(|(_, range)| self.decode(range, columns))
                 .collect::<Option<_>>()?;
             for (set, cards) in sets {
                 database.sets.push(set);
@@ -255,6 +257,20 @@ impl Index {
             }
         }
         Some(database)
+    }
+
+    /// One section decoded with `columns`: without texts, only its
+    /// directory is read.
+    fn decode(&self, range: &Range<u64>, columns: Columns) -> Option<(Set, Vec<Card>)> {
+        match columns {
+            Columns::All => decode_section(&self.section(range)?, columns),
+            Columns::WithoutTexts => {
+                let bytes = self.directory(range)?;
+                let directory = read_directory(&bytes)?;
+                let cards = cards_without_texts(&directory)?;
+                Some((directory.set, cards))
+            }
+        }
     }
 
     /// The first card `name` designates ([`cards::designates`]), in
@@ -273,7 +289,10 @@ impl Index {
             first = first.or(scanned.hit.map(|hit| (section, hit)));
         }
         let found = match first {
-            Some((section, hit)) => Some(self.card_in(section, hit)?),
+            Some((section, hit)) => {
+                let (mut cards, set) = self.cards_in(section, &[hit])?;
+                Some((cards.pop()?, set))
+            }
             None => None,
         };
         Some(Lookup { found, languages })
@@ -285,7 +304,7 @@ impl Index {
     /// read, and only those cards decoded. `None` when a section read is
     /// damaged.
     pub fn cards_sought(&self, sought: &Sought) -> Option<SoughtCards> {
-        let hits: Vec<(Set, Vec<Range<usize>>, Vec<bool>)> = (self.head.sets.par_iter())
+        let hits: Vec<(Set, Vec<usize>, Vec<bool>)> = (self.head.sets.par_iter())
             .map(|(_, range)| self.hits(range, sought))
             .collect::<Option<_>>()?;
         let mut found = vec![false; sought.readings()];
@@ -299,7 +318,7 @@ impl Index {
             database.sets.push(set);
             (found.iter_mut().zip(answered)).for_each(|(found, answered)| *found |= answered);
             if !at.is_empty() {
-                database.cards.extend(self.cards_in(section, at)?);
+                database.cards.extend(self.cards_in(section, &at)?.0);
             }
         }
         Some(SoughtCards {
@@ -308,38 +327,41 @@ impl Index {
         })
     }
 
-    /// Where the cards that answer to `sought` lie in one section's
-    /// cards' bytes, from its directory, with the section's set and the
-    /// readings they answer to.
-    fn hits(
-        &self,
-        range: &Range<u64>,
-        sought: &Sought,
-    ) -> Option<(Set, Vec<Range<usize>>, Vec<bool>)> {
+    /// The places in one section of the cards that answer to `sought`,
+    /// from its directory, with the section's set and the readings they
+    /// answer to.
+    fn hits(&self, range: &Range<u64>, sought: &Sought) -> Option<(Set, Vec<usize>, Vec<bool>)> {
         let bytes = self.directory(range)?;
         let directory = read_directory(&bytes)?;
         let mut found = vec![false; sought.readings()];
         let mut buffer = String::new();
-        let (mut at, mut hits) = (0, Vec::new());
-        for entry in &directory.entries {
+        let mut hits = Vec::new();
+        for (at, entry) in directory.entries.iter().enumerate() {
             let names = std::iter::once(entry.name)
                 .chain(entry.translations.iter().filter_map(|(_, name)| *name));
             if sought.answers(entry.id, names, &mut found, &mut buffer) {
-                hits.push(at..at + entry.len);
+                hits.push(at);
             }
-            at += entry.len;
         }
         Some((directory.set, hits, found))
     }
 
-    /// The cards at `at` in section `section`'s cards (the section read
-    /// whole, to check its checksum).
-    fn cards_in(&self, section: usize, at: Vec<Range<usize>>) -> Option<Vec<Card>> {
+    /// The cards at places `at` in section `section`, with the section's
+    /// set (the section read whole, to check its checksum).
+    fn cards_in(&self, section: usize, at: &[usize]) -> Option<(Vec<Card>, Set)> {
         let bytes = self.section(&self.head.sets.get(section)?.1)?;
-        let (_, cards) = split_section(&bytes)?;
-        (at.into_iter())
-            .map(|at| decode_card_alone(cards.get(at)?, Columns::All))
-            .collect()
+        let (directory, texts) = split_section(&bytes)?;
+        let directory = read_directory(directory)?;
+        let texts_at: Vec<Range<usize>> = directory.texts_at().collect();
+        let cards = (at.iter())
+            .map(|&at| {
+                card_of(
+                    directory.entries.get(at)?,
+                    Some(texts.get(texts_at.get(at)?.clone())?),
+                )
+            })
+            .collect::<Option<_>>()?;
+        Some((cards, directory.set))
     }
 
     /// One section's directory read for [`Index::lookup`].
@@ -347,17 +369,16 @@ impl Index {
         let bytes = self.directory(range)?;
         let directory = read_directory(&bytes)?;
         let mut languages: BTreeSet<String> = directory.set.translations.keys().cloned().collect();
-        let (mut at, mut hit) = (0, None);
-        for entry in &directory.entries {
+        let mut hit = None;
+        for (at, entry) in directory.entries.iter().enumerate() {
             for (lang, _) in &entry.translations {
                 if !languages.contains(*lang) {
                     languages.insert(lang.to_string());
                 }
             }
             if hit.is_none() && entry.designated_by(wanted) {
-                hit = Some(at..at + entry.len);
+                hit = Some(at);
             }
-            at += entry.len;
         }
         Some(Scanned { hit, languages })
     }
@@ -379,15 +400,6 @@ impl Index {
             bytes.truncate(bytes.len() - 8);
             bytes
         })
-    }
-
-    /// The card at `at` in section `section`'s cards, with the section's
-    /// set: the section is read whole, to check its checksum.
-    fn card_in(&self, section: usize, at: Range<usize>) -> Option<(Card, Set)> {
-        let bytes = self.section(&self.head.sets.get(section)?.1)?;
-        let (directory, cards) = split_section(&bytes)?;
-        let set = read_directory(directory)?.set;
-        Some((decode_card_alone(cards.get(at)?, Columns::All)?, set))
     }
 
     /// A section's bytes, read from the file (without its checksum, once
@@ -453,32 +465,36 @@ pub fn read_section_with(bytes: &[u8], columns: Columns) -> Option<(Set, Vec<Car
     decode_section(bytes, columns)
 }
 
-/// A set's section: its directory (the set as JSON, one small object, and
-/// each card's id, names and length), its cards, then the checksum of
-/// those bytes. The directory has its length before it and its own
-/// checksum after it, so that it is read and trusted alone.
+/// A set's section: its directory, the cards' texts, then the checksum of
+/// those bytes. The directory holds the set (as JSON, one small object)
+/// and every card but its texts: all that a deck check, a lookup and a
+/// search that reads no text need. It has its length before it and its
+/// own checksum after it, so that it is read and trusted alone.
 pub(crate) fn encode_section(set: &Set, cards: &[Card]) -> Vec<u8> {
-    let mut card_bytes = Vec::with_capacity(cards.len() * 256);
+    let mut texts = Vec::with_capacity(cards.len() * 192);
     let mut lens = Vec::with_capacity(cards.len());
     for card in cards {
-        let start = card_bytes.len();
-        encode_card(&mut Writer(&mut card_bytes), card);
-        lens.push(card_bytes.len() - start);
+        let start = texts.len();
+        encode_texts(&mut Writer(&mut texts), card);
+        lens.push(texts.len() - start);
     }
     let directory = encode_directory(set, cards, &lens);
-    let mut out = Vec::with_capacity(directory.len() + card_bytes.len() + 24);
+    let mut out = Vec::with_capacity(directory.len() + texts.len() + 24);
     out.extend_from_slice(&(directory.len() as u64).to_le_bytes());
     out.extend_from_slice(&directory);
     out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&directory).to_le_bytes());
-    out.extend_from_slice(&card_bytes);
+    out.extend_from_slice(&texts);
     let sum = xxhash_rust::xxh3::xxh3_64(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
 }
 
+/// The set, then each card's id, names, columns (length-prefixed, so
+/// that a reader after a name skips them) and the length of its texts.
 fn encode_directory(set: &Set, cards: &[Card], lens: &[usize]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256 + cards.len() * 48);
+    let mut out = Vec::with_capacity(256 + cards.len() * 64);
     let set_json = serde_json::to_vec(set).expect("a set serializes");
+    let mut columns = Vec::with_capacity(64);
     let mut w = Writer(&mut out);
     w.number(set_json.len());
     w.0.extend_from_slice(&set_json);
@@ -491,101 +507,17 @@ fn encode_directory(set: &Set, cards: &[Card], lens: &[usize]) -> Vec<u8> {
             w.text(lang);
             w.optional_text(translation.name.as_deref());
         }
+        columns.clear();
+        encode_columns(&mut Writer(&mut columns), card);
+        w.number(columns.len());
+        w.0.extend_from_slice(&columns);
         w.number(len);
     }
     out
 }
 
-/// What a section's directory says of one card.
-struct Entry<'a> {
-    id: &'a str,
-    name: &'a str,
-    /// Every translation's language, and its name of the card if it has one.
-    translations: Vec<(&'a str, Option<&'a str>)>,
-    /// The length of the card's bytes.
-    len: usize,
-}
-
-impl Entry<'_> {
-    fn designated_by(&self, wanted: &str) -> bool {
-        let translated = self.translations.iter().filter_map(|(_, name)| *name);
-        cards::designates(wanted, self.id, self.name, translated)
-    }
-}
-
-/// A section's directory: its set and what it says of each card.
-struct Directory<'a> {
-    set: Set,
-    entries: Vec<Entry<'a>>,
-}
-
-fn read_directory(bytes: &[u8]) -> Option<Directory<'_>> {
-    let mut r = Reader(bytes);
-    let set = read_set(&mut r)?;
-    let entries = r.list(|r| {
-        Some(Entry {
-            id: r.str()?,
-            name: r.str()?,
-            translations: r.list(|r| Some((r.str()?, r.optional_str()?)))?,
-            len: r.number()?,
-        })
-    })?;
-    r.0.is_empty().then_some(Directory { set, entries })
-}
-
-fn read_set(r: &mut Reader<'_>) -> Option<Set> {
-    let set_len = r.number()?;
-    let (set_json, rest) = r.0.split_at_checked(set_len)?;
-    r.0 = rest;
-    serde_json::from_slice(set_json).ok()
-}
-
-/// A section (without its final checksum) cut into its directory and its
-/// cards' bytes; `None` when the directory's checksum fails.
-fn split_section(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
-    let (len, rest) = bytes.split_first_chunk::<8>()?;
-    let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
-    let directory = rest.get(..len)?;
-    let (sum, cards) = rest[len..].split_first_chunk::<8>()?;
-    (xxhash_rust::xxh3::xxh3_64(directory) == u64::from_le_bytes(*sum))
-        .then_some((directory, cards))
-}
-
-fn decode_section(bytes: &[u8], columns: Columns) -> Option<(Set, Vec<Card>)> {
-    let (directory, mut card_bytes) = split_section(bytes)?;
-    // The directory is walked, not kept: every card is decoded anyway.
-    let mut r = Reader(directory);
-    let set = read_set(&mut r)?;
-    let count = r.count()?;
-    let mut cards = Vec::with_capacity(count);
-    for _ in 0..count {
-        let (id, name) = (r.bytes()?, r.bytes()?);
-        for _ in 0..r.count()? {
-            r.bytes()?;
-            r.optional_str()?;
-        }
-        let (bytes, rest) = card_bytes.split_at_checked(r.number()?)?;
-        let card = decode_card_alone(bytes, columns)?;
-        // The directory and the card it describes were written together.
-        if card.id.0.as_bytes() != id || card.name.as_bytes() != name {
-            return None;
-        }
-        cards.push(card);
-        card_bytes = rest;
-    }
-    (r.0.is_empty() && card_bytes.is_empty()).then_some((set, cards))
-}
-
-/// A card from exactly its bytes.
-fn decode_card_alone(bytes: &[u8], columns: Columns) -> Option<Card> {
-    let mut r = Reader(bytes);
-    let card = decode_card(&mut r, columns)?;
-    r.0.is_empty().then_some(card)
-}
-
-fn encode_card(w: &mut Writer<'_>, card: &Card) {
-    w.text(&card.id.0);
-    w.text(&card.name);
+/// A card's fields that are not texts, names aside.
+fn encode_columns(w: &mut Writer<'_>, card: &Card) {
     w.text(&card.set.0);
     w.choice(&CardKind::ALL, &card.kind);
     // No STAR is 0, which no STAR is (they run from 1).
@@ -595,6 +527,12 @@ fn encode_card(w: &mut Writer<'_>, card: &Card) {
     w.optional_text(card.category.as_ref().map(|c| c.0.as_str()));
     w.choice(&SetKind::ALL, &card.rarity);
     w.0.push(card.copies);
+}
+
+/// A card's texts: its effect (as written and rendered), flavor, what
+/// its translations say besides the name (in the directory's order),
+/// errata and art.
+fn encode_texts(w: &mut Writer<'_>, card: &Card) {
     w.optional_text(card.effect.as_deref());
     w.number(card.effect_text.len());
     for (lang, text) in card.effect_text.iter() {
@@ -603,9 +541,7 @@ fn encode_card(w: &mut Writer<'_>, card: &Card) {
     }
     w.optional_text(card.flavor.as_deref());
     w.number(card.translations.len());
-    for (lang, t) in card.translations.iter() {
-        w.text(lang);
-        w.optional_text(t.name.as_deref());
+    for (_, t) in card.translations.iter() {
         w.optional_text(t.flavor.as_deref());
         w.optional_text(t.effect.as_deref());
         w.list(&t.stale, |w, field| w.text(field));
@@ -622,6 +558,205 @@ fn encode_card(w: &mut Writer<'_>, card: &Card) {
             w.text(&art.fingerprint);
         }
     }
+}
+
+/// What a section's directory says of one card.
+struct Entry<'a> {
+    id: &'a str,
+    name: &'a str,
+    /// Every translation's language, and its name of the card if it has one.
+    translations: Vec<(&'a str, Option<&'a str>)>,
+    /// The card's columns, as [`encode_columns`] wrote them.
+    columns: &'a [u8],
+    /// The length of the card's texts.
+    len: usize,
+}
+
+impl Entry<'_> {
+    fn designated_by(&self, wanted: &str) -> bool {
+        let translated = self.translations.iter().filter_map(|(_, name)| *name);
+        cards::designates(wanted, self.id, self.name, translated)
+    }
+}
+
+/// A section's directory: its set and what it says of each card.
+struct Directory<'a> {
+    set: Set,
+    entries: Vec<Entry<'a>>,
+}
+
+impl Directory<'_> {
+    /// Where each card's texts lie in the section's texts.
+    fn texts_at(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        let mut at = 0;
+        self.entries.iter().map(move |entry| {
+            let start = at;
+            at += entry.len;
+            start..at
+        })
+    }
+}
+
+fn read_directory(bytes: &[u8]) -> Option<Directory<'_>> {
+    let mut r = Reader(bytes);
+    let set = read_set(&mut r)?;
+    let entries = r.list(|r| {
+        Some(Entry {
+            id: r.str()?,
+            name: r.str()?,
+            translations: r.list(|r| Some((r.str()?, r.optional_str()?)))?,
+            columns: r.bytes()?,
+            len: r.number()?,
+        })
+    })?;
+    r.0.is_empty().then_some(Directory { set, entries })
+}
+
+fn read_set(r: &mut Reader<'_>) -> Option<Set> {
+    let set_len = r.number()?;
+    let (set_json, rest) = r.0.split_at_checked(set_len)?;
+    r.0 = rest;
+    serde_json::from_slice(set_json).ok()
+}
+
+/// A section (without its final checksum) cut into its directory and its
+/// cards' texts; `None` when the directory's checksum fails.
+fn split_section(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (len, rest) = bytes.split_first_chunk::<8>()?;
+    let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+    let directory = rest.get(..len)?;
+    let (sum, texts) = rest[len..].split_first_chunk::<8>()?;
+    (xxhash_rust::xxh3::xxh3_64(directory) == u64::from_le_bytes(*sum))
+        .then_some((directory, texts))
+}
+
+fn decode_section(bytes: &[u8], columns: Columns) -> Option<(Set, Vec<Card>)> {
+    let (directory, texts) = split_section(bytes)?;
+    let directory = read_directory(directory)?;
+    let every_text: usize = directory.entries.iter().map(|e| e.len).sum();
+    if every_text != texts.len() {
+        return None;
+    }
+    let cards = match columns {
+        Columns::All => (directory.entries.iter().zip(directory.texts_at()))
+            .map(|(entry, at)| card_of(entry, Some(texts.get(at)?)))
+            .collect::<Option<_>>()?,
+        Columns::WithoutTexts => cards_without_texts(&directory)?,
+    };
+    Some((directory.set, cards))
+}
+
+/// Every card of a directory, without its texts.
+fn cards_without_texts(directory: &Directory<'_>) -> Option<Vec<Card>> {
+    (directory.entries.iter())
+        .map(|entry| card_of(entry, None))
+        .collect()
+}
+
+/// The card a directory's entry describes, with `texts` when given.
+fn card_of(entry: &Entry<'_>, texts: Option<&[u8]>) -> Option<Card> {
+    let mut r = Reader(entry.columns);
+    let set = Id(r.text()?);
+    let kind = r.choice(&CardKind::ALL)?;
+    let stars = Some(r.byte()?).filter(|s| *s != 0);
+    let elements = r.list(|r| r.choice(&Element::ALL))?;
+    let types = r.list(|r| r.text().map(Id))?;
+    let category = r.optional_text()?.map(Id);
+    let rarity = r.choice(&SetKind::ALL)?;
+    let copies = r.byte()?;
+    if !r.0.is_empty() {
+        return None;
+    }
+    let texts = match texts {
+        Some(bytes) => read_texts(bytes, entry.translations.len())?,
+        None => Texts::default(),
+    };
+    let mut told = texts.translations.into_iter();
+    let translations = (entry.translations.iter())
+        .map(|&(lang, name)| {
+            let (flavor, effect, stale) = told.next().unwrap_or_default();
+            let name = name.map(str::to_owned);
+            let translation = CardTranslation {
+                name,
+                flavor,
+                effect,
+                stale,
+            };
+            (lang.to_owned(), translation)
+        })
+        .collect();
+    Some(Card {
+        id: Id(entry.id.to_owned()),
+        name: entry.name.to_owned(),
+        set,
+        kind,
+        stars,
+        elements,
+        types,
+        category,
+        rarity,
+        copies,
+        effect: texts.effect,
+        effect_tree: None,
+        effect_text: texts.effect_text,
+        flavor: texts.flavor,
+        translations,
+        errata: texts.errata,
+        art: texts.art,
+    })
+}
+
+/// A translation's flavor, effect and stale fields.
+type TranslationTexts = (Option<String>, Option<String>, Vec<String>);
+
+/// What [`encode_texts`] wrote of one card.
+#[derive(Default)]
+struct Texts {
+    effect: Option<String>,
+    effect_text: ByLang<String>,
+    flavor: Option<String>,
+    translations: Vec<TranslationTexts>,
+    errata: Vec<Errata>,
+    art: Option<Art>,
+}
+
+/// A card's texts from exactly their bytes, for a card with
+/// `translations` translations.
+fn read_texts(bytes: &[u8], translations: usize) -> Option<Texts> {
+    let mut r = Reader(bytes);
+    let effect = r.optional_text()?;
+    let effect_text = (0..r.count()?)
+        .map(|_| Some((r.text()?, r.text()?)))
+        .collect::<Option<ByLang<String>>>()?;
+    let flavor = r.optional_text()?;
+    let told = r.list(|r| {
+        let flavor = r.optional_text()?;
+        let effect = r.optional_text()?;
+        Some((flavor, effect, r.list(Reader::text)?))
+    })?;
+    if told.len() != translations {
+        return None;
+    }
+    let errata = read_errata(&mut r)?;
+    let art = match r.byte()? {
+        0 => None,
+        1 => Some(Art {
+            file: r.text()?,
+            format: r.choice(&ArtFormat::ALL)?,
+            width: u32::try_from(r.number()?).ok()?,
+            height: u32::try_from(r.number()?).ok()?,
+            fingerprint: r.text()?,
+        }),
+        _ => return None,
+    };
+    r.0.is_empty().then_some(Texts {
+        effect,
+        effect_text,
+        flavor,
+        translations: told,
+        errata,
+        art,
+    })
 }
 
 /// A card's errata, as the cache and the index both keep them.
@@ -641,98 +776,6 @@ pub(crate) fn read_errata(r: &mut Reader<'_>) -> Option<Vec<Errata>> {
             effect: r.text()?,
             note: r.optional_text()?,
         })
-    })
-}
-
-/// A card with only `columns`: the texts left out are skipped, their
-/// strings neither checked nor copied.
-fn decode_card(r: &mut Reader<'_>, columns: Columns) -> Option<Card> {
-    let texts = columns == Columns::All;
-    let text = |r: &mut Reader<'_>| -> Option<String> {
-        match texts {
-            true => r.text(),
-            false => r.bytes().map(|_| String::new()),
-        }
-    };
-    let optional_text = |r: &mut Reader<'_>| -> Option<Option<String>> {
-        match texts {
-            true => r.optional_text(),
-            false => r.optional_bytes().map(|_| None),
-        }
-    };
-    let id = Id(r.text()?);
-    let name = r.text()?;
-    let set = Id(r.text()?);
-    let kind = r.choice(&CardKind::ALL)?;
-    let stars = Some(r.byte()?).filter(|s| *s != 0);
-    let elements = r.list(|r| r.choice(&Element::ALL))?;
-    let types = r.list(|r| r.text().map(Id))?;
-    let category = r.optional_text()?.map(Id);
-    let rarity = r.choice(&SetKind::ALL)?;
-    let copies = r.byte()?;
-    let effect = optional_text(r)?;
-    let effect_text = (0..r.count()?)
-        .map(|_| Some((r.text()?, text(r)?)))
-        .collect::<Option<ByLang<String>>>()?;
-    let effect_text = match texts {
-        true => effect_text,
-        false => ByLang::default(),
-    };
-    let flavor = optional_text(r)?;
-    let translations = (0..r.count()?)
-        .map(|_| {
-            let lang = r.text()?;
-            let translation = CardTranslation {
-                name: r.optional_text()?,
-                flavor: optional_text(r)?,
-                effect: optional_text(r)?,
-                stale: r.list(text)?,
-            };
-            let translation = match texts {
-                true => translation,
-                false => CardTranslation {
-                    stale: Vec::new(),
-                    ..translation
-                },
-            };
-            Some((lang, translation))
-        })
-        .collect::<Option<ByLang<CardTranslation>>>()?;
-    let errata = read_errata(r)?;
-    let errata = match texts {
-        true => errata,
-        false => Vec::new(),
-    };
-    let art = match r.byte()? {
-        0 => None,
-        1 => Some(Art {
-            file: r.text()?,
-            format: r.choice(&ArtFormat::ALL)?,
-            width: u32::try_from(r.number()?).ok()?,
-            height: u32::try_from(r.number()?).ok()?,
-            fingerprint: r.text()?,
-        })
-        .filter(|_| texts),
-        _ => return None,
-    };
-    Some(Card {
-        id,
-        name,
-        set,
-        kind,
-        stars,
-        elements,
-        types,
-        category,
-        rarity,
-        copies,
-        effect,
-        effect_tree: None,
-        effect_text,
-        flavor,
-        translations,
-        errata,
-        art,
     })
 }
 
