@@ -367,7 +367,7 @@ impl Workspace {
         {
             return Ok(CardNamed {
                 card: Ok((card, Some(set))),
-                languages: i18n::languages_of(lookup.languages),
+                languages: i18n::languages_of(lookup.languages.iter().map(String::as_str)),
             });
         }
         let database = self.database()?;

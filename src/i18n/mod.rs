@@ -741,17 +741,19 @@ pub fn languages(database: &Database) -> Vec<String> {
     let translated = (database.cards.iter())
         .flat_map(|c| c.translations.keys())
         .chain(database.sets.iter().flat_map(|s| s.translations.keys()));
-    languages_of(translated.cloned())
+    languages_of(translated.map(String::as_str))
 }
 
-/// English, then the other languages among `translated` (sorted, each once).
-pub fn languages_of(translated: impl IntoIterator<Item = String>) -> Vec<String> {
-    let others: std::collections::BTreeSet<String> = translated
+/// English, then the other languages among `translated` (sorted, each
+/// once): each copied once, not once per card that has it.
+pub fn languages_of<'a>(translated: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let others: std::collections::BTreeSet<&str> = translated
         .into_iter()
-        .filter(|lang| lang != SOURCE_LANG)
+        .filter(|lang| *lang != SOURCE_LANG)
         .collect();
-    std::iter::once(SOURCE_LANG.to_string())
+    std::iter::once(SOURCE_LANG)
         .chain(others)
+        .map(str::to_string)
         .collect()
 }
 
