@@ -396,7 +396,7 @@ fn a_card_looked_up_in_the_index_is_the_card_the_database_gives() {
     let nobody = index.lookup("no such card").unwrap();
     assert!(nobody.found.is_none());
     assert_eq!(
-        blades::i18n::languages_of(nobody.languages),
+        blades::i18n::languages_of(nobody.languages.iter().map(String::as_str)),
         blades::i18n::languages(&database)
     );
 }
