@@ -249,7 +249,9 @@ impl Index {
         };
         for batch in self.head.sets.chunks(DECODE_BATCH) {
             let sets: Vec<(Set, Vec<Card>)> = (batch.par_iter())
-                .map(|(_, range)| self.decode(range, columns))
+                .map_init(Vec::new, |buffer, (_, range)| {
+                    self.decode(range, columns, buffer)
+                })
                 .collect::<Option<_>>()?;
             for (set, cards) in sets {
                 database.sets.push(set);
@@ -261,12 +263,16 @@ impl Index {
 
     /// One section decoded with `columns`: without texts, only its
     /// directory is read.
-    fn decode(&self, range: &Range<u64>, columns: Columns) -> Option<(Set, Vec<Card>)> {
+    fn decode(
+        &self,
+        range: &Range<u64>,
+        columns: Columns,
+        buffer: &mut Vec<u8>,
+    ) -> Option<(Set, Vec<Card>)> {
         match columns {
             Columns::All => decode_section(&self.section(range)?, columns),
             Columns::WithoutTexts => {
-                let bytes = self.directory(range)?;
-                let directory = read_directory(&bytes)?;
+                let directory = read_directory(self.directory(range, buffer)?)?;
                 let cards = cards_without_texts(&directory)?;
                 Some((directory.set, cards))
             }
@@ -280,7 +286,9 @@ impl Index {
     pub fn lookup(&self, name: &str) -> Option<Lookup> {
         let wanted = cards::wanted(name);
         let scanned: Vec<Scanned> = (self.head.sets.par_iter())
-            .map(|(_, range)| self.scan(range, &wanted))
+            .map_init(Vec::new, |buffer, (_, range)| {
+                self.scan(range, &wanted, buffer)
+            })
             .collect::<Option<_>>()?;
         let mut languages = BTreeSet::new();
         let mut first = None;
@@ -305,7 +313,9 @@ impl Index {
     /// damaged.
     pub fn cards_sought(&self, sought: &Sought) -> Option<SoughtCards> {
         let hits: Vec<(Set, Vec<usize>, Vec<bool>)> = (self.head.sets.par_iter())
-            .map(|(_, range)| self.hits(range, sought))
+            .map_init(Vec::new, |buffer, (_, range)| {
+                self.hits(range, sought, buffer)
+            })
             .collect::<Option<_>>()?;
         let mut found = vec![false; sought.readings()];
         let mut database = Database {
@@ -330,9 +340,13 @@ impl Index {
     /// The places in one section of the cards that answer to `sought`,
     /// from its directory, with the section's set and the readings they
     /// answer to.
-    fn hits(&self, range: &Range<u64>, sought: &Sought) -> Option<(Set, Vec<usize>, Vec<bool>)> {
-        let bytes = self.directory(range)?;
-        let directory = read_directory(&bytes)?;
+    fn hits(
+        &self,
+        range: &Range<u64>,
+        sought: &Sought,
+        buffer: &mut Vec<u8>,
+    ) -> Option<(Set, Vec<usize>, Vec<bool>)> {
+        let directory = read_directory(self.directory(range, buffer)?)?;
         let mut found = vec![false; sought.readings()];
         let mut buffer = String::new();
         let mut hits = Vec::new();
@@ -365,9 +379,8 @@ impl Index {
     }
 
     /// One section's directory read for [`Index::lookup`].
-    fn scan(&self, range: &Range<u64>, wanted: &str) -> Option<Scanned> {
-        let bytes = self.directory(range)?;
-        let directory = read_directory(&bytes)?;
+    fn scan(&self, range: &Range<u64>, wanted: &str, buffer: &mut Vec<u8>) -> Option<Scanned> {
+        let directory = read_directory(self.directory(range, buffer)?)?;
         let mut languages: BTreeSet<String> = directory.set.translations.keys().cloned().collect();
         let mut hit = None;
         for (at, entry) in directory.entries.iter().enumerate() {
@@ -383,23 +396,26 @@ impl Index {
         Some(Scanned { hit, languages })
     }
 
-    /// A section's directory alone, read from the file and checked.
-    fn directory(&self, range: &Range<u64>) -> Option<Vec<u8>> {
-        let start = range.start;
-        let mut len = [0; 8];
-        read_at(&self.file, start, &mut len).ok()?;
-        let len = u64::from_le_bytes(len);
-        if len.checked_add(16)? > range.end - range.start {
+    /// A section's directory alone, read from the file into `buffer` (a
+    /// thread's, used again for each section) and checked. One read
+    /// when the directory is under [`DIRECTORY_GUESS`] bytes, as most are.
+    fn directory<'b>(&self, range: &Range<u64>, buffer: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+        let section_len = usize::try_from(range.end - range.start).ok()?;
+        let first = section_len.min(DIRECTORY_GUESS);
+        buffer.resize(first, 0);
+        read_at(&self.file, range.start, buffer).ok()?;
+        let len = u64::from_le_bytes(*buffer.first_chunk::<8>()?);
+        let whole = usize::try_from(len).ok()?.checked_add(16)?;
+        if whole > section_len {
             return None;
         }
-        let mut bytes = vec![0; usize::try_from(len + 8).ok()?];
-        read_at(&self.file, start + 8, &mut bytes).ok()?;
-        let (directory, sum) = bytes.split_at(bytes.len() - 8);
+        if whole > first {
+            buffer.resize(whole, 0);
+            read_at(&self.file, range.start + first as u64, &mut buffer[first..]).ok()?;
+        }
+        let (directory, sum) = buffer.get(8..whole)?.split_at(whole - 16);
         let sum = u64::from_le_bytes(sum.try_into().ok()?);
-        (xxhash_rust::xxh3::xxh3_64(directory) == sum).then(|| {
-            bytes.truncate(bytes.len() - 8);
-            bytes
-        })
+        (xxhash_rust::xxh3::xxh3_64(directory) == sum).then_some(directory)
     }
 
     /// A section's bytes, read from the file (without its checksum, once
@@ -416,6 +432,10 @@ impl Index {
         })
     }
 }
+
+/// Bytes read at first for a section's directory: its length, and the
+/// whole of it when it is that short (a set of 40 cards takes about 3 KB).
+const DIRECTORY_GUESS: usize = 8 << 10;
 
 /// Sets decoded at once by [`Index::database`]: enough to keep both
 /// cores busy, few enough that their transient bytes stay small.
@@ -685,6 +705,7 @@ fn card_of(entry: &Entry<'_>, texts: Option<&[u8]>) -> Option<Card> {
             (lang.to_owned(), translation)
         })
         .collect();
+    let translations = ByLang::from_sorted(translations)?;
     Some(Card {
         id: Id(entry.id.to_owned()),
         name: entry.name.to_owned(),
@@ -727,7 +748,8 @@ fn read_texts(bytes: &[u8], translations: usize) -> Option<Texts> {
     let effect = r.optional_text()?;
     let effect_text = (0..r.count()?)
         .map(|_| Some((r.text()?, r.text()?)))
-        .collect::<Option<ByLang<String>>>()?;
+        .collect::<Option<Vec<_>>>()?;
+    let effect_text = ByLang::from_sorted(effect_text)?;
     let flavor = r.optional_text()?;
     let told = r.list(|r| {
         let flavor = r.optional_text()?;

@@ -451,6 +451,12 @@ impl<T> ByLang<T> {
         Self::default()
     }
 
+    /// Values already in code order, each language once, kept as they
+    /// are; `None` when they are not (as a damaged file may hold them).
+    pub fn from_sorted(values: Vec<(String, T)>) -> Option<Self> {
+        (values.windows(2).all(|pair| pair[0].0 < pair[1].0)).then_some(ByLang(values))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
