@@ -261,6 +261,63 @@ impl Index {
         Some(database)
     }
 
+    /// Every set, without a card: what the sections' directories say of
+    /// their sets.
+    pub fn sets(&self) -> Option<Database> {
+        let sets = (self.head.sets.par_iter())
+            .map_init(Vec::new, |buffer, (_, range)| {
+                Some(read_directory(self.directory(range, buffer)?)?.set)
+            })
+            .collect::<Option<_>>()?;
+        Some(Database {
+            format: self.head.format,
+            cards: Vec::new(),
+            sets,
+            keywords: self.head.keywords.clone(),
+        })
+    }
+
+    /// Every set, and the cards `keep` keeps, without their texts: each
+    /// section's directory is read and its cards decoded as a database
+    /// of their own, whose places `keep` gives (in order); the others
+    /// are dropped there. What a search holds is then a batch of sets and
+    /// the cards it found, not the pool.
+    pub fn database_sieved(
+        &self,
+        keep: &(dyn Fn(&Database) -> Vec<usize> + Sync),
+    ) -> Option<Database> {
+        let mut database = Database {
+            format: self.head.format,
+            cards: Vec::new(),
+            sets: Vec::with_capacity(self.head.sets.len()),
+            keywords: self.head.keywords.clone(),
+        };
+        for batch in self.head.sets.chunks(DECODE_BATCH) {
+            let sets: Vec<(Set, Vec<Card>)> = (batch.par_iter())
+                .map_init(Vec::new, |buffer, (_, range)| {
+                    let (set, cards) = self.decode(range, Columns::WithoutTexts, buffer)?;
+                    let mut section = Database {
+                        format: self.head.format,
+                        cards,
+                        sets: vec![set],
+                        keywords: None,
+                    };
+                    let mut places = keep(&section).into_iter().peekable();
+                    let kept = (std::mem::take(&mut section.cards).into_iter().enumerate())
+                        .filter(|(at, _)| places.next_if_eq(at).is_some())
+                        .map(|(_, card)| card)
+                        .collect();
+                    Some((section.sets.pop()?, kept))
+                })
+                .collect::<Option<_>>()?;
+            for (set, cards) in sets {
+                database.sets.push(set);
+                database.cards.extend(cards);
+            }
+        }
+        Some(database)
+    }
+
     /// One section decoded with `columns`: without texts, only its
     /// directory is read.
     fn decode(

@@ -44,6 +44,7 @@ use crate::model::{Card, DATABASE_FORMAT, Database, Set};
 use crate::pool::{Listing, Pool, PoolError, SourceFile};
 use crate::rules::check::{self, Ground};
 use crate::rules::format::Formats;
+use crate::search;
 use crate::sqlite;
 
 /// Where `blades build` writes the database unless told otherwise; the
@@ -278,6 +279,13 @@ impl Workspace {
         }
         self.database_built()
             .map(|database| (database, Columns::All))
+    }
+
+    /// The sets and only the cards a search of `text` finds, when the card
+    /// index can give them so ([`search::sieved_database`]); `None` when
+    /// the database is to be read.
+    pub fn database_sieved(&self, text: &str, lang: &str, shows_texts: bool) -> Option<Database> {
+        search::sieved_database(self.index.as_ref()?, text, lang, shows_texts)
     }
 
     /// The database built from the pool (through the cache when there is one).

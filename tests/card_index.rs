@@ -104,6 +104,11 @@ fn questions(pool: &str) -> Vec<Vec<String>> {
         // and a bare word looked up among the keywords the effects use.
         &["search", "text:gain or flavor:a or is:stale"],
         &["search", "scurry"],
+        // Queries the index answers keeping only the cards found (by the
+        // sets alone), one that finds none, and one in Japanese (read whole).
+        &["search", "copies>=2 or not kind:single"],
+        &["search", "--ids", "star>=99"],
+        &["search", "--lang", "ja", "star>=2"],
         &["card", "show", "a"],
     ];
     let mut questions: Vec<Vec<String>> = (asked.iter())
@@ -114,7 +119,7 @@ fn questions(pool: &str) -> Vec<Vec<String>> {
         })
         .collect();
     // The database the build wrote, searched through its index.
-    for query in ["star>=3", "e"] {
+    for query in ["star>=3", "e", "kind:single star<=2"] {
         questions.push(
             ["search", "--db", "dist/cards.json", query]
                 .map(String::from)

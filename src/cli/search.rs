@@ -55,6 +55,14 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
         Ok(source) => source,
         Err(code) => return code,
     };
+    // From the card index, only the cards found are kept when the query
+    // allows it; else the database is read.
+    let shows_texts = context.format == Format::Json;
+    if let Some(database) = source.sieved(&text, &args.lang, shows_texts)
+        && let Answered::Done(code) = answer(context, &args, &text, database, Columns::WithoutTexts)
+    {
+        return code;
+    }
     let mut columns = Columns::WithoutTexts;
     loop {
         let (database, has) = match source.load(context, columns) {
@@ -181,6 +189,16 @@ impl<'a> Source<'a> {
             }
             None => context.workspace().map(|w| Source::Pool(Box::new(w))),
         }
+    }
+
+    /// The sets and the cards a search of `text` finds, when the card
+    /// index can give only those.
+    fn sieved(&self, text: &str, lang: &str, shows_texts: bool) -> Option<&'static Database> {
+        let database = match self {
+            Source::File(path) => search::read_database_sieved(path, text, lang, shows_texts),
+            Source::Pool(workspace) => workspace.database_sieved(text, lang, shows_texts),
+        };
+        database.map(kept_until_exit)
     }
 
     /// The database with `columns` of each card if it can, and the

@@ -288,6 +288,12 @@ impl<'a> Catalog<'a> {
         self.used.get().is_some()
     }
 
+    /// Whether a word of the query was looked up among the cards' types
+    /// or the keywords they use: the words the cards add were read.
+    pub fn read_cards_words(&self) -> bool {
+        self.types.get().is_some() || self.used.get().is_some()
+    }
+
     /// Reads now the words the cards add (types, the keywords they use),
     /// which are otherwise read the first time a query needs them (a bare
     /// word is looked up among them for its hint): a server does it

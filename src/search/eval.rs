@@ -148,8 +148,14 @@ impl<'a> Index<'a> {
 
     /// The cards that match, in database order.
     pub fn search(&self, query: &Query) -> impl Iterator<Item = &'a Card> + use<'a> {
+        let database = self.database;
+        (self.places(query).into_iter()).map(move |i| &database.cards[i])
+    }
+
+    /// The places in the database of the cards that match, in order.
+    pub fn places(&self, query: &Query) -> Vec<usize> {
         let cards = &self.database.cards;
-        let matched: Vec<usize> = match &query.root {
+        match &query.root {
             None => (0..cards.len()).collect(),
             Some(root) => {
                 // Columns first: built inside the parallel loop, a column's
@@ -165,9 +171,7 @@ impl<'a> Index<'a> {
                     .filter(|&i| self.matches(root, i))
                     .collect()
             }
-        };
-        let database = self.database;
-        matched.into_iter().map(move |i| &database.cards[i])
+        }
     }
 
     /// Whether card `i` of the database matches `node`.

@@ -736,6 +736,43 @@ pub fn read_database_with(
     read_json_database(path).map(|database| (database, Columns::All))
 }
 
+/// [`sieved_database`] of the card index written with the database file
+/// at `path` (`search --db`), when there is one.
+pub fn read_database_sieved(
+    path: &Path,
+    text: &str,
+    lang: &str,
+    shows_texts: bool,
+) -> Option<Database> {
+    sieved_database(&CardIndexFile::of_database(path)?, text, lang, shows_texts)
+}
+
+/// The database a search of `text` needs, read from a card index section
+/// by section: every set, and only the cards the query finds
+/// ([`CardIndexFile::database_sieved`]). For a query in English that reads
+/// no text and whose words are all known without the cards (none looked
+/// up among their types or keywords): its parse against the sets alone
+/// is its parse against the pool. `None` for any other query, or when
+/// the index is damaged: then the database is read.
+pub fn sieved_database(
+    index: &CardIndexFile,
+    text: &str,
+    lang: &str,
+    shows_texts: bool,
+) -> Option<Database> {
+    if lang.trim().to_lowercase() != crate::i18n::SOURCE_LANG {
+        return None;
+    }
+    let sets = index.sets()?;
+    let searched = Index::new(&sets);
+    let catalog = Catalog::for_index(&searched, &crate::effect::Keywords::builtin());
+    let query = Query::parse_in(text, &catalog, crate::i18n::SOURCE_LANG).ok()?;
+    if catalog.read_cards_words() || columns_needed(&query, &catalog, shows_texts) == Columns::All {
+        return None;
+    }
+    index.database_sieved(&|section| Index::new(section).places(&query))
+}
+
 /// A database file's JSON, read and checked.
 fn read_json_database(path: &Path) -> Result<Database, Box<Diagnostic>> {
     let shown: Arc<str> = Arc::from(path.display().to_string());
