@@ -266,7 +266,7 @@ impl Index {
     pub fn sets(&self) -> Option<Database> {
         let sets = (self.head.sets.par_iter())
             .map_init(Vec::new, |buffer, (_, range)| {
-                Some(read_directory(self.directory(range, buffer)?)?.set)
+                read_set(&mut Reader(self.directory(range, buffer)?))
             })
             .collect::<Option<_>>()?;
         Some(Database {

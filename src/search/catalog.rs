@@ -144,6 +144,9 @@ pub struct Catalog<'a> {
     pub(super) types: OnceLock<Part>,
     /// The keywords the cards use, and their English names.
     pub(super) used: OnceLock<(Part, HashMap<String, String>)>,
+    /// The sets' ids and names, in every language, made the first time a
+    /// word is looked up among them (most queries name no set).
+    set_words: OnceLock<Part>,
     /// Sets (id, names), to say them back in a language.
     pub(super) sets: Vec<(String, String, Option<String>)>,
 }
@@ -236,12 +239,6 @@ impl<'a> Catalog<'a> {
         }
         let mut sets = Vec::new();
         for set in &database.sets {
-            let value = || Value::Set(set.id.0.clone());
-            add(Field::Set, &set.id.0, value());
-            add(Field::Set, &set.name, value());
-            for translation in set.translations.values() {
-                add(Field::Set, &translation.name, value());
-            }
             sets.push((
                 set.id.0.clone(),
                 set.name.clone(),
@@ -270,6 +267,7 @@ impl<'a> Catalog<'a> {
             cards,
             types: OnceLock::new(),
             used: OnceLock::new(),
+            set_words: OnceLock::new(),
             sets,
         }
     }
@@ -299,18 +297,35 @@ impl<'a> Catalog<'a> {
     /// word is looked up among them for its hint): a server does it
     /// before it answers, so no answer pays for it.
     pub fn read_cards(&self) {
+        let _ = self.later(Field::Set);
         let _ = self.later(Field::Type);
         let _ = self.later(Field::Keyword);
     }
 
-    /// The words the cards add for `field` (types, keywords), read the
-    /// first time they are asked for; `None` for the other fields.
+    /// The words the cards add for `field` (types, keywords), and the
+    /// sets' names, read the first time they are asked for; `None` for
+    /// the other fields.
     fn later(&self, field: Field) -> Option<&Part> {
         match field {
+            Field::Set => Some(self.set_words.get_or_init(|| self.set_words())),
             Field::Type => Some(self.types.get_or_init(|| self.card_types())),
             Field::Keyword => Some(&self.used.get_or_init(|| self.used_keywords()).0),
             _ => None,
         }
+    }
+
+    /// Each set's id and names, as words of `set:`.
+    fn set_words(&self) -> Part {
+        let mut part = Part::default();
+        for set in &self.database().sets {
+            let value = || Value::Set(set.id.0.clone());
+            part.add(Some(&self.first), Field::Set, &set.id.0, value());
+            part.add(Some(&self.first), Field::Set, &set.name, value());
+            for translation in set.translations.values() {
+                part.add(Some(&self.first), Field::Set, &translation.name, value());
+            }
+        }
+        part
     }
 
     /// The types of the cards and sets beyond the base ones.
