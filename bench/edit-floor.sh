@@ -30,7 +30,8 @@ rm -rf "$pool" "$out"
 cp -r "$source_pool" "$pool"
 mkdir -p "$out"
 "$blades" build --cards "$pool" --out "$out/cards.json" >/dev/null 2>&1
-edited=$(find "$pool" -name '*.yaml' | sort | head -1)
+# The first set file (the generator writes each card's flavor as "Generated card number N").
+edited=$(find "$pool" -maxdepth 1 -name '*.yaml' | sort | sed -n 1p)
 
 flip() {
   sed -i 's/Generated card number/Generated card no./; t; s/Generated card no./Generated card number/' "$edited"
