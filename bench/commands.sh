@@ -13,17 +13,8 @@ cd "$(dirname "$0")/.."
 cards=${1:-100000}
 runs=${2:-5}
 out=${OUT:-bench/COMMANDS.md}
-scratch=target/bench-scratch
-mkdir -p "$scratch"
-if [ -z "${BLADES:-}" ] || [ -z "${SYNTH:-}" ]; then
-  cargo build --release --quiet --bin blades --example synth
-fi
-blades=${BLADES:-$PWD/target/release/blades}
-synth=${SYNTH:-$PWD/target/release/examples/synth}
-pool="$PWD/$scratch/pool-$cards"
-if [ ! -d "$pool" ]; then
-  "$synth" --cards "$cards" --out "$pool"
-fi
+source bench/common.sh
+tool_and_pool "$cards"
 built="$PWD/$scratch/commands-built"
 fresh="$PWD/$scratch/commands-fresh"
 rm -rf "$built" "$fresh"

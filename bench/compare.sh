@@ -25,23 +25,8 @@ fi
 files=$(find "$pool" -name '*.yaml' | wc -l)
 bytes=$(du -sb "$pool" | cut -f1)
 
-# median of the wall-clock seconds of RUNS runs of a command (output discarded)
-declare -A median
-measure() {
-  local name=$1 n=$2; shift 2
-  local times=()
-  for _ in $(seq "$n"); do
-    local start end
-    # An untimed step before each run (the edit of a one-file rebuild).
-    if [ -n "${BEFORE:-}" ]; then "$BEFORE" >/dev/null 2>&1 || true; fi
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    times+=("$(echo "$end - $start" | bc -l)")
-  done
-  median[$name]=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
-  printf '%-28s median %8.3f s over %d runs\n' "$name" "${median[$name]}" "$n"
-}
+# measure NAME RUNS COMMAND... (bench/common.sh)
+source bench/common.sh
 
 maxrss_mb() {
   python3 -c 'import resource,subprocess,sys; subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss//1024)' "$@"

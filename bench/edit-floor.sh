@@ -12,17 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cards=${1:-100000}
 runs=${2:-9}
-scratch=target/bench-scratch
-mkdir -p "$scratch"
-if [ -z "${BLADES:-}" ] || [ -z "${SYNTH:-}" ]; then
-  cargo build --release --quiet --bin blades --example synth
-fi
-blades=${BLADES:-$PWD/target/release/blades}
-synth=${SYNTH:-$PWD/target/release/examples/synth}
-source_pool="$PWD/$scratch/pool-$cards"
-if [ ! -d "$source_pool" ]; then
-  "$synth" --cards "$cards" --out "$source_pool"
-fi
+source bench/common.sh
+tool_and_pool "$cards"
+source_pool=$pool
 # A copy of the pool, so that the edits never touch the one other scripts time.
 pool="$PWD/$scratch/edit-floor-pool"
 out="$PWD/$scratch/edit-floor-out"
@@ -37,28 +29,13 @@ flip() {
   sed -i 's/Generated card number/Generated card no./; t; s/Generated card no./Generated card number/' "$edited"
 }
 
-declare -A median
-measure() {
-  local name=$1 before=$2; shift 2
-  local times=()
-  for _ in $(seq "$runs"); do
-    $before
-    local start end
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    times+=("$(echo "$end - $start" | bc -l)")
-  done
-  median[$name]=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
-}
-nothing() { :; }
 drop_copy() { rm -f "$out/copy.json"; }
 
-measure full nothing "$blades" build --cards "$pool" --out "$out/full.json" --no-cache
-measure unchanged nothing "$blades" build --cards "$pool" --out "$out/cards.json"
-measure edit flip "$blades" build --cards "$pool" --out "$out/cards.json"
-measure copy drop_copy cp "$out/cards.json" "$out/copy.json"
-measure look nothing find "$pool" -type f -printf '%s %T@\n'
+measure full "$runs" "$blades" build --cards "$pool" --out "$out/full.json" --no-cache
+measure unchanged "$runs" "$blades" build --cards "$pool" --out "$out/cards.json"
+BEFORE=flip measure edit "$runs" "$blades" build --cards "$pool" --out "$out/cards.json"
+BEFORE=drop_copy measure copy "$runs" cp "$out/cards.json" "$out/copy.json"
+measure look "$runs" find "$pool" -type f -printf '%s %T@\n'
 rm -f "$out/copy.json"
 
 share() { printf '%.1f%%' "$(echo "100 * ${median[$1]} / ${median[full]}" | bc -l)"; }
