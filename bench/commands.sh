@@ -14,7 +14,7 @@ cards=${1:-100000}
 runs=${2:-5}
 out=${OUT:-bench/COMMANDS.md}
 source bench/common.sh
-tool_and_pool "$cards"
+pool_of "$cards"
 built="$PWD/$scratch/commands-built"
 fresh="$PWD/$scratch/commands-fresh"
 rm -rf "$built" "$fresh"

@@ -1,25 +1,26 @@
-# Shared by the whole-process timing scripts (sourced, not run), from the
-# repository's root.
+# Sourced by the whole-process timing scripts, from the repository's root.
 #
-# tool_and_pool CARDS: sets $scratch, $blades, $synth and $pool, the
-#   synthetic pool of CARDS cards (generated when missing). The release
-#   build is made unless BLADES= and SYNTH= name the binaries to time.
-# measure NAME RUNS COMMAND...: the median wall-clock seconds of RUNS runs
-#   of COMMAND (its output discarded) in ${median[NAME]}, printed; when
-#   $BEFORE names a command, it runs untimed before each run.
+# Sets $scratch (target/bench-scratch), $blades and $synth: the release `blades` and pool
+# generator, built unless BLADES and SYNTH name the binaries to time (a debug build gives
+# ratios only).
+#
+# pool_of CARDS: sets $pool, the synthetic pool of CARDS cards, generated when missing.
+# measure NAME RUNS COMMAND...: the median wall-clock seconds of RUNS runs of COMMAND (its
+#   output discarded) in ${median[NAME]}, printed; when $BEFORE names a command, it runs
+#   untimed before each run.
 
-tool_and_pool() {
-  local cards=$1
-  scratch=target/bench-scratch
-  mkdir -p "$scratch"
-  if [ -z "${BLADES:-}" ] || [ -z "${SYNTH:-}" ]; then
-    cargo build --release --quiet --bin blades --example synth
-  fi
-  blades=${BLADES:-$PWD/target/release/blades}
-  synth=${SYNTH:-$PWD/target/release/examples/synth}
-  pool="$PWD/$scratch/pool-$cards"
+scratch=target/bench-scratch
+mkdir -p "$scratch"
+if [ -z "${BLADES:-}" ] || [ -z "${SYNTH:-}" ]; then
+  cargo build --release --quiet --bin blades --example synth
+fi
+blades=$(realpath -m "${BLADES:-target/release/blades}")
+synth=$(realpath -m "${SYNTH:-target/release/examples/synth}")
+
+pool_of() {
+  pool="$PWD/$scratch/pool-$1"
   if [ ! -d "$pool" ]; then
-    "$synth" --cards "$cards" --out "$pool"
+    "$synth" --cards "$1" --out "$pool"
   fi
 }
 
@@ -37,5 +38,5 @@ measure() {
     times+=("$(echo "$end - $start" | bc -l)")
   done
   median[$name]=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
-  printf '%-28s median %8.3f s over %d runs\n' "$name" "${median[$name]}" "$n"
+  printf '%-32s median %8.3f s over %d runs\n' "$name" "${median[$name]}" "$n"
 }

@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cards=${1:-100000}
 runs=${2:-5}
-source bench/tools.sh
+source bench/common.sh
 old="$PWD/$scratch/pool-$cards"
 new="$PWD/$scratch/pool-$cards-next"
 if [ ! -d "$old" ]; then

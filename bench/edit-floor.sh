@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 cards=${1:-100000}
 runs=${2:-9}
 source bench/common.sh
-tool_and_pool "$cards"
+pool_of "$cards"
 source_pool=$pool
 # A copy of the pool, so that the edits never touch the one other scripts time.
 pool="$PWD/$scratch/edit-floor-pool"

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cards=${1:-10000}
 runs=${2:-3}
-source bench/tools.sh
+source bench/common.sh
 pool="$PWD/$scratch/faces-pool-$cards"
 rm -rf "$pool"
 "$synth" --cards "$cards" --out "$pool" >/dev/null

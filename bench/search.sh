@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cards=${1:-100000}
 runs=${2:-7}
-source bench/tools.sh
+source bench/common.sh
 pool="$PWD/$scratch/pool-$cards"
 if [ ! -d "$pool" ]; then
   "$synth" --cards "$cards" --out "$pool"
