@@ -28,25 +28,13 @@ work="$PWD/$scratch/diff-work"
 rm -rf "$work"
 mkdir -p "$work"
 
-declare -A median
-measure() {
-  local name=$1 n=$2; shift 2
-  local times=()
-  for _ in $(seq "$n"); do
-    local start end
-    start=$(date +%s.%N)
-    (cd "$work" && "$@" >/dev/null 2>&1) || true
-    end=$(date +%s.%N)
-    times+=("$(echo "$end - $start" | bc -l)")
-  done
-  median[$name]=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
-  printf '%-32s median %8.3f s over %d runs\n' "$name" "${median[$name]}" "$n"
-}
+# Each command runs in the scratch work folder.
+in_work() { (cd "$work" && "$@"); }
 
-measure "blades build (full)" "$runs" "$blades" --cards "$old" build --no-cache --out "$work/old.json"
+measure "blades build (full)" "$runs" in_work "$blades" --cards "$old" build --no-cache --out "$work/old.json"
 (cd "$work" && "$blades" --cards "$new" build --no-cache --out "$work/new.json" >/dev/null 2>&1)
-measure "blades diff (two pools)" "$runs" "$blades" diff "$old" "$new" --format json
-measure "blades diff (two databases)" "$runs" "$blades" diff "$work/old.json" "$work/new.json" --format json
+measure "blades diff (two pools)" "$runs" in_work "$blades" diff "$old" "$new" --format json
+measure "blades diff (two databases)" "$runs" in_work "$blades" diff "$work/old.json" "$work/new.json" --format json
 changed=$(cd "$work" && "$blades" diff "$old" "$new" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["counts"]["changed"])')
 
 ratio() { printf '%.3f' "$(echo "${median[$1]} / ${median[$2]}" | bc -l)"; }
