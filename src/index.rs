@@ -228,52 +228,26 @@ impl Index {
     }
 
     /// The database, the sets' sections read and decoded in parallel a
-    /// batch at a time; `None` when any section is damaged.
-    ///
-    /// Each set's cards are decoded into a vector of their own and then
-    /// moved into the database's: a batch bounds those vectors and the
-    /// sections' bytes to what [`DECODE_BATCH`] sets hold, freed and used
-    /// again by the next batch, where the whole pool's at once stayed
-    /// resident after the decode (bench/SERVE.md, part 8).
+    /// batch at a time ([`Index::gather`]); `None` when any section is
+    /// damaged.
     pub fn database(&self) -> Option<Database> {
         self.database_with(Columns::All)
     }
 
     /// [`Index::database`] with only `columns` of each card.
     pub fn database_with(&self, columns: Columns) -> Option<Database> {
-        let mut database = Database {
-            format: self.head.format,
-            cards: Vec::with_capacity(self.head.cards),
-            sets: Vec::with_capacity(self.head.sets.len()),
-            keywords: self.head.keywords.clone(),
-        };
-        for batch in self.head.sets.chunks(DECODE_BATCH) {
-            let sets: Vec<(Set, Vec<Card>)> = (batch.par_iter())
-                .map_init(Vec::new, |buffer, (_, range)| {
-                    self.decode(range, columns, buffer)
-                })
-                .collect::<Option<_>>()?;
-            for (set, cards) in sets {
-                database.sets.push(set);
-                database.cards.extend(cards);
-            }
-        }
-        Some(database)
+        let every_card = self.head.cards;
+        self.gather(every_card, &|range, buffer| {
+            self.decode(range, columns, buffer)
+        })
     }
 
     /// Every set, without a card: what the sections' directories say of
     /// their sets.
     pub fn sets(&self) -> Option<Database> {
-        let sets = (self.head.sets.par_iter())
-            .map_init(Vec::new, |buffer, (_, range)| {
-                read_set(&mut Reader(self.directory(range, buffer)?))
-            })
-            .collect::<Option<_>>()?;
-        Some(Database {
-            format: self.head.format,
-            cards: Vec::new(),
-            sets,
-            keywords: self.head.keywords.clone(),
+        self.gather(0, &|range, buffer| {
+            let set = read_set(&mut Reader(self.directory(range, buffer)?))?;
+            Some((set, Vec::new()))
         })
     }
 
@@ -286,29 +260,42 @@ impl Index {
         &self,
         keep: &(dyn Fn(&Database) -> Vec<usize> + Sync),
     ) -> Option<Database> {
+        self.gather(0, &|range, buffer| {
+            let (set, cards) = self.decode(range, Columns::WithoutTexts, buffer)?;
+            let mut section = Database {
+                format: self.head.format,
+                cards,
+                sets: vec![set],
+                keywords: None,
+            };
+            let mut places = keep(&section).into_iter().peekable();
+            let kept = (std::mem::take(&mut section.cards).into_iter().enumerate())
+                .filter(|(at, _)| places.next_if_eq(at).is_some())
+                .map(|(_, card)| card)
+                .collect();
+            Some((section.sets.pop()?, kept))
+        })
+    }
+
+    /// The database of what `section` makes of each section (given a
+    /// buffer its thread keeps), read in parallel a batch at a time, with
+    /// room for `cards` cards; `None` when any section is damaged.
+    ///
+    /// Each set's cards are made into a vector of their own and then
+    /// moved into the database's: a batch bounds those vectors and the
+    /// sections' bytes to what [`DECODE_BATCH`] sets hold, freed and used
+    /// again by the next batch, where the whole pool's at once stayed
+    /// resident after the decode (bench/SERVE.md, part 8).
+    fn gather(&self, cards: usize, section: &SectionReader<'_>) -> Option<Database> {
         let mut database = Database {
             format: self.head.format,
-            cards: Vec::new(),
+            cards: Vec::with_capacity(cards),
             sets: Vec::with_capacity(self.head.sets.len()),
             keywords: self.head.keywords.clone(),
         };
         for batch in self.head.sets.chunks(DECODE_BATCH) {
             let sets: Vec<(Set, Vec<Card>)> = (batch.par_iter())
-                .map_init(Vec::new, |buffer, (_, range)| {
-                    let (set, cards) = self.decode(range, Columns::WithoutTexts, buffer)?;
-                    let mut section = Database {
-                        format: self.head.format,
-                        cards,
-                        sets: vec![set],
-                        keywords: None,
-                    };
-                    let mut places = keep(&section).into_iter().peekable();
-                    let kept = (std::mem::take(&mut section.cards).into_iter().enumerate())
-                        .filter(|(at, _)| places.next_if_eq(at).is_some())
-                        .map(|(_, card)| card)
-                        .collect();
-                    Some((section.sets.pop()?, kept))
-                })
+                .map_init(Vec::new, |buffer, (_, range)| section(range, buffer))
                 .collect::<Option<_>>()?;
             for (set, cards) in sets {
                 database.sets.push(set);
@@ -489,6 +476,10 @@ impl Index {
         })
     }
 }
+
+/// What [`Index::gather`] makes of one section (at a range of the file,
+/// with a buffer its thread keeps): its set and cards, `None` if damaged.
+type SectionReader<'a> = dyn Fn(&Range<u64>, &mut Vec<u8>) -> Option<(Set, Vec<Card>)> + Sync + 'a;
 
 /// Bytes read at first for a section's directory: its length, and the
 /// whole of it when it is that short (a set of 40 cards takes about 3 KB).
