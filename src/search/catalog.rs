@@ -127,12 +127,14 @@ enum Cards<'a> {
 /// What the values of the closed keys may be: each word (folded) with the
 /// value it stands for.
 ///
-/// The words of the game, the sets and the keyword table are made at
-/// once; the words only the cards hold (types beyond the base ones, and
-/// keywords beyond the table) are read off the cards the first time a
-/// query needs them: when a type or keyword it names is not among the
-/// first words, or a mistake in one is explained. A query that names no
-/// such word does not read every card's effect.
+/// The words of the game and the keyword table are made at once; the
+/// sets' words the first time a query looks one up; the words only the
+/// cards hold (types beyond the base ones, and keywords beyond the table)
+/// are read off the cards the first time a query needs them: when a type
+/// or keyword it names is not among the first words, or a mistake in one
+/// is explained. A query that names no such word does not read every
+/// card's effect, and can be parsed against the sets alone
+/// ([`Catalog::read_cards_words`]).
 #[derive(Clone)]
 pub struct Catalog<'a> {
     pub(super) first: Part,
