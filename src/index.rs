@@ -228,7 +228,7 @@ impl Index {
     }
 
     /// The database, the sets' sections read and decoded in parallel a
-    /// batch at a time ([`Index::gather`]); `None` when any section is
+    /// batch at a time; `None` when any section is
     /// damaged.
     pub fn database(&self) -> Option<Database> {
         self.database_with(Columns::All)
