@@ -284,7 +284,12 @@ impl Workspace {
     /// The sets and only the cards a search of `text` finds, when the card
     /// index can give them so ([`search::sieved_database`]); `None` when
     /// the database is to be read.
-    pub fn database_sieved(&self, text: &str, lang: &str, shows_texts: bool) -> Option<Database> {
+    pub fn database_sieved(
+        &self,
+        text: &str,
+        lang: &str,
+        shows_texts: bool,
+    ) -> Option<search::Sieved> {
         search::sieved_database(self.index.as_ref()?, text, lang, shows_texts)
     }
 

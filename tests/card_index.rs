@@ -105,10 +105,12 @@ fn questions(pool: &str) -> Vec<Vec<String>> {
         &["search", "text:gain or flavor:a or is:stale"],
         &["search", "scurry"],
         // Queries the index answers keeping only the cards found (by the
-        // sets alone), one that finds none, and one in Japanese (read whole).
+        // sets alone), one that finds none, the Japanese table, and a
+        // language the pool may not have (checked against every card).
         &["search", "copies>=2 or not kind:single"],
         &["search", "--ids", "star>=99"],
-        &["search", "--lang", "ja", "star>=2"],
+        &["search", "--lang", "JA", "star>=2"],
+        &["search", "--lang", "fr", "star>=2"],
         &["card", "show", "a"],
     ];
     let mut questions: Vec<Vec<String>> = (asked.iter())

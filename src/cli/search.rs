@@ -58,10 +58,15 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
     // From the card index, only the cards found are kept when the query
     // allows it; else the database is read.
     let shows_texts = context.format == Format::Json;
-    if let Some(database) = source.sieved(&text, &args.lang, shows_texts)
-        && let Answered::Done(code) = answer(context, &args, &text, database, Columns::WithoutTexts)
-    {
-        return code;
+    if let Some((database, languages)) = source.sieved(&text, &args.lang, shows_texts) {
+        let searched = Searched {
+            database,
+            columns: Columns::WithoutTexts,
+            languages: Some(languages),
+        };
+        if let Answered::Done(code) = answer(context, &args, &text, searched) {
+            return code;
+        }
     }
     let mut columns = Columns::WithoutTexts;
     loop {
@@ -69,7 +74,12 @@ pub fn run(context: &Context, args: Args) -> ExitCode {
             Ok(loaded) => loaded,
             Err(code) => return code,
         };
-        match answer(context, &args, &text, database, has) {
+        let searched = Searched {
+            database,
+            columns: has,
+            languages: None,
+        };
+        match answer(context, &args, &text, searched) {
             Answered::Done(code) => return code,
             Answered::NeedsTexts => columns = Columns::All,
         }
@@ -83,15 +93,25 @@ enum Answered {
     NeedsTexts,
 }
 
-/// Answers the query against `database`, which has `columns` of each card.
-fn answer(
-    context: &Context,
-    args: &Args,
-    text: &str,
+/// A database a query is answered against.
+struct Searched {
     database: &'static Database,
+    /// The columns each card has.
     columns: Columns,
-) -> Answered {
-    let lang = match blades::i18n::choose_languages(database, &args.lang) {
+    /// The languages of the whole pool, when the database holds only the
+    /// cards found (else its own).
+    languages: Option<Vec<String>>,
+}
+
+/// Answers the query against the database `searched`.
+fn answer(context: &Context, args: &Args, text: &str, searched: Searched) -> Answered {
+    let Searched {
+        database,
+        columns,
+        languages,
+    } = searched;
+    let languages = languages.unwrap_or_else(|| blades::i18n::languages(database));
+    let lang = match blades::i18n::choose_among(languages, &args.lang) {
         Ok(langs) if langs.len() == 1 => langs[0].clone(),
         Ok(_) => {
             return Answered::Done(
@@ -192,13 +212,18 @@ impl<'a> Source<'a> {
     }
 
     /// The sets and the cards a search of `text` finds, when the card
-    /// index can give only those.
-    fn sieved(&self, text: &str, lang: &str, shows_texts: bool) -> Option<&'static Database> {
-        let database = match self {
+    /// index can give only those, and the languages of the whole pool.
+    fn sieved(
+        &self,
+        text: &str,
+        lang: &str,
+        shows_texts: bool,
+    ) -> Option<(&'static Database, Vec<String>)> {
+        let sieved = match self {
             Source::File(path) => search::read_database_sieved(path, text, lang, shows_texts),
             Source::Pool(workspace) => workspace.database_sieved(text, lang, shows_texts),
-        };
-        database.map(kept_until_exit)
+        }?;
+        Some((kept_until_exit(sieved.database), sieved.languages))
     }
 
     /// The database with `columns` of each card if it can, and the

@@ -736,6 +736,17 @@ pub fn read_database_with(
     read_json_database(path).map(|database| (database, Columns::All))
 }
 
+/// What a search read of a card index section by section
+/// ([`sieved_database`]).
+#[derive(Debug)]
+pub struct Sieved {
+    /// Every set, and only the cards the query finds.
+    pub database: Database,
+    /// The languages of every set and card ([`crate::i18n::languages`]
+    /// of the whole database): what `--lang` is checked against.
+    pub languages: Vec<String>,
+}
+
 /// [`sieved_database`] of the card index written with the database file
 /// at `path` (`search --db`), when there is one.
 pub fn read_database_sieved(
@@ -743,34 +754,46 @@ pub fn read_database_sieved(
     text: &str,
     lang: &str,
     shows_texts: bool,
-) -> Option<Database> {
+) -> Option<Sieved> {
     sieved_database(&CardIndexFile::of_database(path)?, text, lang, shows_texts)
 }
 
 /// The database a search of `text` needs, read from a card index section
 /// by section: every set, and only the cards the query finds
-/// ([`CardIndexFile::database_sieved`]). For a query in English that reads
-/// no text and whose words are all known without the cards (none looked
-/// up among their types or keywords): its parse against the sets alone
-/// is its parse against the pool. `None` for any other query, or when
-/// the index is damaged: then the database is read.
+/// ([`CardIndexFile::database_sieved`]), with the languages of them all.
+/// For a query that reads no text and whose words are all known without
+/// the cards (none looked up among their types or keywords): its parse
+/// against the sets alone is its parse against the pool. `None` for any
+/// other query, for a `lang` that is not one language code, or when the
+/// index is damaged: then the database is read.
 pub fn sieved_database(
     index: &CardIndexFile,
     text: &str,
     lang: &str,
     shows_texts: bool,
-) -> Option<Database> {
-    if lang.trim().to_lowercase() != crate::i18n::SOURCE_LANG {
+) -> Option<Sieved> {
+    let lang = lang.trim().to_lowercase();
+    if lang != crate::i18n::SOURCE_LANG && !crate::i18n::valid_lang(&lang) {
         return None;
     }
     let sets = index.sets()?;
     let searched = Index::new(&sets);
     let catalog = Catalog::for_index(&searched, &crate::effect::Keywords::builtin());
-    let query = Query::parse_in(text, &catalog, crate::i18n::SOURCE_LANG).ok()?;
+    let query = Query::parse_in(text, &catalog, &lang).ok()?;
     if catalog.read_cards_words() || columns_needed(&query, &catalog, shows_texts) == Columns::All {
         return None;
     }
-    index.database_sieved(&|section| Index::new(section).places(&query))
+    let languages = std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let database = index.database_sieved(&|section| {
+        let translated = crate::i18n::languages(section);
+        (languages.lock().unwrap_or_else(|e| e.into_inner())).extend(translated);
+        Index::new(section).places(&query)
+    })?;
+    let languages = languages.into_inner().unwrap_or_else(|e| e.into_inner());
+    Some(Sieved {
+        database,
+        languages: crate::i18n::languages_of(languages.iter().map(String::as_str)),
+    })
 }
 
 /// A database file's JSON, read and checked.
