@@ -763,20 +763,26 @@ pub fn choose_languages(database: &Database, asked: &str) -> Result<Vec<String>,
     choose_among(languages(database), asked)
 }
 
+/// The one language `asked` names, as a code (` JA` is `ja`); `None` for
+/// `all` and for what is no language code.
+pub fn one_language(asked: &str) -> Option<String> {
+    let lang = asked.trim().to_lowercase();
+    (lang != "all" && (lang == SOURCE_LANG || valid_lang(&lang))).then_some(lang)
+}
+
 /// [`choose_languages`] among a database's languages, `known`
 /// ([`languages`]).
 pub fn choose_among(known: Vec<String>, asked: &str) -> Result<Vec<String>, Box<Diagnostic>> {
-    let lang = asked.trim().to_lowercase();
-    if lang != "all" && lang != SOURCE_LANG && !valid_lang(&lang) {
+    if asked.trim().to_lowercase() == "all" {
+        return Ok(known);
+    }
+    let Some(lang) = one_language(asked) else {
         let unknown = Diagnostic::general(
             Code::UnknownLanguage,
             format!("`{asked}` is not a language code"),
         );
         return Err(Box::new(unknown.with_help("use `en`, `ja` or `all`")));
-    }
-    if lang == "all" {
-        return Ok(known);
-    }
+    };
     if known.contains(&lang) {
         return Ok(vec![lang]);
     }

@@ -772,10 +772,9 @@ pub fn sieved_database(
     lang: &str,
     shows_texts: bool,
 ) -> Option<Sieved> {
-    let lang = lang.trim().to_lowercase();
-    if lang != crate::i18n::SOURCE_LANG && !crate::i18n::valid_lang(&lang) {
-        return None;
-    }
+    let lang = crate::i18n::one_language(lang)?;
+    // The directories are read twice, for the sets the parse needs and
+    // then for the cards; the second time from the page cache.
     let sets = index.sets()?;
     let searched = Index::new(&sets);
     let catalog = Catalog::for_index(&searched, &crate::effect::Keywords::builtin());
